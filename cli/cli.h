@@ -1,0 +1,76 @@
+/* Internal interfaces of the citcat command-line tool.  The tool is a thin
+ * layer over libcitcat: it parses arguments, prints results and errors, shows
+ * progress on a terminal, and maps failures to exit codes. */
+#ifndef CITCAT_CLI_H
+#define CITCAT_CLI_H
+
+#include "citcat.h"
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes (documented in README.md and `citcat --help`). */
+#define EXIT_OK 0
+#define EXIT_CHECK 1 /* a check failed: divergence, verification mismatch */
+#define EXIT_USAGE 2 /* usage or input error */
+
+/* ---- utilities (util.c) ---- */
+/* Prints "citcat: PATH: offset N: message" for an error from the library. */
+int cli_errinfo(const char *path, const struct citcat_errinfo *e);
+/* Prints "citcat: message" and returns EXIT_USAGE. */
+int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parses a size with an optional K/M/G suffix (powers of 1024). */
+int cli_parse_size(const char *s, uint64_t *out);
+int cli_parse_u64(const char *s, uint64_t *out);
+/* True when ARG is -h or --help. */
+int cli_is_help(const char *arg);
+/* Reads up to N bytes of the start of PATH; returns bytes read or -1. */
+long cli_read_head(const char *path, uint8_t *buf, size_t n);
+/* Suffix test, case-sensitive. */
+int cli_has_suffix(const char *s, const char *suf);
+/* Monotonic seconds. */
+double cli_now(void);
+
+/* Progress on standard error when it is a terminal, at most ~5 times a second. */
+struct cli_progress {
+	int enabled;
+	double last, start;
+	const char *what;
+};
+void cli_progress_init(struct cli_progress *p, const char *what);
+void cli_progress_update(struct cli_progress *p, uint64_t done, uint64_t total, const char *unit);
+void cli_progress_done(struct cli_progress *p);
+
+/* ---- commands ---- */
+int cmd_capture(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Options `convert` passes to the format modules. */
+struct convert_opts {
+	const char *image; /* --image: program image (IMS or ELF), for sdclsp decoding */
+	int lz4;           /* --lz4: wrap the output in an LZ4 frame (-1: by suffix) */
+};
+
+/* ---- address-trace formats: din, xdin, pdats, pdats2 (addr_cli.c) ---- */
+/* Names the format of PATH from its first bytes (or suffix for din text), or NULL. */
+const char *addr_detect(const char *path, const uint8_t *head, size_t n);
+/* Converts IN (format FROM: itrace, din, xdin, pdats, pdats2) to OUT (format TO). */
+int addr_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
+int addr_info(const char *path, const char *fmt, int json);
+int addr_bench(int argc, char **argv);
+
+/* ---- program-flow streams: SDC/LSP (sdclsp_cli.c) ---- */
+const char *sdclsp_detect(const char *path, const uint8_t *head, size_t n);
+/* TO or FROM starts with "sdclsp" (TO may carry ":b|e|r:SETSxWAYS,NP"). */
+int sdclsp_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
+int sdclsp_info(const char *path, int json);
+int sdclsp_bench(int argc, char **argv);
+
+/* ---- itrace and CAT (cmd_info.c, capture) ---- */
+int itrace_info(const char *path, int json);
+int cat_info(const char *path, int json);
+int bench_capture(int argc, char **argv);
+
+#endif

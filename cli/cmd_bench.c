@@ -1,0 +1,27 @@
+/* citcat bench: speed and density measurements.  Benchmarks print numbers;
+ * they never pass or fail on time. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char bench_help[] =
+	"usage: citcat bench WHAT [ARGS...]\n\n"
+	"  capture [FIRMWARE.elf...] [--json]  capture vs bare Unicorn, CAT bytes/instruction\n"
+	"  formats [FILE...] [--json]          din/PDATS/PDATS II speed and density\n"
+	"  sdclsp [FILE...] [--json]           SDC/LSP bits per instruction and speed\n"
+	"With no files, the built-in examples are used.\n";
+
+int cmd_bench(int argc, char **argv)
+{
+	if (argc < 2 || cli_is_help(argv[1])) {
+		fputs(bench_help, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (strcmp(argv[1], "capture") == 0)
+		return bench_capture(argc - 1, argv + 1);
+	if (strcmp(argv[1], "formats") == 0)
+		return addr_bench(argc - 1, argv + 1);
+	if (strcmp(argv[1], "sdclsp") == 0)
+		return sdclsp_bench(argc - 1, argv + 1);
+	return cli_usage_error("bench", "unknown benchmark '%s'", argv[1]);
+}

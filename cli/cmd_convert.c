@@ -1,0 +1,82 @@
+/* citcat convert: picks the source and target formats and hands the work to
+ * the module that owns them. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char convert_help[] =
+	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4]\n\n"
+	"Converts a trace between formats.  FMT is inferred from IN's contents and\n"
+	"OUT's suffix when not given.\n"
+	"  itrace   native full instruction trace (.itrace)\n"
+	"  din      Dinero traditional text, 'label address' (.din)\n"
+	"  xdin     Dinero IV extended text, 'r|w|i|m|c|v address size' (.xdin)\n"
+	"  pdats    PDATS packed differential address trace (.pdats)\n"
+	"  pdats2   PDATS II (.pdats2)\n"
+	"  sdclsp[:b|e|r][:SETSxWAYS,NP]  SDC/LSP program-flow stream (.sdc)\n"
+	"Options:\n"
+	"  -o OUT        output file ('-' for standard output)\n"
+	"  --image FILE  program image (IMS or firmware ELF) to decode an SDC/LSP stream\n"
+	"  --lz4         wrap PDATS/PDATS II output in an LZ4 frame (also: a .lz4 suffix)\n";
+
+static const char *by_suffix(const char *path)
+{
+	const char *p = path;
+	static const struct { const char *suf, *fmt; } t[] = {
+		{".itrace", "itrace"}, {".din", "din"}, {".xdin", "xdin"}, {".pdats", "pdats"},
+		{".pdats2", "pdats2"}, {".pdats.lz4", "pdats"}, {".pdats2.lz4", "pdats2"},
+		{".sdc", "sdclsp"}, {".sdc.lz4", "sdclsp"}, {".txt", "text"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (cli_has_suffix(p, t[i].suf))
+			return t[i].fmt;
+	return NULL;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL, *from = NULL, *to = NULL;
+	struct convert_opts o = {.image = NULL, .lz4 = -1};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (cli_is_help(a)) {
+			fputs(convert_help, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+			out = argv[++i];
+		} else if (strcmp(a, "--from") == 0 && i + 1 < argc) {
+			from = argv[++i];
+		} else if (strcmp(a, "--to") == 0 && i + 1 < argc) {
+			to = argv[++i];
+		} else if (strcmp(a, "--image") == 0 && i + 1 < argc) {
+			o.image = argv[++i];
+		} else if (strcmp(a, "--lz4") == 0) {
+			o.lz4 = 1;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("convert", "unknown or incomplete option '%s'", a);
+		} else if (!in) {
+			in = a;
+		} else {
+			return cli_usage_error("convert", "unexpected argument '%s'", a);
+		}
+	}
+	if (!in || !out)
+		return cli_usage_error("convert", "need an input file and -o OUT");
+	if (!from) {
+		uint8_t head[64];
+		long n = cli_read_head(in, head, sizeof head);
+		if (n < 0)
+			return cli_fail("%s: cannot open", in);
+		if (n >= 8 && memcmp(head, "CITR\r\n\x1a\n", 8) == 0)
+			from = "itrace";
+		else if (!(from = sdclsp_detect(in, head, (size_t)n)))
+			from = addr_detect(in, head, (size_t)n);
+		if (!from && !(from = by_suffix(in)))
+			return cli_usage_error("convert", "cannot tell the format of %s; use --from", in);
+	}
+	if (!to && !(to = by_suffix(out)))
+		return cli_usage_error("convert", "cannot tell the output format from '%s'; use --to", out);
+	if (strncmp(from, "sdclsp", 6) == 0 || strncmp(to, "sdclsp", 6) == 0)
+		return sdclsp_convert(in, from, out, to, &o);
+	return addr_convert(in, from, out, to, &o);
+}

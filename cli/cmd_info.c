@@ -1,0 +1,110 @@
+/* citcat info: recognises a file by its contents and describes it. */
+#include "cli.h"
+#include "itrace.h"
+
+#include <string.h>
+
+static const char info_help[] =
+	"usage: citcat info [--json] FILE\n\n"
+	"Describes a trace file, recognised by its contents: a CAT (configuration and\n"
+	"event counts), an itrace (instructions, interrupts, accesses), IMS, AES,\n"
+	"din/xdin text, PDATS, PDATS II or an SDC/LSP stream.\n"
+	"  --json   print one JSON object instead of text\n";
+
+int itrace_info(const char *path, int json)
+{
+	struct citcat_itrace_reader *r;
+	int rc = citcat_itrace_reader_open(&r, path);
+	if (rc) {
+		cli_errinfo(path, citcat_itrace_reader_error(r));
+		citcat_itrace_reader_close(r);
+		return EXIT_USAGE;
+	}
+	static struct citcat_itrace_rec rec;
+	uint64_t insns = 0, irqs = 0, reads = 0, writes = 0, seq = 0, last = 0;
+	struct cli_progress pr;
+	cli_progress_init(&pr, "reading");
+	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
+		if (rec.kind == CITCAT_REC_IRQ) {
+			irqs++;
+			continue;
+		}
+		if (insns && rec.pc == last + 4)
+			seq++;
+		last = rec.pc;
+		insns++;
+		for (uint32_t i = 0; i < rec.n_acc; i++)
+			rec.acc[i].write ? writes++ : reads++;
+		if ((insns & 0xfffff) == 0)
+			cli_progress_update(&pr, insns, 0, "insn");
+	}
+	cli_progress_done(&pr);
+	if (rc < 0) {
+		cli_errinfo(path, citcat_itrace_reader_error(r));
+		citcat_itrace_reader_close(r);
+		return EXIT_USAGE;
+	}
+	citcat_itrace_reader_close(r);
+	FILE *f = fopen(path, "rb");
+	long size = -1;
+	if (f) {
+		fseek(f, 0, SEEK_END);
+		size = ftell(f);
+		fclose(f);
+	}
+	if (json) {
+		printf("{\"kind\": \"itrace\", \"isa\": \"arm\", \"instructions\": %llu, \"interrupts\": %llu, "
+		       "\"reads\": %llu, \"writes\": %llu, \"file_bytes\": %ld, \"bytes_per_instruction\": %.4f}\n",
+		       (unsigned long long)insns, (unsigned long long)irqs, (unsigned long long)reads,
+		       (unsigned long long)writes, size, insns ? (double)size / (double)insns : 0.0);
+	} else {
+		printf("%s: native instruction trace (itrace v%d), ARM A32\n", path, CITCAT_ITRACE_VERSION);
+		printf("  instructions      %llu (%.1f%% sequential)\n", (unsigned long long)insns,
+		       insns ? 100.0 * (double)seq / (double)insns : 0.0);
+		printf("  interrupts        %llu\n", (unsigned long long)irqs);
+		printf("  data reads        %llu\n", (unsigned long long)reads);
+		printf("  data writes       %llu\n", (unsigned long long)writes);
+		printf("  file bytes        %ld (%.3f per instruction)\n", size, insns ? (double)size / (double)insns : 0.0);
+	}
+	return EXIT_OK;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	int json = 0;
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (cli_is_help(argv[i])) {
+			fputs(info_help, stdout);
+			return EXIT_OK;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			json = 1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error("info", "unknown option '%s'", argv[i]);
+		} else if (!path) {
+			path = argv[i];
+		} else {
+			return cli_usage_error("info", "one file at a time");
+		}
+	}
+	if (!path)
+		return cli_usage_error("info", "no file given");
+	uint8_t head[64];
+	long n = cli_read_head(path, head, sizeof head);
+	if (n < 0)
+		return cli_fail("%s: cannot open", path);
+	if (n >= 8 && memcmp(head + 4, "\r\n\x1a\n", 4) == 0) {
+		if (memcmp(head, "CCAT", 4) == 0)
+			return cat_info(path, json);
+		if (memcmp(head, "CITR", 4) == 0)
+			return itrace_info(path, json);
+	}
+	if (sdclsp_detect(path, head, (size_t)n))
+		return sdclsp_info(path, json);
+	const char *fmt = addr_detect(path, head, (size_t)n);
+	if (fmt)
+		return addr_info(path, fmt, json);
+	if (n == 0)
+		return cli_fail("%s: offset 0: file is empty", path);
+	return cli_fail("%s: offset 0: not a file citcat recognises", path);
+}

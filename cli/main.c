@@ -1,0 +1,59 @@
+/* citcat: command dispatcher. */
+#include "cli.h"
+
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"capture", cmd_capture, "run firmware on the modelled target and record its CAT"},
+	{"info", cmd_info, "describe a trace file (CAT, itrace, din, PDATS, SDC/LSP ...)"},
+	{"convert", cmd_convert, "convert between trace formats"},
+	{"bench", cmd_bench, "measure speed and density (reports numbers, never fails on time)"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: citcat [--version] [--help] COMMAND [ARGS...]\n\n"
+		   "Turns the cache-filtered address trace (CAT) a bus monitor records into the\n"
+		   "exact instruction trace of the processor.\n\nCommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'citcat COMMAND --help' describes a command.  A file argument of '-'\n"
+		   "means standard input or output where that makes sense.\n\n"
+		   "Exit status: 0 success; 1 a check failed (divergence, verification\n"
+		   "mismatch); 2 usage or input error (bad arguments, unreadable, truncated or\n"
+		   "corrupted input).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+		if (argc > 2)
+			for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+				if (strcmp(argv[2], commands[i].name) == 0) {
+					char *a[] = {argv[2], "--help", NULL};
+					return commands[i].run(2, a);
+				}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("citcat %s\n", CITCAT_VERSION_STRING);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "citcat: '%s' is not a citcat command.\n\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,476 @@
+/* Chunked container: see CONTAINER.md. */
+
+#include "container.h"
+#include "bytes.h"
+
+#include <errno.h>
+#include <lz4.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#define HDR_FIXED 16
+#define CHUNK_HDR 24
+#define END_LEN 24
+
+struct cc_writer {
+	FILE *f;
+	char *path;     /* final path (NULL for stdout) */
+	char *tmppath;  /* temporary path */
+	uint8_t *buf;   /* raw chunk being built */
+	size_t cap, len;
+	uint32_t nrec;
+	uint8_t *zbuf;  /* compressed chunk */
+	size_t zcap;
+	uint64_t bytes, total_rec, total_raw;
+	size_t reserved;
+	struct citcat_errinfo err;
+};
+
+struct cc_reader {
+	FILE *f;
+	const uint8_t *mem; /* in-memory input, or NULL */
+	size_t memlen, mempos;
+	char magic[CC_MAGIC_LEN + 1];
+	uint16_t version;
+	uint8_t *meta;
+	uint32_t meta_len;
+	uint8_t *raw, *stored;
+	size_t rawcap, storedcap;
+	uint64_t pos;          /* file offset of the next unread byte */
+	uint64_t chunk_off;    /* file offset of the current chunk's payload */
+	uint64_t file_size;
+	uint64_t total_rec, total_raw;
+	int done;
+	struct citcat_errinfo err;
+};
+
+static int set_err(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, va_list ap)
+{
+	e->code = code;
+	e->offset = off;
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	return code;
+}
+
+static int werr(struct cc_writer *w, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_err(&w->err, code, UINT64_MAX, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static int rerr(struct cc_reader *r, int code, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_err(&r->err, code, off, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static int wwrite(struct cc_writer *w, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, w->f) != n)
+		return werr(w, CITCAT_ERR_IO, "write failed: %s", strerror(errno));
+	w->bytes += n;
+	return 0;
+}
+
+int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC_MAGIC_LEN],
+		   uint16_t version, const void *meta, uint32_t meta_len, size_t chunk_size)
+{
+	*out = NULL;
+	if (!path || !magic || meta_len > CC_META_MAX || (meta_len && !meta) || chunk_size > CC_CHUNK_MAX)
+		return CITCAT_ERR_INVAL;
+	struct cc_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return CITCAT_ERR_NOMEM;
+	w->cap = chunk_size ? chunk_size : CC_DEFAULT_CHUNK;
+	w->buf = malloc(w->cap);
+	w->zcap = (size_t)LZ4_compressBound((int)w->cap);
+	w->zbuf = malloc(w->zcap);
+	if (!w->buf || !w->zbuf)
+		goto nomem;
+	if (strcmp(path, "-") == 0) {
+		w->f = stdout;
+	} else {
+		w->path = strdup(path);
+		if (!w->path || asprintf(&w->tmppath, "%s.tmp-XXXXXX", path) < 0) {
+			w->tmppath = NULL;
+			goto nomem;
+		}
+		int fd = mkstemp(w->tmppath);
+		if (fd < 0) {
+			int e = errno;
+			free(w->tmppath);
+			w->tmppath = NULL;
+			cc_writer_abort(w);
+			errno = e;
+			return CITCAT_ERR_IO;
+		}
+		w->f = fdopen(fd, "wb");
+		if (!w->f) {
+			close(fd);
+			cc_writer_abort(w);
+			return CITCAT_ERR_IO;
+		}
+	}
+	uint8_t hdr[HDR_FIXED];
+	memcpy(hdr, magic, CC_MAGIC_LEN);
+	cc_put16(hdr + 8, version);
+	cc_put16(hdr + 10, 0);
+	cc_put32(hdr + 12, meta_len);
+	XXH32_state_t *st = XXH32_createState();
+	if (!st)
+		goto nomem;
+	XXH32_reset(st, 0);
+	XXH32_update(st, hdr, sizeof hdr);
+	if (meta_len)
+		XXH32_update(st, meta, meta_len);
+	uint8_t ck[4];
+	cc_put32(ck, XXH32_digest(st));
+	XXH32_freeState(st);
+	if (wwrite(w, hdr, sizeof hdr) || wwrite(w, meta, meta_len) || wwrite(w, ck, 4)) {
+		int e = w->err.code;
+		cc_writer_abort(w);
+		return e;
+	}
+	*out = w;
+	return 0;
+nomem:
+	cc_writer_abort(w);
+	return CITCAT_ERR_NOMEM;
+}
+
+int cc_writer_flush(struct cc_writer *w)
+{
+	if (w->err.code)
+		return w->err.code;
+	if (w->len == 0)
+		return 0;
+	int z = LZ4_compress_default((const char *)w->buf, (char *)w->zbuf, (int)w->len, (int)w->zcap);
+	const uint8_t *payload = w->buf;
+	uint32_t stored = (uint32_t)w->len, cflags = 0;
+	if (z > 0 && (size_t)z < w->len) {
+		payload = w->zbuf;
+		stored = (uint32_t)z;
+		cflags = 1;
+	}
+	uint8_t h[CHUNK_HDR];
+	memcpy(h, "BLK", 4);
+	cc_put32(h + 4, (uint32_t)w->len);
+	cc_put32(h + 8, stored);
+	cc_put32(h + 12, w->nrec);
+	cc_put32(h + 16, cflags);
+	XXH32_state_t st;
+	XXH32_reset(&st, 0);
+	XXH32_update(&st, h, 20);
+	XXH32_update(&st, payload, stored);
+	cc_put32(h + 20, XXH32_digest(&st));
+	int rc = wwrite(w, h, sizeof h);
+	if (!rc)
+		rc = wwrite(w, payload, stored);
+	w->total_rec += w->nrec;
+	w->total_raw += w->len;
+	w->len = 0;
+	w->nrec = 0;
+	return rc;
+}
+
+uint8_t *cc_writer_reserve(struct cc_writer *w, size_t n)
+{
+	if (n > w->cap) {
+		werr(w, CITCAT_ERR_LIMIT, "record of %zu bytes exceeds the chunk size", n);
+		return NULL;
+	}
+	if (w->cap - w->len < n && cc_writer_flush(w))
+		return NULL;
+	if (w->err.code)
+		return NULL;
+	w->reserved = n;
+	return w->buf + w->len;
+}
+
+void cc_writer_commit(struct cc_writer *w, size_t n, uint32_t nrec)
+{
+	if (n > w->reserved)
+		n = w->reserved; /* caller bug; never overrun the buffer */
+	w->len += n;
+	w->nrec += nrec;
+	w->reserved = 0;
+}
+
+static void writer_free(struct cc_writer *w)
+{
+	free(w->buf);
+	free(w->zbuf);
+	free(w->path);
+	free(w->tmppath);
+	free(w);
+}
+
+int cc_writer_close(struct cc_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	int rc = cc_writer_flush(w);
+	if (!rc) {
+		uint8_t e[END_LEN];
+		memcpy(e, "END", 4);
+		cc_put64(e + 4, w->total_rec);
+		cc_put64(e + 12, w->total_raw);
+		cc_put32(e + 20, XXH32(e, 20, 0));
+		rc = wwrite(w, e, sizeof e);
+	}
+	if (!rc && fflush(w->f) != 0)
+		rc = werr(w, CITCAT_ERR_IO, "write failed: %s", strerror(errno));
+	if (w->f != stdout) {
+		if (fclose(w->f) != 0 && !rc)
+			rc = werr(w, CITCAT_ERR_IO, "close failed: %s", strerror(errno));
+		w->f = NULL;
+		if (!rc && rename(w->tmppath, w->path) != 0)
+			rc = werr(w, CITCAT_ERR_IO, "rename to %s failed: %s", w->path, strerror(errno));
+		if (rc)
+			unlink(w->tmppath);
+	}
+	writer_free(w);
+	return rc;
+}
+
+void cc_writer_abort(struct cc_writer *w)
+{
+	if (!w)
+		return;
+	if (w->f && w->f != stdout)
+		fclose(w->f);
+	else if (w->f == stdout)
+		fflush(stdout);
+	if (w->tmppath)
+		unlink(w->tmppath);
+	writer_free(w);
+}
+
+const struct citcat_errinfo *cc_writer_error(const struct cc_writer *w) { return &w->err; }
+uint64_t cc_writer_bytes(const struct cc_writer *w) { return w->bytes + w->len; }
+uint64_t cc_writer_records(const struct cc_writer *w) { return w->total_rec + w->nrec; }
+size_t cc_writer_chunk_used(const struct cc_writer *w) { return w->len; }
+
+/* ---- reader ---- */
+
+/* Reads exactly N bytes; returns 0, or 1 when the input ended first. */
+static int rread(struct cc_reader *r, void *p, size_t n, size_t *got)
+{
+	size_t k;
+	if (r->mem) {
+		k = r->memlen - r->mempos < n ? r->memlen - r->mempos : n;
+		memcpy(p, r->mem + r->mempos, k);
+		r->mempos += k;
+	} else {
+		k = fread(p, 1, n, r->f);
+	}
+	r->pos += k;
+	if (got)
+		*got = k;
+	return k == n ? 0 : 1;
+}
+
+static int reader_start(struct cc_reader *r, const char magic[CC_MAGIC_LEN], uint16_t max_version)
+{
+	uint8_t hdr[HDR_FIXED];
+	size_t got;
+	if (rread(r, hdr, sizeof hdr, &got)) {
+		if (got == 0)
+			return rerr(r, CITCAT_ERR_EMPTY, 0, "file is empty");
+		if (memcmp(hdr + 4, "\r\n\x1a\n", got > 8 ? 4 : (got > 4 ? got - 4 : 0)) != 0 ||
+		    (magic && memcmp(hdr, magic, got < 4 ? got : 4) != 0))
+			return rerr(r, CITCAT_ERR_MAGIC, 0, "not a citcat %s file", magic ? "container of this kind" : "container");
+		return rerr(r, CITCAT_ERR_TRUNCATED, r->pos, "file ends inside the %d-byte header", HDR_FIXED);
+	}
+	if (memcmp(hdr + 4, "\r\n\x1a\n", 4) != 0)
+		return rerr(r, CITCAT_ERR_MAGIC, 0, "not a citcat file (bad magic)");
+	memcpy(r->magic, hdr, CC_MAGIC_LEN);
+	r->magic[CC_MAGIC_LEN] = 0;
+	if (magic && memcmp(hdr, magic, CC_MAGIC_LEN) != 0)
+		return rerr(r, CITCAT_ERR_MAGIC, 0, "wrong kind of file: magic '%.4s', expected '%.4s'", (const char *)hdr, magic);
+	r->version = cc_get16(hdr + 8);
+	if (r->version == 0 || r->version > max_version)
+		return rerr(r, CITCAT_ERR_VERSION, 8, "format version %u is not supported (this build reads up to %u)",
+			    r->version, max_version);
+	r->meta_len = cc_get32(hdr + 12);
+	if (r->meta_len > CC_META_MAX)
+		return rerr(r, CITCAT_ERR_LIMIT, 12, "metadata length %u is absurd (limit %u)", r->meta_len, CC_META_MAX);
+	r->meta = malloc(r->meta_len + 1);
+	if (!r->meta)
+		return rerr(r, CITCAT_ERR_NOMEM, 12, "out of memory");
+	if (rread(r, r->meta, r->meta_len, NULL))
+		return rerr(r, CITCAT_ERR_TRUNCATED, r->pos, "file ends inside the header metadata");
+	uint8_t ck[4];
+	if (rread(r, ck, 4, NULL))
+		return rerr(r, CITCAT_ERR_TRUNCATED, r->pos, "file ends inside the header checksum");
+	XXH32_state_t st;
+	XXH32_reset(&st, 0);
+	XXH32_update(&st, hdr, sizeof hdr);
+	XXH32_update(&st, r->meta, r->meta_len);
+	if (XXH32_digest(&st) != cc_get32(ck))
+		return rerr(r, CITCAT_ERR_CHECKSUM, r->pos - 4, "header checksum mismatch");
+	return 0;
+}
+
+static int reader_alloc(struct cc_reader **out, struct cc_reader **r)
+{
+	*out = NULL;
+	*r = calloc(1, sizeof **r);
+	return *r ? 0 : CITCAT_ERR_NOMEM;
+}
+
+int cc_reader_open(struct cc_reader **out, const char *path, const char magic[CC_MAGIC_LEN],
+		   uint16_t max_version)
+{
+	struct cc_reader *r;
+	if (!path)
+		return CITCAT_ERR_INVAL;
+	if (reader_alloc(out, &r))
+		return CITCAT_ERR_NOMEM;
+	*out = r;
+	r->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!r->f)
+		return rerr(r, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	if (r->f != stdin && fseek(r->f, 0, SEEK_END) == 0) {
+		long sz = ftell(r->f);
+		r->file_size = sz > 0 ? (uint64_t)sz : 0;
+		rewind(r->f);
+	}
+	return reader_start(r, magic, max_version);
+}
+
+int cc_reader_open_mem(struct cc_reader **out, const void *buf, size_t len,
+		       const char magic[CC_MAGIC_LEN], uint16_t max_version)
+{
+	struct cc_reader *r;
+	if (reader_alloc(out, &r))
+		return CITCAT_ERR_NOMEM;
+	*out = r;
+	static const uint8_t empty;
+	r->mem = buf ? buf : &empty;
+	r->memlen = len;
+	r->file_size = len;
+	return reader_start(r, magic, max_version);
+}
+
+void cc_reader_close(struct cc_reader *r)
+{
+	if (!r)
+		return;
+	if (r->f && r->f != stdin)
+		fclose(r->f);
+	free(r->meta);
+	free(r->raw);
+	free(r->stored);
+	free(r);
+}
+
+const char *cc_reader_magic(const struct cc_reader *r) { return r->magic; }
+uint16_t cc_reader_version(const struct cc_reader *r) { return r->version; }
+const uint8_t *cc_reader_meta(const struct cc_reader *r, uint32_t *len)
+{
+	*len = r->meta_len;
+	return r->meta;
+}
+uint64_t cc_reader_chunk_offset(const struct cc_reader *r) { return r->chunk_off; }
+uint64_t cc_reader_file_size(const struct cc_reader *r) { return r->file_size; }
+const struct citcat_errinfo *cc_reader_error(const struct cc_reader *r) { return &r->err; }
+
+int cc_reader_fail(struct cc_reader *r, int code, size_t pos, const char *fmt, ...)
+{
+	char m[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	return rerr(r, code, r->chunk_off, "%s (payload byte %zu of the chunk at file offset %llu)", m, pos,
+		    (unsigned long long)r->chunk_off);
+}
+
+static int grow(uint8_t **p, size_t *cap, size_t n)
+{
+	if (*cap >= n)
+		return 0;
+	uint8_t *q = realloc(*p, n);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec)
+{
+	if (r->err.code)
+		return r->err.code;
+	if (r->done)
+		return 0;
+	uint8_t h[CHUNK_HDR];
+	uint64_t start = r->pos;
+	size_t got;
+	if (rread(r, h, 4, &got))
+		return rerr(r, CITCAT_ERR_TRUNCATED, start,
+			    got == 0 ? "file ends without its end marker" : "file ends inside a chunk tag");
+	if (memcmp(h, "END", 4) == 0) {
+		if (rread(r, h + 4, END_LEN - 4, NULL))
+			return rerr(r, CITCAT_ERR_TRUNCATED, start, "file ends inside the end marker");
+		if (XXH32(h, 20, 0) != cc_get32(h + 20))
+			return rerr(r, CITCAT_ERR_CHECKSUM, start, "end marker checksum mismatch");
+		if (cc_get64(h + 4) != r->total_rec || cc_get64(h + 12) != r->total_raw)
+			return rerr(r, CITCAT_ERR_CORRUPT, start, "end marker totals (%llu records) disagree with the chunks read (%llu)",
+				    (unsigned long long)cc_get64(h + 4), (unsigned long long)r->total_rec);
+		uint8_t extra;
+		if (!rread(r, &extra, 1, NULL))
+			return rerr(r, CITCAT_ERR_CORRUPT, start + END_LEN, "unexpected data after the end marker");
+		r->done = 1;
+		return 0;
+	}
+	if (memcmp(h, "BLK", 4) != 0)
+		return rerr(r, CITCAT_ERR_CORRUPT, start, "expected a chunk or end marker, found bytes %02x %02x %02x %02x",
+			    h[0], h[1], h[2], h[3]);
+	if (rread(r, h + 4, CHUNK_HDR - 4, NULL))
+		return rerr(r, CITCAT_ERR_TRUNCATED, start, "file ends inside a chunk header");
+	uint32_t raw_len = cc_get32(h + 4), stored = cc_get32(h + 8), n = cc_get32(h + 12), cflags = cc_get32(h + 16);
+	if (raw_len == 0 || raw_len > CC_CHUNK_MAX)
+		return rerr(r, CITCAT_ERR_LIMIT, start + 4, "chunk raw length %u is out of range (1..%u)", raw_len, CC_CHUNK_MAX);
+	if (cflags & ~1u)
+		return rerr(r, CITCAT_ERR_CORRUPT, start + 16, "unknown chunk flags 0x%x", cflags);
+	if ((!(cflags & 1) && stored != raw_len) || stored > (uint32_t)LZ4_compressBound((int)raw_len) || stored == 0)
+		return rerr(r, CITCAT_ERR_CORRUPT, start + 8, "chunk stored length %u is inconsistent with raw length %u", stored, raw_len);
+	if (r->file_size && start + CHUNK_HDR + stored > r->file_size)
+		return rerr(r, CITCAT_ERR_TRUNCATED, start, "chunk of %u bytes runs past the end of the file", stored);
+	if (grow(&r->stored, &r->storedcap, stored) || grow(&r->raw, &r->rawcap, raw_len))
+		return rerr(r, CITCAT_ERR_NOMEM, start, "out of memory for a %u-byte chunk", raw_len);
+	if (rread(r, r->stored, stored, NULL))
+		return rerr(r, CITCAT_ERR_TRUNCATED, start, "file ends inside a chunk payload");
+	XXH32_state_t st;
+	XXH32_reset(&st, 0);
+	XXH32_update(&st, h, 20);
+	XXH32_update(&st, r->stored, stored);
+	if (XXH32_digest(&st) != cc_get32(h + 20))
+		return rerr(r, CITCAT_ERR_CHECKSUM, start, "chunk checksum mismatch (corrupted data)");
+	r->chunk_off = start + CHUNK_HDR;
+	const uint8_t *out = r->stored;
+	if (cflags & 1) {
+		int d = LZ4_decompress_safe((const char *)r->stored, (char *)r->raw, (int)stored, (int)raw_len);
+		if (d != (int)raw_len)
+			return rerr(r, CITCAT_ERR_CORRUPT, r->chunk_off, "chunk payload does not decompress to its stated size");
+		out = r->raw;
+	}
+	r->total_rec += n;
+	r->total_raw += raw_len;
+	*data = out;
+	*len = raw_len;
+	*nrec = n;
+	return 1;
+}

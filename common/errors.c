@@ -1,0 +1,25 @@
+#include "citcat.h"
+
+const char *citcat_errstr(int code)
+{
+	switch (code) {
+	case CITCAT_OK: return "success";
+	case CITCAT_ERR_INVAL: return "invalid argument";
+	case CITCAT_ERR_NOMEM: return "out of memory";
+	case CITCAT_ERR_IO: return "input/output error";
+	case CITCAT_ERR_MAGIC: return "not a file of the expected kind (bad magic)";
+	case CITCAT_ERR_VERSION: return "unsupported format version";
+	case CITCAT_ERR_TRUNCATED: return "file is truncated";
+	case CITCAT_ERR_CHECKSUM: return "checksum mismatch (corrupted data)";
+	case CITCAT_ERR_CORRUPT: return "malformed data";
+	case CITCAT_ERR_LIMIT: return "size or count beyond the format's limits";
+	case CITCAT_ERR_EMPTY: return "file is empty";
+	case CITCAT_ERR_UNICORN: return "Unicorn engine error";
+	case CITCAT_ERR_TARGET: return "target stopped abnormally";
+	case CITCAT_ERR_DIVERGED: return "replay diverged from the recording";
+	case CITCAT_ERR_UNSUPPORTED: return "unsupported";
+	case CITCAT_ERR_INTERNAL: return "internal error";
+	case CITCAT_ERR_EOF: return "end of data";
+	}
+	return "unknown error";
+}

@@ -1,0 +1,240 @@
+#include "image.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct seg {
+	uint64_t addr, len;
+	uint8_t *data;
+};
+
+struct citcat_image {
+	struct seg *s;
+	size_t n, cap;
+};
+
+int citcat_image_alloc(struct citcat_image **img)
+{
+	*img = calloc(1, sizeof **img);
+	return *img ? 0 : CITCAT_ERR_NOMEM;
+}
+
+void citcat_image_free(struct citcat_image *img)
+{
+	if (!img)
+		return;
+	for (size_t i = 0; i < img->n; i++)
+		free(img->s[i].data);
+	free(img->s);
+	free(img);
+}
+
+/* Inserting keeps the list sorted and merges overlapping or adjacent
+ * segments, so lookups are a binary search and iteration is in order. */
+int citcat_image_add(struct citcat_image *img, uint64_t addr, const void *data, size_t len)
+{
+	if (!img || (!data && len))
+		return CITCAT_ERR_INVAL;
+	if (len == 0)
+		return 0;
+	uint64_t end = addr + len;
+	if (end < addr)
+		return CITCAT_ERR_INVAL;
+	/* range of existing segments that touch [addr, end] */
+	size_t lo = 0, hi;
+	while (lo < img->n && img->s[lo].addr + img->s[lo].len < addr)
+		lo++;
+	hi = lo;
+	while (hi < img->n && img->s[hi].addr <= end)
+		hi++;
+	uint64_t naddr = addr, nend = end;
+	if (hi > lo) {
+		if (img->s[lo].addr < naddr)
+			naddr = img->s[lo].addr;
+		uint64_t le = img->s[hi - 1].addr + img->s[hi - 1].len;
+		if (le > nend)
+			nend = le;
+	}
+	if (nend - naddr > (1ull << 32))
+		return CITCAT_ERR_LIMIT;
+	uint8_t *nd = malloc((size_t)(nend - naddr));
+	if (!nd)
+		return CITCAT_ERR_NOMEM;
+	for (size_t i = lo; i < hi; i++)
+		memcpy(nd + (img->s[i].addr - naddr), img->s[i].data, (size_t)img->s[i].len);
+	memcpy(nd + (addr - naddr), data, len);
+	for (size_t i = lo; i < hi; i++)
+		free(img->s[i].data);
+	if (hi == lo) { /* insert a new slot at lo */
+		if (img->n == img->cap) {
+			size_t nc = img->cap ? img->cap * 2 : 8;
+			struct seg *ns = realloc(img->s, nc * sizeof *ns);
+			if (!ns) {
+				free(nd);
+				return CITCAT_ERR_NOMEM;
+			}
+			img->s = ns;
+			img->cap = nc;
+		}
+		memmove(img->s + lo + 1, img->s + lo, (img->n - lo) * sizeof *img->s);
+		img->n++;
+		hi = lo + 1;
+	} else if (hi - lo > 1) {
+		memmove(img->s + lo + 1, img->s + hi, (img->n - hi) * sizeof *img->s);
+		img->n -= hi - lo - 1;
+	}
+	img->s[lo] = (struct seg){naddr, nend - naddr, nd};
+	return 0;
+}
+
+int citcat_image_read(const struct citcat_image *img, uint64_t addr, void *buf, size_t len)
+{
+	uint8_t *out = buf;
+	int rc = 0;
+	memset(buf, 0, len);
+	while (len) {
+		size_t lo = 0, hi = img->n;
+		while (lo < hi) { /* first segment ending after addr */
+			size_t mid = (lo + hi) / 2;
+			if (img->s[mid].addr + img->s[mid].len <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == img->n || img->s[lo].addr > addr) {
+			rc = CITCAT_ERR_EOF;
+			uint64_t skip = lo == img->n ? len : img->s[lo].addr - addr;
+			if (skip >= len)
+				break;
+			out += skip;
+			addr += skip;
+			len -= (size_t)skip;
+			continue;
+		}
+		const struct seg *s = &img->s[lo];
+		uint64_t k = s->addr + s->len - addr;
+		if (k > len)
+			k = len;
+		memcpy(out, s->data + (addr - s->addr), (size_t)k);
+		out += k;
+		addr += k;
+		len -= (size_t)k;
+	}
+	return rc;
+}
+
+size_t citcat_image_segments(const struct citcat_image *img) { return img->n; }
+void citcat_image_segment(const struct citcat_image *img, size_t i, uint64_t *addr, uint64_t *len,
+			  const uint8_t **data)
+{
+	*addr = img->s[i].addr;
+	*len = img->s[i].len;
+	*data = img->s[i].data;
+}
+
+uint64_t citcat_image_bytes(const struct citcat_image *img)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < img->n; i++)
+		t += img->s[i].len;
+	return t;
+}
+
+static int eerr(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, ...)
+{
+	if (e) {
+		va_list ap;
+		va_start(ap, fmt);
+		e->code = code;
+		e->offset = off;
+		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+int citcat_image_load_elf(struct citcat_image *img, const char *path, uint64_t *entry,
+			  struct citcat_errinfo *err)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return eerr(err, CITCAT_ERR_INTERNAL, UINT64_MAX, "libelf initialisation failed");
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return eerr(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	off_t fsize = lseek(fd, 0, SEEK_END);
+	int rc = 0;
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	GElf_Ehdr eh;
+	size_t nph;
+	if (fsize == 0) {
+		rc = eerr(err, CITCAT_ERR_EMPTY, 0, "file is empty");
+		goto out;
+	}
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		rc = eerr(err, CITCAT_ERR_MAGIC, 0, "not an ELF file");
+		goto out;
+	}
+	if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_ARM) {
+		rc = eerr(err, CITCAT_ERR_UNSUPPORTED, 4, "not a 32-bit little-endian ARM ELF");
+		goto out;
+	}
+	if (eh.e_type != ET_EXEC) {
+		rc = eerr(err, CITCAT_ERR_UNSUPPORTED, 16, "not an executable (ELF type %u)", eh.e_type);
+		goto out;
+	}
+	if (elf_getphdrnum(e, &nph) != 0) {
+		rc = eerr(err, CITCAT_ERR_CORRUPT, 28, "cannot read the program headers: %s", elf_errmsg(-1));
+		goto out;
+	}
+	size_t loaded = 0;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(e, (int)i, &ph)) {
+			rc = eerr(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "program header %zu unreadable", i);
+			goto out;
+		}
+		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+			continue;
+		if (ph.p_filesz > ph.p_memsz || ph.p_offset + ph.p_filesz > (uint64_t)fsize || ph.p_memsz > (256u << 20)) {
+			rc = eerr(err, CITCAT_ERR_CORRUPT, eh.e_phoff + i * eh.e_phentsize,
+				  "segment %zu has impossible sizes (file %llu, memory %llu)", i,
+				  (unsigned long long)ph.p_filesz, (unsigned long long)ph.p_memsz);
+			goto out;
+		}
+		uint8_t *buf = calloc(1, (size_t)ph.p_memsz);
+		if (!buf) {
+			rc = eerr(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			goto out;
+		}
+		if (ph.p_filesz && pread(fd, buf, (size_t)ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) {
+			free(buf);
+			rc = eerr(err, CITCAT_ERR_TRUNCATED, ph.p_offset, "segment %zu data is truncated", i);
+			goto out;
+		}
+		rc = citcat_image_add(img, ph.p_paddr, buf, (size_t)ph.p_memsz);
+		free(buf);
+		if (rc) {
+			eerr(err, rc, eh.e_phoff + i * eh.e_phentsize, "cannot add segment %zu", i);
+			goto out;
+		}
+		loaded++;
+	}
+	if (!loaded) {
+		rc = eerr(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "no loadable segments");
+		goto out;
+	}
+	if (entry)
+		*entry = eh.e_entry;
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}

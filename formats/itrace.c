@@ -1,0 +1,304 @@
+/* itrace encoder and decoder: see ITRACE.md. */
+#include "itrace.h"
+#include "bytes.h"
+#include "container.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "CITR\r\n\x1a\n"
+#define WT_SIZE 4096
+#define REC_MAX (1 + CC_UVAR_MAX + 4 + CC_UVAR_MAX + CITCAT_ITRACE_MAX_ACC * (1 + CC_UVAR_MAX + 8))
+#define CHUNK (1u << 20)
+
+struct wtab {
+	uint64_t pc[WT_SIZE];
+	uint32_t word[WT_SIZE];
+	uint8_t valid[WT_SIZE];
+};
+
+struct state {
+	uint64_t next_pc, last_addr;
+	struct wtab wt;
+};
+
+static void state_reset(struct state *s)
+{
+	s->next_pc = 0;
+	s->last_addr = 0;
+	memset(s->wt.valid, 0, sizeof s->wt.valid);
+}
+
+struct citcat_itrace_writer {
+	struct cc_writer *cw;
+	struct state st;
+	struct citcat_errinfo err;
+};
+
+struct citcat_itrace_reader {
+	struct cc_reader *cr;
+	enum citcat_isa isa;
+	const uint8_t *p, *base, *end;
+	struct state st;
+	struct citcat_errinfo err;
+};
+
+int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
+{
+	*out = NULL;
+	if (isa != CITCAT_ISA_ARM_A32)
+		return CITCAT_ERR_INVAL;
+	struct citcat_itrace_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return CITCAT_ERR_NOMEM;
+	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, 0, 0, 0, 0};
+	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
+	if (rc) {
+		free(w);
+		return rc;
+	}
+	state_reset(&w->st);
+	*out = w;
+	return 0;
+}
+
+int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
+{
+	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_IRQ || (rec->kind == CITCAT_REC_IRQ && rec->line > 63))
+		return CITCAT_ERR_INVAL;
+	uint8_t *buf = cc_writer_reserve(w->cw, REC_MAX);
+	if (!buf) {
+		w->err = *cc_writer_error(w->cw);
+		return w->err.code;
+	}
+	struct state *s = &w->st;
+	/* Each chunk decodes on its own: at a chunk start, reset as the decoder will. */
+	if (cc_writer_chunk_used(w->cw) == 0)
+		state_reset(s);
+	uint8_t *p = buf;
+	if (rec->kind == CITCAT_REC_IRQ) {
+		*p++ = (uint8_t)(0x40 | rec->line);
+		p += cc_put_uvar(p, rec->pc);
+	} else {
+		unsigned idx = (unsigned)(rec->pc >> 2) & (WT_SIZE - 1);
+		int pc_expl = rec->pc != s->next_pc;
+		int w_expl = !(s->wt.valid[idx] && s->wt.pc[idx] == rec->pc && s->wt.word[idx] == rec->word);
+		uint32_t n = rec->n_acc;
+		*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4) | (n < 15 ? n : 15));
+		if (pc_expl)
+			p += cc_put_uvar(p, cc_zigzag((int64_t)(rec->pc - s->next_pc)));
+		if (w_expl) {
+			cc_put32(p, rec->word);
+			p += 4;
+			s->wt.valid[idx] = 1;
+			s->wt.pc[idx] = rec->pc;
+			s->wt.word[idx] = rec->word;
+		}
+		if (n >= 15)
+			p += cc_put_uvar(p, n - 15);
+		for (uint32_t i = 0; i < n; i++) {
+			const struct citcat_access *a = &rec->acc[i];
+			unsigned sc = a->size == 1 ? 0 : a->size == 2 ? 1 : a->size == 4 ? 2 : a->size == 8 ? 3 : 4;
+			if (sc == 4)
+				return CITCAT_ERR_INVAL;
+			int seq = a->addr == s->last_addr;
+			*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0));
+			if (!seq)
+				p += cc_put_uvar(p, cc_zigzag((int64_t)(a->addr - s->last_addr)));
+			for (unsigned b = 0; b < a->size; b++)
+				*p++ = (uint8_t)(a->value >> (8 * b));
+			s->last_addr = a->addr + a->size;
+		}
+		s->next_pc = rec->pc + 4;
+	}
+	cc_writer_commit(w->cw, (size_t)(p - buf), 1);
+	return 0;
+}
+
+int citcat_itrace_writer_close(struct citcat_itrace_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	int rc = cc_writer_close(w->cw);
+	free(w);
+	return rc;
+}
+
+void citcat_itrace_writer_abort(struct citcat_itrace_writer *w)
+{
+	if (!w)
+		return;
+	cc_writer_abort(w->cw);
+	free(w);
+}
+
+const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w) { return &w->err; }
+uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w) { return cc_writer_bytes(w->cw); }
+
+/* ---- reader ---- */
+
+static int reader_init(struct citcat_itrace_reader *r, int rc)
+{
+	if (rc) {
+		r->err = *cc_reader_error(r->cr);
+		return rc;
+	}
+	uint32_t ml;
+	const uint8_t *m = cc_reader_meta(r->cr, &ml);
+	if (ml < 8 || m[0] != CITCAT_ISA_ARM_A32) {
+		r->err.code = CITCAT_ERR_UNSUPPORTED;
+		r->err.offset = 16;
+		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata names an unknown ISA (%u)", ml ? m[0] : 0);
+		return r->err.code;
+	}
+	r->isa = (enum citcat_isa)m[0];
+	return 0;
+}
+
+int citcat_itrace_reader_open(struct citcat_itrace_reader **out, const char *path)
+{
+	struct citcat_itrace_reader *r = calloc(1, sizeof *r);
+	*out = r;
+	if (!r)
+		return CITCAT_ERR_NOMEM;
+	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_ITRACE_VERSION));
+}
+
+int citcat_itrace_reader_open_mem(struct citcat_itrace_reader **out, const void *buf, size_t len)
+{
+	struct citcat_itrace_reader *r = calloc(1, sizeof *r);
+	*out = r;
+	if (!r)
+		return CITCAT_ERR_NOMEM;
+	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_ITRACE_VERSION));
+}
+
+void citcat_itrace_reader_close(struct citcat_itrace_reader *r)
+{
+	if (!r)
+		return;
+	cc_reader_close(r->cr);
+	free(r);
+}
+
+enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r->isa; }
+const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r) { return &r->err; }
+
+static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
+{
+	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->base), "itrace: %s", what);
+	r->err = *cc_reader_error(r->cr);
+	return rc;
+}
+
+int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
+{
+	if (r->err.code)
+		return r->err.code;
+	if (r->p == r->end) {
+		size_t len;
+		uint32_t n;
+		int rc = cc_reader_next_chunk(r->cr, &r->base, &len, &n);
+		if (rc <= 0) {
+			if (rc < 0)
+				r->err = *cc_reader_error(r->cr);
+			return rc;
+		}
+		r->p = r->base;
+		r->end = r->base + len;
+		state_reset(&r->st);
+	}
+	struct state *s = &r->st;
+	const uint8_t *p = r->p, *end = r->end, *start = p;
+	uint8_t h = *p++;
+	uint64_t v;
+	switch (h >> 6) {
+	case 1:
+		rec->kind = CITCAT_REC_IRQ;
+		rec->line = h & 63;
+		rec->n_acc = 0;
+		rec->word = 0;
+		if (cc_get_uvar(&p, end, &rec->pc))
+			return bad(r, start, "interrupt record truncated or oversized EPC");
+		break;
+	case 0: {
+		rec->kind = CITCAT_REC_INSN;
+		rec->line = 0;
+		if (h & 0x20) {
+			if (cc_get_uvar(&p, end, &v))
+				return bad(r, start, "instruction PC truncated or oversized");
+			rec->pc = s->next_pc + (uint64_t)cc_unzigzag(v);
+		} else {
+			rec->pc = s->next_pc;
+		}
+		unsigned idx = (unsigned)(rec->pc >> 2) & (WT_SIZE - 1);
+		if (h & 0x10) {
+			if (end - p < 4)
+				return bad(r, start, "instruction word truncated");
+			rec->word = cc_get32(p);
+			p += 4;
+			s->wt.valid[idx] = 1;
+			s->wt.pc[idx] = rec->pc;
+			s->wt.word[idx] = rec->word;
+		} else {
+			if (!s->wt.valid[idx] || s->wt.pc[idx] != rec->pc)
+				return bad(r, start, "instruction word omitted but not known for this PC");
+			rec->word = s->wt.word[idx];
+		}
+		uint64_t n = h & 15;
+		if (n == 15) {
+			if (cc_get_uvar(&p, end, &v) || v > CITCAT_ITRACE_MAX_ACC - 15)
+				return bad(r, start, "access count truncated or above 64");
+			n += v;
+		}
+		rec->n_acc = (uint32_t)n;
+		for (uint64_t i = 0; i < n; i++) {
+			struct citcat_access *a = &rec->acc[i];
+			if (p >= end)
+				return bad(r, start, "access truncated");
+			uint8_t ab = *p++;
+			if (ab & 0x0f)
+				return bad(r, p - 1, "reserved access bits set");
+			a->write = ab >> 7;
+			a->size = (uint8_t)(1u << ((ab >> 5) & 3));
+			if (ab & 0x10) {
+				a->addr = s->last_addr;
+			} else {
+				if (cc_get_uvar(&p, end, &v))
+					return bad(r, start, "access address truncated or oversized");
+				a->addr = s->last_addr + (uint64_t)cc_unzigzag(v);
+			}
+			if ((size_t)(end - p) < a->size)
+				return bad(r, start, "access value truncated");
+			a->value = 0;
+			for (unsigned b = 0; b < a->size; b++)
+				a->value |= (uint64_t)p[b] << (8 * b);
+			p += a->size;
+			s->last_addr = a->addr + a->size;
+		}
+		s->next_pc = rec->pc + 4;
+		break;
+	}
+	default:
+		return bad(r, start, "reserved record kind");
+	}
+	r->p = p;
+	return 1;
+}
+
+int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citcat_itrace_rec *b)
+{
+	if (a->kind != b->kind || a->pc != b->pc)
+		return 0;
+	if (a->kind == CITCAT_REC_IRQ)
+		return a->line == b->line;
+	if (a->word != b->word || a->n_acc != b->n_acc)
+		return 0;
+	for (uint32_t i = 0; i < a->n_acc; i++) {
+		const struct citcat_access *x = &a->acc[i], *y = &b->acc[i];
+		if (x->addr != y->addr || x->size != y->size || x->write != y->write || x->value != y->value)
+			return 0;
+	}
+	return 1;
+}
