@@ -64,6 +64,21 @@ static int decode_equals(const uint8_t *buf, size_t len, int fmt, const struct c
 	return ok;
 }
 
+/* Decodes BUF; returns the record-stream bytes the reader counted. */
+static inline uint64_t decoded_payload(const uint8_t *buf, size_t len)
+{
+	struct citcat_addr_reader *r;
+	struct citcat_ref got;
+	uint64_t n = 0;
+	if (citcat_addr_reader_open_mem(&r, buf, len, CITCAT_ADDR_AUTO) == 0) {
+		while (citcat_addr_next(r, &got) == 1)
+			;
+		n = citcat_addr_reader_payload_bytes(r);
+	}
+	citcat_addr_reader_close(r);
+	return n;
+}
+
 /* Decodes BUF expecting an error; returns its code and offset. */
 static int decode_error(const uint8_t *buf, size_t len, uint64_t *off)
 {
@@ -80,7 +95,7 @@ static int decode_error(const uint8_t *buf, size_t len, uint64_t *off)
 	return rc;
 }
 
-static void table3_load(struct citcat_ref *refs)
+static inline void table3_load(struct citcat_ref *refs)
 {
 	for (int i = 0; i < 29; i++) {
 		refs[i].type = table3_refs[i].type;
@@ -90,7 +105,7 @@ static void table3_load(struct citcat_ref *refs)
 }
 
 /* Compares the record stream at P with the golden records, record by record. */
-static void check_records(const uint8_t *p, size_t len, const struct table3_rec *recs, size_t nrec, size_t total)
+static inline void check_records(const uint8_t *p, size_t len, const struct table3_rec *recs, size_t nrec, size_t total)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < nrec; i++) {

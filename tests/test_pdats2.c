@@ -23,6 +23,7 @@ static void test_table3(void)
 	static const uint8_t hdr[8] = {'P', 'D', 'T', '2', 1, 32, 4, 0};
 	CHECK(memcmp(f, hdr, 8) == 0);
 	CHECK_EQ(payload, 28);
+	CHECK_EQ(decoded_payload(f, len), 28);
 	check_records(f + 8, len - 8, table3_pdats2, sizeof table3_pdats2 / sizeof *table3_pdats2, 28);
 	/* end marker, then the trailer: 29 references */
 	CHECK_EQ(len, 8 + 28 + 2 + 12);
