@@ -271,18 +271,19 @@ static void writer_free(struct citcat_addr_writer *w)
 	free(w);
 }
 
-int citcat_addr_writer_close(struct citcat_addr_writer *w)
+int citcat_addr_writer_finish(struct citcat_addr_writer *w)
 {
 	if (!w)
 		return CITCAT_ERR_INVAL;
-	if (w->to_mem) {
-		citcat_addr_writer_abort(w);
-		return CITCAT_ERR_INVAL;
-	}
+	if (w->finished)
+		return w->finished < 0 ? w->finished : 0;
 	int rc = writer_finish(w);
-	if (w->f == stdout) {
+	if (w->to_mem) {
+		/* the buffer stays with W until take */
+	} else if (w->f == stdout) {
 		if (fflush(stdout) && !rc)
-			rc = CITCAT_ERR_IO;
+			rc = addr_werr(w, CITCAT_ERR_IO, "write to standard output failed: %s", strerror(errno));
+		w->f = NULL;
 	} else if (w->f) {
 		if (fclose(w->f) && !rc)
 			rc = addr_werr(w, CITCAT_ERR_IO, "write to %s failed: %s", w->path, strerror(errno));
@@ -291,8 +292,24 @@ int citcat_addr_writer_close(struct citcat_addr_writer *w)
 			rc = addr_werr(w, CITCAT_ERR_IO, "rename to %s failed: %s", w->path, strerror(errno));
 		if (rc)
 			unlink(w->tmppath);
+		free(w->tmppath);
+		w->tmppath = NULL;
 	}
-	writer_free(w);
+	w->finished = rc ? rc : 1;
+	if (rc)
+		w->failed = rc;
+	return rc;
+}
+
+int citcat_addr_writer_close(struct citcat_addr_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	int rc = w->to_mem ? CITCAT_ERR_INVAL : citcat_addr_writer_finish(w);
+	if (w->to_mem || rc)
+		citcat_addr_writer_abort(w);
+	else
+		writer_free(w);
 	return rc;
 }
 
@@ -302,7 +319,7 @@ int citcat_addr_writer_take(struct citcat_addr_writer *w, uint8_t **buf, size_t 
 		citcat_addr_writer_abort(w);
 		return CITCAT_ERR_INVAL;
 	}
-	int rc = writer_finish(w);
+	int rc = citcat_addr_writer_finish(w);
 	if (!rc) {
 		*buf = w->mem;
 		*len = w->memlen;

@@ -76,8 +76,12 @@ int citcat_addr_writer_open(struct citcat_addr_writer **w, const char *path, con
  * format: e.g. flush in xdin), CITCAT_ERR_LIMIT (address wider than the
  * file's address width), or CITCAT_ERR_IO. */
 int citcat_addr_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);
-/* Completes the file (end marker, trailer, LZ4 end mark), renames it into
- * place and frees W.  Returns 0 or an error (the output is removed). */
+/* Completes the file (end marker, trailer, LZ4 end mark) and renames it
+ * into place; W stays valid so that an error can be read, and must still be
+ * closed (or taken).  Returns 0 or an error (the output is then removed). */
+int citcat_addr_writer_finish(struct citcat_addr_writer *w);
+/* Finishes the file if that was not done yet and frees W.  Returns 0 or an
+ * error (the output is then removed). */
 int citcat_addr_writer_close(struct citcat_addr_writer *w);
 /* Like close for a memory writer: hands the whole file to the caller in
  * *BUF (free() it), *LEN bytes.  Frees W. */
@@ -85,8 +89,9 @@ int citcat_addr_writer_take(struct citcat_addr_writer *w, uint8_t **buf, size_t 
 /* Drops the output; frees W.  Accepts NULL. */
 void citcat_addr_writer_abort(struct citcat_addr_writer *w);
 const struct citcat_errinfo *citcat_addr_writer_error(const struct citcat_addr_writer *w);
-/* Bytes of the record stream so far, not counting file header and trailer
- * (before LZ4). */
+/* Bytes of the record stream so far, not counting file header, end marker
+ * and trailer (before LZ4).  PDATS keeps its last record open until
+ * finish, so the total is final only after citcat_addr_writer_finish. */
 uint64_t citcat_addr_writer_payload_bytes(const struct citcat_addr_writer *w);
 uint64_t citcat_addr_writer_refs(const struct citcat_addr_writer *w);
 

@@ -42,6 +42,7 @@ struct citcat_addr_writer {
 	XXH32_state_t xh;
 	uint64_t payload, refs;
 	int failed;
+	int finished; /* 1 done, negative failed */
 	struct citcat_errinfo err;
 	/* PDATS: last address per type, and the pending (type, offset, repeats) */
 	uint64_t last[8];
