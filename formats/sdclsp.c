@@ -483,9 +483,12 @@ int sdclsp_encode_irq(struct sdclsp_encoder *e, uint64_t epc)
 		return enc_fail(e, CITCAT_ERR_INVAL, "encoder already finished");
 	e->st.interrupts++;
 	int rc = 0;
+	/* The interrupted stream ends at the last instruction executed.  The
+	 * decoder cannot see the interrupt, so the handler's SA is compared with
+	 * the decoder's usual inference from that instruction: it differs (and
+	 * is sent) unless the handler happens to start exactly there. */
 	if (e->open)
 		rc = end_stream(e);
-	e->infer_valid = 0; /* the handler is reached by exception */
 	return rc;
 }
 
