@@ -166,6 +166,8 @@ struct sdclsp_encoder {
 	void *ctx;
 	sdclsp_record_fn rec_fn;
 	void *rec_ctx;
+	sdclsp_stream_fn stream_fn;
+	void *stream_ctx;
 	struct sdclsp_stats st;
 	struct citcat_errinfo err;
 	int failed, finished;
@@ -292,6 +294,12 @@ void sdclsp_encoder_set_record_cb(struct sdclsp_encoder *e, sdclsp_record_fn fn,
 	e->rec_ctx = ctx;
 }
 
+void sdclsp_encoder_set_stream_cb(struct sdclsp_encoder *e, sdclsp_stream_fn fn, void *ctx)
+{
+	e->stream_fn = fn;
+	e->stream_ctx = ctx;
+}
+
 const struct sdclsp_stats *sdclsp_encoder_stats(const struct sdclsp_encoder *e) { return &e->st; }
 const struct citcat_errinfo *sdclsp_encoder_error(const struct sdclsp_encoder *e) { return &e->err; }
 
@@ -343,6 +351,8 @@ static int process_stream(struct sdclsp_encoder *e, uint32_t sa, uint32_t sl)
 	e->st.base_bits += m->sl_bits + (inferable ? 0 : 30);
 	e->st.nexs_bits += m->sl_bits + (inferable ? 0 : 8 * nexs_groups((sa ^ e->nexs_prev) >> 2));
 	e->nexs_prev = sa;
+	if (e->stream_fn)
+		e->stream_fn(e->stream_ctx, sa, sl, inferable);
 
 	int force = 0;
 	unsigned lowbits = 30 - c->u;

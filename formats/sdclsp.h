@@ -111,6 +111,11 @@ int sdclsp_encoder_alloc(struct sdclsp_encoder **e, const struct sdclsp_config *
 			 void *ctx);
 void sdclsp_encoder_free(struct sdclsp_encoder *e);
 void sdclsp_encoder_set_record_cb(struct sdclsp_encoder *e, sdclsp_record_fn fn, void *ctx);
+/* Called with every stream descriptor the stream detector produces;
+ * INFERABLE is 1 when the decoder can infer SA (benchmarks feed the
+ * filtered descriptor sequence (SA/-, SL) to general-purpose compressors). */
+typedef void (*sdclsp_stream_fn)(void *ctx, uint32_t sa, uint32_t sl, int inferable);
+void sdclsp_encoder_set_stream_cb(struct sdclsp_encoder *e, sdclsp_stream_fn fn, void *ctx);
 /* Feeds one retired ARM A32 instruction.  CITCAT_ERR_UNSUPPORTED for a BLX
  * to Thumb; CITCAT_ERR_INVAL for a PC above 32 bits or not word aligned. */
 int sdclsp_encode_insn(struct sdclsp_encoder *e, uint64_t pc, uint32_t word);
