@@ -95,13 +95,13 @@ static inline uint32_t sdc_lsp_index(const struct sdc_model *m)
 	if (m->cfg.hist == 1)
 		return m->hist[0] & (m->cfg.n_p - 1);
 	uint32_t x = 0;
-	for (unsigned j = 0; j < m->cfg.hist; j++)
+	for (unsigned j = 0; j < m->cfg.hist && j < SDCLSP_MAX_HIST; j++)
 		x ^= m->hist[j] << j;
 	return x & (m->cfg.n_p - 1);
 }
 static inline void sdc_hist_push(struct sdc_model *m, uint32_t si)
 {
-	for (unsigned j = m->cfg.hist - 1; j > 0; j--)
+	for (unsigned j = m->cfg.hist - 1; j > 0 && j < SDCLSP_MAX_HIST; j--)
 		m->hist[j] = m->hist[j - 1];
 	m->hist[0] = si;
 }
