@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *sdclsp_detect(const char *path, const uint8_t *head, size_t n)
@@ -118,6 +119,11 @@ static int decode_file(const char *in, const char *out, const char *to, const st
 			if ((tmp = malloc(len))) {
 				snprintf(tmp, len, "%s.tmp-XXXXXX", out);
 				fd = mkstemp(tmp);
+			}
+			if (fd >= 0) { /* mkstemp makes 0600 */
+				mode_t um = umask(0);
+				umask(um);
+				fchmod(fd, 0666 & ~um);
 			}
 			if (fd < 0 || !(fp = fdopen(fd, "w"))) {
 				status = cli_fail("%s: cannot create: %s", out, strerror(errno));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
@@ -568,6 +569,11 @@ int sdclsp_file_open(struct sdclsp_file **fp, const char *path, int lz4, struct 
 		}
 		snprintf(f->tmp, n + 16, "%s.tmp-XXXXXX", path);
 		int fd = mkstemp(f->tmp);
+		if (fd >= 0) { /* mkstemp makes 0600; give the file the usual mode */
+			mode_t um = umask(0);
+			umask(um);
+			fchmod(fd, 0666 & ~um);
+		}
 		if (fd < 0 || !(f->fp = fdopen(fd, "wb"))) {
 			int en = errno;
 			if (fd >= 0)
