@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
 
@@ -373,6 +374,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 		v = t->scratch;
 	bus_uncached(&t->bus, addr, 4, 0, v);
 	oracle_access(t, addr, 4, 0, v);
+	recompute_next(t); /* a read can schedule device work (UART RX) */
 	return v;
 }
 
@@ -387,6 +389,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	bus_uncached(&t->bus, addr, 4, 1, (uint32_t)value);
 	oracle_access(t, addr, 4, 1, (uint32_t)value);
 	dev_write(t, (uint32_t)off, (uint32_t)value);
+	recompute_next(t);
 }
 
 /* ---- core hooks ---- */
@@ -703,13 +706,15 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	res->traced_insns = t->traced_insns;
 	res->cycles = t->bus.cycle;
 	if (t->cat) {
-		res->cat_bytes = citcat_cat_writer_bytes(t->cat);
 		rc = citcat_cat_writer_close(t->cat);
 		t->cat = NULL;
 		if (rc) {
 			fail(t, rc, "%s: writing the CAT failed", cat_path);
 			goto out;
 		}
+		struct stat st;
+		if (strcmp(cat_path, "-") != 0 && stat(cat_path, &st) == 0)
+			res->cat_bytes = (uint64_t)st.st_size;
 	}
 	if (t->oracle) {
 		rc = citcat_itrace_writer_close(t->oracle);
