@@ -535,8 +535,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		uint32_t next = a + 4; /* WFI retires; skip Unicorn's halt */
 		uc_reg_write(uc, UC_ARM_REG_PC, &next);
 	}
-	if (t->cfg->progress && (t->insns & 0xfffff) == 0)
-		t->cfg->progress(t->cfg->progress_ctx, t->insns);
+	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
+		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
 }
 
 void citcat_capture_config_default(struct citcat_capture_config *c)
