@@ -65,11 +65,8 @@ P:	add	r1, r4, #0xf00
 	cpsie	i
 3:	cmp	r8, #3
 	blt	3b			@ wait for three ticks
-	ldr	r9, =wait_here
-	mov	r10, #0
 wait_here:
-	cmp	r10, #0
-	beq	wait_here		@ a b . style loop; the handler sets r10
+	b	wait_here		@ b . : only the interrupt handler gets us out
 	wfi				@ sleep until the next tick
 	cpsid	i
 	mov	r0, #0
@@ -82,12 +79,17 @@ wait_here:
 
 irq:
 	push	{r0, r1}
+	ldr	r1, =0x40000000
+	str	lr, [r1, #4]		@ SCRATCH <- LR_irq (the test checks EPC + 4)
+	mrs	r0, spsr
+	str	r0, [r1, #4]		@ SCRATCH <- SPSR_irq (the interrupted CPSR)
 	mov	r0, #1
-	ldr	r1, =0x40000208
-	str	r0, [r1]		@ ACK line 0
+	str	r0, [r1, #0x208]	@ ACK line 0
 	add	r8, r8, #1
-	cmp	r8, #4
-	movge	r10, #1
+	sub	r0, lr, #4		@ interrupted the b . loop? then resume after it
+	ldr	r1, =wait_here
+	cmp	r0, r1
+	addeq	lr, lr, #4
 	pop	{r0, r1}
 	subs	pc, lr, #4
 	.ltorg

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# CLI end to end on the tiny firmware: golden summary of its CAT, and every
+# kind of bad input gives a clear error (file and offset), exit 2 and no
+# partial output.  Usage: cli_capture.sh CITCAT TINY.elf GOLDEN_DIR
+set -u
+citcat=$1 elf=$2 golden=$3
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect CODE PATTERN CMD...: exit code and a stderr pattern
+expect() {
+  local code=$1 pat=$2
+  shift 2
+  "$@" >"$t/out" 2>"$t/err"
+  local rc=$?
+  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code ($(head -c 300 "$t/err"))"
+  grep -q -- "$pat" "$t/err" || fail "'$*': stderr lacks '$pat': $(head -c 300 "$t/err")"
+}
+
+"$citcat" capture "$elf" -o "$t/run.cat" --oracle "$t/run.itrace" --seed 1 -q >"$t/uart" || fail "capture"
+"$citcat" info --json "$t/run.cat" >"$t/info.json" || fail "info"
+if [ "${CITCAT_UPDATE_GOLDEN:-}" = 1 ]; then cp "$t/info.json" "$golden/tiny.cat.json"; fi
+diff -u "$golden/tiny.cat.json" "$t/info.json" || fail "CAT summary differs from the golden one"
+"$citcat" info --json "$t/run.itrace" | grep -q '"kind": "itrace"' || fail "itrace info"
+
+# Bad inputs: empty, truncated, corrupted, wrong magic, wrong version, wrong kind, text.
+size=$(stat -c %s "$t/run.cat")
+: >"$t/empty.cat"
+expect 2 "empty.cat: offset 0: file is empty" "$citcat" info "$t/empty.cat"
+head -c $((size - 10)) "$t/run.cat" >"$t/trunc.cat"
+expect 2 "trunc.cat: offset [0-9]*:" "$citcat" info "$t/trunc.cat"
+cp "$t/run.cat" "$t/corrupt.cat"
+printf '\xff' | dd of="$t/corrupt.cat" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+expect 2 "corrupt.cat: offset [0-9]*: chunk checksum mismatch" "$citcat" info "$t/corrupt.cat"
+cp "$t/run.cat" "$t/version.cat"
+printf '\x07' | dd of="$t/version.cat" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect 2 "version.cat: offset 8: format version 7 is not supported" "$citcat" info "$t/version.cat"
+printf 'not a trace at all\n' >"$t/text.bin"
+expect 2 "text.bin: offset 0:" "$citcat" info "$t/text.bin"
+expect 2 "cannot open" "$citcat" info "$t/missing.cat"
+
+# Capture errors leave no output behind.
+expect 2 "empty.cat" "$citcat" capture "$t/empty.cat" -o "$t/x.cat" --seed 1
+[ ! -e "$t/x.cat" ] || fail "partial CAT left after a failed capture"
+ls "$t" | grep -q 'tmp-' && fail "temporary file left behind"
+expect 2 "bad cache geometry" "$citcat" capture "$elf" -o "$t/x.cat" --icache 3K:4:32
+expect 2 "unknown or incomplete option" "$citcat" capture "$elf" -o "$t/x.cat" --bogus
+expect 2 "need FIRMWARE.elf" "$citcat" capture
+# A firmware that never starts tracing still runs, with a warning.
+"$citcat" capture "$elf" -o "$t/lim.cat" --seed 1 --max-insns 5 -q 2>"$t/err" || fail "capture with a limit"
+grep -q "never reached a trace start point" "$t/err" || fail "no warning for an untraced run"
+"$citcat" --help | grep -q "Exit status" || fail "--help"
+"$citcat" capture --help | grep -q -- "--oracle" || fail "capture --help"
+
+if [ "$fails" -eq 0 ]; then echo "cli_capture: all checks passed"; exit 0; fi
+echo "cli_capture: $fails check(s) failed"; exit 1
