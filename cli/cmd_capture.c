@@ -1,6 +1,419 @@
-/* citcat capture (placeholder; the capture model lands with issue 2). */
+/* citcat capture, info for CATs, and bench capture. */
+#include "capture.h"
 #include "cli.h"
 
-int cmd_capture(int argc, char **argv) { return cli_fail("capture: not built yet"); }
-int cat_info(const char *path, int json) { return cli_fail("%s: CAT support not built yet", path); }
-int bench_capture(int argc, char **argv) { return cli_fail("bench capture: not built yet"); }
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char capture_help[] =
+	"usage: citcat capture FIRMWARE.elf -o RUN.cat [options]\n\n"
+	"Runs firmware on the modelled target (capture/TARGET.md) and records the\n"
+	"cache-filtered address trace the trace module sees on the bus.\n"
+	"  -o FILE               CAT output ('-' for standard output)\n"
+	"  --oracle FILE         also write the true full instruction trace (itrace)\n"
+	"  --icache S:W:L[:P]    I-cache size, ways, line bytes, policy lru|fifo|plru|random\n"
+	"                        (default 16K:4:32:lru)\n"
+	"  --dcache S:W:L[:P]    D-cache, same form (default 16K:4:32:lru)\n"
+	"  --dcache-write wb|wt  write-back + write-allocate (default) or write-through\n"
+	"  --penalty miss=N,wb=N,uncached=N   cycle penalties (default 20,20,10)\n"
+	"  --ram SIZE            RAM size (default 16M)\n"
+	"  --uart-in FILE        UART receive input     --uart-out FILE  transmit output\n"
+	"                        (default: standard output, or standard error with -o -)\n"
+	"  --uart-rate N         cycles per received byte (default 2000)\n"
+	"  --dma-in FILE         DMA input stream (default: generator seeded by --seed)\n"
+	"  --dma-burst N         DMA bytes per step (default 8)   --dma-interval N  cycles per step (4)\n"
+	"  --entropy-in FILE     RANDOM register input (default: seeded generator)\n"
+	"  --seed N              device-input seed (default: from the clock, printed)\n"
+	"  --max-insns N         stop after N instructions\n"
+	"  --timestamps          record a bus-cycle timestamp with every event\n"
+	"  -q, --quiet           no summary on standard error\n"
+	"Exit status: 0 when the run ended by EXIT (any exit value), trace STOP or\n"
+	"--max-insns; 2 on a usage, input or target error (no output is left).\n";
+
+static int parse_cache(const char *s, struct citcat_cache_config *c)
+{
+	char buf[64], *parts[4] = {0};
+	if (strlen(s) >= sizeof buf)
+		return -1;
+	strcpy(buf, s);
+	int n = 0;
+	for (char *tok = strtok(buf, ":"); tok && n < 4; tok = strtok(NULL, ":"))
+		parts[n++] = tok;
+	uint64_t size, ways, line;
+	if (n < 3 || cli_parse_size(parts[0], &size) || cli_parse_u64(parts[1], &ways) || cli_parse_size(parts[2], &line) ||
+	    size > (64u << 20) || ways > 64 || line > 256)
+		return -1;
+	c->size = (uint32_t)size;
+	c->ways = (uint32_t)ways;
+	c->line = (uint32_t)line;
+	if (n == 4) {
+		static const char *const names[] = {"lru", "fifo", "plru", "random"};
+		int found = -1;
+		for (int i = 0; i < 4; i++)
+			if (strcmp(parts[3], names[i]) == 0)
+				found = i;
+		if (found < 0)
+			return -1;
+		c->repl = (uint8_t)found;
+	}
+	const char *why;
+	return cache_config_check(c, &why) ? -1 : 0;
+}
+
+static void uart_to_file(void *ctx, uint8_t b) { fputc(b, (FILE *)ctx); }
+
+static void progress_cb(void *ctx, uint64_t insns) { cli_progress_update(ctx, insns, 0, "insn"); }
+
+/* Options shared by capture and bench capture. */
+static int parse_target_opt(int argc, char **argv, int *i, struct citcat_capture_config *c, int *seed_given)
+{
+	const char *a = argv[*i];
+	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	uint64_t n;
+#define NEED_VAL                                                                \
+	do {                                                                    \
+		if (!v)                                                         \
+			return cli_usage_error("capture", "option %s needs a value", a); \
+		(*i)++;                                                         \
+	} while (0)
+	if (strcmp(a, "--icache") == 0 || strcmp(a, "--dcache") == 0) {
+		NEED_VAL;
+		if (parse_cache(v, a[2] == 'i' ? &c->target.icache : &c->target.dcache))
+			return cli_usage_error("capture", "bad cache geometry '%s' (want SIZE:WAYS:LINE[:lru|fifo|plru|random], power-of-two sets)", v);
+	} else if (strcmp(a, "--dcache-write") == 0) {
+		NEED_VAL;
+		if (strcmp(v, "wb") && strcmp(v, "wt"))
+			return cli_usage_error("capture", "--dcache-write takes wb or wt");
+		c->target.dcache.write_through = strcmp(v, "wt") == 0;
+	} else if (strcmp(a, "--penalty") == 0) {
+		NEED_VAL;
+		char buf[128];
+		snprintf(buf, sizeof buf, "%s", v);
+		for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+			char *eq = strchr(tok, '=');
+			if (!eq || cli_parse_u64(eq + 1, &n) || n > 100000)
+				return cli_usage_error("capture", "bad --penalty item '%s'", tok);
+			*eq = 0;
+			if (strcmp(tok, "miss") == 0)
+				c->target.pen_miss = (uint32_t)n;
+			else if (strcmp(tok, "wb") == 0)
+				c->target.pen_wb = (uint32_t)n;
+			else if (strcmp(tok, "uncached") == 0)
+				c->target.pen_uncached = (uint32_t)n;
+			else
+				return cli_usage_error("capture", "unknown penalty '%s'", tok);
+		}
+	} else if (strcmp(a, "--ram") == 0) {
+		NEED_VAL;
+		if (cli_parse_size(v, &n) || n < 65536 || n > (1u << 30) || (n & 4095))
+			return cli_usage_error("capture", "bad RAM size '%s' (64K..1G, a multiple of 4K)", v);
+		c->target.ram_size = (uint32_t)n;
+	} else if (strcmp(a, "--uart-in") == 0) {
+		NEED_VAL;
+		c->uart_in = v;
+	} else if (strcmp(a, "--dma-in") == 0) {
+		NEED_VAL;
+		c->dma_in = v;
+	} else if (strcmp(a, "--entropy-in") == 0) {
+		NEED_VAL;
+		c->entropy_in = v;
+	} else if (strcmp(a, "--uart-rate") == 0 || strcmp(a, "--dma-burst") == 0 || strcmp(a, "--dma-interval") == 0) {
+		NEED_VAL;
+		if (cli_parse_u64(v, &n) || n == 0 || n > 1000000 || (a[2] == 'd' && a[6] == 'b' && (n > 256)))
+			return cli_usage_error("capture", "bad value '%s' for %s", v, a);
+		if (a[2] == 'u')
+			c->target.uart_rate = (uint32_t)n;
+		else if (a[6] == 'b')
+			c->target.dma_burst = (uint32_t)n;
+		else
+			c->target.dma_interval = (uint32_t)n;
+	} else if (strcmp(a, "--seed") == 0) {
+		NEED_VAL;
+		if (cli_parse_u64(v, &c->target.seed))
+			return cli_usage_error("capture", "bad seed '%s'", v);
+		*seed_given = 1;
+	} else if (strcmp(a, "--max-insns") == 0) {
+		NEED_VAL;
+		if (cli_parse_u64(v, &c->max_insns) || c->max_insns == 0)
+			return cli_usage_error("capture", "bad instruction count '%s'", v);
+	} else if (strcmp(a, "--timestamps") == 0) {
+		c->target.timestamps = 1;
+	} else {
+		return -1; /* not a target option */
+	}
+	return 0;
+#undef NEED_VAL
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	struct citcat_capture_config c;
+	citcat_capture_config_default(&c);
+	const char *elf = NULL, *out = NULL, *oracle = NULL, *uart_out = NULL;
+	int seed_given = 0, quiet = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (cli_is_help(a)) {
+			fputs(capture_help, stdout);
+			return EXIT_OK;
+		}
+		int r = parse_target_opt(argc, argv, &i, &c, &seed_given);
+		if (r > 0)
+			return r;
+		if (r == 0)
+			continue;
+		if (strcmp(a, "-o") == 0 && i + 1 < argc)
+			out = argv[++i];
+		else if (strcmp(a, "--oracle") == 0 && i + 1 < argc)
+			oracle = argv[++i];
+		else if (strcmp(a, "--uart-out") == 0 && i + 1 < argc)
+			uart_out = argv[++i];
+		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+			quiet = 1;
+		else if (a[0] == '-' && a[1])
+			return cli_usage_error("capture", "unknown or incomplete option '%s'", a);
+		else if (!elf)
+			elf = a;
+		else
+			return cli_usage_error("capture", "unexpected argument '%s'", a);
+	}
+	if (!elf || !out)
+		return cli_usage_error("capture", "need FIRMWARE.elf and -o RUN.cat");
+	if (oracle && strcmp(oracle, "-") == 0 && strcmp(out, "-") == 0)
+		return cli_usage_error("capture", "the CAT and the oracle cannot both go to standard output");
+	if (!seed_given) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		c.target.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
+		fprintf(stderr, "citcat capture: seed %llu\n", (unsigned long long)c.target.seed);
+	}
+	FILE *uf = strcmp(out, "-") == 0 || (oracle && strcmp(oracle, "-") == 0) ? stderr : stdout;
+	if (uart_out && !(uf = fopen(uart_out, "wb")))
+		return cli_fail("%s: cannot create UART output", uart_out);
+	c.uart_tx = uart_to_file;
+	c.uart_ctx = uf;
+	struct cli_progress pr;
+	cli_progress_init(&pr, "capture");
+	c.progress = progress_cb;
+	c.progress_ctx = &pr;
+	struct citcat_capture_result res;
+	struct citcat_errinfo err;
+	int rc = citcat_capture_run(&c, elf, out, oracle, &res, &err);
+	cli_progress_done(&pr);
+	fflush(uf);
+	if (uart_out)
+		fclose(uf);
+	if (rc) {
+		if (uart_out)
+			remove(uart_out);
+		return cli_errinfo(elf, &err);
+	}
+	if (!res.traced)
+		fprintf(stderr, "citcat capture: warning: the firmware never reached a trace start point "
+				"(no CITCAT driver call); the CAT holds no traced interval\n");
+	if (!quiet) {
+		static const char *const why[] = {"exit", "trace stop", "instruction limit"};
+		fprintf(stderr,
+			"citcat capture: %s after %llu instructions (%llu traced), %llu cycles, exit value %d; "
+			"%llu CAT bytes (%.3f per traced instruction) in %.2f s\n",
+			why[res.stop], (unsigned long long)res.insns, (unsigned long long)res.traced_insns,
+			(unsigned long long)res.cycles, res.exit_code, (unsigned long long)res.cat_bytes,
+			res.traced_insns ? (double)res.cat_bytes / (double)res.traced_insns : 0.0, res.seconds);
+	}
+	return EXIT_OK;
+}
+
+/* ---- info ---- */
+
+static const char *const repl_names[] = {"lru", "fifo", "plru", "random"};
+
+int cat_info(const char *path, int json)
+{
+	struct citcat_cat_reader *r;
+	int rc = citcat_cat_reader_open(&r, path);
+	if (rc) {
+		cli_errinfo(path, citcat_cat_reader_error(r));
+		citcat_cat_reader_close(r);
+		return EXIT_USAGE;
+	}
+	const struct citcat_target_config *c = citcat_cat_config(r);
+	uint64_t n[CITCAT_CAT_KINDS] = {0}, insns = 0, branches = 0, cycles = 0, dma_bytes = 0;
+	int stop = -1;
+	uint32_t sync_pc = 0;
+	struct citcat_cat_event ev;
+	struct cli_progress pr;
+	cli_progress_init(&pr, "reading");
+	uint64_t count = 0;
+	while ((rc = citcat_cat_next(r, &ev)) == 1) {
+		n[ev.kind]++;
+		if (ev.kind == CITCAT_CAT_STOP) {
+			insns = ev.insns;
+			branches = ev.bcount;
+			cycles = ev.cycle;
+			stop = ev.line;
+		} else if (ev.kind == CITCAT_CAT_SYNC) {
+			sync_pc = ev.pc;
+		} else if (ev.kind == CITCAT_CAT_DMA) {
+			dma_bytes += ev.len;
+		}
+		if ((++count & 0xffff) == 0)
+			cli_progress_update(&pr, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r), "B");
+	}
+	cli_progress_done(&pr);
+	if (rc < 0) {
+		cli_errinfo(path, citcat_cat_reader_error(r));
+		citcat_cat_reader_close(r);
+		return EXIT_USAGE;
+	}
+	uint64_t size = citcat_cat_reader_file_size(r);
+	if (json) {
+		printf("{\"kind\": \"cat\", \"version\": %d, \"events\": {", CITCAT_CAT_VERSION);
+		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
+			printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);
+		printf("}, \"instructions\": %llu, \"branches\": %llu, \"cycles\": %llu, \"dma_bytes\": %llu, "
+		       "\"file_bytes\": %llu, \"bytes_per_instruction\": %.4f, \"trace_start_pc\": %u, \"stop\": \"%s\", ",
+		       (unsigned long long)insns, (unsigned long long)branches, (unsigned long long)cycles,
+		       (unsigned long long)dma_bytes, (unsigned long long)size, insns ? (double)size / (double)insns : 0.0,
+		       sync_pc, stop == 0 ? "exit" : stop == 1 ? "command" : stop == 2 ? "limit" : "none");
+		printf("\"config\": {\"ram_base\": %u, \"ram_size\": %u, \"icache\": \"%u:%u:%u:%s\", "
+		       "\"dcache\": \"%u:%u:%u:%s\", \"dcache_write\": \"%s\", \"penalty\": {\"miss\": %u, \"wb\": %u, "
+		       "\"uncached\": %u}, \"timestamps\": %s, \"seed\": %llu}}\n",
+		       c->ram_base, c->ram_size, c->icache.size, c->icache.ways, c->icache.line, repl_names[c->icache.repl],
+		       c->dcache.size, c->dcache.ways, c->dcache.line, repl_names[c->dcache.repl],
+		       c->dcache.write_through ? "wt" : "wb", c->pen_miss, c->pen_wb, c->pen_uncached,
+		       c->timestamps ? "true" : "false", (unsigned long long)c->seed);
+	} else {
+		printf("%s: cache-filtered address trace (CAT v%d), ARM A32\n", path, CITCAT_CAT_VERSION);
+		printf("  RAM        0x%08x + %u bytes; devices at 0x%08x\n", c->ram_base, c->ram_size, c->dev_base);
+		printf("  I-cache    %u bytes, %u-way, %u-byte lines, %s\n", c->icache.size, c->icache.ways, c->icache.line,
+		       repl_names[c->icache.repl]);
+		printf("  D-cache    %u bytes, %u-way, %u-byte lines, %s, %s\n", c->dcache.size, c->dcache.ways,
+		       c->dcache.line, repl_names[c->dcache.repl], c->dcache.write_through ? "write-through" : "write-back");
+		printf("  penalties  miss %u, write-back %u, uncached %u cycles; timestamps %s; seed %llu\n", c->pen_miss,
+		       c->pen_wb, c->pen_uncached, c->timestamps ? "yes" : "no", (unsigned long long)c->seed);
+		printf("  trace      start at 0x%08x, %llu instructions, %llu branches, %llu cycles, stopped by %s\n",
+		       sync_pc, (unsigned long long)insns, (unsigned long long)branches, (unsigned long long)cycles,
+		       stop == 0 ? "exit" : stop == 1 ? "command" : stop == 2 ? "instruction limit" : "(no stop)");
+		printf("  events\n");
+		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
+			printf("    %-15s %llu\n", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);
+		printf("  file       %llu bytes, %.3f per instruction\n", (unsigned long long)size,
+		       insns ? (double)size / (double)insns : 0.0);
+	}
+	citcat_cat_reader_close(r);
+	return EXIT_OK;
+}
+
+/* ---- bench capture ---- */
+
+static void discard(void *ctx, uint8_t b) {}
+
+int bench_capture(int argc, char **argv)
+{
+	int json = 0, nfiles = 0;
+	const char *files[256];
+	struct citcat_capture_config c;
+	citcat_capture_config_default(&c);
+	int seed_given = 0;
+	for (int i = 1; i < argc; i++) {
+		if (cli_is_help(argv[i])) {
+			printf("usage: citcat bench capture [FIRMWARE.elf...] [--json] [target options]\n\n"
+			       "Runs each firmware in this process through the full capture (CAT written to a\n"
+			       "temporary file) and on bare Unicorn (no hooks, caches or devices) for the same\n"
+			       "number of instructions, and prints target Minsn/s of both, their ratio, and CAT\n"
+			       "bytes per instruction.  With no files, the built-in examples are used.\n");
+			return EXIT_OK;
+		}
+		if (strcmp(argv[i], "--json") == 0) {
+			json = 1;
+			continue;
+		}
+		int r = parse_target_opt(argc, argv, &i, &c, &seed_given);
+		if (r > 0)
+			return r;
+		if (r == 0)
+			continue;
+		if (argv[i][0] == '-')
+			return cli_usage_error("bench capture", "unknown option '%s'", argv[i]);
+		if (nfiles < 256)
+			files[nfiles++] = argv[i];
+	}
+	if (!seed_given)
+		c.target.seed = 1;
+	if (nfiles == 0) {
+		static char paths[64][512];
+		const char *dir = getenv("CITCAT_EXAMPLES_DIR");
+		static const char *const names[] = {"crc32", "sha256", "qsort", "matmul", "strsearch", "dijkstra",
+						    "sched", "uartline", "counter", "idle"};
+		for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+			snprintf(paths[k], sizeof paths[k], "%s/%s.elf", dir ? dir : CITCAT_DEFAULT_EXAMPLES_DIR, names[k]);
+			FILE *f = fopen(paths[k], "rb");
+			if (f) {
+				fclose(f);
+				files[nfiles++] = paths[k];
+			}
+		}
+		if (!nfiles)
+			return cli_fail("bench capture: no firmware given and no built examples found (set CITCAT_EXAMPLES_DIR)");
+	}
+	char tmp[] = "/tmp/citcat-bench-XXXXXX";
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return cli_fail("bench capture: cannot create a temporary file");
+	close(fd);
+	c.uart_tx = discard;
+	double sum_cap_t = 0, sum_bare_t = 0;
+	uint64_t sum_insns = 0, sum_bytes = 0, sum_traced = 0;
+	if (json)
+		printf("{\"benchmark\": \"capture\", \"runs\": [");
+	else
+		printf("%-14s %12s %10s %10s %7s %9s\n", "firmware", "insns", "capture", "bare", "ratio", "CAT B/insn");
+	for (int k = 0; k < nfiles; k++) {
+		struct citcat_capture_result res, bres;
+		struct citcat_errinfo err;
+		c.bare = 0;
+		int rc = citcat_capture_run(&c, files[k], tmp, NULL, &res, &err);
+		if (rc) {
+			remove(tmp);
+			return cli_errinfo(files[k], &err);
+		}
+		struct citcat_capture_config b = c;
+		b.bare = 1;
+		b.max_insns = res.insns;
+		rc = citcat_capture_run(&b, files[k], NULL, NULL, &bres, &err);
+		if (rc) {
+			remove(tmp);
+			return cli_errinfo(files[k], &err);
+		}
+		double cap = (double)res.insns / res.seconds / 1e6, bare = (double)bres.insns / bres.seconds / 1e6;
+		double bpi = res.traced_insns ? (double)res.cat_bytes / (double)res.traced_insns : 0;
+		const char *name = strrchr(files[k], '/') ? strrchr(files[k], '/') + 1 : files[k];
+		if (json)
+			printf("%s{\"firmware\": \"%s\", \"instructions\": %llu, \"capture_minsn_s\": %.2f, "
+			       "\"bare_minsn_s\": %.2f, \"ratio\": %.3f, \"cat_bytes\": %llu, \"cat_bytes_per_insn\": %.4f}",
+			       k ? ", " : "", name, (unsigned long long)res.insns, cap, bare, cap / bare,
+			       (unsigned long long)res.cat_bytes, bpi);
+		else
+			printf("%-14s %12llu %10.2f %10.2f %7.3f %9.4f\n", name, (unsigned long long)res.insns, cap, bare,
+			       cap / bare, bpi);
+		sum_cap_t += res.seconds;
+		sum_bare_t += bres.seconds;
+		sum_insns += res.insns;
+		sum_traced += res.traced_insns;
+		sum_bytes += res.cat_bytes;
+	}
+	remove(tmp);
+	double cap = (double)sum_insns / sum_cap_t / 1e6, bare = (double)sum_insns / sum_bare_t / 1e6;
+	if (json)
+		printf("], \"total\": {\"instructions\": %llu, \"capture_minsn_s\": %.2f, \"bare_minsn_s\": %.2f, "
+		       "\"ratio\": %.3f, \"cat_bytes_per_insn\": %.4f}, \"ratio\": %.3f}\n",
+		       (unsigned long long)sum_insns, cap, bare, cap / bare,
+		       sum_traced ? (double)sum_bytes / (double)sum_traced : 0.0, cap / bare);
+	else
+		printf("%-14s %12llu %10.2f %10.2f %7.3f %9.4f\n(Minsn/s of target instructions; ratio = capture / bare)\n",
+		       "total", (unsigned long long)sum_insns, cap, bare, cap / bare,
+		       sum_traced ? (double)sum_bytes / (double)sum_traced : 0.0);
+	return EXIT_OK;
+}

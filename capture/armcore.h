@@ -1,0 +1,49 @@
+/* ARM core state helpers shared by the capture model and the replayer:
+ * the architectural IRQ entry and whole-state register transfer (including
+ * the banked registers of every mode) on a Unicorn ARM engine. */
+#ifndef CITCAT_ARMCORE_H
+#define CITCAT_ARMCORE_H
+
+#include <stdint.h>
+#include <unicorn/unicorn.h>
+
+#define ARM_MODE_USR 0x10
+#define ARM_MODE_FIQ 0x11
+#define ARM_MODE_IRQ 0x12
+#define ARM_MODE_SVC 0x13
+#define ARM_MODE_ABT 0x17
+#define ARM_MODE_UND 0x1b
+#define ARM_MODE_SYS 0x1f
+#define ARM_CPSR_I (1u << 7)
+#define ARM_CPSR_A (1u << 8)
+#define ARM_CPSR_T (1u << 5)
+#define ARM_IRQ_VECTOR 0x18u
+
+/* The register-dump slots of the trace module (TARGET.md). */
+enum {
+	ARM_SLOT_R0 = 0, ARM_SLOT_PC = 15, ARM_SLOT_CPSR = 16,
+	ARM_SLOT_SP_USR = 17, ARM_SLOT_LR_USR, ARM_SLOT_SP_SVC, ARM_SLOT_LR_SVC, ARM_SLOT_SPSR_SVC,
+	ARM_SLOT_SP_IRQ, ARM_SLOT_LR_IRQ, ARM_SLOT_SPSR_IRQ, ARM_SLOT_SP_ABT, ARM_SLOT_LR_ABT,
+	ARM_SLOT_SPSR_ABT, ARM_SLOT_SP_UND, ARM_SLOT_LR_UND, ARM_SLOT_SPSR_UND,
+	ARM_SLOT_R8_FIQ, ARM_SLOT_SP_FIQ = 36, ARM_SLOT_LR_FIQ, ARM_SLOT_SPSR_FIQ,
+	ARM_SLOTS = 39
+};
+
+/* A full register state in dump-slot order. */
+struct arm_state {
+	uint32_t slot[ARM_SLOTS];
+};
+
+/* Takes an IRQ at the boundary before the instruction at EPC, exactly as
+ * the architecture does (TARGET.md).  Must be called from a code hook of the
+ * instruction at EPC (which then does not execute) or between runs.
+ * Returns 0 or a Unicorn error. */
+int arm_take_irq(uc_engine *uc, uint32_t epc);
+
+/* Loads every register of S into the engine (banked ones by switching
+ * modes), ending in S's CPSR with PC = slot 15. */
+int arm_set_state(uc_engine *uc, const struct arm_state *s);
+/* Reads the full state (PC = current PC). */
+int arm_get_state(uc_engine *uc, struct arm_state *s);
+
+#endif

@@ -1,0 +1,73 @@
+/* The memory system below the core: split L1 caches, the bus, and what the
+ * trace module sees on it.  The capture model drives it from the running
+ * core; the replayer drives it with the same calls in the same order, which
+ * is how it regenerates the bus trace.  Every bus transaction is reported to
+ * a sink as a CAT event.  Internal module shared by capture/ and replay/. */
+#ifndef CITCAT_BUS_H
+#define CITCAT_BUS_H
+
+#include "cache.h"
+#include "cat.h"
+
+/* Offsets in the device window handled by the memory system itself. */
+#define BUS_CACHECTL 0x100u
+#define BUS_INV_I 0x100u
+#define BUS_INV_D 0x104u
+#define BUS_CLEAN_INV_D 0x108u
+#define BUS_CLEAN_D 0x10Cu
+
+struct bus_sink {
+	/* Called for every bus transaction, in bus order. */
+	void (*event)(void *ctx, const struct citcat_cat_event *ev);
+	void *ctx;
+};
+
+struct bus {
+	struct cache ic, dc;
+	uint8_t *ram;           /* flat RAM the core sees */
+	uint32_t ram_base, ram_size;
+	uint32_t iline_shift, dline_shift;
+	uint32_t last_iline;    /* I-line of the previous fetch (skip repeat lookups) */
+	int last_iline_valid;
+	struct bus_sink sink;
+	struct citcat_target_config cfg;
+	uint64_t cycle;         /* cycles: 1 per instruction (added by the caller) + penalties */
+	uint64_t counts[CITCAT_CAT_KINDS];
+	/* Called after a DMA write or maintenance changes memory the core may
+	 * have translated (the capture model flushes Unicorn's code cache). */
+	void (*code_changed)(void *ctx, uint32_t addr, uint32_t len);
+	void *code_ctx;
+};
+
+int bus_init(struct bus *b, const struct citcat_target_config *cfg, uint8_t *ram, struct bus_sink sink);
+void bus_fini(struct bus *b);
+
+/* Instruction fetch of the 4-byte instruction at ADDR (in RAM). */
+void bus_ifetch_slow(struct bus *b, uint32_t addr);
+static inline void bus_ifetch(struct bus *b, uint32_t addr)
+{
+	if (b->last_iline_valid && (addr >> b->iline_shift) == b->last_iline)
+		return; /* same line as the last fetch: a hit that changes no state */
+	bus_ifetch_slow(b, addr);
+}
+
+/* A cached data access of SIZE bytes at ADDR (in RAM) by the core; VALUE is
+ * the stored value for writes (used in write-through mode). */
+void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value);
+
+/* An uncached access to the device window (the core's read value or written
+ * value).  Cache-maintenance commands take effect here, after the event. */
+void bus_uncached(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value);
+
+/* A DMA write of LEN bytes (within one D line) at ADDR, at the instruction
+ * boundary (BCOUNT, PC): snoops both caches (writing back a dirty D line),
+ * reports the transfer, then writes RAM. */
+void bus_dma(struct bus *b, uint32_t addr, const uint8_t *data, uint32_t len, uint64_t bcount, uint32_t pc);
+
+/* Reports an interrupt taken at boundary (BCOUNT, EPC). */
+void bus_irq(struct bus *b, unsigned line, uint32_t epc, uint64_t bcount);
+
+/* Reports a marker event (START, SYNC, STOP) built by the caller. */
+void bus_marker(struct bus *b, struct citcat_cat_event *ev);
+
+#endif

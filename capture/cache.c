@@ -1,0 +1,196 @@
+#include "cache.h"
+#include "citcat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+int cache_config_check(const struct citcat_cache_config *c, const char **why)
+{
+	if (!is_pow2(c->line) || c->line < 8 || c->line > 256)
+		return *why = "line size must be a power of two from 8 to 256", CITCAT_ERR_INVAL;
+	if (c->ways < 1 || c->ways > 64)
+		return *why = "ways must be from 1 to 64", CITCAT_ERR_INVAL;
+	if (c->size % (c->ways * c->line) || !is_pow2(c->size / (c->ways * c->line)))
+		return *why = "size / (ways * line) must be a power-of-two number of sets", CITCAT_ERR_INVAL;
+	if (c->size > (64u << 20))
+		return *why = "cache larger than 64 MiB", CITCAT_ERR_INVAL;
+	if (c->repl > CITCAT_REPL_RANDOM)
+		return *why = "unknown replacement policy", CITCAT_ERR_INVAL;
+	return 0;
+}
+
+int cache_init(struct cache *c, const struct citcat_cache_config *cfg)
+{
+	const char *why;
+	memset(c, 0, sizeof *c);
+	if (cache_config_check(cfg, &why))
+		return CITCAT_ERR_INVAL;
+	c->cfg = *cfg;
+	c->ways = cfg->ways;
+	c->nsets = cfg->size / (cfg->ways * cfg->line);
+	c->set_mask = c->nsets - 1;
+	while ((1u << c->line_shift) < cfg->line)
+		c->line_shift++;
+	size_t n = (size_t)c->nsets * c->ways;
+	c->tag = calloc(n, sizeof *c->tag);
+	c->valid = calloc(n, 1);
+	c->dirty = calloc(n, 1);
+	c->mru = calloc(n, 1);
+	c->stamp = calloc(n, sizeof *c->stamp);
+	c->rng = cfg->seed ? cfg->seed : 0x9e3779b9u;
+	if (!c->tag || !c->valid || !c->dirty || !c->mru || !c->stamp) {
+		cache_fini(c);
+		return CITCAT_ERR_NOMEM;
+	}
+	return 0;
+}
+
+void cache_fini(struct cache *c)
+{
+	free(c->tag);
+	free(c->valid);
+	free(c->dirty);
+	free(c->mru);
+	free(c->stamp);
+	memset(c, 0, sizeof *c);
+}
+
+/* MRU-bit pseudo-LRU: a way's bit is set when it is used; when that would
+ * set every bit of the set, the others are cleared.  The victim is the
+ * lowest way whose bit is clear. */
+static void plru_touch(struct cache *c, size_t base, uint32_t w)
+{
+	c->mru[base + w] = 1;
+	for (uint32_t i = 0; i < c->ways; i++)
+		if (!c->mru[base + i])
+			return;
+	for (uint32_t i = 0; i < c->ways; i++)
+		c->mru[base + i] = i == w;
+}
+
+static uint32_t xorshift(uint32_t *s)
+{
+	uint32_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+static uint32_t victim(struct cache *c, size_t base)
+{
+	for (uint32_t w = 0; w < c->ways; w++)
+		if (!c->valid[base + w])
+			return w;
+	uint32_t v = 0;
+	switch (c->cfg.repl) {
+	case CITCAT_REPL_LRU:
+	case CITCAT_REPL_FIFO:
+		for (uint32_t w = 1; w < c->ways; w++)
+			if (c->stamp[base + w] < c->stamp[base + v])
+				v = w;
+		return v;
+	case CITCAT_REPL_PLRU:
+		for (uint32_t w = 0; w < c->ways; w++)
+			if (!c->mru[base + w])
+				return w;
+		return 0;
+	default:
+		return xorshift(&c->rng) % c->ways;
+	}
+}
+
+void cache_access(struct cache *c, uint32_t ln, int is_write, int allocate, int mark_dirty, struct cache_res *r)
+{
+	size_t base = (size_t)(ln & c->set_mask) * c->ways;
+	c->clock++;
+	for (uint32_t w = 0; w < c->ways; w++) {
+		if (c->valid[base + w] && c->tag[base + w] == ln) {
+			c->hits++;
+			if (c->cfg.repl == CITCAT_REPL_LRU)
+				c->stamp[base + w] = c->clock;
+			else if (c->cfg.repl == CITCAT_REPL_PLRU)
+				plru_touch(c, base, w);
+			if (is_write && mark_dirty)
+				c->dirty[base + w] = 1;
+			r->hit = 1;
+			r->evicted_dirty = 0;
+			return;
+		}
+	}
+	c->misses++;
+	r->hit = 0;
+	r->evicted_dirty = 0;
+	if (!allocate)
+		return;
+	uint32_t w = victim(c, base);
+	if (c->valid[base + w] && c->dirty[base + w]) {
+		r->evicted_dirty = 1;
+		r->victim_line = c->tag[base + w];
+	}
+	c->valid[base + w] = 1;
+	c->tag[base + w] = ln;
+	c->dirty[base + w] = (uint8_t)(mark_dirty != 0);
+	c->stamp[base + w] = c->clock;
+	if (c->cfg.repl == CITCAT_REPL_PLRU)
+		plru_touch(c, base, w);
+}
+
+static long find(const struct cache *c, uint32_t ln)
+{
+	size_t base = (size_t)(ln & c->set_mask) * c->ways;
+	for (uint32_t w = 0; w < c->ways; w++)
+		if (c->valid[base + w] && c->tag[base + w] == ln)
+			return (long)(base + w);
+	return -1;
+}
+
+int cache_probe(const struct cache *c, uint32_t ln, int *dirty)
+{
+	long i = find(c, ln);
+	if (dirty)
+		*dirty = i >= 0 && c->dirty[i];
+	return i >= 0;
+}
+
+int cache_invalidate_line(struct cache *c, uint32_t ln)
+{
+	long i = find(c, ln);
+	if (i < 0)
+		return 0;
+	int d = c->dirty[i];
+	c->valid[i] = 0;
+	c->dirty[i] = 0;
+	c->mru[i] = 0;
+	return d;
+}
+
+void cache_clean_line(struct cache *c, uint32_t ln)
+{
+	long i = find(c, ln);
+	if (i >= 0)
+		c->dirty[i] = 0;
+}
+
+void cache_invalidate_all(struct cache *c)
+{
+	size_t n = (size_t)c->nsets * c->ways;
+	memset(c->valid, 0, n);
+	memset(c->dirty, 0, n);
+	memset(c->mru, 0, n);
+}
+
+void cache_clean_all(struct cache *c, int invalidate, void (*fn)(void *ctx, uint32_t ln), void *ctx)
+{
+	size_t n = (size_t)c->nsets * c->ways;
+	for (size_t i = 0; i < n; i++) {
+		if (c->valid[i] && c->dirty[i]) {
+			fn(ctx, c->tag[i]);
+			c->dirty[i] = 0;
+		}
+	}
+	if (invalidate)
+		cache_invalidate_all(c);
+}

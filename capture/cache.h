@@ -1,0 +1,64 @@
+/* Set-associative cache model (tags and state only; data lives in the flat
+ * RAM the core sees, which is exact because the target is coherent: see
+ * TARGET.md).  Shared unchanged by the capture model and the replayer, which
+ * re-simulates the caches to regenerate the bus trace.  Internal module: it
+ * works by value so tests keep it on the stack. */
+#ifndef CITCAT_CACHE_H
+#define CITCAT_CACHE_H
+
+#include <stdint.h>
+
+enum citcat_repl {
+	CITCAT_REPL_LRU = 0,
+	CITCAT_REPL_FIFO = 1,
+	CITCAT_REPL_PLRU = 2, /* MRU-bit pseudo-LRU */
+	CITCAT_REPL_RANDOM = 3,
+};
+
+struct citcat_cache_config {
+	uint32_t size, ways, line; /* bytes, ways, bytes per line */
+	uint8_t repl;              /* enum citcat_repl */
+	uint8_t write_through;     /* D-cache: 1 = write-through, no write-allocate */
+	uint32_t seed;             /* random replacement seed */
+};
+
+struct cache {
+	struct citcat_cache_config cfg;
+	uint32_t nsets, ways, line_shift, set_mask;
+	uint32_t *tag;   /* line number (addr >> line_shift) per set*ways */
+	uint8_t *valid, *dirty, *mru;
+	uint64_t *stamp; /* LRU: last use; FIFO: fill time */
+	uint64_t clock;
+	uint32_t rng;
+	uint64_t hits, misses;
+};
+
+/* Checks a configuration; returns 0 or a negative code, and a reason. */
+int cache_config_check(const struct citcat_cache_config *c, const char **why);
+int cache_init(struct cache *c, const struct citcat_cache_config *cfg);
+void cache_fini(struct cache *c);
+
+/* Result of an access. */
+struct cache_res {
+	int hit;
+	int evicted_dirty;    /* miss only: a dirty victim must be written back */
+	uint32_t victim_line; /* its line number */
+};
+
+/* Looks up line number LN (address >> line_shift).  On a hit, updates the
+ * replacement state and, for a write in write-back mode, sets dirty.  On a
+ * miss with ALLOCATE, chooses a victim, reports whether it was dirty, and
+ * installs LN (dirty when MARK_DIRTY).  Without ALLOCATE a miss changes
+ * nothing. */
+void cache_access(struct cache *c, uint32_t ln, int is_write, int allocate, int mark_dirty, struct cache_res *r);
+/* Present?  Does not touch the replacement state. */
+int cache_probe(const struct cache *c, uint32_t ln, int *dirty);
+/* Invalidates line LN if present; returns 1 if it was present and dirty. */
+int cache_invalidate_line(struct cache *c, uint32_t ln);
+void cache_clean_line(struct cache *c, uint32_t ln);
+void cache_invalidate_all(struct cache *c);
+/* Walks dirty lines set by set, way by way, calling FN with each line
+ * number; marks them clean (and invalid when INVALIDATE). */
+void cache_clean_all(struct cache *c, int invalidate, void (*fn)(void *ctx, uint32_t ln), void *ctx);
+
+#endif

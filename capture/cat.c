@@ -1,0 +1,429 @@
+/* CAT writer and reader: see CAT.md. */
+#include "cat.h"
+#include "bytes.h"
+#include "container.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "CCAT\r\n\x1a\n"
+#define CHUNK (1u << 20)
+
+void citcat_target_config_default(struct citcat_target_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->isa = 1;
+	c->ram_base = 0;
+	c->ram_size = 16u << 20;
+	c->dev_base = CITCAT_DEV_BASE;
+	c->dev_size = CITCAT_DEV_SIZE;
+	c->icache = (struct citcat_cache_config){16384, 4, 32, CITCAT_REPL_LRU, 0, 1};
+	c->dcache = (struct citcat_cache_config){16384, 4, 32, CITCAT_REPL_LRU, 0, 2};
+	c->pen_miss = 20;
+	c->pen_wb = 20;
+	c->pen_uncached = 10;
+	c->dma_interval = 4;
+	c->dma_burst = 8;
+	c->uart_rate = 2000;
+}
+
+static void enc_cache(const struct citcat_cache_config *k, uint8_t *p)
+{
+	cc_put32(p, k->size);
+	cc_put32(p + 4, k->ways);
+	cc_put32(p + 8, k->line);
+	p[12] = k->repl;
+	p[13] = k->write_through;
+	cc_put16(p + 14, 0);
+	cc_put32(p + 16, k->seed);
+}
+
+static void dec_cache(const uint8_t *p, struct citcat_cache_config *k)
+{
+	k->size = cc_get32(p);
+	k->ways = cc_get32(p + 4);
+	k->line = cc_get32(p + 8);
+	k->repl = p[12];
+	k->write_through = p[13];
+	k->seed = cc_get32(p + 16);
+}
+
+void citcat_target_config_encode(const struct citcat_target_config *c, uint8_t *p)
+{
+	cc_put32(p, c->isa);
+	cc_put32(p + 4, c->ram_base);
+	cc_put32(p + 8, c->ram_size);
+	cc_put32(p + 12, c->dev_base);
+	cc_put32(p + 16, c->dev_size);
+	enc_cache(&c->icache, p + 20);
+	enc_cache(&c->dcache, p + 40);
+	cc_put32(p + 60, c->pen_miss);
+	cc_put32(p + 64, c->pen_wb);
+	cc_put32(p + 68, c->pen_uncached);
+	cc_put32(p + 72, c->timestamps);
+	cc_put64(p + 76, c->seed);
+	cc_put32(p + 84, c->dma_interval);
+	cc_put32(p + 88, c->dma_burst);
+	cc_put32(p + 92, c->uart_rate);
+}
+
+int citcat_target_config_decode(const uint8_t *p, size_t len, struct citcat_target_config *c, const char **why)
+{
+	if (len < CITCAT_TARGET_META_LEN)
+		return *why = "target configuration is too short", CITCAT_ERR_CORRUPT;
+	c->isa = cc_get32(p);
+	c->ram_base = cc_get32(p + 4);
+	c->ram_size = cc_get32(p + 8);
+	c->dev_base = cc_get32(p + 12);
+	c->dev_size = cc_get32(p + 16);
+	dec_cache(p + 20, &c->icache);
+	dec_cache(p + 40, &c->dcache);
+	c->pen_miss = cc_get32(p + 60);
+	c->pen_wb = cc_get32(p + 64);
+	c->pen_uncached = cc_get32(p + 68);
+	c->timestamps = cc_get32(p + 72);
+	c->seed = cc_get64(p + 76);
+	c->dma_interval = cc_get32(p + 84);
+	c->dma_burst = cc_get32(p + 88);
+	c->uart_rate = cc_get32(p + 92);
+	if (c->isa != 1)
+		return *why = "unknown ISA in the target configuration", CITCAT_ERR_UNSUPPORTED;
+	if (c->ram_size == 0 || c->ram_size > (1u << 30) || (c->ram_size & 4095) || (c->ram_base & 4095) ||
+	    (uint64_t)c->ram_base + c->ram_size > c->dev_base)
+		return *why = "impossible RAM size or base", CITCAT_ERR_CORRUPT;
+	if (c->dev_base != CITCAT_DEV_BASE || c->dev_size != CITCAT_DEV_SIZE)
+		return *why = "unknown device window", CITCAT_ERR_UNSUPPORTED;
+	if (cache_config_check(&c->icache, why) || cache_config_check(&c->dcache, why))
+		return CITCAT_ERR_CORRUPT;
+	if (c->timestamps > 1)
+		return *why = "unknown configuration flags", CITCAT_ERR_CORRUPT;
+	return 0;
+}
+
+static const char *const kind_names[CITCAT_CAT_KINDS] = {
+	"?", "fill_i", "fill_d", "writeback", "write", "uncached_read", "uncached_write",
+	"dma", "irq", "start", "sync", "stop",
+};
+
+const char *citcat_cat_kind_name(unsigned kind) { return kind < CITCAT_CAT_KINDS ? kind_names[kind] : "?"; }
+
+/* Per-chunk delta state (reset at every chunk, so chunks decode alone). */
+struct dstate {
+	uint32_t mem_addr, dev_addr, pc;
+	uint64_t bcount, cycle;
+};
+
+struct citcat_cat_writer {
+	struct cc_writer *cw;
+	struct citcat_target_config cfg;
+	struct dstate st;
+	struct citcat_errinfo err;
+};
+
+struct citcat_cat_reader {
+	struct cc_reader *cr;
+	struct citcat_target_config cfg;
+	const uint8_t *p, *base, *end;
+	struct dstate st;
+	struct citcat_errinfo err;
+};
+
+int citcat_cat_writer_open(struct citcat_cat_writer **out, const char *path, const struct citcat_target_config *cfg)
+{
+	*out = NULL;
+	const char *why;
+	uint8_t meta[CITCAT_TARGET_META_LEN];
+	citcat_target_config_encode(cfg, meta);
+	struct citcat_target_config chk;
+	if (citcat_target_config_decode(meta, sizeof meta, &chk, &why))
+		return CITCAT_ERR_INVAL;
+	struct citcat_cat_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return CITCAT_ERR_NOMEM;
+	w->cfg = *cfg;
+	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_CAT_VERSION, meta, sizeof meta, CHUNK);
+	if (rc) {
+		free(w);
+		return rc;
+	}
+	*out = w;
+	return 0;
+}
+
+static unsigned size_code(unsigned size) { return size == 1 ? 0 : size == 2 ? 1 : 2; }
+
+int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event *ev)
+{
+	uint32_t len = ev->kind == CITCAT_CAT_FILL_I ? w->cfg.icache.line
+		       : (ev->kind == CITCAT_CAT_FILL_D || ev->kind == CITCAT_CAT_WRITEBACK) ? w->cfg.dcache.line
+		       : ev->kind == CITCAT_CAT_DMA ? ev->len : 0;
+	if (ev->kind == 0 || ev->kind >= CITCAT_CAT_KINDS || (ev->kind == CITCAT_CAT_DMA && (ev->len == 0 || ev->len > 4096)))
+		return CITCAT_ERR_INVAL;
+	uint8_t *buf = cc_writer_reserve(w->cw, 64 + len);
+	if (!buf) {
+		w->err = *cc_writer_error(w->cw);
+		return w->err.code;
+	}
+	struct dstate *s = &w->st;
+	if (cc_writer_chunk_used(w->cw) == 0)
+		memset(s, 0, sizeof *s);
+	uint8_t *p = buf;
+	uint8_t *head = p++;
+	unsigned flags = 0;
+	if (w->cfg.timestamps) {
+		p += cc_put_uvar(p, ev->cycle - s->cycle);
+		s->cycle = ev->cycle;
+	}
+	switch (ev->kind) {
+	case CITCAT_CAT_FILL_I:
+	case CITCAT_CAT_FILL_D:
+	case CITCAT_CAT_WRITEBACK:
+	case CITCAT_CAT_DMA:
+		p += cc_put_uvar(p, cc_zigzag((int64_t)ev->addr - (int64_t)s->mem_addr));
+		s->mem_addr = ev->addr + len;
+		if (ev->kind == CITCAT_CAT_DMA) {
+			p += cc_put_uvar(p, ev->len);
+			p += cc_put_uvar(p, ev->bcount - s->bcount);
+			s->bcount = ev->bcount;
+			p += cc_put_uvar(p, cc_zigzag((int64_t)ev->pc - (int64_t)s->pc));
+			s->pc = ev->pc;
+		}
+		memcpy(p, ev->data, len);
+		p += len;
+		break;
+	case CITCAT_CAT_WRITE:
+		flags = size_code(ev->size);
+		p += cc_put_uvar(p, cc_zigzag((int64_t)ev->addr - (int64_t)s->mem_addr));
+		s->mem_addr = ev->addr + ev->size;
+		p += cc_put_uvar(p, ev->value);
+		break;
+	case CITCAT_CAT_UREAD:
+	case CITCAT_CAT_UWRITE:
+		flags = size_code(ev->size);
+		p += cc_put_uvar(p, cc_zigzag((int64_t)ev->addr - (int64_t)s->dev_addr));
+		s->dev_addr = ev->addr;
+		p += cc_put_uvar(p, ev->value);
+		break;
+	case CITCAT_CAT_IRQ:
+		flags = ev->line & 15;
+		p += cc_put_uvar(p, ev->bcount - s->bcount);
+		s->bcount = ev->bcount;
+		p += cc_put_uvar(p, cc_zigzag((int64_t)ev->pc - (int64_t)s->pc));
+		s->pc = ev->pc;
+		break;
+	case CITCAT_CAT_START:
+		break;
+	case CITCAT_CAT_SYNC:
+		p += cc_put_uvar(p, ev->pc);
+		s->pc = ev->pc;
+		s->bcount = 0;
+		break;
+	case CITCAT_CAT_STOP:
+		flags = ev->line & 15;
+		p += cc_put_uvar(p, ev->insns);
+		p += cc_put_uvar(p, ev->bcount);
+		p += cc_put_uvar(p, ev->cycle);
+		break;
+	}
+	*head = (uint8_t)(ev->kind | (flags << 4));
+	cc_writer_commit(w->cw, (size_t)(p - buf), 1);
+	return 0;
+}
+
+int citcat_cat_writer_close(struct citcat_cat_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	int rc = cc_writer_close(w->cw);
+	free(w);
+	return rc;
+}
+
+void citcat_cat_writer_abort(struct citcat_cat_writer *w)
+{
+	if (!w)
+		return;
+	cc_writer_abort(w->cw);
+	free(w);
+}
+
+const struct citcat_errinfo *citcat_cat_writer_error(const struct citcat_cat_writer *w) { return &w->err; }
+uint64_t citcat_cat_writer_bytes(const struct citcat_cat_writer *w) { return cc_writer_bytes(w->cw); }
+
+/* ---- reader ---- */
+
+static int reader_init(struct citcat_cat_reader *r, int rc)
+{
+	if (rc) {
+		r->err = *cc_reader_error(r->cr);
+		return rc;
+	}
+	uint32_t ml;
+	const uint8_t *m = cc_reader_meta(r->cr, &ml);
+	const char *why = NULL;
+	rc = citcat_target_config_decode(m, ml, &r->cfg, &why);
+	if (rc) {
+		r->err.code = rc;
+		r->err.offset = 16;
+		snprintf(r->err.msg, sizeof r->err.msg, "CAT header: %s", why);
+	}
+	return rc;
+}
+
+int citcat_cat_reader_open(struct citcat_cat_reader **out, const char *path)
+{
+	struct citcat_cat_reader *r = calloc(1, sizeof *r);
+	*out = r;
+	if (!r)
+		return CITCAT_ERR_NOMEM;
+	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_CAT_VERSION));
+}
+
+int citcat_cat_reader_open_mem(struct citcat_cat_reader **out, const void *buf, size_t len)
+{
+	struct citcat_cat_reader *r = calloc(1, sizeof *r);
+	*out = r;
+	if (!r)
+		return CITCAT_ERR_NOMEM;
+	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_CAT_VERSION));
+}
+
+void citcat_cat_reader_close(struct citcat_cat_reader *r)
+{
+	if (!r)
+		return;
+	cc_reader_close(r->cr);
+	free(r);
+}
+
+const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_reader *r) { return &r->cfg; }
+const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r) { return &r->err; }
+uint64_t citcat_cat_reader_offset(const struct citcat_cat_reader *r) { return cc_reader_chunk_offset(r->cr); }
+uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *r) { return cc_reader_file_size(r->cr); }
+
+static int bad(struct citcat_cat_reader *r, const uint8_t *at, const char *what)
+{
+	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->base), "CAT event: %s", what);
+	r->err = *cc_reader_error(r->cr);
+	return rc;
+}
+
+#define GETV(v, what)                                  \
+	do {                                           \
+		if (cc_get_uvar(&p, end, &(v)))        \
+			return bad(r, start, what);    \
+	} while (0)
+
+int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
+{
+	if (r->err.code)
+		return r->err.code;
+	if (r->p == r->end) {
+		size_t len;
+		uint32_t n;
+		int rc = cc_reader_next_chunk(r->cr, &r->base, &len, &n);
+		if (rc <= 0) {
+			if (rc < 0)
+				r->err = *cc_reader_error(r->cr);
+			return rc;
+		}
+		r->p = r->base;
+		r->end = r->base + len;
+		memset(&r->st, 0, sizeof r->st);
+	}
+	struct dstate *s = &r->st;
+	const uint8_t *p = r->p, *end = r->end, *start = p;
+	uint8_t h = *p++;
+	unsigned kind = h & 15, flags = h >> 4;
+	uint64_t v;
+	memset(ev, 0, sizeof *ev);
+	ev->kind = (uint8_t)kind;
+	if (r->cfg.timestamps) {
+		GETV(v, "timestamp truncated");
+		s->cycle += v;
+		ev->cycle = s->cycle;
+	}
+	switch (kind) {
+	case CITCAT_CAT_FILL_I:
+	case CITCAT_CAT_FILL_D:
+	case CITCAT_CAT_WRITEBACK:
+	case CITCAT_CAT_DMA: {
+		if (flags)
+			return bad(r, start, "reserved flag bits set");
+		GETV(v, "address truncated");
+		ev->addr = (uint32_t)((int64_t)s->mem_addr + cc_unzigzag(v));
+		uint32_t len = kind == CITCAT_CAT_FILL_I ? r->cfg.icache.line : r->cfg.dcache.line;
+		if (kind == CITCAT_CAT_DMA) {
+			GETV(v, "DMA length truncated");
+			if (v == 0 || v > 4096)
+				return bad(r, start, "DMA length out of range (1..4096)");
+			len = (uint32_t)v;
+			GETV(v, "DMA branch count truncated");
+			s->bcount += v;
+			ev->bcount = s->bcount;
+			GETV(v, "DMA position truncated");
+			s->pc = (uint32_t)((int64_t)s->pc + cc_unzigzag(v));
+			ev->pc = s->pc;
+		} else if (ev->addr & (len - 1)) {
+			return bad(r, start, "line address not aligned to the line size");
+		}
+		if ((size_t)(end - p) < len)
+			return bad(r, start, "data truncated");
+		ev->len = len;
+		ev->data = p;
+		p += len;
+		s->mem_addr = ev->addr + len;
+		break;
+	}
+	case CITCAT_CAT_WRITE:
+	case CITCAT_CAT_UREAD:
+	case CITCAT_CAT_UWRITE:
+		if (flags > 2)
+			return bad(r, start, "bad access size code");
+		ev->size = (uint8_t)(1u << flags);
+		GETV(v, "address truncated");
+		if (kind == CITCAT_CAT_WRITE) {
+			ev->addr = (uint32_t)((int64_t)s->mem_addr + cc_unzigzag(v));
+			s->mem_addr = ev->addr + ev->size;
+		} else {
+			ev->addr = (uint32_t)((int64_t)s->dev_addr + cc_unzigzag(v));
+			s->dev_addr = ev->addr;
+		}
+		GETV(ev->value, "value truncated");
+		if (ev->size < 8 && (ev->value >> (8 * ev->size)))
+			return bad(r, start, "value wider than the access");
+		break;
+	case CITCAT_CAT_IRQ:
+		ev->line = (uint8_t)flags;
+		GETV(v, "interrupt branch count truncated");
+		s->bcount += v;
+		ev->bcount = s->bcount;
+		GETV(v, "interrupt EPC truncated");
+		s->pc = (uint32_t)((int64_t)s->pc + cc_unzigzag(v));
+		ev->pc = s->pc;
+		break;
+	case CITCAT_CAT_START:
+		if (flags)
+			return bad(r, start, "reserved flag bits set");
+		break;
+	case CITCAT_CAT_SYNC:
+		GETV(v, "sync PC truncated");
+		ev->pc = (uint32_t)v;
+		s->pc = ev->pc;
+		s->bcount = 0;
+		break;
+	case CITCAT_CAT_STOP:
+		if (flags > CITCAT_STOP_LIMIT)
+			return bad(r, start, "unknown stop reason");
+		ev->line = (uint8_t)flags;
+		GETV(ev->insns, "stop totals truncated");
+		GETV(ev->bcount, "stop totals truncated");
+		GETV(ev->cycle, "stop totals truncated");
+		break;
+	default:
+		return bad(r, start, "unknown event kind");
+	}
+	r->p = p;
+	return 1;
+}

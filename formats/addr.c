@@ -1,0 +1,591 @@
+/* Address traces: opening and closing, buffered I/O through an optional LZ4
+ * frame, trailer and error handling, and the per-reference dispatch to the
+ * format modules (a switch, not a chain of function pointers). */
+#include "addr_int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const uint8_t lz4_magic[4] = {0x04, 0x22, 0x4d, 0x18};
+
+static int set_err(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, va_list ap)
+{
+	e->code = code;
+	e->offset = off;
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	return code;
+}
+
+int addr_werr(struct citcat_addr_writer *w, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_err(&w->err, code, UINT64_MAX, fmt, ap);
+	va_end(ap);
+	if (code != CITCAT_ERR_INVAL && code != CITCAT_ERR_LIMIT)
+		w->failed = code; /* I/O state is unknown now: refuse further writes */
+	return code;
+}
+
+int addr_rerr(struct citcat_addr_reader *r, int code, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_err(&r->err, code, off, fmt, ap);
+	va_end(ap);
+	r->done = code;
+	return code;
+}
+
+const char *citcat_addr_fmt_name(int fmt)
+{
+	switch (fmt) {
+	case CITCAT_ADDR_DIN: return "din";
+	case CITCAT_ADDR_XDIN: return "xdin";
+	case CITCAT_ADDR_PDATS: return "pdats";
+	case CITCAT_ADDR_PDATS2: return "pdats2";
+	}
+	return NULL;
+}
+
+int citcat_addr_fmt_parse(const char *name)
+{
+	for (int f = CITCAT_ADDR_DIN; f <= CITCAT_ADDR_PDATS2; f++)
+		if (name && strcmp(name, citcat_addr_fmt_name(f)) == 0)
+			return f;
+	return 0;
+}
+
+static int is_hex(int c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+static int is_blank(int c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+int citcat_addr_sniff(const uint8_t *h, size_t n)
+{
+	if (n >= 4 && memcmp(h, PDATS_MAGIC, 4) == 0)
+		return CITCAT_ADDR_PDATS;
+	if (n >= 4 && memcmp(h, PDATS2_MAGIC, 4) == 0)
+		return CITCAT_ADDR_PDATS2;
+	size_t i = 0;
+	while (i < n && (is_blank(h[i]) || h[i] == '\n'))
+		i++;
+	if (i + 2 >= n)
+		return 0;
+	int din = h[i] >= '0' && h[i] <= '4';
+	int xdin = strchr("rwimcv", h[i]) != NULL && h[i];
+	if (!(din || xdin) || !is_blank(h[i + 1]))
+		return 0;
+	i++;
+	while (i < n && is_blank(h[i]))
+		i++;
+	if (i >= n || !is_hex(h[i]))
+		return 0;
+	return din ? CITCAT_ADDR_DIN : CITCAT_ADDR_XDIN;
+}
+
+/* ---- writer ---- */
+
+static int out_raw(struct citcat_addr_writer *w, const uint8_t *p, size_t n)
+{
+	if (w->to_mem) {
+		if (w->memlen + n > w->memcap) {
+			size_t cap = w->memcap ? w->memcap : 4096;
+			while (cap < w->memlen + n)
+				cap *= 2;
+			uint8_t *m = realloc(w->mem, cap);
+			if (!m)
+				return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
+			w->mem = m;
+			w->memcap = cap;
+		}
+		memcpy(w->mem + w->memlen, p, n);
+		w->memlen += n;
+		return 0;
+	}
+	if (n && fwrite(p, 1, n, w->f) != n)
+		return addr_werr(w, CITCAT_ERR_IO, "write failed: %s", strerror(errno));
+	return 0;
+}
+
+int addr_wflush(struct citcat_addr_writer *w)
+{
+	if (w->failed)
+		return w->failed;
+	if (!w->len)
+		return 0;
+	if (w->hashing)
+		XXH32_update(&w->xh, w->buf, w->len);
+	int rc;
+	if (w->cctx) {
+		size_t z = LZ4F_compressUpdate(w->cctx, w->zbuf, w->zcap, w->buf, w->len, NULL);
+		if (LZ4F_isError(z))
+			return addr_werr(w, CITCAT_ERR_INTERNAL, "LZ4 frame: %s", LZ4F_getErrorName(z));
+		rc = out_raw(w, w->zbuf, z);
+	} else {
+		rc = out_raw(w, w->buf, w->len);
+	}
+	w->len = 0;
+	return rc;
+}
+
+int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, const struct citcat_addr_config *cfg)
+{
+	if (!out)
+		return CITCAT_ERR_INVAL;
+	*out = NULL;
+	struct citcat_addr_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return CITCAT_ERR_NOMEM;
+	*out = w;
+	w->err.offset = UINT64_MAX;
+	if (!cfg || cfg->size < sizeof *cfg || !citcat_addr_fmt_name(cfg->fmt))
+		return addr_werr(w, CITCAT_ERR_INVAL, "bad writer configuration");
+	w->fmt = cfg->fmt;
+	w->bits = cfg->addr_bits ? cfg->addr_bits : 32;
+	unsigned stride = cfg->istride ? cfg->istride : 4;
+	if (w->bits != 32 && w->bits != 64)
+		return addr_werr(w, CITCAT_ERR_INVAL, "address width must be 32 or 64 bits, not %u", w->bits);
+	if (stride != 1 && stride != 2 && stride != 4 && stride != 8)
+		return addr_werr(w, CITCAT_ERR_INVAL, "instruction stride must be 1, 2, 4 or 8, not %u", stride);
+	w->ishift = stride == 1 ? 0 : stride == 2 ? 1 : stride == 4 ? 2 : 3;
+	w->mask = w->bits == 64 ? UINT64_MAX : 0xffffffffu;
+	if (w->fmt == CITCAT_ADDR_DIN || w->fmt == CITCAT_ADDR_XDIN)
+		w->mask = UINT64_MAX; /* text carries any 64-bit address */
+	w->lz4 = cfg->lz4;
+	w->zmru = 1; /* so that zone 0 is the less recently used one at the start */
+	w->buf = malloc(ADDR_OUTBUF);
+	if (!w->buf)
+		return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
+	if (w->lz4) {
+		if (LZ4F_isError(LZ4F_createCompressionContext(&w->cctx, LZ4F_VERSION)))
+			return addr_werr(w, CITCAT_ERR_NOMEM, "cannot create an LZ4 context");
+		w->zcap = LZ4F_compressBound(ADDR_OUTBUF, NULL);
+		if (w->zcap < LZ4F_HEADER_SIZE_MAX)
+			w->zcap = LZ4F_HEADER_SIZE_MAX;
+		if (!(w->zbuf = malloc(w->zcap)))
+			return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
+	}
+	if (!path) {
+		w->to_mem = 1;
+	} else if (strcmp(path, "-") == 0) {
+		w->f = stdout;
+	} else {
+		if (!(w->path = strdup(path)) || asprintf(&w->tmppath, "%s.tmp-XXXXXX", path) < 0) {
+			w->tmppath = NULL;
+			return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
+		}
+		int fd = mkstemp(w->tmppath);
+		if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			free(w->tmppath);
+			w->tmppath = NULL;
+			return addr_werr(w, CITCAT_ERR_IO, "cannot create %s: %s", path, strerror(e));
+		}
+	}
+	if (w->cctx) {
+		LZ4F_preferences_t pref;
+		memset(&pref, 0, sizeof pref);
+		pref.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+		pref.frameInfo.blockSizeID = LZ4F_max64KB;
+		size_t z = LZ4F_compressBegin(w->cctx, w->zbuf, w->zcap, &pref);
+		if (LZ4F_isError(z))
+			return addr_werr(w, CITCAT_ERR_INTERNAL, "LZ4 frame: %s", LZ4F_getErrorName(z));
+		if (out_raw(w, w->zbuf, z))
+			return w->err.code;
+	}
+	if (w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2) {
+		XXH32_reset(&w->xh, 0);
+		w->hashing = 1;
+		memcpy(w->buf, w->fmt == CITCAT_ADDR_PDATS ? PDATS_MAGIC : PDATS2_MAGIC, 4);
+		w->buf[4] = ADDR_VERSION;
+		w->buf[5] = (uint8_t)w->bits;
+		w->buf[6] = w->fmt == CITCAT_ADDR_PDATS2 ? (uint8_t)stride : 0;
+		w->buf[7] = 0;
+		w->len = ADDR_HDR_LEN;
+	}
+	return 0;
+}
+
+int citcat_addr_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
+{
+	if (!w || !ref)
+		return CITCAT_ERR_INVAL;
+	if (w->failed)
+		return w->failed;
+	if (ref->type >= CITCAT_REF_NTYPES)
+		return addr_werr(w, CITCAT_ERR_INVAL, "reference type %u does not exist", ref->type);
+	if (ref->addr > w->mask)
+		return addr_werr(w, CITCAT_ERR_LIMIT, "address 0x%llx does not fit a %u-bit file",
+				 (unsigned long long)ref->addr, w->bits);
+	switch (w->fmt) {
+	case CITCAT_ADDR_PDATS2: return pdats2_put(w, ref);
+	case CITCAT_ADDR_PDATS: return pdats_put(w, ref);
+	default: return din_put(w, ref);
+	}
+}
+
+int addr_write_trailer(struct citcat_addr_writer *w)
+{
+	if (addr_wflush(w))
+		return w->err.code;
+	w->hashing = 0;
+	uint32_t h = XXH32_digest(&w->xh);
+	cc_put64(w->buf, w->refs);
+	cc_put32(w->buf + 8, h);
+	w->len = ADDR_TRAILER_LEN;
+	return addr_wflush(w);
+}
+
+static int writer_finish(struct citcat_addr_writer *w)
+{
+	if (w->failed)
+		return w->failed;
+	int rc = 0;
+	if (w->fmt == CITCAT_ADDR_PDATS)
+		rc = pdats_finish(w);
+	else if (w->fmt == CITCAT_ADDR_PDATS2)
+		rc = pdats2_finish(w);
+	if (!rc)
+		rc = addr_wflush(w);
+	if (!rc && w->cctx) {
+		size_t z = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
+		if (LZ4F_isError(z))
+			return addr_werr(w, CITCAT_ERR_INTERNAL, "LZ4 frame: %s", LZ4F_getErrorName(z));
+		rc = out_raw(w, w->zbuf, z);
+	}
+	return rc;
+}
+
+static void writer_free(struct citcat_addr_writer *w)
+{
+	LZ4F_freeCompressionContext(w->cctx);
+	free(w->zbuf);
+	free(w->buf);
+	free(w->mem);
+	free(w->path);
+	free(w->tmppath);
+	free(w);
+}
+
+int citcat_addr_writer_finish(struct citcat_addr_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	if (w->finished)
+		return w->finished < 0 ? w->finished : 0;
+	int rc = writer_finish(w);
+	if (w->to_mem) {
+		/* the buffer stays with W until take */
+	} else if (w->f == stdout) {
+		if (fflush(stdout) && !rc)
+			rc = addr_werr(w, CITCAT_ERR_IO, "write to standard output failed: %s", strerror(errno));
+		w->f = NULL;
+	} else if (w->f) {
+		if (fclose(w->f) && !rc)
+			rc = addr_werr(w, CITCAT_ERR_IO, "write to %s failed: %s", w->path, strerror(errno));
+		w->f = NULL;
+		if (!rc && rename(w->tmppath, w->path) != 0)
+			rc = addr_werr(w, CITCAT_ERR_IO, "rename to %s failed: %s", w->path, strerror(errno));
+		if (rc)
+			unlink(w->tmppath);
+		free(w->tmppath);
+		w->tmppath = NULL;
+	}
+	w->finished = rc ? rc : 1;
+	if (rc)
+		w->failed = rc;
+	return rc;
+}
+
+int citcat_addr_writer_close(struct citcat_addr_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	int rc = w->to_mem ? CITCAT_ERR_INVAL : citcat_addr_writer_finish(w);
+	if (w->to_mem || rc)
+		citcat_addr_writer_abort(w);
+	else
+		writer_free(w);
+	return rc;
+}
+
+int citcat_addr_writer_take(struct citcat_addr_writer *w, uint8_t **buf, size_t *len)
+{
+	if (!w || !buf || !len || !w->to_mem) {
+		citcat_addr_writer_abort(w);
+		return CITCAT_ERR_INVAL;
+	}
+	int rc = citcat_addr_writer_finish(w);
+	if (!rc) {
+		*buf = w->mem;
+		*len = w->memlen;
+		w->mem = NULL;
+	}
+	writer_free(w);
+	return rc;
+}
+
+void citcat_addr_writer_abort(struct citcat_addr_writer *w)
+{
+	if (!w)
+		return;
+	if (w->f == stdout)
+		fflush(stdout);
+	else if (w->f)
+		fclose(w->f);
+	if (w->tmppath)
+		unlink(w->tmppath);
+	writer_free(w);
+}
+
+const struct citcat_errinfo *citcat_addr_writer_error(const struct citcat_addr_writer *w) { return w ? &w->err : NULL; }
+uint64_t citcat_addr_writer_payload_bytes(const struct citcat_addr_writer *w) { return w ? w->payload : 0; }
+uint64_t citcat_addr_writer_refs(const struct citcat_addr_writer *w) { return w ? w->refs : 0; }
+
+/* ---- reader ---- */
+
+/* Reads raw (possibly compressed) bytes from the source. */
+static long src_read(struct citcat_addr_reader *r, uint8_t *dst, size_t n)
+{
+	if (r->msrc) {
+		size_t k = r->mlen - r->mpos < n ? r->mlen - r->mpos : n;
+		memcpy(dst, r->msrc + r->mpos, k);
+		r->mpos += k;
+		return (long)k;
+	}
+	size_t k = fread(dst, 1, n, r->f);
+	if (k < n && ferror(r->f))
+		return addr_rerr(r, CITCAT_ERR_IO, UINT64_MAX, "read failed: %s", strerror(errno));
+	return (long)k;
+}
+
+/* Reads decoded stream bytes into DST; 0 at the end. */
+static long stream_read(struct citcat_addr_reader *r, uint8_t *dst, size_t n)
+{
+	if (!r->lz4)
+		return src_read(r, dst, n);
+	size_t got = 0;
+	while (got < n && !r->frame_done) {
+		if (r->zpos == r->zlen && !r->src_eof) {
+			long k = src_read(r, r->zbuf, ADDR_INBUF);
+			if (k < 0)
+				return k;
+			r->zpos = 0;
+			r->zlen = (size_t)k;
+			if (k == 0)
+				r->src_eof = 1;
+		}
+		size_t dn = n - got, sn = r->zlen - r->zpos;
+		size_t ret = LZ4F_decompress(r->dctx, dst + got, &dn, r->zbuf + r->zpos, &sn, NULL);
+		if (LZ4F_isError(ret))
+			return addr_rerr(r, CITCAT_ERR_CORRUPT, r->base + r->end + got, "LZ4 frame: %s",
+					 LZ4F_getErrorName(ret));
+		r->zpos += sn;
+		got += dn;
+		if (ret == 0) {
+			r->frame_done = 1;
+		} else if (!dn && !sn && r->src_eof) {
+			return addr_rerr(r, CITCAT_ERR_TRUNCATED, r->base + r->end + got,
+					 "LZ4 frame ends early");
+		}
+	}
+	return (long)got;
+}
+
+long addr_fill(struct citcat_addr_reader *r, size_t need)
+{
+	size_t avail = r->end - r->pos;
+	if (avail >= need)
+		return (long)avail;
+	if (r->hashing && r->pos > r->hashed)
+		XXH32_update(&r->xh, r->buf + r->hashed, r->pos - r->hashed);
+	memmove(r->buf, r->buf + r->pos, avail);
+	r->base += r->pos;
+	r->pos = 0;
+	r->hashed = 0;
+	r->end = avail;
+	while (r->end < need) {
+		long k = stream_read(r, r->buf + r->end, ADDR_INBUF - r->end);
+		if (k < 0)
+			return k;
+		if (k == 0)
+			break;
+		r->end += (size_t)k;
+	}
+	return (long)(r->end - r->pos);
+}
+
+void addr_hash_stop(struct citcat_addr_reader *r, size_t upto)
+{
+	if (r->hashing && upto > r->hashed)
+		XXH32_update(&r->xh, r->buf + r->hashed, upto - r->hashed);
+	r->hashed = upto;
+	r->hashing = 0;
+}
+
+int addr_read_trailer(struct citcat_addr_reader *r)
+{
+	long n = addr_fill(r, ADDR_TRAILER_LEN + 1);
+	if (n < 0)
+		return (int)n;
+	if (n < ADDR_TRAILER_LEN)
+		return addr_rerr(r, CITCAT_ERR_TRUNCATED, addr_roff(r), "trailer cut short: %ld of %d bytes",
+				 n, ADDR_TRAILER_LEN);
+	const uint8_t *p = r->buf + r->pos;
+	uint64_t count = cc_get64(p);
+	uint32_t sum = cc_get32(p + 8);
+	if (n > ADDR_TRAILER_LEN)
+		return addr_rerr(r, CITCAT_ERR_CORRUPT, addr_roff(r) + ADDR_TRAILER_LEN, "data after the trailer");
+	if (count != r->refs)
+		return addr_rerr(r, CITCAT_ERR_CORRUPT, addr_roff(r),
+				 "trailer counts %llu references but the records hold %llu",
+				 (unsigned long long)count, (unsigned long long)r->refs);
+	if (sum != XXH32_digest(&r->xh))
+		return addr_rerr(r, CITCAT_ERR_CHECKSUM, addr_roff(r) + 8, "checksum mismatch");
+	r->pos += ADDR_TRAILER_LEN;
+	r->done = 1;
+	return 0;
+}
+
+static int reader_start(struct citcat_addr_reader *r, int fmt)
+{
+	r->err.offset = UINT64_MAX;
+	r->buf = malloc(ADDR_INBUF);
+	r->zbuf = malloc(ADDR_INBUF);
+	if (!r->buf || !r->zbuf)
+		return addr_rerr(r, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	long k = src_read(r, r->zbuf, ADDR_INBUF);
+	if (k < 0)
+		return (int)k;
+	if (k == 0)
+		return addr_rerr(r, CITCAT_ERR_EMPTY, 0, "file is empty");
+	if (k >= 4 && memcmp(r->zbuf, lz4_magic, 4) == 0) {
+		r->lz4 = 1;
+		r->zlen = (size_t)k;
+		if (LZ4F_isError(LZ4F_createDecompressionContext(&r->dctx, LZ4F_VERSION)))
+			return addr_rerr(r, CITCAT_ERR_NOMEM, UINT64_MAX, "cannot create an LZ4 context");
+	} else {
+		memcpy(r->buf, r->zbuf, (size_t)k);
+		r->end = (size_t)k;
+	}
+	long n = addr_fill(r, 64);
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return addr_rerr(r, CITCAT_ERR_EMPTY, 0, "file is empty");
+	int sniffed = citcat_addr_sniff(r->buf, (size_t)n);
+	if (fmt == CITCAT_ADDR_AUTO)
+		fmt = sniffed;
+	if (!fmt)
+		return addr_rerr(r, CITCAT_ERR_MAGIC, 0, "not a din, xdin, PDATS or PDATS II trace");
+	r->fmt = fmt;
+	r->mask = UINT64_MAX;
+	r->bits = 64;
+	if (fmt == CITCAT_ADDR_PDATS || fmt == CITCAT_ADDR_PDATS2) {
+		const uint8_t *h = r->buf;
+		if (n < ADDR_HDR_LEN)
+			return addr_rerr(r, n >= 4 && sniffed == fmt ? CITCAT_ERR_TRUNCATED : CITCAT_ERR_MAGIC, 0,
+					 "file header cut short");
+		if (memcmp(h, fmt == CITCAT_ADDR_PDATS ? PDATS_MAGIC : PDATS2_MAGIC, 4) != 0)
+			return addr_rerr(r, CITCAT_ERR_MAGIC, 0, "not a %s file (bad magic)",
+					 fmt == CITCAT_ADDR_PDATS ? "PDATS" : "PDATS II");
+		if (h[4] != ADDR_VERSION)
+			return addr_rerr(r, CITCAT_ERR_VERSION, 4, "unsupported version %u (this build reads %u)",
+					 h[4], ADDR_VERSION);
+		if (h[5] != 32 && h[5] != 64)
+			return addr_rerr(r, CITCAT_ERR_CORRUPT, 5, "address width %u is neither 32 nor 64", h[5]);
+		r->bits = h[5];
+		r->mask = r->bits == 64 ? UINT64_MAX : 0xffffffffu;
+		unsigned s = h[6];
+		if (fmt == CITCAT_ADDR_PDATS2) {
+			if (s != 1 && s != 2 && s != 4 && s != 8)
+				return addr_rerr(r, CITCAT_ERR_CORRUPT, 6, "instruction stride %u is not 1, 2, 4 or 8", s);
+			r->ishift = s == 1 ? 0 : s == 2 ? 1 : s == 4 ? 2 : 3;
+		} else if (s) {
+			return addr_rerr(r, CITCAT_ERR_CORRUPT, 6, "reserved header byte is %u, not 0", s);
+		}
+		if (h[7])
+			return addr_rerr(r, CITCAT_ERR_CORRUPT, 7, "reserved header byte is %u, not 0", h[7]);
+		XXH32_reset(&r->xh, 0);
+		r->hashing = 1;
+		r->pos = ADDR_HDR_LEN;
+	}
+	r->payload_start = addr_roff(r);
+	return 0;
+}
+
+int citcat_addr_reader_open(struct citcat_addr_reader **out, const char *path, int fmt)
+{
+	if (!out)
+		return CITCAT_ERR_INVAL;
+	struct citcat_addr_reader *r = calloc(1, sizeof *r);
+	*out = r;
+	if (!r)
+		return CITCAT_ERR_NOMEM;
+	r->err.offset = UINT64_MAX;
+	if (!path)
+		return addr_rerr(r, CITCAT_ERR_INVAL, UINT64_MAX, "no path");
+	if (strcmp(path, "-") == 0) {
+		r->f = stdin;
+	} else if (!(r->f = fopen(path, "rb"))) {
+		return addr_rerr(r, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	} else {
+		r->own_f = 1;
+	}
+	return reader_start(r, fmt);
+}
+
+int citcat_addr_reader_open_mem(struct citcat_addr_reader **out, const void *buf, size_t len, int fmt)
+{
+	static const uint8_t empty;
+	if (!out)
+		return CITCAT_ERR_INVAL;
+	struct citcat_addr_reader *r = calloc(1, sizeof *r);
+	*out = r;
+	if (!r)
+		return CITCAT_ERR_NOMEM;
+	r->msrc = buf ? buf : &empty;
+	r->mlen = buf ? len : 0;
+	return reader_start(r, fmt);
+}
+
+int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
+{
+	if (!r || !ref)
+		return CITCAT_ERR_INVAL;
+	if (r->done)
+		return r->done < 0 ? r->done : 0;
+	switch (r->fmt) {
+	case CITCAT_ADDR_PDATS2: return pdats2_next(r, ref);
+	case CITCAT_ADDR_PDATS: return pdats_next(r, ref);
+	default: return din_next(r, ref);
+	}
+}
+
+int citcat_addr_reader_fmt(const struct citcat_addr_reader *r) { return r ? r->fmt : 0; }
+int citcat_addr_reader_lz4(const struct citcat_addr_reader *r) { return r ? r->lz4 : 0; }
+unsigned citcat_addr_reader_addr_bits(const struct citcat_addr_reader *r) { return r ? r->bits : 0; }
+unsigned citcat_addr_reader_istride(const struct citcat_addr_reader *r) { return r ? 1u << r->ishift : 0; }
+uint64_t citcat_addr_reader_payload_bytes(const struct citcat_addr_reader *r)
+{
+	if (!r)
+		return 0;
+	return (r->payload_end ? r->payload_end : addr_roff(r)) - r->payload_start;
+}
+const struct citcat_errinfo *citcat_addr_reader_error(const struct citcat_addr_reader *r) { return r ? &r->err : NULL; }
+
+void citcat_addr_reader_close(struct citcat_addr_reader *r)
+{
+	if (!r)
+		return;
+	if (r->own_f)
+		fclose(r->f);
+	LZ4F_freeDecompressionContext(r->dctx);
+	free(r->buf);
+	free(r->zbuf);
+	free(r);
+}

@@ -1,0 +1,532 @@
+/* SDC-LSP decoder: rebuilds the instruction address sequence from a stream
+ * and the program image, and the summary reader used by `citcat info`. */
+#include "sdclsp_model.h"
+#include "bytes.h"
+
+#include <errno.h>
+#include <lz4frame.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#define LZ4_MAGIC 0x184D2204u
+#define IN_CAP (64u << 10)
+
+/* A byte source: memory or a file, optionally through an LZ4 frame. */
+struct src {
+	const uint8_t *mem;
+	size_t mem_len, mem_pos;
+	FILE *fp;
+	int own_fp;
+	uint8_t *in; /* raw bytes read ahead */
+	size_t in_len, in_pos;
+	LZ4F_dctx *dctx;
+	uint8_t *out;
+	size_t out_len, out_pos;
+	int frame_done;
+	uint64_t offset; /* bytes of the (decompressed) stream delivered */
+};
+
+static size_t raw_read(struct src *s, uint8_t *buf, size_t n)
+{
+	if (s->fp)
+		return fread(buf, 1, n, s->fp);
+	size_t k = s->mem_len - s->mem_pos < n ? s->mem_len - s->mem_pos : n;
+	memcpy(buf, s->mem + s->mem_pos, k);
+	s->mem_pos += k;
+	return k;
+}
+
+static int src_init(struct src *s)
+{
+	s->in = malloc(IN_CAP);
+	if (!s->in)
+		return CITCAT_ERR_NOMEM;
+	s->in_len = raw_read(s, s->in, 4);
+	if (s->in_len == 4 && cc_get32(s->in) == LZ4_MAGIC) {
+		s->out = malloc(IN_CAP);
+		if (!s->out || LZ4F_isError(LZ4F_createDecompressionContext(&s->dctx, LZ4F_VERSION)))
+			return CITCAT_ERR_NOMEM;
+	}
+	return 0;
+}
+
+static void src_fini(struct src *s)
+{
+	if (s->own_fp && s->fp)
+		fclose(s->fp);
+	if (s->dctx)
+		LZ4F_freeDecompressionContext(s->dctx);
+	free(s->in);
+	free(s->out);
+}
+
+/* Reads up to N bytes; returns bytes read (short only at the end) or a
+ * negative code. */
+static long src_read(struct src *s, uint8_t *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		if (!s->dctx) {
+			if (s->in_pos < s->in_len) {
+				size_t k = s->in_len - s->in_pos < n - got ? s->in_len - s->in_pos : n - got;
+				memcpy(buf + got, s->in + s->in_pos, k);
+				s->in_pos += k;
+				got += k;
+				continue;
+			}
+			size_t k = raw_read(s, buf + got, n - got);
+			got += k;
+			if (k == 0)
+				break;
+			continue;
+		}
+		if (s->out_pos < s->out_len) {
+			size_t k = s->out_len - s->out_pos < n - got ? s->out_len - s->out_pos : n - got;
+			memcpy(buf + got, s->out + s->out_pos, k);
+			s->out_pos += k;
+			got += k;
+			continue;
+		}
+		if (s->frame_done)
+			break;
+		if (s->in_pos == s->in_len) {
+			s->in_pos = 0;
+			s->in_len = raw_read(s, s->in, IN_CAP);
+			if (s->in_len == 0)
+				return CITCAT_ERR_TRUNCATED;
+		}
+		size_t osz = IN_CAP, isz = s->in_len - s->in_pos;
+		size_t r = LZ4F_decompress(s->dctx, s->out, &osz, s->in + s->in_pos, &isz, NULL);
+		if (LZ4F_isError(r))
+			return CITCAT_ERR_CORRUPT;
+		s->in_pos += isz;
+		s->out_pos = 0;
+		s->out_len = osz;
+		if (r == 0)
+			s->frame_done = 1;
+	}
+	s->offset += got;
+	return (long)got;
+}
+
+struct sdclsp_decoder {
+	struct src s;
+	struct sdc_model m;
+	struct sdc_classifier cls;
+	int have_model, have_cls;
+	const struct citcat_image *img;
+	struct citcat_errinfo err;
+	int failed, done;
+	/* bit reader */
+	uint8_t *blk;
+	size_t blk_pos;
+	uint64_t blk_bits_left, blk_off;
+	int end_seen;
+	uint64_t acc;
+	unsigned nacc;
+	uint64_t trailer[8];
+	/* replay */
+	uint32_t cur, remaining, runs_left;
+	int infer_valid;
+	uint32_t infer;
+	uint64_t n_insn, n_streams;
+};
+
+static int dec_fail(struct sdclsp_decoder *d, int code, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int dec_fail(struct sdclsp_decoder *d, int code, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	d->err.code = code;
+	d->err.offset = off;
+	vsnprintf(d->err.msg, sizeof d->err.msg, fmt, ap);
+	va_end(ap);
+	d->failed = code;
+	return code;
+}
+
+static int read_exact(struct sdclsp_decoder *d, uint8_t *buf, size_t n, const char *what)
+{
+	uint64_t off = d->s.offset;
+	long k = src_read(&d->s, buf, n);
+	if (k == CITCAT_ERR_CORRUPT)
+		return dec_fail(d, k, off, "corrupt LZ4 frame");
+	if (k < 0 || (size_t)k < n)
+		return dec_fail(d, CITCAT_ERR_TRUNCATED, off, "file ends inside the %s", what);
+	return 0;
+}
+
+static int parse_header(struct sdclsp_decoder *d, struct sdclsp_config *c)
+{
+	uint8_t h[SDCLSP_HEADER_LEN];
+	long k = src_read(&d->s, h, sizeof h);
+	if (k == 0)
+		return dec_fail(d, CITCAT_ERR_EMPTY, 0, "empty file");
+	if (k < 0)
+		return dec_fail(d, (int)k, 0, "corrupt LZ4 frame");
+	if (k < 8 || memcmp(h, SDCLSP_MAGIC, 8) != 0)
+		return dec_fail(d, CITCAT_ERR_MAGIC, 0, "not an SDC-LSP stream");
+	if ((size_t)k < sizeof h)
+		return dec_fail(d, CITCAT_ERR_TRUNCATED, (uint64_t)k, "file ends inside the header");
+	if (cc_get16(h + 8) != SDCLSP_VERSION)
+		return dec_fail(d, CITCAT_ERR_VERSION, 8, "version %u not supported (expected %u)", cc_get16(h + 8),
+				SDCLSP_VERSION);
+	if (XXH32(h, 36, 0) != cc_get32(h + 36))
+		return dec_fail(d, CITCAT_ERR_CHECKSUM, 36, "header checksum mismatch");
+	if (h[12] != 1)
+		return dec_fail(d, CITCAT_ERR_UNSUPPORTED, 12, "ISA %u not supported", h[12]);
+	memset(c, 0, sizeof *c);
+	c->size = sizeof *c;
+	c->variant = h[10];
+	c->repl = h[11];
+	c->flags = h[13];
+	c->n_set = cc_get32(h + 14);
+	c->n_way = cc_get32(h + 18);
+	c->n_p = cc_get32(h + 22);
+	c->shift = h[26];
+	c->u = h[27];
+	c->max_sl = cc_get32(h + 28);
+	c->hist = h[32];
+	struct citcat_errinfo e;
+	if (sdclsp_config_check(c, &e) < 0)
+		return dec_fail(d, CITCAT_ERR_CORRUPT, 10, "bad configuration: %s", e.msg);
+	return 0;
+}
+
+static int dec_open(struct sdclsp_decoder *d, const struct citcat_image *img, int model)
+{
+	int rc = src_init(&d->s);
+	if (rc < 0)
+		return dec_fail(d, rc, UINT64_MAX, "out of memory");
+	struct sdclsp_config c;
+	if ((rc = parse_header(d, &c)) < 0)
+		return rc;
+	d->blk = malloc(SDCLSP_BLOCK_MAX);
+	if (!d->blk)
+		return dec_fail(d, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	d->m.cfg = c;
+	if (model) {
+		if ((rc = sdc_model_init(&d->m, &c)) < 0)
+			return dec_fail(d, rc, UINT64_MAX, "out of memory");
+		d->have_model = 1;
+		if ((rc = sdc_classifier_init(&d->cls)) < 0)
+			return dec_fail(d, rc, UINT64_MAX, "cannot start Capstone");
+		d->have_cls = 1;
+	}
+	d->img = img;
+	return 0;
+}
+
+int sdclsp_decoder_open(struct sdclsp_decoder **dp, const char *path, const struct citcat_image *img)
+{
+	if (!dp || !path || !img)
+		return CITCAT_ERR_INVAL;
+	struct sdclsp_decoder *d = calloc(1, sizeof *d);
+	if (!(*dp = d))
+		return CITCAT_ERR_NOMEM;
+	if (strcmp(path, "-") == 0) {
+		d->s.fp = stdin;
+	} else if (!(d->s.fp = fopen(path, "rb"))) {
+		return dec_fail(d, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	} else {
+		d->s.own_fp = 1;
+	}
+	return dec_open(d, img, 1);
+}
+
+int sdclsp_decoder_open_mem(struct sdclsp_decoder **dp, const void *buf, size_t len, const struct citcat_image *img)
+{
+	if (!dp || (!buf && len) || !img)
+		return CITCAT_ERR_INVAL;
+	struct sdclsp_decoder *d = calloc(1, sizeof *d);
+	if (!(*dp = d))
+		return CITCAT_ERR_NOMEM;
+	d->s.mem = buf;
+	d->s.mem_len = len;
+	return dec_open(d, img, 1);
+}
+
+void sdclsp_decoder_close(struct sdclsp_decoder *d)
+{
+	if (!d)
+		return;
+	src_fini(&d->s);
+	if (d->have_model)
+		sdc_model_fini(&d->m);
+	if (d->have_cls)
+		sdc_classifier_fini(&d->cls);
+	free(d->blk);
+	free(d);
+}
+
+const struct sdclsp_config *sdclsp_decoder_config(const struct sdclsp_decoder *d) { return &d->m.cfg; }
+const struct citcat_errinfo *sdclsp_decoder_error(const struct sdclsp_decoder *d) { return &d->err; }
+
+/* Loads the next block, or the trailer after the end block. */
+static int load_block(struct sdclsp_decoder *d)
+{
+	uint8_t h[8];
+	int rc;
+	d->blk_off = d->s.offset;
+	if ((rc = read_exact(d, h, 8, "block header")) < 0)
+		return rc;
+	uint32_t nbits = cc_get32(h);
+	if (nbits == 0) {
+		uint8_t t[SDCLSP_TRAILER_LEN], extra;
+		uint64_t off = d->s.offset;
+		if ((rc = read_exact(d, t, sizeof t, "trailer")) < 0)
+			return rc;
+		if (XXH32(t, 64, 0) != cc_get32(t + 64))
+			return dec_fail(d, CITCAT_ERR_CHECKSUM, off, "trailer checksum mismatch");
+		for (int i = 0; i < 8; i++)
+			d->trailer[i] = cc_get64(t + 8 * i);
+		long k = src_read(&d->s, &extra, 1);
+		if (k != 0)
+			return dec_fail(d, CITCAT_ERR_CORRUPT, d->s.offset, "data after the trailer");
+		d->end_seen = 1;
+		return 0;
+	}
+	if (nbits > SDCLSP_BLOCK_MAX * 8u)
+		return dec_fail(d, CITCAT_ERR_CORRUPT, d->blk_off, "block of %u bits exceeds the limit", nbits);
+	size_t len = (nbits + 7) / 8;
+	if ((rc = read_exact(d, d->blk, len, "block")) < 0)
+		return rc;
+	if (XXH32(d->blk, len, 0) != cc_get32(h + 4))
+		return dec_fail(d, CITCAT_ERR_CHECKSUM, d->blk_off, "block checksum mismatch");
+	d->blk_pos = 0;
+	d->blk_bits_left = nbits;
+	return 0;
+}
+
+/* 1 when another bit follows, 0 at the end of the record stream. */
+static int bits_more(struct sdclsp_decoder *d)
+{
+	while (!d->nacc && !d->blk_bits_left) {
+		if (d->end_seen)
+			return 0;
+		int rc = load_block(d);
+		if (rc < 0)
+			return rc;
+	}
+	return 1;
+}
+
+static inline int get_bits(struct sdclsp_decoder *d, unsigned n, uint32_t *v)
+{
+	while (d->nacc < n) {
+		if (!d->blk_bits_left) {
+			int rc = d->end_seen ? 0 : load_block(d);
+			if (rc < 0)
+				return rc;
+			if (!d->blk_bits_left)
+				return dec_fail(d, CITCAT_ERR_TRUNCATED, d->blk_off, "the stream ends inside a record");
+		}
+		unsigned p = d->blk_bits_left < 8 ? (unsigned)d->blk_bits_left : 8;
+		d->acc = (d->acc << p) | (uint64_t)(d->blk[d->blk_pos++] >> (8 - p));
+		d->nacc += p;
+		d->blk_bits_left -= p;
+	}
+	d->nacc -= n;
+	*v = n ? (uint32_t)(d->acc >> d->nacc) & (uint32_t)((1ull << n) - 1) : 0;
+	return 0;
+}
+
+static int hit_stream(struct sdclsp_decoder *d, uint32_t si, uint32_t *sa, uint32_t *sl)
+{
+	struct sdc_model *m = &d->m;
+	if (si == 0 || si >= m->cfg.n_set * m->cfg.n_way || !m->valid[si])
+		return dec_fail(d, CITCAT_ERR_CORRUPT, d->blk_off, "stream index %u names no SDC entry", si);
+	*sa = m->tag_sa[si];
+	if (m->cfg.variant == SDCLSP_R)
+		*sa |= m->lvsa << (32 - m->cfg.u);
+	*sl = m->tag_sl[si];
+	sdc_touch(m, si);
+	return 0;
+}
+
+/* Reads (or takes from the pending LSP-hit run) the next stream; 1, 0 at
+ * the end, or an error.  Mirrors process_stream of the encoder. */
+static int next_stream(struct sdclsp_decoder *d)
+{
+	struct sdc_model *m = &d->m;
+	const struct sdclsp_config *c = &m->cfg;
+	uint32_t sa = 0, sl = 0, si = 0, v = 0;
+	int rc;
+	if (d->runs_left) {
+		d->runs_left--;
+		si = m->lsp[sdc_lsp_index(m)];
+		if ((rc = hit_stream(d, si, &sa, &sl)) < 0)
+			return rc;
+		goto done;
+	}
+	if ((rc = bits_more(d)) <= 0)
+		return rc;
+	if ((rc = get_bits(d, 1, &v)) < 0)
+		return rc;
+	if (v) {
+		uint32_t run = 1;
+		if (c->variant != SDCLSP_B) {
+			if ((rc = get_bits(d, m->aolc_bits, &run)) < 0)
+				return rc;
+			run++;
+			sdc_aolc_update(m, run);
+		}
+		d->runs_left = run - 1;
+		si = m->lsp[sdc_lsp_index(m)];
+		if ((rc = hit_stream(d, si, &sa, &sl)) < 0)
+			return rc;
+		goto done;
+	}
+	uint32_t p = sdc_lsp_index(m);
+	if ((rc = get_bits(d, m->si_bits, &si)) < 0)
+		return rc;
+	if (si) {
+		if ((rc = hit_stream(d, si, &sa, &sl)) < 0)
+			return rc;
+	} else {
+		uint32_t explicit_sa = 1;
+		if (d->infer_valid && !(c->flags & SDCLSP_FLAG_SA_ALWAYS) && (rc = get_bits(d, 1, &explicit_sa)) < 0)
+			return rc;
+		if (explicit_sa) {
+			uint32_t s = 1, x = 0;
+			if (c->variant != SDCLSP_B && (rc = get_bits(d, 1, &s)) < 0)
+				return rc;
+			if (c->variant != SDCLSP_B && s) {
+				if ((rc = get_bits(d, 30u - c->u, &x)) < 0)
+					return rc;
+				sa = (m->lvsa << (32 - c->u)) | (x << 2);
+			} else {
+				if ((rc = get_bits(d, 30, &x)) < 0)
+					return rc;
+				sa = x << 2;
+				if (c->variant == SDCLSP_E)
+					m->lvsa = sa >> (32 - c->u);
+			}
+		} else {
+			sa = d->infer;
+		}
+		if ((rc = get_bits(d, m->sl_bits, &sl)) < 0)
+			return rc;
+		if (++sl > c->max_sl)
+			return dec_fail(d, CITCAT_ERR_CORRUPT, d->blk_off, "stream length %u above the maximum %u", sl,
+					c->max_sl);
+		if (c->variant == SDCLSP_R)
+			m->lvsa = sa >> (32 - c->u);
+		uint32_t set = sdc_set_of(m, sa, sl);
+		int i = sdc_lookup(m, set, sa, sl);
+		if (i >= 0)
+			sdc_touch(m, (uint32_t)i);
+		else
+			sdc_insert(m, set, sa, sl);
+	}
+	m->lsp[p] = si;
+done:
+	sdc_hist_push(m, si);
+	d->cur = sa;
+	d->remaining = sl;
+	d->n_streams++;
+	return 1;
+}
+
+int sdclsp_decoder_next(struct sdclsp_decoder *d, uint64_t *pc)
+{
+	if (d->failed)
+		return d->failed;
+	if (d->done)
+		return 0;
+	while (!d->remaining) {
+		int rc = next_stream(d);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			if (d->trailer[0] != d->n_insn || d->trailer[1] != d->n_streams)
+				return dec_fail(d, CITCAT_ERR_CORRUPT, UINT64_MAX,
+						"decoded %llu instructions in %llu streams, the trailer says %llu in %llu",
+						(unsigned long long)d->n_insn, (unsigned long long)d->n_streams,
+						(unsigned long long)d->trailer[0], (unsigned long long)d->trailer[1]);
+			d->done = 1;
+			return 0;
+		}
+	}
+	uint32_t a = d->cur;
+	const struct sdc_cls_entry *e = sdc_cls_find(&d->cls, a);
+	if (!e) {
+		uint8_t w[4];
+		if (citcat_image_read(d->img, a, w, 4) != 0)
+			return dec_fail(d, CITCAT_ERR_CORRUPT, d->blk_off,
+					"instruction address 0x%08x is not in the program image", a);
+		if (!(e = sdc_classify(&d->cls, a, cc_get32(w))))
+			return dec_fail(d, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	}
+	if (e->kind == SDC_UNSUPPORTED)
+		return dec_fail(d, CITCAT_ERR_UNSUPPORTED, d->blk_off, "BLX to Thumb at 0x%08x", a);
+	if (--d->remaining) {
+		d->cur = e->kind == SDC_DIRECT_U ? e->target : a + 4;
+	} else {
+		d->infer_valid = e->kind != SDC_INDIRECT;
+		d->infer = e->kind == SDC_PLAIN ? a + 4 : e->target;
+	}
+	d->n_insn++;
+	*pc = a;
+	return 1;
+}
+
+int sdclsp_read_summary(const char *path, struct sdclsp_config *c, struct sdclsp_stats *st, struct citcat_errinfo *err)
+{
+	struct sdclsp_decoder *d = calloc(1, sizeof *d);
+	int rc = 0;
+	if (!d)
+		return CITCAT_ERR_NOMEM;
+	if (strcmp(path, "-") == 0)
+		d->s.fp = stdin;
+	else if ((d->s.fp = fopen(path, "rb")))
+		d->s.own_fp = 1;
+	else
+		rc = dec_fail(d, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	if (d->s.fp && (rc = dec_open(d, NULL, 0)) == 0)
+		while (!d->end_seen && (rc = load_block(d)) == 0)
+			;
+	if (rc == 0) {
+		*c = d->m.cfg;
+		memset(st, 0, sizeof *st);
+		st->instructions = d->trailer[0];
+		st->streams = d->trailer[1];
+		st->bits = d->trailer[2];
+		st->sdc_hits = d->trailer[3];
+		st->lsp_hits = d->trailer[4];
+		st->msdc_bits = d->trailer[5];
+		st->hsdc_bits = d->trailer[6];
+		st->hlsp_bits = d->trailer[7];
+	} else if (err) {
+		*err = d->err;
+	}
+	sdclsp_decoder_close(d);
+	return rc;
+}
+
+int sdclsp_is_magic(const uint8_t *head, size_t n)
+{
+	if (n >= 8 && memcmp(head, SDCLSP_MAGIC, 8) == 0)
+		return 1;
+	return n >= 4 && cc_get32(head) == LZ4_MAGIC;
+}
+
+int sdclsp_probe(const char *path)
+{
+	struct sdclsp_decoder *d = calloc(1, sizeof *d);
+	struct sdclsp_config c;
+	int ok = 0;
+	if (!d)
+		return 0;
+	if ((d->s.fp = fopen(path, "rb"))) {
+		d->s.own_fp = 1;
+		ok = src_init(&d->s) == 0 && parse_header(d, &c) == 0;
+	}
+	sdclsp_decoder_close(d);
+	return ok;
+}
