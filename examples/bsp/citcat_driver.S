@@ -52,7 +52,7 @@
  *   the DUMP_DONE store inclusive, 3 after (msr, pop, bx): 68 in all.
  *   Device accesses: 3 commands + 39 REG stores + DUMP_DONE = 43 uncached
  *   writes.  Data-cache traffic: the 16-byte push (before P) and pop.
- *   citcat_trace_stop: 6 instructions, one uncached write.
+ *   citcat_trace_stop: 8 instructions, one uncached write.
  */
 
     .syntax unified
