@@ -18,7 +18,7 @@
 # multilib-neutral flags -marm -mfloat-abi=soft and linking them explicitly
 # (-nostartfiles -nodefaultlibs).  check-firmware.sh verifies the result.
 
-include_guard(GLOBAL)
+include_guard(DIRECTORY) # variables are directory-scoped: re-evaluate per including directory
 
 set(CITCAT_BSP_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL "CITCAT BSP directory")
 
