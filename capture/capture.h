@@ -17,8 +17,9 @@ struct citcat_capture_config {
 	/* UART transmit bytes go here (the library never prints itself). */
 	void (*uart_tx)(void *ctx, uint8_t byte);
 	void *uart_ctx;
-	/* Called about every million instructions. */
-	void (*progress)(void *ctx, uint64_t insns);
+	/* Called about every million instructions; a non-zero return stops
+	 * the run with CITCAT_ERR_INTERRUPTED (and no output files). */
+	int (*progress)(void *ctx, uint64_t insns);
 	void *progress_ctx;
 	int bare; /* benchmark baseline: plain Unicorn, no hooks, no caches, no trace */
 };

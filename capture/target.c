@@ -10,8 +10,9 @@
  *  - uc_emu_stop inside a memory hook or MMIO callback abandons the
  *    instruction and re-executes it later (its hooks fire twice), so those
  *    callbacks only set flags that the next code hook acts on;
- *  - the PC read inside a memory hook is stale (start of the translation
- *    block), so accesses are attributed by the code hook's address instead;
+ *  - the PC read inside a memory hook is only right when a code hook is
+ *    installed (without one it is the start of the translation block), so
+ *    accesses are attributed by the code hook's address instead;
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
@@ -535,8 +536,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		uint32_t next = a + 4; /* WFI retires; skip Unicorn's halt */
 		uc_reg_write(uc, UC_ARM_REG_PC, &next);
 	}
-	if (t->cfg->progress && (t->insns & 0xfffff) == 0)
-		t->cfg->progress(t->cfg->progress_ctx, t->insns);
+	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
+		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
 }
 
 void citcat_capture_config_default(struct citcat_capture_config *c)

@@ -28,6 +28,10 @@ int cli_is_help(const char *arg);
 long cli_read_head(const char *path, uint8_t *buf, size_t n);
 /* Suffix test, case-sensitive. */
 int cli_has_suffix(const char *s, const char *suf);
+/* Catches SIGINT/SIGTERM/SIGHUP so long commands stop cleanly (removing
+ * partial output); cli_interrupted() tells whether one arrived. */
+void cli_catch_signals(void);
+int cli_interrupted(void);
 /* Monotonic seconds. */
 double cli_now(void);
 

@@ -64,7 +64,11 @@ static int parse_cache(const char *s, struct citcat_cache_config *c)
 
 static void uart_to_file(void *ctx, uint8_t b) { fputc(b, (FILE *)ctx); }
 
-static void progress_cb(void *ctx, uint64_t insns) { cli_progress_update(ctx, insns, 0, "insn"); }
+static int progress_cb(void *ctx, uint64_t insns)
+{
+	cli_progress_update(ctx, insns, 0, "insn");
+	return cli_interrupted();
+}
 
 /* Options shared by capture and bench capture. */
 static int parse_target_opt(int argc, char **argv, int *i, struct citcat_capture_config *c, int *seed_given)

@@ -50,6 +50,7 @@ int main(int argc, char **argv)
 		printf("citcat %s\n", CITCAT_VERSION_STRING);
 		return EXIT_OK;
 	}
+	cli_catch_signals();
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);

@@ -37,6 +37,7 @@ enum citcat_err {
 	CITCAT_ERR_UNSUPPORTED = -14, /* valid input that this build cannot handle */
 	CITCAT_ERR_INTERNAL = -15, /* a bug in libcitcat                      */
 	CITCAT_ERR_EOF = -16,      /* no more items (where not an error)      */
+	CITCAT_ERR_INTERRUPTED = -17, /* the caller asked to stop (e.g. a signal) */
 };
 
 /* A human-readable description of a status code (never NULL). */

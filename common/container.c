@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
@@ -114,6 +115,10 @@ int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC
 			errno = e;
 			return CITCAT_ERR_IO;
 		}
+		/* mkstemp creates 0600; give the file the usual umask-based mode */
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(fd, 0666 & ~um);
 		w->f = fdopen(fd, "wb");
 		if (!w->f) {
 			close(fd);

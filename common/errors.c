@@ -20,6 +20,7 @@ const char *citcat_errstr(int code)
 	case CITCAT_ERR_UNSUPPORTED: return "unsupported";
 	case CITCAT_ERR_INTERNAL: return "internal error";
 	case CITCAT_ERR_EOF: return "end of data";
+	case CITCAT_ERR_INTERRUPTED: return "interrupted";
 	}
 	return "unknown error";
 }

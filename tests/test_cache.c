@@ -1,0 +1,182 @@
+/* Cache and bus model against hand-computed access sequences. */
+#include "bus.h"
+#include "cache.h"
+#include "check.h"
+
+#include <string.h>
+
+static int miss(struct cache *c, uint32_t ln)
+{
+	struct cache_res r;
+	cache_access(c, ln, 0, 1, 0, &r);
+	return !r.hit;
+}
+
+static void seq(enum citcat_repl repl, uint32_t size, uint32_t ways, const uint32_t *lines, const char *expect)
+{
+	struct citcat_cache_config cfg = {size, ways, 16, (uint8_t)repl, 0, 7};
+	struct cache c;
+	CHECK_EQ(cache_init(&c, &cfg), 0);
+	for (size_t i = 0; expect[i]; i++) {
+		int m = miss(&c, lines[i]);
+		if (m != (expect[i] == 'm')) {
+			fprintf(stderr, "policy %d: access %zu (line %u) expected %s\n", repl, i, lines[i],
+				expect[i] == 'm' ? "miss" : "hit");
+			CHECK(0);
+		}
+	}
+	cache_fini(&c);
+}
+
+/* ---- bus: record events ---- */
+static struct citcat_cat_event evs[64];
+static int nev;
+static void rec(void *ctx, const struct citcat_cat_event *ev)
+{
+	if (nev < 64)
+		evs[nev++] = *ev;
+}
+
+int main(void)
+{
+	/* 2 sets x 2 ways (64 bytes, 16-byte lines): lines 0,2,4 share set 0. */
+	static const uint32_t s1[] = {0, 2, 0, 4, 2, 0};
+	seq(CITCAT_REPL_LRU, 64, 2, s1, "mmhmmm");
+	seq(CITCAT_REPL_FIFO, 64, 2, s1, "mmhmhm");
+	seq(CITCAT_REPL_PLRU, 64, 2, s1, "mmhmmm");
+	/* 1 set x 4 ways: PLRU and LRU part ways on the 7th access. */
+	static const uint32_t s2[] = {0, 1, 2, 3, 0, 4, 2, 5, 3, 0};
+	seq(CITCAT_REPL_LRU, 64, 4, s2, "mmmmhmhmmm");
+	seq(CITCAT_REPL_PLRU, 64, 4, s2, "mmmmhmhmhm");
+	seq(CITCAT_REPL_FIFO, 64, 4, s2, "mmmmhmhmhm"); /* evicts 0, then 1 */
+
+	/* Random replacement is deterministic for a seed and evicts only on a full set. */
+	{
+		struct citcat_cache_config cfg = {64, 4, 16, CITCAT_REPL_RANDOM, 0, 12345};
+		struct cache a, b;
+		CHECK_EQ(cache_init(&a, &cfg), 0);
+		CHECK_EQ(cache_init(&b, &cfg), 0);
+		for (uint32_t i = 0; i < 4; i++)
+			CHECK(miss(&a, i) && miss(&b, i));
+		for (uint32_t i = 0; i < 4; i++)
+			CHECK(!miss(&a, i));
+		for (uint32_t i = 0; i < 4; i++)
+			CHECK(!miss(&b, i));
+		for (uint32_t i = 10; i < 200; i++)
+			CHECK_EQ(miss(&a, i % 13), miss(&b, i % 13));
+		cache_fini(&a);
+		cache_fini(&b);
+	}
+
+	/* Dirty eviction reports the victim. */
+	{
+		struct citcat_cache_config cfg = {64, 2, 16, CITCAT_REPL_LRU, 0, 0};
+		struct cache c;
+		struct cache_res r;
+		CHECK_EQ(cache_init(&c, &cfg), 0);
+		cache_access(&c, 0, 1, 1, 1, &r); /* write miss, allocate dirty */
+		CHECK(!r.hit && !r.evicted_dirty);
+		cache_access(&c, 2, 0, 1, 0, &r);
+		cache_access(&c, 4, 0, 1, 0, &r); /* evicts 0 (LRU), dirty */
+		CHECK(!r.hit && r.evicted_dirty && r.victim_line == 0);
+		cache_access(&c, 0, 0, 1, 0, &r); /* evicts 2, clean */
+		CHECK(!r.hit && !r.evicted_dirty);
+		cache_fini(&c);
+	}
+
+	/* Bad geometries are refused. */
+	{
+		const char *why;
+		struct citcat_cache_config bad1 = {100, 4, 32, 0, 0, 0}, bad2 = {16384, 4, 24, 0, 0, 0},
+					   bad3 = {16384, 3, 32, 0, 0, 0}, good = {16384, 4, 32, 0, 0, 0};
+		CHECK(cache_config_check(&bad1, &why) < 0);
+		CHECK(cache_config_check(&bad2, &why) < 0);
+		CHECK(cache_config_check(&bad3, &why) < 0);
+		CHECK_EQ(cache_config_check(&good, &why), 0);
+	}
+
+	/* ---- bus ---- */
+	static uint8_t ram[1 << 16];
+	for (size_t i = 0; i < sizeof ram; i++)
+		ram[i] = (uint8_t)i;
+	struct citcat_target_config tc;
+	citcat_target_config_default(&tc);
+	tc.ram_size = sizeof ram;
+	tc.icache = (struct citcat_cache_config){64, 2, 16, CITCAT_REPL_LRU, 0, 0};
+	tc.dcache = (struct citcat_cache_config){64, 2, 16, CITCAT_REPL_LRU, 0, 0};
+	struct bus b;
+	struct bus_sink sink = {rec, NULL};
+	CHECK_EQ(bus_init(&b, &tc, ram, sink), 0);
+
+	/* read miss -> fill; write to it -> dirty; two more lines in the set ->
+	 * write-back before the fill that evicts it */
+	nev = 0;
+	bus_data(&b, 0x100, 4, 0, 0);
+	bus_data(&b, 0x104, 4, 1, 0xdeadbeef);
+	bus_data(&b, 0x120, 4, 0, 0);
+	bus_data(&b, 0x140, 4, 0, 0);
+	CHECK_EQ(nev, 4);
+	CHECK(evs[0].kind == CITCAT_CAT_FILL_D && evs[0].addr == 0x100 && evs[0].len == 16);
+	CHECK(evs[1].kind == CITCAT_CAT_FILL_D && evs[1].addr == 0x120);
+	CHECK(evs[2].kind == CITCAT_CAT_WRITEBACK && evs[2].addr == 0x100);
+	CHECK(evs[3].kind == CITCAT_CAT_FILL_D && evs[3].addr == 0x140);
+	CHECK_EQ(b.cycle, 3 * 20 + 20);
+
+	/* an unaligned word across lines touches both, lower first */
+	nev = 0;
+	bus_data(&b, 0x20e, 4, 0, 0);
+	CHECK_EQ(nev, 2);
+	CHECK(evs[0].addr == 0x200 && evs[1].addr == 0x210);
+
+	/* I-fetch of a line dirty in the D-cache writes it back first */
+	nev = 0;
+	bus_data(&b, 0x300, 4, 1, 1); /* allocate + dirty */
+	CHECK_EQ(nev, 1);
+	bus_ifetch(&b, 0x304);
+	CHECK_EQ(nev, 3);
+	CHECK(evs[1].kind == CITCAT_CAT_WRITEBACK && evs[1].addr == 0x300);
+	CHECK(evs[2].kind == CITCAT_CAT_FILL_I && evs[2].addr == 0x300);
+	bus_ifetch(&b, 0x308); /* same line: nothing */
+	CHECK_EQ(nev, 3);
+
+	/* DMA into a dirty line: write-back, then the transfer; the next read misses */
+	nev = 0;
+	bus_data(&b, 0x400, 4, 1, 5);
+	uint8_t d[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	bus_dma(&b, 0x404, d, 8, 17, 0x1234);
+	CHECK_EQ(nev, 3);
+	CHECK(evs[1].kind == CITCAT_CAT_WRITEBACK && evs[1].addr == 0x400);
+	CHECK(evs[2].kind == CITCAT_CAT_DMA && evs[2].addr == 0x404 && evs[2].len == 8 && evs[2].bcount == 17 &&
+	      evs[2].pc == 0x1234);
+	CHECK(memcmp(ram + 0x404, d, 8) == 0);
+	bus_data(&b, 0x408, 4, 0, 0);
+	CHECK(nev == 4 && evs[3].kind == CITCAT_CAT_FILL_D && evs[3].addr == 0x400);
+
+	/* maintenance: CLEAN_INV_D writes back dirty lines; INV_I empties the I side */
+	nev = 0;
+	bus_data(&b, 0x500, 4, 1, 9);
+	bus_uncached(&b, CITCAT_DEV_BASE + BUS_CLEAN_INV_D, 4, 1, 0);
+	CHECK(nev == 3 && evs[1].kind == CITCAT_CAT_UWRITE && evs[2].kind == CITCAT_CAT_WRITEBACK && evs[2].addr == 0x500);
+	bus_data(&b, 0x500, 4, 0, 0);
+	CHECK(nev == 4 && evs[3].kind == CITCAT_CAT_FILL_D);
+	bus_uncached(&b, CITCAT_DEV_BASE + BUS_INV_I, 4, 1, 0);
+	bus_ifetch(&b, 0x304);
+	CHECK(nev == 6 && evs[5].kind == CITCAT_CAT_FILL_I);
+	bus_fini(&b);
+
+	/* write-through, no write-allocate */
+	tc.dcache.write_through = 1;
+	CHECK_EQ(bus_init(&b, &tc, ram, sink), 0);
+	nev = 0;
+	bus_data(&b, 0x600, 2, 1, 0xabcd); /* miss: straight to the bus */
+	bus_data(&b, 0x600, 4, 0, 0);      /* not allocated: read miss fills */
+	bus_data(&b, 0x602, 1, 1, 0x7f);   /* hit: still written through */
+	CHECK_EQ(nev, 3);
+	CHECK(evs[0].kind == CITCAT_CAT_WRITE && evs[0].addr == 0x600 && evs[0].size == 2 && evs[0].value == 0xabcd);
+	CHECK(evs[1].kind == CITCAT_CAT_FILL_D);
+	CHECK(evs[2].kind == CITCAT_CAT_WRITE && evs[2].size == 1);
+	bus_uncached(&b, CITCAT_DEV_BASE + BUS_CLEAN_D, 4, 1, 0);
+	CHECK_EQ(nev, 4); /* nothing dirty in write-through */
+	bus_fini(&b);
+	CHECK_DONE();
+}

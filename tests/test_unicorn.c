@@ -1,0 +1,138 @@
+/* The Unicorn 2 behaviours the capture model and the replayer rely on (see
+ * the comment at the top of capture/target.c).  If an update of Debian's
+ * libunicorn changes one of them, this test says which. */
+#include "armcore.h"
+#include "check.h"
+
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+/* 0x100: mov r0,#1; mov r1,#2; ldr r2,[r3]; add r4,r2,#1; wfi; mov r5,#5;
+ *        str r5,[r3,#4]; mov r6,#6; udf */
+static const uint32_t prog[] = {0xe3a00001, 0xe3a01002, 0xe5932000, 0xe2824001, 0xe320f003,
+				0xe3a05005, 0xe5835004, 0xe3a06006, 0xe7f000f0};
+static int mode;
+static int mem_calls;
+static uint32_t mem_pc;
+
+static uint32_t rd(uc_engine *uc, int r)
+{
+	uint32_t v;
+	uc_reg_read(uc, r, &v);
+	return v;
+}
+
+static void hcode(uc_engine *uc, uint64_t a, uint32_t s, void *u)
+{
+	if (mode == 1 && a == 0x104)
+		uc_emu_stop(uc);
+	if (mode == 2 && a == 0x104) {
+		uint32_t pc = 0x114;
+		uc_reg_write(uc, UC_ARM_REG_PC, &pc);
+	}
+}
+
+static void hmem(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, void *u)
+{
+	mem_calls++;
+	mem_pc = rd(uc, UC_ARM_REG_PC);
+	if (mode == 3 && t == UC_MEM_READ) {
+		uint32_t x = 0xabcd;
+		uc_mem_write(uc, a, &x, 4);
+	}
+	if (mode == 4 && t == UC_MEM_READ)
+		uc_emu_stop(uc);
+}
+
+static uc_engine *setup(void)
+{
+	uc_engine *uc;
+	uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc);
+	uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
+	uc_mem_map(uc, 0, 1 << 20, UC_PROT_ALL);
+	uc_mem_write(uc, 0x100, prog, sizeof prog);
+	uint32_t x = 0x77, r3 = 0x1000;
+	uc_mem_write(uc, 0x1000, &x, 4);
+	uc_reg_write(uc, UC_ARM_REG_R3, &r3);
+	uc_hook h;
+	uc_hook_add(uc, &h, UC_HOOK_CODE, hcode, NULL, 1, 0);
+	uc_hook_add(uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, hmem, NULL, 1, 0);
+	return uc;
+}
+
+int main(void)
+{
+	uc_engine *uc;
+	/* WFI returns from uc_emu_start with PC after it (so the model handles WFI). */
+	mode = 0;
+	uc = setup();
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x120, 0, 0), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x114);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R4), 0x78);
+	uc_close(uc);
+
+	/* uc_emu_stop in a code hook: that instruction does not execute. */
+	mode = 1;
+	uc = setup();
+	uc_emu_start(uc, 0x100, 0x120, 0, 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x104);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0);
+	uc_close(uc);
+
+	/* Writing PC in a code hook redirects at once; the instruction is skipped. */
+	mode = 2;
+	uc = setup();
+	uc_emu_start(uc, 0x100, 0x120, 0, 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R5), 5);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R6), 6);
+	uc_close(uc);
+
+	/* A memory write in a READ hook changes the value loaded. */
+	mode = 3;
+	uc = setup();
+	uc_emu_start(uc, 0x100, 0x110, 0, 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0xabcd);
+	uc_close(uc);
+
+	/* uc_emu_stop in a memory hook abandons the instruction: PC stays on
+	 * it and its result is not written, so it would run (and hook) again. */
+	mode = 4;
+	uc = setup();
+	uc_emu_start(uc, 0x100, 0x120, 0, 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x108);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0);
+	uc_close(uc);
+
+	/* CPSR writes switch register banks; arm_set_state/arm_get_state round-trip. */
+	uc = setup();
+	struct arm_state s, g;
+	for (int i = 0; i < ARM_SLOTS; i++)
+		s.slot[i] = 0x1000u + (uint32_t)i * 4;
+	s.slot[ARM_SLOT_CPSR] = 0x600001d3; /* SVC, I and F masked, Z and C set */
+	s.slot[13] = s.slot[ARM_SLOT_SP_SVC];
+	s.slot[14] = s.slot[ARM_SLOT_LR_SVC];
+	for (int k = ARM_SLOT_SPSR_SVC; k <= ARM_SLOT_SPSR_FIQ; k += 3)
+		if (k == ARM_SLOT_SPSR_SVC || k == ARM_SLOT_SPSR_IRQ || k == ARM_SLOT_SPSR_ABT || k == ARM_SLOT_SPSR_UND)
+			s.slot[k] = 0x200001d0u | (uint32_t)(k & 0xf);
+	s.slot[ARM_SLOT_SPSR_FIQ] = 0x80000010;
+	CHECK_EQ(arm_set_state(uc, &s), 0);
+	CHECK_EQ(arm_get_state(uc, &g), 0);
+	for (int i = 0; i < ARM_SLOTS; i++)
+		if (s.slot[i] != g.slot[i] && i != ARM_SLOT_SPSR_SVC + 0) {
+			fprintf(stderr, "slot %d: set 0x%x, got 0x%x\n", i, s.slot[i], g.slot[i]);
+			CHECK(0);
+		}
+
+	/* IRQ entry: mode IRQ, I and A set, LR_irq = EPC + 4, SPSR_irq = old CPSR, PC = 0x18. */
+	uint32_t cpsr = 0x60000013; /* SVC, IRQs enabled */
+	uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr);
+	CHECK_EQ(arm_take_irq(uc, 0x2000), 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_CPSR), 0x60000192);
+	CHECK_EQ(rd(uc, UC_ARM_REG_LR), 0x2004);
+	CHECK_EQ(rd(uc, UC_ARM_REG_SPSR), 0x60000013);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x18);
+	CHECK_EQ(rd(uc, UC_ARM_REG_SP), s.slot[ARM_SLOT_SP_IRQ]);
+	uc_close(uc);
+	CHECK_DONE();
+}
