@@ -1,0 +1,96 @@
+/*
+ * start.S - vector table, reset handler and IRQ entry for the modelled target.
+ *
+ * The vector base is fixed at 0 (TARGET.md).  Only IRQ is modelled: every
+ * other exception stops the capture with an error, so those vectors just
+ * park the core (they exist so a stray exception on real hardware does not
+ * run into code).
+ */
+
+    .syntax unified
+    .arm
+
+#define MODE_FIQ        0x11
+#define MODE_IRQ        0x12
+#define MODE_SVC        0x13
+#define MODE_ABT        0x17
+#define MODE_UND        0x1B
+#define MODE_SYS        0x1F
+
+    .section .vectors, "ax", %progbits
+    .global _vectors
+_vectors:
+    b       _reset                  @ 0x00 reset
+    b       .                       @ 0x04 undefined instruction (not modelled)
+    b       .                       @ 0x08 SVC (not modelled)
+    b       .                       @ 0x0C prefetch abort (not modelled)
+    b       .                       @ 0x10 data abort (not modelled)
+    b       .                       @ 0x14 reserved
+    b       citcat_irq_entry        @ 0x18 IRQ
+    b       .                       @ 0x1C FIQ (not modelled)
+
+    .text
+    .global _reset
+    .type   _reset, %function
+_reset:
+    /* Every mode gets its own stack, set from the linker script.  IRQs and
+     * FIQs stay masked (the `cps` forms below do not change I/F; the mask
+     * is set explicitly) until a program unmasks them. */
+    cpsid   if
+    cps     #MODE_IRQ
+    ldr     sp, =__irq_stack_top
+    cps     #MODE_FIQ
+    ldr     sp, =__fiq_stack_top
+    cps     #MODE_ABT
+    ldr     sp, =__abt_stack_top
+    cps     #MODE_UND
+    ldr     sp, =__und_stack_top
+    cps     #MODE_SVC
+    ldr     sp, =__svc_stack_top
+    cps     #MODE_SYS               @ main runs privileged, on the usr/sys stack
+    ldr     sp, =__sys_stack_top
+    mov     fp, #0
+    mov     lr, #0
+    /* Zero .bss word by word (the linker script aligns it to 8). */
+    ldr     r0, =__bss_start__
+    ldr     r1, =__bss_end__
+    mov     r2, #0
+    mov     r3, #0
+1:  cmp     r0, r1
+    stmialo r0!, {r2, r3}
+    blo     1b
+    bl      citcat_crt_main         @ constructors, driver, main, exit: never returns
+    b       .
+    .size   _reset, . - _reset
+
+/*
+ * IRQ entry.  The model enters with SPSR_irq = CPSR, mode IRQ, I = A = 1,
+ * LR_irq = EPC + 4, PC = 0x18.  The handler runs on the IRQ stack and does
+ * not nest; it saves the AAPCS caller-saved registers (C saves the rest),
+ * 24 bytes so the stack stays 8-byte aligned, and returns with
+ * `subs pc, lr, #4`, which also restores CPSR from SPSR_irq.
+ *
+ * If the interrupted instruction is the `b .` in citcat_spin_until_irq,
+ * the return address is moved past it, so an interrupt breaks that loop.
+ */
+    .global citcat_irq_entry
+    .type   citcat_irq_entry, %function
+citcat_irq_entry:
+    push    {r0-r3, r12, lr}
+    bl      citcat_irq_dispatch
+    ldr     r0, [sp, #20]           @ stacked LR_irq = EPC + 4
+    adr     r1, citcat_spin_point + 4
+    cmp     r0, r1
+    addeq   r0, r0, #4              @ resume after the `b .`
+    streq   r0, [sp, #20]
+    pop     {r0-r3, r12, lr}
+    subs    pc, lr, #4
+    .size   citcat_irq_entry, . - citcat_irq_entry
+
+    .global citcat_spin_until_irq
+    .type   citcat_spin_until_irq, %function
+citcat_spin_until_irq:
+citcat_spin_point:
+    b       citcat_spin_point       @ left only by an interrupt (see above)
+    bx      lr
+    .size   citcat_spin_until_irq, . - citcat_spin_until_irq
