@@ -2,6 +2,7 @@
  * and `bench sdclsp`. */
 #include "cli.h"
 #include "itrace.h"
+#include "outfile.h"
 #include "sdclsp.h"
 
 #include <errno.h>
@@ -55,15 +56,15 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 		return EXIT_USAGE;
 	}
 	int lz4 = o->lz4 == 1 || cli_has_suffix(out, ".lz4");
-	struct sdclsp_file *f;
+	struct cc_outfile *f;
 	struct sdclsp_encoder *e = NULL;
-	if (sdclsp_file_open(&f, out, lz4, &err) < 0) {
+	if (cc_outfile_open(&f, out, lz4, &err) < 0) {
 		citcat_itrace_reader_close(r);
 		return cli_errinfo(out, &err);
 	}
-	if ((rc = sdclsp_encoder_alloc(&e, &c, sdclsp_file_sink, f)) < 0) {
+	if ((rc = sdclsp_encoder_alloc(&e, &c, cc_outfile_sink, f)) < 0) {
 		citcat_itrace_reader_close(r);
-		sdclsp_file_abort(f);
+		cc_outfile_abort(f);
 		return cli_fail("%s: %s", out, citcat_errstr(rc));
 	}
 	static struct citcat_itrace_rec rec;
@@ -86,9 +87,9 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 			cli_errinfo(in, citcat_itrace_reader_error(r));
 		else
 			cli_errinfo(in, sdclsp_encoder_error(e));
-		sdclsp_file_abort(f);
+		cc_outfile_abort(f);
 		status = EXIT_USAGE;
-	} else if (sdclsp_file_close(f, &err) < 0) {
+	} else if (cc_outfile_commit(f, &err) < 0) {
 		status = cli_errinfo(out, &err);
 	}
 	sdclsp_encoder_free(e);

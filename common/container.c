@@ -2,6 +2,7 @@
 
 #include "container.h"
 #include "bytes.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <lz4.h>
@@ -18,9 +19,7 @@
 #define END_LEN 24
 
 struct cc_writer {
-	FILE *f;
-	char *path;     /* final path (NULL for stdout) */
-	char *tmppath;  /* temporary path */
+	struct cc_outfile *out;
 	uint8_t *buf;   /* raw chunk being built */
 	size_t cap, len;
 	uint32_t nrec;
@@ -77,7 +76,7 @@ static int rerr(struct cc_reader *r, int code, uint64_t off, const char *fmt, ..
 
 static int wwrite(struct cc_writer *w, const void *p, size_t n)
 {
-	if (n && fwrite(p, 1, n, w->f) != n)
+	if (cc_outfile_write(w->out, p, n))
 		return werr(w, CITCAT_ERR_IO, "write failed: %s", strerror(errno));
 	w->bytes += n;
 	return 0;
@@ -98,33 +97,12 @@ int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC
 	w->zbuf = malloc(w->zcap);
 	if (!w->buf || !w->zbuf)
 		goto nomem;
-	if (strcmp(path, "-") == 0) {
-		w->f = stdout;
-	} else {
-		w->path = strdup(path);
-		if (!w->path || asprintf(&w->tmppath, "%s.tmp-XXXXXX", path) < 0) {
-			w->tmppath = NULL;
-			goto nomem;
-		}
-		int fd = mkstemp(w->tmppath);
-		if (fd < 0) {
-			int e = errno;
-			free(w->tmppath);
-			w->tmppath = NULL;
-			cc_writer_abort(w);
-			errno = e;
-			return CITCAT_ERR_IO;
-		}
-		/* mkstemp creates 0600; give the file the usual umask-based mode */
-		mode_t um = umask(0);
-		umask(um);
-		fchmod(fd, 0666 & ~um);
-		w->f = fdopen(fd, "wb");
-		if (!w->f) {
-			close(fd);
-			cc_writer_abort(w);
-			return CITCAT_ERR_IO;
-		}
+	int orc = cc_outfile_open(&w->out, path, 0, NULL);
+	if (orc) {
+		int e = errno;
+		cc_writer_abort(w);
+		errno = e;
+		return orc;
 	}
 	uint8_t hdr[HDR_FIXED];
 	memcpy(hdr, magic, CC_MAGIC_LEN);
@@ -215,8 +193,6 @@ static void writer_free(struct cc_writer *w)
 {
 	free(w->buf);
 	free(w->zbuf);
-	free(w->path);
-	free(w->tmppath);
 	free(w);
 }
 
@@ -233,17 +209,10 @@ int cc_writer_close(struct cc_writer *w)
 		cc_put32(e + 20, XXH32(e, 20, 0));
 		rc = wwrite(w, e, sizeof e);
 	}
-	if (!rc && fflush(w->f) != 0)
-		rc = werr(w, CITCAT_ERR_IO, "write failed: %s", strerror(errno));
-	if (w->f != stdout) {
-		if (fclose(w->f) != 0 && !rc)
-			rc = werr(w, CITCAT_ERR_IO, "close failed: %s", strerror(errno));
-		w->f = NULL;
-		if (!rc && rename(w->tmppath, w->path) != 0)
-			rc = werr(w, CITCAT_ERR_IO, "rename to %s failed: %s", w->path, strerror(errno));
-		if (rc)
-			unlink(w->tmppath);
-	}
+	if (rc)
+		cc_outfile_abort(w->out);
+	else if ((rc = cc_outfile_commit(w->out, &w->err)) != 0)
+		w->err.code = rc;
 	writer_free(w);
 	return rc;
 }
@@ -252,12 +221,7 @@ void cc_writer_abort(struct cc_writer *w)
 {
 	if (!w)
 		return;
-	if (w->f && w->f != stdout)
-		fclose(w->f);
-	else if (w->f == stdout)
-		fflush(stdout);
-	if (w->tmppath)
-		unlink(w->tmppath);
+	cc_outfile_abort(w->out);
 	writer_free(w);
 }
 

@@ -2,6 +2,7 @@
  * frame, trailer and error handling, and the per-reference dispatch to the
  * format modules (a switch, not a chain of function pointers). */
 #include "addr_int.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -89,23 +90,9 @@ int citcat_addr_sniff(const uint8_t *h, size_t n)
 
 static int out_raw(struct citcat_addr_writer *w, const uint8_t *p, size_t n)
 {
-	if (w->to_mem) {
-		if (w->memlen + n > w->memcap) {
-			size_t cap = w->memcap ? w->memcap : 4096;
-			while (cap < w->memlen + n)
-				cap *= 2;
-			uint8_t *m = realloc(w->mem, cap);
-			if (!m)
-				return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
-			w->mem = m;
-			w->memcap = cap;
-		}
-		memcpy(w->mem + w->memlen, p, n);
-		w->memlen += n;
-		return 0;
-	}
-	if (n && fwrite(p, 1, n, w->f) != n)
-		return addr_werr(w, CITCAT_ERR_IO, "write failed: %s", strerror(errno));
+	int rc = cc_outfile_write(w->out, p, n);
+	if (rc)
+		return addr_werr(w, rc, "write failed: %s", rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	return 0;
 }
 
@@ -117,15 +104,7 @@ int addr_wflush(struct citcat_addr_writer *w)
 		return 0;
 	if (w->hashing)
 		XXH32_update(&w->xh, w->buf, w->len);
-	int rc;
-	if (w->cctx) {
-		size_t z = LZ4F_compressUpdate(w->cctx, w->zbuf, w->zcap, w->buf, w->len, NULL);
-		if (LZ4F_isError(z))
-			return addr_werr(w, CITCAT_ERR_INTERNAL, "LZ4 frame: %s", LZ4F_getErrorName(z));
-		rc = out_raw(w, w->zbuf, z);
-	} else {
-		rc = out_raw(w, w->buf, w->len);
-	}
+	int rc = out_raw(w, w->buf, w->len);
 	w->len = 0;
 	return rc;
 }
@@ -158,44 +137,11 @@ int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, c
 	w->buf = malloc(ADDR_OUTBUF);
 	if (!w->buf)
 		return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
-	if (w->lz4) {
-		if (LZ4F_isError(LZ4F_createCompressionContext(&w->cctx, LZ4F_VERSION)))
-			return addr_werr(w, CITCAT_ERR_NOMEM, "cannot create an LZ4 context");
-		w->zcap = LZ4F_compressBound(ADDR_OUTBUF, NULL);
-		if (w->zcap < LZ4F_HEADER_SIZE_MAX)
-			w->zcap = LZ4F_HEADER_SIZE_MAX;
-		if (!(w->zbuf = malloc(w->zcap)))
-			return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
-	}
-	if (!path) {
-		w->to_mem = 1;
-	} else if (strcmp(path, "-") == 0) {
-		w->f = stdout;
-	} else {
-		if (!(w->path = strdup(path)) || asprintf(&w->tmppath, "%s.tmp-XXXXXX", path) < 0) {
-			w->tmppath = NULL;
-			return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
-		}
-		int fd = mkstemp(w->tmppath);
-		if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
-			int e = errno;
-			if (fd >= 0)
-				close(fd);
-			free(w->tmppath);
-			w->tmppath = NULL;
-			return addr_werr(w, CITCAT_ERR_IO, "cannot create %s: %s", path, strerror(e));
-		}
-	}
-	if (w->cctx) {
-		LZ4F_preferences_t pref;
-		memset(&pref, 0, sizeof pref);
-		pref.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
-		pref.frameInfo.blockSizeID = LZ4F_max64KB;
-		size_t z = LZ4F_compressBegin(w->cctx, w->zbuf, w->zcap, &pref);
-		if (LZ4F_isError(z))
-			return addr_werr(w, CITCAT_ERR_INTERNAL, "LZ4 frame: %s", LZ4F_getErrorName(z));
-		if (out_raw(w, w->zbuf, z))
-			return w->err.code;
+	w->to_mem = path == NULL;
+	int orc = cc_outfile_open(&w->out, path, w->lz4, &w->err);
+	if (orc) {
+		w->failed = orc;
+		return orc;
 	}
 	if (w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2) {
 		XXH32_reset(&w->xh, 0);
@@ -251,23 +197,14 @@ static int writer_finish(struct citcat_addr_writer *w)
 		rc = pdats2_finish(w);
 	if (!rc)
 		rc = addr_wflush(w);
-	if (!rc && w->cctx) {
-		size_t z = LZ4F_compressEnd(w->cctx, w->zbuf, w->zcap, NULL);
-		if (LZ4F_isError(z))
-			return addr_werr(w, CITCAT_ERR_INTERNAL, "LZ4 frame: %s", LZ4F_getErrorName(z));
-		rc = out_raw(w, w->zbuf, z);
-	}
 	return rc;
 }
 
 static void writer_free(struct citcat_addr_writer *w)
 {
-	LZ4F_freeCompressionContext(w->cctx);
-	free(w->zbuf);
+	cc_outfile_abort(w->out);
 	free(w->buf);
 	free(w->mem);
-	free(w->path);
-	free(w->tmppath);
 	free(w);
 }
 
@@ -278,22 +215,14 @@ int citcat_addr_writer_finish(struct citcat_addr_writer *w)
 	if (w->finished)
 		return w->finished < 0 ? w->finished : 0;
 	int rc = writer_finish(w);
-	if (w->to_mem) {
-		/* the buffer stays with W until take */
-	} else if (w->f == stdout) {
-		if (fflush(stdout) && !rc)
-			rc = addr_werr(w, CITCAT_ERR_IO, "write to standard output failed: %s", strerror(errno));
-		w->f = NULL;
-	} else if (w->f) {
-		if (fclose(w->f) && !rc)
-			rc = addr_werr(w, CITCAT_ERR_IO, "write to %s failed: %s", w->path, strerror(errno));
-		w->f = NULL;
-		if (!rc && rename(w->tmppath, w->path) != 0)
-			rc = addr_werr(w, CITCAT_ERR_IO, "rename to %s failed: %s", w->path, strerror(errno));
-		if (rc)
-			unlink(w->tmppath);
-		free(w->tmppath);
-		w->tmppath = NULL;
+	struct cc_outfile *o = w->out;
+	w->out = NULL;
+	if (rc) {
+		cc_outfile_abort(o);
+	} else if (w->to_mem) {
+		rc = cc_outfile_take(o, &w->mem, &w->memlen); /* kept until take */
+	} else if ((rc = cc_outfile_commit(o, &w->err)) != 0) {
+		w->failed = rc;
 	}
 	w->finished = rc ? rc : 1;
 	if (rc)
@@ -333,12 +262,6 @@ void citcat_addr_writer_abort(struct citcat_addr_writer *w)
 {
 	if (!w)
 		return;
-	if (w->f == stdout)
-		fflush(stdout);
-	else if (w->f)
-		fclose(w->f);
-	if (w->tmppath)
-		unlink(w->tmppath);
 	writer_free(w);
 }
 

@@ -28,14 +28,10 @@ struct citcat_addr_writer {
 	uint64_t mask;
 	int lz4;
 	/* output */
-	FILE *f;
-	char *path, *tmppath;
+	struct cc_outfile *out;
 	int to_mem;
-	uint8_t *mem;
-	size_t memlen, memcap;
-	LZ4F_cctx *cctx;
-	uint8_t *zbuf;
-	size_t zcap;
+	uint8_t *mem; /* in-memory result, once finished */
+	size_t memlen;
 	uint8_t *buf; /* ADDR_OUTBUF bytes; records are staged here */
 	size_t len;
 	int hashing;

@@ -127,13 +127,8 @@ int sdclsp_encoder_finish(struct sdclsp_encoder *e);
 const struct sdclsp_stats *sdclsp_encoder_stats(const struct sdclsp_encoder *e);
 const struct citcat_errinfo *sdclsp_encoder_error(const struct sdclsp_encoder *e);
 
-/* An output file for the encoder: PATH.tmp-XXXXXX renamed to PATH on close,
- * "-" = stdout; LZ4 wraps everything in one LZ4 frame (lz4frame.h). */
-struct sdclsp_file;
-int sdclsp_file_open(struct sdclsp_file **f, const char *path, int lz4, struct citcat_errinfo *err);
-int sdclsp_file_sink(void *ctx, const void *buf, size_t len); /* CTX is the sdclsp_file */
-int sdclsp_file_close(struct sdclsp_file *f, struct citcat_errinfo *err); /* frees F */
-void sdclsp_file_abort(struct sdclsp_file *f); /* removes the temporary file; accepts NULL */
+/* Write an encoder's output with common/outfile.h (cc_outfile_sink), which
+ * handles the temporary name and the optional LZ4 frame. */
 
 struct sdclsp_decoder;
 

@@ -3,6 +3,7 @@
  * configurations, and the error paths. */
 #include "check.h"
 #include "itrace.h"
+#include "outfile.h"
 #include "sdclsp.h"
 #include "sdclsp_synth.h"
 
@@ -267,13 +268,13 @@ static void roundtrip(const char *spec, uint64_t seed, unsigned irq_rate, size_t
 		return;
 	struct membuf out = {0};
 	struct sdclsp_encoder *e;
-	struct sdclsp_file *f = NULL;
+	struct cc_outfile *f = NULL;
 	char path[] = "/tmp/citcat-rt-XXXXXX";
 	if (via_file_lz4) {
 		int fd = mkstemp(path);
 		close(fd);
-		CHECK_EQ(sdclsp_file_open(&f, path, 1, &err), 0);
-		CHECK_EQ(sdclsp_encoder_alloc(&e, &c, sdclsp_file_sink, f), 0);
+		CHECK_EQ(cc_outfile_open(&f, path, 1, &err), 0);
+		CHECK_EQ(sdclsp_encoder_alloc(&e, &c, cc_outfile_sink, f), 0);
 	} else {
 		CHECK_EQ(sdclsp_encoder_alloc(&e, &c, mem_sink, &out), 0);
 	}
@@ -301,7 +302,7 @@ static void roundtrip(const char *spec, uint64_t seed, unsigned irq_rate, size_t
 	CHECK_EQ(st->msdc_bits + st->hsdc_bits + st->hlsp_bits, st->bits);
 	sdclsp_encoder_free(e);
 	if (f)
-		CHECK_EQ(sdclsp_file_close(f, &err), 0);
+		CHECK_EQ(cc_outfile_commit(f, &err), 0);
 
 	struct sdclsp_decoder *d;
 	if (via_file_lz4)

@@ -1,0 +1,216 @@
+#include "outfile.h"
+
+#include <errno.h>
+#include <lz4frame.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LZ4_PIECE (64u << 10)
+
+struct cc_outfile {
+	FILE *f;
+	char *path, *tmp;
+	uint8_t *mem; /* in-memory output */
+	size_t memlen, memcap;
+	int to_mem;
+	LZ4F_cctx *cctx;
+	uint8_t *zbuf;
+	size_t zcap;
+	uint64_t bytes;
+	int error;
+};
+
+static int oerr(struct citcat_errinfo *e, int code, const char *fmt, ...)
+{
+	if (e) {
+		va_list ap;
+		va_start(ap, fmt);
+		e->code = code;
+		e->offset = UINT64_MAX;
+		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static int raw(struct cc_outfile *o, const void *p, size_t n)
+{
+	if (o->error)
+		return o->error;
+	if (o->to_mem) {
+		if (o->memlen + n > o->memcap) {
+			size_t cap = o->memcap ? o->memcap : 4096;
+			while (cap < o->memlen + n)
+				cap *= 2;
+			uint8_t *m = realloc(o->mem, cap);
+			if (!m)
+				return o->error = CITCAT_ERR_NOMEM;
+			o->mem = m;
+			o->memcap = cap;
+		}
+		memcpy(o->mem + o->memlen, p, n);
+		o->memlen += n;
+	} else if (n && fwrite(p, 1, n, o->f) != n) {
+		return o->error = CITCAT_ERR_IO;
+	}
+	o->bytes += n;
+	return 0;
+}
+
+int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct citcat_errinfo *err)
+{
+	*out = NULL;
+	struct cc_outfile *o = calloc(1, sizeof *o);
+	if (!o)
+		return oerr(err, CITCAT_ERR_NOMEM, "out of memory");
+	if (!path) {
+		o->to_mem = 1;
+	} else if (strcmp(path, "-") == 0) {
+		o->f = stdout;
+	} else {
+		if (!(o->path = strdup(path)) || asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
+			o->tmp = NULL;
+			cc_outfile_abort(o);
+			return oerr(err, CITCAT_ERR_NOMEM, "out of memory");
+		}
+		int fd = mkstemp(o->tmp);
+		if (fd >= 0) { /* mkstemp makes 0600; give the file the usual mode */
+			mode_t um = umask(0);
+			umask(um);
+			fchmod(fd, 0666 & ~um);
+		}
+		if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
+			int e = errno;
+			if (fd >= 0) {
+				close(fd);
+				unlink(o->tmp);
+			}
+			free(o->tmp);
+			o->tmp = NULL;
+			cc_outfile_abort(o);
+			return oerr(err, CITCAT_ERR_IO, "cannot create %s: %s", path, strerror(e));
+		}
+	}
+	if (lz4) {
+		LZ4F_preferences_t prefs;
+		memset(&prefs, 0, sizeof prefs);
+		prefs.frameInfo.blockSizeID = LZ4F_max64KB;
+		prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+		o->zcap = LZ4F_compressBound(LZ4_PIECE, &prefs) + LZ4F_HEADER_SIZE_MAX;
+		o->zbuf = malloc(o->zcap);
+		if (!o->zbuf || LZ4F_isError(LZ4F_createCompressionContext(&o->cctx, LZ4F_VERSION))) {
+			cc_outfile_abort(o);
+			return oerr(err, CITCAT_ERR_NOMEM, "out of memory");
+		}
+		size_t n = LZ4F_compressBegin(o->cctx, o->zbuf, o->zcap, &prefs);
+		if (LZ4F_isError(n) || raw(o, o->zbuf, n)) {
+			cc_outfile_abort(o);
+			return oerr(err, CITCAT_ERR_IO, "cannot write %s", path ? path : "(memory)");
+		}
+	}
+	*out = o;
+	return 0;
+}
+
+int cc_outfile_write(struct cc_outfile *o, const void *buf, size_t len)
+{
+	if (o->error)
+		return o->error;
+	if (!o->cctx)
+		return raw(o, buf, len);
+	const uint8_t *p = buf;
+	while (len) {
+		size_t piece = len < LZ4_PIECE ? len : LZ4_PIECE;
+		size_t n = LZ4F_compressUpdate(o->cctx, o->zbuf, o->zcap, p, piece, NULL);
+		if (LZ4F_isError(n))
+			return o->error = CITCAT_ERR_INTERNAL;
+		if (raw(o, o->zbuf, n))
+			return o->error;
+		p += piece;
+		len -= piece;
+	}
+	return 0;
+}
+
+int cc_outfile_sink(void *ctx, const void *buf, size_t len) { return cc_outfile_write(ctx, buf, len); }
+uint64_t cc_outfile_bytes(const struct cc_outfile *o) { return o->bytes; }
+
+static int end_frame(struct cc_outfile *o)
+{
+	if (!o->error && o->cctx) {
+		size_t n = LZ4F_compressEnd(o->cctx, o->zbuf, o->zcap, NULL);
+		if (LZ4F_isError(n))
+			o->error = CITCAT_ERR_INTERNAL;
+		else
+			raw(o, o->zbuf, n);
+	}
+	return o->error;
+}
+
+static void outfile_free(struct cc_outfile *o)
+{
+	LZ4F_freeCompressionContext(o->cctx);
+	free(o->zbuf);
+	free(o->mem);
+	free(o->path);
+	free(o->tmp);
+	free(o);
+}
+
+int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err)
+{
+	if (!o)
+		return CITCAT_ERR_INVAL;
+	int rc = end_frame(o);
+	const char *name = o->path ? o->path : "standard output";
+	if (rc)
+		oerr(err, rc, "writing %s failed: %s", name, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+	if (o->f == stdout) {
+		if (fflush(stdout) != 0 && !rc)
+			rc = oerr(err, CITCAT_ERR_IO, "writing standard output failed: %s", strerror(errno));
+	} else if (o->f) {
+		if (fclose(o->f) != 0 && !rc)
+			rc = oerr(err, CITCAT_ERR_IO, "writing %s failed: %s", name, strerror(errno));
+		if (!rc && rename(o->tmp, o->path) != 0)
+			rc = oerr(err, CITCAT_ERR_IO, "cannot rename into %s: %s", name, strerror(errno));
+		if (rc)
+			unlink(o->tmp);
+	} else if (o->to_mem && !rc) {
+		rc = oerr(err, CITCAT_ERR_INVAL, "in-memory output must be taken, not committed");
+	}
+	outfile_free(o);
+	return rc;
+}
+
+int cc_outfile_take(struct cc_outfile *o, uint8_t **buf, size_t *len)
+{
+	if (!o || !o->to_mem) {
+		cc_outfile_abort(o);
+		return CITCAT_ERR_INVAL;
+	}
+	int rc = end_frame(o);
+	if (!rc) {
+		*buf = o->mem;
+		*len = o->memlen;
+		o->mem = NULL;
+	}
+	outfile_free(o);
+	return rc;
+}
+
+void cc_outfile_abort(struct cc_outfile *o)
+{
+	if (!o)
+		return;
+	if (o->f == stdout)
+		fflush(stdout);
+	else if (o->f)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	outfile_free(o);
+}

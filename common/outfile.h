@@ -1,0 +1,32 @@
+/* An output file that appears only when complete: bytes go to PATH.tmp-XXXXXX
+ * and the file is renamed to PATH on commit, or removed on abort, so a failed
+ * or interrupted run never leaves a partial file.  PATH "-" writes to standard
+ * output; PATH NULL collects the bytes in memory (cc_outfile_take).  With LZ4
+ * set, everything written is wrapped in one standard LZ4 frame (64 KiB
+ * blocks, content checksum), so `lz4 -d` unwraps it.  Used by every citcat
+ * writer. */
+#ifndef CITCAT_OUTFILE_H
+#define CITCAT_OUTFILE_H
+
+#include "citcat.h"
+
+struct cc_outfile;
+
+/* Returns 0 or an error (ERR, if non-NULL, gets the detail). */
+int cc_outfile_open(struct cc_outfile **o, const char *path, int lz4, struct citcat_errinfo *err);
+/* Appends LEN bytes.  Returns 0 or an error code (sticky). */
+int cc_outfile_write(struct cc_outfile *o, const void *buf, size_t len);
+/* A byte-sink adapter with the signature encoders take: CTX is the outfile. */
+int cc_outfile_sink(void *ctx, const void *buf, size_t len);
+/* Bytes handed to the file so far (after LZ4, when framing). */
+uint64_t cc_outfile_bytes(const struct cc_outfile *o);
+/* Ends the frame, flushes, closes and renames into place; frees O.  On
+ * failure the temporary file is removed. */
+int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err);
+/* In-memory outfiles: ends the frame and hands over the bytes (free them
+ * with free()); frees O. */
+int cc_outfile_take(struct cc_outfile *o, uint8_t **buf, size_t *len);
+/* Removes the temporary file; frees O.  Accepts NULL. */
+void cc_outfile_abort(struct cc_outfile *o);
+
+#endif
