@@ -451,6 +451,10 @@ int addr_bench(int argc, char **argv)
 	char tmp[512], din[512];
 	snprintf(tmp, sizeof tmp, "%s/citcat-bench-%d.out", tdir, (int)getpid());
 	snprintf(din, sizeof din, "%s/citcat-bench-%d.din", tdir, (int)getpid());
+	/* totals over all traces, by row name (a missing tool skips a row) */
+	struct bench_row tot[16];
+	int ntot = 0;
+	uint64_t tot_refs = 0;
 	if (json)
 		printf("{\"traces\": [");
 	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
@@ -491,6 +495,20 @@ int addr_bench(int argc, char **argv)
 		free(v);
 		if (err)
 			return EXIT_USAGE;
+		tot_refs += n;
+		for (int k = 0; k < nr; k++) {
+			int t = 0;
+			while (t < ntot && strcmp(tot[t].name, rows[k].name) != 0)
+				t++;
+			if (t == ntot) {
+				if (ntot == 16)
+					continue;
+				tot[ntot++] = (struct bench_row){rows[k].name, 0, 0, 0};
+			}
+			tot[t].enc += rows[k].enc;
+			tot[t].dec += rows[k].dec;
+			tot[t].bytes += rows[k].bytes;
+		}
 		if (json) {
 			printf("%s{\"trace\": \"%s\", \"refs\": %zu, \"formats\": [", fi ? ", " : "", label, n);
 			for (int k = 0; k < nr; k++)
@@ -511,7 +529,22 @@ int addr_bench(int argc, char **argv)
 			printf("  (din|TOOL: the tool run on the din text; its speeds include the din text I/O only as a pipe)\n");
 		}
 	}
-	if (json)
-		printf("]}\n");
+	if (json) {
+		printf("], \"total\": {\"refs\": %llu, \"formats\": [", (unsigned long long)tot_refs);
+		for (int k = 0; k < ntot; k++)
+			printf("%s{\"name\": \"%s\", \"bytes\": %llu, \"refs_per_byte\": %.4f, "
+			       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f}",
+			       k ? ", " : "", tot[k].name, (unsigned long long)tot[k].bytes,
+			       tot[k].bytes ? (double)tot_refs / (double)tot[k].bytes : 0.0, mrefs(tot_refs, tot[k].enc),
+			       mrefs(tot_refs, tot[k].dec));
+		printf("]}}\n");
+	} else if (nfiles > 1) {
+		printf("total over %d traces: %llu references\n", nfiles, (unsigned long long)tot_refs);
+		printf("  %-14s %12s %10s %12s %12s\n", "format", "bytes", "refs/byte", "enc Mref/s", "dec Mref/s");
+		for (int k = 0; k < ntot; k++)
+			printf("  %-14s %12llu %10.3f %12.1f %12.1f\n", tot[k].name, (unsigned long long)tot[k].bytes,
+			       tot[k].bytes ? (double)tot_refs / (double)tot[k].bytes : 0.0, mrefs(tot_refs, tot[k].enc),
+			       mrefs(tot_refs, tot[k].dec));
+	}
 	return EXIT_OK;
 }
