@@ -75,6 +75,11 @@ int sdclsp_bench(int argc, char **argv);
 /* ---- itrace and CAT (cmd_info.c, capture) ---- */
 int itrace_info(const char *path, int json);
 int cat_info(const char *path, int json);
+int ims_info(const char *path, int json);
+int aes_info(const char *path, int json);
+int cmd_ims(int argc, char **argv);
+int cmd_aes(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int bench_capture(int argc, char **argv);
 
 #endif

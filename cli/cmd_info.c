@@ -98,6 +98,10 @@ int cmd_info(int argc, char **argv)
 			return cat_info(path, json);
 		if (memcmp(head, "CITR", 4) == 0)
 			return itrace_info(path, json);
+		if (memcmp(head, "CIMS", 4) == 0)
+			return ims_info(path, json);
+		if (memcmp(head, "CAES", 4) == 0)
+			return aes_info(path, json);
 	}
 	if (sdclsp_detect(path, head, (size_t)n))
 		return sdclsp_info(path, json);

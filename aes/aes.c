@@ -1,0 +1,576 @@
+/* AES format and extraction: see AES.md. */
+#include "aes.h"
+#include "bytes.h"
+#include "container.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "CAES\r\n\x1a\n"
+#define META_LEN 32
+#define K_REPEAT 6
+#define TAB 256 /* last value per device word, per kind */
+#define COUNTER_OFF 0x600u
+
+static const char *const names[CITCAT_AES_KINDS] = {"irq", "dma", "input", "output", "counter", "end"};
+const char *citcat_aes_kind_name(unsigned k) { return k < CITCAT_AES_KINDS ? names[k] : "?"; }
+
+int citcat_aes_is_counter(const struct citcat_target_config *cfg, uint32_t addr)
+{
+	return addr - cfg->dev_base - COUNTER_OFF < 8;
+}
+
+static int aerr(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, ...)
+{
+	if (e) {
+		va_list ap;
+		va_start(ap, fmt);
+		e->code = code;
+		e->offset = off;
+		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/* Delta state, reset at each chunk (chunks decode alone). */
+struct tab_ent {
+	uint32_t addr;
+	uint32_t valid;
+	uint64_t value;
+};
+struct astate {
+	uint64_t bcount;
+	uint32_t pc, dma_next;
+	uint32_t last_addr[3]; /* INPUT, OUTPUT, COUNTER */
+	struct tab_ent tab[3][TAB];
+};
+
+static void astate_reset(struct astate *s) { memset(s, 0, sizeof *s); }
+
+static struct tab_ent *tab_slot(struct astate *s, unsigned kind, uint32_t addr)
+{
+	return &s->tab[kind - CITCAT_AES_INPUT][(addr >> 2) & (TAB - 1)];
+}
+
+struct citcat_aes_writer {
+	struct cc_writer *cw;
+	uint32_t dev_base;
+	struct astate st;
+	struct citcat_aes_rec prev; /* last queue record written, for repeats */
+	int have_prev;
+	uint64_t repeat;            /* pending repeats of PREV */
+	struct citcat_errinfo err;
+};
+
+struct citcat_aes_reader {
+	struct cc_reader *cr;
+	struct citcat_trace_id id;
+	const uint8_t *p, *base, *end;
+	struct astate st;
+	struct citcat_aes_rec prev;
+	int have_prev;
+	uint64_t repeat; /* copies of PREV still to return */
+	size_t last_bytes;
+	const uint8_t *last_raw;
+	struct citcat_errinfo err;
+};
+
+/* ---- writer ---- */
+
+int citcat_aes_writer_open(struct citcat_aes_writer **out, const char *path, const struct citcat_trace_id *id,
+			   const struct citcat_target_config *cfg)
+{
+	*out = NULL;
+	struct citcat_aes_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return CITCAT_ERR_NOMEM;
+	uint8_t meta[META_LEN] = {0};
+	cc_put64(meta, id->hash);
+	cc_put32(meta + 8, id->start_pc);
+	cc_put64(meta + 12, id->insns);
+	cc_put32(meta + 20, cfg->dev_base);
+	w->dev_base = cfg->dev_base;
+	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_AES_VERSION, meta, sizeof meta, 0);
+	if (rc) {
+		free(w);
+		return rc;
+	}
+	*out = w;
+	return 0;
+}
+
+static unsigned size_code(unsigned size) { return size == 1 ? 0 : size == 2 ? 1 : 2; }
+
+static int put(struct citcat_aes_writer *w, const struct citcat_aes_rec *r);
+
+static int flush_repeat(struct citcat_aes_writer *w)
+{
+	if (!w->repeat)
+		return 0;
+	uint8_t *b = cc_writer_reserve(w->cw, 1 + CC_UVAR_MAX);
+	if (!b)
+		return w->err = *cc_writer_error(w->cw), w->err.code;
+	if (cc_writer_chunk_used(w->cw) == 0) {
+		/* a repeat cannot start a chunk: write the record itself again */
+		uint64_t n = w->repeat;
+		w->repeat = 0;
+		w->have_prev = 0;
+		int rc = put(w, &w->prev);
+		if (rc || n == 1)
+			return rc;
+		w->repeat = n - 1;
+		return flush_repeat(w);
+	}
+	b[0] = K_REPEAT;
+	size_t n = 1 + cc_put_uvar(b + 1, w->repeat);
+	cc_writer_commit(w->cw, n, 1);
+	w->repeat = 0;
+	return 0;
+}
+
+static int is_queue(unsigned k) { return k == CITCAT_AES_INPUT || k == CITCAT_AES_OUTPUT || k == CITCAT_AES_COUNTER; }
+
+static int put(struct citcat_aes_writer *w, const struct citcat_aes_rec *r)
+{
+	uint32_t len = r->kind == CITCAT_AES_DMA ? r->len : 0;
+	uint8_t *b = cc_writer_reserve(w->cw, 1 + 5 * CC_UVAR_MAX + 1 + len);
+	if (!b)
+		return w->err = *cc_writer_error(w->cw), w->err.code;
+	struct astate *s = &w->st;
+	if (cc_writer_chunk_used(w->cw) == 0)
+		astate_reset(s);
+	uint8_t *p = b + 1;
+	unsigned h = r->kind;
+	switch (r->kind) {
+	case CITCAT_AES_IRQ:
+		h |= (unsigned)(r->line & 15) << 3;
+		p += cc_put_uvar(p, r->bcount - s->bcount);
+		p += cc_put_uvar(p, cc_zigzag((int64_t)r->pc - (int64_t)s->pc));
+		s->bcount = r->bcount;
+		s->pc = r->pc;
+		break;
+	case CITCAT_AES_DMA:
+		p += cc_put_uvar(p, r->bcount - s->bcount);
+		p += cc_put_uvar(p, cc_zigzag((int64_t)r->pc - (int64_t)s->pc));
+		p += cc_put_uvar(p, cc_zigzag((int64_t)r->addr - (int64_t)s->dma_next));
+		p += cc_put_uvar(p, r->len);
+		memcpy(p, r->data, r->len);
+		p += r->len;
+		s->bcount = r->bcount;
+		s->pc = r->pc;
+		s->dma_next = r->addr + r->len;
+		break;
+	case CITCAT_AES_INPUT:
+	case CITCAT_AES_OUTPUT:
+	case CITCAT_AES_COUNTER: {
+		unsigned q = r->kind - CITCAT_AES_INPUT;
+		struct tab_ent *t = tab_slot(s, r->kind, r->addr);
+		int same_addr = r->addr == s->last_addr[q];
+		int have = t->valid && t->addr == r->addr;
+		/* bit 4: input/output: the value equals the last one at this
+		 * address; counter: the value is a delta from it */
+		int vflag = r->kind == CITCAT_AES_COUNTER ? have : have && t->value == r->value;
+		h |= (unsigned)(same_addr << 3) | (unsigned)(vflag << 4) | (size_code(r->size) << 5);
+		if (!same_addr)
+			p += cc_put_uvar(p, cc_zigzag((int64_t)r->addr - (int64_t)s->last_addr[q]));
+		if (r->kind == CITCAT_AES_COUNTER && vflag)
+			p += cc_put_uvar(p, cc_zigzag((int64_t)(r->value - t->value)));
+		else if (!vflag)
+			p += cc_put_uvar(p, r->value);
+		s->last_addr[q] = r->addr;
+		t->addr = r->addr;
+		t->valid = 1;
+		t->value = r->value;
+		break;
+	}
+	case CITCAT_AES_END:
+		p += cc_put_uvar(p, r->insns);
+		p += cc_put_uvar(p, r->bcount);
+		*p++ = r->line;
+		break;
+	default:
+		return CITCAT_ERR_INVAL;
+	}
+	b[0] = (uint8_t)h;
+	cc_writer_commit(w->cw, (size_t)(p - b), 1);
+	w->prev = *r;
+	w->prev.data = NULL;
+	w->have_prev = is_queue(r->kind);
+	return 0;
+}
+
+int citcat_aes_write(struct citcat_aes_writer *w, const struct citcat_aes_rec *r)
+{
+	if (r->kind >= CITCAT_AES_KINDS || (r->kind == CITCAT_AES_DMA && (!r->len || r->len > 4096)))
+		return CITCAT_ERR_INVAL;
+	/* Polling loops read the same register and get the same value many
+	 * times in a row: such runs become one repeat record. */
+	if (w->have_prev && is_queue(r->kind) && r->kind == w->prev.kind && r->addr == w->prev.addr &&
+	    r->size == w->prev.size && r->value == w->prev.value) {
+		w->repeat++;
+		return 0;
+	}
+	int rc = flush_repeat(w);
+	return rc ? rc : put(w, r);
+}
+
+int citcat_aes_writer_close(struct citcat_aes_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	int rc = flush_repeat(w);
+	if (rc) {
+		cc_writer_abort(w->cw);
+		free(w);
+		return rc;
+	}
+	rc = cc_writer_close(w->cw);
+	free(w);
+	return rc;
+}
+
+void citcat_aes_writer_abort(struct citcat_aes_writer *w)
+{
+	if (!w)
+		return;
+	cc_writer_abort(w->cw);
+	free(w);
+}
+
+const struct citcat_errinfo *citcat_aes_writer_error(const struct citcat_aes_writer *w) { return &w->err; }
+
+/* ---- reader ---- */
+
+static int reader_init(struct citcat_aes_reader *r, int rc)
+{
+	if (rc) {
+		r->err = *cc_reader_error(r->cr);
+		return rc;
+	}
+	uint32_t ml;
+	const uint8_t *m = cc_reader_meta(r->cr, &ml);
+	if (ml != META_LEN)
+		return aerr(&r->err, CITCAT_ERR_CORRUPT, 12, "AES metadata is %u bytes, expected %u", ml, META_LEN);
+	r->id.hash = cc_get64(m);
+	r->id.start_pc = cc_get32(m + 8);
+	r->id.insns = cc_get64(m + 12);
+	return 0;
+}
+
+int citcat_aes_reader_open(struct citcat_aes_reader **out, const char *path)
+{
+	struct citcat_aes_reader *r = calloc(1, sizeof *r);
+	*out = r;
+	if (!r)
+		return CITCAT_ERR_NOMEM;
+	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_AES_VERSION));
+}
+
+int citcat_aes_reader_open_mem(struct citcat_aes_reader **out, const void *buf, size_t len)
+{
+	struct citcat_aes_reader *r = calloc(1, sizeof *r);
+	*out = r;
+	if (!r)
+		return CITCAT_ERR_NOMEM;
+	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_AES_VERSION));
+}
+
+void citcat_aes_reader_close(struct citcat_aes_reader *r)
+{
+	if (!r)
+		return;
+	cc_reader_close(r->cr);
+	free(r);
+}
+
+const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return &r->id; }
+const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return &r->err; }
+const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *len)
+{
+	*len = r->last_bytes;
+	return r->last_raw;
+}
+
+static int bad(struct citcat_aes_reader *r, const uint8_t *at, const char *what)
+{
+	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->base), "AES record: %s", what);
+	r->err = *cc_reader_error(r->cr);
+	return rc;
+}
+
+#define GETV(v, what)                               \
+	do {                                        \
+		if (cc_get_uvar(&p, end, &(v)))     \
+			return bad(r, start, what); \
+	} while (0)
+
+int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
+{
+	if (r->err.code)
+		return r->err.code;
+	if (r->repeat) {
+		r->repeat--;
+		*rec = r->prev;
+		r->last_bytes = 0;
+		return 1;
+	}
+	if (r->p == r->end) {
+		size_t len;
+		uint32_t n;
+		int rc = cc_reader_next_chunk(r->cr, &r->base, &len, &n);
+		if (rc <= 0) {
+			if (rc < 0)
+				r->err = *cc_reader_error(r->cr);
+			return rc;
+		}
+		r->p = r->base;
+		r->end = r->base + len;
+		astate_reset(&r->st);
+		r->have_prev = 0;
+	}
+	struct astate *s = &r->st;
+	const uint8_t *p = r->p, *end = r->end, *start = p;
+	uint8_t h = *p++;
+	unsigned kind = h & 7;
+	uint64_t v;
+	memset(rec, 0, sizeof *rec);
+	rec->kind = (uint8_t)kind;
+	switch (kind) {
+	case CITCAT_AES_IRQ:
+		if (h & 0x80)
+			return bad(r, start, "reserved bit set");
+		rec->line = (h >> 3) & 15;
+		GETV(v, "interrupt truncated");
+		s->bcount += v;
+		GETV(v, "interrupt truncated");
+		s->pc = (uint32_t)((int64_t)s->pc + cc_unzigzag(v));
+		rec->bcount = s->bcount;
+		rec->pc = s->pc;
+		break;
+	case CITCAT_AES_DMA:
+		if (h >> 3)
+			return bad(r, start, "reserved bits set");
+		GETV(v, "DMA truncated");
+		s->bcount += v;
+		GETV(v, "DMA truncated");
+		s->pc = (uint32_t)((int64_t)s->pc + cc_unzigzag(v));
+		GETV(v, "DMA truncated");
+		rec->addr = (uint32_t)((int64_t)s->dma_next + cc_unzigzag(v));
+		GETV(v, "DMA truncated");
+		if (v == 0 || v > 4096)
+			return bad(r, start, "DMA length out of range (1..4096)");
+		rec->len = (uint32_t)v;
+		if ((uint64_t)(end - p) < v)
+			return bad(r, start, "DMA data truncated");
+		rec->data = p;
+		p += v;
+		rec->bcount = s->bcount;
+		rec->pc = s->pc;
+		s->dma_next = rec->addr + rec->len;
+		break;
+	case CITCAT_AES_INPUT:
+	case CITCAT_AES_OUTPUT:
+	case CITCAT_AES_COUNTER: {
+		unsigned q = kind - CITCAT_AES_INPUT, sc = (h >> 5) & 3;
+		if (sc > 2 || (h & 0x80))
+			return bad(r, start, "bad size code");
+		rec->size = (uint8_t)(1u << sc);
+		if (h & 8) {
+			rec->addr = s->last_addr[q];
+		} else {
+			GETV(v, "address truncated");
+			rec->addr = (uint32_t)((int64_t)s->last_addr[q] + cc_unzigzag(v));
+		}
+		struct tab_ent *t = tab_slot(s, kind, rec->addr);
+		int have = t->valid && t->addr == rec->addr;
+		if (h & 16) {
+			if (!have)
+				return bad(r, start, "value refers to an unknown previous value");
+			if (kind == CITCAT_AES_COUNTER) {
+				GETV(v, "counter delta truncated");
+				rec->value = t->value + (uint64_t)cc_unzigzag(v);
+			} else {
+				rec->value = t->value;
+			}
+		} else {
+			GETV(rec->value, "value truncated");
+		}
+		if (rec->size < 8 && (rec->value >> (8 * rec->size)))
+			return bad(r, start, "value wider than its size");
+		s->last_addr[q] = rec->addr;
+		t->addr = rec->addr;
+		t->valid = 1;
+		t->value = rec->value;
+		break;
+	}
+	case CITCAT_AES_END:
+		if (h >> 3)
+			return bad(r, start, "reserved bits set");
+		GETV(rec->insns, "end record truncated");
+		GETV(rec->bcount, "end record truncated");
+		if (p >= end || *p > 2)
+			return bad(r, start, "end record: bad stop reason");
+		rec->line = *p++;
+		break;
+	case K_REPEAT:
+		if (h >> 3 || !r->have_prev)
+			return bad(r, start, "repeat without a record to repeat");
+		GETV(v, "repeat count truncated");
+		if (v == 0)
+			return bad(r, start, "repeat count 0");
+		r->p = p;
+		r->repeat = v - 1;
+		*rec = r->prev;
+		r->last_raw = start;
+		r->last_bytes = (size_t)(p - start);
+		return 1;
+	default:
+		return bad(r, start, "unknown record kind");
+	}
+	r->p = p;
+	r->last_raw = start;
+	r->last_bytes = (size_t)(p - start);
+	r->prev = *rec;
+	r->have_prev = is_queue(kind);
+	return 1;
+}
+
+/* ---- extraction ---- */
+
+/* First pass: the trace id needs the STOP totals at the end of the CAT. */
+static int scan_id(const char *cat_path, struct citcat_trace_id *id, struct citcat_target_config *cfg,
+		   struct citcat_errinfo *err)
+{
+	struct citcat_cat_reader *r;
+	struct citcat_cat_event ev;
+	int rc = citcat_cat_reader_open(&r, cat_path), synced = 0, stopped = 0;
+	uint32_t pc = 0;
+	uint64_t insns = 0, br = 0;
+	if (!rc) {
+		*cfg = *citcat_cat_config(r);
+		while ((rc = citcat_cat_next(r, &ev)) == 1) {
+			if (ev.kind == CITCAT_CAT_SYNC && !synced) {
+				synced = 1;
+				pc = ev.pc;
+			} else if (ev.kind == CITCAT_CAT_STOP && synced) {
+				stopped = 1;
+				insns = ev.insns;
+				br = ev.bcount;
+			}
+		}
+	}
+	if (rc < 0) {
+		if (err && r)
+			*err = *citcat_cat_reader_error(r);
+		citcat_cat_reader_close(r);
+		return rc;
+	}
+	citcat_cat_reader_close(r);
+	if (!synced)
+		return aerr(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
+	if (!stopped)
+		return aerr(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
+	citcat_trace_id_make(cfg, pc, insns, br, id);
+	return 0;
+}
+
+int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat_aes_stats *st,
+		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+		       struct citcat_errinfo *err)
+{
+	struct citcat_aes_stats dummy;
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	struct citcat_trace_id id;
+	struct citcat_target_config cfg;
+	int rc = scan_id(cat_path, &id, &cfg, err);
+	if (rc)
+		return rc;
+	struct citcat_cat_reader *r;
+	struct citcat_aes_writer *w = NULL;
+	if ((rc = citcat_cat_reader_open(&r, cat_path))) {
+		if (err && r)
+			*err = *citcat_cat_reader_error(r);
+		citcat_cat_reader_close(r);
+		return rc;
+	}
+	if ((rc = citcat_aes_writer_open(&w, out_path, &id, &cfg))) {
+		citcat_cat_reader_close(r);
+		return aerr(err, rc, UINT64_MAX, "cannot create %s: %s", out_path, citcat_errstr(rc));
+	}
+	struct citcat_cat_event ev;
+	int synced = 0;
+	uint64_t n = 0;
+	while ((rc = citcat_cat_next(r, &ev)) == 1) {
+		if ((++n & 0xffff) == 0 && progress &&
+		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
+			rc = aerr(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			break;
+		}
+		if (ev.kind == CITCAT_CAT_SYNC) {
+			synced = 1;
+			continue;
+		}
+		if (!synced)
+			continue;
+		struct citcat_aes_rec a;
+		memset(&a, 0, sizeof a);
+		switch (ev.kind) {
+		case CITCAT_CAT_IRQ:
+			a.kind = CITCAT_AES_IRQ;
+			a.line = ev.line;
+			a.pc = ev.pc;
+			a.bcount = ev.bcount;
+			break;
+		case CITCAT_CAT_DMA:
+			a.kind = CITCAT_AES_DMA;
+			a.addr = ev.addr;
+			a.len = ev.len;
+			a.data = ev.data;
+			a.pc = ev.pc;
+			a.bcount = ev.bcount;
+			st->dma_bytes += ev.len;
+			break;
+		case CITCAT_CAT_UREAD:
+		case CITCAT_CAT_UWRITE:
+			a.kind = ev.kind == CITCAT_CAT_UWRITE ? CITCAT_AES_OUTPUT
+				 : citcat_aes_is_counter(&cfg, ev.addr) ? CITCAT_AES_COUNTER : CITCAT_AES_INPUT;
+			a.addr = ev.addr;
+			a.size = ev.size;
+			a.value = ev.value;
+			break;
+		case CITCAT_CAT_STOP:
+			a.kind = CITCAT_AES_END;
+			a.insns = ev.insns;
+			a.bcount = ev.bcount;
+			a.line = ev.line;
+			break;
+		default:
+			continue; /* fills, write-backs, writes: the replay regenerates them */
+		}
+		st->records[a.kind]++;
+		if ((rc = citcat_aes_write(w, &a))) {
+			aerr(err, rc, UINT64_MAX, "writing %s failed", out_path);
+			break;
+		}
+		if (a.kind == CITCAT_AES_END)
+			break;
+	}
+	if (rc < 0 && rc != CITCAT_ERR_INTERRUPTED && err && !err->msg[0])
+		*err = *citcat_cat_reader_error(r);
+	if (rc < 0 && err && r && citcat_cat_reader_error(r)->code == rc)
+		*err = *citcat_cat_reader_error(r);
+	citcat_cat_reader_close(r);
+	if (rc < 0) {
+		citcat_aes_writer_abort(w);
+		return rc;
+	}
+	rc = citcat_aes_writer_close(w);
+	if (rc)
+		return aerr(err, rc, UINT64_MAX, "writing %s failed: %s", out_path, citcat_errstr(rc));
+	return 0;
+}

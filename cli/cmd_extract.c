@@ -1,0 +1,249 @@
+/* citcat ims / citcat aes: extraction from a CAT; info for IMS and AES files. */
+#include "aes.h"
+#include "cli.h"
+#include "ims.h"
+
+#include <lz4frame.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int progress_cb(void *ctx, uint64_t done, uint64_t total)
+{
+	cli_progress_update(ctx, done, total, "B");
+	return cli_interrupted();
+}
+
+static int parse_io(const char *cmd, const char *help, int argc, char **argv, const char **in, const char **out)
+{
+	*in = *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (cli_is_help(argv[i])) {
+			fputs(help, stdout);
+			return -1;
+		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+			*out = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error(cmd, "unknown or incomplete option '%s'", argv[i]);
+		} else if (!*in) {
+			*in = argv[i];
+		} else {
+			return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+		}
+	}
+	if (!*in || !*out)
+		return cli_usage_error(cmd, "need RUN.cat and -o OUT");
+	if (strcmp(*in, "-") == 0)
+		return cli_usage_error(cmd, "the CAT must be a file (it is read twice), not standard input");
+	return 0;
+}
+
+int cmd_ims(int argc, char **argv)
+{
+	const char *in, *out;
+	int r = parse_io("ims", "usage: citcat ims RUN.cat -o RUN.ims\n\n"
+				"Extracts the initial machine state at the trace start point: the registers the\n"
+				"CITCAT driver dumped, each memory byte's value from its line's first fill (bytes\n"
+				"DMA or write-through stores wrote first are left out: the run never reads their\n"
+				"initial value), and the target configuration.  Format: ims/IMS.md.\n",
+			 argc, argv, &in, &out);
+	if (r)
+		return r < 0 ? EXIT_OK : r;
+	struct citcat_ims ims;
+	struct citcat_ims_stats st;
+	struct citcat_errinfo err = {0};
+	struct cli_progress pr;
+	cli_progress_init(&pr, "ims");
+	int rc = citcat_ims_extract(in, &ims, &st, progress_cb, &pr, &err);
+	cli_progress_done(&pr);
+	if (rc)
+		return cli_errinfo(in, &err);
+	rc = citcat_ims_write(&ims, out, &err);
+	uint64_t bytes = citcat_image_bytes(ims.memory);
+	citcat_ims_fini(&ims);
+	if (rc)
+		return cli_errinfo(out, &err);
+	fprintf(stderr, "citcat ims: %llu memory bytes in %llu lines, %d registers, start 0x%08x, %llu instructions\n",
+		(unsigned long long)bytes, (unsigned long long)st.lines_filled, ARM_SLOTS, ims.id.start_pc,
+		(unsigned long long)ims.id.insns);
+	return EXIT_OK;
+}
+
+int cmd_aes(int argc, char **argv)
+{
+	const char *in, *out;
+	int r = parse_io("aes", "usage: citcat aes RUN.cat -o RUN.aes\n\n"
+				"Extracts the asynchronous event schedule: interrupts and DMA transfers at their\n"
+				"instruction boundary (branch count, PC), the device input queue, the device\n"
+				"output log and the cycle-counter history.  Format: aes/AES.md.\n",
+			 argc, argv, &in, &out);
+	if (r)
+		return r < 0 ? EXIT_OK : r;
+	struct citcat_aes_stats st;
+	struct citcat_errinfo err = {0};
+	struct cli_progress pr;
+	cli_progress_init(&pr, "aes");
+	int rc = citcat_aes_extract(in, out, &st, progress_cb, &pr, &err);
+	cli_progress_done(&pr);
+	if (rc)
+		return cli_errinfo(in, &err);
+	fprintf(stderr, "citcat aes: %llu interrupts, %llu DMA transfers (%llu bytes), %llu inputs, %llu outputs, %llu counter reads\n",
+		(unsigned long long)st.records[CITCAT_AES_IRQ], (unsigned long long)st.records[CITCAT_AES_DMA],
+		(unsigned long long)st.dma_bytes, (unsigned long long)st.records[CITCAT_AES_INPUT],
+		(unsigned long long)st.records[CITCAT_AES_OUTPUT], (unsigned long long)st.records[CITCAT_AES_COUNTER]);
+	return EXIT_OK;
+}
+
+static const char *const slot_names[ARM_SLOTS] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc", "cpsr",
+	"sp_usr", "lr_usr", "sp_svc", "lr_svc", "spsr_svc", "sp_irq", "lr_irq", "spsr_irq", "sp_abt", "lr_abt",
+	"spsr_abt", "sp_und", "lr_und", "spsr_und", "r8_fiq", "r9_fiq", "r10_fiq", "r11_fiq", "r12_fiq", "sp_fiq",
+	"lr_fiq", "spsr_fiq"};
+
+static long file_size(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fclose(f);
+	return n;
+}
+
+int ims_info(const char *path, int json)
+{
+	struct citcat_ims ims;
+	struct citcat_errinfo err = {0};
+	if (citcat_ims_read(path, &ims, &err))
+		return cli_errinfo(path, &err);
+	uint64_t mem = citcat_image_bytes(ims.memory);
+	size_t nseg = citcat_image_segments(ims.memory);
+	/* raw: registers 4 bytes each + memory as (address, byte) pairs, as
+	 * the thesis counts its IMS; compressed: the file itself */
+	uint64_t raw = 4u * ARM_SLOTS + mem;
+	long fsize = file_size(path);
+	if (json) {
+		printf("{\"kind\": \"ims\", \"version\": %d, \"start_pc\": %u, \"instructions\": %llu, \"registers\": {",
+		       CITCAT_IMS_VERSION, ims.id.start_pc, (unsigned long long)ims.id.insns);
+		for (int k = 0; k < ARM_SLOTS; k++)
+			printf("%s\"%s\": %u", k ? ", " : "", slot_names[k], ims.regs.slot[k]);
+		printf("}, \"register_count\": %d, \"memory_bytes\": %llu, \"memory_runs\": %zu, \"raw_bytes\": %llu, "
+		       "\"file_bytes\": %ld, \"trace_id\": \"%016llx\"}\n",
+		       ARM_SLOTS, (unsigned long long)mem, nseg, (unsigned long long)raw, fsize,
+		       (unsigned long long)ims.id.hash);
+	} else {
+		printf("%s: initial machine state (IMS v%d), trace id %016llx\n", path, CITCAT_IMS_VERSION,
+		       (unsigned long long)ims.id.hash);
+		printf("  start      0x%08x, %llu instructions in the traced interval\n", ims.id.start_pc,
+		       (unsigned long long)ims.id.insns);
+		printf("  registers  %d\n", ARM_SLOTS);
+		for (int k = 0; k < ARM_SLOTS; k++)
+			printf("%s%-8s 0x%08x%s", k % 4 == 0 ? "    " : "  ", slot_names[k], ims.regs.slot[k],
+			       k % 4 == 3 || k == ARM_SLOTS - 1 ? "\n" : "");
+		printf("  memory     %llu bytes in %zu runs\n", (unsigned long long)mem, nseg);
+		printf("  size       %llu bytes raw, %ld bytes in the file\n", (unsigned long long)raw, fsize);
+	}
+	citcat_ims_fini(&ims);
+	return EXIT_OK;
+}
+
+/* Per record kind: the records' encoded bytes, and those same bytes run
+ * through an LZ4 frame of their own (the "compressed" column of the thesis's
+ * figure 5, for our encodings), streamed so memory stays bounded. */
+struct kind_acc {
+	LZ4F_cctx *cctx;
+	uint64_t count, raw, z;
+};
+
+static uint8_t zout[LZ4F_HEADER_SIZE_MAX + (1u << 18)];
+
+static void acc_add(struct kind_acc *a, const uint8_t *p, size_t n)
+{
+	a->raw += n;
+	if (!a->cctx) {
+		if (LZ4F_isError(LZ4F_createCompressionContext(&a->cctx, LZ4F_VERSION)))
+			return;
+		size_t h = LZ4F_compressBegin(a->cctx, zout, sizeof zout, NULL);
+		a->z += LZ4F_isError(h) ? 0 : h;
+	}
+	size_t r = LZ4F_compressUpdate(a->cctx, zout, sizeof zout, p, n, NULL);
+	a->z += LZ4F_isError(r) ? 0 : r;
+}
+
+static void acc_end(struct kind_acc *a)
+{
+	if (!a->cctx)
+		return;
+	size_t r = LZ4F_compressEnd(a->cctx, zout, sizeof zout, NULL);
+	a->z += LZ4F_isError(r) ? 0 : r;
+	LZ4F_freeCompressionContext(a->cctx);
+	a->cctx = NULL;
+}
+
+int aes_info(const char *path, int json)
+{
+	struct citcat_aes_reader *r;
+	int rc = citcat_aes_reader_open(&r, path);
+	if (rc) {
+		cli_errinfo(path, citcat_aes_reader_error(r));
+		citcat_aes_reader_close(r);
+		return EXIT_USAGE;
+	}
+	struct kind_acc acc[CITCAT_AES_KINDS];
+	memset(acc, 0, sizeof acc);
+	struct citcat_aes_rec rec;
+	uint64_t insns = 0, dma_bytes = 0;
+	while ((rc = citcat_aes_next(r, &rec)) == 1) {
+		struct kind_acc *a = &acc[rec.kind];
+		a->count++;
+		size_t nb;
+		const uint8_t *raw = citcat_aes_last_raw(r, &nb);
+		if (nb)
+			acc_add(a, raw, nb);
+		if (rec.kind == CITCAT_AES_END)
+			insns = rec.insns;
+		if (rec.kind == CITCAT_AES_DMA)
+			dma_bytes += rec.len;
+	}
+	for (int k = 0; k < CITCAT_AES_KINDS; k++)
+		acc_end(&acc[k]);
+	if (rc < 0) {
+		cli_errinfo(path, citcat_aes_reader_error(r));
+		citcat_aes_reader_close(r);
+		return EXIT_USAGE;
+	}
+	const struct citcat_trace_id *id = citcat_aes_trace_id(r);
+	uint64_t total_raw = 0, total_z = 0;
+	for (int k = 0; k < CITCAT_AES_KINDS; k++) {
+		total_raw += acc[k].raw;
+		total_z += acc[k].z;
+	}
+	long fsize = file_size(path);
+	double ipb = fsize > 0 ? (double)insns / (double)fsize : 0;
+	if (json) {
+		printf("{\"kind\": \"aes\", \"version\": %d, \"instructions\": %llu, \"records\": {", CITCAT_AES_VERSION,
+		       (unsigned long long)insns);
+		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
+			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)acc[k].count);
+		printf("}, \"raw_bytes\": {");
+		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
+			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)acc[k].raw);
+		printf("}, \"compressed_bytes\": {");
+		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
+			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)acc[k].z);
+		printf("}, \"dma_bytes\": %llu, \"file_bytes\": %ld, \"instructions_per_byte\": %.2f, \"trace_id\": \"%016llx\"}\n",
+		       (unsigned long long)dma_bytes, fsize, ipb, (unsigned long long)id->hash);
+	} else {
+		printf("%s: asynchronous event schedule (AES v%d), trace id %016llx\n", path, CITCAT_AES_VERSION,
+		       (unsigned long long)id->hash);
+		printf("  %-10s %10s %12s %12s\n", "record", "count", "raw bytes", "LZ4 bytes");
+		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
+			printf("  %-10s %10llu %12llu %12llu\n", citcat_aes_kind_name((unsigned)k), (unsigned long long)acc[k].count,
+			       (unsigned long long)acc[k].raw, (unsigned long long)acc[k].z);
+		printf("  %-10s %10s %12llu %12llu\n", "total", "", (unsigned long long)total_raw, (unsigned long long)total_z);
+		printf("  file       %ld bytes for %llu instructions: %.1f instructions per byte\n", fsize,
+		       (unsigned long long)insns, ipb);
+	}
+	citcat_aes_reader_close(r);
+	return EXIT_OK;
+}

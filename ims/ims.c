@@ -1,0 +1,378 @@
+/* IMS extraction and file format: see IMS.md. */
+#include "ims.h"
+#include "bytes.h"
+#include "container.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#define MAGIC "CIMS\r\n\x1a\n"
+#define META_LEN (CITCAT_TARGET_META_LEN + 8 + 4 + 8 + 4 * ARM_SLOTS)
+#define RUN_MAX 4096 /* bytes of memory per record */
+
+static int ierr(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, ...)
+{
+	if (e) {
+		va_list ap;
+		va_start(ap, fmt);
+		e->code = code;
+		e->offset = off;
+		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+void citcat_trace_id_make(const struct citcat_target_config *cfg, uint32_t start_pc, uint64_t insns,
+			  uint64_t branches, struct citcat_trace_id *id)
+{
+	uint8_t buf[CITCAT_TARGET_META_LEN + 20];
+	citcat_target_config_encode(cfg, buf);
+	cc_put32(buf + CITCAT_TARGET_META_LEN, start_pc);
+	cc_put64(buf + CITCAT_TARGET_META_LEN + 4, insns);
+	cc_put64(buf + CITCAT_TARGET_META_LEN + 12, branches);
+	id->hash = XXH64(buf, sizeof buf, 0);
+	id->start_pc = start_pc;
+	id->insns = insns;
+}
+
+void citcat_ims_fini(struct citcat_ims *ims)
+{
+	if (!ims)
+		return;
+	citcat_image_free(ims->memory);
+	ims->memory = NULL;
+}
+
+/* ---- extraction ---- */
+
+/* Per-byte state while scanning: SEEN = its first appearance has been
+ * decided (a fill gave its initial value, or a DMA / write-through store
+ * wrote it before any fill showed it, so its initial value is never used). */
+struct extract {
+	uint8_t *mem;   /* RAM-sized: initial values */
+	uint8_t *seen;  /* bitmap: first appearance decided */
+	uint8_t *known; /* bitmap: value known (from a fill) */
+	uint32_t base, size;
+};
+
+static inline int bit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }
+static inline void setbit(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+
+static int in_ram(const struct extract *x, uint32_t addr, uint32_t len)
+{
+	return addr >= x->base && (uint64_t)addr + len <= (uint64_t)x->base + x->size;
+}
+
+static void first_fill(struct extract *x, uint32_t addr, const uint8_t *data, uint32_t len, struct citcat_ims_stats *st)
+{
+	uint32_t off = addr - x->base;
+	int any = 0;
+	for (uint32_t i = 0; i < len; i++) {
+		if (bit(x->seen, off + i))
+			continue;
+		setbit(x->seen, off + i);
+		setbit(x->known, off + i);
+		x->mem[off + i] = data[i];
+		any = 1;
+	}
+	st->lines_filled += any;
+}
+
+static void first_write(struct extract *x, uint32_t addr, uint32_t len, uint64_t *counter)
+{
+	uint32_t off = addr - x->base;
+	for (uint32_t i = 0; i < len; i++)
+		if (!bit(x->seen, off + i)) {
+			setbit(x->seen, off + i);
+			(*counter)++;
+		}
+}
+
+int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citcat_ims_stats *st,
+		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+		       struct citcat_errinfo *err)
+{
+	struct citcat_ims_stats dummy;
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	memset(ims, 0, sizeof *ims);
+	struct citcat_cat_reader *r;
+	int rc = citcat_cat_reader_open(&r, cat_path);
+	if (rc) {
+		if (err)
+			*err = *citcat_cat_reader_error(r);
+		citcat_cat_reader_close(r);
+		return rc;
+	}
+	const struct citcat_target_config *cfg = citcat_cat_config(r);
+	ims->cfg = *cfg;
+	struct extract x = {.base = cfg->ram_base, .size = cfg->ram_size};
+	x.mem = calloc(1, cfg->ram_size);
+	x.seen = calloc(1, cfg->ram_size / 8 + 1);
+	x.known = calloc(1, cfg->ram_size / 8 + 1);
+	uint64_t slots = 0; /* dump slots seen, one bit each */
+	int synced = 0, dump_done = 0, stopped = 0;
+	uint32_t start_pc = 0;
+	uint64_t insns = 0, branches = 0, n = 0;
+	struct citcat_cat_event ev;
+	if (!x.mem || !x.seen || !x.known) {
+		rc = ierr(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory for a %u-byte RAM image", cfg->ram_size);
+		goto out;
+	}
+	while ((rc = citcat_cat_next(r, &ev)) == 1) {
+		if ((++n & 0xffff) == 0 && progress &&
+		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
+			rc = ierr(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			goto out;
+		}
+		if (ev.kind == CITCAT_CAT_SYNC) {
+			if (synced) {
+				rc = ierr(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r), "a second trace start point");
+				goto out;
+			}
+			synced = 1;
+			start_pc = ev.pc;
+			continue;
+		}
+		if (!synced)
+			continue; /* before P: the driver's cache clean */
+		if (stopped) {
+			rc = ierr(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r), "events after the STOP marker");
+			goto out;
+		}
+		st->events++;
+		switch (ev.kind) {
+		case CITCAT_CAT_FILL_I:
+		case CITCAT_CAT_FILL_D:
+		case CITCAT_CAT_DMA:
+		case CITCAT_CAT_WRITE:
+		case CITCAT_CAT_WRITEBACK: {
+			uint32_t len = ev.kind == CITCAT_CAT_WRITE ? ev.size : ev.len;
+			if (!in_ram(&x, ev.addr, len)) {
+				rc = ierr(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r),
+					  "%s at 0x%08x lies outside RAM", citcat_cat_kind_name(ev.kind), ev.addr);
+				goto out;
+			}
+			if (ev.kind == CITCAT_CAT_FILL_I || ev.kind == CITCAT_CAT_FILL_D)
+				first_fill(&x, ev.addr, ev.data, len, st);
+			else if (ev.kind == CITCAT_CAT_DMA)
+				first_write(&x, ev.addr, len, &st->bytes_dma_first);
+			else if (ev.kind == CITCAT_CAT_WRITE)
+				first_write(&x, ev.addr, len, &st->bytes_write_first);
+			/* a write-back shows data the core wrote: its line was filled
+			 * (write-allocate) before it could be dirty */
+			break;
+		}
+		case CITCAT_CAT_UWRITE: {
+			uint32_t off = ev.addr - cfg->dev_base;
+			if (off >= 0xF40 && off < 0xF40 + 4 * ARM_SLOTS && !dump_done) {
+				uint32_t k = (off - 0xF40) / 4;
+				if (!(slots & (1ull << k))) { /* the first write holds the value at P */
+					slots |= 1ull << k;
+					ims->regs.slot[k] = (uint32_t)ev.value;
+				}
+			} else if (off == 0xFFC && !dump_done) {
+				dump_done = 1;
+			}
+			break;
+		}
+		case CITCAT_CAT_STOP:
+			stopped = 1;
+			insns = ev.insns;
+			branches = ev.bcount;
+			break;
+		default:
+			break;
+		}
+	}
+	if (rc < 0) {
+		if (err)
+			*err = *citcat_cat_reader_error(r);
+		goto out;
+	}
+	if (!synced) {
+		rc = ierr(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
+		goto out;
+	}
+	if (!stopped) {
+		rc = ierr(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
+		goto out;
+	}
+	if (!dump_done || slots != (1ull << ARM_SLOTS) - 1) {
+		rc = ierr(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+			  "the register dump is incomplete (%d of %d slots, DUMP_DONE %s)", __builtin_popcountll(slots),
+			  ARM_SLOTS, dump_done ? "seen" : "missing");
+		goto out;
+	}
+	if (ims->regs.slot[ARM_SLOT_PC] != start_pc) {
+		rc = ierr(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the dumped PC 0x%08x is not the trace start point 0x%08x",
+			  ims->regs.slot[ARM_SLOT_PC], start_pc);
+		goto out;
+	}
+	citcat_trace_id_make(cfg, start_pc, insns, branches, &ims->id);
+	/* Runs of known bytes become the memory image. */
+	if ((rc = citcat_image_alloc(&ims->memory)))
+		goto out;
+	for (uint32_t i = 0; i < x.size;) {
+		if (!bit(x.known, i)) {
+			i++;
+			continue;
+		}
+		uint32_t j = i;
+		while (j < x.size && bit(x.known, j))
+			j++;
+		if ((rc = citcat_image_add(ims->memory, x.base + i, x.mem + i, j - i)))
+			goto out;
+		i = j;
+	}
+out:
+	if (rc < 0)
+		citcat_ims_fini(ims);
+	free(x.mem);
+	free(x.seen);
+	free(x.known);
+	citcat_cat_reader_close(r);
+	return rc < 0 ? rc : 0;
+}
+
+/* ---- file format ---- */
+
+int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citcat_errinfo *err)
+{
+	uint8_t meta[META_LEN], *p = meta;
+	citcat_target_config_encode(&ims->cfg, p);
+	p += CITCAT_TARGET_META_LEN;
+	cc_put64(p, ims->id.hash);
+	cc_put32(p + 8, ims->id.start_pc);
+	cc_put64(p + 12, ims->id.insns);
+	p += 20;
+	for (int k = 0; k < ARM_SLOTS; k++, p += 4)
+		cc_put32(p, ims->regs.slot[k]);
+	struct cc_writer *w;
+	int rc = cc_writer_open(&w, path, MAGIC, CITCAT_IMS_VERSION, meta, sizeof meta, 0);
+	if (rc)
+		return ierr(err, rc, UINT64_MAX, "cannot create %s: %s", path, citcat_errstr(rc));
+	size_t nseg = ims->memory ? citcat_image_segments(ims->memory) : 0;
+	uint64_t last_end = 0;
+	for (size_t i = 0; i < nseg; i++) {
+		uint64_t addr, len;
+		const uint8_t *data;
+		citcat_image_segment(ims->memory, i, &addr, &len, &data);
+		for (uint64_t o = 0; o < len; o += RUN_MAX) {
+			uint32_t n = (uint32_t)(len - o < RUN_MAX ? len - o : RUN_MAX);
+			uint8_t *b = cc_writer_reserve(w, 2 * CC_UVAR_MAX + n);
+			if (!b) {
+				rc = cc_writer_error(w)->code;
+				cc_writer_abort(w);
+				return ierr(err, rc, UINT64_MAX, "writing %s failed", path);
+			}
+			/* Chunks decode alone: the first run of a chunk is relative to 0. */
+			if (cc_writer_chunk_used(w) == 0)
+				last_end = 0;
+			uint8_t *q = b;
+			q += cc_put_uvar(q, addr + o - last_end);
+			q += cc_put_uvar(q, n);
+			memcpy(q, data + o, n);
+			q += n;
+			last_end = addr + o + n;
+			cc_writer_commit(w, (size_t)(q - b), 1);
+		}
+	}
+	rc = cc_writer_close(w);
+	if (rc)
+		return ierr(err, rc, UINT64_MAX, "writing %s failed: %s", path, citcat_errstr(rc));
+	return 0;
+}
+
+static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_errinfo *err)
+{
+	memset(ims, 0, sizeof *ims);
+	uint32_t ml;
+	const uint8_t *m = cc_reader_meta(r, &ml);
+	const char *why = NULL;
+	if (ml != META_LEN)
+		return ierr(err, CITCAT_ERR_CORRUPT, 12, "IMS metadata is %u bytes, expected %u", ml, (unsigned)META_LEN);
+	int rc = citcat_target_config_decode(m, ml, &ims->cfg, &why);
+	if (rc)
+		return ierr(err, rc, 16, "IMS configuration: %s", why);
+	const uint8_t *p = m + CITCAT_TARGET_META_LEN;
+	ims->id.hash = cc_get64(p);
+	ims->id.start_pc = cc_get32(p + 8);
+	ims->id.insns = cc_get64(p + 12);
+	p += 20;
+	for (int k = 0; k < ARM_SLOTS; k++, p += 4)
+		ims->regs.slot[k] = cc_get32(p);
+	if ((rc = citcat_image_alloc(&ims->memory)))
+		return ierr(err, rc, UINT64_MAX, "out of memory");
+	const uint8_t *data;
+	size_t len;
+	uint32_t nrec;
+	uint64_t ram_end = (uint64_t)ims->cfg.ram_base + ims->cfg.ram_size;
+	while ((rc = cc_reader_next_chunk(r, &data, &len, &nrec)) == 1) {
+		const uint8_t *q = data, *end = data + len;
+		uint64_t last_end = 0, gap, n;
+		uint32_t k = 0;
+		while (q < end) {
+			const uint8_t *start = q;
+			if (cc_get_uvar(&q, end, &gap) || cc_get_uvar(&q, end, &n) || n == 0 || n > RUN_MAX ||
+			    (uint64_t)(end - q) < n) {
+				rc = cc_reader_fail(r, CITCAT_ERR_CORRUPT, (size_t)(start - data), "IMS memory run malformed");
+				break;
+			}
+			uint64_t addr = last_end + gap;
+			if (addr < ims->cfg.ram_base || addr + n > ram_end) {
+				rc = cc_reader_fail(r, CITCAT_ERR_CORRUPT, (size_t)(start - data),
+						    "IMS memory run at 0x%llx lies outside RAM", (unsigned long long)addr);
+				break;
+			}
+			if ((rc = citcat_image_add(ims->memory, addr, q, (size_t)n)))
+				break;
+			q += n;
+			last_end = addr + n;
+			k++;
+		}
+		if (rc < 0)
+			break;
+		if (k != nrec) {
+			rc = cc_reader_fail(r, CITCAT_ERR_CORRUPT, len, "chunk holds %u runs, header says %u", k, nrec);
+			break;
+		}
+	}
+	if (rc < 0) {
+		if (err)
+			*err = *cc_reader_error(r);
+		citcat_ims_fini(ims);
+		return rc;
+	}
+	return 0;
+}
+
+int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_errinfo *err)
+{
+	struct cc_reader *r;
+	int rc = cc_reader_open(&r, path, MAGIC, CITCAT_IMS_VERSION);
+	if (!rc)
+		rc = ims_load(r, ims, err);
+	else if (err && r)
+		*err = *cc_reader_error(r);
+	cc_reader_close(r);
+	return rc;
+}
+
+int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, struct citcat_errinfo *err)
+{
+	struct cc_reader *r;
+	int rc = cc_reader_open_mem(&r, buf, len, MAGIC, CITCAT_IMS_VERSION);
+	if (!rc)
+		rc = ims_load(r, ims, err);
+	else if (err && r)
+		*err = *cc_reader_error(r);
+	cc_reader_close(r);
+	return rc;
+}
