@@ -13,6 +13,7 @@ static const struct command commands[] = {
 	{"capture", cmd_capture, "run firmware on the modelled target and record its CAT"},
 	{"ims", cmd_ims, "extract the initial machine state (IMS) from a CAT"},
 	{"aes", cmd_aes, "extract the asynchronous event schedule (AES) from a CAT"},
+	{"replay", cmd_replay, "regenerate the instruction trace from IMS + AES and verify it"},
 	{"info", cmd_info, "describe a trace file (CAT, itrace, din, PDATS, SDC/LSP ...)"},
 	{"convert", cmd_convert, "convert between trace formats"},
 	{"bench", cmd_bench, "measure speed and density (reports numbers, never fails on time)"},

@@ -1,0 +1,685 @@
+/* The replayer (chapter 3 of the CITCAT thesis, the seven-step procedure):
+ * initialise a Unicorn core from the IMS, execute, and at every instruction
+ * boundary consult the AES for an interrupt or DMA transfer due exactly
+ * there (branch count and PC both equal); uncached reads take the next
+ * value of the device input queue (or counter history), uncached writes are
+ * checked against the output log.  The memory system (capture/bus.c) is
+ * driven call for call as in the capture model, so the bus trace it reports
+ * can be compared with the recorded CAT.
+ *
+ * The hook structure mirrors capture/target.c on purpose; the Unicorn
+ * behaviours it relies on are listed there and pinned by tests/test_unicorn.c.
+ * In particular a divergence found inside a memory hook or MMIO callback
+ * calls uc_emu_stop there, which abandons the instruction: harmless, since
+ * the run ends. */
+#include "replay.h"
+#include "aes.h"
+#include "armcore.h"
+#include "bus.h"
+#include "ims.h"
+#include "itrace.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unicorn/unicorn.h>
+
+#define INSN_WFI 0x0320F003u
+
+struct replayer {
+	const struct citcat_replay_config *cfg;
+	struct citcat_replay_result *res;
+	struct citcat_errinfo *err;
+	uc_engine *uc;
+	struct citcat_ims ims;
+	struct bus bus;
+	uint8_t *ram, *known; /* RAM and a bitmap of bytes whose value is known */
+	uint32_t ram_base, ram_size;
+
+	struct citcat_aes_reader *aes;
+	struct citcat_aes_rec next; /* lookahead */
+	int next_valid;
+	uint64_t total;             /* instructions in the traced interval */
+
+	struct citcat_cat_reader *cat;
+	struct citcat_itrace_reader *orc;
+	struct citcat_itrace_writer *out;
+
+	uint64_t bcount, insns;
+	uint32_t expect_pc, cur_pc;
+	int after_exception, done, failed;
+	struct citcat_itrace_rec cur, orec;
+	int cur_valid;
+	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
+	uint64_t hist_index[CITCAT_REPLAY_HISTORY];
+};
+
+static inline int kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }
+static inline void kset(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+
+static void diverge(struct replayer *p, const char *check, const char *fmt_exp, const char *found_fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Records the first divergence and stops the core. */
+static void diverge(struct replayer *p, const char *check, const char *expected, const char *found_fmt, ...)
+{
+	if (p->failed)
+		return;
+	p->failed = 1;
+	struct citcat_divergence *d = &p->res->div;
+	p->res->diverged = 1;
+	d->check = check;
+	d->insn_index = p->insns;
+	d->bcount = p->bcount;
+	d->pc = p->cur_pc;
+	snprintf(d->expected, sizeof d->expected, "%s", expected);
+	va_list ap;
+	va_start(ap, found_fmt);
+	vsnprintf(d->found, sizeof d->found, found_fmt, ap);
+	va_end(ap);
+	unsigned n = p->insns < CITCAT_REPLAY_HISTORY ? (unsigned)p->insns : CITCAT_REPLAY_HISTORY;
+	d->nhist = n;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t idx = p->insns - n + i;
+		unsigned k = (unsigned)(idx % CITCAT_REPLAY_HISTORY);
+		d->hist_pc[i] = p->hist_pc[k];
+		d->hist_word[i] = p->hist_word[k];
+		d->hist_index[i] = idx;
+	}
+	uc_emu_stop(p->uc);
+}
+
+static int fail(struct replayer *p, int code, uint64_t off, const char *fmt, ...)
+{
+	if (!p->failed) {
+		va_list ap;
+		va_start(ap, fmt);
+		p->err->code = code;
+		p->err->offset = off;
+		vsnprintf(p->err->msg, sizeof p->err->msg, fmt, ap);
+		va_end(ap);
+		p->failed = 2;
+		if (p->uc)
+			uc_emu_stop(p->uc);
+	}
+	return code;
+}
+
+static void next_aes(struct replayer *p)
+{
+	int rc = citcat_aes_next(p->aes, &p->next);
+	p->next_valid = rc == 1;
+	if (rc < 0) {
+		p->err->code = 0;
+		*p->err = *citcat_aes_reader_error(p->aes);
+		p->failed = 2;
+		if (p->uc)
+			uc_emu_stop(p->uc);
+	} else if (rc == 0) {
+		fail(p, CITCAT_ERR_TRUNCATED, UINT64_MAX, "%s: the AES ends without its END record", p->cfg->aes_path);
+	}
+}
+
+static void describe_event(char *buf, size_t n, const struct citcat_cat_event *e)
+{
+	switch (e->kind) {
+	case CITCAT_CAT_FILL_I: case CITCAT_CAT_FILL_D: case CITCAT_CAT_WRITEBACK:
+		snprintf(buf, n, "%s 0x%08x", citcat_cat_kind_name(e->kind), e->addr);
+		break;
+	case CITCAT_CAT_WRITE: case CITCAT_CAT_UREAD: case CITCAT_CAT_UWRITE:
+		snprintf(buf, n, "%s 0x%08x size %u value 0x%llx", citcat_cat_kind_name(e->kind), e->addr, e->size,
+			 (unsigned long long)e->value);
+		break;
+	case CITCAT_CAT_DMA:
+		snprintf(buf, n, "dma 0x%08x len %u at branch %llu pc 0x%08x", e->addr, e->len,
+			 (unsigned long long)e->bcount, e->pc);
+		break;
+	case CITCAT_CAT_IRQ:
+		snprintf(buf, n, "irq line %u at branch %llu epc 0x%08x", e->line, (unsigned long long)e->bcount, e->pc);
+		break;
+	default:
+		snprintf(buf, n, "%s", citcat_cat_kind_name(e->kind));
+	}
+}
+
+/* --verify: each regenerated bus transaction against the next recorded one
+ * (everything but timestamps). */
+static void sink_event(void *ctx, const struct citcat_cat_event *ev)
+{
+	struct replayer *p = ctx;
+	p->res->bus_events++;
+	if (!p->cat || p->failed)
+		return;
+	struct citcat_cat_event rec;
+	int rc;
+	do
+		rc = citcat_cat_next(p->cat, &rec);
+	while (rc == 1 && (rec.kind == CITCAT_CAT_START || rec.kind == CITCAT_CAT_SYNC));
+	char got[200], want[200];
+	describe_event(got, sizeof got, ev);
+	if (rc < 0) {
+		*p->err = *citcat_cat_reader_error(p->cat);
+		p->failed = 2;
+		uc_emu_stop(p->uc);
+		return;
+	}
+	if (rc == 0 || rec.kind == CITCAT_CAT_STOP) {
+		diverge(p, "bus trace", "no more bus events (the recording has ended)", "%s", got);
+		return;
+	}
+	describe_event(want, sizeof want, &rec);
+	int same = rec.kind == ev->kind && rec.addr == ev->addr;
+	if (same) {
+		switch (ev->kind) {
+		case CITCAT_CAT_FILL_I: case CITCAT_CAT_FILL_D: case CITCAT_CAT_WRITEBACK: case CITCAT_CAT_DMA:
+			same = rec.len == ev->len && memcmp(rec.data, ev->data, ev->len) == 0 &&
+			       (ev->kind != CITCAT_CAT_DMA || (rec.bcount == ev->bcount && rec.pc == ev->pc));
+			if (!same)
+				snprintf(got + strlen(got), sizeof got - strlen(got), " (different data)");
+			break;
+		case CITCAT_CAT_WRITE: case CITCAT_CAT_UREAD: case CITCAT_CAT_UWRITE:
+			same = rec.size == ev->size && rec.value == ev->value;
+			break;
+		case CITCAT_CAT_IRQ:
+			same = rec.line == ev->line && rec.bcount == ev->bcount && rec.pc == ev->pc;
+			break;
+		}
+	}
+	if (!same)
+		diverge(p, "bus trace", want, "%s", got);
+}
+
+static void oracle_compare(struct replayer *p, const struct citcat_itrace_rec *r)
+{
+	if (!p->orc || p->failed)
+		return;
+	int rc = citcat_itrace_next(p->orc, &p->orec);
+	if (rc < 0) {
+		*p->err = *citcat_itrace_reader_error(p->orc);
+		p->failed = 2;
+		uc_emu_stop(p->uc);
+		return;
+	}
+	p->res->oracle_records++;
+	if (rc == 1 && citcat_itrace_rec_equal(r, &p->orec))
+		return;
+	char want[200], got[200];
+	const struct citcat_itrace_rec *v[2] = {&p->orec, r};
+	char *s[2] = {want, got};
+	for (int i = 0; i < 2; i++) {
+		if (i == 0 && rc == 0) {
+			snprintf(want, sizeof want, "the end of the trace");
+			continue;
+		}
+		if (v[i]->kind == CITCAT_REC_IRQ) {
+			snprintf(s[i], 200, "interrupt line %u, EPC 0x%08llx", v[i]->line, (unsigned long long)v[i]->pc);
+		} else {
+			int n = snprintf(s[i], 200, "0x%08llx: %08x", (unsigned long long)v[i]->pc, v[i]->word);
+			for (uint32_t k = 0; k < v[i]->n_acc && n < 180; k++)
+				n += snprintf(s[i] + n, (size_t)(200 - n), " %c%u[0x%llx]=0x%llx", v[i]->acc[k].write ? 'W' : 'R',
+					      v[i]->acc[k].size, (unsigned long long)v[i]->acc[k].addr,
+					      (unsigned long long)v[i]->acc[k].value);
+		}
+	}
+	diverge(p, "instruction trace", want, "%s", got);
+}
+
+static void emit_record(struct replayer *p, const struct citcat_itrace_rec *r)
+{
+	if (p->out && citcat_itrace_write(p->out, r))
+		fail(p, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", p->cfg->out_path, citcat_itrace_writer_error(p->out)->msg);
+	oracle_compare(p, r);
+}
+
+static void add_access(struct replayer *p, uint32_t addr, unsigned size, int write, uint64_t value)
+{
+	if (!p->cur_valid || p->cur.n_acc >= CITCAT_ITRACE_MAX_ACC)
+		return;
+	struct citcat_access *a = &p->cur.acc[p->cur.n_acc++];
+	a->addr = addr;
+	a->size = (uint8_t)size;
+	a->write = (uint8_t)write;
+	a->value = value;
+}
+
+static int known_range(struct replayer *p, uint32_t addr, unsigned size)
+{
+	uint32_t off = addr - p->ram_base;
+	for (unsigned i = 0; i < size; i++)
+		if (!kbit(p->known, off + i))
+			return 0;
+	return 1;
+}
+
+static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
+{
+	struct replayer *p = ctx;
+	int w = type == UC_MEM_WRITE;
+	uint64_t v = (uint64_t)value;
+	if (size < 8)
+		v &= (1ull << (8 * size)) - 1;
+	uint32_t a = (uint32_t)addr, off = a - p->ram_base;
+	if (w) {
+		for (int i = 0; i < size; i++)
+			kset(p->known, off + (uint32_t)i);
+	} else if (!known_range(p, a, (unsigned)size)) {
+		diverge(p, "memory image", "a read of memory the IMS holds", "a %d-byte read of 0x%08x, which the IMS does not hold",
+			size, a);
+		return;
+	}
+	bus_data(&p->bus, a, (unsigned)size, w, v);
+	add_access(p, a, (unsigned)size, w, v);
+}
+
+static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct replayer *p = ctx;
+	uint32_t addr = p->ims.cfg.dev_base + (uint32_t)off;
+	int counter = citcat_aes_is_counter(&p->ims.cfg, addr);
+	unsigned want_kind = counter ? CITCAT_AES_COUNTER : CITCAT_AES_INPUT;
+	if (p->failed)
+		return 0;
+	if (!p->next_valid || p->next.kind != want_kind || p->next.addr != addr || p->next.size != size) {
+		char exp[200];
+		if (p->next_valid && (p->next.kind == CITCAT_AES_INPUT || p->next.kind == CITCAT_AES_COUNTER))
+			snprintf(exp, sizeof exp, "a %u-byte %s read of 0x%08x", p->next.size,
+				 citcat_aes_kind_name(p->next.kind), p->next.addr);
+		else
+			snprintf(exp, sizeof exp, "the next event to be a %s record, not a device read",
+				 p->next_valid ? citcat_aes_kind_name(p->next.kind) : "(none)");
+		diverge(p, counter ? "counter history" : "device input queue", exp, "a %u-byte read of 0x%08x", size, addr);
+		return 0;
+	}
+	uint64_t v = p->next.value;
+	next_aes(p);
+	bus_uncached(&p->bus, addr, size, 0, v);
+	add_access(p, addr, size, 0, v);
+	return v;
+}
+
+static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
+{
+	struct replayer *p = ctx;
+	uint32_t addr = p->ims.cfg.dev_base + (uint32_t)off;
+	if (size < 8)
+		value &= (1ull << (8 * size)) - 1;
+	if (p->failed)
+		return;
+	if (!p->next_valid || p->next.kind != CITCAT_AES_OUTPUT || p->next.addr != addr || p->next.size != size ||
+	    p->next.value != value) {
+		char exp[200];
+		if (p->next_valid && p->next.kind == CITCAT_AES_OUTPUT)
+			snprintf(exp, sizeof exp, "a %u-byte write of 0x%llx to 0x%08x", p->next.size,
+				 (unsigned long long)p->next.value, p->next.addr);
+		else
+			snprintf(exp, sizeof exp, "the next event to be a %s record, not a device write",
+				 p->next_valid ? citcat_aes_kind_name(p->next.kind) : "(none)");
+		diverge(p, "device output log", exp, "a %u-byte write of 0x%llx to 0x%08x", size, (unsigned long long)value, addr);
+		return;
+	}
+	next_aes(p);
+	bus_uncached(&p->bus, addr, size, 1, value);
+	add_access(p, addr, size, 1, value);
+}
+
+static void close_record(struct replayer *p)
+{
+	if (!p->cur_valid)
+		return;
+	p->cur_valid = 0;
+	emit_record(p, &p->cur);
+}
+
+/* Applies the AES events due at this boundary: DMA transfers and at most one
+ * interrupt.  Returns 1 when an interrupt was taken. */
+static int async_events(struct replayer *p, uint32_t a)
+{
+	while (p->next_valid && (p->next.kind == CITCAT_AES_DMA || p->next.kind == CITCAT_AES_IRQ)) {
+		if (p->next.bcount != p->bcount || p->next.pc != a) {
+			if (p->next.bcount < p->bcount) {
+				char exp[200];
+				snprintf(exp, sizeof exp, "%s at branch %llu, pc 0x%08x", p->next.kind == CITCAT_AES_IRQ ? "an interrupt" : "a DMA transfer",
+					 (unsigned long long)p->next.bcount, p->next.pc);
+				diverge(p, p->next.kind == CITCAT_AES_IRQ ? "interrupt schedule" : "DMA schedule", exp,
+					"branch %llu passed without reaching pc 0x%08x", (unsigned long long)p->next.bcount, p->next.pc);
+			}
+			return 0;
+		}
+		if (p->next.kind == CITCAT_AES_DMA) {
+			const struct citcat_aes_rec *d = &p->next;
+			if (d->addr < p->ram_base || (uint64_t)d->addr + d->len > (uint64_t)p->ram_base + p->ram_size) {
+				fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: DMA transfer to 0x%08x lies outside RAM", p->cfg->aes_path, d->addr);
+				return 0;
+			}
+			bus_dma(&p->bus, d->addr, d->data, d->len, d->bcount, d->pc);
+			for (uint32_t i = 0; i < d->len; i++)
+				kset(p->known, d->addr - p->ram_base + i);
+			p->res->dma++;
+			next_aes(p);
+			continue;
+		}
+		uint32_t cpsr;
+		uc_reg_read(p->uc, UC_ARM_REG_CPSR, &cpsr);
+		if (cpsr & ARM_CPSR_I) {
+			diverge(p, "interrupt schedule", "interrupts enabled (CPSR.I = 0) for the recorded interrupt",
+				"CPSR 0x%08x with interrupts masked", cpsr);
+			return 0;
+		}
+		unsigned line = p->next.line;
+		bus_irq(&p->bus, line, a, p->bcount);
+		struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = (uint8_t)line, .pc = a};
+		emit_record(p, &irq);
+		if (arm_take_irq(p->uc, a))
+			fail(p, CITCAT_ERR_UNICORN, UINT64_MAX, "IRQ entry failed");
+		p->res->irqs++;
+		p->after_exception = 1;
+		next_aes(p);
+		return 1;
+	}
+	return 0;
+}
+
+static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
+{
+	struct replayer *p = ctx;
+	uint32_t a = (uint32_t)address;
+	if (p->failed)
+		return;
+	close_record(p);
+	if (a != p->expect_pc && !p->after_exception)
+		p->bcount++;
+	p->after_exception = 0;
+	p->cur_pc = a;
+	if (p->insns == p->total) {
+		p->done = 1;
+		uc_emu_stop(uc);
+		return;
+	}
+	if (async_events(p, a) || p->failed)
+		return;
+	if (size != 4 || a - p->ram_base >= p->ram_size) {
+		diverge(p, "instruction fetch", "an ARM instruction in RAM", size != 4 ? "Thumb state at 0x%08x" : "a fetch from 0x%08x", a);
+		return;
+	}
+	if (!known_range(p, a, 4)) {
+		diverge(p, "memory image", "an instruction the IMS holds", "a fetch from 0x%08x, which the IMS does not hold", a);
+		return;
+	}
+	bus_ifetch(&p->bus, a);
+	uint32_t word;
+	memcpy(&word, p->ram + (a - p->ram_base), 4);
+	unsigned k = (unsigned)(p->insns % CITCAT_REPLAY_HISTORY);
+	p->hist_pc[k] = a;
+	p->hist_word[k] = word;
+	p->hist_index[k] = p->insns;
+	p->insns++;
+	p->bus.cycle++;
+	p->expect_pc = a + 4;
+	p->cur.kind = CITCAT_REC_INSN;
+	p->cur.pc = a;
+	p->cur.word = word;
+	p->cur.n_acc = 0;
+	p->cur_valid = 1;
+	if ((word & 0x0FFFFFFFu) == INSN_WFI) {
+		uint32_t nx = a + 4; /* WFI retires; the wake-up is in the AES */
+		uc_reg_write(uc, UC_ARM_REG_PC, &nx);
+	}
+	if (p->cfg->progress && (p->insns & 0xfffff) == 0 && p->cfg->progress(p->cfg->progress_ctx, p->insns, p->total))
+		fail(p, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions", (unsigned long long)p->insns);
+}
+
+static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
+{
+	struct replayer *p = ctx;
+	diverge(p, "memory map", "accesses within RAM and the device window", "an access to unmapped 0x%08llx",
+		(unsigned long long)addr);
+	return false;
+}
+
+static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
+{
+	struct replayer *p = ctx;
+	diverge(p, "exception", "no exception other than the recorded interrupts", "exception %u (SVC, undefined or abort)", intno);
+}
+
+void citcat_replay_config_default(struct citcat_replay_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->struct_size = sizeof *c;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Loads the IMS into RAM and the known-bytes bitmap. */
+static int load_memory(struct replayer *p)
+{
+	size_t n = citcat_image_segments(p->ims.memory);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t addr, len;
+		const uint8_t *data;
+		citcat_image_segment(p->ims.memory, i, &addr, &len, &data);
+		if (addr < p->ram_base || addr + len > (uint64_t)p->ram_base + p->ram_size)
+			return fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: memory at 0x%08llx lies outside RAM", p->cfg->ims_path,
+				    (unsigned long long)addr);
+		memcpy(p->ram + (addr - p->ram_base), data, (size_t)len);
+		for (uint64_t b = 0; b < len; b++)
+			kset(p->known, (uint32_t)(addr - p->ram_base + b));
+	}
+	return 0;
+}
+
+int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
+		      struct citcat_errinfo *err)
+{
+	struct citcat_errinfo dummy;
+	if (!err)
+		err = &dummy;
+	memset(err, 0, sizeof *err);
+	memset(res, 0, sizeof *res);
+	if (!cfg || cfg->struct_size != sizeof *cfg || !cfg->ims_path || !cfg->aes_path)
+		return CITCAT_ERR_INVAL;
+	struct replayer *p = calloc(1, sizeof *p);
+	if (!p)
+		return CITCAT_ERR_NOMEM;
+	p->cfg = cfg;
+	p->res = res;
+	p->err = err;
+	double t0 = now_s();
+	int rc = 0;
+	uc_hook hk;
+
+	if ((rc = citcat_ims_read(cfg->ims_path, &p->ims, err)))
+		goto out;
+	p->ram_base = p->ims.cfg.ram_base;
+	p->ram_size = p->ims.cfg.ram_size;
+	if ((rc = citcat_aes_reader_open(&p->aes, cfg->aes_path))) {
+		*err = *citcat_aes_reader_error(p->aes);
+		goto out;
+	}
+	const struct citcat_trace_id *aid = citcat_aes_trace_id(p->aes);
+	if (aid->hash != p->ims.id.hash) {
+		rc = fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX,
+			  "%s and %s come from different captures (trace ids %016llx and %016llx)", cfg->ims_path,
+			  cfg->aes_path, (unsigned long long)p->ims.id.hash, (unsigned long long)aid->hash);
+		goto out;
+	}
+	p->total = p->ims.id.insns;
+	if (cfg->verify_cat) {
+		if ((rc = citcat_cat_reader_open(&p->cat, cfg->verify_cat))) {
+			*err = *citcat_cat_reader_error(p->cat);
+			goto out;
+		}
+		/* the CAT must be the one the IMS came from; skip to its start point */
+		struct citcat_cat_event ev;
+		uint32_t start = 0;
+		while ((rc = citcat_cat_next(p->cat, &ev)) == 1 && ev.kind != CITCAT_CAT_SYNC)
+			;
+		if (rc == 1)
+			start = ev.pc;
+		if (rc < 0) {
+			*err = *citcat_cat_reader_error(p->cat);
+			goto out;
+		}
+		if (rc != 1 || start != p->ims.id.start_pc ||
+		    memcmp(citcat_cat_config(p->cat), &p->ims.cfg, sizeof p->ims.cfg) != 0) {
+			rc = fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s is not the CAT %s was extracted from", cfg->verify_cat,
+				  cfg->ims_path);
+			goto out;
+		}
+		rc = 0;
+	}
+	if (cfg->oracle && (rc = citcat_itrace_reader_open(&p->orc, cfg->oracle))) {
+		*err = *citcat_itrace_reader_error(p->orc);
+		goto out;
+	}
+	p->ram = aligned_alloc(4096, p->ram_size);
+	p->known = calloc(1, p->ram_size / 8 + 1);
+	if (!p->ram || !p->known) {
+		rc = fail(p, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		goto out;
+	}
+	memset(p->ram, 0, p->ram_size);
+	if ((rc = load_memory(p)))
+		goto out;
+	struct bus_sink sink = {sink_event, p};
+	if ((rc = bus_init(&p->bus, &p->ims.cfg, p->ram, sink))) {
+		fail(p, rc, UINT64_MAX, "%s: unusable cache configuration", cfg->ims_path);
+		goto out;
+	}
+	uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &p->uc);
+	if (!ue)
+		ue = uc_ctl_set_cpu_model(p->uc, UC_CPU_ARM_CORTEX_A9);
+	if (!ue)
+		ue = uc_mem_map_ptr(p->uc, p->ram_base, p->ram_size, UC_PROT_ALL, p->ram);
+	if (!ue)
+		ue = uc_mmio_map(p->uc, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, p, mmio_write, p);
+	int itr = cfg->out_path || cfg->oracle;
+	uint64_t rb = p->ram_base, re = (uint64_t)p->ram_base + p->ram_size - 1;
+	if (!ue)
+		ue = uc_hook_add(p->uc, &hk, UC_HOOK_CODE, hook_code, p, 1, 0);
+	if (!ue)
+		ue = uc_hook_add(p->uc, &hk, UC_HOOK_MEM_WRITE | (itr ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ), hook_mem, p, rb, re);
+	if (!ue)
+		ue = uc_hook_add(p->uc, &hk, UC_HOOK_MEM_UNMAPPED, hook_unmapped, p, 1, 0);
+	if (!ue)
+		ue = uc_hook_add(p->uc, &hk, UC_HOOK_INTR, hook_intr, p, 1, 0);
+	if (!ue)
+		ue = (uc_err)arm_set_state(p->uc, &p->ims.regs);
+	if (ue) {
+		rc = fail(p, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: %s", uc_strerror(ue));
+		goto out;
+	}
+	if (cfg->out_path && (rc = citcat_itrace_writer_open(&p->out, cfg->out_path, CITCAT_ISA_ARM_A32))) {
+		fail(p, rc, UINT64_MAX, "%s: cannot create the instruction trace", cfg->out_path);
+		goto out;
+	}
+	next_aes(p);
+	p->expect_pc = p->ims.regs.slot[ARM_SLOT_PC];
+	uint32_t pc = p->expect_pc;
+	while (!p->failed && !p->done) {
+		ue = uc_emu_start(p->uc, pc, 0xFFFFFFFCu, 0, 0);
+		if (p->failed || p->done)
+			break;
+		uc_reg_read(p->uc, UC_ARM_REG_PC, &pc);
+		if (ue) {
+			diverge(p, "execution", "the recorded run to continue", "Unicorn stopped at 0x%08x: %s", pc, uc_strerror(ue));
+			break;
+		}
+	}
+	if (!p->failed) {
+		/* the run is complete: every record must have been used */
+		if (!p->next_valid || p->next.kind != CITCAT_AES_END)
+			diverge(p, "event schedule", "the END record", "unused %s record(s) remain",
+				p->next_valid ? citcat_aes_kind_name(p->next.kind) : "?");
+		else if (p->next.insns != p->insns)
+			diverge(p, "event schedule", "the END record's instruction count", "%llu instructions",
+				(unsigned long long)p->insns);
+	}
+	if (!p->failed && p->orc) {
+		int r2 = citcat_itrace_next(p->orc, &p->orec);
+		if (r2 == 1)
+			diverge(p, "instruction trace", "more instructions (the oracle goes on)", "the end of the replay");
+		else if (r2 < 0) {
+			*err = *citcat_itrace_reader_error(p->orc);
+			p->failed = 2;
+		}
+	}
+	if (!p->failed && p->cat) {
+		struct citcat_cat_event ev;
+		int r2 = citcat_cat_next(p->cat, &ev);
+		if (r2 == 1 && ev.kind != CITCAT_CAT_STOP) {
+			char want[200];
+			describe_event(want, sizeof want, &ev);
+			diverge(p, "bus trace", want, "the end of the replay");
+		} else if (r2 < 0) {
+			*err = *citcat_cat_reader_error(p->cat);
+			p->failed = 2;
+		}
+	}
+	if (p->failed == 1) {
+		rc = CITCAT_ERR_DIVERGED;
+	} else if (p->failed) {
+		rc = err->code ? err->code : CITCAT_ERR_INTERNAL;
+	} else if (p->out) {
+		rc = citcat_itrace_writer_close(p->out);
+		p->out = NULL;
+		if (rc)
+			fail(p, rc, UINT64_MAX, "%s: writing the instruction trace failed", cfg->out_path);
+	}
+out:
+	res->insns = p->insns;
+	res->seconds = now_s() - t0;
+	citcat_itrace_writer_abort(p->out);
+	citcat_itrace_reader_close(p->orc);
+	citcat_cat_reader_close(p->cat);
+	citcat_aes_reader_close(p->aes);
+	if (p->uc)
+		uc_close(p->uc);
+	if (p->bus.ic.tag)
+		bus_fini(&p->bus);
+	citcat_ims_fini(&p->ims);
+	free(p->ram);
+	free(p->known);
+	free(p);
+	return rc;
+}
+
+double citcat_replay_bare_seconds(const char *ims_path, uint64_t insns, struct citcat_errinfo *err)
+{
+	struct citcat_ims ims;
+	if (citcat_ims_read(ims_path, &ims, err))
+		return -1;
+	uint8_t *ram = aligned_alloc(4096, ims.cfg.ram_size);
+	double t = -1;
+	uc_engine *uc = NULL;
+	if (ram) {
+		memset(ram, 0, ims.cfg.ram_size);
+		for (size_t i = 0; i < citcat_image_segments(ims.memory); i++) {
+			uint64_t addr, len;
+			const uint8_t *data;
+			citcat_image_segment(ims.memory, i, &addr, &len, &data);
+			memcpy(ram + (addr - ims.cfg.ram_base), data, (size_t)len);
+		}
+		/* same code, same start state, no hooks; the device window is plain
+		 * memory, so the path differs after the first device access */
+		if (!uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc) && !uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9) &&
+		    !uc_mem_map_ptr(uc, ims.cfg.ram_base, ims.cfg.ram_size, UC_PROT_ALL, ram) &&
+		    !uc_mem_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, UC_PROT_ALL) && !arm_set_state(uc, &ims.regs)) {
+			double t0 = now_s();
+			uc_emu_start(uc, ims.regs.slot[ARM_SLOT_PC], 0xFFFFFFFCu, 0, insns);
+			t = now_s() - t0;
+		}
+	}
+	if (uc)
+		uc_close(uc);
+	free(ram);
+	citcat_ims_fini(&ims);
+	return t;
+}

@@ -1,0 +1,62 @@
+/* The replayer: regenerates the complete instruction trace of a traced
+ * interval from its IMS and AES alone (no firmware, no device model, no
+ * timing), and proves it exact by re-simulating the caches to regenerate the
+ * bus trace (compared with the recorded CAT) and, optionally, by comparing
+ * the instruction trace with the ground truth. */
+#ifndef CITCAT_REPLAY_H
+#define CITCAT_REPLAY_H
+
+#include "citcat.h"
+
+struct citcat_replay_config {
+	size_t struct_size;     /* sizeof(struct citcat_replay_config) */
+	const char *ims_path;   /* required */
+	const char *aes_path;   /* required */
+	const char *out_path;   /* regenerated itrace, or NULL */
+	const char *verify_cat; /* recorded CAT to compare the bus trace with, or NULL */
+	const char *oracle;     /* ground-truth itrace to compare with, or NULL */
+	/* Called about every million instructions; non-zero stops the run. */
+	int (*progress)(void *ctx, uint64_t insns, uint64_t total);
+	void *progress_ctx;
+};
+
+void citcat_replay_config_default(struct citcat_replay_config *c);
+
+#define CITCAT_REPLAY_HISTORY 8
+
+/* Where and how the replay first differed from the recording. */
+struct citcat_divergence {
+	const char *check;     /* "bus trace", "instruction trace", "device input", ... */
+	uint64_t insn_index;   /* instructions retired before it (0 = the first) */
+	uint64_t bcount;       /* branch counter there */
+	uint32_t pc;           /* the instruction at which it was found */
+	char expected[200];
+	char found[200];
+	/* the last instructions before it, oldest first */
+	unsigned nhist;
+	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
+	uint64_t hist_index[CITCAT_REPLAY_HISTORY];
+};
+
+struct citcat_replay_result {
+	uint64_t insns;           /* instructions replayed */
+	uint64_t irqs, dma;       /* asynchronous events applied */
+	uint64_t bus_events;      /* regenerated bus transactions (compared, with verify) */
+	uint64_t oracle_records;  /* records compared with the oracle */
+	double seconds;
+	int diverged;
+	struct citcat_divergence div;
+};
+
+/* Runs the replay.  Returns 0 when it completed and every requested check
+ * held; CITCAT_ERR_DIVERGED when a check failed (RES->div says where, and no
+ * output file is left); another error for unusable input (ERR says which file
+ * and where). */
+int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
+		      struct citcat_errinfo *err);
+
+/* Benchmark baseline: the IMS's code on bare Unicorn (no hooks) for INSNS
+ * instructions from the trace start point; returns seconds, or < 0. */
+double citcat_replay_bare_seconds(const char *ims_path, uint64_t insns, struct citcat_errinfo *err);
+
+#endif
