@@ -52,4 +52,9 @@ struct citcat_errinfo {
 	char msg[200];
 };
 
+/* Fills E (when not NULL) with CODE, OFFSET and a formatted message;
+ * returns CODE, so that `return citcat_errinfo_set(...)` reads naturally. */
+int citcat_errinfo_set(struct citcat_errinfo *e, int code, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif

@@ -48,31 +48,8 @@ struct cc_reader {
 	struct citcat_errinfo err;
 };
 
-static int set_err(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, va_list ap)
-{
-	e->code = code;
-	e->offset = off;
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-	return code;
-}
-
-static int werr(struct cc_writer *w, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	set_err(&w->err, code, UINT64_MAX, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-static int rerr(struct cc_reader *r, int code, uint64_t off, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	set_err(&r->err, code, off, fmt, ap);
-	va_end(ap);
-	return code;
-}
+#define werr(w, code, ...) citcat_errinfo_set(&(w)->err, code, UINT64_MAX, __VA_ARGS__)
+#define rerr(r, code, off, ...) citcat_errinfo_set(&(r)->err, code, off, __VA_ARGS__)
 
 static int wwrite(struct cc_writer *w, const void *p, size_t n)
 {

@@ -1,5 +1,21 @@
 #include "citcat.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
+int citcat_errinfo_set(struct citcat_errinfo *e, int code, uint64_t offset, const char *fmt, ...)
+{
+	if (e) {
+		va_list ap;
+		va_start(ap, fmt);
+		e->code = code;
+		e->offset = offset;
+		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
 const char *citcat_errstr(int code)
 {
 	switch (code) {

@@ -147,87 +147,74 @@ uint64_t citcat_image_bytes(const struct citcat_image *img)
 	return t;
 }
 
-static int eerr(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, ...)
-{
-	if (e) {
-		va_list ap;
-		va_start(ap, fmt);
-		e->code = code;
-		e->offset = off;
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 int citcat_image_load_elf(struct citcat_image *img, const char *path, uint64_t *entry,
 			  struct citcat_errinfo *err)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return eerr(err, CITCAT_ERR_INTERNAL, UINT64_MAX, "libelf initialisation failed");
+		return citcat_errinfo_set(err, CITCAT_ERR_INTERNAL, UINT64_MAX, "libelf initialisation failed");
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return eerr(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
 	off_t fsize = lseek(fd, 0, SEEK_END);
 	int rc = 0;
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	GElf_Ehdr eh;
 	size_t nph;
 	if (fsize == 0) {
-		rc = eerr(err, CITCAT_ERR_EMPTY, 0, "file is empty");
+		rc = citcat_errinfo_set(err, CITCAT_ERR_EMPTY, 0, "file is empty");
 		goto out;
 	}
 	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
-		rc = eerr(err, CITCAT_ERR_MAGIC, 0, "not an ELF file");
+		rc = citcat_errinfo_set(err, CITCAT_ERR_MAGIC, 0, "not an ELF file");
 		goto out;
 	}
 	if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_ARM) {
-		rc = eerr(err, CITCAT_ERR_UNSUPPORTED, 4, "not a 32-bit little-endian ARM ELF");
+		rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, 4, "not a 32-bit little-endian ARM ELF");
 		goto out;
 	}
 	if (eh.e_type != ET_EXEC) {
-		rc = eerr(err, CITCAT_ERR_UNSUPPORTED, 16, "not an executable (ELF type %u)", eh.e_type);
+		rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, 16, "not an executable (ELF type %u)", eh.e_type);
 		goto out;
 	}
 	if (elf_getphdrnum(e, &nph) != 0) {
-		rc = eerr(err, CITCAT_ERR_CORRUPT, 28, "cannot read the program headers: %s", elf_errmsg(-1));
+		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 28, "cannot read the program headers: %s", elf_errmsg(-1));
 		goto out;
 	}
 	size_t loaded = 0;
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(e, (int)i, &ph)) {
-			rc = eerr(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "program header %zu unreadable", i);
+			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "program header %zu unreadable", i);
 			goto out;
 		}
 		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
 			continue;
 		if (ph.p_filesz > ph.p_memsz || ph.p_offset + ph.p_filesz > (uint64_t)fsize || ph.p_memsz > (256u << 20)) {
-			rc = eerr(err, CITCAT_ERR_CORRUPT, eh.e_phoff + i * eh.e_phentsize,
+			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, eh.e_phoff + i * eh.e_phentsize,
 				  "segment %zu has impossible sizes (file %llu, memory %llu)", i,
 				  (unsigned long long)ph.p_filesz, (unsigned long long)ph.p_memsz);
 			goto out;
 		}
 		uint8_t *buf = calloc(1, (size_t)ph.p_memsz);
 		if (!buf) {
-			rc = eerr(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			goto out;
 		}
 		if (ph.p_filesz && pread(fd, buf, (size_t)ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) {
 			free(buf);
-			rc = eerr(err, CITCAT_ERR_TRUNCATED, ph.p_offset, "segment %zu data is truncated", i);
+			rc = citcat_errinfo_set(err, CITCAT_ERR_TRUNCATED, ph.p_offset, "segment %zu data is truncated", i);
 			goto out;
 		}
 		rc = citcat_image_add(img, ph.p_paddr, buf, (size_t)ph.p_memsz);
 		free(buf);
 		if (rc) {
-			eerr(err, rc, eh.e_phoff + i * eh.e_phentsize, "cannot add segment %zu", i);
+			citcat_errinfo_set(err, rc, eh.e_phoff + i * eh.e_phentsize, "cannot add segment %zu", i);
 			goto out;
 		}
 		loaded++;
 	}
 	if (!loaded) {
-		rc = eerr(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "no loadable segments");
+		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "no loadable segments");
 		goto out;
 	}
 	if (entry)

@@ -24,19 +24,6 @@ struct cc_outfile {
 	int error;
 };
 
-static int oerr(struct citcat_errinfo *e, int code, const char *fmt, ...)
-{
-	if (e) {
-		va_list ap;
-		va_start(ap, fmt);
-		e->code = code;
-		e->offset = UINT64_MAX;
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 static int raw(struct cc_outfile *o, const void *p, size_t n)
 {
 	if (o->error)
@@ -66,7 +53,7 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct c
 	*out = NULL;
 	struct cc_outfile *o = calloc(1, sizeof *o);
 	if (!o)
-		return oerr(err, CITCAT_ERR_NOMEM, "out of memory");
+		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	if (!path) {
 		o->to_mem = 1;
 	} else if (strcmp(path, "-") == 0) {
@@ -75,7 +62,7 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct c
 		if (!(o->path = strdup(path)) || asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
 			o->tmp = NULL;
 			cc_outfile_abort(o);
-			return oerr(err, CITCAT_ERR_NOMEM, "out of memory");
+			return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		}
 		int fd = mkstemp(o->tmp);
 		if (fd >= 0) { /* mkstemp makes 0600; give the file the usual mode */
@@ -92,7 +79,7 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct c
 			free(o->tmp);
 			o->tmp = NULL;
 			cc_outfile_abort(o);
-			return oerr(err, CITCAT_ERR_IO, "cannot create %s: %s", path, strerror(e));
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot create %s: %s", path, strerror(e));
 		}
 	}
 	if (lz4) {
@@ -104,12 +91,12 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct c
 		o->zbuf = malloc(o->zcap);
 		if (!o->zbuf || LZ4F_isError(LZ4F_createCompressionContext(&o->cctx, LZ4F_VERSION))) {
 			cc_outfile_abort(o);
-			return oerr(err, CITCAT_ERR_NOMEM, "out of memory");
+			return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		}
 		size_t n = LZ4F_compressBegin(o->cctx, o->zbuf, o->zcap, &prefs);
 		if (LZ4F_isError(n) || raw(o, o->zbuf, n)) {
 			cc_outfile_abort(o);
-			return oerr(err, CITCAT_ERR_IO, "cannot write %s", path ? path : "(memory)");
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot write %s", path ? path : "(memory)");
 		}
 	}
 	*out = o;
@@ -168,19 +155,19 @@ int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err)
 	int rc = end_frame(o);
 	const char *name = o->path ? o->path : "standard output";
 	if (rc)
-		oerr(err, rc, "writing %s failed: %s", name, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", name, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	if (o->f == stdout) {
 		if (fflush(stdout) != 0 && !rc)
-			rc = oerr(err, CITCAT_ERR_IO, "writing standard output failed: %s", strerror(errno));
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "writing standard output failed: %s", strerror(errno));
 	} else if (o->f) {
 		if (fclose(o->f) != 0 && !rc)
-			rc = oerr(err, CITCAT_ERR_IO, "writing %s failed: %s", name, strerror(errno));
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "writing %s failed: %s", name, strerror(errno));
 		if (!rc && rename(o->tmp, o->path) != 0)
-			rc = oerr(err, CITCAT_ERR_IO, "cannot rename into %s: %s", name, strerror(errno));
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot rename into %s: %s", name, strerror(errno));
 		if (rc)
 			unlink(o->tmp);
 	} else if (o->to_mem && !rc) {
-		rc = oerr(err, CITCAT_ERR_INVAL, "in-memory output must be taken, not committed");
+		rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "in-memory output must be taken, not committed");
 	}
 	outfile_free(o);
 	return rc;

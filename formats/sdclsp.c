@@ -14,20 +14,6 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
-static int set_err(struct citcat_errinfo *err, int code, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int set_err(struct citcat_errinfo *err, int code, uint64_t off, const char *fmt, ...)
-{
-	if (err) {
-		va_list ap;
-		va_start(ap, fmt);
-		err->code = code;
-		err->offset = off;
-		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 static int is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
 
@@ -62,26 +48,26 @@ int sdclsp_config_init(struct sdclsp_config *c, enum sdclsp_variant variant)
 int sdclsp_config_check(const struct sdclsp_config *c, struct citcat_errinfo *err)
 {
 	if (!c || c->size < sizeof *c)
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "configuration structure too small");
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "configuration structure too small");
 	if (c->variant < SDCLSP_B || c->variant > SDCLSP_R)
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown variant %u", c->variant);
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown variant %u", c->variant);
 	if (c->repl > SDCLSP_REPL_FIFO)
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown replacement policy %u", c->repl);
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown replacement policy %u", c->repl);
 	if (c->flags & ~SDCLSP_FLAG_SA_ALWAYS)
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown flags 0x%x", c->flags);
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown flags 0x%x", c->flags);
 	if (!is_pow2(c->n_set) || c->n_set > 65536 || !is_pow2(c->n_way) || c->n_way > 256 ||
 	    (uint64_t)c->n_set * c->n_way < 2 || (uint64_t)c->n_set * c->n_way > 65536)
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX,
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
 			       "SDC %ux%u: sets and ways must be powers of two, 2..65536 entries", c->n_set,
 			       c->n_way);
 	if (!is_pow2(c->n_p) || c->n_p > 65536)
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "LSP size %u: a power of two up to 65536",
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "LSP size %u: a power of two up to 65536",
 			       c->n_p);
 	if (c->shift > 31 || c->u < 1 || c->u > 29 || c->hist < 1 || c->hist > SDCLSP_MAX_HIST)
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "shift %u, u %u or history %u out of range",
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "shift %u, u %u or history %u out of range",
 			       c->shift, c->u, c->hist);
 	if (c->max_sl < 1 || c->max_sl > SDCLSP_MAX_SL_LIMIT)
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "maximum stream length %u not in 1..%u",
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "maximum stream length %u not in 1..%u",
 			       c->max_sl, SDCLSP_MAX_SL_LIMIT);
 	return 0;
 }
@@ -105,7 +91,7 @@ static int parse_u32(const char *s, const char *end, uint32_t *out)
 int sdclsp_config_parse(struct sdclsp_config *c, const char *spec, struct citcat_errinfo *err)
 {
 	if (!c || !spec || strncmp(spec, "sdclsp", 6) != 0 || (spec[6] && spec[6] != ':'))
-		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "'%s': expected sdclsp[:b|e|r][:SETSxWAYS,NP]",
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "'%s': expected sdclsp[:b|e|r][:SETSxWAYS,NP]",
 			       spec ? spec : "");
 	enum sdclsp_variant v = SDCLSP_R;
 	const char *p = spec + 6;
@@ -148,10 +134,10 @@ int sdclsp_config_parse(struct sdclsp_config *c, const char *spec, struct citcat
 			else if (kl == 2 && !memcmp(t, "sa", 2) && end - eq == 7 && !memcmp(eq + 1, "always", 6))
 				c->flags |= SDCLSP_FLAG_SA_ALWAYS;
 			else
-				return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "'%s': bad item '%.*s'", spec,
+				return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "'%s': bad item '%.*s'", spec,
 					       (int)n, t);
 		} else {
-			return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "'%s': bad item '%.*s'", spec, (int)n, t);
+			return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "'%s': bad item '%.*s'", spec, (int)n, t);
 		}
 		p = end;
 	}
