@@ -351,6 +351,41 @@ static void test_ims_bad_content(const char *path)
 	}
 }
 
+/* A REPEAT longer than the traced interval is refused: each copy needs an
+ * instruction of its own, and an unbounded count would let a few bytes
+ * expand to 2^63 records. */
+static void test_aes_repeat_bound(const char *path)
+{
+	uint8_t meta[32] = {0};
+	meta[12] = 10; /* insns = 10 */
+	static const uint8_t recs[][8] = {
+		{0x02, 0x00, 0x07, 0x06, 9}, /* INPUT at 0, value 7; 9 more: 10 in all */
+		{0x02, 0x00, 0x07, 0x06, 11},
+	};
+	for (int i = 0; i < 2; i++) {
+		struct cc_writer *w;
+		size_t len = 5;
+		CHECK_EQ(cc_writer_open(&w, path, "CAES\r\n\x1a\n", 1, meta, sizeof meta, 0), 0);
+		memcpy(cc_writer_reserve(w, len), recs[i], len);
+		cc_writer_commit(w, len, 2);
+		CHECK_EQ(cc_writer_close(w), 0);
+		struct citcat_aes_reader *r;
+		struct citcat_aes_rec rec;
+		CHECK_EQ(citcat_aes_reader_open(&r, path), 0);
+		int n = 0, rc;
+		while ((rc = citcat_aes_next(r, &rec)) == 1)
+			n++;
+		if (i == 0) {
+			CHECK_EQ(rc, 0);
+			CHECK_EQ(n, 10);
+		} else {
+			CHECK_EQ(rc, CITCAT_ERR_CORRUPT);
+			CHECK(strstr(citcat_aes_reader_error(r)->msg, "repeat count exceeds") != NULL);
+		}
+		citcat_aes_reader_close(r);
+	}
+}
+
 int main(void)
 {
 	char path[] = "/tmp/citcat-test-extract-formats-XXXXXX";
@@ -361,6 +396,7 @@ int main(void)
 	test_aes_roundtrip(path);
 	test_ims_roundtrip(path);
 	test_ims_bad_content(path);
+	test_aes_repeat_bound(path);
 	unlink(path);
 	CHECK_DONE();
 }

@@ -42,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	uint8_t meta[32] = {0};
+	meta[14] = 1; /* 65536 traced instructions: bounds REPEAT counts */
 	size_t len;
 	uint8_t *b = wrap_container("CAES\r\n\x1a\n", CITCAT_AES_VERSION, meta, sizeof meta, data, size, 1, &len);
 	if (b)
