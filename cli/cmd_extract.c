@@ -118,8 +118,9 @@ int ims_info(const char *path, int json)
 		return cli_errinfo(path, &err);
 	uint64_t mem = citcat_image_bytes(ims.memory);
 	size_t nseg = citcat_image_segments(ims.memory);
-	/* raw: registers 4 bytes each + memory as (address, byte) pairs, as
-	 * the thesis counts its IMS; compressed: the file itself */
+	/* raw: registers 4 bytes each + the memory bytes themselves (no
+	 * addresses; the thesis's figure 5 counts 8 bytes per (address, word)
+	 * pair instead); compressed: the file itself */
 	uint64_t raw = 4u * ARM_SLOTS + mem;
 	long fsize = file_size(path);
 	if (json) {
