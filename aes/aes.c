@@ -421,6 +421,11 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 		GETV(v, "repeat count truncated");
 		if (v == 0)
 			return bad(r, start, "repeat count 0");
+		/* Each copy is a device access to the same address by another
+		 * instruction, so a run is never longer than the traced interval;
+		 * without this bound a 13-byte record would expand to 2^63. */
+		if (v > r->id.insns)
+			return bad(r, start, "repeat count exceeds the traced instructions");
 		r->p = p;
 		r->repeat = v - 1;
 		*rec = r->prev;

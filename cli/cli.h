@@ -4,6 +4,7 @@
 #ifndef CITCAT_CLI_H
 #define CITCAT_CLI_H
 
+#include "aes.h"
 #include "citcat.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -77,6 +78,15 @@ int itrace_info(const char *path, int json);
 int cat_info(const char *path, int json);
 int ims_info(const char *path, int json);
 int aes_info(const char *path, int json);
+/* Per AES record kind: records, their encoded bytes, and those bytes through
+ * an LZ4 frame of their own (cmd_extract.c; shared by info and bench). */
+struct aes_sizes {
+	uint64_t count[CITCAT_AES_KINDS], raw[CITCAT_AES_KINDS], z[CITCAT_AES_KINDS];
+	uint64_t insns, dma_bytes, file_bytes; /* insns: from the END record */
+	struct citcat_trace_id id;
+};
+int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *err);
+int bench_extract(int argc, char **argv);
 int cmd_ims(int argc, char **argv);
 int cmd_aes(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

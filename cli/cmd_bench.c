@@ -9,6 +9,7 @@ static const char bench_help[] =
 	"  capture [FIRMWARE.elf...] [--json]  capture vs bare Unicorn, CAT bytes/instruction\n"
 	"  formats [FILE...] [--json]          din/PDATS/PDATS II speed and density\n"
 	"  sdclsp [FILE...] [--json]           SDC/LSP bits per instruction and speed\n"
+	"  extract [FIRMWARE.elf...] [--json]  IMS/AES extraction MB/s, record sizes, bits/insn\n"
 	"With no files, the built-in examples are used.\n";
 
 int cmd_bench(int argc, char **argv)
@@ -21,6 +22,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_capture(argc - 1, argv + 1);
 	if (strcmp(argv[1], "formats") == 0)
 		return addr_bench(argc - 1, argv + 1);
+	if (strcmp(argv[1], "extract") == 0)
+		return bench_extract(argc - 1, argv + 1);
 	if (strcmp(argv[1], "sdclsp") == 0)
 		return sdclsp_bench(argc - 1, argv + 1);
 	return cli_usage_error("bench", "unknown benchmark '%s'", argv[1]);

@@ -118,8 +118,9 @@ int ims_info(const char *path, int json)
 		return cli_errinfo(path, &err);
 	uint64_t mem = citcat_image_bytes(ims.memory);
 	size_t nseg = citcat_image_segments(ims.memory);
-	/* raw: registers 4 bytes each + memory as (address, byte) pairs, as
-	 * the thesis counts its IMS; compressed: the file itself */
+	/* raw: registers 4 bytes each + the memory bytes themselves (no
+	 * addresses; the thesis's figure 5 counts 8 bytes per (address, word)
+	 * pair instead); compressed: the file itself */
 	uint64_t raw = 4u * ARM_SLOTS + mem;
 	long fsize = file_size(path);
 	if (json) {
@@ -180,19 +181,19 @@ static void acc_end(struct kind_acc *a)
 	a->cctx = NULL;
 }
 
-int aes_info(const char *path, int json)
+int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *err)
 {
+	memset(sz, 0, sizeof *sz);
 	struct citcat_aes_reader *r;
 	int rc = citcat_aes_reader_open(&r, path);
 	if (rc) {
-		cli_errinfo(path, citcat_aes_reader_error(r));
+		*err = *citcat_aes_reader_error(r);
 		citcat_aes_reader_close(r);
-		return EXIT_USAGE;
+		return rc;
 	}
 	struct kind_acc acc[CITCAT_AES_KINDS];
 	memset(acc, 0, sizeof acc);
 	struct citcat_aes_rec rec;
-	uint64_t insns = 0, dma_bytes = 0;
 	while ((rc = citcat_aes_next(r, &rec)) == 1) {
 		struct kind_acc *a = &acc[rec.kind];
 		a->count++;
@@ -201,49 +202,64 @@ int aes_info(const char *path, int json)
 		if (nb)
 			acc_add(a, raw, nb);
 		if (rec.kind == CITCAT_AES_END)
-			insns = rec.insns;
+			sz->insns = rec.insns;
 		if (rec.kind == CITCAT_AES_DMA)
-			dma_bytes += rec.len;
+			sz->dma_bytes += rec.len;
 	}
-	for (int k = 0; k < CITCAT_AES_KINDS; k++)
+	for (int k = 0; k < CITCAT_AES_KINDS; k++) {
 		acc_end(&acc[k]);
-	if (rc < 0) {
-		cli_errinfo(path, citcat_aes_reader_error(r));
-		citcat_aes_reader_close(r);
-		return EXIT_USAGE;
+		sz->count[k] = acc[k].count;
+		sz->raw[k] = acc[k].raw;
+		sz->z[k] = acc[k].z;
 	}
-	const struct citcat_trace_id *id = citcat_aes_trace_id(r);
+	if (rc < 0) {
+		*err = *citcat_aes_reader_error(r);
+		citcat_aes_reader_close(r);
+		return rc;
+	}
+	sz->id = *citcat_aes_trace_id(r);
+	citcat_aes_reader_close(r);
+	long fsize = file_size(path);
+	sz->file_bytes = fsize > 0 ? (uint64_t)fsize : 0;
+	return 0;
+}
+
+int aes_info(const char *path, int json)
+{
+	struct aes_sizes sz;
+	struct citcat_errinfo err = {0};
+	if (aes_measure(path, &sz, &err))
+		return cli_errinfo(path, &err);
 	uint64_t total_raw = 0, total_z = 0;
 	for (int k = 0; k < CITCAT_AES_KINDS; k++) {
-		total_raw += acc[k].raw;
-		total_z += acc[k].z;
+		total_raw += sz.raw[k];
+		total_z += sz.z[k];
 	}
-	long fsize = file_size(path);
-	double ipb = fsize > 0 ? (double)insns / (double)fsize : 0;
+	double ipb = sz.file_bytes ? (double)sz.insns / (double)sz.file_bytes : 0;
 	if (json) {
 		printf("{\"kind\": \"aes\", \"version\": %d, \"instructions\": %llu, \"records\": {", CITCAT_AES_VERSION,
-		       (unsigned long long)insns);
+		       (unsigned long long)sz.insns);
 		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
-			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)acc[k].count);
+			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)sz.count[k]);
 		printf("}, \"raw_bytes\": {");
 		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
-			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)acc[k].raw);
+			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)sz.raw[k]);
 		printf("}, \"compressed_bytes\": {");
 		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
-			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)acc[k].z);
-		printf("}, \"dma_bytes\": %llu, \"file_bytes\": %ld, \"instructions_per_byte\": %.2f, \"trace_id\": \"%016llx\"}\n",
-		       (unsigned long long)dma_bytes, fsize, ipb, (unsigned long long)id->hash);
+			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)sz.z[k]);
+		printf("}, \"dma_bytes\": %llu, \"file_bytes\": %llu, \"instructions_per_byte\": %.2f, \"trace_id\": \"%016llx\"}\n",
+		       (unsigned long long)sz.dma_bytes, (unsigned long long)sz.file_bytes, ipb,
+		       (unsigned long long)sz.id.hash);
 	} else {
 		printf("%s: asynchronous event schedule (AES v%d), trace id %016llx\n", path, CITCAT_AES_VERSION,
-		       (unsigned long long)id->hash);
+		       (unsigned long long)sz.id.hash);
 		printf("  %-10s %10s %12s %12s\n", "record", "count", "raw bytes", "LZ4 bytes");
 		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
-			printf("  %-10s %10llu %12llu %12llu\n", citcat_aes_kind_name((unsigned)k), (unsigned long long)acc[k].count,
-			       (unsigned long long)acc[k].raw, (unsigned long long)acc[k].z);
+			printf("  %-10s %10llu %12llu %12llu\n", citcat_aes_kind_name((unsigned)k), (unsigned long long)sz.count[k],
+			       (unsigned long long)sz.raw[k], (unsigned long long)sz.z[k]);
 		printf("  %-10s %10s %12llu %12llu\n", "total", "", (unsigned long long)total_raw, (unsigned long long)total_z);
-		printf("  file       %ld bytes for %llu instructions: %.1f instructions per byte\n", fsize,
-		       (unsigned long long)insns, ipb);
+		printf("  file       %llu bytes for %llu instructions: %.1f instructions per byte\n",
+		       (unsigned long long)sz.file_bytes, (unsigned long long)sz.insns, ipb);
 	}
-	citcat_aes_reader_close(r);
 	return EXIT_OK;
 }
