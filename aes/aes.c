@@ -68,7 +68,7 @@ struct citcat_aes_writer {
 struct citcat_aes_reader {
 	struct cc_reader *cr;
 	struct citcat_trace_id id;
-	const uint8_t *p, *base, *end;
+	struct cc_cursor cur;
 	struct astate st;
 	struct citcat_aes_rec prev;
 	int have_prev;
@@ -296,7 +296,7 @@ const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *le
 
 static int bad(struct citcat_aes_reader *r, const uint8_t *at, const char *what)
 {
-	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->base), "AES record: %s", what);
+	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->cur.base), "AES record: %s", what);
 	r->err = *cc_reader_error(r->cr);
 	return rc;
 }
@@ -317,22 +317,18 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 		r->last_bytes = 0;
 		return 1;
 	}
-	if (r->p == r->end) {
-		size_t len;
-		uint32_t n;
-		int rc = cc_reader_next_chunk(r->cr, &r->base, &len, &n);
-		if (rc <= 0) {
-			if (rc < 0)
-				r->err = *cc_reader_error(r->cr);
-			return rc;
-		}
-		r->p = r->base;
-		r->end = r->base + len;
+	int rc = cc_cursor_next(r->cr, &r->cur);
+	if (rc <= 0) {
+		if (rc < 0)
+			r->err = *cc_reader_error(r->cr);
+		return rc;
+	}
+	if (rc == 2) {
 		astate_reset(&r->st);
 		r->have_prev = 0;
 	}
 	struct astate *s = &r->st;
-	const uint8_t *p = r->p, *end = r->end, *start = p;
+	const uint8_t *p = r->cur.p, *end = r->cur.end, *start = p;
 	uint8_t h = *p++;
 	unsigned kind = h & 7;
 	uint64_t v;
@@ -426,7 +422,7 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 		 * without this bound a 13-byte record would expand to 2^63. */
 		if (v > r->id.insns)
 			return bad(r, start, "repeat count exceeds the traced instructions");
-		r->p = p;
+		r->cur.p = p;
 		r->repeat = v - 1;
 		*rec = r->prev;
 		r->last_raw = start;
@@ -435,7 +431,7 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 	default:
 		return bad(r, start, "unknown record kind");
 	}
-	r->p = p;
+	r->cur.p = p;
 	r->last_raw = start;
 	r->last_bytes = (size_t)(p - start);
 	r->prev = *rec;
@@ -453,18 +449,21 @@ static int scan_id(const char *cat_path, struct citcat_trace_id *id, struct citc
 	struct citcat_cat_event ev;
 	int rc = citcat_cat_reader_open(&r, cat_path), synced = 0, stopped = 0;
 	uint32_t pc = 0;
-	uint64_t insns = 0, br = 0;
+	uint64_t insns = 0, br = 0, ehash = 0;
 	if (!rc) {
 		*cfg = *citcat_cat_config(r);
 		while ((rc = citcat_cat_next(r, &ev)) == 1) {
 			if (ev.kind == CITCAT_CAT_SYNC && !synced) {
 				synced = 1;
 				pc = ev.pc;
-			} else if (ev.kind == CITCAT_CAT_STOP && synced) {
+			} else if (ev.kind == CITCAT_CAT_STOP && synced && !stopped) {
 				stopped = 1;
 				insns = ev.insns;
 				br = ev.bcount;
+				ehash = citcat_trace_hash_event(ehash, &ev);
 			}
+			if (synced && !stopped)
+				ehash = citcat_trace_hash_event(ehash, &ev);
 		}
 	}
 	if (rc < 0) {
@@ -478,7 +477,7 @@ static int scan_id(const char *cat_path, struct citcat_trace_id *id, struct citc
 		return aerr(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
 	if (!stopped)
 		return aerr(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
-	citcat_trace_id_make(cfg, pc, insns, br, id);
+	citcat_trace_id_make(cfg, pc, insns, br, ehash, id);
 	return 0;
 }
 

@@ -124,7 +124,7 @@ struct citcat_cat_writer {
 struct citcat_cat_reader {
 	struct cc_reader *cr;
 	struct citcat_target_config cfg;
-	const uint8_t *p, *base, *end;
+	struct cc_cursor cur;
 	struct dstate st;
 	struct citcat_errinfo err;
 };
@@ -304,7 +304,7 @@ uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *r) { return
 
 static int bad(struct citcat_cat_reader *r, const uint8_t *at, const char *what)
 {
-	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->base), "CAT event: %s", what);
+	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->cur.base), "CAT event: %s", what);
 	r->err = *cc_reader_error(r->cr);
 	return rc;
 }
@@ -319,21 +319,16 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 {
 	if (r->err.code)
 		return r->err.code;
-	if (r->p == r->end) {
-		size_t len;
-		uint32_t n;
-		int rc = cc_reader_next_chunk(r->cr, &r->base, &len, &n);
-		if (rc <= 0) {
-			if (rc < 0)
-				r->err = *cc_reader_error(r->cr);
-			return rc;
-		}
-		r->p = r->base;
-		r->end = r->base + len;
-		memset(&r->st, 0, sizeof r->st);
+	int rc = cc_cursor_next(r->cr, &r->cur);
+	if (rc <= 0) {
+		if (rc < 0)
+			r->err = *cc_reader_error(r->cr);
+		return rc;
 	}
+	if (rc == 2)
+		memset(&r->st, 0, sizeof r->st);
 	struct dstate *s = &r->st;
-	const uint8_t *p = r->p, *end = r->end, *start = p;
+	const uint8_t *p = r->cur.p, *end = r->cur.end, *start = p;
 	uint8_t h = *p++;
 	unsigned kind = h & 15, flags = h >> 4;
 	uint64_t v;
@@ -424,6 +419,6 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	default:
 		return bad(r, start, "unknown event kind");
 	}
-	r->p = p;
+	r->cur.p = p;
 	return 1;
 }

@@ -355,6 +355,28 @@ static int grow(uint8_t **p, size_t *cap, size_t n)
 	return 0;
 }
 
+int cc_cursor_next(struct cc_reader *r, struct cc_cursor *c)
+{
+	while (c->p == c->end) {
+		if (c->base && c->seen != c->nrec)
+			return cc_reader_fail(r, CITCAT_ERR_CORRUPT, (size_t)(c->end - c->base),
+					      "the chunk holds %u records, its header says %u", c->seen, c->nrec);
+		size_t len;
+		int rc = cc_reader_next_chunk(r, &c->base, &len, &c->nrec);
+		if (rc <= 0)
+			return rc;
+		c->p = c->base;
+		c->end = c->base + len;
+		c->seen = 0;
+		if (c->p != c->end) {
+			c->seen = 1;
+			return 2;
+		}
+	}
+	c->seen++;
+	return 1;
+}
+
 int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec)
 {
 	if (r->err.code)

@@ -62,6 +62,18 @@ const uint8_t *cc_reader_meta(const struct cc_reader *r, uint32_t *len);
 /* Loads the next chunk.  Returns 1 and sets DATA/LEN/NREC (valid until the
  * next call), 0 at the end marker (after checking the totals), or an error. */
 int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec);
+/* A cursor over the records of a container, for record decoders.  Call
+ * cc_cursor_next before decoding each record: it returns 1 when the next
+ * record starts at C->P (and C->BASE..C->END is its chunk's payload), 2 when
+ * that record is the first of a new chunk (reset per-chunk delta state), 0
+ * at the end of the file, or an error.  At each chunk's end it checks that
+ * the chunk held as many records as its header says.  Start zeroed. */
+struct cc_cursor {
+	const uint8_t *p, *base, *end;
+	uint32_t nrec, seen;
+};
+int cc_cursor_next(struct cc_reader *r, struct cc_cursor *c);
+
 /* File offset of the payload of the current chunk (for error messages:
  * an error at byte K of a chunk's decompressed payload is reported as
  * "chunk at file offset X, payload byte K"). */

@@ -39,7 +39,7 @@ struct citcat_itrace_writer {
 struct citcat_itrace_reader {
 	struct cc_reader *cr;
 	enum citcat_isa isa;
-	const uint8_t *p, *base, *end;
+	struct cc_cursor cur;
 	struct state st;
 	struct citcat_errinfo err;
 };
@@ -187,7 +187,7 @@ const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itra
 
 static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
 {
-	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->base), "itrace: %s", what);
+	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->cur.base), "itrace: %s", what);
 	r->err = *cc_reader_error(r->cr);
 	return rc;
 }
@@ -196,21 +196,16 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 {
 	if (r->err.code)
 		return r->err.code;
-	if (r->p == r->end) {
-		size_t len;
-		uint32_t n;
-		int rc = cc_reader_next_chunk(r->cr, &r->base, &len, &n);
-		if (rc <= 0) {
-			if (rc < 0)
-				r->err = *cc_reader_error(r->cr);
-			return rc;
-		}
-		r->p = r->base;
-		r->end = r->base + len;
-		state_reset(&r->st);
+	int rc = cc_cursor_next(r->cr, &r->cur);
+	if (rc <= 0) {
+		if (rc < 0)
+			r->err = *cc_reader_error(r->cr);
+		return rc;
 	}
+	if (rc == 2)
+		state_reset(&r->st);
 	struct state *s = &r->st;
-	const uint8_t *p = r->p, *end = r->end, *start = p;
+	const uint8_t *p = r->cur.p, *end = r->cur.end, *start = p;
 	uint8_t h = *p++;
 	uint64_t v;
 	switch (h >> 6) {
@@ -283,7 +278,7 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 	default:
 		return bad(r, start, "reserved record kind");
 	}
-	r->p = p;
+	r->cur.p = p;
 	return 1;
 }
 

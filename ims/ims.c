@@ -27,15 +27,33 @@ static int ierr(struct citcat_errinfo *e, int code, uint64_t off, const char *fm
 	return code;
 }
 
+uint64_t citcat_trace_hash_event(uint64_t h, const struct citcat_cat_event *ev)
+{
+	/* every field but the timestamp, which replay does not need */
+	uint8_t b[40];
+	b[0] = ev->kind;
+	b[1] = ev->size;
+	b[2] = ev->line;
+	b[3] = 0;
+	cc_put32(b + 4, ev->addr);
+	cc_put64(b + 8, ev->value);
+	cc_put64(b + 16, ev->bcount);
+	cc_put32(b + 24, ev->pc);
+	cc_put64(b + 28, ev->insns);
+	cc_put32(b + 36, ev->len);
+	h = XXH64(b, sizeof b, h);
+	return ev->len && ev->data ? XXH64(ev->data, ev->len, h) : h;
+}
+
 void citcat_trace_id_make(const struct citcat_target_config *cfg, uint32_t start_pc, uint64_t insns,
-			  uint64_t branches, struct citcat_trace_id *id)
+			  uint64_t branches, uint64_t events_hash, struct citcat_trace_id *id)
 {
 	uint8_t buf[CITCAT_TARGET_META_LEN + 20];
 	citcat_target_config_encode(cfg, buf);
 	cc_put32(buf + CITCAT_TARGET_META_LEN, start_pc);
 	cc_put64(buf + CITCAT_TARGET_META_LEN + 4, insns);
 	cc_put64(buf + CITCAT_TARGET_META_LEN + 12, branches);
-	id->hash = XXH64(buf, sizeof buf, 0);
+	id->hash = XXH64(buf, sizeof buf, events_hash);
 	id->start_pc = start_pc;
 	id->insns = insns;
 }
@@ -119,7 +137,7 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 	uint64_t slots = 0; /* dump slots seen, one bit each */
 	int synced = 0, dump_done = 0, stopped = 0;
 	uint32_t start_pc = 0;
-	uint64_t insns = 0, branches = 0, n = 0;
+	uint64_t insns = 0, branches = 0, n = 0, ehash = 0;
 	struct citcat_cat_event ev;
 	if (!x.mem || !x.seen || !x.known) {
 		rc = ierr(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory for a %u-byte RAM image", cfg->ram_size);
@@ -138,10 +156,12 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 			}
 			synced = 1;
 			start_pc = ev.pc;
+			ehash = citcat_trace_hash_event(ehash, &ev);
 			continue;
 		}
 		if (!synced)
 			continue; /* before P: the driver's cache clean */
+		ehash = citcat_trace_hash_event(ehash, &ev);
 		if (stopped) {
 			rc = ierr(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r), "events after the STOP marker");
 			goto out;
@@ -215,7 +235,7 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 			  ims->regs.slot[ARM_SLOT_PC], start_pc);
 		goto out;
 	}
-	citcat_trace_id_make(cfg, start_pc, insns, branches, &ims->id);
+	citcat_trace_id_make(cfg, start_pc, insns, branches, ehash, &ims->id);
 	/* Runs of known bytes become the memory image. */
 	if ((rc = citcat_image_alloc(&ims->memory)))
 		goto out;
@@ -326,7 +346,7 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 				break;
 			}
 			uint64_t addr = last_end + gap;
-			if (addr < ims->cfg.ram_base || addr + n > ram_end) {
+			if (addr < last_end || addr < ims->cfg.ram_base || addr + n > ram_end) {
 				rc = cc_reader_fail(r, CITCAT_ERR_CORRUPT, (size_t)(start - data),
 						    "IMS memory run at 0x%llx lies outside RAM", (unsigned long long)addr);
 				break;

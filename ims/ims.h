@@ -51,8 +51,12 @@ int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, str
 /* Releases what an IMS owns (not the struct itself). */
 void citcat_ims_fini(struct citcat_ims *ims);
 
-/* Computes the trace id of a CAT from its configuration, P and STOP totals. */
+/* The trace id of a CAT: a hash of its configuration, P, the STOP totals
+ * and every event of the traced interval (so runs that differ only in their
+ * device inputs differ too).  Feed each event from SYNC to STOP, in order,
+ * through citcat_trace_hash_event starting from 0, then make the id. */
+uint64_t citcat_trace_hash_event(uint64_t h, const struct citcat_cat_event *ev);
 void citcat_trace_id_make(const struct citcat_target_config *cfg, uint32_t start_pc, uint64_t insns,
-			  uint64_t branches, struct citcat_trace_id *id);
+			  uint64_t branches, uint64_t events_hash, struct citcat_trace_id *id);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 static struct citcat_itrace_rec mk(uint64_t pc, uint32_t word, unsigned nacc, uint64_t base)
 {
@@ -150,6 +151,35 @@ int main(void)
 		fputc(0, g);
 		fclose(g);
 		CHECK_EQ(read_all(bad, &cnt, &e), CITCAT_ERR_CORRUPT);
+	}
+	/* A chunk whose header claims one record more than its payload holds
+	 * (checksum recomputed, so only the count is wrong). */
+	{
+		size_t c0 = 16 + 8 + 4; /* header, 8 bytes of metadata, header checksum */
+		CHECK(memcmp(buf + c0, "BLK", 4) == 0);
+		uint8_t *h = (uint8_t *)buf + c0;
+		uint32_t nrec = (uint32_t)h[12] | (uint32_t)h[13] << 8 | (uint32_t)h[14] << 16 | (uint32_t)h[15] << 24;
+		uint32_t stored = (uint32_t)h[8] | (uint32_t)h[9] << 8 | (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24;
+		nrec++;
+		for (int i = 0; i < 4; i++)
+			h[12 + i] = (uint8_t)(nrec >> (8 * i));
+		XXH32_state_t *st = XXH32_createState();
+		XXH32_reset(st, 0);
+		XXH32_update(st, h, 20);
+		XXH32_update(st, h + 24, stored);
+		uint32_t ck = XXH32_digest(st);
+		XXH32_freeState(st);
+		uint8_t save[4];
+		memcpy(save, h + 20, 4);
+		for (int i = 0; i < 4; i++)
+			h[20 + i] = (uint8_t)(ck >> (8 * i));
+		WRITE_BAD(size);
+		CHECK_EQ(read_all(bad, &cnt, &e), CITCAT_ERR_CORRUPT);
+		CHECK(strstr(e.msg, "records") != NULL);
+		nrec--;
+		for (int i = 0; i < 4; i++)
+			h[12 + i] = (uint8_t)(nrec >> (8 * i));
+		memcpy(h + 20, save, 4);
 	}
 	/* Text file. */
 	{
