@@ -84,9 +84,10 @@ int cmd_replay(int argc, char **argv)
 		if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &cs) != CS_ERR_OK)
 			cs = 0;
 		if (d->nhist) {
-			fprintf(stderr, "  last instructions before it:\n");
+			fprintf(stderr, "  last instructions before it (> marks the one where it was found):\n");
 			for (unsigned i = 0; i < d->nhist; i++)
-				print_insn(cs, d->hist_index[i], d->hist_pc[i], d->hist_word[i], " ");
+				print_insn(cs, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
+					   d->hist_index[i] == d->insn_index ? ">" : " ");
 		}
 		if (cs)
 			cs_close(&cs);

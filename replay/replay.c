@@ -48,6 +48,7 @@ struct replayer {
 	struct citcat_itrace_writer *out;
 
 	uint64_t bcount, insns;
+	uint64_t cur_index; /* index of the instruction at cur_pc */
 	uint32_t expect_pc, cur_pc;
 	int after_exception, done, failed;
 	struct citcat_itrace_rec cur, orec;
@@ -71,7 +72,9 @@ static void diverge(struct replayer *p, const char *check, const char *expected,
 	struct citcat_divergence *d = &p->res->div;
 	p->res->diverged = 1;
 	d->check = check;
-	d->insn_index = p->insns;
+	/* not p->insns: once the instruction has started (a data access, a
+	 * device read, its record being closed) that already counts it */
+	d->insn_index = p->cur_index;
 	d->bcount = p->bcount;
 	d->pc = p->cur_pc;
 	snprintf(d->expected, sizeof d->expected, "%s", expected);
@@ -392,6 +395,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		p->bcount++;
 	p->after_exception = 0;
 	p->cur_pc = a;
+	p->cur_index = p->insns;
 	if (p->insns == p->total) {
 		p->done = 1;
 		uc_emu_stop(uc);

@@ -32,7 +32,9 @@ struct citcat_divergence {
 	uint32_t pc;           /* the instruction at which it was found */
 	char expected[200];
 	char found[200];
-	/* the last instructions before it, oldest first */
+	/* the last instructions before it, oldest first; the last one is the
+	 * instruction at insn_index itself when the divergence was found after
+	 * it had been fetched (in its data accesses or its trace record) */
 	unsigned nhist;
 	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
 	uint64_t hist_index[CITCAT_REPLAY_HISTORY];
