@@ -94,10 +94,9 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_CHECK;
 	}
 	if (rc) {
-		const char *which = err.msg[0] ? "" : c.ims_path;
 		if (!err.msg[0])
 			snprintf(err.msg, sizeof err.msg, "%s", citcat_errstr(rc));
-		return cli_errinfo(which[0] ? which : "replay", &err);
+		return cli_errinfo(res.err_path ? res.err_path : "replay", &err);
 	}
 	if (!quiet) {
 		fprintf(stderr, "citcat replay: %llu instructions, %llu interrupts, %llu DMA transfers in %.2f s (%.1f Minsn/s)",

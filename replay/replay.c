@@ -110,16 +110,24 @@ static int fail(struct replayer *p, int code, uint64_t off, const char *fmt, ...
 	return code;
 }
 
+/* An input file is unusable: keep its reader's error and say which file. */
+static void input_error(struct replayer *p, const char *path, const struct citcat_errinfo *e)
+{
+	if (p->failed)
+		return;
+	*p->err = *e;
+	p->res->err_path = path;
+	p->failed = 2;
+	if (p->uc)
+		uc_emu_stop(p->uc);
+}
+
 static void next_aes(struct replayer *p)
 {
 	int rc = citcat_aes_next(p->aes, &p->next);
 	p->next_valid = rc == 1;
 	if (rc < 0) {
-		p->err->code = 0;
-		*p->err = *citcat_aes_reader_error(p->aes);
-		p->failed = 2;
-		if (p->uc)
-			uc_emu_stop(p->uc);
+		input_error(p, p->cfg->aes_path, citcat_aes_reader_error(p->aes));
 	} else if (rc == 0) {
 		fail(p, CITCAT_ERR_TRUNCATED, UINT64_MAX, "%s: the AES ends without its END record", p->cfg->aes_path);
 	}
@@ -163,9 +171,7 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	char got[200], want[200];
 	describe_event(got, sizeof got, ev);
 	if (rc < 0) {
-		*p->err = *citcat_cat_reader_error(p->cat);
-		p->failed = 2;
-		uc_emu_stop(p->uc);
+		input_error(p, p->cfg->verify_cat, citcat_cat_reader_error(p->cat));
 		return;
 	}
 	if (rc == 0 || rec.kind == CITCAT_CAT_STOP) {
@@ -200,9 +206,7 @@ static void oracle_compare(struct replayer *p, const struct citcat_itrace_rec *r
 		return;
 	int rc = citcat_itrace_next(p->orc, &p->orec);
 	if (rc < 0) {
-		*p->err = *citcat_itrace_reader_error(p->orc);
-		p->failed = 2;
-		uc_emu_stop(p->uc);
+		input_error(p, p->cfg->oracle, citcat_itrace_reader_error(p->orc));
 		return;
 	}
 	p->res->oracle_records++;
@@ -499,12 +503,14 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	int rc = 0;
 	uc_hook hk;
 
-	if ((rc = citcat_ims_read(cfg->ims_path, &p->ims, err)))
+	if ((rc = citcat_ims_read(cfg->ims_path, &p->ims, err))) {
+		res->err_path = cfg->ims_path;
 		goto out;
+	}
 	p->ram_base = p->ims.cfg.ram_base;
 	p->ram_size = p->ims.cfg.ram_size;
 	if ((rc = citcat_aes_reader_open(&p->aes, cfg->aes_path))) {
-		*err = *citcat_aes_reader_error(p->aes);
+		input_error(p, cfg->aes_path, citcat_aes_reader_error(p->aes));
 		goto out;
 	}
 	const struct citcat_trace_id *aid = citcat_aes_trace_id(p->aes);
@@ -517,7 +523,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	p->total = p->ims.id.insns;
 	if (cfg->verify_cat) {
 		if ((rc = citcat_cat_reader_open(&p->cat, cfg->verify_cat))) {
-			*err = *citcat_cat_reader_error(p->cat);
+			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 			goto out;
 		}
 		/* the CAT must be the one the IMS came from; skip to its start point */
@@ -528,7 +534,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		if (rc == 1)
 			start = ev.pc;
 		if (rc < 0) {
-			*err = *citcat_cat_reader_error(p->cat);
+			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 			goto out;
 		}
 		if (rc != 1 || start != p->ims.id.start_pc ||
@@ -540,7 +546,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		rc = 0;
 	}
 	if (cfg->oracle && (rc = citcat_itrace_reader_open(&p->orc, cfg->oracle))) {
-		*err = *citcat_itrace_reader_error(p->orc);
+		input_error(p, cfg->oracle, citcat_itrace_reader_error(p->orc));
 		goto out;
 	}
 	p->ram = aligned_alloc(4096, p->ram_size);
@@ -606,14 +612,22 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 			diverge(p, "event schedule", "the END record's instruction count", "%llu instructions",
 				(unsigned long long)p->insns);
 	}
+	if (!p->failed) {
+		/* read past the END record to the container's end marker, so a
+		 * truncated or extended AES is not taken as complete */
+		struct citcat_aes_rec extra;
+		int r2 = citcat_aes_next(p->aes, &extra);
+		if (r2 < 0)
+			input_error(p, cfg->aes_path, citcat_aes_reader_error(p->aes));
+		else if (r2 == 1)
+			fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: records follow the END record", cfg->aes_path);
+	}
 	if (!p->failed && p->orc) {
 		int r2 = citcat_itrace_next(p->orc, &p->orec);
 		if (r2 == 1)
 			diverge(p, "instruction trace", "more instructions (the oracle goes on)", "the end of the replay");
-		else if (r2 < 0) {
-			*err = *citcat_itrace_reader_error(p->orc);
-			p->failed = 2;
-		}
+		else if (r2 < 0)
+			input_error(p, cfg->oracle, citcat_itrace_reader_error(p->orc));
 	}
 	if (!p->failed && p->cat) {
 		struct citcat_cat_event ev;
@@ -623,9 +637,13 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 			describe_event(want, sizeof want, &ev);
 			diverge(p, "bus trace", want, "the end of the replay");
 		} else if (r2 < 0) {
-			*err = *citcat_cat_reader_error(p->cat);
-			p->failed = 2;
+			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 		}
+		/* the rest of the CAT (after STOP) up to its end marker */
+		while (!p->failed && r2 == 1 && (r2 = citcat_cat_next(p->cat, &ev)) == 1)
+			;
+		if (!p->failed && r2 < 0)
+			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 	}
 	if (p->failed == 1) {
 		rc = CITCAT_ERR_DIVERGED;

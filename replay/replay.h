@@ -48,6 +48,9 @@ struct citcat_replay_result {
 	double seconds;
 	int diverged;
 	struct citcat_divergence div;
+	/* on an input error: the configured path of the file it concerns
+	 * (ERR's offset is in that file), or NULL when the message names it */
+	const char *err_path;
 };
 
 /* Runs the replay.  Returns 0 when it completed and every requested check
