@@ -673,11 +673,35 @@ out:
 	return rc;
 }
 
-double citcat_replay_bare_seconds(const char *ims_path, uint64_t insns, struct citcat_errinfo *err)
+/* The bare baseline's device window: reads take the AES's device input and
+ * counter values in order, so polling loops see what the recorded run saw
+ * and the path stays the recorded one until the first interrupt or DMA
+ * matters; writes are dropped.  No per-instruction cost. */
+static uint64_t bare_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct citcat_aes_rec rec;
+	while (citcat_aes_next(ctx, &rec) == 1)
+		if (rec.kind == CITCAT_AES_INPUT || rec.kind == CITCAT_AES_COUNTER)
+			return rec.value;
+	return 0;
+}
+
+static void bare_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx) {}
+
+double citcat_replay_bare_seconds(const char *ims_path, const char *aes_path, uint64_t insns,
+				  struct citcat_errinfo *err)
 {
 	struct citcat_ims ims;
 	if (citcat_ims_read(ims_path, &ims, err))
 		return -1;
+	struct citcat_aes_reader *aes = NULL;
+	if (aes_path && citcat_aes_reader_open(&aes, aes_path)) {
+		if (err)
+			*err = *citcat_aes_reader_error(aes);
+		citcat_aes_reader_close(aes);
+		citcat_ims_fini(&ims);
+		return -1;
+	}
 	uint8_t *ram = aligned_alloc(4096, ims.cfg.ram_size);
 	double t = -1;
 	uc_engine *uc = NULL;
@@ -689,18 +713,55 @@ double citcat_replay_bare_seconds(const char *ims_path, uint64_t insns, struct c
 			citcat_image_segment(ims.memory, i, &addr, &len, &data);
 			memcpy(ram + (addr - ims.cfg.ram_base), data, (size_t)len);
 		}
-		/* same code, same start state, no hooks; the device window is plain
-		 * memory, so the path differs after the first device access */
-		if (!uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc) && !uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9) &&
-		    !uc_mem_map_ptr(uc, ims.cfg.ram_base, ims.cfg.ram_size, UC_PROT_ALL, ram) &&
-		    !uc_mem_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, UC_PROT_ALL) && !arm_set_state(uc, &ims.regs)) {
+		/* Unicorn ends uc_emu_start at a WFI (the core halts), which would
+		 * time a fraction of INSNS: make every WFI a NOP, so a firmware that
+		 * sleeps spins instead (no interrupt ever comes here) */
+		for (uint32_t off = 0; off + 4 <= ims.cfg.ram_size; off += 4) {
+			uint32_t w;
+			memcpy(&w, ram + off, 4);
+			if ((w & 0x0FFFFFFFu) == INSN_WFI) {
+				w = (w & 0xF0000000u) | 0x0320F000u;
+				memcpy(ram + off, &w, 4);
+			}
+		}
+		/* same code, same start state, no hooks; without an AES the device
+		 * window is plain memory, so the path differs after the first device
+		 * access */
+		uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc);
+		if (!ue)
+			ue = uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
+		if (!ue)
+			ue = uc_mem_map_ptr(uc, ims.cfg.ram_base, ims.cfg.ram_size, UC_PROT_ALL, ram);
+		if (!ue)
+			ue = aes ? uc_mmio_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, bare_mmio_read, aes, bare_mmio_write, NULL)
+				 : uc_mem_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, UC_PROT_ALL);
+		if (!ue)
+			ue = (uc_err)arm_set_state(uc, &ims.regs);
+		if (!ue) {
 			double t0 = now_s();
-			uc_emu_start(uc, ims.regs.slot[ARM_SLOT_PC], 0xFFFFFFFCu, 0, insns);
+			ue = uc_emu_start(uc, ims.regs.slot[ARM_SLOT_PC], 0xFFFFFFFCu, 0, insns);
 			t = now_s() - t0;
 		}
+		if (ue) { /* an error stops it early: the time would not be for INSNS */
+			t = -1;
+			if (err) {
+				uint32_t pc = 0;
+				if (uc)
+					uc_reg_read(uc, UC_ARM_REG_PC, &pc);
+				err->code = CITCAT_ERR_UNICORN;
+				err->offset = UINT64_MAX;
+				snprintf(err->msg, sizeof err->msg, "bare Unicorn run stopped early at 0x%08x: %s", pc,
+					 uc_strerror(ue));
+			}
+		}
+	} else if (err) {
+		err->code = CITCAT_ERR_NOMEM;
+		err->offset = UINT64_MAX;
+		snprintf(err->msg, sizeof err->msg, "out of memory");
 	}
 	if (uc)
 		uc_close(uc);
+	citcat_aes_reader_close(aes);
 	free(ram);
 	citcat_ims_fini(&ims);
 	return t;
