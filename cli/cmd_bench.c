@@ -9,6 +9,7 @@ static const char bench_help[] =
 	"  capture [FIRMWARE.elf...] [--json]  capture vs bare Unicorn, CAT bytes/instruction\n"
 	"  formats [FILE...] [--json]          din/PDATS/PDATS II speed and density\n"
 	"  sdclsp [FILE...] [--json]           SDC/LSP bits per instruction and speed\n"
+	"  replay [FIRMWARE.elf...] [--json]   replay vs bare Unicorn, tracing dilation\n"
 	"With no files, the built-in examples are used.\n";
 
 int cmd_bench(int argc, char **argv)
@@ -23,5 +24,7 @@ int cmd_bench(int argc, char **argv)
 		return addr_bench(argc - 1, argv + 1);
 	if (strcmp(argv[1], "sdclsp") == 0)
 		return sdclsp_bench(argc - 1, argv + 1);
+	if (strcmp(argv[1], "replay") == 0)
+		return bench_replay(argc - 1, argv + 1);
 	return cli_usage_error("bench", "unknown benchmark '%s'", argv[1]);
 }
