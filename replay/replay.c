@@ -36,6 +36,7 @@ struct replayer {
 	struct citcat_ims ims;
 	struct bus bus;
 	uint8_t *ram, *known; /* RAM and a bitmap of bytes whose value is known */
+	uint8_t *code_pages;  /* 4 KiB pages that may hold translated code */
 	uint32_t ram_base, ram_size;
 
 	struct citcat_aes_reader *aes;
@@ -418,6 +419,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	bus_ifetch(&p->bus, a);
 	uint32_t word;
 	memcpy(&word, p->ram + (a - p->ram_base), 4);
+	p->code_pages[(a - p->ram_base) >> 12] = 1;
 	unsigned k = (unsigned)(p->insns % CITCAT_REPLAY_HISTORY);
 	p->hist_pc[k] = a;
 	p->hist_word[k] = word;
@@ -450,6 +452,15 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct replayer *p = ctx;
 	diverge(p, "exception", "no exception other than the recorded interrupts", "exception %u (SVC, undefined or abort)", intno);
+}
+
+/* bus_dma writes RAM behind Unicorn's back: drop the translations of code it
+ * overwrote, as capture/target.c does, or the old code would run on. */
+static void code_changed(void *ctx, uint32_t addr, uint32_t len)
+{
+	struct replayer *p = ctx;
+	if (p->code_pages[(addr - p->ram_base) >> 12] || p->code_pages[(addr + len - 1 - p->ram_base) >> 12])
+		uc_ctl_remove_cache(p->uc, addr, addr + len);
 }
 
 void citcat_replay_config_default(struct citcat_replay_config *c)
@@ -551,7 +562,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	}
 	p->ram = aligned_alloc(4096, p->ram_size);
 	p->known = calloc(1, p->ram_size / 8 + 1);
-	if (!p->ram || !p->known) {
+	p->code_pages = calloc((p->ram_size >> 12) + 1, 1);
+	if (!p->ram || !p->known || !p->code_pages) {
 		rc = fail(p, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
@@ -563,6 +575,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		fail(p, rc, UINT64_MAX, "%s: unusable cache configuration", cfg->ims_path);
 		goto out;
 	}
+	p->bus.code_changed = code_changed;
+	p->bus.code_ctx = p;
 	uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &p->uc);
 	if (!ue)
 		ue = uc_ctl_set_cpu_model(p->uc, UC_CPU_ARM_CORTEX_A9);
@@ -669,6 +683,7 @@ out:
 	citcat_ims_fini(&p->ims);
 	free(p->ram);
 	free(p->known);
+	free(p->code_pages);
 	free(p);
 	return rc;
 }
