@@ -485,6 +485,72 @@ static void ims_flipped(const char *name, const struct citcat_ims *ims)
 	CHECK_EQ(res.div.pc, pc);
 }
 
+/* A DMA transfer over code Unicorn has already translated must change what
+ * runs next, as in the capture model (TARGET.md: DMA snoops both caches).
+ * A hand-built IMS/AES: P calls X (add r0, r0, #1) twice, and a DMA transfer
+ * between the calls rewrites X as add r0, r0, #16; r0 is stored at the end. */
+static void dma_over_code(void)
+{
+	struct citcat_ims ims;
+	memset(&ims, 0, sizeof ims);
+	citcat_target_config_default(&ims.cfg);
+	ims.id = (struct citcat_trace_id){.hash = 0x5eed, .start_pc = 0x1000, .insns = 10};
+	ims.regs.slot[1] = 0x2000;   /* r1: where r0 is stored */
+	ims.regs.slot[13] = 0x8000;  /* sp */
+	ims.regs.slot[15] = 0x1000;  /* P */
+	ims.regs.slot[16] = 0x600001d3; /* SVC, IRQs masked */
+	static const uint32_t main_code[] = {
+		0xe3a00000, /* 1000: mov r0, #0 */
+		0xeb00003d, /* 1004: bl 0x1100 */
+		0xe320f000, /* 1008: nop */
+		0xeb00003b, /* 100c: bl 0x1100 (the DMA lands before it) */
+		0xe5810000, /* 1010: str r0, [r1] */
+		0xeafffffe, /* 1014: b . */
+	};
+	static const uint32_t x_code[] = {0xe2800001 /* add r0, r0, #1 */, 0xe12fff1e /* bx lr */};
+	CHECK_EQ(citcat_image_alloc(&ims.memory), 0);
+	uint8_t buf[64];
+	for (unsigned i = 0; i < 6; i++)
+		memcpy(buf + 4 * i, &main_code[i], 4); /* little-endian host */
+	CHECK_EQ(citcat_image_add(ims.memory, 0x1000, buf, 24), 0);
+	memcpy(buf, x_code, 8);
+	CHECK_EQ(citcat_image_add(ims.memory, 0x1100, buf, 8), 0);
+	struct citcat_errinfo err;
+	CHECK_EQ(citcat_ims_write(&ims, path("dma_code", ".ims"), &err), 0);
+	struct citcat_aes_writer *w = NULL;
+	CHECK_EQ(citcat_aes_writer_open(&w, path("dma_code", ".aes"), &ims.id, &ims.cfg), 0);
+	static const uint8_t add16[4] = {0x10, 0x00, 0x80, 0xe2};
+	/* branch count 2 at 0x100c: the bl to X and its return */
+	struct citcat_aes_rec dma = {.kind = CITCAT_AES_DMA, .addr = 0x1100, .len = 4, .data = add16, .bcount = 2, .pc = 0x100c};
+	struct citcat_aes_rec end = {.kind = CITCAT_AES_END, .insns = 10, .bcount = 4};
+	CHECK_EQ(citcat_aes_write(w, &dma), 0);
+	CHECK_EQ(citcat_aes_write(w, &end), 0);
+	CHECK_EQ(citcat_aes_writer_close(w), 0);
+	citcat_ims_fini(&ims);
+
+	struct citcat_replay_config c;
+	citcat_replay_config_default(&c);
+	c.ims_path = path("dma_code", ".ims");
+	c.aes_path = path("dma_code", ".aes");
+	c.out_path = path("dma_code", ".itrace");
+	struct citcat_replay_result res;
+	int rc = citcat_replay_run(&c, &res, &err);
+	CHECK_EQ(rc, 0);
+	if (rc)
+		fprintf(stderr, "dma_over_code: %s %s\n", res.diverged ? res.div.check : err.msg, res.diverged ? res.div.found : "");
+	CHECK_EQ(res.dma, 1);
+	/* the store of r0: 1 + 16 */
+	struct citcat_itrace_reader *r;
+	static struct citcat_itrace_rec rec;
+	int64_t stored = -1;
+	if (citcat_itrace_reader_open(&r, c.out_path) == 0)
+		while (citcat_itrace_next(r, &rec) == 1)
+			if (rec.kind == CITCAT_REC_INSN && rec.pc == 0x1010 && rec.n_acc == 1)
+				stored = (int64_t)rec.acc[0].value;
+	citcat_itrace_reader_close(r);
+	CHECK_EQ(stored, 17);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
@@ -496,6 +562,7 @@ int main(int argc, char **argv)
 	work = argv[3];
 	mkdir(work, 0755);
 	struct citcat_ims sched, crc;
+	dma_over_code();
 	memset(&sched, 0, sizeof sched);
 	memset(&crc, 0, sizeof crc);
 	prepare("sched", &sched);
