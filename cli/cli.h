@@ -91,5 +91,9 @@ int cmd_ims(int argc, char **argv);
 int cmd_aes(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int bench_capture(int argc, char **argv);
+/* ---- replay (issue 4) ---- */
+/* convert --to text: IN (format FROM, which must be itrace) as a listing. */
+int text_convert(const char *in, const char *from, const char *out);
+int bench_replay(int argc, char **argv);
 
 #endif

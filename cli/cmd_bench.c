@@ -10,6 +10,7 @@ static const char bench_help[] =
 	"  formats [FILE...] [--json]          din/PDATS/PDATS II speed and density\n"
 	"  sdclsp [FILE...] [--json]           SDC/LSP bits per instruction and speed\n"
 	"  extract [FIRMWARE.elf...] [--json]  IMS/AES extraction MB/s, record sizes, bits/insn\n"
+	"  replay [FIRMWARE.elf...] [--json]   replay vs bare Unicorn, tracing dilation\n"
 	"With no files, the built-in examples are used.\n";
 
 int cmd_bench(int argc, char **argv)
@@ -26,5 +27,7 @@ int cmd_bench(int argc, char **argv)
 		return bench_extract(argc - 1, argv + 1);
 	if (strcmp(argv[1], "sdclsp") == 0)
 		return sdclsp_bench(argc - 1, argv + 1);
+	if (strcmp(argv[1], "replay") == 0)
+		return bench_replay(argc - 1, argv + 1);
 	return cli_usage_error("bench", "unknown benchmark '%s'", argv[1]);
 }

@@ -14,6 +14,7 @@ static const char convert_help[] =
 	"  pdats    PDATS packed differential address trace (.pdats)\n"
 	"  pdats2   PDATS II (.pdats2)\n"
 	"  sdclsp[:b|e|r][:SETSxWAYS,NP]  SDC/LSP program-flow stream (.sdc)\n"
+	"  text     readable listing with disassembly, from an itrace only (.txt)\n"
 	"Options:\n"
 	"  -o OUT        output file ('-' for standard output)\n"
 	"  --image FILE  program image (IMS or firmware ELF) to decode an SDC/LSP stream\n"
@@ -76,6 +77,8 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (!to && !(to = by_suffix(out)))
 		return cli_usage_error("convert", "cannot tell the output format from '%s'; use --to", out);
+	if (strcmp(to, "text") == 0)
+		return text_convert(in, from, out);
 	if (strncmp(from, "sdclsp", 6) == 0 || strncmp(to, "sdclsp", 6) == 0)
 		return sdclsp_convert(in, from, out, to, &o);
 	return addr_convert(in, from, out, to, &o);

@@ -84,19 +84,19 @@ int cmd_replay(int argc, char **argv)
 		if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &cs) != CS_ERR_OK)
 			cs = 0;
 		if (d->nhist) {
-			fprintf(stderr, "  last instructions before it:\n");
+			fprintf(stderr, "  last instructions before it (> marks the one where it was found):\n");
 			for (unsigned i = 0; i < d->nhist; i++)
-				print_insn(cs, d->hist_index[i], d->hist_pc[i], d->hist_word[i], " ");
+				print_insn(cs, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
+					   d->hist_index[i] == d->insn_index ? ">" : " ");
 		}
 		if (cs)
 			cs_close(&cs);
 		return EXIT_CHECK;
 	}
 	if (rc) {
-		const char *which = err.msg[0] ? "" : c.ims_path;
 		if (!err.msg[0])
 			snprintf(err.msg, sizeof err.msg, "%s", citcat_errstr(rc));
-		return cli_errinfo(which[0] ? which : "replay", &err);
+		return cli_errinfo(res.err_path ? res.err_path : "replay", &err);
 	}
 	if (!quiet) {
 		fprintf(stderr, "citcat replay: %llu instructions, %llu interrupts, %llu DMA transfers in %.2f s (%.1f Minsn/s)",

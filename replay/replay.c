@@ -36,6 +36,7 @@ struct replayer {
 	struct citcat_ims ims;
 	struct bus bus;
 	uint8_t *ram, *known; /* RAM and a bitmap of bytes whose value is known */
+	uint8_t *code_pages;  /* 4 KiB pages that may hold translated code */
 	uint32_t ram_base, ram_size;
 
 	struct citcat_aes_reader *aes;
@@ -48,6 +49,7 @@ struct replayer {
 	struct citcat_itrace_writer *out;
 
 	uint64_t bcount, insns;
+	uint64_t cur_index; /* index of the instruction at cur_pc */
 	uint32_t expect_pc, cur_pc;
 	int after_exception, done, failed;
 	struct citcat_itrace_rec cur, orec;
@@ -71,7 +73,9 @@ static void diverge(struct replayer *p, const char *check, const char *expected,
 	struct citcat_divergence *d = &p->res->div;
 	p->res->diverged = 1;
 	d->check = check;
-	d->insn_index = p->insns;
+	/* not p->insns: once the instruction has started (a data access, a
+	 * device read, its record being closed) that already counts it */
+	d->insn_index = p->cur_index;
 	d->bcount = p->bcount;
 	d->pc = p->cur_pc;
 	snprintf(d->expected, sizeof d->expected, "%s", expected);
@@ -107,16 +111,24 @@ static int fail(struct replayer *p, int code, uint64_t off, const char *fmt, ...
 	return code;
 }
 
+/* An input file is unusable: keep its reader's error and say which file. */
+static void input_error(struct replayer *p, const char *path, const struct citcat_errinfo *e)
+{
+	if (p->failed)
+		return;
+	*p->err = *e;
+	p->res->err_path = path;
+	p->failed = 2;
+	if (p->uc)
+		uc_emu_stop(p->uc);
+}
+
 static void next_aes(struct replayer *p)
 {
 	int rc = citcat_aes_next(p->aes, &p->next);
 	p->next_valid = rc == 1;
 	if (rc < 0) {
-		p->err->code = 0;
-		*p->err = *citcat_aes_reader_error(p->aes);
-		p->failed = 2;
-		if (p->uc)
-			uc_emu_stop(p->uc);
+		input_error(p, p->cfg->aes_path, citcat_aes_reader_error(p->aes));
 	} else if (rc == 0) {
 		fail(p, CITCAT_ERR_TRUNCATED, UINT64_MAX, "%s: the AES ends without its END record", p->cfg->aes_path);
 	}
@@ -160,9 +172,7 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	char got[200], want[200];
 	describe_event(got, sizeof got, ev);
 	if (rc < 0) {
-		*p->err = *citcat_cat_reader_error(p->cat);
-		p->failed = 2;
-		uc_emu_stop(p->uc);
+		input_error(p, p->cfg->verify_cat, citcat_cat_reader_error(p->cat));
 		return;
 	}
 	if (rc == 0 || rec.kind == CITCAT_CAT_STOP) {
@@ -197,9 +207,7 @@ static void oracle_compare(struct replayer *p, const struct citcat_itrace_rec *r
 		return;
 	int rc = citcat_itrace_next(p->orc, &p->orec);
 	if (rc < 0) {
-		*p->err = *citcat_itrace_reader_error(p->orc);
-		p->failed = 2;
-		uc_emu_stop(p->uc);
+		input_error(p, p->cfg->oracle, citcat_itrace_reader_error(p->orc));
 		return;
 	}
 	p->res->oracle_records++;
@@ -392,6 +400,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		p->bcount++;
 	p->after_exception = 0;
 	p->cur_pc = a;
+	p->cur_index = p->insns;
 	if (p->insns == p->total) {
 		p->done = 1;
 		uc_emu_stop(uc);
@@ -410,6 +419,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	bus_ifetch(&p->bus, a);
 	uint32_t word;
 	memcpy(&word, p->ram + (a - p->ram_base), 4);
+	p->code_pages[(a - p->ram_base) >> 12] = 1;
 	unsigned k = (unsigned)(p->insns % CITCAT_REPLAY_HISTORY);
 	p->hist_pc[k] = a;
 	p->hist_word[k] = word;
@@ -442,6 +452,15 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct replayer *p = ctx;
 	diverge(p, "exception", "no exception other than the recorded interrupts", "exception %u (SVC, undefined or abort)", intno);
+}
+
+/* bus_dma writes RAM behind Unicorn's back: drop the translations of code it
+ * overwrote, as capture/target.c does, or the old code would run on. */
+static void code_changed(void *ctx, uint32_t addr, uint32_t len)
+{
+	struct replayer *p = ctx;
+	if (p->code_pages[(addr - p->ram_base) >> 12] || p->code_pages[(addr + len - 1 - p->ram_base) >> 12])
+		uc_ctl_remove_cache(p->uc, addr, addr + len);
 }
 
 void citcat_replay_config_default(struct citcat_replay_config *c)
@@ -495,12 +514,14 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	int rc = 0;
 	uc_hook hk;
 
-	if ((rc = citcat_ims_read(cfg->ims_path, &p->ims, err)))
+	if ((rc = citcat_ims_read(cfg->ims_path, &p->ims, err))) {
+		res->err_path = cfg->ims_path;
 		goto out;
+	}
 	p->ram_base = p->ims.cfg.ram_base;
 	p->ram_size = p->ims.cfg.ram_size;
 	if ((rc = citcat_aes_reader_open(&p->aes, cfg->aes_path))) {
-		*err = *citcat_aes_reader_error(p->aes);
+		input_error(p, cfg->aes_path, citcat_aes_reader_error(p->aes));
 		goto out;
 	}
 	const struct citcat_trace_id *aid = citcat_aes_trace_id(p->aes);
@@ -513,7 +534,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	p->total = p->ims.id.insns;
 	if (cfg->verify_cat) {
 		if ((rc = citcat_cat_reader_open(&p->cat, cfg->verify_cat))) {
-			*err = *citcat_cat_reader_error(p->cat);
+			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 			goto out;
 		}
 		/* the CAT must be the one the IMS came from; skip to its start point */
@@ -524,7 +545,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		if (rc == 1)
 			start = ev.pc;
 		if (rc < 0) {
-			*err = *citcat_cat_reader_error(p->cat);
+			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 			goto out;
 		}
 		if (rc != 1 || start != p->ims.id.start_pc ||
@@ -536,12 +557,13 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		rc = 0;
 	}
 	if (cfg->oracle && (rc = citcat_itrace_reader_open(&p->orc, cfg->oracle))) {
-		*err = *citcat_itrace_reader_error(p->orc);
+		input_error(p, cfg->oracle, citcat_itrace_reader_error(p->orc));
 		goto out;
 	}
 	p->ram = aligned_alloc(4096, p->ram_size);
 	p->known = calloc(1, p->ram_size / 8 + 1);
-	if (!p->ram || !p->known) {
+	p->code_pages = calloc((p->ram_size >> 12) + 1, 1);
+	if (!p->ram || !p->known || !p->code_pages) {
 		rc = fail(p, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
@@ -553,6 +575,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		fail(p, rc, UINT64_MAX, "%s: unusable cache configuration", cfg->ims_path);
 		goto out;
 	}
+	p->bus.code_changed = code_changed;
+	p->bus.code_ctx = p;
 	uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &p->uc);
 	if (!ue)
 		ue = uc_ctl_set_cpu_model(p->uc, UC_CPU_ARM_CORTEX_A9);
@@ -602,14 +626,22 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 			diverge(p, "event schedule", "the END record's instruction count", "%llu instructions",
 				(unsigned long long)p->insns);
 	}
+	if (!p->failed) {
+		/* read past the END record to the container's end marker, so a
+		 * truncated or extended AES is not taken as complete */
+		struct citcat_aes_rec extra;
+		int r2 = citcat_aes_next(p->aes, &extra);
+		if (r2 < 0)
+			input_error(p, cfg->aes_path, citcat_aes_reader_error(p->aes));
+		else if (r2 == 1)
+			fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: records follow the END record", cfg->aes_path);
+	}
 	if (!p->failed && p->orc) {
 		int r2 = citcat_itrace_next(p->orc, &p->orec);
 		if (r2 == 1)
 			diverge(p, "instruction trace", "more instructions (the oracle goes on)", "the end of the replay");
-		else if (r2 < 0) {
-			*err = *citcat_itrace_reader_error(p->orc);
-			p->failed = 2;
-		}
+		else if (r2 < 0)
+			input_error(p, cfg->oracle, citcat_itrace_reader_error(p->orc));
 	}
 	if (!p->failed && p->cat) {
 		struct citcat_cat_event ev;
@@ -619,9 +651,13 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 			describe_event(want, sizeof want, &ev);
 			diverge(p, "bus trace", want, "the end of the replay");
 		} else if (r2 < 0) {
-			*err = *citcat_cat_reader_error(p->cat);
-			p->failed = 2;
+			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 		}
+		/* the rest of the CAT (after STOP) up to its end marker */
+		while (!p->failed && r2 == 1 && (r2 = citcat_cat_next(p->cat, &ev)) == 1)
+			;
+		if (!p->failed && r2 < 0)
+			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 	}
 	if (p->failed == 1) {
 		rc = CITCAT_ERR_DIVERGED;
@@ -647,15 +683,40 @@ out:
 	citcat_ims_fini(&p->ims);
 	free(p->ram);
 	free(p->known);
+	free(p->code_pages);
 	free(p);
 	return rc;
 }
 
-double citcat_replay_bare_seconds(const char *ims_path, uint64_t insns, struct citcat_errinfo *err)
+/* The bare baseline's device window: reads take the AES's device input and
+ * counter values in order, so polling loops see what the recorded run saw
+ * and the path stays the recorded one until the first interrupt or DMA
+ * matters; writes are dropped.  No per-instruction cost. */
+static uint64_t bare_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct citcat_aes_rec rec;
+	while (citcat_aes_next(ctx, &rec) == 1)
+		if (rec.kind == CITCAT_AES_INPUT || rec.kind == CITCAT_AES_COUNTER)
+			return rec.value;
+	return 0;
+}
+
+static void bare_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx) {}
+
+double citcat_replay_bare_seconds(const char *ims_path, const char *aes_path, uint64_t insns,
+				  struct citcat_errinfo *err)
 {
 	struct citcat_ims ims;
 	if (citcat_ims_read(ims_path, &ims, err))
 		return -1;
+	struct citcat_aes_reader *aes = NULL;
+	if (aes_path && citcat_aes_reader_open(&aes, aes_path)) {
+		if (err)
+			*err = *citcat_aes_reader_error(aes);
+		citcat_aes_reader_close(aes);
+		citcat_ims_fini(&ims);
+		return -1;
+	}
 	uint8_t *ram = aligned_alloc(4096, ims.cfg.ram_size);
 	double t = -1;
 	uc_engine *uc = NULL;
@@ -667,18 +728,55 @@ double citcat_replay_bare_seconds(const char *ims_path, uint64_t insns, struct c
 			citcat_image_segment(ims.memory, i, &addr, &len, &data);
 			memcpy(ram + (addr - ims.cfg.ram_base), data, (size_t)len);
 		}
-		/* same code, same start state, no hooks; the device window is plain
-		 * memory, so the path differs after the first device access */
-		if (!uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc) && !uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9) &&
-		    !uc_mem_map_ptr(uc, ims.cfg.ram_base, ims.cfg.ram_size, UC_PROT_ALL, ram) &&
-		    !uc_mem_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, UC_PROT_ALL) && !arm_set_state(uc, &ims.regs)) {
+		/* Unicorn ends uc_emu_start at a WFI (the core halts), which would
+		 * time a fraction of INSNS: make every WFI a NOP, so a firmware that
+		 * sleeps spins instead (no interrupt ever comes here) */
+		for (uint32_t off = 0; off + 4 <= ims.cfg.ram_size; off += 4) {
+			uint32_t w;
+			memcpy(&w, ram + off, 4);
+			if ((w & 0x0FFFFFFFu) == INSN_WFI) {
+				w = (w & 0xF0000000u) | 0x0320F000u;
+				memcpy(ram + off, &w, 4);
+			}
+		}
+		/* same code, same start state, no hooks; without an AES the device
+		 * window is plain memory, so the path differs after the first device
+		 * access */
+		uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc);
+		if (!ue)
+			ue = uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
+		if (!ue)
+			ue = uc_mem_map_ptr(uc, ims.cfg.ram_base, ims.cfg.ram_size, UC_PROT_ALL, ram);
+		if (!ue)
+			ue = aes ? uc_mmio_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, bare_mmio_read, aes, bare_mmio_write, NULL)
+				 : uc_mem_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, UC_PROT_ALL);
+		if (!ue)
+			ue = (uc_err)arm_set_state(uc, &ims.regs);
+		if (!ue) {
 			double t0 = now_s();
-			uc_emu_start(uc, ims.regs.slot[ARM_SLOT_PC], 0xFFFFFFFCu, 0, insns);
+			ue = uc_emu_start(uc, ims.regs.slot[ARM_SLOT_PC], 0xFFFFFFFCu, 0, insns);
 			t = now_s() - t0;
 		}
+		if (ue) { /* an error stops it early: the time would not be for INSNS */
+			t = -1;
+			if (err) {
+				uint32_t pc = 0;
+				if (uc)
+					uc_reg_read(uc, UC_ARM_REG_PC, &pc);
+				err->code = CITCAT_ERR_UNICORN;
+				err->offset = UINT64_MAX;
+				snprintf(err->msg, sizeof err->msg, "bare Unicorn run stopped early at 0x%08x: %s", pc,
+					 uc_strerror(ue));
+			}
+		}
+	} else if (err) {
+		err->code = CITCAT_ERR_NOMEM;
+		err->offset = UINT64_MAX;
+		snprintf(err->msg, sizeof err->msg, "out of memory");
 	}
 	if (uc)
 		uc_close(uc);
+	citcat_aes_reader_close(aes);
 	free(ram);
 	citcat_ims_fini(&ims);
 	return t;

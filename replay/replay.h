@@ -32,7 +32,9 @@ struct citcat_divergence {
 	uint32_t pc;           /* the instruction at which it was found */
 	char expected[200];
 	char found[200];
-	/* the last instructions before it, oldest first */
+	/* the last instructions before it, oldest first; the last one is the
+	 * instruction at insn_index itself when the divergence was found after
+	 * it had been fetched (in its data accesses or its trace record) */
 	unsigned nhist;
 	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
 	uint64_t hist_index[CITCAT_REPLAY_HISTORY];
@@ -46,6 +48,9 @@ struct citcat_replay_result {
 	double seconds;
 	int diverged;
 	struct citcat_divergence div;
+	/* on an input error: the configured path of the file it concerns
+	 * (ERR's offset is in that file), or NULL when the message names it */
+	const char *err_path;
 };
 
 /* Runs the replay.  Returns 0 when it completed and every requested check
@@ -56,7 +61,12 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		      struct citcat_errinfo *err);
 
 /* Benchmark baseline: the IMS's code on bare Unicorn (no hooks) for INSNS
- * instructions from the trace start point; returns seconds, or < 0. */
-double citcat_replay_bare_seconds(const char *ims_path, uint64_t insns, struct citcat_errinfo *err);
+ * instructions from the trace start point; returns seconds, or < 0 (ERR
+ * says why, e.g. the run stopped early).  With AES_PATH (may be NULL),
+ * device reads return the schedule's input and counter values in order, so
+ * the path is the recorded one until the first interrupt or DMA transfer
+ * matters; interrupts and DMA are never applied, and a WFI is a NOP. */
+double citcat_replay_bare_seconds(const char *ims_path, const char *aes_path, uint64_t insns,
+				  struct citcat_errinfo *err);
 
 #endif

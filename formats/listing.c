@@ -1,0 +1,198 @@
+/* Text listing of an itrace.  Disassembly goes through Capstone's
+ * cs_disasm_iter with one cs_insn for the whole run; since traces repeat the
+ * same few thousand instructions, the text of each (pc, word) is kept in a
+ * small direct-mapped table, which makes the listing several times faster
+ * than disassembling every record and keeps memory bounded. */
+#include "listing.h"
+#include "outfile.h"
+
+#include <capstone/capstone.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DIS_SLOTS 4096
+#define DIS_TEXT 128
+#define OUTBUF (64u << 10)
+#define ACC_COLUMN 72 /* index, pc, word and 40 characters of disassembly */
+
+struct dis_slot {
+	uint32_t pc, word;
+	int valid;
+	char text[DIS_TEXT]; /* "mnemonic operands", mnemonic padded to 8 */
+};
+
+struct citcat_listing_writer {
+	struct cc_outfile *out;
+	csh cs;
+	cs_insn *insn;
+	struct dis_slot *dis;
+	uint64_t index;
+	char buf[OUTBUF];
+	size_t len;
+	struct citcat_errinfo err;
+};
+
+static int lerr(struct citcat_listing_writer *w, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int lerr(struct citcat_listing_writer *w, int code, const char *fmt, ...)
+{
+	if (!w->err.code) {
+		va_list ap;
+		va_start(ap, fmt);
+		w->err.code = code;
+		w->err.offset = UINT64_MAX;
+		vsnprintf(w->err.msg, sizeof w->err.msg, fmt, ap);
+		va_end(ap);
+	}
+	return w->err.code;
+}
+
+static void writer_free(struct citcat_listing_writer *w)
+{
+	if (w->insn)
+		cs_free(w->insn, 1);
+	if (w->cs)
+		cs_close(&w->cs);
+	free(w->dis);
+	free(w);
+}
+
+int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *path, enum citcat_isa isa,
+			       struct citcat_errinfo *err)
+{
+	struct citcat_errinfo dummy;
+	if (!err)
+		err = &dummy;
+	memset(err, 0, sizeof *err);
+	err->offset = UINT64_MAX;
+	if (!wp)
+		return err->code = CITCAT_ERR_INVAL;
+	*wp = NULL;
+	if (isa != CITCAT_ISA_ARM_A32) {
+		snprintf(err->msg, sizeof err->msg, "instruction set %d has no disassembler here", (int)isa);
+		return err->code = CITCAT_ERR_UNSUPPORTED;
+	}
+	struct citcat_listing_writer *w = calloc(1, sizeof *w);
+	if (!w || !(w->dis = calloc(DIS_SLOTS, sizeof *w->dis))) {
+		free(w);
+		snprintf(err->msg, sizeof err->msg, "out of memory");
+		return err->code = CITCAT_ERR_NOMEM;
+	}
+	if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &w->cs) != CS_ERR_OK || !(w->insn = cs_malloc(w->cs))) {
+		writer_free(w);
+		snprintf(err->msg, sizeof err->msg, "Capstone cannot disassemble ARM code");
+		return err->code = CITCAT_ERR_UNSUPPORTED;
+	}
+	int rc = cc_outfile_open(&w->out, path, 0, err);
+	if (rc) {
+		writer_free(w);
+		return rc;
+	}
+	w->len = (size_t)snprintf(w->buf, OUTBUF, "# citcat instruction listing, ARM A32\n#%9s  %-8s  %-8s  %-*s%s\n", "index",
+				  "pc", "word", ACC_COLUMN - 32, "instruction", "accesses: R/W size address = value");
+	*wp = w;
+	return 0;
+}
+
+static const char *disassemble(struct citcat_listing_writer *w, uint32_t pc, uint32_t word)
+{
+	struct dis_slot *s = &w->dis[(pc >> 2) & (DIS_SLOTS - 1)];
+	if (s->valid && s->pc == pc && s->word == word)
+		return s->text;
+	uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
+	const uint8_t *code = b;
+	size_t size = 4;
+	uint64_t addr = pc;
+	if (cs_disasm_iter(w->cs, &code, &size, &addr, w->insn)) {
+		if (w->insn->op_str[0])
+			snprintf(s->text, sizeof s->text, "%-7.31s %.88s", w->insn->mnemonic, w->insn->op_str);
+		else
+			snprintf(s->text, sizeof s->text, "%.31s", w->insn->mnemonic);
+	} else {
+		snprintf(s->text, sizeof s->text, ".word   0x%08x", word);
+	}
+	s->pc = pc;
+	s->word = word;
+	s->valid = 1;
+	return s->text;
+}
+
+static int flush(struct citcat_listing_writer *w)
+{
+	if (w->len && cc_outfile_write(w->out, w->buf, w->len))
+		return lerr(w, CITCAT_ERR_IO, "writing the listing failed");
+	w->len = 0;
+	return 0;
+}
+
+/* The longest line: 64 accesses of about 45 characters each. */
+#define MAX_LINE (200 + CITCAT_ITRACE_MAX_ACC * 48)
+
+int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_itrace_rec *rec)
+{
+	if (w->err.code)
+		return w->err.code;
+	if (rec->kind == CITCAT_REC_INSN && rec->n_acc > CITCAT_ITRACE_MAX_ACC)
+		return lerr(w, CITCAT_ERR_INVAL, "record with %u accesses", rec->n_acc);
+	if (w->len + MAX_LINE > OUTBUF && flush(w))
+		return w->err.code;
+	char *p = w->buf + w->len, *start = p;
+	size_t room = OUTBUF - w->len;
+	int n;
+	if (rec->kind == CITCAT_REC_IRQ) {
+		n = snprintf(p, room, "%10s  interrupt line %u, EPC 0x%08llx\n", "--", rec->line,
+			     (unsigned long long)rec->pc);
+		w->len += (size_t)n;
+		return 0;
+	}
+	if (rec->kind != CITCAT_REC_INSN)
+		return lerr(w, CITCAT_ERR_INVAL, "unknown record kind %u", rec->kind);
+	n = snprintf(p, room, "%10llu  %08llx  %08x  %s", (unsigned long long)w->index++, (unsigned long long)rec->pc,
+		     rec->word, disassemble(w, (uint32_t)rec->pc, rec->word));
+	p += n;
+	if (rec->n_acc) {
+		/* accesses start in a column of their own when the text allows */
+		int pad = ACC_COLUMN - (int)(p - start);
+		if (pad < 1)
+			pad = 1;
+		memset(p, ' ', (size_t)pad);
+		p += pad;
+		for (uint32_t k = 0; k < rec->n_acc; k++) {
+			const struct citcat_access *a = &rec->acc[k];
+			n = snprintf(p, room - (size_t)(p - start), "%s%c%u 0x%08llx = 0x%0*llx", k ? "  " : "",
+				     a->write ? 'W' : 'R', a->size, (unsigned long long)a->addr, 2 * (a->size ? a->size : 1),
+				     (unsigned long long)a->value);
+			p += n;
+		}
+	}
+	*p++ = '\n';
+	w->len += (size_t)(p - start);
+	return 0;
+}
+
+int citcat_listing_writer_close(struct citcat_listing_writer *w, struct citcat_errinfo *err)
+{
+	int rc = w->err.code ? w->err.code : flush(w);
+	if (rc) {
+		if (err)
+			*err = w->err;
+		cc_outfile_abort(w->out);
+	} else {
+		rc = cc_outfile_commit(w->out, err);
+	}
+	writer_free(w);
+	return rc;
+}
+
+void citcat_listing_writer_abort(struct citcat_listing_writer *w)
+{
+	if (!w)
+		return;
+	cc_outfile_abort(w->out);
+	writer_free(w);
+}
+
+const struct citcat_errinfo *citcat_listing_writer_error(const struct citcat_listing_writer *w) { return &w->err; }
