@@ -12,7 +12,8 @@ num() { grep -o "\"$2\": [0-9.]*" <<<"$1" | head -n 1 | sed 's/.*: //'; }
 str() { grep -o "\"$2\": \"[^\"]*\"" <<<"$1" | head -n 1 | sed 's/.*: "//; s/"$//'; }
 obj() { sed -n "s/.*\"$2\": {\([^}]*\)}.*/\1/p" <<<"$1"; }
 
-ims=$out/$name.ims aes=$out/$name.aes
+# own names: replay_NAME extracts from the same CAT in parallel
+ims=$out/$name.x.ims aes=$out/$name.x.aes
 rm -f "$ims" "$aes"
 "$citcat" ims "$cat" -o "$ims" || fail "citcat ims exited $?"
 "$citcat" aes "$cat" -o "$aes" || fail "citcat aes exited $?"
