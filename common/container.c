@@ -18,17 +18,6 @@
 #define CHUNK_HDR 24
 #define END_LEN 24
 
-struct cc_writer {
-	struct cc_outfile *out;
-	uint8_t *buf;   /* raw chunk being built */
-	size_t cap, len;
-	uint32_t nrec;
-	uint8_t *zbuf;  /* compressed chunk */
-	size_t zcap;
-	uint64_t bytes, total_rec, total_raw;
-	size_t reserved;
-	struct citcat_errinfo err;
-};
 
 struct cc_reader {
 	FILE *f;

@@ -17,8 +17,23 @@
 #define CC_META_MAX (1u << 20)       /* largest metadata block              */
 #define CC_DEFAULT_CHUNK (1u << 20)
 
-struct cc_writer;
 struct cc_reader;
+struct cc_outfile;
+
+/* The writer's state is visible only so that record encoders can reserve
+ * space with the inline fast path below; treat it as opaque otherwise. */
+struct cc_writer {
+	struct cc_outfile *out;
+	uint8_t *buf;   /* raw chunk being built */
+	size_t cap, len;
+	uint32_t nrec;
+	uint8_t *zbuf;  /* compressed chunk */
+	size_t zcap;
+	uint64_t bytes, total_rec, total_raw;
+	size_t reserved;
+	struct citcat_errinfo err;
+};
+
 
 /* Writer.  The file is written to PATH.tmp-XXXXXX and renamed to PATH by
  * cc_writer_close, so a failed or aborted run never leaves a partial file.
@@ -33,6 +48,22 @@ int cc_writer_open(struct cc_writer **w, const char *path, const char magic[CC_M
 uint8_t *cc_writer_reserve(struct cc_writer *w, size_t n);
 /* Commits N bytes written at the last reserve, holding NREC records. */
 void cc_writer_commit(struct cc_writer *w, size_t n, uint32_t nrec);
+
+/* Inline fast paths of reserve and commit for per-record hot loops. */
+static inline uint8_t *cc_writer_reserve_fast(struct cc_writer *w, size_t n)
+{
+	if (w->cap - w->len >= n && !w->err.code) {
+		w->reserved = n;
+		return w->buf + w->len;
+	}
+	return cc_writer_reserve(w, n);
+}
+static inline void cc_writer_commit_fast(struct cc_writer *w, size_t n, uint32_t nrec)
+{
+	w->len += n;
+	w->nrec += nrec;
+	w->reserved = 0;
+}
 /* Ends the current chunk now (used to give a reader early access). */
 int cc_writer_flush(struct cc_writer *w);
 /* Flushes, writes the end marker, closes and renames into place. Frees W. */

@@ -67,14 +67,14 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 {
 	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_IRQ || (rec->kind == CITCAT_REC_IRQ && rec->line > 63))
 		return CITCAT_ERR_INVAL;
-	uint8_t *buf = cc_writer_reserve(w->cw, REC_MAX);
+	uint8_t *buf = cc_writer_reserve_fast(w->cw, REC_MAX);
 	if (!buf) {
 		w->err = *cc_writer_error(w->cw);
 		return w->err.code;
 	}
 	struct state *s = &w->st;
 	/* Each chunk decodes on its own: at a chunk start, reset as the decoder will. */
-	if (cc_writer_chunk_used(w->cw) == 0)
+	if (w->cw->len == 0)
 		state_reset(s);
 	uint8_t *p = buf;
 	if (rec->kind == CITCAT_REC_IRQ) {
@@ -112,7 +112,7 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 		}
 		s->next_pc = rec->pc + 4;
 	}
-	cc_writer_commit(w->cw, (size_t)(p - buf), 1);
+	cc_writer_commit_fast(w->cw, (size_t)(p - buf), 1);
 	return 0;
 }
 
