@@ -22,19 +22,6 @@ int citcat_aes_is_counter(const struct citcat_target_config *cfg, uint32_t addr)
 	return addr - cfg->dev_base - COUNTER_OFF < 8;
 }
 
-static int aerr(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, ...)
-{
-	if (e) {
-		va_list ap;
-		va_start(ap, fmt);
-		e->code = code;
-		e->offset = off;
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 /* Delta state, reset at each chunk (chunks decode alone). */
 struct tab_ent {
 	uint32_t addr;
@@ -253,7 +240,7 @@ static int reader_init(struct citcat_aes_reader *r, int rc)
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	if (ml != META_LEN)
-		return aerr(&r->err, CITCAT_ERR_CORRUPT, 12, "AES metadata is %u bytes, expected %u", ml, META_LEN);
+		return citcat_errinfo_set(&r->err, CITCAT_ERR_CORRUPT, 12, "AES metadata is %u bytes, expected %u", ml, META_LEN);
 	r->id.hash = cc_get64(m);
 	r->id.start_pc = cc_get32(m + 8);
 	r->id.insns = cc_get64(m + 12);
@@ -474,9 +461,9 @@ static int scan_id(const char *cat_path, struct citcat_trace_id *id, struct citc
 	}
 	citcat_cat_reader_close(r);
 	if (!synced)
-		return aerr(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
 	if (!stopped)
-		return aerr(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
+		return citcat_errinfo_set(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
 	citcat_trace_id_make(cfg, pc, insns, br, ehash, id);
 	return 0;
 }
@@ -504,7 +491,7 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	}
 	if ((rc = citcat_aes_writer_open(&w, out_path, &id, &cfg))) {
 		citcat_cat_reader_close(r);
-		return aerr(err, rc, UINT64_MAX, "cannot create %s: %s", out_path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", out_path, citcat_errstr(rc));
 	}
 	struct citcat_cat_event ev;
 	int synced = 0;
@@ -512,7 +499,7 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	while ((rc = citcat_cat_next(r, &ev)) == 1) {
 		if ((++n & 0xffff) == 0 && progress &&
 		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
-			rc = aerr(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
 			break;
 		}
 		if (ev.kind == CITCAT_CAT_SYNC) {
@@ -558,7 +545,7 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 		}
 		st->records[a.kind]++;
 		if ((rc = citcat_aes_write(w, &a))) {
-			aerr(err, rc, UINT64_MAX, "writing %s failed", out_path);
+			citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed", out_path);
 			break;
 		}
 		if (a.kind == CITCAT_AES_END)
@@ -575,6 +562,6 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	}
 	rc = citcat_aes_writer_close(w);
 	if (rc)
-		return aerr(err, rc, UINT64_MAX, "writing %s failed: %s", out_path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", out_path, citcat_errstr(rc));
 	return 0;
 }

@@ -14,19 +14,6 @@
 #define META_LEN (CITCAT_TARGET_META_LEN + 8 + 4 + 8 + 4 * ARM_SLOTS)
 #define RUN_MAX 4096 /* bytes of memory per record */
 
-static int ierr(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, ...)
-{
-	if (e) {
-		va_list ap;
-		va_start(ap, fmt);
-		e->code = code;
-		e->offset = off;
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 uint64_t citcat_trace_hash_event(uint64_t h, const struct citcat_cat_event *ev)
 {
 	/* every field but the timestamp, which replay does not need */
@@ -140,18 +127,18 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 	uint64_t insns = 0, branches = 0, n = 0, ehash = 0;
 	struct citcat_cat_event ev;
 	if (!x.mem || !x.seen || !x.known) {
-		rc = ierr(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory for a %u-byte RAM image", cfg->ram_size);
+		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory for a %u-byte RAM image", cfg->ram_size);
 		goto out;
 	}
 	while ((rc = citcat_cat_next(r, &ev)) == 1) {
 		if ((++n & 0xffff) == 0 && progress &&
 		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
-			rc = ierr(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
 			goto out;
 		}
 		if (ev.kind == CITCAT_CAT_SYNC) {
 			if (synced) {
-				rc = ierr(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r), "a second trace start point");
+				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r), "a second trace start point");
 				goto out;
 			}
 			synced = 1;
@@ -163,7 +150,7 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 			continue; /* before P: the driver's cache clean */
 		ehash = citcat_trace_hash_event(ehash, &ev);
 		if (stopped) {
-			rc = ierr(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r), "events after the STOP marker");
+			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r), "events after the STOP marker");
 			goto out;
 		}
 		st->events++;
@@ -175,7 +162,7 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 		case CITCAT_CAT_WRITEBACK: {
 			uint32_t len = ev.kind == CITCAT_CAT_WRITE ? ev.size : ev.len;
 			if (!in_ram(&x, ev.addr, len)) {
-				rc = ierr(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r),
+				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r),
 					  "%s at 0x%08x lies outside RAM", citcat_cat_kind_name(ev.kind), ev.addr);
 				goto out;
 			}
@@ -217,21 +204,21 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 		goto out;
 	}
 	if (!synced) {
-		rc = ierr(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
+		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
 		goto out;
 	}
 	if (!stopped) {
-		rc = ierr(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
+		rc = citcat_errinfo_set(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
 		goto out;
 	}
 	if (!dump_done || slots != (1ull << ARM_SLOTS) - 1) {
-		rc = ierr(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
 			  "the register dump is incomplete (%d of %d slots, DUMP_DONE %s)", __builtin_popcountll(slots),
 			  ARM_SLOTS, dump_done ? "seen" : "missing");
 		goto out;
 	}
 	if (ims->regs.slot[ARM_SLOT_PC] != start_pc) {
-		rc = ierr(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the dumped PC 0x%08x is not the trace start point 0x%08x",
+		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the dumped PC 0x%08x is not the trace start point 0x%08x",
 			  ims->regs.slot[ARM_SLOT_PC], start_pc);
 		goto out;
 	}
@@ -277,7 +264,7 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 	struct cc_writer *w;
 	int rc = cc_writer_open(&w, path, MAGIC, CITCAT_IMS_VERSION, meta, sizeof meta, 0);
 	if (rc)
-		return ierr(err, rc, UINT64_MAX, "cannot create %s: %s", path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", path, citcat_errstr(rc));
 	size_t nseg = ims->memory ? citcat_image_segments(ims->memory) : 0;
 	uint64_t last_end = 0;
 	for (size_t i = 0; i < nseg; i++) {
@@ -290,7 +277,7 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 			if (!b) {
 				rc = cc_writer_error(w)->code;
 				cc_writer_abort(w);
-				return ierr(err, rc, UINT64_MAX, "writing %s failed", path);
+				return citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed", path);
 			}
 			/* Chunks decode alone: the first run of a chunk is relative to 0. */
 			if (cc_writer_chunk_used(w) == 0)
@@ -306,7 +293,7 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 	}
 	rc = cc_writer_close(w);
 	if (rc)
-		return ierr(err, rc, UINT64_MAX, "writing %s failed: %s", path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", path, citcat_errstr(rc));
 	return 0;
 }
 
@@ -317,10 +304,10 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 	const uint8_t *m = cc_reader_meta(r, &ml);
 	const char *why = NULL;
 	if (ml != META_LEN)
-		return ierr(err, CITCAT_ERR_CORRUPT, 12, "IMS metadata is %u bytes, expected %u", ml, (unsigned)META_LEN);
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 12, "IMS metadata is %u bytes, expected %u", ml, (unsigned)META_LEN);
 	int rc = citcat_target_config_decode(m, ml, &ims->cfg, &why);
 	if (rc)
-		return ierr(err, rc, 16, "IMS configuration: %s", why);
+		return citcat_errinfo_set(err, rc, 16, "IMS configuration: %s", why);
 	const uint8_t *p = m + CITCAT_TARGET_META_LEN;
 	ims->id.hash = cc_get64(p);
 	ims->id.start_pc = cc_get32(p + 8);
@@ -329,7 +316,7 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 	for (int k = 0; k < ARM_SLOTS; k++, p += 4)
 		ims->regs.slot[k] = cc_get32(p);
 	if ((rc = citcat_image_alloc(&ims->memory)))
-		return ierr(err, rc, UINT64_MAX, "out of memory");
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "out of memory");
 	const uint8_t *data;
 	size_t len;
 	uint32_t nrec;
