@@ -2,6 +2,8 @@
  * and `bench sdclsp`. */
 #include "cli.h"
 #include "itrace.h"
+#include "addr.h"
+#include "ims.h"
 #include "outfile.h"
 #include "sdclsp.h"
 
@@ -22,15 +24,21 @@ const char *sdclsp_detect(const char *path, const uint8_t *head, size_t n)
 
 /* The program image for decoding.  One function, so that the IMS reader
  * (ims/, magic CIMS\r\n\x1a\n) can be added here. */
-static int load_image(const char *path, struct citcat_image **img)
+/* The program image: an IMS (its memory image, which holds every
+ * instruction the traced run executed) or a firmware ELF. */
+static int load_image(const char *path, struct citcat_image **img, struct citcat_ims *ims)
 {
 	uint8_t head[8];
-	struct citcat_errinfo err;
+	struct citcat_errinfo err = {0};
 	long n = cli_read_head(path, head, sizeof head);
 	if (n < 0)
 		return cli_fail("%s: cannot open", path);
-	if (n == 8 && memcmp(head, "CIMS\r\n\x1a\n", 8) == 0)
-		return cli_fail("%s: IMS images not supported yet; pass the firmware ELF", path);
+	if (n == 8 && memcmp(head, "CIMS\r\n\x1a\n", 8) == 0) {
+		if (citcat_ims_read(path, ims, &err) < 0)
+			return cli_errinfo(path, &err);
+		*img = ims->memory;
+		return 0;
+	}
 	if (citcat_image_alloc(img) < 0)
 		return cli_fail("out of memory");
 	uint64_t entry;
@@ -97,70 +105,56 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 	return status;
 }
 
+/* Decodes to Dinero din (instruction fetches only) with the din writer. */
 static int decode_file(const char *in, const char *out, const char *to, const struct convert_opts *o)
 {
 	if (strcmp(to, "din") != 0)
 		return cli_usage_error("convert", "an SDC-LSP stream converts to din only, not %s", to);
 	if (!o->image)
-		return cli_usage_error("convert", "decoding %s needs --image FIRMWARE.elf", in);
+		return cli_usage_error("convert", "decoding %s needs --image RUN.ims or --image FIRMWARE.elf", in);
 	struct citcat_image *img = NULL;
-	int status = load_image(o->image, &img);
+	struct citcat_ims ims = {0};
+	int status = load_image(o->image, &img, &ims);
 	if (status)
 		return status;
 	struct sdclsp_decoder *d;
+	struct citcat_addr_writer *w = NULL;
 	int rc = sdclsp_decoder_open(&d, in, img);
-	FILE *fp = NULL;
-	char *tmp = NULL;
-	if (rc == 0) {
-		if (strcmp(out, "-") == 0) {
-			fp = stdout;
-		} else {
-			size_t len = strlen(out) + 16;
-			int fd = -1;
-			if ((tmp = malloc(len))) {
-				snprintf(tmp, len, "%s.tmp-XXXXXX", out);
-				fd = mkstemp(tmp);
-			}
-			if (fd >= 0) { /* mkstemp makes 0600 */
-				mode_t um = umask(0);
-				umask(um);
-				fchmod(fd, 0666 & ~um);
-			}
-			if (fd < 0 || !(fp = fdopen(fd, "w"))) {
-				status = cli_fail("%s: cannot create: %s", out, strerror(errno));
-				if (fd >= 0)
-					close(fd);
-				if (tmp && fd >= 0)
-					unlink(tmp);
-				goto done;
-			}
-		}
-		uint64_t pc, n = 0;
-		struct cli_progress pr;
-		cli_progress_init(&pr, "decoding");
-		while ((rc = sdclsp_decoder_next(d, &pc)) == 1) {
-			fprintf(fp, "2 %llx\n", (unsigned long long)pc);
-			if ((++n & 0xfffff) == 0)
-				cli_progress_update(&pr, n, 0, "insn");
-		}
-		cli_progress_done(&pr);
-	}
-	if (rc < 0)
+	if (rc < 0) {
 		status = cli_errinfo(in, sdclsp_decoder_error(d));
-	if (fp && fflush(fp) != 0 && !status)
-		status = cli_fail("%s: write error: %s", out, strerror(errno));
-	if (fp && fp != stdout) {
-		if (fclose(fp) != 0 && !status)
-			status = cli_fail("%s: write error", out);
-		if (status)
-			unlink(tmp);
-		else if (rename(tmp, out) != 0)
-			status = cli_fail("%s: cannot rename into place: %s", out, strerror(errno));
+		goto done;
 	}
+	struct citcat_addr_config ac = {.size = sizeof ac, .fmt = CITCAT_ADDR_DIN};
+	if ((rc = citcat_addr_writer_open(&w, out, &ac)) < 0) {
+		status = cli_errinfo(out, citcat_addr_writer_error(w));
+		goto done;
+	}
+	uint64_t pc, n = 0;
+	struct cli_progress pr;
+	cli_progress_init(&pr, "decoding");
+	while ((rc = sdclsp_decoder_next(d, &pc)) == 1) {
+		struct citcat_ref ref = {.addr = pc, .size = 4, .type = CITCAT_REF_IFETCH};
+		if ((rc = citcat_addr_put(w, &ref)) < 0)
+			break;
+		if ((++n & 0xfffff) == 0)
+			cli_progress_update(&pr, n, 0, "insn");
+	}
+	cli_progress_done(&pr);
+	if (rc < 0)
+		status = citcat_addr_writer_error(w)->code ? cli_errinfo(out, citcat_addr_writer_error(w))
+							    : cli_errinfo(in, sdclsp_decoder_error(d));
+	else if ((rc = citcat_addr_writer_finish(w)) < 0)
+		status = cli_errinfo(out, citcat_addr_writer_error(w));
 done:
-	free(tmp);
+	if (status)
+		citcat_addr_writer_abort(w);
+	else
+		citcat_addr_writer_close(w);
 	sdclsp_decoder_close(d);
-	citcat_image_free(img);
+	if (ims.memory)
+		citcat_ims_fini(&ims); /* owns IMG */
+	else
+		citcat_image_free(img);
 	return status;
 }
 
