@@ -284,29 +284,6 @@ static int trace_image(const struct trace *t, struct citcat_image **img)
 	return 0;
 }
 
-struct membuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static int mem_sink(void *ctx, const void *buf, size_t len)
-{
-	struct membuf *m = ctx;
-	if (m->len + len > m->cap) {
-		size_t nc = m->cap ? m->cap : 1 << 16;
-		while (nc < m->len + len)
-			nc *= 2;
-		uint8_t *q = realloc(m->p, nc);
-		if (!q)
-			return CITCAT_ERR_NOMEM;
-		m->p = q;
-		m->cap = nc;
-	}
-	memcpy(m->p + m->len, buf, len);
-	m->len += len;
-	return 0;
-}
-
 static void desc_sink(void *ctx, uint32_t sa, uint32_t sl, int inferable)
 {
 	uint8_t b[6] = {0};
@@ -399,7 +376,6 @@ static int bench_one(const char *path, struct bench_row *row)
 	}
 	/* speed: rSDC-LSP [32x4, 128] into memory and back, best of three */
 	struct sdclsp_config c;
-	struct membuf mb = {0};
 	struct citcat_image *img = NULL;
 	sdclsp_config_init(&c, SDCLSP_R);
 	if (trace_image(&t, &img) < 0) {
@@ -408,29 +384,38 @@ static int bench_one(const char *path, struct bench_row *row)
 	}
 	double best_e = 1e30, best_d = 1e30;
 	for (int k = 0; k < 3; k++) {
-		mb.len = 0;
+		struct cc_outfile *mo;
+		uint8_t *mp = NULL;
+		size_t ml = 0;
+		if (cc_outfile_open(&mo, NULL, 0, NULL) < 0) {
+			status = cli_fail("out of memory");
+			break;
+		}
 		double t0 = cli_now();
-		run_encoder(&t, &c, mem_sink, &mb, NULL, NULL);
+		run_encoder(&t, &c, cc_outfile_sink, mo, NULL, NULL);
+		int trc = cc_outfile_take(mo, &mp, &ml);
 		double t1 = cli_now();
 		struct sdclsp_decoder *d;
 		uint64_t pc, n = 0, x = 0;
-		int rc = sdclsp_decoder_open_mem(&d, mb.p, mb.len, img);
+		int rc = trc < 0 ? trc : sdclsp_decoder_open_mem(&d, mp, ml, img);
 		while (rc >= 0 && (rc = sdclsp_decoder_next(d, &pc)) == 1)
 			x ^= pc, n++;
 		double t2 = cli_now();
 		if (rc < 0 || n != t.insns) {
-			status = cli_fail("%s: round trip failed: %s", path, sdclsp_decoder_error(d)->msg);
-			sdclsp_decoder_close(d);
+			status = cli_fail("%s: round trip failed: %s", path, trc < 0 ? citcat_errstr(trc) : sdclsp_decoder_error(d)->msg);
+			if (trc >= 0)
+				sdclsp_decoder_close(d);
+			free(mp);
 			break;
 		}
 		sdclsp_decoder_close(d);
+		free(mp);
 		best_e = t1 - t0 < best_e ? t1 - t0 : best_e;
 		best_d = t2 - t1 < best_d ? t2 - t1 : best_d;
 		(void)x;
 	}
 	row->enc_mips = t.insns / best_e / 1e6;
 	row->dec_mips = t.insns / best_d / 1e6;
-	free(mb.p);
 	citcat_image_free(img);
 out:
 	if (desc)

@@ -12,29 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "membuf.h"
 
-struct membuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static int mem_sink(void *ctx, const void *buf, size_t len)
-{
-	struct membuf *m = ctx;
-	if (m->len + len > m->cap) {
-		size_t nc = m->cap ? m->cap : 4096;
-		while (nc < m->len + len)
-			nc *= 2;
-		uint8_t *q = realloc(m->p, nc);
-		if (!q)
-			return CITCAT_ERR_NOMEM;
-		m->p = q;
-		m->cap = nc;
-	}
-	memcpy(m->p + m->len, buf, len);
-	m->len += len;
-	return 0;
-}
 
 /* ---- figure 4 ---- */
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../membuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,28 +18,6 @@ static const char *const configs[] = {
 	"sdclsp:r:256x4,1024:u=29:shift=0", "sdclsp:e:4x2,8:u=1", "sdclsp:b:8x4,32:maxsl=300",
 };
 
-struct membuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static int mem_sink(void *ctx, const void *buf, size_t len)
-{
-	struct membuf *m = ctx;
-	if (m->len + len > m->cap) {
-		size_t nc = m->cap ? m->cap : 4096;
-		while (nc < m->len + len)
-			nc *= 2;
-		uint8_t *q = realloc(m->p, nc);
-		if (!q)
-			return -2;
-		m->p = q;
-		m->cap = nc;
-	}
-	memcpy(m->p + m->len, buf, len);
-	m->len += len;
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
