@@ -12,10 +12,15 @@
 #define REC_MAX (1 + CC_UVAR_MAX + 4 + CC_UVAR_MAX + CITCAT_ITRACE_MAX_ACC * (1 + CC_UVAR_MAX + 8))
 #define CHUNK (1u << 20)
 
+/* One entry per slot, so a lookup touches one cache line.  Every entry
+ * starts as (WT_EMPTY, 0) (ITRACE.md). */
+#define WT_EMPTY UINT64_MAX
+struct wt_ent {
+	uint64_t pc;
+	uint32_t word;
+};
 struct wtab {
-	uint64_t pc[WT_SIZE];
-	uint32_t word[WT_SIZE];
-	uint8_t valid[WT_SIZE];
+	struct wt_ent e[WT_SIZE];
 };
 
 struct state {
@@ -27,7 +32,8 @@ static void state_reset(struct state *s)
 {
 	s->next_pc = 0;
 	s->last_addr = 0;
-	memset(s->wt.valid, 0, sizeof s->wt.valid);
+	for (unsigned i = 0; i < WT_SIZE; i++)
+		s->wt.e[i] = (struct wt_ent){WT_EMPTY, 0};
 }
 
 struct citcat_itrace_writer {
@@ -83,7 +89,8 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 	} else {
 		unsigned idx = (unsigned)(rec->pc >> 2) & (WT_SIZE - 1);
 		int pc_expl = rec->pc != s->next_pc;
-		int w_expl = !(s->wt.valid[idx] && s->wt.pc[idx] == rec->pc && s->wt.word[idx] == rec->word);
+		struct wt_ent *te = &s->wt.e[idx];
+		int w_expl = !(te->pc == rec->pc && te->word == rec->word);
 		uint32_t n = rec->n_acc;
 		*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4) | (n < 15 ? n : 15));
 		if (pc_expl)
@@ -91,9 +98,8 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 		if (w_expl) {
 			cc_put32(p, rec->word);
 			p += 4;
-			s->wt.valid[idx] = 1;
-			s->wt.pc[idx] = rec->pc;
-			s->wt.word[idx] = rec->word;
+			te->pc = rec->pc;
+			te->word = rec->word;
 		}
 		if (n >= 15)
 			p += cc_put_uvar(p, n - 15);
@@ -233,13 +239,12 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 				return bad(r, start, "instruction word truncated");
 			rec->word = cc_get32(p);
 			p += 4;
-			s->wt.valid[idx] = 1;
-			s->wt.pc[idx] = rec->pc;
-			s->wt.word[idx] = rec->word;
+			s->wt.e[idx].pc = rec->pc;
+			s->wt.e[idx].word = rec->word;
 		} else {
-			if (!s->wt.valid[idx] || s->wt.pc[idx] != rec->pc)
+			if (s->wt.e[idx].pc != rec->pc)
 				return bad(r, start, "instruction word omitted but not known for this PC");
-			rec->word = s->wt.word[idx];
+			rec->word = s->wt.e[idx].word;
 		}
 		uint64_t n = h & 15;
 		if (n == 15) {
