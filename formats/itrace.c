@@ -112,8 +112,13 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 			*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0));
 			if (!seq)
 				p += cc_put_uvar(p, cc_zigzag((int64_t)(a->addr - s->last_addr)));
-			for (unsigned b = 0; b < a->size; b++)
-				*p++ = (uint8_t)(a->value >> (8 * b));
+			switch (sc) { /* little-endian, as ITRACE.md says */
+			case 0: *p = (uint8_t)a->value; break;
+			case 1: cc_put16(p, (uint16_t)a->value); break;
+			case 2: cc_put32(p, (uint32_t)a->value); break;
+			default: cc_put64(p, a->value); break;
+			}
+			p += a->size;
 			s->last_addr = a->addr + a->size;
 		}
 		s->next_pc = rec->pc + 4;
