@@ -231,7 +231,7 @@ static uint32_t dev_read(struct target *t, uint32_t off)
 {
 	const struct citcat_target_config *c = &t->cfg->target;
 	switch (off) {
-	case DEV_SYS + 0x04: return 0; /* SCRATCH reads back what was written: kept below */
+	case DEV_SYS + 0x04: return t->scratch;
 	case DEV_SYS + 0x08: return 0xC17CA701u;
 	case DEV_INTC + 0x00: return t->intc_pending;
 	case DEV_INTC + 0x04: return t->intc_enable;
@@ -371,8 +371,6 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	}
 	uint32_t v = dev_read(t, (uint32_t)off);
 	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
-	if (off == DEV_SYS + 0x04)
-		v = t->scratch;
 	bus_uncached(&t->bus, addr, 4, 0, v);
 	oracle_access(t, addr, 4, 0, v);
 	recompute_next(t); /* a read can schedule device work (UART RX) */
