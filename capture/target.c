@@ -43,7 +43,6 @@ struct target {
 	struct bus bus;
 	uint8_t *ram;
 	uint32_t ram_base, ram_size;
-	uint8_t *code_pages; /* 4 KiB pages that may hold translated code */
 
 	/* trace module */
 	struct citcat_cat_writer *cat;
@@ -136,13 +135,15 @@ static void trace_stop(struct target *t, int reason)
 	t->synced = 0;
 }
 
+/* A DMA transfer may overwrite code Unicorn has translated: drop any
+ * translation of the range.  Done for every transfer: it is cheap where no
+ * code lies (about 4% on the DMA-heaviest example), and tracking "pages with
+ * code" per instruction missed blocks translated but pre-empted by an
+ * interrupt before their first instruction ran. */
 static void code_changed(void *ctx, uint32_t addr, uint32_t len)
 {
 	struct target *t = ctx;
-	uint32_t page = (addr - t->ram_base) >> 12;
-	if (t->code_pages[page]) {
-		uc_ctl_remove_cache(t->uc, addr, addr + len);
-	}
+	uc_ctl_remove_cache(t->uc, addr, addr + len);
 }
 
 /* ---- devices ---- */
@@ -510,7 +511,6 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	bus_ifetch(&t->bus, a);
 	uint32_t off = a - t->ram_base, word;
 	memcpy(&word, t->ram + off, 4);
-	t->code_pages[off >> 12] = 1;
 	t->bus.cycle++;
 	t->insns++;
 	t->expect_pc = a + 4;
@@ -593,8 +593,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	double t0 = now_s();
 
 	t->ram = aligned_alloc(4096, t->ram_size);
-	t->code_pages = calloc(t->ram_size >> 12, 1);
-	if (!t->ram || !t->code_pages) {
+	if (!t->ram) {
 		rc = CITCAT_ERR_NOMEM;
 		goto out;
 	}
@@ -741,7 +740,6 @@ out:
 		fclose(t->entropy_in);
 	citcat_image_free(img);
 	free(t->ram);
-	free(t->code_pages);
 	free(t);
 	return rc;
 }

@@ -36,7 +36,6 @@ struct replayer {
 	struct citcat_ims ims;
 	struct bus bus;
 	uint8_t *ram, *known; /* RAM and a bitmap of bytes whose value is known */
-	uint8_t *code_pages;  /* 4 KiB pages that may hold translated code */
 	uint32_t ram_base, ram_size;
 
 	struct citcat_aes_reader *aes;
@@ -428,7 +427,6 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	bus_ifetch(&p->bus, a);
 	uint32_t word;
 	memcpy(&word, p->ram + (a - p->ram_base), 4);
-	p->code_pages[(a - p->ram_base) >> 12] = 1;
 	unsigned k = (unsigned)(p->insns % CITCAT_REPLAY_HISTORY);
 	p->hist_pc[k] = a;
 	p->hist_word[k] = word;
@@ -465,11 +463,12 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 
 /* bus_dma writes RAM behind Unicorn's back: drop the translations of code it
  * overwrote, as capture/target.c does, or the old code would run on. */
+/* As in the capture model (capture/target.c): a DMA transfer drops any
+ * translation of the range it overwrites. */
 static void code_changed(void *ctx, uint32_t addr, uint32_t len)
 {
 	struct replayer *p = ctx;
-	if (p->code_pages[(addr - p->ram_base) >> 12] || p->code_pages[(addr + len - 1 - p->ram_base) >> 12])
-		uc_ctl_remove_cache(p->uc, addr, addr + len);
+	uc_ctl_remove_cache(p->uc, addr, addr + len);
 }
 
 void citcat_replay_config_default(struct citcat_replay_config *c)
@@ -571,8 +570,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	}
 	p->ram = aligned_alloc(4096, p->ram_size);
 	p->known = calloc(1, p->ram_size / 8 + 1);
-	p->code_pages = calloc((p->ram_size >> 12) + 1, 1);
-	if (!p->ram || !p->known || !p->code_pages) {
+	if (!p->ram || !p->known) {
 		rc = fail(p, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
@@ -692,7 +690,6 @@ out:
 	citcat_ims_fini(&p->ims);
 	free(p->ram);
 	free(p->known);
-	free(p->code_pages);
 	free(p);
 	return rc;
 }
