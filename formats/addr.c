@@ -319,6 +319,16 @@ static long stream_read(struct citcat_addr_reader *r, uint8_t *dst, size_t n)
 	return (long)got;
 }
 
+long addr_record_bytes(struct citcat_addr_reader *r)
+{
+	long avail = r->end - r->pos;
+	if (avail < ADDR_REC_MAX && (avail = addr_fill(r, ADDR_REC_MAX)) < 0)
+		return avail;
+	if (avail == 0)
+		return addr_rerr(r, CITCAT_ERR_TRUNCATED, addr_roff(r), "records end without the end marker");
+	return avail;
+}
+
 long addr_fill(struct citcat_addr_reader *r, size_t need)
 {
 	size_t avail = r->end - r->pos;

@@ -100,6 +100,10 @@ int addr_wflush(struct citcat_addr_writer *w);
 long addr_fill(struct citcat_addr_reader *r, size_t need);
 /* Stream offset of buf[pos]. */
 static inline uint64_t addr_roff(const struct citcat_addr_reader *r) { return r->base + r->pos; }
+/* Before a PDATS / PDATS II record: buffers up to ADDR_REC_MAX bytes and
+ * returns how many are available (at least 1), or an error (a truncated
+ * file when the records end without their end marker). */
+long addr_record_bytes(struct citcat_addr_reader *r);
 /* Hashes the window up to buf[upto] and stops hashing. */
 void addr_hash_stop(struct citcat_addr_reader *r, size_t upto);
 /* Reads and checks the 12-byte trailer at buf[pos]; then the input must end. */

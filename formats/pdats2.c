@@ -126,11 +126,9 @@ int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 		r->refs++;
 		return 1;
 	}
-	long avail = r->end - r->pos;
-	if (avail < ADDR_REC_MAX && (avail = addr_fill(r, ADDR_REC_MAX)) < 0)
+	long avail = addr_record_bytes(r);
+	if (avail < 0)
 		return (int)avail;
-	if (avail == 0)
-		return addr_rerr(r, CITCAT_ERR_TRUNCATED, addr_roff(r), "records end without the end marker");
 	const uint8_t *p = r->buf + r->pos;
 	uint8_t h = p[0];
 	unsigned wide = r->bits / 8;
