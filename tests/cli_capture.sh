@@ -4,20 +4,8 @@
 # partial output.  Usage: cli_capture.sh CITCAT TINY.elf GOLDEN_DIR
 set -u
 citcat=$1 elf=$2 golden=$3
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/testlib.sh"
 
-# expect CODE PATTERN CMD...: exit code and a stderr pattern
-expect() {
-  local code=$1 pat=$2
-  shift 2
-  "$@" >"$t/out" 2>"$t/err"
-  local rc=$?
-  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code ($(head -c 300 "$t/err"))"
-  grep -q -- "$pat" "$t/err" || fail "'$*': stderr lacks '$pat': $(head -c 300 "$t/err")"
-}
 
 "$citcat" capture "$elf" -o "$t/run.cat" --oracle "$t/run.itrace" --seed 1 -q >"$t/uart" || fail "capture"
 "$citcat" info --json "$t/run.cat" >"$t/info.json" || fail "info"
@@ -54,5 +42,4 @@ grep -q "never reached a trace start point" "$t/err" || fail "no warning for an 
 "$citcat" --help | grep -q "Exit status" || fail "--help"
 "$citcat" capture --help | grep -q -- "--oracle" || fail "capture --help"
 
-if [ "$fails" -eq 0 ]; then echo "cli_capture: all checks passed"; exit 0; fi
-echo "cli_capture: $fails check(s) failed"; exit 1
+finish cli_capture

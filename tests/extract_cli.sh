@@ -5,20 +5,10 @@
 # Usage: extract_cli.sh CITCAT CONTAINER_RETAG RUN.cat RUN.itrace OTHER.cat
 set -u
 citcat=$1 retag=$2 cat=$3 itrace=$4 other=$5
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/testlib.sh"
 
-# expect PATTERN CMD...: exit 2, stderr matching PATTERN
-expect2() {
-  local pat=$1
-  shift
-  "$@" >"$t/out" 2>"$t/err"
-  local rc=$?
-  [ "$rc" -eq 2 ] || fail "'$*' exited $rc, expected 2 ($(head -c 300 "$t/err"))"
-  grep -q -- "$pat" "$t/err" || fail "'$*': stderr lacks '$pat': $(head -c 300 "$t/err")"
-}
+# expect2 PATTERN CMD...: exit 2, stderr matching PATTERN
+expect2() { expect 2 "$@"; }
 no_output() {
   [ ! -e "$1" ] || fail "$1 left behind after a failure"
   ls -a "$t" | grep -q 'tmp-' && fail "temporary file left behind: $(ls -a "$t" | grep tmp-)"
@@ -91,5 +81,4 @@ no_output "$t/r.itrace"
 expect2 "come from different captures" "$citcat" replay "$t/run.ims" "$t/other.aes" -o "$t/r.itrace"
 no_output "$t/r.itrace"
 
-if [ "$fails" -eq 0 ]; then echo "extract_cli: all checks passed"; exit 0; fi
-echo "extract_cli: $fails check(s) failed"; exit 1
+finish extract_cli

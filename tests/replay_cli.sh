@@ -6,20 +6,14 @@
 # Usage: replay_cli.sh CITCAT SCHED.elf DIR   (DIR holds the fixture's sched.cat/.itrace)
 set -u
 citcat=$1 elf=$2 dir=$3
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/testlib.sh"
 
-# expect CODE PATTERN REPLAY-ARGS...: exit code, a stderr pattern, no output
-expect() {
+# expect_replay CODE PATTERN REPLAY-ARGS...: exit code, a stderr pattern, no output
+expect_replay() {
   local code=$1 pat=$2
   shift 2
   rm -f "$t/out.itrace"
-  "$citcat" replay "$@" -o "$t/out.itrace" >"$t/stdout" 2>"$t/err"
-  local rc=$?
-  [ "$rc" -eq "$code" ] || fail "replay $* exited $rc, expected $code ($(head -c 300 "$t/err"))"
-  grep -q -- "$pat" "$t/err" || fail "replay $*: stderr lacks '$pat': $(head -c 300 "$t/err")"
+  expect "$code" "$pat" "$citcat" replay "$@" -o "$t/out.itrace"
   [ ! -e "$t/out.itrace" ] || fail "replay $*: output left behind"
   ls "$t" | grep -q '\.tmp-' && fail "replay $*: temporary file left behind"
   return 0
@@ -45,34 +39,33 @@ for k in ims aes; do
   head -c $((size - 3)) "$t/run.$k" >"$t/cut.$k"
   : >"$t/empty.$k"
 done
-expect 2 "half.ims: offset [0-9]*: " "$t/half.ims" "$t/run.aes"
-expect 2 "cut.ims: offset [0-9]*: " "$t/cut.ims" "$t/run.aes"
-expect 2 "empty.ims: offset 0: file is empty" "$t/empty.ims" "$t/run.aes"
-expect 2 "half.aes: offset [0-9]*: " "$t/run.ims" "$t/half.aes"
-expect 2 "cut.aes: offset [0-9]*: file ends inside the end marker" "$t/run.ims" "$t/cut.aes"
-expect 2 "empty.aes: offset 0: file is empty" "$t/run.ims" "$t/empty.aes"
+expect_replay 2 "half.ims: offset [0-9]*: " "$t/half.ims" "$t/run.aes"
+expect_replay 2 "cut.ims: offset [0-9]*: " "$t/cut.ims" "$t/run.aes"
+expect_replay 2 "empty.ims: offset 0: file is empty" "$t/empty.ims" "$t/run.aes"
+expect_replay 2 "half.aes: offset [0-9]*: " "$t/run.ims" "$t/half.aes"
+expect_replay 2 "cut.aes: offset [0-9]*: file ends inside the end marker" "$t/run.ims" "$t/cut.aes"
+expect_replay 2 "empty.aes: offset 0: file is empty" "$t/run.ims" "$t/empty.aes"
 # mismatched pair, both ways
-expect 2 "run.ims and .*other.aes come from different captures" "$t/run.ims" "$t/other.aes"
-expect 2 "other.ims and .*run.aes come from different captures" "$t/other.ims" "$t/run.aes"
+expect_replay 2 "run.ims and .*other.aes come from different captures" "$t/run.ims" "$t/other.aes"
+expect_replay 2 "other.ims and .*run.aes come from different captures" "$t/other.ims" "$t/run.aes"
 # the wrong kind of file
-expect 2 "run.cat: offset 0: wrong kind of file: magic 'CCAT', expected 'CIMS'" "$t/run.cat" "$t/run.aes"
-expect 2 "run.itrace: offset 0: wrong kind of file: magic 'CITR', expected 'CAES'" "$t/run.ims" "$t/run.itrace"
-expect 2 "run.aes: offset 0: wrong kind of file: magic 'CAES', expected 'CIMS'" "$t/run.aes" "$t/run.ims"
-expect 2 "run.aes: offset 0: wrong kind of file: magic 'CAES', expected 'CCAT'" "$t/run.ims" "$t/run.aes" --verify "$t/run.aes"
-expect 2 "run.cat: offset 0: wrong kind of file: magic 'CCAT', expected 'CITR'" "$t/run.ims" "$t/run.aes" --oracle "$t/run.cat"
+expect_replay 2 "run.cat: offset 0: wrong kind of file: magic 'CCAT', expected 'CIMS'" "$t/run.cat" "$t/run.aes"
+expect_replay 2 "run.itrace: offset 0: wrong kind of file: magic 'CITR', expected 'CAES'" "$t/run.ims" "$t/run.itrace"
+expect_replay 2 "run.aes: offset 0: wrong kind of file: magic 'CAES', expected 'CIMS'" "$t/run.aes" "$t/run.ims"
+expect_replay 2 "run.aes: offset 0: wrong kind of file: magic 'CAES', expected 'CCAT'" "$t/run.ims" "$t/run.aes" --verify "$t/run.aes"
+expect_replay 2 "run.cat: offset 0: wrong kind of file: magic 'CCAT', expected 'CITR'" "$t/run.ims" "$t/run.aes" --oracle "$t/run.cat"
 # checks against files of another capture
-expect 2 "other.cat is not the CAT .*run.ims was extracted from" "$t/run.ims" "$t/run.aes" --verify "$t/other.cat"
+expect_replay 2 "other.cat is not the CAT .*run.ims was extracted from" "$t/run.ims" "$t/run.aes" --verify "$t/other.cat"
 # a truncated CAT or oracle is an input error even when every event matched
 size=$(stat -c %s "$t/run.cat")
 head -c $((size - 3)) "$t/run.cat" >"$t/cut.cat"
-expect 2 "cut.cat: offset [0-9]*: file ends inside the end marker" "$t/run.ims" "$t/run.aes" --verify "$t/cut.cat"
+expect_replay 2 "cut.cat: offset [0-9]*: file ends inside the end marker" "$t/run.ims" "$t/run.aes" --verify "$t/cut.cat"
 size=$(stat -c %s "$t/run.itrace")
 head -c $((size - 3)) "$t/run.itrace" >"$t/cut.itrace"
-expect 2 "cut.itrace: offset [0-9]*: file ends inside the end marker" "$t/run.ims" "$t/run.aes" --oracle "$t/cut.itrace"
+expect_replay 2 "cut.itrace: offset [0-9]*: file ends inside the end marker" "$t/run.ims" "$t/run.aes" --oracle "$t/cut.itrace"
 # missing files and usage
-expect 2 "missing.ims: cannot open" "$t/missing.ims" "$t/run.aes"
-expect 2 "need RUN.ims and RUN.aes" "$t/run.ims"
-expect 2 "unknown or incomplete option" "$t/run.ims" "$t/run.aes" --bogus
+expect_replay 2 "missing.ims: cannot open" "$t/missing.ims" "$t/run.aes"
+expect_replay 2 "need RUN.ims and RUN.aes" "$t/run.ims"
+expect_replay 2 "unknown or incomplete option" "$t/run.ims" "$t/run.aes" --bogus
 
-if [ "$fails" -eq 0 ]; then echo "replay_cli: all checks passed"; exit 0; fi
-echo "replay_cli: $fails check(s) failed"; exit 1
+finish replay_cli

@@ -6,18 +6,7 @@
 # CITCAT_UPDATE_GOLDEN=1 rewrites the expected files.
 set -u
 citcat=$1 elf=$2 gen=$3 golden=$4
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect() {
-  local code=$1 pat=$2
-  shift 2
-  "$@" >"$t/stdout" 2>"$t/err"
-  local rc=$?
-  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code ($(head -c 300 "$t/err"))"
-  grep -q -- "$pat" "$t/err" || fail "'$*': stderr lacks '$pat': $(head -c 300 "$t/err")"
-}
+. "$(dirname "$0")/testlib.sh"
 golden_check() { # NAME FILE
   if [ "${CITCAT_UPDATE_GOLDEN:-}" = 1 ]; then cp "$2" "$golden/$1"; fi
   diff -u "$golden/$1" "$2" || fail "$1 differs from the golden listing"
@@ -42,5 +31,4 @@ expect 2 "cut.itrace: offset [0-9]*:" "$citcat" convert "$t/cut.itrace" -o "$t/b
 ls "$t" | grep -q '\.tmp-' && fail "temporary file left behind"
 expect 2 "nodir/x.txt" "$citcat" convert "$t/synth.itrace" -o "$t/nodir/x.txt"
 
-if [ "$fails" -eq 0 ]; then echo "replay_listing: all checks passed"; exit 0; fi
-echo "replay_listing: $fails check(s) failed"; exit 1
+finish replay_listing
