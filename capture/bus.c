@@ -32,7 +32,6 @@ void bus_fini(struct bus *b)
 static void emit(struct bus *b, struct citcat_cat_event *ev)
 {
 	ev->cycle = b->cycle;
-	b->counts[ev->kind]++;
 	b->sink.event(b->sink.ctx, ev);
 }
 

@@ -32,7 +32,6 @@ struct bus {
 	struct bus_sink sink;
 	struct citcat_target_config cfg;
 	uint64_t cycle;         /* cycles: 1 per instruction (added by the caller) + penalties */
-	uint64_t counts[CITCAT_CAT_KINDS];
 	/* Called after a DMA write or maintenance changes memory the core may
 	 * have translated (the capture model flushes Unicorn's code cache). */
 	void (*code_changed)(void *ctx, uint32_t addr, uint32_t len);

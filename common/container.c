@@ -193,7 +193,6 @@ void cc_writer_abort(struct cc_writer *w)
 
 const struct citcat_errinfo *cc_writer_error(const struct cc_writer *w) { return &w->err; }
 uint64_t cc_writer_bytes(const struct cc_writer *w) { return w->bytes + w->len; }
-uint64_t cc_writer_records(const struct cc_writer *w) { return w->total_rec + w->nrec; }
 size_t cc_writer_chunk_used(const struct cc_writer *w) { return w->len; }
 
 /* ---- reader ---- */

@@ -73,7 +73,6 @@ int cc_writer_close(struct cc_writer *w);
 void cc_writer_abort(struct cc_writer *w);
 const struct citcat_errinfo *cc_writer_error(const struct cc_writer *w);
 uint64_t cc_writer_bytes(const struct cc_writer *w); /* file bytes so far */
-uint64_t cc_writer_records(const struct cc_writer *w);
 /* Raw bytes already in the chunk being built (0 right after a flush). */
 size_t cc_writer_chunk_used(const struct cc_writer *w);
 
