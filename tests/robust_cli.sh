@@ -25,10 +25,20 @@ bounded() {
 }
 
 # stopped PID SIG DESC GLOB: PID (started in the background a moment ago)
-# must still be running, must end within 10 s of SIG with a non-zero
-# status, and must leave no file matching GLOB (its output or temporary).
+# gets SIG a second after its temporary output file (matching GLOB) appears,
+# so its signal handlers are in place even on a slow machine; it must still
+# be running then, must end within 10 s of SIG with a non-zero status, and
+# must leave no file matching GLOB (its output or temporary).
 stopped() {
   local pid=$1 sig=$2 desc=$3 glob=$4 i=0
+  # shellcheck disable=SC2086
+  while ! ls -d $glob >/dev/null 2>&1 && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+  # shellcheck disable=SC2086
+  ls -d $glob >/dev/null 2>&1 || fail "$desc: no output file $glob appeared"
+  i=0
   sleep 1
   if ! kill -0 "$pid" 2>/dev/null; then
     fail "$desc ended before SIG$sig was sent"
@@ -109,6 +119,8 @@ wfi)
   rm -f "$t/w/ok.cat"
   for sig in TERM INT HUP; do
     "$C" capture "$FW/wfi_dma.elf" -o "$t/w/s.cat" --seed 1 --ram 64M --dma-burst 1 2>"$t/err" &
+    # (the CAT's temporary file exists once loading is over and the run
+    # starts; the core is asleep ten instructions later)
     stopped $! $sig "capture asleep in WFI" "$t/w/s.cat*"
     grep -q "interrupted after 10 instructions, asleep in WFI at 0x00000024" "$t/err" ||
       fail "SIG$sig in WFI: $(cat "$t/err")"
