@@ -281,6 +281,15 @@ const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *le
 	return r->last_raw;
 }
 
+uint64_t citcat_aes_pending_repeats(const struct citcat_aes_reader *r) { return r->repeat; }
+
+uint64_t citcat_aes_skip_repeats(struct citcat_aes_reader *r)
+{
+	uint64_t n = r->repeat;
+	r->repeat = 0;
+	return n;
+}
+
 static int bad(struct citcat_aes_reader *r, const uint8_t *at, const char *what)
 {
 	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->cur.base), "AES record: %s", what);

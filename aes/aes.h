@@ -59,6 +59,15 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec);
  * copy of a run, nothing for the further copies), for per-kind size
  * accounting.  Valid until the next read. */
 const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *len);
+/* Copies of the record just returned that a REPEAT record still stands for
+ * (0 when none).  citcat_aes_skip_repeats returns the same number and drops
+ * them, so the next citcat_aes_next returns the record after the run.  A
+ * REPEAT count is bounded only by the instruction count the file itself
+ * claims, so a caller that merely counts records adds this number instead
+ * of reading every copy: its work then follows the file's size, not the
+ * counts written in it. */
+uint64_t citcat_aes_pending_repeats(const struct citcat_aes_reader *r);
+uint64_t citcat_aes_skip_repeats(struct citcat_aes_reader *r);
 const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r);
 void citcat_aes_reader_close(struct citcat_aes_reader *r);
 

@@ -89,7 +89,8 @@ static int fail(struct target *t, int code, const char *fmt, ...)
 	vsnprintf(t->err->msg, sizeof t->err->msg, fmt, ap);
 	va_end(ap);
 	t->failed = 1;
-	uc_emu_stop(t->uc);
+	if (t->uc) /* failures before the engine exists (loading) stop nothing */
+		uc_emu_stop(t->uc);
 	return code;
 }
 
@@ -217,9 +218,14 @@ static void devices_advance(struct target *t, uint32_t pc)
 			return;
 		uint64_t at = t->next_event;
 		if (t->timer_on && t->timer_period && t->timer_next == at) {
-			t->timer_ticks++;
+			/* every tick due by now at once: a tick only counts and sets
+			 * line 0, which commutes with the other devices' events, so
+			 * the state is the same as ticking one by one (and a long
+			 * sleep costs one step per wake-up source, not per tick) */
+			uint64_t k = (now - t->timer_next) / t->timer_period + 1;
+			t->timer_ticks += (uint32_t)k;
 			t->intc_pending |= 1u;
-			t->timer_next += t->timer_period;
+			t->timer_next += k * t->timer_period;
 		} else if ((t->dma_status & 1) && t->dma_next == at) {
 			dma_burst(t, pc);
 		} else {
@@ -436,18 +442,56 @@ static void take_sync(struct target *t, uint32_t pc)
 	bus_marker(&t->bus, &ev);
 }
 
-/* Sleeps until an enabled interrupt line is pending. */
+/* The cycle of the next device event that can raise an interrupt line the
+ * controller has enabled, UINT64_MAX when none can: nothing can then wake a
+ * sleeping core (enabling a line takes an instruction).  The timer raises
+ * line 0 at every tick, the UART line 1 when a byte arrives with its RX
+ * interrupt on, the DMA line 2 when the transfer ends with its interrupt
+ * on (and a transfer always ends: its length is finite, and the input
+ * stream's end or a destination outside RAM end it early). */
+static uint64_t next_wakeup(const struct target *t)
+{
+	uint64_t n = UINT64_MAX;
+	if ((t->intc_enable & 1u) && t->timer_on && t->timer_period && t->timer_next < n)
+		n = t->timer_next;
+	if ((t->intc_enable & 4u) && t->dma_irq && (t->dma_status & 1) && t->dma_next < n)
+		n = t->dma_next;
+	if ((t->intc_enable & 2u) && t->uart_irq && t->uart_in && !t->uart_rx_avail && !t->uart_rx_eof &&
+	    t->uart_next < n)
+		n = t->uart_next;
+	return n;
+}
+
+/* Sleeps until an enabled interrupt line is pending.  Each step runs the
+ * device events due at the next event that could wake the core, or at the
+ * next DMA burst before it (bursts move data, and the last one may raise
+ * the DMA line); timer ticks in between are batched by devices_advance.  A
+ * sleep retires no instructions, so it does not count against --max-insns
+ * (checked again at the next instruction); it ends by itself, since it is
+ * only entered when a wake-up is certain, and it polls the progress
+ * callback so a signal stops it. */
 static int wfi_sleep(struct target *t, uint32_t pc)
 {
-	while (!(t->intc_pending & t->intc_enable)) {
+	for (uint64_t steps = 1; !(t->intc_pending & t->intc_enable); steps++) {
 		recompute_next(t);
-		if (t->next_event == UINT64_MAX)
-			return fail(t, CITCAT_ERR_TARGET, "WFI at 0x%08x with no possible wake-up (no timer, DMA or UART input)", pc);
-		if (t->next_event > t->bus.cycle)
-			t->bus.cycle = t->next_event;
+		uint64_t wake = next_wakeup(t), at = wake;
+		if (wake == UINT64_MAX)
+			return fail(t, CITCAT_ERR_TARGET,
+				    "WFI at 0x%08x can never wake: no enabled interrupt line has a source that can raise it "
+				    "(lines enabled 0x%x; timer %s, DMA %s, UART input %s)",
+				    pc, t->intc_enable, t->timer_on && t->timer_period ? "running" : "stopped",
+				    t->dma_status & 1 ? (t->dma_irq ? "active" : "active without interrupt") : "idle",
+				    !t->uart_in || t->uart_rx_eof ? "none left" : t->uart_irq ? "pending" : "without interrupt");
+		if ((t->dma_status & 1) && t->dma_next < at)
+			at = t->dma_next;
+		if (at > t->bus.cycle)
+			t->bus.cycle = at;
 		devices_advance(t, pc + 4);
 		if (t->failed)
 			return -1;
+		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns))
+			return fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions, asleep in WFI at 0x%08x",
+				    (unsigned long long)t->insns, pc);
 	}
 	return 0;
 }
@@ -561,6 +605,12 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 	return 0;
 }
 
+static int load_stop(void *ctx)
+{
+	const struct target *t = ctx;
+	return t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, 0);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -594,6 +644,8 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	uc_hook hk;
 	double t0 = now_s();
 
+	/* nothing is allocated for the firmware before every segment has been
+	 * checked against RAM (citcat_image_load_elf_limited) */
 	t->ram = aligned_alloc(4096, t->ram_size);
 	if (!t->ram) {
 		rc = CITCAT_ERR_NOMEM;
@@ -601,7 +653,9 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	}
 	memset(t->ram, 0, t->ram_size);
 	uint64_t entry;
-	if ((rc = citcat_image_alloc(&img)) || (rc = citcat_image_load_elf(img, elf, &entry, err))) {
+	struct citcat_elf_limits lim = {.base = t->ram_base, .size = t->ram_size, .map_name = "RAM",
+					.stop = load_stop, .stop_ctx = t};
+	if ((rc = citcat_image_alloc(&img)) || (rc = citcat_image_load_elf_limited(img, elf, &lim, &entry, err))) {
 		if (err->msg[0] == 0)
 			snprintf(err->msg, sizeof err->msg, "%s", citcat_errstr(rc));
 		goto out;

@@ -139,8 +139,17 @@ static int convert_pass(const char *in, const char *from, const char *out, const
 		}
 		if ((++n & 0xfffff) == 0)
 			cli_progress_update(&pr, n, 0, "ref");
+		if ((n & 0x3fff) == 0 && cli_interrupted()) {
+			rc = CITCAT_ERR_INTERRUPTED;
+			break;
+		}
 	}
 	cli_progress_done(&pr);
+	if (rc == CITCAT_ERR_INTERRUPTED) {
+		citcat_addr_writer_abort(w);
+		src_close(&s);
+		return cli_fail("convert: interrupted after %llu references; no output written", (unsigned long long)n);
+	}
 	if (rc < 0) {
 		rc = cli_errinfo(in, src_error(&s));
 		citcat_addr_writer_abort(w);
@@ -187,7 +196,10 @@ int addr_info(const char *path, const char *fmt, int json)
 	int rc;
 	while ((rc = citcat_addr_next(r, &ref)) == 1) {
 		by_type[ref.type]++;
-		refs++;
+		if ((++refs & 0x3fff) == 0 && cli_interrupted()) {
+			citcat_addr_reader_close(r);
+			return cli_fail("info: interrupted");
+		}
 	}
 	if (rc < 0) {
 		rc = cli_errinfo(path, citcat_addr_reader_error(r));

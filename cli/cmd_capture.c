@@ -266,6 +266,11 @@ int cat_info(const char *path, int json)
 		}
 		if ((++count & 0xffff) == 0)
 			cli_progress_update(&pr, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r), "B");
+		if ((count & 0x3fff) == 0 && cli_interrupted()) {
+			cli_progress_done(&pr);
+			citcat_cat_reader_close(r);
+			return cli_fail("info: interrupted");
+		}
 	}
 	cli_progress_done(&pr);
 	if (rc < 0) {

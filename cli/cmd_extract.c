@@ -199,9 +199,24 @@ int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *e
 	struct kind_acc acc[CITCAT_AES_KINDS];
 	memset(acc, 0, sizeof acc);
 	struct citcat_aes_rec rec;
+	uint64_t nrec = 0;
+	int own_rc = 0; /* an error found here rather than by the reader */
 	while ((rc = citcat_aes_next(r, &rec)) == 1) {
 		struct kind_acc *a = &acc[rec.kind];
-		a->count++;
+		/* copies of a repeated record are counted, not read one by one:
+		 * a REPEAT may claim up to the file's own instruction count */
+		uint64_t copies = citcat_aes_skip_repeats(r);
+		if (copies >= UINT64_MAX - a->count) {
+			own_rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+						    "its REPEAT records claim more than 2^64 %s records",
+						    citcat_aes_kind_name(rec.kind));
+			break;
+		}
+		a->count += copies + 1;
+		if ((++nrec & 0x3fff) == 0 && cli_interrupted()) {
+			own_rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			break;
+		}
 		size_t nb;
 		const uint8_t *raw = citcat_aes_last_raw(r, &nb);
 		if (nb)
@@ -216,6 +231,10 @@ int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *e
 		sz->count[k] = acc[k].count;
 		sz->raw[k] = acc[k].raw;
 		sz->z[k] = acc[k].z;
+	}
+	if (own_rc) {
+		citcat_aes_reader_close(r);
+		return own_rc;
 	}
 	if (rc < 0) {
 		*err = *citcat_aes_reader_error(r);

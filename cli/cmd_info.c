@@ -37,6 +37,11 @@ int itrace_info(const char *path, int json)
 			rec.acc[i].write ? writes++ : reads++;
 		if ((insns & 0xfffff) == 0)
 			cli_progress_update(&pr, insns, 0, "insn");
+		if ((insns & 0x3fff) == 0 && cli_interrupted()) {
+			cli_progress_done(&pr);
+			citcat_itrace_reader_close(r);
+			return cli_fail("info: interrupted");
+		}
 	}
 	cli_progress_done(&pr);
 	if (rc < 0) {

@@ -14,9 +14,13 @@ static const char replay_help[] =
 	"  --verify CAT     re-simulate the caches and compare the regenerated bus trace\n"
 	"                   with the recorded CAT, event for event (timestamps aside)\n"
 	"  --oracle ITRACE  compare the instruction trace with the ground truth\n"
+	"  --max-insns N    stop after N instructions if the traced interval is longer\n"
+	"                   (exit 2, no output left: the trace would be incomplete)\n"
+	"On a terminal the progress line shows the length the IMS claims and an ETA.\n"
 	"Exit status: 0 when the replay completed and every requested check held;\n"
 	"1 on a divergence (reported with the instruction index, branch count, PC, the\n"
-	"last instructions and expected versus found); 2 on a usage or input error.\n";
+	"last instructions and expected versus found); 2 on a usage or input error,\n"
+	"an interruption (Ctrl-C, SIGTERM, SIGHUP) or the --max-insns limit.\n";
 
 /* Prints "  #index  pc: word  mnemonic operands" with Capstone. */
 static void print_insn(csh cs, uint64_t index, uint32_t pc, uint32_t word, const char *mark)
@@ -53,6 +57,9 @@ int cmd_replay(int argc, char **argv)
 			c.verify_cat = argv[++i];
 		} else if (strcmp(a, "--oracle") == 0 && i + 1 < argc) {
 			c.oracle = argv[++i];
+		} else if (strcmp(a, "--max-insns") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &c.max_insns) || c.max_insns == 0)
+				return cli_usage_error("replay", "bad instruction count '%s'", argv[i]);
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			quiet = 1;
 		} else if (a[0] == '-' && a[1]) {

@@ -22,6 +22,8 @@ const char *sdclsp_detect(const char *path, const uint8_t *head, size_t n)
 	return sdclsp_probe(path) ? "sdclsp" : NULL; /* an LZ4 frame: look inside */
 }
 
+static int stop_requested(void *ctx) { return cli_interrupted(); }
+
 /* The program image for decoding.  One function, so that the IMS reader
  * (ims/, magic CIMS\r\n\x1a\n) can be added here. */
 /* The program image: an IMS (its memory image, which holds every
@@ -42,7 +44,9 @@ static int load_image(const char *path, struct citcat_image **img, struct citcat
 	if (citcat_image_alloc(img) < 0)
 		return cli_fail("out of memory");
 	uint64_t entry;
-	if (citcat_image_load_elf(*img, path, &entry, &err) < 0) {
+	struct citcat_elf_limits lim = {.size = 1u << 30, .map_name = "the largest RAM the target can have",
+					.stop = stop_requested};
+	if (citcat_image_load_elf_limited(*img, path, &lim, &entry, &err) < 0) {
 		citcat_image_free(*img);
 		*img = NULL;
 		return cli_errinfo(path, &err);
@@ -85,12 +89,20 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 			break;
 		if ((++n & 0xfffff) == 0)
 			cli_progress_update(&pr, n, 0, "rec");
+		if ((n & 0x3fff) == 0 && cli_interrupted()) {
+			rc = CITCAT_ERR_INTERRUPTED;
+			break;
+		}
 	}
 	cli_progress_done(&pr);
 	if (rc == 0)
 		rc = sdclsp_encoder_finish(e);
 	int status = EXIT_OK;
-	if (rc < 0) {
+	if (rc == CITCAT_ERR_INTERRUPTED) {
+		cli_fail("convert: interrupted after %llu records; no output written", (unsigned long long)n);
+		cc_outfile_abort(f);
+		status = EXIT_USAGE;
+	} else if (rc < 0) {
 		if (rc == CITCAT_ERR_IO || !sdclsp_encoder_error(e)->msg[0])
 			cli_errinfo(in, citcat_itrace_reader_error(r));
 		else
@@ -138,9 +150,15 @@ static int decode_file(const char *in, const char *out, const char *to, const st
 			break;
 		if ((++n & 0xfffff) == 0)
 			cli_progress_update(&pr, n, 0, "insn");
+		if ((n & 0x3fff) == 0 && cli_interrupted()) {
+			rc = CITCAT_ERR_INTERRUPTED;
+			break;
+		}
 	}
 	cli_progress_done(&pr);
-	if (rc < 0)
+	if (rc == CITCAT_ERR_INTERRUPTED)
+		status = cli_fail("convert: interrupted after %llu instructions; no output written", (unsigned long long)n);
+	else if (rc < 0)
 		status = citcat_addr_writer_error(w)->code ? cli_errinfo(out, citcat_addr_writer_error(w))
 							    : cli_errinfo(in, sdclsp_decoder_error(d));
 	else if ((rc = citcat_addr_writer_finish(w)) < 0)
@@ -175,7 +193,7 @@ int sdclsp_info(const char *path, int json)
 	struct sdclsp_config c;
 	struct sdclsp_stats s;
 	struct citcat_errinfo err;
-	if (sdclsp_read_summary(path, &c, &s, &err) < 0)
+	if (sdclsp_read_summary_stop(path, &c, &s, stop_requested, NULL, &err) < 0)
 		return cli_errinfo(path, &err);
 	static const char *repl[] = {"mru", "lru", "fifo"};
 	if (json) {

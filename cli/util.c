@@ -132,14 +132,23 @@ void cli_progress_update(struct cli_progress *p, uint64_t done, uint64_t total, 
 	if (!p->enabled)
 		return;
 	double t = cli_now();
-	if (t - p->last < 0.2)
+	if (t - p->last < 0.2 && p->last != p->start) /* the first call shows at once */
 		return;
 	p->last = t;
 	double rate = done / (t - p->start + 1e-9);
-	if (total)
-		fprintf(stderr, "\r%s: %llu / %llu %s (%.0f%%, %.1f M%s/s)   ", p->what, (unsigned long long)done,
-			(unsigned long long)total, unit, 100.0 * (double)done / (double)total, rate / 1e6, unit);
-	else
+	if (total) {
+		/* the total up front, and an estimate of the time left once a rate is known */
+		char eta[32] = "ETA ?";
+		if (done && done <= total) {
+			double s = (double)(total - done) / rate;
+			if (s < 360000.0)
+				snprintf(eta, sizeof eta, "ETA %dh%02dm%02ds", (int)(s / 3600), (int)(s / 60) % 60, (int)s % 60);
+			else
+				snprintf(eta, sizeof eta, "ETA %.0f days", s / 86400.0);
+		}
+		fprintf(stderr, "\r%s: %llu / %llu %s (%.0f%%, %.1f M%s/s, %s)   ", p->what, (unsigned long long)done,
+			(unsigned long long)total, unit, 100.0 * (double)done / (double)total, rate / 1e6, unit, eta);
+	} else
 		fprintf(stderr, "\r%s: %llu %s (%.1f M%s/s)   ", p->what, (unsigned long long)done, unit, rate / 1e6, unit);
 }
 

@@ -147,9 +147,76 @@ uint64_t citcat_image_bytes(const struct citcat_image *img)
 	return t;
 }
 
-int citcat_image_load_elf(struct citcat_image *img, const char *path, uint64_t *entry,
-			  struct citcat_errinfo *err)
+/* Takes ownership of DATA: inserted as it is when it touches no segment
+ * already present (the loader's case), so loading costs one copy. */
+static int add_owned(struct citcat_image *img, uint64_t addr, uint8_t *data, uint64_t len)
 {
+	size_t lo = 0;
+	while (lo < img->n && img->s[lo].addr + img->s[lo].len < addr)
+		lo++;
+	if (lo < img->n && img->s[lo].addr <= addr + len) {
+		int rc = citcat_image_add(img, addr, data, (size_t)len);
+		free(data);
+		return rc;
+	}
+	if (img->n == img->cap) {
+		size_t nc = img->cap ? img->cap * 2 : 8;
+		struct seg *ns = realloc(img->s, nc * sizeof *ns);
+		if (!ns) {
+			free(data);
+			return CITCAT_ERR_NOMEM;
+		}
+		img->s = ns;
+		img->cap = nc;
+	}
+	memmove(img->s + lo + 1, img->s + lo, (img->n - lo) * sizeof *img->s);
+	img->n++;
+	img->s[lo] = (struct seg){addr, len, data};
+	return 0;
+}
+
+struct load_seg {
+	uint64_t addr, memsz, filesz, offset;
+	size_t index; /* program header number, for messages */
+};
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct load_seg *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int load_stopped(const struct citcat_elf_limits *lim)
+{
+	return lim->stop && lim->stop(lim->stop_ctx);
+}
+
+/* Reads the file bytes of one segment into BUF in slices, polling the stop
+ * callback in between. */
+static int read_seg(int fd, uint8_t *buf, const struct load_seg *g, const struct citcat_elf_limits *lim,
+		    struct citcat_errinfo *err)
+{
+	const uint64_t slice = 16u << 20;
+	for (uint64_t done = 0; done < g->filesz;) {
+		if (load_stopped(lim))
+			return citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted while loading");
+		size_t k = (size_t)(g->filesz - done < slice ? g->filesz - done : slice);
+		ssize_t got = pread(fd, buf + done, k, (off_t)(g->offset + done));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return citcat_errinfo_set(err, CITCAT_ERR_TRUNCATED, g->offset + done,
+						  "segment %zu data is truncated", g->index);
+		done += (uint64_t)got;
+	}
+	return 0;
+}
+
+int citcat_image_load_elf_limited(struct citcat_image *img, const char *path, const struct citcat_elf_limits *lim,
+				  uint64_t *entry, struct citcat_errinfo *err)
+{
+	if (!img || !path || !lim || lim->base + lim->size < lim->base)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "bad arguments");
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return citcat_errinfo_set(err, CITCAT_ERR_INTERNAL, UINT64_MAX, "libelf initialisation failed");
 	int fd = open(path, O_RDONLY);
@@ -160,6 +227,10 @@ int citcat_image_load_elf(struct citcat_image *img, const char *path, uint64_t *
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	GElf_Ehdr eh;
 	size_t nph;
+	unsigned max = lim->max_segments ? lim->max_segments : CITCAT_ELF_MAX_SEGMENTS;
+	const char *map = lim->map_name ? lim->map_name : "the memory map";
+	struct load_seg *segs = NULL;
+	size_t n = 0;
 	if (fsize == 0) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_EMPTY, 0, "file is empty");
 		goto out;
@@ -180,48 +251,103 @@ int citcat_image_load_elf(struct citcat_image *img, const char *path, uint64_t *
 		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 28, "cannot read the program headers: %s", elf_errmsg(-1));
 		goto out;
 	}
-	size_t loaded = 0;
+	if (!(segs = malloc(max * sizeof *segs))) {
+		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		goto out;
+	}
+	/* First every header is checked against the memory map, and nothing
+	 * is allocated for a segment until all of them have passed: a file of
+	 * a few hundred bytes may claim gigabytes. */
 	for (size_t i = 0; i < nph; i++) {
+		uint64_t at = eh.e_phoff + (uint64_t)i * eh.e_phentsize;
 		GElf_Phdr ph;
+		if ((i & 4095) == 4095 && load_stopped(lim)) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted while loading");
+			goto out;
+		}
 		if (!gelf_getphdr(e, (int)i, &ph)) {
 			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "program header %zu unreadable", i);
 			goto out;
 		}
 		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
 			continue;
-		if (ph.p_filesz > ph.p_memsz || ph.p_offset + ph.p_filesz > (uint64_t)fsize || ph.p_memsz > (256u << 20)) {
-			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, eh.e_phoff + i * eh.e_phentsize,
-				  "segment %zu has impossible sizes (file %llu, memory %llu)", i,
-				  (unsigned long long)ph.p_filesz, (unsigned long long)ph.p_memsz);
+		/* ELF32 fields are 32-bit, so these sums cannot overflow */
+		if (ph.p_filesz > ph.p_memsz || ph.p_offset + ph.p_filesz > (uint64_t)fsize) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, at,
+						"segment %zu has impossible sizes (file %llu, memory %llu)", i,
+						(unsigned long long)ph.p_filesz, (unsigned long long)ph.p_memsz);
 			goto out;
 		}
-		uint8_t *buf = calloc(1, (size_t)ph.p_memsz);
+		if (ph.p_paddr + ph.p_memsz > (1ull << 32)) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_LIMIT, at,
+						"segment %zu at 0x%08llx (%llu bytes) wraps past the end of the 32-bit address space",
+						i, (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_memsz);
+			goto out;
+		}
+		if (ph.p_paddr < lim->base || ph.p_paddr + ph.p_memsz > lim->base + lim->size) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_LIMIT, at,
+						"segment %zu at 0x%08llx..0x%08llx (%llu bytes) lies outside %s "
+						"(0x%08llx..0x%08llx)",
+						i, (unsigned long long)ph.p_paddr,
+						(unsigned long long)(ph.p_paddr + ph.p_memsz - 1), (unsigned long long)ph.p_memsz,
+						map, (unsigned long long)lim->base, (unsigned long long)(lim->base + lim->size - 1));
+			goto out;
+		}
+		if (n == max) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_LIMIT, at, "more than %u loadable segments", max);
+			goto out;
+		}
+		segs[n++] = (struct load_seg){ph.p_paddr, ph.p_memsz, ph.p_filesz, ph.p_offset, i};
+	}
+	if (!n) {
+		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "no loadable segments");
+		goto out;
+	}
+	qsort(segs, n, sizeof *segs, by_addr);
+	for (size_t i = 1; i < n; i++)
+		if (segs[i - 1].addr + segs[i - 1].memsz > segs[i].addr) {
+			const struct load_seg *a = &segs[i - 1], *b = &segs[i];
+			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, eh.e_phoff + (uint64_t)b->index * eh.e_phentsize,
+						"segments %zu and %zu overlap at 0x%08llx", a->index < b->index ? a->index : b->index,
+						a->index < b->index ? b->index : a->index, (unsigned long long)b->addr);
+			goto out;
+		}
+	/* Now the total is at most LIM->size.  Adjacent segments share one
+	 * buffer, so every byte is copied once. */
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && segs[j - 1].addr + segs[j - 1].memsz == segs[j].addr)
+			j++;
+		uint64_t len = segs[j - 1].addr + segs[j - 1].memsz - segs[i].addr;
+		uint8_t *buf = calloc(1, (size_t)len);
 		if (!buf) {
 			rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			goto out;
 		}
-		if (ph.p_filesz && pread(fd, buf, (size_t)ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) {
-			free(buf);
-			rc = citcat_errinfo_set(err, CITCAT_ERR_TRUNCATED, ph.p_offset, "segment %zu data is truncated", i);
+		for (size_t k = i; k < j; k++)
+			if ((rc = read_seg(fd, buf + (segs[k].addr - segs[i].addr), &segs[k], lim, err))) {
+				free(buf);
+				goto out;
+			}
+		if ((rc = add_owned(img, segs[i].addr, buf, len))) {
+			citcat_errinfo_set(err, rc, eh.e_phoff + (uint64_t)segs[i].index * eh.e_phentsize,
+					   "cannot add segment %zu", segs[i].index);
 			goto out;
 		}
-		rc = citcat_image_add(img, ph.p_paddr, buf, (size_t)ph.p_memsz);
-		free(buf);
-		if (rc) {
-			citcat_errinfo_set(err, rc, eh.e_phoff + i * eh.e_phentsize, "cannot add segment %zu", i);
-			goto out;
-		}
-		loaded++;
-	}
-	if (!loaded) {
-		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, eh.e_phoff, "no loadable segments");
-		goto out;
+		i = j;
 	}
 	if (entry)
 		*entry = eh.e_entry;
 out:
+	free(segs);
 	if (e)
 		elf_end(e);
 	close(fd);
 	return rc;
+}
+
+int citcat_image_load_elf(struct citcat_image *img, const char *path, uint64_t *entry, struct citcat_errinfo *err)
+{
+	struct citcat_elf_limits lim = {.base = 0, .size = 1u << 30, .map_name = "the largest RAM the target can have"};
+	return citcat_image_load_elf_limited(img, path, &lim, entry, err);
 }

@@ -152,6 +152,10 @@ void sdclsp_decoder_close(struct sdclsp_decoder *d);
  * baseline fields and interrupts are zero). */
 int sdclsp_read_summary(const char *path, struct sdclsp_config *c, struct sdclsp_stats *s,
 			struct citcat_errinfo *err);
+/* The same, polling STOP (CTX) after every block: non-zero stops with
+ * CITCAT_ERR_INTERRUPTED. */
+int sdclsp_read_summary_stop(const char *path, struct sdclsp_config *c, struct sdclsp_stats *s,
+			     int (*stop)(void *ctx), void *ctx, struct citcat_errinfo *err);
 
 /* True when HEAD (N bytes) starts a stream or an LZ4 frame (then the caller
  * cannot tell what is inside without decompressing; see sdclsp_probe). */

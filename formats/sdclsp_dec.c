@@ -478,6 +478,12 @@ int sdclsp_decoder_next(struct sdclsp_decoder *d, uint64_t *pc)
 
 int sdclsp_read_summary(const char *path, struct sdclsp_config *c, struct sdclsp_stats *st, struct citcat_errinfo *err)
 {
+	return sdclsp_read_summary_stop(path, c, st, NULL, NULL, err);
+}
+
+int sdclsp_read_summary_stop(const char *path, struct sdclsp_config *c, struct sdclsp_stats *st,
+			     int (*stop)(void *ctx), void *ctx, struct citcat_errinfo *err)
+{
 	struct sdclsp_decoder *d = calloc(1, sizeof *d);
 	int rc = 0;
 	if (!d)
@@ -490,7 +496,10 @@ int sdclsp_read_summary(const char *path, struct sdclsp_config *c, struct sdclsp
 		rc = dec_fail(d, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
 	if (d->s.fp && (rc = dec_open(d, NULL, 0)) == 0)
 		while (!d->end_seen && (rc = load_block(d)) == 0)
-			;
+			if (stop && stop(ctx)) {
+				rc = dec_fail(d, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+				break;
+			}
 	if (rc == 0) {
 		*c = d->m.cfg;
 		memset(st, 0, sizeof *st);

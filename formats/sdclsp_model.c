@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLS_INIT (1u << 12)
+#define CLS_SLOTS (1u << SDC_CLS_BITS)
 
 int sdc_classifier_init(struct sdc_classifier *c)
 {
@@ -15,14 +15,13 @@ int sdc_classifier_init(struct sdc_classifier *c)
 	c->cs_open = 1;
 	cs_option(c->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	c->insn = cs_malloc(c->cs);
-	c->tab = malloc(CLS_INIT * sizeof *c->tab);
+	c->tab = malloc(CLS_SLOTS * sizeof *c->tab);
 	if (!c->insn || !c->tab) {
 		sdc_classifier_fini(c);
 		return CITCAT_ERR_NOMEM;
 	}
-	for (size_t i = 0; i < CLS_INIT; i++)
+	for (size_t i = 0; i < CLS_SLOTS; i++)
 		c->tab[i].pc = UINT64_MAX;
-	c->mask = CLS_INIT - 1;
 	return 0;
 }
 
@@ -67,58 +66,14 @@ static void classify_word(struct sdc_classifier *c, uint64_t pc, uint32_t word, 
 				e->kind = SDC_INDIRECT;
 }
 
-static int cls_grow(struct sdc_classifier *c)
-{
-	size_t ncap = (c->mask + 1) * 2;
-	struct sdc_cls_entry *t = malloc(ncap * sizeof *t);
-	if (!t)
-		return CITCAT_ERR_NOMEM;
-	for (size_t i = 0; i < ncap; i++)
-		t[i].pc = UINT64_MAX;
-	struct sdc_cls_entry *old = c->tab;
-	size_t ocap = c->mask + 1;
-	c->tab = t;
-	c->mask = ncap - 1;
-	for (size_t i = 0; i < ocap; i++) {
-		if (old[i].pc == UINT64_MAX)
-			continue;
-		size_t j = (size_t)((old[i].pc >> 2) * 0x9E3779B97F4A7C15ull >> 20) & c->mask;
-		while (t[j].pc != UINT64_MAX)
-			j = (j + 1) & c->mask;
-		t[j] = old[i];
-	}
-	free(old);
-	return 0;
-}
-
 const struct sdc_cls_entry *sdc_classify(struct sdc_classifier *c, uint64_t pc, uint32_t word)
 {
-	size_t i = (size_t)((pc >> 2) * 0x9E3779B97F4A7C15ull >> 20) & c->mask;
-	for (;;) {
-		struct sdc_cls_entry *e = &c->tab[i];
-		if (e->pc == pc) {
-			if (e->word != word) { /* code changed under us */
-				e->word = word;
-				classify_word(c, pc, word, e);
-			}
-			return e;
-		}
-		if (e->pc == UINT64_MAX)
-			break;
-		i = (i + 1) & c->mask;
+	struct sdc_cls_entry *e = &c->tab[sdc_cls_slot(pc)];
+	if (e->pc != pc || e->word != word) { /* new, evicted, or code changed under us */
+		e->pc = pc;
+		e->word = word;
+		classify_word(c, pc, word, e);
 	}
-	if ((c->used + 1) * 2 > c->mask + 1) {
-		if (cls_grow(c) < 0)
-			return NULL;
-		i = (size_t)((pc >> 2) * 0x9E3779B97F4A7C15ull >> 20) & c->mask;
-		while (c->tab[i].pc != UINT64_MAX)
-			i = (i + 1) & c->mask;
-	}
-	struct sdc_cls_entry *e = &c->tab[i];
-	e->pc = pc;
-	e->word = word;
-	classify_word(c, pc, word, e);
-	c->used++;
 	return e;
 }
 

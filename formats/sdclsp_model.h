@@ -8,7 +8,11 @@
 
 #include <capstone/capstone.h>
 
-/* ---- ARM A32 control-flow classification, cached per static PC ---- */
+/* ---- ARM A32 control-flow classification, cached per static PC ----
+ * The cache is direct-mapped with a fixed size (SDCLSP.md, "Classification
+ * cache"): a new PC evicts the one in its slot, so memory is bounded
+ * whatever the number of distinct PCs. */
+#define SDC_CLS_BITS 16
 enum sdc_kind {
 	SDC_PLAIN = 0,   /* does not write the PC: continues at pc + 4 */
 	SDC_DIRECT_U,    /* B/BL, always: continues at the target, does not end a stream */
@@ -28,27 +32,22 @@ struct sdc_classifier {
 	csh cs;
 	int cs_open;
 	cs_insn *insn;
-	struct sdc_cls_entry *tab;
-	size_t mask, used;
+	struct sdc_cls_entry *tab; /* 1 << SDC_CLS_BITS slots */
 };
+
+static inline size_t sdc_cls_slot(uint64_t pc) { return (size_t)(pc >> 2) & ((1u << SDC_CLS_BITS) - 1); }
 
 int sdc_classifier_init(struct sdc_classifier *c);
 void sdc_classifier_fini(struct sdc_classifier *c);
-/* Returns the entry for PC/WORD, decoding WORD with Capstone when PC is new
- * or its word changed; NULL when out of memory. */
+/* Returns the entry for PC/WORD, decoding WORD with Capstone when PC is not
+ * cached or its word changed (evicting the PC in its slot).  Never NULL;
+ * the entry is valid until the next call. */
 const struct sdc_cls_entry *sdc_classify(struct sdc_classifier *c, uint64_t pc, uint32_t word);
-/* Lookup only: NULL when PC was never classified. */
+/* Lookup only: NULL when PC is not cached (never classified, or evicted). */
 static inline const struct sdc_cls_entry *sdc_cls_find(const struct sdc_classifier *c, uint64_t pc)
 {
-	size_t i = (size_t)((pc >> 2) * 0x9E3779B97F4A7C15ull >> 20) & c->mask;
-	for (;;) {
-		const struct sdc_cls_entry *e = &c->tab[i];
-		if (e->pc == pc)
-			return e;
-		if (e->pc == UINT64_MAX)
-			return NULL;
-		i = (i + 1) & c->mask;
-	}
+	const struct sdc_cls_entry *e = &c->tab[sdc_cls_slot(pc)];
+	return e->pc == pc ? e : NULL;
 }
 
 /* ---- SDC, LSP, LVSA, AOLC ---- */

@@ -412,6 +412,13 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		uc_emu_stop(uc);
 		return;
 	}
+	if (p->cfg->max_insns && p->insns >= p->cfg->max_insns) {
+		fail(p, CITCAT_ERR_LIMIT, UINT64_MAX,
+		     "stopped at the instruction limit after %llu of the %llu instructions the IMS claims; every check held "
+		     "that far, but the replay is incomplete, so no output is left",
+		     (unsigned long long)p->insns, (unsigned long long)p->total);
+		return;
+	}
 	/* The AES is consulted only when its next record could be due here, or
 	 * its boundary has been passed (a divergence async_events reports). */
 	if (p->next_async && (p->next.pc == a || p->next.bcount < p->bcount) && (async_events(p, a) || p->failed))
@@ -622,6 +629,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		goto out;
 	}
 	next_aes(p);
+	if (cfg->progress && cfg->progress(cfg->progress_ctx, 0, p->total))
+		fail(p, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted before the first instruction");
 	p->expect_pc = p->ims.regs.slot[ARM_SLOT_PC];
 	uint32_t pc = p->expect_pc;
 	while (!p->failed && !p->done) {

@@ -15,9 +15,17 @@ struct citcat_replay_config {
 	const char *out_path;   /* regenerated itrace, or NULL */
 	const char *verify_cat; /* recorded CAT to compare the bus trace with, or NULL */
 	const char *oracle;     /* ground-truth itrace to compare with, or NULL */
-	/* Called about every million instructions; non-zero stops the run. */
+	/* Called once before the first instruction (INSNS = 0, TOTAL = the
+	 * length the IMS claims), then about every million instructions;
+	 * non-zero stops the run with CITCAT_ERR_INTERRUPTED. */
 	int (*progress)(void *ctx, uint64_t insns, uint64_t total);
 	void *progress_ctx;
+	/* Stop after this many instructions when the traced interval is longer
+	 * (0: no limit): citcat_replay_run then returns CITCAT_ERR_LIMIT, and no
+	 * output file is left, since the trace would be incomplete.  A claimed
+	 * length can be legitimate and still take hours (a long loop with no
+	 * events costs a few bytes of AES). */
+	uint64_t max_insns;
 };
 
 void citcat_replay_config_default(struct citcat_replay_config *c);
@@ -55,8 +63,9 @@ struct citcat_replay_result {
 
 /* Runs the replay.  Returns 0 when it completed and every requested check
  * held; CITCAT_ERR_DIVERGED when a check failed (RES->div says where, and no
- * output file is left); another error for unusable input (ERR says which file
- * and where). */
+ * output file is left); CITCAT_ERR_LIMIT when it stopped at CFG->max_insns
+ * (the checks held that far; no output file is left); another error for
+ * unusable input (ERR says which file and where). */
 int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
 		      struct citcat_errinfo *err);
 
