@@ -12,6 +12,7 @@
 
 struct seg {
 	uint64_t addr, len;
+	uint64_t cap; /* bytes allocated at data (>= len): appends grow it geometrically */
 	uint8_t *data;
 };
 
@@ -19,6 +20,22 @@ struct citcat_image {
 	struct seg *s;
 	size_t n, cap;
 };
+
+/* First segment whose end (addr + len) is at or after ADDR: the only ones an
+ * insertion at ADDR can touch start there.  Binary search, so building an
+ * image of N runs is not quadratic. */
+static size_t first_touching(const struct citcat_image *img, uint64_t addr)
+{
+	size_t lo = 0, hi = img->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (img->s[mid].addr + img->s[mid].len < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 int citcat_image_alloc(struct citcat_image **img)
 {
@@ -48,12 +65,35 @@ int citcat_image_add(struct citcat_image *img, uint64_t addr, const void *data, 
 	if (end < addr)
 		return CITCAT_ERR_INVAL;
 	/* range of existing segments that touch [addr, end] */
-	size_t lo = 0, hi;
-	while (lo < img->n && img->s[lo].addr + img->s[lo].len < addr)
-		lo++;
+	size_t lo = first_touching(img, addr), hi;
 	hi = lo;
 	while (hi < img->n && img->s[hi].addr <= end)
 		hi++;
+	/* Fast path: the bytes start inside or right after one segment and touch
+	 * no other, the common case of runs arriving in address order (the IMS
+	 * reader).  Copy in place, growing the buffer geometrically, so N
+	 * adjacent runs cost O(total bytes), not O(N * segment size). */
+	if (hi == lo + 1 && img->s[lo].addr <= addr) {
+		struct seg *s = &img->s[lo];
+		uint64_t need = end - s->addr;
+		if (need > s->len) {
+			if (need > (1ull << 32))
+				return CITCAT_ERR_LIMIT;
+			if (need > s->cap) {
+				uint64_t nc = s->cap * 2 > need ? s->cap * 2 : need;
+				if (nc > (1ull << 32))
+					nc = need;
+				uint8_t *nd = realloc(s->data, (size_t)nc);
+				if (!nd)
+					return CITCAT_ERR_NOMEM;
+				s->data = nd;
+				s->cap = nc;
+			}
+			s->len = need;
+		}
+		memcpy(s->data + (addr - s->addr), data, len);
+		return 0;
+	}
 	uint64_t naddr = addr, nend = end;
 	if (hi > lo) {
 		if (img->s[lo].addr < naddr)
@@ -90,7 +130,7 @@ int citcat_image_add(struct citcat_image *img, uint64_t addr, const void *data, 
 		memmove(img->s + lo + 1, img->s + hi, (img->n - hi) * sizeof *img->s);
 		img->n -= hi - lo - 1;
 	}
-	img->s[lo] = (struct seg){naddr, nend - naddr, nd};
+	img->s[lo] = (struct seg){naddr, nend - naddr, nend - naddr, nd};
 	return 0;
 }
 
@@ -151,9 +191,7 @@ uint64_t citcat_image_bytes(const struct citcat_image *img)
  * already present (the loader's case), so loading costs one copy. */
 static int add_owned(struct citcat_image *img, uint64_t addr, uint8_t *data, uint64_t len)
 {
-	size_t lo = 0;
-	while (lo < img->n && img->s[lo].addr + img->s[lo].len < addr)
-		lo++;
+	size_t lo = first_touching(img, addr);
 	if (lo < img->n && img->s[lo].addr <= addr + len) {
 		int rc = citcat_image_add(img, addr, data, (size_t)len);
 		free(data);
@@ -171,7 +209,7 @@ static int add_owned(struct citcat_image *img, uint64_t addr, uint8_t *data, uin
 	}
 	memmove(img->s + lo + 1, img->s + lo, (img->n - lo) * sizeof *img->s);
 	img->n++;
-	img->s[lo] = (struct seg){addr, len, data};
+	img->s[lo] = (struct seg){addr, len, len, data};
 	return 0;
 }
 

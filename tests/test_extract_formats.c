@@ -439,6 +439,40 @@ static void test_aes_repeat_bound(const char *path)
 	}
 }
 
+/* Regression (issue 15 review): a hostile IMS of adjacent 1-byte memory runs
+ * made every run copy the whole merged segment again, 10^12 bytes for a few
+ * MB of runs.  4 Mi one-byte runs in address order, then a few out of order
+ * and overlapping, must build the right image (the quadratic version would
+ * copy about 8 TB here and never finish under the test's timeout). */
+static void test_image_many_adjacent_runs(void)
+{
+	struct citcat_image *img = NULL;
+	CHECK_EQ(citcat_image_alloc(&img), 0);
+	if (!img)
+		return;
+	const uint32_t n = 4u << 20, base = 0x1000;
+	int rc = 0;
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		uint8_t b = (uint8_t)(i * 7 + 1);
+		rc = citcat_image_add(img, base + i, &b, 1);
+	}
+	CHECK_EQ(rc, 0);
+	uint8_t before[4] = {0xa0, 0xa1, 0xa2, 0xa3}, over[3] = {0xb0, 0xb1, 0xb2};
+	CHECK_EQ(citcat_image_add(img, base - 4, before, 4), 0);   /* touches the front */
+	CHECK_EQ(citcat_image_add(img, base + 100, over, 3), 0);   /* inside */
+	CHECK_EQ(citcat_image_add(img, base + n - 1, over, 3), 0); /* across the end */
+	CHECK_EQ(citcat_image_segments(img), 1);
+	CHECK_EQ(citcat_image_bytes(img), (uint64_t)n + 4 + 2);
+	uint8_t got[8];
+	CHECK_EQ(citcat_image_read(img, base - 4, got, 8), 0);
+	CHECK(got[0] == 0xa0 && got[3] == 0xa3 && got[4] == 1 && got[5] == 8 && got[7] == 22);
+	CHECK_EQ(citcat_image_read(img, base + 99, got, 5), 0);
+	CHECK(got[0] == (uint8_t)(99 * 7 + 1) && got[1] == 0xb0 && got[3] == 0xb2 && got[4] == (uint8_t)(103 * 7 + 1));
+	CHECK_EQ(citcat_image_read(img, base + n - 2, got, 4), 0);
+	CHECK(got[0] == (uint8_t)((n - 2) * 7 + 1) && got[1] == 0xb0 && got[3] == 0xb2);
+	citcat_image_free(img);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/citcat-test-extract-formats-XXXXXX";
@@ -450,6 +484,7 @@ int main(void)
 	test_ims_roundtrip(path);
 	test_ims_bad_content(path);
 	test_aes_repeat_bound(path);
+	test_image_many_adjacent_runs();
 	unlink(path);
 	CHECK_DONE();
 }
