@@ -647,7 +647,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			goto out;
 		}
 		if (oracle_path && (rc = citcat_itrace_writer_open(&t->oracle, oracle_path, CITCAT_ISA_ARM_A32))) {
-			fail(t, rc, "%s: cannot create the oracle trace: %s", oracle_path, strerror(errno));
+			fail(t, rc, "%s: cannot create the oracle trace: %s", oracle_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
 		uint64_t rb = t->ram_base, re = (uint64_t)t->ram_base + t->ram_size - 1;
@@ -707,7 +707,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		rc = citcat_cat_writer_close(t->cat);
 		t->cat = NULL;
 		if (rc) {
-			fail(t, rc, "%s: writing the CAT failed", cat_path);
+			fail(t, rc, "%s: writing the CAT failed: %s", cat_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
 		struct stat st;
@@ -718,7 +718,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		rc = citcat_itrace_writer_close(t->oracle);
 		t->oracle = NULL;
 		if (rc) {
-			fail(t, rc, "%s: writing the oracle trace failed", oracle_path);
+			fail(t, rc, "%s: writing the oracle trace failed: %s", oracle_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
 	}

@@ -19,6 +19,7 @@
 #include "ims.h"
 #include "itrace.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,7 +609,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		goto out;
 	}
 	if (cfg->out_path && (rc = citcat_itrace_writer_open(&p->out, cfg->out_path, CITCAT_ISA_ARM_A32))) {
-		fail(p, rc, UINT64_MAX, "%s: cannot create the instruction trace", cfg->out_path);
+		fail(p, rc, UINT64_MAX, "%s: cannot create the instruction trace: %s", cfg->out_path,
+		     rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 		goto out;
 	}
 	next_aes(p);
@@ -674,7 +676,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		rc = citcat_itrace_writer_close(p->out);
 		p->out = NULL;
 		if (rc)
-			fail(p, rc, UINT64_MAX, "%s: writing the instruction trace failed", cfg->out_path);
+			fail(p, rc, UINT64_MAX, "%s: writing the instruction trace failed: %s", cfg->out_path,
+			     rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	}
 out:
 	res->insns = p->insns;
