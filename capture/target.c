@@ -550,10 +550,15 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 	if (!path)
 		return 0;
 	*f = fopen(path, "rb");
-	if (!*f) {
+	struct stat st;
+	int e = !*f ? errno : fstat(fileno(*f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+	if (e) { /* a directory opens, then reads as empty: refuse it */
+		if (*f)
+			fclose(*f);
+		*f = NULL;
 		t->err->code = CITCAT_ERR_IO;
 		t->err->offset = UINT64_MAX;
-		snprintf(t->err->msg, sizeof t->err->msg, "%s: cannot open %s: %s", path, what, strerror(errno));
+		snprintf(t->err->msg, sizeof t->err->msg, "%s: cannot open %s: %s", path, what, strerror(e));
 		return CITCAT_ERR_IO;
 	}
 	return 0;
