@@ -77,13 +77,21 @@ static int classify(const char *path, struct stat *st, struct citcat_errinfo *er
 	return oerr(err, e, "cannot create %s: %s", path);
 }
 
-/* Paths the system provides for open descriptors (/dev/stdout, /dev/fd/N,
- * /proc/self/fd/N) are written through even when they lead to a regular
- * file: renaming onto what they resolve to would bypass the descriptor the
- * caller set up (an append, say). */
-static int system_path(const char *path)
+/* A regular file that is also this process's standard output or error, as
+ * /dev/stdout, /proc/self/fd/1 or a link to them lead to when the shell
+ * redirected to a file: written through that descriptor's file (appending,
+ * so a shell's `>>` holds), never renamed onto.  Paths under /dev/fd and
+ * /proc are treated the same way whatever file they reach. */
+static int descriptor_file(const char *path, const struct stat *st)
 {
-	return strncmp(path, "/dev/std", 8) == 0 || strncmp(path, "/dev/fd/", 8) == 0 || strncmp(path, "/proc/", 6) == 0;
+	if (strncmp(path, "/dev/std", 8) == 0 || strncmp(path, "/dev/fd/", 8) == 0 || strncmp(path, "/proc/", 6) == 0)
+		return 1;
+	for (int fd = 1; fd <= 2; fd++) {
+		struct stat s2;
+		if (fstat(fd, &s2) == 0 && s2.st_dev == st->st_dev && s2.st_ino == st->st_ino)
+			return 1;
+	}
+	return 0;
 }
 
 /* Opens the file-system output PATH: straight through for character
@@ -100,7 +108,7 @@ static int open_path(struct cc_outfile *o, const char *path, struct citcat_errin
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	if (rc == 0 && S_ISDIR(st.st_mode))
 		return oerr(err, EISDIR, "cannot write %s: %s", path);
-	if (rc == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && system_path(path)))) {
+	if (rc == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && descriptor_file(path, &st)))) {
 		/* O_APPEND: a descriptor path to a regular file keeps its
 		 * shell's truncation or append; devices and FIFOs ignore it */
 		int fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
