@@ -30,6 +30,7 @@ static const char capture_help[] =
 	"  --max-insns N         stop after N instructions\n"
 	"  --timestamps          record a bus-cycle timestamp with every event\n"
 	"  -q, --quiet           no summary on standard error\n"
+	"Numbers are decimal, or hexadecimal after 0x; sizes take K, M or G.\n"
 	"Exit status: 0 when the run ended by EXIT (any exit value), trace STOP or\n"
 	"--max-insns; 2 on a usage, input or target error (no output is left).\n";
 
