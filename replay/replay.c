@@ -427,8 +427,13 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct replayer *p = ctx;
 	uint32_t a = (uint32_t)address;
-	if (p->failed)
+	if (p->failed) {
+		/* again: a PC write after the stop (the IRQ entry that follows a
+		 * divergence found in bus_irq) makes Unicorn resume, and the run
+		 * would go on forever with every hook returning here */
+		uc_emu_stop(uc);
 		return;
+	}
 	close_record(p);
 	if (a != p->expect_pc && !p->after_exception)
 		p->bcount++;

@@ -145,6 +145,10 @@ printf 'another line\nand more\n' >"$t/other.txt"
 expect 2 "other.cat is not the CAT .*run.ims was extracted from" \
   "$citcat" replay "$t/run.ims" "$t/run.aes" --verify "$t/other.cat" -o "$t/o.itrace"
 [ ! -e "$t/o.itrace" ] || fail "replay --verify OTHER left its output"
+# a shorter capture: its STOP comes at an interrupt entry, where the replay
+# used to resume after the divergence and run forever (hence the timeout)
+cap --max-insns 20000 -o "$t/short.cat" >/dev/null || fail "short capture"
+expect 2 "short.cat is not the CAT" timeout -s KILL 120 "$citcat" replay "$t/run.ims" "$t/run.aes" --verify "$t/short.cat"
 run0 "$citcat" replay "$t/run.ims" "$t/run.aes" --verify "$t/run.cat" -q
 # --uart-in DIR
 expect 2 "dir: cannot open UART input: Is a directory" "$citcat" capture "$elf" -o "$t/x.cat" --uart-in "$t/dir" --seed 1
