@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "container.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -500,7 +501,7 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	}
 	if ((rc = citcat_aes_writer_open(&w, out_path, &id, &cfg))) {
 		citcat_cat_reader_close(r);
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", out_path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", out_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	}
 	struct citcat_cat_event ev;
 	int synced = 0;
@@ -571,6 +572,6 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	}
 	rc = citcat_aes_writer_close(w);
 	if (rc)
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", out_path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", out_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	return 0;
 }

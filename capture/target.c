@@ -596,10 +596,15 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 	if (!path)
 		return 0;
 	*f = fopen(path, "rb");
-	if (!*f) {
+	struct stat st;
+	int e = !*f ? errno : fstat(fileno(*f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+	if (e) { /* a directory opens, then reads as empty: refuse it */
+		if (*f)
+			fclose(*f);
+		*f = NULL;
 		t->err->code = CITCAT_ERR_IO;
 		t->err->offset = UINT64_MAX;
-		snprintf(t->err->msg, sizeof t->err->msg, "%s: cannot open %s: %s", path, what, strerror(errno));
+		snprintf(t->err->msg, sizeof t->err->msg, "%s: cannot open %s: %s", path, what, strerror(e));
 		return CITCAT_ERR_IO;
 	}
 	return 0;
@@ -703,7 +708,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			goto out;
 		}
 		if (oracle_path && (rc = citcat_itrace_writer_open(&t->oracle, oracle_path, CITCAT_ISA_ARM_A32))) {
-			fail(t, rc, "%s: cannot create the oracle trace: %s", oracle_path, strerror(errno));
+			fail(t, rc, "%s: cannot create the oracle trace: %s", oracle_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
 		uint64_t rb = t->ram_base, re = (uint64_t)t->ram_base + t->ram_size - 1;
@@ -763,7 +768,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		rc = citcat_cat_writer_close(t->cat);
 		t->cat = NULL;
 		if (rc) {
-			fail(t, rc, "%s: writing the CAT failed", cat_path);
+			fail(t, rc, "%s: writing the CAT failed: %s", cat_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
 		struct stat st;
@@ -774,7 +779,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		rc = citcat_itrace_writer_close(t->oracle);
 		t->oracle = NULL;
 		if (rc) {
-			fail(t, rc, "%s: writing the oracle trace failed", oracle_path);
+			fail(t, rc, "%s: writing the oracle trace failed: %s", oracle_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
 	}

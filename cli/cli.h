@@ -20,13 +20,27 @@ int cli_errinfo(const char *path, const struct citcat_errinfo *e);
 /* Prints "citcat: message" and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Parses a size with an optional K/M/G suffix (powers of 1024). */
+/* Parses a size with an optional K/M/G suffix (powers of 1024, then an
+ * optional B or iB).  Numbers are decimal, or hex after 0x; no spaces, signs
+ * or trailing characters; more than 64 bits is an error.  0 or -1. */
 int cli_parse_size(const char *s, uint64_t *out);
+/* The same numbers without a suffix.  Every numeric option goes through
+ * one of the two. */
 int cli_parse_u64(const char *s, uint64_t *out);
 /* True when ARG is -h or --help. */
 int cli_is_help(const char *arg);
-/* Reads up to N bytes of the start of PATH; returns bytes read or -1. */
+/* Reads up to N bytes of the start of PATH; returns bytes read or -1.  For
+ * "-" the bytes are put back on standard input for the reader that follows. */
 long cli_read_head(const char *path, uint8_t *buf, size_t n);
+/* Before anything is written: prints why and returns EXIT_USAGE when an
+ * output is the same file (st_dev, st_ino) as an input or an earlier
+ * output, else 0.  NULL entries are skipped, "-" is descriptor 0 (input) or
+ * 1 (output); outputs that do not exist yet and character devices (they
+ * store nothing) cannot clash. */
+int cli_check_distinct(const char *const *in, size_t nin, const char *const *out, size_t nout);
+/* Flushes and closes standard output at exit: returns STATUS, or
+ * EXIT_USAGE with a message when STATUS is 0 and a write failed. */
+int cli_close_stdout(int status);
 /* Suffix test, case-sensitive. */
 int cli_has_suffix(const char *s, const char *suf);
 /* Catches SIGINT/SIGTERM/SIGHUP so long commands stop cleanly (removing

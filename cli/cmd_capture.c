@@ -1,6 +1,7 @@
 /* citcat capture, info for CATs, and bench capture. */
 #include "capture.h"
 #include "cli.h"
+#include "outfile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +30,36 @@ static const char capture_help[] =
 	"  --max-insns N         stop after N instructions\n"
 	"  --timestamps          record a bus-cycle timestamp with every event\n"
 	"  -q, --quiet           no summary on standard error\n"
+	"Numbers are decimal, or hexadecimal after 0x; sizes take K, M or G.\n"
 	"Exit status: 0 when the run ended by EXIT (any exit value), trace STOP or\n"
 	"--max-insns; 2 on a usage, input or target error (no output is left).\n";
+
+/* Splits S at each SEP into at most MAX non-empty fields of BUF (a copy);
+ * returns the number of fields, or -1 when S is too long, a field is empty
+ * or there are more than MAX. */
+static int split_fields(const char *s, char sep, char *buf, size_t bufsz, char **fields, int max)
+{
+	if (strlen(s) >= bufsz)
+		return -1;
+	strcpy(buf, s);
+	int n = 0;
+	for (char *p = buf;;) {
+		char *e = strchr(p, sep);
+		if (e)
+			*e = 0;
+		if (!*p || n == max)
+			return -1;
+		fields[n++] = p;
+		if (!e)
+			return n;
+		p = e + 1;
+	}
+}
 
 static int parse_cache(const char *s, struct citcat_cache_config *c)
 {
 	char buf[64], *parts[4] = {0};
-	if (strlen(s) >= sizeof buf)
-		return -1;
-	strcpy(buf, s);
-	int n = 0;
-	for (char *tok = strtok(buf, ":"); tok && n < 4; tok = strtok(NULL, ":"))
-		parts[n++] = tok;
+	int n = split_fields(s, ':', buf, sizeof buf, parts, 4);
 	uint64_t size, ways, line;
 	if (n < 3 || cli_parse_size(parts[0], &size) || cli_parse_u64(parts[1], &ways) || cli_parse_size(parts[2], &line) ||
 	    size > (64u << 20) || ways > 64 || line > 256)
@@ -63,6 +82,10 @@ static int parse_cache(const char *s, struct citcat_cache_config *c)
 }
 
 static void uart_to_file(void *ctx, uint8_t b) { fputc(b, (FILE *)ctx); }
+/* --uart-out goes through an outfile like every output: a regular file
+ * appears only when the capture succeeds, and nothing that existed before
+ * is ever removed.  Write errors are sticky and reported at commit. */
+static void uart_to_outfile(void *ctx, uint8_t b) { cc_outfile_write(ctx, &b, 1); }
 
 static int progress_cb(void *ctx, uint64_t insns)
 {
@@ -93,9 +116,12 @@ static int parse_target_opt(int argc, char **argv, int *i, struct citcat_capture
 		c->target.dcache.write_through = strcmp(v, "wt") == 0;
 	} else if (strcmp(a, "--penalty") == 0) {
 		NEED_VAL;
-		char buf[128];
-		snprintf(buf, sizeof buf, "%s", v);
-		for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		char buf[128], *items[3];
+		int nitems = split_fields(v, ',', buf, sizeof buf, items, 3);
+		if (nitems < 0)
+			return cli_usage_error("capture", "bad --penalty '%s' (want up to three of miss=N,wb=N,uncached=N)", v);
+		for (int k = 0; k < nitems; k++) {
+			char *tok = items[k];
 			char *eq = strchr(tok, '=');
 			if (!eq || cli_parse_u64(eq + 1, &n) || n > 100000)
 				return cli_usage_error("capture", "bad --penalty item '%s'", tok);
@@ -193,27 +219,30 @@ int cmd_capture(int argc, char **argv)
 		c.target.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
 		fprintf(stderr, "citcat capture: seed %llu\n", (unsigned long long)c.target.seed);
 	}
+	const char *ins[] = {elf, c.uart_in, c.dma_in, c.entropy_in}, *outs[] = {out, oracle, uart_out};
+	if (cli_check_distinct(ins, 4, outs, 3))
+		return EXIT_USAGE;
 	FILE *uf = strcmp(out, "-") == 0 || (oracle && strcmp(oracle, "-") == 0) ? stderr : stdout;
-	if (uart_out && !(uf = fopen(uart_out, "wb")))
-		return cli_fail("%s: cannot create UART output", uart_out);
-	c.uart_tx = uart_to_file;
-	c.uart_ctx = uf;
+	struct cc_outfile *uo = NULL;
+	struct citcat_errinfo err;
+	if (uart_out && cc_outfile_open(&uo, uart_out, 0, &err))
+		return cli_errinfo(uart_out, &err);
+	c.uart_tx = uo ? uart_to_outfile : uart_to_file;
+	c.uart_ctx = uo ? (void *)uo : (void *)uf;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "capture");
 	c.progress = progress_cb;
 	c.progress_ctx = &pr;
 	struct citcat_capture_result res;
-	struct citcat_errinfo err;
 	int rc = citcat_capture_run(&c, elf, out, oracle, &res, &err);
 	cli_progress_done(&pr);
 	fflush(uf);
-	if (uart_out)
-		fclose(uf);
 	if (rc) {
-		if (uart_out)
-			remove(uart_out);
+		cc_outfile_abort(uo);
 		return cli_errinfo(elf, &err);
 	}
+	if (uo && cc_outfile_commit(uo, &err))
+		return cli_errinfo(uart_out, &err);
 	if (!res.traced)
 		fprintf(stderr, "citcat capture: warning: the firmware never reached a trace start point "
 				"(no CITCAT driver call); the CAT holds no traced interval\n");

@@ -63,6 +63,9 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (!in || !out)
 		return cli_usage_error("convert", "need an input file and -o OUT");
+	const char *ins[] = {in, o.image};
+	if (cli_check_distinct(ins, 2, &out, 1))
+		return EXIT_USAGE;
 	if (!from) {
 		uint8_t head[64];
 		long n = cli_read_head(in, head, sizeof head);

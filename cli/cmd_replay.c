@@ -74,6 +74,9 @@ int cmd_replay(int argc, char **argv)
 		return cli_usage_error("replay", "need RUN.ims and RUN.aes");
 	c.ims_path = pos[0];
 	c.aes_path = pos[1];
+	const char *ins[] = {c.ims_path, c.aes_path, c.verify_cat, c.oracle};
+	if (cli_check_distinct(ins, 4, &c.out_path, 1))
+		return EXIT_USAGE;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "replay");
 	c.progress = progress_cb;

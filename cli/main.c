@@ -44,19 +44,19 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 				if (strcmp(argv[2], commands[i].name) == 0) {
 					char *a[] = {argv[2], "--help", NULL};
-					return commands[i].run(2, a);
+					return cli_close_stdout(commands[i].run(2, a));
 				}
 		usage(stdout);
-		return EXIT_OK;
+		return cli_close_stdout(EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("citcat %s\n", CITCAT_VERSION_STRING);
-		return EXIT_OK;
+		return cli_close_stdout(EXIT_OK);
 	}
 	cli_catch_signals();
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+			return cli_close_stdout(commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "citcat: '%s' is not a citcat command.\n\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

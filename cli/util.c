@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,14 +42,43 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* The number at the start of S: decimal digits, or hex after 0x/0X; no
+ * spaces, signs or octal.  Returns the first character after it, or NULL
+ * when there is no number or it exceeds 64 bits. */
+static const char *parse_number(const char *s, uint64_t *out)
+{
+	unsigned base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	uint64_t v = 0;
+	const char *p = s;
+	for (;; p++) {
+		unsigned d;
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			return NULL;
+		v = v * base + d;
+	}
+	if (p == s)
+		return NULL;
+	*out = v;
+	return p;
+}
+
 int cli_parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || !*s || *s == '-')
-		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end)
+	uint64_t v;
+	const char *end = s ? parse_number(s, &v) : NULL;
+	if (!end || *end)
 		return -1;
 	*out = v;
 	return 0;
@@ -56,12 +86,9 @@ int cli_parse_u64(const char *s, uint64_t *out)
 
 int cli_parse_size(const char *s, uint64_t *out)
 {
-	if (!s || !*s || !isdigit((unsigned char)*s))
-		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno)
+	uint64_t v;
+	const char *end = s ? parse_number(s, &v) : NULL;
+	if (!end)
 		return -1;
 	unsigned shift = 0;
 	switch (*end) {
@@ -69,26 +96,171 @@ int cli_parse_size(const char *s, uint64_t *out)
 	case 'm': case 'M': shift = 20; end++; break;
 	case 'g': case 'G': shift = 30; end++; break;
 	}
-	if (*end == 'i' || *end == 'B')
-		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
+	if (shift && end[0] == 'i' && end[1] == 'B')
+		end += 2; /* KiB */
+	else if (*end == 'B')
+		end++; /* KB, or bytes */
 	if (*end || (shift && v > (UINT64_MAX >> shift)))
 		return -1;
-	*out = (uint64_t)v << shift;
+	*out = v << shift;
 	return 0;
 }
 
 int cli_is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
 
+/* Reads up to N bytes of standard input and puts them back: a seekable
+ * input is rewound; otherwise a child process feeds those bytes and then the
+ * rest of the original input into a pipe that becomes descriptor 0, so the
+ * readers, which open "-" as stdin, see the whole stream (memory stays
+ * bounded whatever its length). */
+static long peek_stdin(uint8_t *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(0, buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	if (lseek(0, -(off_t)got, SEEK_CUR) >= 0)
+		return (long)got;
+	int p[2];
+	if (pipe(p) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		/* the feeder: dies with the pipeline (SIGPIPE, Ctrl-C) */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		close(p[0]);
+		static uint8_t copy[1 << 16];
+		const uint8_t *src = buf;
+		size_t len = got;
+		for (;;) {
+			while (len) {
+				ssize_t w = write(p[1], src, len);
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w <= 0)
+					_exit(1);
+				src += w;
+				len -= (size_t)w;
+			}
+			ssize_t k = read(0, copy, sizeof copy);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				_exit(k < 0);
+			src = copy;
+			len = (size_t)k;
+		}
+	}
+	close(p[1]);
+	if (dup2(p[0], 0) < 0) {
+		close(p[0]);
+		return -1;
+	}
+	close(p[0]);
+	return (long)got;
+}
+
 long cli_read_head(const char *path, uint8_t *buf, size_t n)
 {
 	if (strcmp(path, "-") == 0)
-		return 0;
+		return peek_stdin(buf, n);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -1;
 	size_t k = fread(buf, 1, n, f);
 	fclose(f);
 	return (long)k;
+}
+
+/* What PATH would read or overwrite: "-" by descriptor FD.  0 when it
+ * exists. */
+static int identify(const char *path, int fd, struct stat *st)
+{
+	return strcmp(path, "-") == 0 ? fstat(fd, st) : stat(path, st);
+}
+
+/* The absolute name an output that does not exist yet would get (its
+ * directory resolved), or NULL; free() it. */
+static char *future_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	char *real = dir ? realpath(dir, NULL) : NULL, *name = NULL;
+	if (real && asprintf(&name, "%s/%s", real, slash ? slash + 1 : path) < 0)
+		name = NULL;
+	free(dir);
+	free(real);
+	return name;
+}
+
+int cli_check_distinct(const char *const *in, size_t nin, const char *const *out, size_t nout)
+{
+	for (size_t i = 0; i < nout; i++) {
+		struct stat so;
+		if (!out[i])
+			continue;
+		if (identify(out[i], 1, &so) != 0) {
+			/* a new name: only another output can be the same one */
+			char *a = future_name(out[i]);
+			for (size_t j = 0; a && j < i; j++) {
+				char *b = out[j] ? future_name(out[j]) : NULL;
+				int same = b && strcmp(a, b) == 0;
+				free(b);
+				if (same) {
+					free(a);
+					return cli_fail("%s and %s are the same file; give each output its own", out[j], out[i]);
+				}
+			}
+			free(a);
+			continue;
+		}
+		if (S_ISCHR(so.st_mode))
+			continue; /* a device that stores nothing, such as /dev/null */
+		for (size_t j = 0; j < nin + i; j++) {
+			const char *other = j < nin ? in[j] : out[j - nin];
+			struct stat s2;
+			if (!other || identify(other, j < nin ? 0 : 1, &s2) != 0)
+				continue;
+			if (so.st_dev == s2.st_dev && so.st_ino == s2.st_ino) {
+				if (j < nin)
+					return cli_fail("%s: refusing to write over the input %s (the same file)", out[i], other);
+				return cli_fail("%s and %s are the same file; give each output its own", other, out[i]);
+			}
+		}
+	}
+	return 0;
+}
+
+int cli_close_stdout(int status)
+{
+	int bad = ferror(stdout), e = 0;
+	if (fflush(stdout) != 0) {
+		bad = 1;
+		e = errno;
+	}
+	if (fclose(stdout) != 0 && !e) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad)
+		return status;
+	fprintf(stderr, "citcat: writing standard output failed: %s\n", e ? strerror(e) : "write error");
+	return status ? status : EXIT_USAGE;
 }
 
 int cli_has_suffix(const char *s, const char *suf)

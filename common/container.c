@@ -179,7 +179,9 @@ int cc_writer_close(struct cc_writer *w)
 		cc_outfile_abort(w->out);
 	else if ((rc = cc_outfile_commit(w->out, &w->err)) != 0)
 		w->err.code = rc;
+	int e = errno; /* the reason of a failed write, for the caller's message */
 	writer_free(w);
+	errno = e;
 	return rc;
 }
 

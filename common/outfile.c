@@ -1,6 +1,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <lz4frame.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@ struct cc_outfile {
 	size_t zcap;
 	uint64_t bytes;
 	int error;
+	int direct;   /* written straight through: a device, a FIFO, /dev/stdout */
+	int err_errno; /* errno of the first failed write */
 };
 
 static int raw(struct cc_outfile *o, const void *p, size_t n)
@@ -42,9 +45,114 @@ static int raw(struct cc_outfile *o, const void *p, size_t n)
 		memcpy(o->mem + o->memlen, p, n);
 		o->memlen += n;
 	} else if (n && fwrite(p, 1, n, o->f) != n) {
+		o->err_errno = errno;
 		return o->error = CITCAT_ERR_IO;
 	}
 	o->bytes += n;
+	return 0;
+}
+
+/* Fills ERR and leaves errno at E, for callers that report strerror(errno). */
+static int oerr(struct citcat_errinfo *err, int e, const char *fmt, const char *path)
+{
+	citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, fmt, path, strerror(e));
+	errno = e;
+	return CITCAT_ERR_IO;
+}
+
+/* Where PATH leads: 0 with *ST filled when it exists (through symbolic
+ * links), 1 when it does not exist yet, or an error. */
+static int classify(const char *path, struct stat *st, struct citcat_errinfo *err)
+{
+	if (!*path)
+		return oerr(err, ENOENT, "cannot create '%s': %s", path);
+	if (stat(path, st) == 0)
+		return 0;
+	int e = errno;
+	struct stat lst;
+	if (e == ENOENT && lstat(path, &lst) == 0)
+		return oerr(err, ENOENT, "cannot create %s: %s (a dangling symbolic link, not followed)", path);
+	if (e == ENOENT)
+		return 1;
+	return oerr(err, e, "cannot create %s: %s", path);
+}
+
+/* A regular file that is also this process's standard output or error, as
+ * /dev/stdout, /proc/self/fd/1 or a link to them lead to when the shell
+ * redirected to a file: written through that descriptor's file (appending,
+ * so a shell's `>>` holds), never renamed onto.  Paths under /dev/fd and
+ * /proc are treated the same way whatever file they reach. */
+static int descriptor_file(const char *path, const struct stat *st)
+{
+	if (strncmp(path, "/dev/std", 8) == 0 || strncmp(path, "/dev/fd/", 8) == 0 || strncmp(path, "/proc/", 6) == 0)
+		return 1;
+	for (int fd = 1; fd <= 2; fd++) {
+		struct stat s2;
+		if (fstat(fd, &s2) == 0 && s2.st_dev == st->st_dev && s2.st_ino == st->st_ino)
+			return 1;
+	}
+	return 0;
+}
+
+/* Opens the file-system output PATH: straight through for character
+ * devices, FIFOs and descriptor paths; otherwise a temporary file beside
+ * the final regular file (beside the target of a symbolic link, which stays
+ * a link), renamed at commit. */
+static int open_path(struct cc_outfile *o, const char *path, struct citcat_errinfo *err)
+{
+	struct stat st;
+	int rc = classify(path, &st, err);
+	if (rc < 0)
+		return rc;
+	if (!(o->path = strdup(path)))
+		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	if (rc == 0 && S_ISDIR(st.st_mode))
+		return oerr(err, EISDIR, "cannot write %s: %s", path);
+	if (rc == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && descriptor_file(path, &st)))) {
+		/* O_APPEND: a descriptor path to a regular file keeps its
+		 * shell's truncation or append; devices and FIFOs ignore it */
+		int fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || !(o->f = fdopen(fd, "ab"))) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return oerr(err, e, "cannot open %s: %s", path);
+		}
+		o->direct = 1;
+		return 0;
+	}
+	if (rc == 0 && !S_ISREG(st.st_mode))
+		return oerr(err, EINVAL, "cannot write %s: %s (not a regular file, character device or FIFO)", path);
+	/* a regular file or a new name: rename onto the file itself, so a
+	 * symbolic link keeps pointing at the new contents */
+	struct stat lst;
+	if (rc == 0 && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		char *real = realpath(path, NULL);
+		if (!real)
+			return oerr(err, errno, "cannot resolve %s: %s", path);
+		free(o->path);
+		o->path = real;
+	}
+	if (asprintf(&o->tmp, "%s.tmp-XXXXXX", o->path) < 0) {
+		o->tmp = NULL;
+		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	}
+	int fd = mkstemp(o->tmp);
+	if (fd >= 0) { /* mkstemp makes 0600; give the file the usual mode */
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
+		int e = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->tmp);
+		o->tmp = NULL;
+		return oerr(err, e, "cannot create %s: %s", path);
+	}
 	return 0;
 }
 
@@ -59,27 +167,10 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct c
 	} else if (strcmp(path, "-") == 0) {
 		o->f = stdout;
 	} else {
-		if (!(o->path = strdup(path)) || asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
-			o->tmp = NULL;
+		int rc = open_path(o, path, err);
+		if (rc) {
 			cc_outfile_abort(o);
-			return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-		}
-		int fd = mkstemp(o->tmp);
-		if (fd >= 0) { /* mkstemp makes 0600; give the file the usual mode */
-			mode_t um = umask(0);
-			umask(um);
-			fchmod(fd, 0666 & ~um);
-		}
-		if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
-			int e = errno;
-			if (fd >= 0) {
-				close(fd);
-				unlink(o->tmp);
-			}
-			free(o->tmp);
-			o->tmp = NULL;
-			cc_outfile_abort(o);
-			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot create %s: %s", path, strerror(e));
+			return rc;
 		}
 	}
 	if (lz4) {
@@ -148,28 +239,47 @@ static void outfile_free(struct cc_outfile *o)
 	free(o);
 }
 
+/* The final name must still be a regular file or absent when the rename
+ * happens: something may have put a device or a link there meanwhile. */
+static int still_renamable(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0)
+		return S_ISREG(st.st_mode) ? 0 : EEXIST;
+	return errno == ENOENT ? 0 : errno;
+}
+
 int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err)
 {
 	if (!o)
 		return CITCAT_ERR_INVAL;
-	int rc = end_frame(o);
+	int rc = end_frame(o), e = rc == CITCAT_ERR_IO ? o->err_errno : 0;
 	const char *name = o->path ? o->path : "standard output";
 	if (rc)
-		citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", name, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", name,
+				   rc == CITCAT_ERR_IO ? strerror(e) : citcat_errstr(rc));
 	if (o->f == stdout) {
 		if (fflush(stdout) != 0 && !rc)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "writing standard output failed: %s", strerror(errno));
+			rc = oerr(err, e = errno, "writing %s failed: %s", name);
 	} else if (o->f) {
 		if (fclose(o->f) != 0 && !rc)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "writing %s failed: %s", name, strerror(errno));
-		if (!rc && rename(o->tmp, o->path) != 0)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot rename into %s: %s", name, strerror(errno));
-		if (rc)
-			unlink(o->tmp);
+			rc = oerr(err, e = errno, "writing %s failed: %s", name);
+		o->f = NULL;
+		if (!o->direct) {
+			int why;
+			if (!rc && (why = still_renamable(o->path)) != 0)
+				rc = oerr(err, e = why, "not replacing %s: %s (it is no longer a regular file)", name);
+			if (!rc && rename(o->tmp, o->path) != 0)
+				rc = oerr(err, e = errno, "cannot rename into %s: %s", name);
+			if (rc)
+				unlink(o->tmp);
+		}
 	} else if (o->to_mem && !rc) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "in-memory output must be taken, not committed");
 	}
 	outfile_free(o);
+	if (e)
+		errno = e; /* for callers that report strerror(errno) */
 	return rc;
 }
 
@@ -197,7 +307,7 @@ void cc_outfile_abort(struct cc_outfile *o)
 		fflush(stdout);
 	else if (o->f)
 		fclose(o->f);
-	if (o->tmp)
+	if (o->tmp && !o->direct) /* never remove what this outfile did not create */
 		unlink(o->tmp);
 	outfile_free(o);
 }

@@ -1,7 +1,14 @@
 /* An output file that appears only when complete: bytes go to PATH.tmp-XXXXXX
  * and the file is renamed to PATH on commit, or removed on abort, so a failed
- * or interrupted run never leaves a partial file.  PATH "-" writes to standard
- * output; PATH NULL collects the bytes in memory (cc_outfile_take).  With LZ4
+ * or interrupted run never leaves a partial file.  That holds when PATH is a
+ * new name or a regular file (through a symbolic link: the temporary file
+ * goes beside the link's target and the link stays).  A character device, a
+ * FIFO, or a descriptor path (/dev/stdout, /dev/fd/N, /proc/...) is written
+ * straight through instead and never renamed onto or removed, so a failed
+ * run may leave partial output there; a directory, a block device, a
+ * socket, a dangling symbolic link and "" are refused with the reason
+ * (strerror) in the message.  PATH "-" writes to standard output; PATH NULL
+ * collects the bytes in memory (cc_outfile_take).  With LZ4
  * set, everything written is wrapped in one standard LZ4 frame (64 KiB
  * blocks, content checksum), so `lz4 -d` unwraps it.  Used by every citcat
  * writer. */
@@ -21,12 +28,16 @@ int cc_outfile_sink(void *ctx, const void *buf, size_t len);
 /* Bytes handed to the file so far (after LZ4, when framing). */
 uint64_t cc_outfile_bytes(const struct cc_outfile *o);
 /* Ends the frame, flushes, closes and renames into place; frees O.  On
- * failure the temporary file is removed. */
+ * failure the temporary file is removed.  Write errors (the first one's
+ * errno) and close errors are reported here with their reason.  The rename
+ * is refused if the final name has meanwhile become anything but a regular
+ * file. */
 int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err);
 /* In-memory outfiles: ends the frame and hands over the bytes (free them
  * with free()); frees O. */
 int cc_outfile_take(struct cc_outfile *o, uint8_t **buf, size_t *len);
-/* Removes the temporary file; frees O.  Accepts NULL. */
+/* Removes the temporary file (nothing is removed for straight-through
+ * outputs); frees O.  Accepts NULL. */
 void cc_outfile_abort(struct cc_outfile *o);
 
 #endif

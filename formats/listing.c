@@ -7,6 +7,7 @@
 #include "outfile.h"
 
 #include <capstone/capstone.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +124,7 @@ static const char *disassemble(struct citcat_listing_writer *w, uint32_t pc, uin
 static int flush(struct citcat_listing_writer *w)
 {
 	if (w->len && cc_outfile_write(w->out, w->buf, w->len))
-		return lerr(w, CITCAT_ERR_IO, "writing the listing failed");
+		return lerr(w, CITCAT_ERR_IO, "writing the listing failed: %s", strerror(errno));
 	w->len = 0;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "container.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,7 +274,7 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 	struct cc_writer *w;
 	int rc = cc_writer_open(&w, path, MAGIC, CITCAT_IMS_VERSION, meta, sizeof meta, 0);
 	if (rc)
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	size_t nseg = ims->memory ? citcat_image_segments(ims->memory) : 0;
 	uint64_t last_end = 0;
 	for (size_t i = 0; i < nseg; i++) {
@@ -302,7 +303,7 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 	}
 	rc = cc_writer_close(w);
 	if (rc)
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "ims.h"
 #include "itrace.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,10 @@ struct replayer {
 	uint64_t total;             /* instructions in the traced interval */
 
 	struct citcat_cat_reader *cat;
+	/* the --verify CAT's trace id, built as its events are read (IMS.md) */
+	uint64_t cat_hash, cat_insns, cat_bcount, cat_read;
+	uint32_t cat_start;
+	int cat_synced, cat_stopped;
 	struct citcat_itrace_reader *orc;
 	struct citcat_itrace_writer *out;
 
@@ -60,6 +65,29 @@ struct replayer {
 
 static inline int kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }
 static inline void kset(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+
+/* The next event of the --verify CAT, hashed into its trace id from SYNC to
+ * STOP inclusive, as the extractors do. */
+static int cat_next(struct replayer *p, struct citcat_cat_event *ev)
+{
+	int rc = citcat_cat_next(p->cat, ev);
+	if (rc != 1)
+		return rc;
+	p->cat_read++;
+	if (ev->kind == CITCAT_CAT_SYNC && !p->cat_synced) {
+		p->cat_synced = 1;
+		p->cat_start = ev->pc;
+	}
+	if (p->cat_synced && !p->cat_stopped) {
+		p->cat_hash = citcat_trace_hash_event(p->cat_hash, ev);
+		if (ev->kind == CITCAT_CAT_STOP) {
+			p->cat_stopped = 1;
+			p->cat_insns = ev->insns;
+			p->cat_bcount = ev->bcount;
+		}
+	}
+	return rc;
+}
 
 static void diverge(struct replayer *p, const char *check, const char *fmt_exp, const char *found_fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -168,7 +196,7 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	struct citcat_cat_event rec;
 	int rc;
 	do
-		rc = citcat_cat_next(p->cat, &rec);
+		rc = cat_next(p, &rec);
 	while (rc == 1 && (rec.kind == CITCAT_CAT_START || rec.kind == CITCAT_CAT_SYNC));
 	char got[200], want[200];
 	describe_event(got, sizeof got, ev);
@@ -399,8 +427,13 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct replayer *p = ctx;
 	uint32_t a = (uint32_t)address;
-	if (p->failed)
+	if (p->failed) {
+		/* again: a PC write after the stop (the IRQ entry that follows a
+		 * divergence found in bus_irq) makes Unicorn resume, and the run
+		 * would go on forever with every hook returning here */
+		uc_emu_stop(uc);
 		return;
+	}
 	close_record(p);
 	if (a != p->expect_pc && !p->after_exception)
 		p->bcount++;
@@ -509,6 +542,39 @@ static int load_memory(struct replayer *p)
 	return 0;
 }
 
+/* --verify: a CAT of another capture with the same configuration and start
+ * point passes the checks made before the replay, and would then be reported
+ * as a divergence.  Its trace id tells: read it to its STOP (after a
+ * divergence the rest is still unread) and compare the id with the IMS's.
+ * A different id replaces the divergence with an input error. */
+static void check_cat_id(struct replayer *p)
+{
+	struct citcat_cat_event ev;
+	int r = 1;
+	while (!p->cat_stopped && (r = cat_next(p, &ev)) == 1)
+		if ((p->cat_read & 0xffff) == 0 && p->cfg->progress &&
+		    p->cfg->progress(p->cfg->progress_ctx, p->insns, p->total)) {
+			p->failed = 0;
+			fail(p, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			return;
+		}
+	if (r < 0) {
+		p->failed = 0;
+		p->res->diverged = 0;
+		input_error(p, p->cfg->verify_cat, citcat_cat_reader_error(p->cat));
+		return;
+	}
+	struct citcat_trace_id id;
+	citcat_trace_id_make(citcat_cat_config(p->cat), p->cat_start, p->cat_insns, p->cat_bcount, p->cat_hash, &id);
+	if (p->cat_stopped && id.hash == p->ims.id.hash)
+		return;
+	p->failed = 0;
+	p->res->diverged = 0;
+	fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s is not the CAT %s was extracted from (trace id %016llx, expected %016llx)",
+	     p->cfg->verify_cat, p->cfg->ims_path, p->cat_stopped ? (unsigned long long)id.hash : 0ull,
+	     (unsigned long long)p->ims.id.hash);
+}
+
 int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
 		      struct citcat_errinfo *err)
 {
@@ -555,7 +621,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		/* the CAT must be the one the IMS came from; skip to its start point */
 		struct citcat_cat_event ev;
 		uint32_t start = 0, repl[2] = {0, 0};
-		while ((rc = citcat_cat_next(p->cat, &ev)) == 1 && ev.kind != CITCAT_CAT_SYNC)
+		while ((rc = cat_next(p, &ev)) == 1 && ev.kind != CITCAT_CAT_SYNC)
 			;
 		if (rc == 1) {
 			start = ev.pc;
@@ -625,7 +691,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		goto out;
 	}
 	if (cfg->out_path && (rc = citcat_itrace_writer_open(&p->out, cfg->out_path, CITCAT_ISA_ARM_A32))) {
-		fail(p, rc, UINT64_MAX, "%s: cannot create the instruction trace", cfg->out_path);
+		fail(p, rc, UINT64_MAX, "%s: cannot create the instruction trace: %s", cfg->out_path,
+		     rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 		goto out;
 	}
 	next_aes(p);
@@ -671,7 +738,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	}
 	if (!p->failed && p->cat) {
 		struct citcat_cat_event ev;
-		int r2 = citcat_cat_next(p->cat, &ev);
+		int r2 = cat_next(p, &ev);
 		if (r2 == 1 && ev.kind != CITCAT_CAT_STOP) {
 			char want[200];
 			describe_event(want, sizeof want, &ev);
@@ -680,11 +747,13 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 		}
 		/* the rest of the CAT (after STOP) up to its end marker */
-		while (!p->failed && r2 == 1 && (r2 = citcat_cat_next(p->cat, &ev)) == 1)
+		while (!p->failed && r2 == 1 && (r2 = cat_next(p, &ev)) == 1)
 			;
 		if (!p->failed && r2 < 0)
 			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 	}
+	if (p->cat && p->failed != 2)
+		check_cat_id(p);
 	if (p->failed == 1) {
 		rc = CITCAT_ERR_DIVERGED;
 	} else if (p->failed) {
@@ -693,7 +762,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		rc = citcat_itrace_writer_close(p->out);
 		p->out = NULL;
 		if (rc)
-			fail(p, rc, UINT64_MAX, "%s: writing the instruction trace failed", cfg->out_path);
+			fail(p, rc, UINT64_MAX, "%s: writing the instruction trace failed: %s", cfg->out_path,
+			     rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	}
 out:
 	res->insns = p->insns;
