@@ -13,6 +13,9 @@ static const char capture_help[] =
 	"cache-filtered address trace the trace module sees on the bus.\n"
 	"  -o FILE               CAT output ('-' for standard output)\n"
 	"  --oracle FILE         also write the true full instruction trace (itrace)\n"
+	"  --lvt FILE            also write the first-access load-value trace (capture/LVT.md;\n"
+	"                        -o may then be left out)\n"
+	"  --lvt-gran byte|word  first-access flag granule (default byte)\n"
 	"  --icache S:W:L[:P]    I-cache size, ways, line bytes, policy lru|fifo|plru|random\n"
 	"                        (default 16K:4:32:lru)\n"
 	"  --dcache S:W:L[:P]    D-cache, same form (default 16K:4:32:lru)\n"
@@ -172,7 +175,13 @@ int cmd_capture(int argc, char **argv)
 			out = argv[++i];
 		else if (strcmp(a, "--oracle") == 0 && i + 1 < argc)
 			oracle = argv[++i];
-		else if (strcmp(a, "--uart-out") == 0 && i + 1 < argc)
+		else if (strcmp(a, "--lvt") == 0 && i + 1 < argc)
+			c.lvt_path = argv[++i];
+		else if (strcmp(a, "--lvt-gran") == 0 && i + 1 < argc) {
+			if (strcmp(argv[i + 1], "byte") && strcmp(argv[i + 1], "word"))
+				return cli_usage_error("capture", "--lvt-gran takes byte or word");
+			c.lvt_gran_shift = strcmp(argv[++i], "word") == 0 ? 2 : 0;
+		} else if (strcmp(a, "--uart-out") == 0 && i + 1 < argc)
 			uart_out = argv[++i];
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			quiet = 1;
@@ -183,8 +192,8 @@ int cmd_capture(int argc, char **argv)
 		else
 			return cli_usage_error("capture", "unexpected argument '%s'", a);
 	}
-	if (!elf || !out)
-		return cli_usage_error("capture", "need FIRMWARE.elf and -o RUN.cat");
+	if (!elf || (!out && !c.lvt_path))
+		return cli_usage_error("capture", "need FIRMWARE.elf and -o RUN.cat (or --lvt RUN.lvt)");
 	if (oracle && strcmp(oracle, "-") == 0 && strcmp(out, "-") == 0)
 		return cli_usage_error("capture", "the CAT and the oracle cannot both go to standard output");
 	if (!seed_given) {
@@ -193,7 +202,7 @@ int cmd_capture(int argc, char **argv)
 		c.target.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
 		fprintf(stderr, "citcat capture: seed %llu\n", (unsigned long long)c.target.seed);
 	}
-	FILE *uf = strcmp(out, "-") == 0 || (oracle && strcmp(oracle, "-") == 0) ? stderr : stdout;
+	FILE *uf = (out && strcmp(out, "-") == 0) || (c.lvt_path && strcmp(c.lvt_path, "-") == 0) || (oracle && strcmp(oracle, "-") == 0) ? stderr : stdout;
 	if (uart_out && !(uf = fopen(uart_out, "wb")))
 		return cli_fail("%s: cannot create UART output", uart_out);
 	c.uart_tx = uart_to_file;
@@ -225,6 +234,11 @@ int cmd_capture(int argc, char **argv)
 			why[res.stop], (unsigned long long)res.insns, (unsigned long long)res.traced_insns,
 			(unsigned long long)res.cycles, res.exit_code, (unsigned long long)res.cat_bytes,
 			res.traced_insns ? (double)res.cat_bytes / (double)res.traced_insns : 0.0, res.seconds);
+		if (c.lvt_path)
+			fprintf(stderr, "citcat capture: LVT %llu bytes; %llu loads, first-access hit rate %.4f, %.3f bits/instruction\n",
+				(unsigned long long)res.lvt_bytes, (unsigned long long)res.lvt.loads,
+				res.lvt.loads ? (double)res.lvt.hits / (double)res.lvt.loads : 0.0,
+				res.traced_insns ? (double)res.lvt.bits / (double)res.traced_insns : 0.0);
 	}
 	return EXIT_OK;
 }
