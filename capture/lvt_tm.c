@@ -24,8 +24,8 @@ struct lvt_tm {
 	int ncode;
 	int synced, dumping, started, stopped;
 	struct citcat_lvt_rec start;
-	struct citcat_lvt_rec *q; /* records between P and DUMP_DONE, in order */
-	size_t nq;
+	struct citcat_lvt_rec *q; /* records between P and DUMP_DONE, in order (grown on demand) */
+	size_t nq, capq;
 	struct citcat_lvt_stats st;
 	void (*raw)(void *ctx, const uint8_t *b, unsigned n);
 	void *raw_ctx;
@@ -44,9 +44,15 @@ static void put_rec(struct lvt_tm *tm, const struct citcat_lvt_rec *r)
 	if (tm->err.code)
 		return;
 	if (tm->dumping) {
-		if (tm->nq == QUEUE_MAX) {
-			tm_fail(tm, CITCAT_ERR_LIMIT, "%s: %s", "more than 65536 records before the register dump completed");
-			return;
+		if (tm->nq == tm->capq) {
+			size_t cap = tm->capq ? 2 * tm->capq : 64;
+			struct citcat_lvt_rec *q = cap <= QUEUE_MAX ? realloc(tm->q, cap * sizeof *q) : NULL;
+			if (!q) {
+				tm_fail(tm, CITCAT_ERR_LIMIT, "%s: %s", "more than 65536 records before the register dump completed");
+				return;
+			}
+			tm->q = q;
+			tm->capq = cap;
 		}
 		tm->q[tm->nq++] = *r;
 		return;
@@ -93,16 +99,12 @@ int lvt_tm_open(struct lvt_tm **out, const char *path, const struct citcat_targe
 			return citcat_errinfo_set(err, CITCAT_ERR_TARGET, UINT64_MAX, "%s: code segment outside RAM", elf);
 		}
 	int rc = cache_fa_enable(dc, gran_shift);
-	if (!rc && !(tm->q = malloc(QUEUE_MAX * sizeof *tm->q)))
-		rc = CITCAT_ERR_NOMEM;
 	if (rc) {
-		free(tm->q);
 		free(tm);
 		return citcat_errinfo_set(err, rc, UINT64_MAX, "%s: %s", path, citcat_errstr(rc));
 	}
 	rc = citcat_lvt_writer_open(&tm->w, path, cfg, gran_shift);
 	if (rc) {
-		free(tm->q);
 		free(tm);
 		return citcat_errinfo_set(err, rc, UINT64_MAX, "%s: cannot create the LVT: %s", path, citcat_errstr(rc));
 	}

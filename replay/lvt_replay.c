@@ -297,11 +297,18 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 				return;
 			}
 		}
+		int changed = 0;
 		for (unsigned i = 0; i < n; i++) {
-			m[i] = (uint8_t)(r.value >> (8 * i));
+			uint8_t b = (uint8_t)(r.value >> (8 * i));
+			changed |= m[i] != b;
+			m[i] = b;
 			kset(p->known, off + i);
 			kclr(p->dmaw, off + i);
 		}
+		/* RAM changed behind Unicorn's back: a translation block that ran
+		 * past the known code over these bytes must not be reused */
+		if (changed)
+			uc_ctl_remove_cache(p->uc, a, (uint64_t)a + n);
 		fa_mark(&p->bus.dc, a, n); /* figure 3, lines 9-11 */
 	} else {
 		diverge(p, "LVT stream", "a load record", "an %s record", ev_name(r.kind));
