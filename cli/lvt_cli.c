@@ -23,7 +23,8 @@ int lvt_info(const char *path, int json)
 	const struct citcat_lvt_stats *st = &s.stop.st;
 	const struct citcat_cache_config *d = &s.cfg.dcache;
 	double bpi = st->insns ? (double)st->bits / (double)st->insns : 0.0;
-	double hr = st->loads ? (double)st->hits / (double)st->loads : 0.0;
+	/* the paper's rate: FA hits per cached load (device reads are never hits) */
+	double hr = st->loads > st->ureads ? (double)st->hits / (double)(st->loads - st->ureads) : 0.0;
 	double cr = st->bits ? 8.0 * (double)st->raw_bytes / (double)st->bits : 0.0;
 	if (json) {
 		printf("{\"kind\": \"lvt\", \"version\": %d, \"granule\": \"%s\", \"traced\": %s, \"instructions\": %llu, "
@@ -51,7 +52,7 @@ int lvt_info(const char *path, int json)
 	}
 	printf("  trace        start at 0x%08x, %llu instructions, %llu branches, stopped by %s\n", s.start.regs[15],
 	       (unsigned long long)st->insns, (unsigned long long)st->bcount, stop_names[s.stop.line]);
-	printf("  loads        %llu (%llu device reads), first-access hits %llu (%.4f)\n", (unsigned long long)st->loads,
+	printf("  loads        %llu (%llu device reads), first-access hits %llu (%.4f of cached loads)\n", (unsigned long long)st->loads,
 	       (unsigned long long)st->ureads, (unsigned long long)st->hits, hr);
 	printf("  events       %llu interrupts, %llu external writes (DMA)\n", (unsigned long long)st->irqs,
 	       (unsigned long long)st->dmas);
@@ -103,15 +104,47 @@ static int run_one(const char *elf, const struct citcat_capture_config *base, ui
 	return rc;
 }
 
+static double hit_rate(const struct citcat_lvt_stats *st)
+{
+	return st->loads > st->ureads ? (double)st->hits / (double)(st->loads - st->ureads) : 0.0;
+}
+
+/* Load-weighted averages, as the paper's (WITH_LONG: include the *_long runs). */
+struct avg {
+	double hr[NLINES][NSIZES], bpi[NLINES][NSIZES], cr[NLINES][NSIZES], gz;
+};
+static void average(const struct bench_row *rows, int n, int with_long, struct avg *a)
+{
+	memset(a, 0, sizeof *a);
+	double wsum = 0;
+	for (int k = 0; k < n; k++)
+		if (with_long || !strstr(rows[k].name, "_long"))
+			wsum += (double)rows[k].st[0][0].loads;
+	for (int k = 0; k < n; k++) {
+		const struct bench_row *r = &rows[k];
+		if (!with_long && strstr(r->name, "_long"))
+			continue;
+		double w = wsum > 0 ? (double)r->st[0][0].loads / wsum : 0;
+		for (int l = 0; l < NLINES; l++)
+			for (int s = 0; s < NSIZES; s++) {
+				const struct citcat_lvt_stats *st = &r->st[l][s];
+				a->hr[l][s] += w * hit_rate(st);
+				a->bpi[l][s] += w * (st->insns ? (double)st->bits / (double)st->insns : 0);
+				a->cr[l][s] += w * (st->bits ? 8.0 * (double)st->raw_bytes / (double)st->bits : 0);
+			}
+		a->gz += w * (r->gzip_insns ? 8.0 * (double)r->gzip_bytes / (double)r->gzip_insns : 0);
+	}
+}
+
 static const char *base_name(const char *p) { return strrchr(p, '/') ? strrchr(p, '/') + 1 : p; }
 
 int bench_lvt(int argc, char **argv)
 {
-	int json = 0, nfiles = 0, speed = 1;
+	int json = 0, nfiles = 0, speed = 1, table = 1;
 	const char *files[64], *uart_in = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
-			printf("usage: citcat bench lvt [FIRMWARE.elf...] [--json] [--no-speed] [--uart-in FILE]\n\n"
+			printf("usage: citcat bench lvt [FIRMWARE.elf...] [--json] [--no-table] [--no-speed] [--uart-in FILE]\n\n"
 			       "Captures each firmware with the first-access load-value trace for D-caches of 4,\n"
 			       "8, 16, 32 and 64 KB with 32- and 64-byte lines (4-way, PLRU, write-back, as in\n"
 			       "the paper) and prints the first-access hit rate, the trace-port bandwidth in\n"
@@ -126,6 +159,8 @@ int bench_lvt(int argc, char **argv)
 			json = 1;
 		else if (strcmp(argv[i], "--no-speed") == 0)
 			speed = 0;
+		else if (strcmp(argv[i], "--no-table") == 0)
+			table = 0;
 		else if (strcmp(argv[i], "--uart-in") == 0 && i + 1 < argc)
 			uart_in = argv[++i];
 		else if (argv[i][0] == '-')
@@ -172,9 +207,10 @@ int bench_lvt(int argc, char **argv)
 	if (!rows)
 		return cli_fail("bench lvt: out of memory");
 	int rc = EXIT_OK;
-	for (int k = 0; k < nfiles && rc == EXIT_OK; k++) {
+	for (int k = 0; k < nfiles; k++)
+		rows[k].name = base_name(files[k]);
+	for (int k = 0; k < nfiles && rc == EXIT_OK && table; k++) {
 		struct bench_row *r = &rows[k];
-		r->name = base_name(files[k]);
 		base.uart_in = uart_in && strstr(r->name, "uartline") ? uart_in : NULL;
 		for (int l = 0; l < NLINES && rc == EXIT_OK; l++)
 			for (int s = 0; s < NSIZES && rc == EXIT_OK; s++) {
@@ -210,25 +246,13 @@ int bench_lvt(int argc, char **argv)
 		free(rows);
 		return rc;
 	}
-	/* load-weighted averages, as the paper's */
-	double avg_hr[NLINES][NSIZES] = {{0}}, avg_bpi[NLINES][NSIZES] = {{0}}, avg_cr[NLINES][NSIZES] = {{0}};
-	double avg_gz = 0, wsum = 0;
-	for (int k = 0; k < nfiles; k++)
-		wsum += (double)rows[k].st[0][0].loads;
-	for (int k = 0; k < nfiles; k++) {
-		const struct bench_row *r = &rows[k];
-		double w = wsum > 0 ? (double)r->st[0][0].loads / wsum : 0;
-		for (int l = 0; l < NLINES; l++)
-			for (int s = 0; s < NSIZES; s++) {
-				const struct citcat_lvt_stats *st = &r->st[l][s];
-				avg_hr[l][s] += w * (st->loads ? (double)st->hits / (double)st->loads : 0);
-				avg_bpi[l][s] += w * (st->insns ? (double)st->bits / (double)st->insns : 0);
-				avg_cr[l][s] += w * (st->bits ? 8.0 * (double)st->raw_bytes / (double)st->bits : 0);
-			}
-		avg_gz += w * (r->gzip_insns ? 8.0 * (double)r->gzip_bytes / (double)r->gzip_insns : 0);
-	}
-	if (json) {
-		printf("{\"benchmark\": \"lvt\", \"dcache\": \"4-way plru write-back\", \"sizes\": [4096, 8192, 16384, 32768, "
+	struct avg all, shrt;
+	average(rows, nfiles, 1, &all);
+	average(rows, nfiles, 0, &shrt);
+	if (json)
+		printf("{\"benchmark\": \"lvt\"");
+	if (table && json) {
+		printf(", \"dcache\": \"4-way plru write-back\", \"sizes\": [4096, 8192, 16384, 32768, "
 		       "65536], \"lines\": [32, 64], \"runs\": [");
 		for (int k = 0; k < nfiles; k++) {
 			const struct bench_row *r = &rows[k];
@@ -245,7 +269,7 @@ int bench_lvt(int argc, char **argv)
 					       "\"stream_bits\": %llu, \"bits_per_insn\": %.4f, \"compression_ratio\": %.3f, "
 					       "\"lvt_file_bytes\": %llu}",
 					       s ? ", " : "", sizes[s], (unsigned long long)st->loads, (unsigned long long)st->hits,
-					       st->loads ? (double)st->hits / (double)st->loads : 0.0, (unsigned long long)st->bits,
+					       hit_rate(st), (unsigned long long)st->bits,
 					       st->insns ? (double)st->bits / (double)st->insns : 0.0,
 					       st->bits ? 8.0 * (double)st->raw_bytes / (double)st->bits : 0.0,
 					       (unsigned long long)r->lvt_bytes[l][s]);
@@ -254,46 +278,58 @@ int bench_lvt(int argc, char **argv)
 			}
 			printf("}");
 		}
-		printf("], \"average\": {\"gzip1_bits_per_insn\": %.4f", avg_gz);
+		printf("], \"average\": {\"gzip1_bits_per_insn\": %.4f", all.gz);
 		for (int l = 0; l < NLINES; l++) {
 			printf(", \"line%u\": [", lines[l]);
 			for (int s = 0; s < NSIZES; s++)
 				printf("%s{\"size\": %u, \"fa_hit_rate\": %.4f, \"bits_per_insn\": %.4f, \"compression_ratio\": %.3f}",
-				       s ? ", " : "", sizes[s], avg_hr[l][s], avg_bpi[l][s], avg_cr[l][s]);
+				       s ? ", " : "", sizes[s], all.hr[l][s], all.bpi[l][s], all.cr[l][s]);
+			printf("]");
+		}
+		printf("}, \"average_without_long_runs\": {\"gzip1_bits_per_insn\": %.4f", shrt.gz);
+		for (int l = 0; l < NLINES; l++) {
+			printf(", \"line%u\": [", lines[l]);
+			for (int s = 0; s < NSIZES; s++)
+				printf("%s{\"size\": %u, \"fa_hit_rate\": %.4f, \"bits_per_insn\": %.4f, \"compression_ratio\": %.3f}",
+				       s ? ", " : "", sizes[s], shrt.hr[l][s], shrt.bpi[l][s], shrt.cr[l][s]);
 			printf("]");
 		}
 		printf("}, \"paper_average\": {\"fa_hit_rate\": [0.82, 0.88, 0.94, 0.97, 0.98], "
 		       "\"bits_per_insn\": [1.53, 0.93, 0.66, 0.46, 0.40], \"gzip1_bits_per_insn\": 2.40, "
 		       "\"compression_ratio\": {\"4096\": 5.3, \"16384\": 12.4, \"65536\": 20.6}}");
-	} else {
+	} else if (table) {
 		for (int l = 0; l < NLINES; l++) {
 			printf("\nFirst-access hit rate and trace-port bandwidth (bits/instruction), %u-byte lines, 4-way PLRU "
 			       "write-back D-cache%s\n", lines[l], l == 0 ? " (the paper's Table 2)" : "");
-			printf("%-14s %12s  %5s %5s %5s %5s %5s   %5s %5s %5s %5s %5s  %6s\n", "firmware", "insns", "4KB", "8KB",
-			       "16KB", "32KB", "64KB", "4KB", "8KB", "16KB", "32KB", "64KB", "gzip-1");
+			printf("%-14s %12s  %5s %5s %5s %5s %5s   %5s %5s %5s %5s %5s  %6s %5s\n", "firmware", "insns", "4KB", "8KB",
+			       "16KB", "32KB", "64KB", "4KB", "8KB", "16KB", "32KB", "64KB", "gzip-1", "dev");
 			for (int k = 0; k < nfiles; k++) {
 				const struct bench_row *r = &rows[k];
 				printf("%-14s %12llu ", r->name, (unsigned long long)r->insns);
 				for (int s = 0; s < NSIZES; s++) {
 					const struct citcat_lvt_stats *st = &r->st[l][s];
-					printf(" %5.2f", st->loads ? (double)st->hits / (double)st->loads : 0.0);
+					printf(" %5.2f", hit_rate(st));
 				}
 				printf("  ");
 				for (int s = 0; s < NSIZES; s++) {
 					const struct citcat_lvt_stats *st = &r->st[l][s];
 					printf(" %5.2f", st->insns ? (double)st->bits / (double)st->insns : 0.0);
 				}
-				printf("  %6.2f\n", r->gzip_insns ? 8.0 * (double)r->gzip_bytes / (double)r->gzip_insns : 0.0);
+				printf("  %6.2f %5.1f\n", r->gzip_insns ? 8.0 * (double)r->gzip_bytes / (double)r->gzip_insns : 0.0,
+				       r->st[l][0].loads ? 100.0 * (double)r->st[l][0].ureads / (double)r->st[l][0].loads : 0.0);
 			}
-			printf("%-14s %12s ", "average", "");
-			for (int s = 0; s < NSIZES; s++)
-				printf(" %5.2f", avg_hr[l][s]);
-			printf("  ");
-			for (int s = 0; s < NSIZES; s++)
-				printf(" %5.2f", avg_bpi[l][s]);
-			printf("  %6.2f\n", avg_gz);
+			for (int v = 0; v < 2; v++) {
+				const struct avg *g = v ? &shrt : &all;
+				printf("%-28s", v ? "average without long runs" : "average");
+				for (int s = 0; s < NSIZES; s++)
+					printf(" %5.2f", g->hr[l][s]);
+				printf("  ");
+				for (int s = 0; s < NSIZES; s++)
+					printf(" %5.2f", g->bpi[l][s]);
+				printf("  %6.2f\n", g->gz);
+			}
 			if (l == 0) {
-				printf("%-14s %12s ", "paper average", "");
+				printf("%-28s", "paper average");
 				for (int s = 0; s < NSIZES; s++)
 					printf(" %5.2f", paper_hr[s]);
 				printf("  ");
@@ -301,13 +337,14 @@ int bench_lvt(int argc, char **argv)
 					printf(" %5.2f", paper_bpi[s]);
 				printf("  %6.2f\n", paper_gzip);
 			}
-			printf("compression ratio over the raw load-value trace (average):");
+			printf("compression ratio over the raw load-value trace, average (without long runs):");
 			for (int s = 0; s < NSIZES; s++)
-				printf(" %uKB %.1f", sizes[s] / 1024, avg_cr[l][s]);
+				printf(" %uKB %.1f (%.1f)", sizes[s] / 1024, all.cr[l][s], shrt.cr[l][s]);
 			printf("%s\n", l == 0 ? "   (paper: 4KB 5.3, 16KB 12.4, 64KB 20.6)" : "");
 		}
-		printf("(averages weighted by loads, as the paper's; bits/instruction per retired instruction, an LDM\n"
-		       " counting once; gzip-1 of the raw load-value trace of the 4 KB / 32-byte run)\n");
+		printf("(hit rate: FA hits per cached load; averages weighted by loads, as the paper's; bits/instruction:\n"
+		       " every bit of the LVT stream per retired instruction, an LDM counting once; gzip-1: of the raw\n"
+		       " load-value trace of the 4 KB / 32-byte run; dev: device reads, always traced, per 100 loads)\n");
 	}
 	if (speed) {
 		/* encode: the same capture (16 KB / 32-byte PLRU D-cache, no CAT) with
