@@ -235,9 +235,9 @@ int cmd_capture(int argc, char **argv)
 			(unsigned long long)res.cycles, res.exit_code, (unsigned long long)res.cat_bytes,
 			res.traced_insns ? (double)res.cat_bytes / (double)res.traced_insns : 0.0, res.seconds);
 		if (c.lvt_path)
-			fprintf(stderr, "citcat capture: LVT %llu bytes; %llu loads, first-access hit rate %.4f, %.3f bits/instruction\n",
+			fprintf(stderr, "citcat capture: LVT %llu bytes; %llu loads, first-access hit rate %.4f (of cached loads), %.3f bits/instruction\n",
 				(unsigned long long)res.lvt_bytes, (unsigned long long)res.lvt.loads,
-				res.lvt.loads ? (double)res.lvt.hits / (double)res.lvt.loads : 0.0,
+				res.lvt.loads > res.lvt.ureads ? (double)res.lvt.hits / (double)(res.lvt.loads - res.lvt.ureads) : 0.0,
 				res.traced_insns ? (double)res.lvt.bits / (double)res.traced_insns : 0.0);
 	}
 	return EXIT_OK;
