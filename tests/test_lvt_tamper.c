@@ -171,6 +171,7 @@ int main(int argc, char **argv)
 	c.target.seed = 1;
 	c.uart_tx = discard;
 	c.lvt_path = lvt;
+	c.max_insns = 400000; /* enough for every kind of record; keeps the dozen decodes short */
 	struct citcat_capture_result res;
 	struct citcat_errinfo err;
 	CHECK_EQ(citcat_capture_run(&c, elf, NULL, orc, &res, &err), 0);
