@@ -324,7 +324,12 @@ static int decode(struct bitcur *c, unsigned size, int peek, struct citcat_lvt_r
 		c->pos = start;
 		return kind;
 	}
-	memset(e, 0, sizeof *e);
+	if (kind == CITCAT_LVT_HIT || kind == CITCAT_LVT_VALUE) { /* per load: not the whole record */
+		e->size = 0;
+		e->value = 0;
+	} else {
+		memset(e, 0, sizeof *e);
+	}
 	e->kind = (uint8_t)kind;
 	switch (kind) {
 	case CITCAT_LVT_HIT:

@@ -144,16 +144,20 @@ void lvt_tm_load(struct lvt_tm *tm, uint32_t addr, unsigned size)
 	for (unsigned i = 0; i < size; i++)
 		v |= (uint64_t)p[i] << (8 * i);
 	raw_value(tm, v, size);
-	struct citcat_lvt_rec r = {.kind = CITCAT_LVT_HIT};
-	if (fa_load_hit(tm->dc, addr, size)) { /* figure 2, line 4 */
+	int hit = fa_load_hit(tm->dc, addr, size);
+	if (hit) { /* figure 2, line 4 */
 		tm->st.hits++;
 	} else { /* lines 6-8 (a miss cleared the new line's flags in the cache model) */
-		r.kind = CITCAT_LVT_VALUE;
-		r.size = (uint8_t)size;
-		r.value = v;
 		tm->st.value_bytes += size;
 		fa_mark(tm->dc, addr, size);
 	}
+	if (!tm->dumping && !tm->err.code) { /* the common case, without building a record */
+		int rc = hit ? citcat_lvt_put_hit(tm->w) : citcat_lvt_put_value(tm->w, v, size);
+		if (rc)
+			tm_fail(tm, rc, "%s: writing the LVT: %s", citcat_lvt_writer_error(tm->w)->msg);
+		return;
+	}
+	struct citcat_lvt_rec r = {.kind = (uint8_t)(hit ? CITCAT_LVT_HIT : CITCAT_LVT_VALUE), .size = (uint8_t)size, .value = v};
 	put_rec(tm, &r);
 }
 

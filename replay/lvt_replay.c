@@ -39,6 +39,7 @@ struct lreplayer {
 	uint8_t *ram;
 	uint8_t *known; /* bitmap: the decoder knows the byte's current value */
 	uint8_t *dmaw;  /* bitmap: last written by DMA (for the report) */
+	uint8_t *xpage; /* per 4 KiB page of RAM: an instruction was fetched from it */
 	uint32_t ram_base, ram_size;
 
 	struct citcat_lvt_reader *lvt;
@@ -307,7 +308,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		}
 		/* RAM changed behind Unicorn's back: a translation block that ran
 		 * past the known code over these bytes must not be reused */
-		if (changed)
+		if (changed && (p->xpage[off >> 12] || p->xpage[(off + n - 1) >> 12]))
 			uc_ctl_remove_cache(p->uc, a, (uint64_t)a + n);
 		fa_mark(&p->bus.dc, a, n); /* figure 3, lines 9-11 */
 	} else {
@@ -465,6 +466,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	uint32_t word;
 	memcpy(&word, p->ram + (a - p->ram_base), 4);
+	p->xpage[(a - p->ram_base) >> 12] = 1;
 	unsigned k = (unsigned)(p->insns % CITCAT_REPLAY_HISTORY);
 	p->hist_pc[k] = a;
 	p->hist_word[k] = word;
@@ -606,7 +608,8 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct cit
 	p->ram = aligned_alloc(4096, p->ram_size);
 	p->known = calloc(1, p->ram_size / 8 + 1);
 	p->dmaw = calloc(1, p->ram_size / 8 + 1);
-	if (!p->ram || !p->known || !p->dmaw) {
+	p->xpage = calloc(1, p->ram_size / 4096 + 1);
+	if (!p->ram || !p->known || !p->dmaw || !p->xpage) {
 		rc = fail(p, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
@@ -700,6 +703,7 @@ out:
 	free(p->ram);
 	free(p->known);
 	free(p->dmaw);
+	free(p->xpage);
 	free(p);
 	return rc;
 }
