@@ -54,6 +54,7 @@ void cache_fini(struct cache *c)
 	free(c->dirty);
 	free(c->mru);
 	free(c->stamp);
+	free(c->fa);
 	memset(c, 0, sizeof *c);
 }
 
@@ -138,6 +139,8 @@ void cache_access(struct cache *c, uint32_t ln, int is_write, int allocate, int 
 	c->stamp[base + w] = c->clock;
 	if (c->cfg.repl == CITCAT_REPL_PLRU)
 		plru_touch(c, base, w);
+	if (c->fa) /* a newly filled line: its first-access flags clear */
+		memset(c->fa + (base + w) * c->fa_words, 0, c->fa_words * sizeof *c->fa);
 }
 
 static long find(const struct cache *c, uint32_t ln)
@@ -166,6 +169,8 @@ int cache_invalidate_line(struct cache *c, uint32_t ln)
 	c->valid[i] = 0;
 	c->dirty[i] = 0;
 	c->mru[i] = 0;
+	if (c->fa)
+		memset(c->fa + (size_t)i * c->fa_words, 0, c->fa_words * sizeof *c->fa);
 	return d;
 }
 
@@ -182,6 +187,8 @@ void cache_invalidate_all(struct cache *c)
 	memset(c->valid, 0, n);
 	memset(c->dirty, 0, n);
 	memset(c->mru, 0, n);
+	if (c->fa)
+		memset(c->fa, 0, n * c->fa_words * sizeof *c->fa);
 }
 
 void cache_clean_all(struct cache *c, int invalidate, void (*fn)(void *ctx, uint32_t ln), void *ctx)
@@ -213,3 +220,21 @@ int cache_set_repl_state(struct cache *c, uint32_t s)
 		c->rng = s;
 	return 0;
 }
+
+int cache_fa_enable(struct cache *c, unsigned shift)
+{
+	if ((shift != 0 && shift != 2) || (c->cfg.line >> shift) == 0)
+		return CITCAT_ERR_INVAL;
+	size_t n = (size_t)c->nsets * c->ways;
+	uint32_t words = ((c->cfg.line >> shift) + 63) / 64;
+	uint64_t *fa = calloc(n * words, sizeof *fa);
+	if (!fa)
+		return CITCAT_ERR_NOMEM;
+	free(c->fa);
+	c->fa = fa;
+	c->fa_words = words;
+	c->fa_shift = shift;
+	return 0;
+}
+
+long cache_slot(const struct cache *c, uint32_t ln) { return find(c, ln); }

@@ -31,6 +31,12 @@ struct cache {
 	uint64_t clock;
 	uint32_t rng;    /* random replacement generator (TARGET.md, "Random replacement") */
 	uint64_t hits, misses;
+	/* First-access flags (capture/LVT.md), NULL unless cache_fa_enable was
+	 * called: FA_WORDS 64-bit words per slot (set * ways + way), one bit per
+	 * granule of 1 << FA_SHIFT bytes, cleared whenever the slot is filled
+	 * or invalidated. */
+	uint64_t *fa;
+	uint32_t fa_words, fa_shift;
 };
 
 /* Checks a configuration; returns 0 or a negative code, and a reason. */
@@ -60,6 +66,11 @@ void cache_invalidate_all(struct cache *c);
 /* Walks dirty lines set by set, way by way, calling FN with each line
  * number; marks them clean (and invalid when INVALIDATE). */
 void cache_clean_all(struct cache *c, int invalidate, void (*fn)(void *ctx, uint32_t ln), void *ctx);
+/* Gives every line first-access flags of granule 1 << SHIFT bytes (0 byte,
+ * 2 word), all clear.  Returns 0 or CITCAT_ERR_NOMEM / _INVAL. */
+int cache_fa_enable(struct cache *c, unsigned shift);
+/* Slot (set * ways + way) holding line LN, or -1.  No state change. */
+long cache_slot(const struct cache *c, uint32_t ln);
 
 /* The random-replacement generator, a 32-bit xorshift (TARGET.md, "Random
  * replacement").  It is the only replacement state that survives

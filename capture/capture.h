@@ -6,6 +6,7 @@
 #define CITCAT_CAPTURE_H
 
 #include "cat.h"
+#include "lvt.h"
 
 struct citcat_capture_config {
 	size_t struct_size; /* sizeof(struct citcat_capture_config) */
@@ -22,6 +23,14 @@ struct citcat_capture_config {
 	int (*progress)(void *ctx, uint64_t insns);
 	void *progress_ctx;
 	int bare; /* benchmark baseline: plain Unicorn, no hooks, no caches, no trace */
+	/* First-access load-value trace (LVT.md): written to LVT_PATH when set,
+	 * with FA flags of 1 << LVT_GRAN_SHIFT bytes (0 byte, 2 word).  LVT_RAW,
+	 * when set, receives every load value of the traced interval (the
+	 * unfiltered load-value trace, for benchmarks). */
+	const char *lvt_path;
+	unsigned lvt_gran_shift;
+	void (*lvt_raw)(void *ctx, const uint8_t *bytes, unsigned n);
+	void *lvt_raw_ctx;
 };
 
 void citcat_capture_config_default(struct citcat_capture_config *c);
@@ -36,9 +45,12 @@ struct citcat_capture_result {
 	uint64_t events[CITCAT_CAT_KINDS]; /* CAT events recorded per kind */
 	uint64_t cat_bytes;
 	double seconds;
+	struct citcat_lvt_stats lvt; /* with an LVT: the trace module's totals */
+	uint64_t lvt_bytes;          /* the LVT file's size */
 };
 
-/* Runs the firmware ELF.  Writes the CAT to CAT_PATH (NULL: no CAT) and the
+/* Runs the firmware ELF.  Writes the CAT to CAT_PATH (NULL: no CAT), the LVT
+ * to CFG->lvt_path (when set) and the
  * ground-truth itrace to ORACLE_PATH (NULL: none).  Returns 0 when the
  * firmware ran to EXIT, STOP or the instruction limit and the files were
  * written; otherwise an error with details in ERR, and no output files. */

@@ -20,6 +20,7 @@
 #include "capture.h"
 #include "image.h"
 #include "itrace.h"
+#include "lvt_tm.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -47,6 +48,7 @@ struct target {
 	/* trace module */
 	struct citcat_cat_writer *cat;
 	struct citcat_itrace_writer *oracle;
+	struct lvt_tm *lvt; /* first-access load-value mode (LVT.md), or NULL */
 	int recording, synced, sync_pending, stop_pending, ended;
 	uint64_t bcount, traced_insns;
 	uint32_t expect_pc; /* address + 4 of the last retired instruction */
@@ -128,6 +130,8 @@ static void trace_stop(struct target *t, int reason)
 	if (!t->recording)
 		return;
 	flush_oracle(t);
+	if (t->lvt && t->synced)
+		lvt_tm_stop(t->lvt, (unsigned)reason, t->traced_insns, t->bcount);
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_STOP, .line = (uint8_t)reason, .insns = t->traced_insns,
 				      .bcount = t->bcount};
 	bus_marker(&t->bus, &ev);
@@ -184,6 +188,8 @@ static void dma_burst(struct target *t, uint32_t pc)
 			return;
 		}
 		bus_dma(&t->bus, addr, buf, n, t->bcount, pc);
+		if (t->lvt && t->synced)
+			lvt_tm_dma(t->lvt, addr, n, t->bcount, pc);
 		t->dma_count += n;
 	}
 	if (n == 0 || t->dma_count == t->dma_len) {
@@ -379,6 +385,8 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	uint32_t v = dev_read(t, (uint32_t)off);
 	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
 	bus_uncached(&t->bus, addr, 4, 0, v);
+	if (t->lvt && t->synced)
+		lvt_tm_uread(t->lvt, v);
 	oracle_access(t, addr, 4, 0, v);
 	recompute_next(t); /* a read can schedule device work (UART RX) */
 	return v;
@@ -393,6 +401,8 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		return;
 	}
 	bus_uncached(&t->bus, addr, 4, 1, (uint32_t)value);
+	if (t->lvt && t->synced)
+		lvt_tm_uwrite(t->lvt, (uint32_t)off, (uint32_t)value);
 	oracle_access(t, addr, 4, 1, (uint32_t)value);
 	dev_write(t, (uint32_t)off, (uint32_t)value);
 	recompute_next(t);
@@ -408,6 +418,8 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	if (size < 8)
 		v &= (1ull << (8 * size)) - 1;
 	bus_data(&t->bus, (uint32_t)addr, (unsigned)size, w, v);
+	if (t->lvt && t->synced)
+		(w ? lvt_tm_store : lvt_tm_load)(t->lvt, (uint32_t)addr, (unsigned)size);
 	oracle_access(t, (uint32_t)addr, (unsigned)size, w, v);
 }
 
@@ -440,6 +452,8 @@ static void take_sync(struct target *t, uint32_t pc)
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_SYNC, .pc = pc, .repl_state = {cache_repl_state(&t->bus.ic),
 											cache_repl_state(&t->bus.dc)}};
 	bus_marker(&t->bus, &ev);
+	if (t->lvt)
+		lvt_tm_sync(t->lvt);
 }
 
 /* The cycle of the next device event that can raise an interrupt line the
@@ -538,6 +552,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 			while (!(m & (1u << line)))
 				line++;
 			bus_irq(&t->bus, line, a, t->bcount);
+			if (t->lvt && t->synced)
+				lvt_tm_irq(t->lvt, line, a, t->bcount);
 			if (t->oracle && t->synced) {
 				struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = (uint8_t)line, .pc = a};
 				if (citcat_itrace_write(t->oracle, &irq))
@@ -707,6 +723,11 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			fail(t, rc, "%s: cannot create the CAT: %s", cat_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
+		if (cfg->lvt_path && (rc = lvt_tm_open(&t->lvt, cfg->lvt_path, &cfg->target, cfg->lvt_gran_shift, elf,
+						       &t->bus.dc, t->ram, cfg->lvt_raw, cfg->lvt_raw_ctx, err))) {
+			t->failed = 1;
+			goto out;
+		}
 		if (oracle_path && (rc = citcat_itrace_writer_open(&t->oracle, oracle_path, CITCAT_ISA_ARM_A32))) {
 			fail(t, rc, "%s: cannot create the oracle trace: %s", oracle_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
@@ -764,6 +785,14 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	res->insns = t->insns;
 	res->traced_insns = t->traced_insns;
 	res->cycles = t->bus.cycle;
+	if (t->lvt) {
+		rc = lvt_tm_close(t->lvt, &res->lvt, &res->lvt_bytes, err);
+		t->lvt = NULL;
+		if (rc) {
+			t->failed = 1;
+			goto out;
+		}
+	}
 	if (t->cat) {
 		rc = citcat_cat_writer_close(t->cat);
 		t->cat = NULL;
@@ -789,6 +818,7 @@ out:
 		res->events[k] = t->rec_counts[k];
 	citcat_cat_writer_abort(t->cat);
 	citcat_itrace_writer_abort(t->oracle);
+	lvt_tm_abort(t->lvt);
 	if (t->bus.ic.tag)
 		bus_fini(&t->bus);
 	if (t->uc)

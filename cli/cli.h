@@ -109,5 +109,8 @@ int bench_capture(int argc, char **argv);
 /* convert --to text: IN (format FROM, which must be itrace) as a listing. */
 int text_convert(const char *in, const char *from, const char *out);
 int bench_replay(int argc, char **argv);
+/* ---- first-access load-value trace (lvt_cli.c) ---- */
+int lvt_info(const char *path, int json);
+int bench_lvt(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@ static const char bench_help[] =
 	"  sdclsp [FILE...] [--json]           SDC/LSP bits per instruction and speed\n"
 	"  extract [FIRMWARE.elf...] [--json]  IMS/AES extraction MB/s, record sizes, bits/insn\n"
 	"  replay [FIRMWARE.elf...] [--json]   replay vs bare Unicorn, tracing dilation\n"
+	"  lvt [FIRMWARE.elf...] [--json]      first-access load-value trace: Table 2 replica, speed\n"
 	"With no files, the built-in examples are used.\n";
 
 int cmd_bench(int argc, char **argv)
@@ -29,5 +30,7 @@ int cmd_bench(int argc, char **argv)
 		return sdclsp_bench(argc - 1, argv + 1);
 	if (strcmp(argv[1], "replay") == 0)
 		return bench_replay(argc - 1, argv + 1);
+	if (strcmp(argv[1], "lvt") == 0)
+		return bench_lvt(argc - 1, argv + 1);
 	return cli_usage_error("bench", "unknown benchmark '%s'", argv[1]);
 }

@@ -14,6 +14,9 @@ static const char capture_help[] =
 	"cache-filtered address trace the trace module sees on the bus.\n"
 	"  -o FILE               CAT output ('-' for standard output)\n"
 	"  --oracle FILE         also write the true full instruction trace (itrace)\n"
+	"  --lvt FILE            also write the first-access load-value trace (capture/LVT.md;\n"
+	"                        -o may then be left out)\n"
+	"  --lvt-gran byte|word  first-access flag granule (default byte)\n"
 	"  --icache S:W:L[:P]    I-cache size, ways, line bytes, policy lru|fifo|plru|random\n"
 	"                        (default 16K:4:32:lru)\n"
 	"  --dcache S:W:L[:P]    D-cache, same form (default 16K:4:32:lru)\n"
@@ -198,7 +201,13 @@ int cmd_capture(int argc, char **argv)
 			out = argv[++i];
 		else if (strcmp(a, "--oracle") == 0 && i + 1 < argc)
 			oracle = argv[++i];
-		else if (strcmp(a, "--uart-out") == 0 && i + 1 < argc)
+		else if (strcmp(a, "--lvt") == 0 && i + 1 < argc)
+			c.lvt_path = argv[++i];
+		else if (strcmp(a, "--lvt-gran") == 0 && i + 1 < argc) {
+			if (strcmp(argv[i + 1], "byte") && strcmp(argv[i + 1], "word"))
+				return cli_usage_error("capture", "--lvt-gran takes byte or word");
+			c.lvt_gran_shift = strcmp(argv[++i], "word") == 0 ? 2 : 0;
+		} else if (strcmp(a, "--uart-out") == 0 && i + 1 < argc)
 			uart_out = argv[++i];
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			quiet = 1;
@@ -209,8 +218,8 @@ int cmd_capture(int argc, char **argv)
 		else
 			return cli_usage_error("capture", "unexpected argument '%s'", a);
 	}
-	if (!elf || !out)
-		return cli_usage_error("capture", "need FIRMWARE.elf and -o RUN.cat");
+	if (!elf || (!out && !c.lvt_path))
+		return cli_usage_error("capture", "need FIRMWARE.elf and -o RUN.cat (or --lvt RUN.lvt)");
 	if (oracle && strcmp(oracle, "-") == 0 && strcmp(out, "-") == 0)
 		return cli_usage_error("capture", "the CAT and the oracle cannot both go to standard output");
 	if (!seed_given) {
@@ -219,10 +228,13 @@ int cmd_capture(int argc, char **argv)
 		c.target.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
 		fprintf(stderr, "citcat capture: seed %llu\n", (unsigned long long)c.target.seed);
 	}
-	const char *ins[] = {elf, c.uart_in, c.dma_in, c.entropy_in}, *outs[] = {out, oracle, uart_out};
-	if (cli_check_distinct(ins, 4, outs, 3))
+	const char *ins[] = {elf, c.uart_in, c.dma_in, c.entropy_in}, *outs[] = {out, oracle, uart_out, c.lvt_path};
+	if (cli_check_distinct(ins, 4, outs, 4))
 		return EXIT_USAGE;
-	FILE *uf = strcmp(out, "-") == 0 || (oracle && strcmp(oracle, "-") == 0) ? stderr : stdout;
+	FILE *uf = (out && strcmp(out, "-") == 0) || (c.lvt_path && strcmp(c.lvt_path, "-") == 0) ||
+			   (oracle && strcmp(oracle, "-") == 0)
+		   ? stderr
+		   : stdout;
 	struct cc_outfile *uo = NULL;
 	struct citcat_errinfo err;
 	if (uart_out && cc_outfile_open(&uo, uart_out, 0, &err))
@@ -254,6 +266,11 @@ int cmd_capture(int argc, char **argv)
 			why[res.stop], (unsigned long long)res.insns, (unsigned long long)res.traced_insns,
 			(unsigned long long)res.cycles, res.exit_code, (unsigned long long)res.cat_bytes,
 			res.traced_insns ? (double)res.cat_bytes / (double)res.traced_insns : 0.0, res.seconds);
+		if (c.lvt_path)
+			fprintf(stderr, "citcat capture: LVT %llu bytes; %llu loads, first-access hit rate %.4f (of cached loads), %.3f bits/instruction\n",
+				(unsigned long long)res.lvt_bytes, (unsigned long long)res.lvt.loads,
+				res.lvt.loads > res.lvt.ureads ? (double)res.lvt.hits / (double)(res.lvt.loads - res.lvt.ureads) : 0.0,
+				res.traced_insns ? (double)res.lvt.bits / (double)res.traced_insns : 0.0);
 	}
 	return EXIT_OK;
 }

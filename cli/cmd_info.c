@@ -107,6 +107,8 @@ int cmd_info(int argc, char **argv)
 			return ims_info(path, json);
 		if (memcmp(head, "CAES", 4) == 0)
 			return aes_info(path, json);
+		if (memcmp(head, "CLVT", 4) == 0)
+			return lvt_info(path, json);
 	}
 	if (sdclsp_detect(path, head, (size_t)n))
 		return sdclsp_info(path, json);

@@ -1,12 +1,14 @@
 /* citcat replay: regenerate the instruction trace from IMS + AES and check it. */
 #include "cli.h"
+#include "lvt_replay.h"
 #include "replay.h"
 
 #include <capstone/capstone.h>
 #include <string.h>
 
 static const char replay_help[] =
-	"usage: citcat replay RUN.ims RUN.aes [-o OUT.itrace] [--verify RUN.cat] [--oracle RUN.itrace]\n\n"
+	"usage: citcat replay RUN.ims RUN.aes [-o OUT.itrace] [--verify RUN.cat] [--oracle RUN.itrace]\n"
+	"       citcat replay --lvt RUN.lvt --image FIRMWARE.elf [-o OUT.itrace] [--oracle RUN.itrace]\n\n"
 	"Runs the traced interval again on a Unicorn ARM core initialised from the IMS,\n"
 	"with interrupts, DMA and device values from the AES only, and writes the\n"
 	"complete instruction trace.\n"
@@ -17,6 +19,9 @@ static const char replay_help[] =
 	"  --max-insns N    stop after N instructions if the traced interval is longer\n"
 	"                   (exit 2, no output left: the trace would be incomplete)\n"
 	"On a terminal the progress line shows the length the IMS claims and an ETA.\n"
+	"  --lvt LVT        decode a first-access load-value trace instead (capture/LVT.md):\n"
+	"                   the firmware's code from --image, every load value from the LVT\n"
+	"                   or the decoder's own D-cache with first-access flags\n"
 	"Exit status: 0 when the replay completed and every requested check held;\n"
 	"1 on a divergence (reported with the instruction index, branch count, PC, the\n"
 	"last instructions and expected versus found); 2 on a usage or input error,\n"
@@ -46,6 +51,8 @@ int cmd_replay(int argc, char **argv)
 	citcat_replay_config_default(&c);
 	const char *pos[2] = {NULL, NULL};
 	int npos = 0, quiet = 0;
+	struct citcat_lvt_replay_config lc;
+	citcat_lvt_replay_config_default(&lc);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
@@ -60,6 +67,10 @@ int cmd_replay(int argc, char **argv)
 		} else if (strcmp(a, "--max-insns") == 0 && i + 1 < argc) {
 			if (cli_parse_u64(argv[++i], &c.max_insns) || c.max_insns == 0)
 				return cli_usage_error("replay", "bad instruction count '%s'", argv[i]);
+		} else if (strcmp(a, "--lvt") == 0 && i + 1 < argc) {
+			lc.lvt_path = argv[++i];
+		} else if (strcmp(a, "--image") == 0 && i + 1 < argc) {
+			lc.image_path = argv[++i];
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			quiet = 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -70,12 +81,14 @@ int cmd_replay(int argc, char **argv)
 			return cli_usage_error("replay", "unexpected argument '%s'", a);
 		}
 	}
-	if (npos != 2)
+	if (lc.lvt_path && (npos || !lc.image_path || c.verify_cat))
+		return cli_usage_error("replay", "--lvt takes --image FIRMWARE.elf, and no IMS, AES or --verify");
+	if (!lc.lvt_path && npos != 2)
 		return cli_usage_error("replay", "need RUN.ims and RUN.aes");
 	c.ims_path = pos[0];
 	c.aes_path = pos[1];
-	const char *ins[] = {c.ims_path, c.aes_path, c.verify_cat, c.oracle};
-	if (cli_check_distinct(ins, 4, &c.out_path, 1))
+	const char *ins[] = {c.ims_path, c.aes_path, c.verify_cat, c.oracle, lc.lvt_path, lc.image_path};
+	if (cli_check_distinct(ins, 6, &c.out_path, 1))
 		return EXIT_USAGE;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "replay");
@@ -83,7 +96,16 @@ int cmd_replay(int argc, char **argv)
 	c.progress_ctx = &pr;
 	struct citcat_replay_result res;
 	struct citcat_errinfo err;
-	int rc = citcat_replay_run(&c, &res, &err);
+	int rc;
+	if (lc.lvt_path) {
+		lc.out_path = c.out_path;
+		lc.oracle = c.oracle;
+		lc.progress = progress_cb;
+		lc.progress_ctx = &pr;
+		rc = citcat_lvt_replay_run(&lc, &res, &err);
+	} else {
+		rc = citcat_replay_run(&c, &res, &err);
+	}
 	cli_progress_done(&pr);
 	if (rc == CITCAT_ERR_DIVERGED) {
 		const struct citcat_divergence *d = &res.div;
