@@ -27,6 +27,7 @@ static const char wet_help[] =
 	"                                     ascending, one per line\n"
 	"  --forward-slice INDEX              forward WET slice, likewise\n"
 	"  --info                             sizes per stream\n"
+	"  --check                            read and check every block, both ways\n"
 	"Exit status: 0 ok; 1 the replay diverged; 2 usage or input error.\n";
 
 static int progress_cb(void *ctx, uint64_t done, uint64_t total)
@@ -181,6 +182,12 @@ static int acc_cb(void *ctx, const struct citcat_wet_insn *in)
 	return 0;
 }
 
+static int count_cb(void *ctx, const struct citcat_wet_insn *in)
+{
+	((struct qctx *)ctx)->n++;
+	return 0;
+}
+
 static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 {
 	struct qctx *q = ctx;
@@ -237,6 +244,8 @@ static int cmd_wet_query(int argc, char **argv)
 				return cli_usage_error("wet query", "%s: not an instruction index: '%s'", a, argv[i]);
 		} else if (strcmp(a, "--info") == 0) {
 			query = 6;
+		} else if (strcmp(a, "--check") == 0) {
+			query = 7;
 		} else if (strcmp(a, "--backward") == 0) {
 			backward = 1;
 		} else if (strcmp(a, "--json") == 0) {
@@ -263,7 +272,7 @@ static int cmd_wet_query(int argc, char **argv)
 		}
 	}
 	if (!path || !query)
-		return cli_usage_error("wet query", "need RUN.wet and one of --cf, --loads, --addrs, --slice, --forward-slice, --info");
+		return cli_usage_error("wet query", "need RUN.wet and one of --cf, --loads, --addrs, --slice, --forward-slice, --info, --check");
 	if (backward && query != 1)
 		return cli_usage_error("wet query", "--backward goes with --cf");
 	if (has_pc && query != 2 && query != 3)
@@ -286,8 +295,8 @@ static int cmd_wet_query(int argc, char **argv)
 	struct cli_progress pr;
 	cli_progress_init(&pr, "query");
 	double t0 = cli_now();
-	static const char *const names[] = {"", "cf", "loads", "addrs", "slice", "forward-slice", "info"};
-	if (json && query != 6)
+	static const char *const names[] = {"", "cf", "loads", "addrs", "slice", "forward-slice", "info", "check"};
+	if (json && query < 6)
 		fprintf(out, "{\"query\": \"%s\", \"%s\": [", names[query],
 			query == 1 ? "pcs" : query <= 3 ? "accesses" : "instances");
 	if (query == 6) {
@@ -305,6 +314,15 @@ static int cmd_wet_query(int argc, char **argv)
 				in.insns, in.node_execs, in.irqs, in.nodes, in.segments, in.file_bytes);
 			print_sizes(out, in.stream, in.insns, 0);
 		}
+	} else if (query == 7) {
+		for (int back = 0; back < 2 && !rc; back++) {
+			struct citcat_wet_walk wk = {.backward = back, .what = CITCAT_WET_W_ACC | CITCAT_WET_W_DEP | CITCAT_WET_W_VAL,
+						     .from = 0, .to = UINT64_MAX, .cb = count_cb, .ctx = &q,
+						     .progress = seg_progress, .progress_ctx = &pr};
+			rc = citcat_wet_walk(w, &wk);
+		}
+		if (!rc)
+			fprintf(out, "%s: every block checks out (%" PRIu64 " instances read forwards and backwards)\n", path, q.n);
 	} else if (query <= 3) {
 		struct citcat_wet_walk wk = {.backward = backward, .by_index = 0, .what = query == 1 ? 0 : CITCAT_WET_W_ACC,
 					     .from = t1, .to = t2, .cb = query == 1 ? cf_cb : acc_cb, .ctx = &q,
@@ -320,7 +338,7 @@ static int cmd_wet_query(int argc, char **argv)
 		if (q.tmp)
 			fclose(q.tmp);
 	}
-	if (json && query != 6)
+	if (json && query < 6)
 		fprintf(out, "]}\n");
 	cli_progress_done(&pr);
 	double dt = cli_now() - t0;
@@ -334,7 +352,7 @@ static int cmd_wet_query(int argc, char **argv)
 		ret = cli_errinfo(path, citcat_wet_error(w));
 	} else if (werr) {
 		ret = cli_fail("%s: write failed", out_path ? out_path : "standard output");
-	} else if (query != 6) {
+	} else if (query < 6) {
 		fprintf(stderr, "citcat wet query: %" PRIu64 " %s in %.3f s\n", q.n,
 			query == 1 ? "PCs" : query <= 3 ? "accesses" : "instances", dt);
 	}

@@ -387,7 +387,7 @@ int main(int argc, char **argv)
 		}
 	}
 	FILE *o = out_file(argv[5], "starts.txt");
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 2; i++)
 		fprintf(o, "%" PRIu64 "\n", starts[i]);
 	fclose(o);
 	printf("wet reference: %" PRIu64 " instructions, %" PRIu64 " interrupts/DMA, %" PRIu64

@@ -147,7 +147,8 @@ static int advance(struct wet_cursor *c, const uint32_t *raw)
 		if (rc)
 			return rc;
 	}
-	memmove(c->win, c->win + 1, (n - 1) * sizeof c->win[0]);
+	for (unsigned k = 0; k + 1 < n; k++)
+		c->win[k] = c->win[k + 1];
 	c->win[n - 1] = nv;
 	c->i++;
 	return 0;
@@ -172,7 +173,8 @@ static int retreat(struct wet_cursor *c)
 		if (rc)
 			return rc;
 	}
-	memmove(c->win + 1, c->win, (n - 1) * sizeof c->win[0]);
+	for (unsigned k = n - 1; k > 0; k--)
+		c->win[k] = c->win[k - 1];
 	c->win[0] = nv;
 	c->i--;
 	return 0;
@@ -268,13 +270,18 @@ done:
 	return rc;
 }
 
+/* As in the paper, every method compresses the first values and the best
+ * so far is chosen for the whole block. */
+#define WET_TRIAL 4096
+
 int wet_block_encode(const uint32_t *x, uint32_t m, uint8_t **out, size_t *len, unsigned *method)
 {
 	*out = NULL;
+	uint32_t trial = m < WET_TRIAL ? m : WET_TRIAL;
 	for (unsigned k = 0; k < WET_M_COUNT; k++) {
 		uint8_t *b;
 		size_t n;
-		if (wet_block_encode_method(x, m, k, &b, &n)) {
+		if (wet_block_encode_method(x, trial, k, &b, &n)) {
 			free(*out);
 			*out = NULL;
 			return -1;
@@ -287,6 +294,11 @@ int wet_block_encode(const uint32_t *x, uint32_t m, uint8_t **out, size_t *len, 
 		} else {
 			free(b);
 		}
+	}
+	if (trial < m) {
+		free(*out);
+		*out = NULL;
+		return wet_block_encode_method(x, m, *method, out, len);
 	}
 	return 0;
 }

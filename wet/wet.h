@@ -69,6 +69,8 @@ struct citcat_wet;
  * checksum is checked when the block is used).  On failure *W may be set
  * so that citcat_wet_error() can be read; close it in every case. */
 int citcat_wet_open(struct citcat_wet **w, const char *path);
+/* The same on a buffer that outlives the reader (fuzz targets). */
+int citcat_wet_open_mem(struct citcat_wet **w, const void *buf, size_t len);
 void citcat_wet_close(struct citcat_wet *w);
 const struct citcat_errinfo *citcat_wet_error(const struct citcat_wet *w);
 

@@ -193,15 +193,18 @@ static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint6
 	return 0;
 }
 
-int citcat_wet_open(struct citcat_wet **wp, const char *path)
+static int wet_open_file(struct citcat_wet **wp, const char *path, const void *buf, size_t len)
 {
 	struct citcat_wet *w = calloc(1, sizeof *w);
 	*wp = w;
 	if (!w)
 		return CITCAT_ERR_NOMEM;
 	w->err.offset = UINT64_MAX;
-	if (!(w->f = fopen(path, "rb")))
+	if (!(w->f = path ? fopen(path, "rb") : len ? fmemopen((void *)buf, len, "rb") : NULL)) {
+		if (!path)
+			return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
 		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot open");
+	}
 	if (fseeko(w->f, 0, SEEK_END))
 		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "not seekable (a WET must be a regular file)");
 	w->size = (uint64_t)ftello(w->f);
@@ -256,6 +259,16 @@ int citcat_wet_open(struct citcat_wet **wp, const char *path)
 	free(x);
 	wet_decoder_close(dec);
 	return rc;
+}
+
+int citcat_wet_open(struct citcat_wet **w, const char *path)
+{
+	return wet_open_file(w, path, NULL, 0);
+}
+
+int citcat_wet_open_mem(struct citcat_wet **w, const void *buf, size_t len)
+{
+	return wet_open_file(w, NULL, buf, len);
 }
 
 void citcat_wet_close(struct citcat_wet *w)
@@ -541,8 +554,36 @@ static void set_del(struct set64 *s, uint64_t idx)
 	}
 }
 
+/* Forward slices: one bit per instance from the start on, in lazily
+ * allocated pages (1 bit an instruction at most). */
+struct bitpages {
+	uint64_t base;
+	uint64_t **pg;
+	size_t npg;
+};
+
+static int bp_has(const struct bitpages *b, uint64_t idx)
+{
+	if (idx < b->base)
+		return 0;
+	uint64_t o = idx - b->base;
+	size_t pgi = (size_t)(o >> 16);
+	return pgi < b->npg && b->pg[pgi] && (b->pg[pgi][(o >> 6) & 1023] >> (o & 63)) & 1;
+}
+
+static int bp_add(struct bitpages *b, uint64_t idx)
+{
+	uint64_t o = idx - b->base;
+	size_t pgi = (size_t)(o >> 16);
+	if (!b->pg[pgi] && !(b->pg[pgi] = calloc(1024, sizeof(uint64_t))))
+		return -1;
+	b->pg[pgi][(o >> 6) & 1023] |= 1ull << (o & 63);
+	return 0;
+}
+
 struct slice_ctx {
 	struct set64 set;
+	struct bitpages fw;
 	uint64_t start;
 	int forward;
 	int (*cb)(void *ctx, const struct citcat_wet_insn *in);
@@ -557,10 +598,10 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 	if (c->forward) {
 		member = in->index == c->start;
 		for (uint32_t i = 0; i < in->n_dep && !member; i++)
-			member = set_has(&c->set, in->dep[i]);
+			member = bp_has(&c->fw, in->dep[i]);
 		if (!member)
 			return 0;
-		if (set_add(&c->set, in->index))
+		if (bp_add(&c->fw, in->index))
 			return c->nomem = 1, CITCAT_ERR_NOMEM;
 	} else {
 		member = in->index == c->start || set_has(&c->set, in->index);
@@ -589,6 +630,10 @@ int citcat_wet_slice(struct citcat_wet *w, uint64_t index, int forward,
 	struct slice_ctx c = {.start = index, .forward = forward, .cb = cb, .ctx = ctx};
 	int rc = 0;
 	if (forward) {
+		c.fw.base = index;
+		c.fw.npg = (size_t)((w->insns - index) >> 16) + 1;
+		if (!(c.fw.pg = calloc(c.fw.npg, sizeof *c.fw.pg)))
+			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		struct citcat_wet_walk wk = {.backward = 0, .by_index = 1, .what = CITCAT_WET_W_DEP, .from = index,
 					     .to = UINT64_MAX, .cb = slice_cb, .ctx = &c, .progress = progress,
 					     .progress_ctx = progress_ctx};
@@ -624,5 +669,8 @@ int citcat_wet_slice(struct citcat_wet *w, uint64_t index, int forward,
 	if (c.nomem)
 		rc = werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	free(c.set.k);
+	for (size_t i = 0; i < c.fw.npg; i++)
+		free(c.fw.pg[i]);
+	free(c.fw.pg);
 	return rc;
 }
