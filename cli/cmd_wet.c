@@ -51,9 +51,9 @@ static void print_sizes(FILE *f, const struct citcat_wet_stream_size *s, uint64_
 		fprintf(f, "\"streams\": {");
 		for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
 			fprintf(f, "%s\"%s\": {\"values\": %" PRIu64 ", \"raw_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64
-				   ", \"methods\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "]}",
+				   ", \"methods\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "]}",
 				k ? ", " : "", citcat_wet_stream_name(k), s[k].values, 4 * s[k].values, s[k].bytes, s[k].method[0],
-				s[k].method[1], s[k].method[2], s[k].method[3]);
+				s[k].method[1], s[k].method[2], s[k].method[3], s[k].method[4], s[k].method[5]);
 		fprintf(f, "}, \"stream_bytes\": %" PRIu64 ", \"bits_per_insn\": %.4f", tot,
 			insns ? 8.0 * (double)tot / (double)insns : 0.0);
 		return;

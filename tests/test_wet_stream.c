@@ -19,11 +19,11 @@ static uint32_t rnd(void)
 	return (uint32_t)(rng >> 11);
 }
 
-static int walk(const uint32_t *x, uint32_t m, unsigned method, unsigned steps)
+static int walk(const uint32_t *x, const uint32_t *key, uint32_t m, unsigned method, unsigned steps)
 {
 	uint8_t *b;
 	size_t n;
-	REQ(wet_block_encode_method(x, m, method, &b, &n) == 0);
+	REQ(wet_block_encode_method(x, key, m, method, &b, &n) == 0);
 	struct wet_cursor c;
 	const char *why;
 	size_t at;
@@ -32,7 +32,7 @@ static int walk(const uint32_t *x, uint32_t m, unsigned method, unsigned steps)
 	uint32_t v;
 	for (unsigned s = 0; s < steps; s++) {
 		int back = (rnd() % 3) != 0 ? (s & 64) == 0 : (int)(rnd() & 1);
-		int rc = back ? wet_cursor_prev(&c, &v) : wet_cursor_next(&c, &v);
+		int rc = back ? wet_cursor_prev(&c, p ? key[p - 1] : 0, &v) : wet_cursor_next(&c, p < (int64_t)m ? key[p] : 0, &v);
 		if (back) {
 			if (p == 0) {
 				REQ(rc == 0);
@@ -52,14 +52,14 @@ static int walk(const uint32_t *x, uint32_t m, unsigned method, unsigned steps)
 		}
 	}
 	/* whole walks: back to the start, forward to the end */
-	REQ(wet_cursor_rewind(&c) == 0);
+	REQ(wet_cursor_rewind(&c, key) == 0);
 	for (uint32_t j = 0; j < m; j++) {
-		REQ(wet_cursor_next(&c, &v) == 1);
+		REQ(wet_cursor_next(&c, key[j], &v) == 1);
 		REQ(v == x[j]);
 	}
-	REQ(wet_cursor_next(&c, &v) == 0);
+	REQ(wet_cursor_next(&c, 0, &v) == 0);
 	for (uint32_t j = m; j-- > 0;) {
-		REQ(wet_cursor_prev(&c, &v) == 1);
+		REQ(wet_cursor_prev(&c, key[j], &v) == 1);
 		REQ(v == x[j]);
 	}
 	wet_cursor_fini(&c);
@@ -70,10 +70,10 @@ static int walk(const uint32_t *x, uint32_t m, unsigned method, unsigned steps)
 		b[20 + rnd() % (n - 20)] ^= (uint8_t)(1u << (rnd() % 8));
 		if (wet_cursor_load(&c, b, n, &why, &at) == 0) {
 			int rc;
-			while ((rc = wet_cursor_prev(&c, &v)) == 1)
+			while ((rc = wet_cursor_prev(&c, c.p > 0 ? key[c.p - 1] : 0, &v)) == 1)
 				;
 			if (rc == 0)
-				while ((rc = wet_cursor_next(&c, &v)) == 1)
+				while ((rc = wet_cursor_next(&c, c.p < (int64_t)m ? key[c.p] : 0, &v)) == 1)
 					;
 			REQ(rc == 0 || rc == -2);
 			wet_cursor_fini(&c);
@@ -84,15 +84,17 @@ static int walk(const uint32_t *x, uint32_t m, unsigned method, unsigned steps)
 	return 0;
 }
 
+static uint32_t keys[70000];
+
 static int all_methods(const uint32_t *x, uint32_t m)
 {
 	for (unsigned k = 0; k < WET_M_COUNT; k++)
-		if (walk(x, m, k, 4 * m + 50))
+		if (walk(x, keys, m, k, 4 * m + 50))
 			return 1;
 	uint8_t *b;
 	size_t n;
 	unsigned meth;
-	REQ(wet_block_encode(x, m, &b, &n, &meth) == 0);
+	REQ(wet_block_encode(x, keys, m, &b, &n, &meth) == 0);
 	free(b);
 	return 0;
 }
@@ -100,17 +102,21 @@ static int all_methods(const uint32_t *x, uint32_t m)
 int main(int argc, char **argv)
 {
 	static uint32_t x[70000];
+	/* keys: a statement-like pattern (a loop of 5 keys), some random */
+	for (uint32_t j = 0; j < 70000; j++)
+		keys[j] = j % 97 == 0 ? rnd() : 0x1000 + 4 * (j % 5);
 	uint32_t lens[] = {0, 1, 2, 3, 5, 17, 1000, 70000};
 	for (unsigned li = 0; li < sizeof lens / sizeof lens[0]; li++) {
 		uint32_t m = lens[li];
-		for (unsigned kind = 0; kind < 5; kind++) {
+		for (unsigned kind = 0; kind < 6; kind++) {
 			for (uint32_t j = 0; j < m; j++) {
 				switch (kind) {
 				case 0: x[j] = rnd(); break;                          /* random */
 				case 1: x[j] = rnd() % 4; break;                      /* few values */
 				case 2: x[j] = 0x1000 + 4 * j; break;                 /* stride */
 				case 3: x[j] = (uint32_t[]){7, 9, 7, 3, 0}[j % 5]; break; /* pattern */
-				default: x[j] = j % 37 == 0 ? rnd() : (j ? x[j - 1] : 0); /* runs */
+				case 4: x[j] = j % 37 == 0 ? rnd() : (j ? x[j - 1] : 0); break; /* runs */
+				default: x[j] = (j % 5) * 1000 + (j / 5) * (j % 5); /* per-key strides */
 				}
 			}
 			if (all_methods(x, m)) {

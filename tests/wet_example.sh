@@ -4,16 +4,17 @@
 # the fixed text answers of `citcat wet query` against the ones the
 # reference derived from the itrace, and check that damaged WET files give
 # exit 2 naming the file and the byte offset.
-# Usage: wet_example.sh CITCAT TEST_WET_REF DIR NAME [tamper]
+# Usage: wet_example.sh CITCAT TEST_WET_REF DIR NAME SPACED [tamper]
+# (SPACED: evenly spaced slice starts for test_wet_ref)
 set -u
-citcat=$1 ref=$2 dir=$3 name=$4 tamper=${5:-}
+citcat=$1 ref=$2 dir=$3 name=$4 spaced=$5 tamper=${6:-}
 . "$(dirname "$0")/testlib.sh"
 
 "$citcat" ims "$dir/$name.cat" -o "$t/run.ims" 2>/dev/null || fail "ims"
 "$citcat" aes "$dir/$name.cat" -o "$t/run.aes" 2>/dev/null || fail "aes"
 "$citcat" wet "$t/run.ims" "$t/run.aes" -o "$t/run.wet" 2>"$t/err" || fail "wet: $(cat "$t/err")"
 mkdir -p "$t/ref"
-"$ref" "$t/run.ims" "$t/run.aes" "$dir/$name.itrace" "$t/run.wet" "$t/ref" || fail "reference comparison"
+"$ref" "$t/run.ims" "$t/run.aes" "$dir/$name.itrace" "$t/run.wet" "$t/ref" "$spaced" || fail "reference comparison"
 
 q() { "$citcat" wet query "$t/run.wet" "$@" 2>"$t/qerr"; }
 q --cf >"$t/cf" || fail "--cf: $(cat "$t/qerr")"

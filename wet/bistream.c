@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned method_order[WET_M_COUNT] = {2, 4, 2, 4};
+static const unsigned method_order[WET_M_COUNT] = {2, 4, 2, 4, 1, 1};
 
-static int is_fcm(unsigned m) { return m == WET_M_FCM || m == WET_M_DFCM; }
+static int is_fcm(unsigned m) { return m == WET_M_FCM || m == WET_M_DFCM || m == WET_M_KFCM; }
+static int has_table(unsigned m) { return is_fcm(m) || m == WET_M_KSTRIDE; }
 static int is_delta(unsigned m) { return m == WET_M_DFCM || m == WET_M_DLASTN; }
 
 static int bits_push(struct wet_bits *b, unsigned bit)
@@ -73,12 +74,41 @@ static inline uint32_t fcm_hash(const uint32_t *ctx, unsigned kbits)
 	return h >> (32 - kbits);
 }
 
-/* Codes V with context CTX (nearest first) onto the stack B/S with table T. */
-static int code_push(const struct wet_cursor *c, uint32_t *t, struct wet_bits *b, struct wet_vals *s,
-		     const uint32_t *ctx, uint32_t v)
+static inline uint32_t key_hash(uint32_t key, uint32_t c0, unsigned kbits)
 {
+	uint32_t h = key * 0x9E3779B1u ^ c0 * 0x85EBCA77u;
+	h ^= h >> 15;
+	h *= 0xC2B2AE3Du;
+	h ^= h >> 13;
+	return h >> (32 - kbits);
+}
+
+static inline uint32_t table_index(const struct wet_cursor *c, const uint32_t *ctx, uint32_t key)
+{
+	if (c->method == WET_M_KFCM)
+		return key_hash(key, ctx[0], c->kbits);
+	if (c->method == WET_M_KSTRIDE)
+		return key_hash(key, 0, c->kbits);
+	return fcm_hash(ctx, c->kbits);
+}
+
+/* Codes V (key KEY) with context CTX (nearest first) onto the stack B/S
+ * with tables T (and T2, the strides). */
+static int code_push(const struct wet_cursor *c, uint32_t *t, uint32_t *t2, struct wet_bits *b, struct wet_vals *s,
+		     const uint32_t *ctx, uint32_t key, uint32_t v)
+{
+	if (c->method == WET_M_KSTRIDE) {
+		uint32_t idx = table_index(c, ctx, key), last = t[idx], st = t2[idx];
+		t[idx] = v;
+		if (last + st == v)
+			return bits_push(b, 1);
+		if (vals_push(s, last) || vals_push(s, st))
+			return -1;
+		t2[idx] = v - last;
+		return bits_push(b, 0);
+	}
 	if (is_fcm(c->method)) {
-		uint32_t idx = fcm_hash(ctx, c->kbits);
+		uint32_t idx = table_index(c, ctx, key);
 		if (t[idx] == v)
 			return bits_push(b, 1);
 		if (vals_push(s, t[idx]))
@@ -97,15 +127,26 @@ static int code_push(const struct wet_cursor *c, uint32_t *t, struct wet_bits *b
 	return bits_push(b, 0);
 }
 
-/* Undoes code_push: pops the code of the value with context CTX. */
-static int code_pop(const struct wet_cursor *c, uint32_t *t, struct wet_bits *b, struct wet_vals *s,
-		    const uint32_t *ctx, uint32_t *v)
+/* Undoes code_push: pops the code of the value with context CTX, key KEY. */
+static int code_pop(const struct wet_cursor *c, uint32_t *t, uint32_t *t2, struct wet_bits *b, struct wet_vals *s,
+		    const uint32_t *ctx, uint32_t key, uint32_t *v)
 {
 	int f = bits_pop(b);
 	if (f < 0)
 		return -2;
+	if (c->method == WET_M_KSTRIDE) {
+		uint32_t idx = table_index(c, ctx, key);
+		*v = t[idx];
+		if (f) {
+			t[idx] = *v - t2[idx];
+			return 0;
+		}
+		if (vals_pop(s, &t2[idx]) || vals_pop(s, &t[idx]))
+			return -2;
+		return 0;
+	}
 	if (is_fcm(c->method)) {
-		uint32_t idx = fcm_hash(ctx, c->kbits);
+		uint32_t idx = table_index(c, ctx, key);
 		*v = t[idx];
 		if (!f && vals_pop(s, &t[idx]))
 			return -2;
@@ -123,10 +164,10 @@ static int code_pop(const struct wet_cursor *c, uint32_t *t, struct wet_bits *b,
 
 /* Window [i, i+n) -> [i+1, i+n+1).  RAW, when not NULL, supplies x[i+n]
  * (initial compression) instead of the BL codes. */
-static int advance(struct wet_cursor *c, const uint32_t *raw)
+static int advance(struct wet_cursor *c, const uint32_t *raw, uint32_t key)
 {
 	unsigned n = c->order;
-	int64_t j = c->i + n; /* entering value */
+	int64_t j = c->i + n; /* entering value, key KEY */
 	uint32_t nv = 0, ctx[WET_CTX];
 	if (j < (int64_t)c->m) {
 		if (raw) {
@@ -134,48 +175,58 @@ static int advance(struct wet_cursor *c, const uint32_t *raw)
 		} else {
 			for (unsigned k = 0; k < n; k++)
 				ctx[k] = c->win[n - 1 - k];
-			int rc = code_pop(c, c->bltb, &c->blb, &c->blv, ctx, &nv);
+			int rc = code_pop(c, c->bltb, c->blt2, &c->blb, &c->blv, ctx, key, &nv);
 			if (rc)
 				return rc;
 		}
+	} else {
+		key = 0;
 	}
 	if (c->i >= 0 && c->i < (int64_t)c->m) { /* leaving value x[i] -> FR */
 		for (unsigned k = 0; k + 1 < n; k++)
 			ctx[k] = c->win[k + 1];
 		ctx[n - 1] = nv;
-		int rc = code_push(c, c->frtb, &c->frb, &c->frv, ctx, c->win[0]);
+		int rc = code_push(c, c->frtb, c->frt2, &c->frb, &c->frv, ctx, c->wkey[0], c->win[0]);
 		if (rc)
 			return rc;
 	}
-	for (unsigned k = 0; k + 1 < n; k++)
+	for (unsigned k = 0; k + 1 < n; k++) {
 		c->win[k] = c->win[k + 1];
+		c->wkey[k] = c->wkey[k + 1];
+	}
 	c->win[n - 1] = nv;
+	c->wkey[n - 1] = key;
 	c->i++;
 	return 0;
 }
 
 /* Window [i, i+n) -> [i-1, i+n-1). */
-static int retreat(struct wet_cursor *c)
+static int retreat(struct wet_cursor *c, uint32_t key)
 {
 	unsigned n = c->order;
 	uint32_t nv = 0, ctx[WET_CTX];
-	if (c->i - 1 >= 0) {
-		int rc = code_pop(c, c->frtb, &c->frb, &c->frv, c->win, &nv);
+	if (c->i - 1 >= 0) { /* entering value x[i-1], key KEY */
+		int rc = code_pop(c, c->frtb, c->frt2, &c->frb, &c->frv, c->win, key, &nv);
 		if (rc)
 			return rc;
+	} else {
+		key = 0;
 	}
 	int64_t j = c->i + n - 1; /* leaving value -> BL */
 	if (j >= 0 && j < (int64_t)c->m) {
 		for (unsigned k = 0; k + 1 < n; k++)
 			ctx[k] = c->win[n - 2 - k];
 		ctx[n - 1] = nv;
-		int rc = code_push(c, c->bltb, &c->blb, &c->blv, ctx, c->win[n - 1]);
+		int rc = code_push(c, c->bltb, c->blt2, &c->blb, &c->blv, ctx, c->wkey[n - 1], c->win[n - 1]);
 		if (rc)
 			return rc;
 	}
-	for (unsigned k = n - 1; k > 0; k--)
+	for (unsigned k = n - 1; k > 0; k--) {
 		c->win[k] = c->win[k - 1];
+		c->wkey[k] = c->wkey[k - 1];
+	}
 	c->win[0] = nv;
+	c->wkey[0] = key;
 	c->i--;
 	return 0;
 }
@@ -186,7 +237,7 @@ static int cursor_setup(struct wet_cursor *c, unsigned method, uint32_t m)
 	c->method = method;
 	c->order = method_order[method];
 	c->m = m;
-	if (is_fcm(method)) {
+	if (has_table(method)) {
 		unsigned k = 4;
 		while (k < 12 && (1u << k) < m)
 			k++;
@@ -195,6 +246,12 @@ static int cursor_setup(struct wet_cursor *c, unsigned method, uint32_t m)
 		c->bltb = calloc((size_t)1 << k, sizeof *c->bltb);
 		if (!c->frtb || !c->bltb)
 			return -1;
+		if (method == WET_M_KSTRIDE) {
+			c->frt2 = calloc((size_t)1 << k, sizeof *c->frt2);
+			c->blt2 = calloc((size_t)1 << k, sizeof *c->blt2);
+			if (!c->frt2 || !c->blt2)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -207,10 +264,13 @@ void wet_cursor_fini(struct wet_cursor *c)
 	free(c->blv.v);
 	free(c->frtb);
 	free(c->bltb);
+	free(c->frt2);
+	free(c->blt2);
 	memset(c, 0, sizeof *c);
 }
 
-int wet_block_encode_method(const uint32_t *x, uint32_t m, unsigned method, uint8_t **out, size_t *len)
+int wet_block_encode_method(const uint32_t *x, const uint32_t *keys, uint32_t m, unsigned method, uint8_t **out,
+			    size_t *len)
 {
 	struct wet_cursor c;
 	uint32_t *d = NULL;
@@ -226,14 +286,17 @@ int wet_block_encode_method(const uint32_t *x, uint32_t m, unsigned method, uint
 		src = d;
 	}
 	c.i = -(int64_t)c.order;
-	while (c.i < (int64_t)m)
-		if (advance(&c, src))
+	while (c.i < (int64_t)m) {
+		int64_t j = c.i + c.order;
+		if (advance(&c, src, keys && j < (int64_t)m ? keys[j] : 0))
 			goto done;
-	size_t nt = 0;
-	if (c.kbits)
+	}
+	size_t nt = 0, ntab = c.frt2 ? 2 : c.kbits ? 1 : 0;
+	uint32_t *tabs[2] = {c.frtb, c.frt2};
+	for (size_t q = 0; q < ntab; q++)
 		for (size_t k = 0; k < ((size_t)1 << c.kbits); k++)
-			nt += c.frtb[k] != 0;
-	size_t tlen = c.kbits ? ((size_t)1 << c.kbits) / 8 + 4 * nt : 0;
+			nt += tabs[q][k] != 0;
+	size_t tlen = ntab * (((size_t)1 << c.kbits) / 8) + 4 * nt;
 	size_t n = 20 + (c.frb.n + 7) / 8 + 4 * c.frv.n + tlen;
 	uint8_t *b = calloc(1, n);
 	if (!b)
@@ -251,13 +314,13 @@ int wet_block_encode_method(const uint32_t *x, uint32_t m, unsigned method, uint
 	p += (c.frb.n + 7) / 8;
 	for (size_t k = 0; k < c.frv.n; k++, p += 4)
 		cc_put32(p, c.frv.v[k]);
-	if (c.kbits) {
+	for (size_t q = 0; q < ntab; q++) {
 		uint8_t *bm = p;
 		p += ((size_t)1 << c.kbits) / 8;
 		for (size_t k = 0; k < ((size_t)1 << c.kbits); k++)
-			if (c.frtb[k]) {
+			if (tabs[q][k]) {
 				bm[k >> 3] |= (uint8_t)(1u << (k & 7));
-				cc_put32(p, c.frtb[k]);
+				cc_put32(p, tabs[q][k]);
 				p += 4;
 			}
 	}
@@ -272,16 +335,16 @@ done:
 
 /* As in the paper, every method compresses the first values and the best
  * so far is chosen for the whole block. */
-#define WET_TRIAL 4096
+#define WET_TRIAL 16384
 
-int wet_block_encode(const uint32_t *x, uint32_t m, uint8_t **out, size_t *len, unsigned *method)
+int wet_block_encode(const uint32_t *x, const uint32_t *keys, uint32_t m, uint8_t **out, size_t *len, unsigned *method)
 {
 	*out = NULL;
 	uint32_t trial = m < WET_TRIAL ? m : WET_TRIAL;
 	for (unsigned k = 0; k < WET_M_COUNT; k++) {
 		uint8_t *b;
 		size_t n;
-		if (wet_block_encode_method(x, trial, k, &b, &n)) {
+		if (wet_block_encode_method(x, keys, trial, k, &b, &n)) {
 			free(*out);
 			*out = NULL;
 			return -1;
@@ -298,7 +361,7 @@ int wet_block_encode(const uint32_t *x, uint32_t m, uint8_t **out, size_t *len, 
 	if (trial < m) {
 		free(*out);
 		*out = NULL;
-		return wet_block_encode_method(x, m, *method, out, len);
+		return wet_block_encode_method(x, keys, m, *method, out, len);
 	}
 	return 0;
 }
@@ -328,9 +391,13 @@ int wet_cursor_load(struct wet_cursor *c, const uint8_t *buf, size_t len, const 
 	if (!is_delta(method) && last)
 		BAD("last value set for a non-differential method", 8);
 	/* every value costs at least one bit, at most 33 */
-	if (nbits < m || nbits > 3ull * m || nvals > m)
+	if (nbits < m || nbits > 3ull * m || nvals > 2ull * m)
 		BAD("code counts impossible for the block length", 12);
-	size_t need = 20 + ((size_t)nbits + 7) / 8 + 4 * (size_t)nvals + (c->kbits ? ((size_t)1 << c->kbits) / 8 : 0);
+	size_t ntab = c->frt2 ? 2 : c->kbits ? 1 : 0;
+	/* a KSTRIDE miss keeps two values */
+	if (nvals > (c->frt2 ? 2ull : 1ull) * m)
+		BAD("code counts impossible for the block length", 16);
+	size_t need = 20 + ((size_t)nbits + 7) / 8 + 4 * (size_t)nvals + ntab * (((size_t)1 << c->kbits) / 8);
 	if (need > len)
 		BAD("stream block is truncated", len);
 	const uint8_t *p = buf + 20;
@@ -351,15 +418,18 @@ int wet_cursor_load(struct wet_cursor *c, const uint8_t *buf, size_t len, const 
 	for (size_t k = 0; k < nvals; k++, p += 4)
 		c->frv.v[k] = cc_get32(p);
 	c->frv.n = nvals;
-	if (c->kbits) {
+	uint32_t *tabs[2] = {c->frtb, c->frt2};
+	for (size_t q = 0; q < ntab; q++) {
 		const uint8_t *bm = p;
+		if ((size_t)(p - buf) + ((size_t)1 << c->kbits) / 8 > len)
+			BAD("stream block is truncated", len);
 		p += ((size_t)1 << c->kbits) / 8;
 		for (size_t k = 0; k < ((size_t)1 << c->kbits); k++)
 			if ((bm[k >> 3] >> (k & 7)) & 1) {
 				if ((size_t)(p - buf) + 4 > len)
 					BAD("stream block is truncated", len);
-				c->frtb[k] = cc_get32(p);
-				if (!c->frtb[k])
+				tabs[q][k] = cc_get32(p);
+				if (!tabs[q][k])
 					BAD("table entry marked present holds zero", (size_t)(p - buf));
 				p += 4;
 			}
@@ -372,12 +442,12 @@ int wet_cursor_load(struct wet_cursor *c, const uint8_t *buf, size_t len, const 
 	return 0;
 }
 
-int wet_cursor_next(struct wet_cursor *c, uint32_t *v)
+int wet_cursor_next(struct wet_cursor *c, uint32_t key, uint32_t *v)
 {
 	if (c->p >= (int64_t)c->m)
 		return 0;
 	while (c->p >= c->i + (int64_t)c->order)
-		if (advance(c, NULL))
+		if (advance(c, NULL, key))
 			return -2;
 	uint32_t y = c->win[c->p - c->i];
 	if (is_delta(c->method))
@@ -387,12 +457,12 @@ int wet_cursor_next(struct wet_cursor *c, uint32_t *v)
 	return 1;
 }
 
-int wet_cursor_prev(struct wet_cursor *c, uint32_t *v)
+int wet_cursor_prev(struct wet_cursor *c, uint32_t key, uint32_t *v)
 {
 	if (c->p <= 0)
 		return 0;
 	while (c->p - 1 < c->i)
-		if (retreat(c))
+		if (retreat(c, key))
 			return -2;
 	uint32_t y = c->win[c->p - 1 - c->i];
 	if (is_delta(c->method)) {
@@ -407,11 +477,11 @@ int wet_cursor_prev(struct wet_cursor *c, uint32_t *v)
 	return 1;
 }
 
-int wet_cursor_rewind(struct wet_cursor *c)
+int wet_cursor_rewind(struct wet_cursor *c, const uint32_t *keys)
 {
 	uint32_t v;
 	int rc;
-	while ((rc = wet_cursor_prev(c, &v)) == 1)
+	while ((rc = wet_cursor_prev(c, keys && c->p > 0 ? keys[c->p - 1] : 0, &v)) == 1)
 		;
 	return rc;
 }

@@ -45,7 +45,7 @@ void citcat_wet_build_config_default(struct citcat_wet_build_config *c);
 struct citcat_wet_stream_size {
 	uint64_t values;  /* values in the stream */
 	uint64_t bytes;   /* stored (tier-2) bytes */
-	uint64_t method[4]; /* blocks per method: FCM, last-n, DFCM, D-last-n */
+	uint64_t method[6]; /* blocks per method: FCM, last-n, DFCM, D-last-n, keyed FCM, keyed stride */
 };
 
 struct citcat_wet_build_result {

@@ -79,7 +79,7 @@ struct builder {
 	uint32_t blk_pc[WET_NODE_MAX_INSNS], blk_word[WET_NODE_MAX_INSNS];
 	uint32_t blk_n;
 	/* segment */
-	struct u32vec s[CITCAT_WET_NSTREAMS];
+	struct u32vec s[CITCAT_WET_NSTREAMS], key[CITCAT_WET_NSTREAMS]; /* values and their keys */
 	uint64_t seg_first_insn, seg_first_ts;
 	uint32_t seg_insns, seg_nodes;
 	struct seg_ent *segs;
@@ -196,13 +196,19 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 	return 0;
 }
 
+/* Appends V to stream K with key KEY (the statement's address). */
+static inline int spush(struct builder *b, unsigned k, uint32_t key, uint32_t v)
+{
+	return vpush(&b->s[k], v) | vpush(&b->key[k], key);
+}
+
 static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words)
 {
 	uint32_t id;
 	int rc = node_id(b, kind, pc, n, words, &id);
 	if (rc)
 		return berr(b, rc, "out of memory");
-	if (vpush(&b->s[CITCAT_WET_S_NODE], id))
+	if (spush(b, CITCAT_WET_S_NODE, 0, id))
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 	b->seg_nodes++;
 	b->ts++;
@@ -249,7 +255,7 @@ static int flush_segment(struct builder *b)
 		unsigned method;
 		if (b->s[k].n > WET_BLOCK_MAX)
 			return berr(b, CITCAT_ERR_INTERNAL, "stream block too long");
-		if (wet_block_encode(b->s[k].v, (uint32_t)b->s[k].n, &blk, &len, &method))
+		if (wet_block_encode(b->s[k].v, b->key[k].v, (uint32_t)b->s[k].n, &blk, &len, &method))
 			return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 		e->off[k] = b->off;
 		e->len[k] = (uint32_t)len;
@@ -263,6 +269,7 @@ static int flush_segment(struct builder *b)
 		if (rc)
 			return rc;
 		b->s[k].n = 0;
+		b->key[k].n = 0;
 	}
 	b->seg_first_insn = b->insns;
 	b->seg_first_ts = b->ts + 1;
@@ -328,7 +335,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	int passed = wet_cond_passed(du->cond, b->cpsr);
 	int fail = 0;
 	if (du->cond != 14 && du->cond != 15)
-		fail |= vpush(&b->s[CITCAT_WET_S_COND], (uint32_t)passed);
+		fail |= spush(b, CITCAT_WET_S_COND, pc, (uint32_t)passed);
 	/* uses */
 	unsigned np = 0;
 	if (passed) {
@@ -337,14 +344,15 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	} else {
 		add_prod(b, &np, b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)]);
 	}
-	fail |= vpush(&b->s[CITCAT_WET_S_ACCN], r->n_acc);
+	fail |= spush(b, CITCAT_WET_S_ACCN, pc, r->n_acc);
 	for (uint32_t k = 0; k < r->n_acc; k++) {
 		const struct citcat_access *a = &r->acc[k];
-		fail |= vpush(&b->s[CITCAT_WET_S_AKIND], a->size | (a->write ? 0x80u : 0));
-		fail |= vpush(&b->s[CITCAT_WET_S_AADDR], (uint32_t)a->addr);
-		fail |= vpush(&b->s[CITCAT_WET_S_AVAL], (uint32_t)a->value);
+		uint32_t key = WET_KEY(pc, k);
+		fail |= spush(b, CITCAT_WET_S_AKIND, key, a->size | (a->write ? 0x80u : 0));
+		fail |= spush(b, CITCAT_WET_S_AADDR, key, (uint32_t)a->addr);
+		fail |= spush(b, CITCAT_WET_S_AVAL, key, (uint32_t)a->value);
 		if (a->size == 8)
-			fail |= vpush(&b->s[CITCAT_WET_S_AVALHI], (uint32_t)(a->value >> 32));
+			fail |= spush(b, CITCAT_WET_S_AVALHI, key, (uint32_t)(a->value >> 32));
 		if (!a->write && (uint32_t)a->addr - b->ram_base < b->ram_size)
 			for (unsigned i = 0; i < a->size; i++) {
 				uint32_t *s = mem_slot(b, (uint32_t)a->addr + i, 0);
@@ -355,16 +363,16 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 		return berr(b, CITCAT_ERR_LIMIT, "instruction %llu has more producers than a WET records",
 			    (unsigned long long)b->insns);
 	qsort(b->prod, np, sizeof b->prod[0], cmp_desc);
-	fail |= vpush(&b->s[CITCAT_WET_S_DEPN], np);
+	fail |= spush(b, CITCAT_WET_S_DEPN, pc, np);
 	for (unsigned i = 0; i < np; i++)
-		fail |= vpush(&b->s[CITCAT_WET_S_DEP], (uint32_t)(me - b->prod[i]));
+		fail |= spush(b, CITCAT_WET_S_DEP, WET_KEY(pc, i), (uint32_t)(me - b->prod[i]));
 	b->res->deps += np;
 	/* defs */
 	if (passed) {
 		for (unsigned i = 0; i < du->ndef; i++) {
 			unsigned d = du->def[i];
 			uint32_t v = d < 15 ? regs[d] : d == WET_R_FLAGS ? regs[CITCAT_OBS_CPSR] >> 27 : regs[CITCAT_OBS_SPSR];
-			fail |= vpush(&b->s[CITCAT_WET_S_REGVAL], v);
+			fail |= spush(b, CITCAT_WET_S_REGVAL, WET_KEY(pc, i), v);
 			b->reg_w[wet_phys(d, b->cpsr)] = me;
 		}
 		for (uint32_t k = 0; k < r->n_acc; k++) {
@@ -599,8 +607,10 @@ out:
 	free(b->nodes);
 	free(b->nh);
 	free(b->segs);
-	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
 		free(b->s[k].v);
+		free(b->key[k].v);
+	}
 	for (size_t i = 0; i < NPAGES; i++)
 		free(b->mem_w[i]);
 	free(b);

@@ -16,6 +16,9 @@
 #define WET_SEG_DEFAULT (1u << 16)
 #define WET_IDX_HDR 32
 
+/* The key of the ORD-th value an instance at PC puts in a stream. */
+#define WET_KEY(pc, ord) ((uint32_t)(pc) + 0x01000193u * (uint32_t)(ord))
+
 enum { WET_NODE_BLOCK = 0, WET_NODE_IRQ = 1 };
 
 #endif

@@ -320,10 +320,10 @@ static int open_stream(struct citcat_wet *w, const struct rseg *s, unsigned k)
 	return 0;
 }
 
-/* One value of stream K in the walk's direction. */
-static int get(struct citcat_wet *w, const struct rseg *s, unsigned k, int back, uint32_t *v)
+/* One value of stream K (key KEY) in the walk's direction. */
+static int get(struct citcat_wet *w, const struct rseg *s, unsigned k, uint32_t key, int back, uint32_t *v)
 {
-	int rc = back ? wet_cursor_prev(&w->cur[k], v) : wet_cursor_next(&w->cur[k], v);
+	int rc = back ? wet_cursor_prev(&w->cur[k], key, v) : wet_cursor_next(&w->cur[k], key, v);
 	if (rc == 1)
 		return 0;
 	return werr(w, CITCAT_ERR_CORRUPT, s->off[k], "stream block %s: %s", citcat_wet_stream_name(k),
@@ -352,7 +352,7 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 	int rc;
 	in->executed = 1;
 	if (mask & (1u << CITCAT_WET_S_COND) && st->du.cond != 14 && st->du.cond != 15) {
-		if ((rc = get(w, s, CITCAT_WET_S_COND, back, &v)))
+		if ((rc = get(w, s, CITCAT_WET_S_COND, in->pc, back, &v)))
 			return rc;
 		if (v > 1)
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_COND], "condition value %u is not 0 or 1", v);
@@ -361,20 +361,20 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 	in->n_acc = 0;
 	if (mask & (1u << CITCAT_WET_S_ACCN)) {
 		uint32_t n;
-		if ((rc = get(w, s, CITCAT_WET_S_ACCN, back, &n)))
+		if ((rc = get(w, s, CITCAT_WET_S_ACCN, in->pc, back, &n)))
 			return rc;
 		if (n > 64)
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_ACCN], "%u accesses in one instruction", n);
 		in->n_acc = n;
 		for (uint32_t j = 0; j < n; j++) {
-			uint32_t a = back ? n - 1 - j : j, kind, addr, lo, hi = 0;
-			if ((rc = get(w, s, CITCAT_WET_S_AKIND, back, &kind)) || (rc = get(w, s, CITCAT_WET_S_AADDR, back, &addr)) ||
-			    (rc = get(w, s, CITCAT_WET_S_AVAL, back, &lo)))
+			uint32_t a = back ? n - 1 - j : j, kind, addr, lo, hi = 0, key = WET_KEY(in->pc, a);
+			if ((rc = get(w, s, CITCAT_WET_S_AKIND, key, back, &kind)) ||
+			    (rc = get(w, s, CITCAT_WET_S_AADDR, key, back, &addr)) || (rc = get(w, s, CITCAT_WET_S_AVAL, key, back, &lo)))
 				return rc;
 			unsigned size = kind & 0x7f;
 			if ((kind & ~0xffu) || (size != 1 && size != 2 && size != 4 && size != 8))
 				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_AKIND], "invalid access kind 0x%x", kind);
-			if (size == 8 && (rc = get(w, s, CITCAT_WET_S_AVALHI, back, &hi)))
+			if (size == 8 && (rc = get(w, s, CITCAT_WET_S_AVALHI, key, back, &hi)))
 				return rc;
 			in->acc[a].addr = addr;
 			in->acc[a].size = (uint8_t)size;
@@ -385,28 +385,30 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 	in->n_dep = 0;
 	if (mask & (1u << CITCAT_WET_S_DEPN)) {
 		uint32_t n;
-		if ((rc = get(w, s, CITCAT_WET_S_DEPN, back, &n)))
+		if ((rc = get(w, s, CITCAT_WET_S_DEPN, in->pc, back, &n)))
 			return rc;
 		if (n > 256)
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEPN], "%u producers of one instruction", n);
 		in->n_dep = n;
 		for (uint32_t j = 0; j < n; j++) {
-			uint32_t d;
-			if ((rc = get(w, s, CITCAT_WET_S_DEP, back, &d)))
+			uint32_t d, o = back ? n - 1 - j : j;
+			if ((rc = get(w, s, CITCAT_WET_S_DEP, WET_KEY(in->pc, o), back, &d)))
 				return rc;
 			if (!d || d > in->index)
 				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP], "producer distance %u at instruction %llu",
 					    d, (unsigned long long)in->index);
-			in->dep[back ? n - 1 - j : j] = in->index - d;
+			in->dep[o] = in->index - d;
 		}
 	}
 	in->n_val = 0;
 	if (mask & (1u << CITCAT_WET_S_REGVAL) && in->executed) {
 		unsigned n = st->du.ndef;
 		in->n_val = n;
-		for (unsigned j = 0; j < n; j++)
-			if ((rc = get(w, s, CITCAT_WET_S_REGVAL, back, &in->val[back ? n - 1 - j : j])))
+		for (unsigned j = 0; j < n; j++) {
+			unsigned o = back ? n - 1 - j : j;
+			if ((rc = get(w, s, CITCAT_WET_S_REGVAL, WET_KEY(in->pc, o), back, &in->val[o])))
 				return rc;
+		}
 	}
 	(void)cpsr_unknown;
 	return 0;
@@ -414,25 +416,19 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 
 #define WALK_SKIP 0x7fffffff
 
-static int walk_segment(struct citcat_wet *w, const struct citcat_wet_walk *wk, uint32_t si)
+/* One pass over segment SI's open cursors in direction BACK, calling the
+ * walk's callback when CALL is set. */
+static int segment_pass(struct citcat_wet *w, const struct citcat_wet_walk *wk, uint32_t si, unsigned mask, int back,
+			int call)
 {
 	const struct rseg *s = &w->segs[si];
-	unsigned mask = stream_mask(wk->what);
-	int back = wk->backward, rc;
-	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
-		if (!(mask & (1u << k)))
-			continue;
-		if ((rc = open_stream(w, s, k)))
-			return rc;
-		if (!back && wet_cursor_rewind(&w->cur[k]))
-			return werr(w, CITCAT_ERR_CORRUPT, s->off[k], "stream block %s: inconsistent codes", citcat_wet_stream_name(k));
-	}
+	int rc;
 	struct citcat_wet_insn *in = &w->in;
 	uint64_t idx = back ? s->first_insn + s->n_insns : s->first_insn; /* next (fwd) or one past (back) */
 	uint64_t ts = back ? s->first_ts + s->n_nodes - 1 : s->first_ts;
 	for (uint32_t e = 0; e < s->n_nodes; e++, ts += back ? (uint64_t)-1 : 1) {
 		uint32_t id;
-		if ((rc = get(w, s, CITCAT_WET_S_NODE, back, &id)))
+		if ((rc = get(w, s, CITCAT_WET_S_NODE, 0, back, &id)))
 			return rc;
 		if (id >= w->nnodes)
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_NODE], "node id %u of %u", id, w->nnodes);
@@ -447,7 +443,7 @@ static int walk_segment(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 			in->word = w->stmt[nd->first + k].word;
 			if ((rc = labels(w, s, &w->stmt[nd->first + k], mask, back, 0)))
 				return rc;
-			int inr = wk->by_index ? in->index >= wk->from && in->index <= wk->to : ts >= wk->from && ts <= wk->to;
+			int inr = call && (wk->by_index ? in->index >= wk->from && in->index <= wk->to : ts >= wk->from && ts <= wk->to);
 			if (inr && (rc = wk->cb(wk->ctx, in)))
 				return rc;
 		}
@@ -459,6 +455,21 @@ static int walk_segment(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[k], "stream block %s holds more values than the segment uses",
 				    citcat_wet_stream_name(k));
 	return 0;
+}
+
+/* Blocks are stored at their end: a forward walk first walks the segment
+ * back to its start (keyed codes need the statements in lockstep). */
+static int walk_segment(struct citcat_wet *w, const struct citcat_wet_walk *wk, uint32_t si)
+{
+	const struct rseg *s = &w->segs[si];
+	unsigned mask = stream_mask(wk->what);
+	int rc;
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
+		if (mask & (1u << k) && (rc = open_stream(w, s, k)))
+			return rc;
+	if (!wk->backward && (rc = segment_pass(w, wk, si, mask, 1, 0)))
+		return rc;
+	return segment_pass(w, wk, si, mask, wk->backward, 1);
 }
 
 int citcat_wet_walk(struct citcat_wet *w, const struct citcat_wet_walk *wk)
