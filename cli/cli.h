@@ -65,6 +65,7 @@ int cmd_capture(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_wet(int argc, char **argv);
 
 /* Options `convert` passes to the format modules. */
 struct convert_opts {

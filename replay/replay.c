@@ -263,8 +263,43 @@ static void oracle_compare(struct replayer *p, const struct citcat_itrace_rec *r
 	diverge(p, "instruction trace", want, "%s", got);
 }
 
+static const int obs_regs[CITCAT_OBS_NREGS] = {
+	UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3, UC_ARM_REG_R4, UC_ARM_REG_R5,
+	UC_ARM_REG_R6, UC_ARM_REG_R7, UC_ARM_REG_R8, UC_ARM_REG_R9, UC_ARM_REG_R10, UC_ARM_REG_R11,
+	UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC, UC_ARM_REG_CPSR, UC_ARM_REG_SPSR};
+
+/* The observer's error stops the run like an input error. */
+static void observe_failed(struct replayer *p, int rc)
+{
+	const struct citcat_errinfo *e = p->cfg->observer->obs_err;
+	if (e && e->code)
+		fail(p, rc, e->offset, "%s", e->msg);
+	else
+		fail(p, rc, UINT64_MAX, "the observer stopped the replay");
+}
+
+static void observe(struct replayer *p, const struct citcat_itrace_rec *r)
+{
+	const struct citcat_replay_observer *o = p->cfg->observer;
+	uint32_t regs[CITCAT_OBS_NREGS];
+	void *vals[CITCAT_OBS_NREGS];
+	for (int i = 0; i < CITCAT_OBS_NREGS; i++)
+		vals[i] = &regs[i];
+	if (!o->record || p->failed)
+		return;
+	if (uc_reg_read_batch(p->uc, (int *)obs_regs, vals, CITCAT_OBS_NREGS)) {
+		fail(p, CITCAT_ERR_UNICORN, UINT64_MAX, "reading the registers failed");
+		return;
+	}
+	int rc = o->record(o->ctx, r, regs);
+	if (rc)
+		observe_failed(p, rc);
+}
+
 static inline void emit_record(struct replayer *p, const struct citcat_itrace_rec *r)
 {
+	if (p->cfg->observer)
+		observe(p, r);
 	if (p->out && citcat_itrace_write(p->out, r))
 		fail(p, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", p->cfg->out_path, citcat_itrace_writer_error(p->out)->msg);
 	if (p->orc)
@@ -396,6 +431,9 @@ static int async_events(struct replayer *p, uint32_t a)
 				return 0;
 			}
 			bus_dma(&p->bus, d->addr, d->data, d->len, d->bcount, d->pc);
+			int orc = p->cfg->observer && p->cfg->observer->dma ? p->cfg->observer->dma(p->cfg->observer->ctx, d->addr, d->len) : 0;
+			if (orc)
+				observe_failed(p, orc);
 			for (uint32_t i = 0; i < d->len; i++)
 				kset(p->known, d->addr - p->ram_base + i);
 			p->res->dma++;
@@ -674,7 +712,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		ue = uc_mem_map_ptr(p->uc, p->ram_base, p->ram_size, UC_PROT_ALL, p->ram);
 	if (!ue)
 		ue = uc_mmio_map(p->uc, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, p, mmio_write, p);
-	int itr = cfg->out_path || cfg->oracle;
+	int itr = cfg->out_path || cfg->oracle || cfg->observer;
 	uint64_t rb = p->ram_base, re = (uint64_t)p->ram_base + p->ram_size - 1;
 	if (!ue)
 		ue = uc_hook_add(p->uc, &hk, UC_HOOK_CODE, hook_code, p, 1, 0);
@@ -694,6 +732,18 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		fail(p, rc, UINT64_MAX, "%s: cannot create the instruction trace: %s", cfg->out_path,
 		     rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 		goto out;
+	}
+	if (cfg->observer && cfg->observer->start) {
+		uint32_t regs[CITCAT_OBS_NREGS];
+		void *vals[CITCAT_OBS_NREGS];
+		for (int i = 0; i < CITCAT_OBS_NREGS; i++)
+			vals[i] = &regs[i];
+		if (uc_reg_read_batch(p->uc, (int *)obs_regs, vals, CITCAT_OBS_NREGS) ||
+		    (rc = cfg->observer->start(cfg->observer->ctx, regs))) {
+			observe_failed(p, rc ? rc : CITCAT_ERR_UNICORN);
+			rc = err->code;
+			goto out;
+		}
 	}
 	next_aes(p);
 	if (cfg->progress && cfg->progress(cfg->progress_ctx, 0, p->total))

@@ -26,6 +26,27 @@ struct citcat_replay_config {
 	 * length can be legitimate and still take hours (a long loop with no
 	 * events costs a few bytes of AES). */
 	uint64_t max_insns;
+	/* Optional observer (NULL: none, no cost), for analyses that need what a
+	 * trace file lacks.  Called for every record in trace order: for an
+	 * instruction, REGS holds the register file after it (CITCAT_OBS_*
+	 * slots: r0-r12, SP, LR and SPSR of the mode then, PC, CPSR); for an
+	 * interrupt entry, REGS is the state before the entry.  Non-zero stops
+	 * the run with that error code (OBS_ERR, if set, says why). */
+	const struct citcat_replay_observer *observer;
+};
+
+enum { CITCAT_OBS_SP = 13, CITCAT_OBS_LR = 14, CITCAT_OBS_PC = 15, CITCAT_OBS_CPSR = 16, CITCAT_OBS_SPSR = 17,
+       CITCAT_OBS_NREGS = 18 };
+
+struct citcat_itrace_rec;
+struct citcat_replay_observer {
+	void *ctx;
+	int (*record)(void *ctx, const struct citcat_itrace_rec *rec, const uint32_t regs[CITCAT_OBS_NREGS]);
+	/* a DMA transfer wrote LEN bytes at ADDR before the next record */
+	int (*dma)(void *ctx, uint32_t addr, uint32_t len);
+	/* the initial register file, before the first record */
+	int (*start)(void *ctx, const uint32_t regs[CITCAT_OBS_NREGS]);
+	struct citcat_errinfo *obs_err;
 };
 
 void citcat_replay_config_default(struct citcat_replay_config *c);

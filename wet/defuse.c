@@ -1,0 +1,158 @@
+/* ARM register def/use sets (see defuse.h). */
+#include "defuse.h"
+
+#include <capstone/capstone.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct wet_decoder {
+	csh cs;
+	cs_insn *insn;
+};
+
+int wet_decoder_open(struct wet_decoder **d)
+{
+	*d = calloc(1, sizeof **d);
+	if (!*d)
+		return -1;
+	if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &(*d)->cs) != CS_ERR_OK) {
+		free(*d);
+		*d = NULL;
+		return -1;
+	}
+	cs_option((*d)->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (!((*d)->insn = cs_malloc((*d)->cs))) {
+		wet_decoder_close(*d);
+		*d = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void wet_decoder_close(struct wet_decoder *d)
+{
+	if (!d)
+		return;
+	if (d->insn)
+		cs_free(d->insn, 1);
+	cs_close(&d->cs);
+	free(d);
+}
+
+static void add(uint8_t *set, uint8_t *n, unsigned r)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (set[i] == r)
+			return;
+	if (*n < WET_DU_MAX)
+		set[(*n)++] = (uint8_t)r;
+}
+
+/* Capstone register -> logical register, or -1 (PC, anything else). */
+static int logical(unsigned reg)
+{
+	if (reg >= ARM_REG_R0 && reg <= ARM_REG_R12)
+		return (int)(reg - ARM_REG_R0);
+	switch (reg) {
+	case ARM_REG_SP: return 13;
+	case ARM_REG_LR: return 14;
+	case ARM_REG_CPSR: case ARM_REG_APSR: case ARM_REG_APSR_NZCV: return WET_R_FLAGS;
+	case ARM_REG_SPSR: return WET_R_SPSR;
+	default: return -1;
+	}
+}
+
+void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du *du)
+{
+	memset(du, 0, sizeof *du);
+	du->cond = (uint8_t)(word >> 28);
+	if (du->cond != 14 && du->cond != 15)
+		add(du->use, &du->nuse, WET_R_FLAGS);
+	uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
+	const uint8_t *code = b;
+	size_t size = 4;
+	uint64_t addr = pc;
+	if (!cs_disasm_iter(d->cs, &code, &size, &addr, d->insn))
+		return;
+	cs_regs rr, wr;
+	uint8_t nr = 0, nw = 0;
+	if (cs_regs_access(d->cs, d->insn, rr, &nr, wr, &nw) == CS_ERR_OK) {
+		for (unsigned i = 0; i < nr; i++)
+			if (logical(rr[i]) >= 0)
+				add(du->use, &du->nuse, (unsigned)logical(rr[i]));
+		for (unsigned i = 0; i < nw; i++)
+			if (logical(wr[i]) >= 0)
+				add(du->def, &du->ndef, (unsigned)logical(wr[i]));
+	}
+	int writes_pc = 0;
+	for (unsigned i = 0; i < nw; i++)
+		writes_pc |= wr[i] == ARM_REG_PC;
+	if (d->insn->detail->arm.update_flags && !writes_pc)
+		add(du->def, &du->ndef, WET_R_FLAGS);
+	int spsr = (word >> 22) & 1;
+	if ((word & 0x0FBF0FFFu) == 0x010F0000u) /* MRS Rd, CPSR/SPSR */
+		add(du->use, &du->nuse, spsr ? WET_R_SPSR : WET_R_FLAGS);
+	int msr_reg = (word & 0x0FB0FFF0u) == 0x0120F000u, msr_imm = (word & 0x0FB0F000u) == 0x0320F000u;
+	if ((msr_reg || msr_imm) && (word & 0x000F0000u)) { /* MSR with a field mask (not a hint) */
+		if (spsr)
+			add(du->def, &du->ndef, WET_R_SPSR);
+		else if (word & 0x00080000u) /* the flags field */
+			add(du->def, &du->ndef, WET_R_FLAGS);
+		if (msr_reg)
+			add(du->use, &du->nuse, word & 15u);
+	}
+	/* exception returns: SUBS/MOVS PC, ... and LDM ..., {.., pc}^ copy SPSR to CPSR */
+	int dp_s_pc = (word & 0x0C10F000u) == 0x0010F000u && ((word >> 21) & 0xC) != 0x8;
+	int ldm_pc_s = (word & 0x0E508000u) == 0x08508000u;
+	if (dp_s_pc || ldm_pc_s) {
+		add(du->use, &du->nuse, WET_R_SPSR);
+		add(du->def, &du->ndef, WET_R_FLAGS);
+	}
+}
+
+int wet_cond_passed(unsigned cond, uint32_t cpsr)
+{
+	int n = (cpsr >> 31) & 1, z = (cpsr >> 30) & 1, c = (cpsr >> 29) & 1, v = (cpsr >> 28) & 1;
+	switch (cond) {
+	case 0: return z;
+	case 1: return !z;
+	case 2: return c;
+	case 3: return !c;
+	case 4: return n;
+	case 5: return !n;
+	case 6: return v;
+	case 7: return !v;
+	case 8: return c && !z;
+	case 9: return !c || z;
+	case 10: return n == v;
+	case 11: return n != v;
+	case 12: return !z && n == v;
+	case 13: return z || n != v;
+	default: return 1;
+	}
+}
+
+/* banks: 0 usr/sys, 1 svc, 2 irq, 3 abt, 4 und, 5 fiq */
+static unsigned bank(uint32_t cpsr)
+{
+	switch (cpsr & 0x1f) {
+	case 0x13: return 1;
+	case 0x12: return 2;
+	case 0x17: return 3;
+	case 0x1b: return 4;
+	case 0x11: return 5;
+	default: return 0;
+	}
+}
+
+unsigned wet_phys(unsigned r, uint32_t cpsr)
+{
+	unsigned b = bank(cpsr);
+	if (r < 13)
+		return r;
+	if (r == 13 || r == 14)
+		return 13 + 2 * b + (r - 13); /* 13..24 */
+	if (r == WET_R_FLAGS)
+		return 25;
+	return b ? 25 + b : 25; /* SPSR: 26..30; user/system mode has none (reads the flags' slot) */
+}

@@ -1,0 +1,41 @@
+/* Internal: which registers an ARM (A32) instruction reads and writes, for
+ * the WET's register dependences.  Capstone supplies the operand access
+ * lists; the special cases it does not report (condition flags read by a
+ * conditional instruction, MRS/MSR, exception returns restoring CPSR from
+ * SPSR) are added here.  The PC is never a location: reading it gives a
+ * constant and writing it is control flow.
+ *
+ * Logical registers: 0-12 r0-r12, 13 SP, 14 LR, WET_R_FLAGS (CPSR.NZCVQ/GE,
+ * one location), WET_R_SPSR (the SPSR of the current mode).  wet_phys()
+ * maps them to physical locations by processor mode (SP, LR and SPSR are
+ * banked; FIQ's r8-r12 banks are not modelled: the target never uses FIQ). */
+#ifndef CITCAT_WET_DEFUSE_H
+#define CITCAT_WET_DEFUSE_H
+
+#include <stdint.h>
+
+#define WET_R_FLAGS 15
+#define WET_R_SPSR 16
+#define WET_DU_MAX 20
+#define WET_NPHYS 31 /* physical locations */
+
+struct wet_du {
+	uint8_t cond;       /* condition field, 14 = always */
+	uint8_t nuse, ndef;
+	uint8_t use[WET_DU_MAX], def[WET_DU_MAX]; /* logical registers, no duplicates */
+};
+
+struct wet_decoder;
+/* Returns 0 or -1 (Capstone could not be opened / out of memory). */
+int wet_decoder_open(struct wet_decoder **d);
+void wet_decoder_close(struct wet_decoder *d);
+/* Fills DU for the instruction WORD at PC (an undecodable word reads and
+ * writes nothing but still has its condition). */
+void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du *du);
+
+/* True when condition COND holds for CPSR. */
+int wet_cond_passed(unsigned cond, uint32_t cpsr);
+/* Physical location (0 .. WET_NPHYS-1) of logical register R in the mode of CPSR. */
+unsigned wet_phys(unsigned r, uint32_t cpsr);
+
+#endif

@@ -1,0 +1,618 @@
+/* WET construction while replaying (WET.md).  The replayer's observer hands
+ * over every record with the register file after it; from it the builder
+ * keeps, per segment of the run, one stream per kind of label and, for the
+ * dependences, a shadow of every register and RAM byte naming the last
+ * instance that wrote it.  Memory is bounded by the segment size, the
+ * static code (node table, decode cache) and the RAM shadow, never by the
+ * length of the run. */
+#include "bistream.h"
+#include "bytes.h"
+#include "defuse.h"
+#include "ims.h"
+#include "itrace.h"
+#include "outfile.h"
+#include "wet_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <xxhash.h>
+
+#define PAGE_BITS 12
+#define NPAGES (1u << (32 - PAGE_BITS))
+
+struct u32vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static int vpush(struct u32vec *a, uint32_t x)
+{
+	if (a->n == a->cap) {
+		size_t nc = a->cap ? a->cap * 2 : 4096;
+		uint32_t *p = realloc(a->v, nc * sizeof *p);
+		if (!p)
+			return -1;
+		a->v = p;
+		a->cap = nc;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
+struct dcache_ent { /* decoded instruction, by (pc, word) */
+	uint32_t pc, word;
+	int used;
+	struct wet_du du;
+};
+
+struct node {
+	uint32_t kind, pc, n, hash;
+	uint32_t *words;
+};
+
+struct seg_ent {
+	uint64_t first_insn, first_ts;
+	uint32_t n_insns, n_nodes;
+	uint64_t off[CITCAT_WET_NSTREAMS];
+	uint32_t len[CITCAT_WET_NSTREAMS], count[CITCAT_WET_NSTREAMS];
+	uint64_t hash[CITCAT_WET_NSTREAMS];
+};
+
+struct builder {
+	const struct citcat_wet_build_config *cfg;
+	struct citcat_wet_build_result *res;
+	struct citcat_errinfo err;
+	struct cc_outfile *out;
+	uint64_t off;
+	struct wet_decoder *dec;
+	struct dcache_ent *dc;
+	size_t dc_cap, dc_n;
+	/* node table */
+	struct node *nodes;
+	size_t nnodes, nodes_cap;
+	uint32_t *nh; /* hash -> node id + 1 */
+	size_t nh_cap;
+	/* the node being executed */
+	uint32_t blk_pc[WET_NODE_MAX_INSNS], blk_word[WET_NODE_MAX_INSNS];
+	uint32_t blk_n;
+	/* segment */
+	struct u32vec s[CITCAT_WET_NSTREAMS], key[CITCAT_WET_NSTREAMS]; /* values and their keys */
+	uint64_t seg_first_insn, seg_first_ts;
+	uint32_t seg_insns, seg_nodes;
+	struct seg_ent *segs;
+	size_t nsegs, segs_cap;
+	/* run state */
+	uint64_t insns, ts;
+	uint32_t cpsr; /* before the next instruction */
+	uint64_t reg_w[WET_NPHYS]; /* last writer INDEX + 1, 0 = none (initial state) */
+	uint32_t *mem_w[NPAGES];   /* per RAM byte, the same (as INDEX + 1) */
+	uint64_t prod[256];
+	uint32_t ram_base, ram_size;
+};
+
+static int berr(struct builder *b, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int berr(struct builder *b, int code, const char *fmt, ...)
+{
+	if (!b->err.code) {
+		va_list ap;
+		va_start(ap, fmt);
+		b->err.code = code;
+		b->err.offset = UINT64_MAX;
+		vsnprintf(b->err.msg, sizeof b->err.msg, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static const struct wet_du *decode(struct builder *b, uint32_t pc, uint32_t word)
+{
+	if (b->dc_n * 2 >= b->dc_cap) {
+		size_t nc = b->dc_cap ? b->dc_cap * 2 : 4096;
+		struct dcache_ent *n = calloc(nc, sizeof *n);
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < b->dc_cap; i++)
+			if (b->dc[i].used) {
+				size_t h = (b->dc[i].pc * 0x9E3779B1u ^ b->dc[i].word * 0x85EBCA77u) & (nc - 1);
+				while (n[h].used)
+					h = (h + 1) & (nc - 1);
+				n[h] = b->dc[i];
+			}
+		free(b->dc);
+		b->dc = n;
+		b->dc_cap = nc;
+	}
+	size_t h = (pc * 0x9E3779B1u ^ word * 0x85EBCA77u) & (b->dc_cap - 1);
+	while (b->dc[h].used && (b->dc[h].pc != pc || b->dc[h].word != word))
+		h = (h + 1) & (b->dc_cap - 1);
+	if (!b->dc[h].used) {
+		b->dc[h].used = 1;
+		b->dc[h].pc = pc;
+		b->dc[h].word = word;
+		wet_decode(b->dec, pc, word, &b->dc[h].du);
+		b->dc_n++;
+	}
+	return &b->dc[h].du;
+}
+
+static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words)
+{
+	uint32_t h = XXH32(words, n * sizeof *words, pc ^ (kind << 31) ^ (n << 20));
+	return h;
+}
+
+/* The id of the node (KIND, PC, WORDS[N]), added when new. */
+static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words, uint32_t *id)
+{
+	if (b->nnodes * 2 >= b->nh_cap) {
+		size_t nc = b->nh_cap ? b->nh_cap * 2 : 1024;
+		uint32_t *t = calloc(nc, sizeof *t);
+		if (!t)
+			return CITCAT_ERR_NOMEM;
+		for (size_t i = 0; i < b->nnodes; i++) {
+			size_t h = b->nodes[i].hash & (nc - 1);
+			while (t[h])
+				h = (h + 1) & (nc - 1);
+			t[h] = (uint32_t)i + 1;
+		}
+		free(b->nh);
+		b->nh = t;
+		b->nh_cap = nc;
+	}
+	uint32_t hv = node_hash(kind, pc, n, words);
+	size_t h = hv & (b->nh_cap - 1);
+	for (; b->nh[h]; h = (h + 1) & (b->nh_cap - 1)) {
+		struct node *x = &b->nodes[b->nh[h] - 1];
+		if (x->hash == hv && x->kind == kind && x->pc == pc && x->n == n &&
+		    (!n || memcmp(x->words, words, n * sizeof *words) == 0)) {
+			*id = b->nh[h] - 1;
+			return 0;
+		}
+	}
+	if (b->nnodes == b->nodes_cap) {
+		size_t nc = b->nodes_cap ? b->nodes_cap * 2 : 1024;
+		struct node *p = realloc(b->nodes, nc * sizeof *p);
+		if (!p)
+			return CITCAT_ERR_NOMEM;
+		b->nodes = p;
+		b->nodes_cap = nc;
+	}
+	struct node *x = &b->nodes[b->nnodes];
+	x->kind = kind;
+	x->pc = pc;
+	x->n = n;
+	x->hash = hv;
+	x->words = NULL;
+	if (n) {
+		if (!(x->words = malloc(n * sizeof *words)))
+			return CITCAT_ERR_NOMEM;
+		memcpy(x->words, words, n * sizeof *words);
+	}
+	b->nh[h] = (uint32_t)b->nnodes + 1;
+	*id = (uint32_t)b->nnodes++;
+	return 0;
+}
+
+/* Appends V to stream K with key KEY (the statement's address). */
+static inline int spush(struct builder *b, unsigned k, uint32_t key, uint32_t v)
+{
+	return vpush(&b->s[k], v) | vpush(&b->key[k], key);
+}
+
+static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words)
+{
+	uint32_t id;
+	int rc = node_id(b, kind, pc, n, words, &id);
+	if (rc)
+		return berr(b, rc, "out of memory");
+	if (spush(b, CITCAT_WET_S_NODE, 0, id))
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	b->seg_nodes++;
+	b->ts++;
+	return 0;
+}
+
+static int close_block(struct builder *b)
+{
+	if (!b->blk_n)
+		return 0;
+	int rc = emit_node(b, WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word);
+	b->blk_n = 0;
+	return rc;
+}
+
+static int write_bytes(struct builder *b, const void *p, size_t n)
+{
+	if (cc_outfile_write(b->out, p, n))
+		return berr(b, CITCAT_ERR_IO, "%s: write failed", b->cfg->out_path);
+	b->off += n;
+	return 0;
+}
+
+static int flush_segment(struct builder *b)
+{
+	if (!b->seg_insns && !b->seg_nodes)
+		return 0;
+	if (b->nsegs == b->segs_cap) {
+		size_t nc = b->segs_cap ? b->segs_cap * 2 : 256;
+		struct seg_ent *p = realloc(b->segs, nc * sizeof *p);
+		if (!p)
+			return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+		b->segs = p;
+		b->segs_cap = nc;
+	}
+	struct seg_ent *e = &b->segs[b->nsegs++];
+	e->first_insn = b->seg_first_insn;
+	e->first_ts = b->seg_first_ts;
+	e->n_insns = b->seg_insns;
+	e->n_nodes = b->seg_nodes;
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
+		uint8_t *blk;
+		size_t len;
+		unsigned method;
+		if (b->s[k].n > WET_BLOCK_MAX)
+			return berr(b, CITCAT_ERR_INTERNAL, "stream block too long");
+		if (wet_block_encode(b->s[k].v, b->key[k].v, (uint32_t)b->s[k].n, &blk, &len, &method))
+			return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+		e->off[k] = b->off;
+		e->len[k] = (uint32_t)len;
+		e->count[k] = (uint32_t)b->s[k].n;
+		e->hash[k] = XXH64(blk, len, 0);
+		b->res->stream[k].values += b->s[k].n;
+		b->res->stream[k].bytes += len;
+		b->res->stream[k].method[method]++;
+		int rc = write_bytes(b, blk, len);
+		free(blk);
+		if (rc)
+			return rc;
+		b->s[k].n = 0;
+		b->key[k].n = 0;
+	}
+	b->seg_first_insn = b->insns;
+	b->seg_first_ts = b->ts + 1;
+	b->seg_insns = b->seg_nodes = 0;
+	return 0;
+}
+
+static int seg_full(const struct builder *b)
+{
+	if (b->seg_insns >= b->cfg->seg_insns)
+		return 1;
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
+		if (b->s[k].n > WET_BLOCK_MAX - 2048)
+			return 1;
+	return 0;
+}
+
+static uint32_t *mem_slot(struct builder *b, uint32_t a, int create)
+{
+	uint32_t **pg = &b->mem_w[a >> PAGE_BITS];
+	if (!*pg) {
+		if (!create)
+			return NULL;
+		if (!(*pg = calloc(1u << PAGE_BITS, sizeof **pg)))
+			return NULL;
+	}
+	return &(*pg)[a & ((1u << PAGE_BITS) - 1)];
+}
+
+static void add_prod(struct builder *b, unsigned *np, uint64_t w)
+{
+	if (!w)
+		return;
+	for (unsigned i = 0; i < *np; i++)
+		if (b->prod[i] == w)
+			return;
+	if (*np < 256)
+		b->prod[(*np)++] = w;
+}
+
+static int cmp_desc(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+	return a < c ? 1 : a > c ? -1 : 0;
+}
+
+static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const uint32_t *regs)
+{
+	uint32_t pc = (uint32_t)r->pc;
+	if (b->blk_n && (pc != b->blk_pc[b->blk_n - 1] + 4 || b->blk_n == WET_NODE_MAX_INSNS || seg_full(b)))
+		if (close_block(b))
+			return b->err.code;
+	if (!b->blk_n && seg_full(b) && flush_segment(b))
+		return b->err.code;
+	if (b->insns >= UINT32_MAX - 1)
+		return berr(b, CITCAT_ERR_LIMIT, "more than 2^32-2 instructions: beyond this WET version's limit");
+	const struct wet_du *du = decode(b, pc, r->word);
+	if (!du)
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	b->blk_pc[b->blk_n] = pc;
+	b->blk_word[b->blk_n++] = r->word;
+	uint64_t me = b->insns + 1; /* as a shadow entry */
+	int passed = wet_cond_passed(du->cond, b->cpsr);
+	int fail = 0;
+	if (du->cond != 14 && du->cond != 15)
+		fail |= spush(b, CITCAT_WET_S_COND, pc, (uint32_t)passed);
+	/* uses */
+	unsigned np = 0;
+	if (passed) {
+		for (unsigned i = 0; i < du->nuse; i++)
+			add_prod(b, &np, b->reg_w[wet_phys(du->use[i], b->cpsr)]);
+	} else {
+		add_prod(b, &np, b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)]);
+	}
+	fail |= spush(b, CITCAT_WET_S_ACCN, pc, r->n_acc);
+	for (uint32_t k = 0; k < r->n_acc; k++) {
+		const struct citcat_access *a = &r->acc[k];
+		uint32_t key = WET_KEY(pc, k);
+		fail |= spush(b, CITCAT_WET_S_AKIND, key, a->size | (a->write ? 0x80u : 0));
+		fail |= spush(b, CITCAT_WET_S_AADDR, key, (uint32_t)a->addr);
+		fail |= spush(b, CITCAT_WET_S_AVAL, key, (uint32_t)a->value);
+		if (a->size == 8)
+			fail |= spush(b, CITCAT_WET_S_AVALHI, key, (uint32_t)(a->value >> 32));
+		if (!a->write && (uint32_t)a->addr - b->ram_base < b->ram_size)
+			for (unsigned i = 0; i < a->size; i++) {
+				uint32_t *s = mem_slot(b, (uint32_t)a->addr + i, 0);
+				add_prod(b, &np, s ? *s : 0);
+			}
+	}
+	if (np == 256)
+		return berr(b, CITCAT_ERR_LIMIT, "instruction %llu has more producers than a WET records",
+			    (unsigned long long)b->insns);
+	qsort(b->prod, np, sizeof b->prod[0], cmp_desc);
+	fail |= spush(b, CITCAT_WET_S_DEPN, pc, np);
+	for (unsigned i = 0; i < np; i++)
+		fail |= spush(b, CITCAT_WET_S_DEP, WET_KEY(pc, i), (uint32_t)(me - b->prod[i]));
+	b->res->deps += np;
+	/* defs */
+	if (passed) {
+		for (unsigned i = 0; i < du->ndef; i++) {
+			unsigned d = du->def[i];
+			uint32_t v = d < 15 ? regs[d] : d == WET_R_FLAGS ? regs[CITCAT_OBS_CPSR] >> 27 : regs[CITCAT_OBS_SPSR];
+			fail |= spush(b, CITCAT_WET_S_REGVAL, WET_KEY(pc, i), v);
+			b->reg_w[wet_phys(d, b->cpsr)] = me;
+		}
+		for (uint32_t k = 0; k < r->n_acc; k++) {
+			const struct citcat_access *a = &r->acc[k];
+			if (a->write && (uint32_t)a->addr - b->ram_base < b->ram_size)
+				for (unsigned i = 0; i < a->size; i++) {
+					uint32_t *s = mem_slot(b, (uint32_t)a->addr + i, 1);
+					if (!s)
+						return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+					*s = (uint32_t)me;
+				}
+		}
+	}
+	if (fail)
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	b->cpsr = regs[CITCAT_OBS_CPSR];
+	b->insns++;
+	b->seg_insns++;
+	return 0;
+}
+
+static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_t *regs)
+{
+	struct builder *b = ctx;
+	if (r->kind == CITCAT_REC_INSN)
+		return on_insn(b, r, regs);
+	/* an interrupt entry: a node of its own; the hardware writes LR_irq
+	 * (no producer: it is the return address) and copies CPSR into
+	 * SPSR_irq, so SPSR_irq's producer is whatever last wrote the flags:
+	 * the interrupted code's dependences pass through the handler intact */
+	if (close_block(b))
+		return b->err.code;
+	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
+		return b->err.code;
+	uint32_t after = (b->cpsr & ~0x1fu) | 0x12u | 0x80u;
+	b->reg_w[wet_phys(WET_R_SPSR, after)] = b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)];
+	b->reg_w[wet_phys(14, after)] = 0;
+	b->cpsr = after;
+	b->res->irqs++;
+	return 0;
+}
+
+static int observe_dma(void *ctx, uint32_t addr, uint32_t len)
+{
+	struct builder *b = ctx;
+	for (uint32_t i = 0; i < len; i++) {
+		uint32_t *s = mem_slot(b, addr + i, 0);
+		if (s)
+			*s = 0; /* written from outside: no producer in the run */
+	}
+	return 0;
+}
+
+static int observe_start(void *ctx, const uint32_t *regs)
+{
+	struct builder *b = ctx;
+	b->cpsr = regs[CITCAT_OBS_CPSR];
+	return 0;
+}
+
+void citcat_wet_build_config_default(struct citcat_wet_build_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->struct_size = sizeof *c;
+}
+
+static const char *const stream_names[CITCAT_WET_NSTREAMS] = {
+	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "regval", "depn", "dep"};
+
+const char *citcat_wet_stream_name(unsigned s)
+{
+	return s < CITCAT_WET_NSTREAMS ? stream_names[s] : "?";
+}
+
+/* Graph, index and footer, after the last segment. */
+static int write_tail(struct builder *b)
+{
+	uint64_t goff = b->off;
+	size_t glen = 4;
+	for (size_t i = 0; i < b->nnodes; i++)
+		glen += 12 + 4 * (size_t)b->nodes[i].n;
+	uint8_t *g = malloc(glen);
+	if (!g)
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	cc_put32(g, (uint32_t)b->nnodes);
+	uint8_t *p = g + 4;
+	for (size_t i = 0; i < b->nnodes; i++) {
+		const struct node *x = &b->nodes[i];
+		p[0] = (uint8_t)(x->kind & 0xff);
+		p[1] = (uint8_t)(x->kind >> 8);
+		p[2] = p[3] = 0;
+		cc_put32(p + 4, x->pc);
+		cc_put32(p + 8, x->n);
+		p += 12;
+		for (uint32_t k = 0; k < x->n; k++, p += 4)
+			cc_put32(p, x->words[k]);
+	}
+	uint64_t ghash = XXH64(g, glen, 0);
+	int rc = write_bytes(b, g, glen);
+	free(g);
+	if (rc)
+		return rc;
+	uint64_t ioff = b->off;
+	size_t per = WET_SEG_HDR + WET_SEG_STREAM * CITCAT_WET_NSTREAMS;
+	size_t ilen = WET_IDX_HDR + per * b->nsegs;
+	uint8_t *x = calloc(1, ilen);
+	if (!x)
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	cc_put64(x, b->insns);
+	cc_put64(x + 8, b->ts);
+	cc_put64(x + 16, b->res->irqs);
+	cc_put32(x + 24, (uint32_t)b->nsegs);
+	cc_put32(x + 28, CITCAT_WET_NSTREAMS);
+	p = x + WET_IDX_HDR;
+	for (size_t i = 0; i < b->nsegs; i++) {
+		const struct seg_ent *e = &b->segs[i];
+		cc_put64(p, e->first_insn);
+		cc_put64(p + 8, e->first_ts);
+		cc_put32(p + 16, e->n_insns);
+		cc_put32(p + 20, e->n_nodes);
+		p += WET_SEG_HDR;
+		for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++, p += WET_SEG_STREAM) {
+			cc_put64(p, e->off[k]);
+			cc_put32(p + 8, e->len[k]);
+			cc_put32(p + 12, e->count[k]);
+			cc_put64(p + 16, e->hash[k]);
+		}
+	}
+	uint64_t ihash = XXH64(x, ilen, 0);
+	rc = write_bytes(b, x, ilen);
+	free(x);
+	if (rc)
+		return rc;
+	uint8_t f[WET_FOOT_LEN] = {0};
+	cc_put64(f, goff);
+	cc_put64(f + 8, glen);
+	cc_put64(f + 16, ioff);
+	cc_put64(f + 24, ilen);
+	cc_put64(f + 32, ghash);
+	cc_put64(f + 40, ihash);
+	memcpy(f + 48, WET_FOOT_MAGIC, 8);
+	cc_put32(f + 56, XXH32(f, 56, 0));
+	b->res->graph_bytes = glen;
+	b->res->index_bytes = ilen;
+	b->res->nodes = b->nnodes;
+	b->res->segments = b->nsegs;
+	return write_bytes(b, f, sizeof f);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_wet_build_result *res,
+		     struct citcat_errinfo *err)
+{
+	struct citcat_errinfo dummy;
+	if (!err)
+		err = &dummy;
+	memset(err, 0, sizeof *err);
+	memset(res, 0, sizeof *res);
+	if (!cfg || cfg->struct_size != sizeof *cfg || !cfg->ims_path || !cfg->aes_path || !cfg->out_path)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "incomplete configuration");
+	double t0 = now_s();
+	struct citcat_wet_build_config c = *cfg;
+	if (!c.seg_insns)
+		c.seg_insns = WET_SEG_DEFAULT;
+	if (c.seg_insns > WET_BLOCK_MAX / 2)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "segment size above %u", WET_BLOCK_MAX / 2);
+	struct builder *b = calloc(1, sizeof *b);
+	if (!b)
+		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	b->cfg = &c;
+	b->res = res;
+	b->seg_first_ts = 1;
+	int rc;
+	struct citcat_ims ims;
+	if ((rc = citcat_ims_read(c.ims_path, &ims, err))) {
+		res->replay.err_path = c.ims_path;
+		free(b);
+		return rc;
+	}
+	b->ram_base = ims.cfg.ram_base;
+	b->ram_size = ims.cfg.ram_size;
+	citcat_ims_fini(&ims);
+	if (wet_decoder_open(&b->dec)) {
+		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "cannot open Capstone");
+		goto out;
+	}
+	if ((rc = cc_outfile_open(&b->out, c.out_path, 0, err)))
+		goto out;
+	uint8_t h[WET_HDR_LEN] = {0};
+	memcpy(h, WET_MAGIC, 8);
+	cc_put16(h + 8, WET_VERSION);
+	cc_put32(h + 12, XXH32(h, 12, 0));
+	if ((rc = write_bytes(b, h, sizeof h))) {
+		*err = b->err;
+		goto out;
+	}
+	struct citcat_replay_observer obs = {b, observe_record, observe_dma, observe_start, &b->err};
+	struct citcat_replay_config rcfg;
+	citcat_replay_config_default(&rcfg);
+	rcfg.ims_path = c.ims_path;
+	rcfg.aes_path = c.aes_path;
+	rcfg.progress = c.progress;
+	rcfg.progress_ctx = c.progress_ctx;
+	rcfg.observer = &obs;
+	rc = citcat_replay_run(&rcfg, &res->replay, err);
+	if (!rc && !close_block(b) && !flush_segment(b))
+		write_tail(b);
+	if (!rc && b->err.code) {
+		rc = b->err.code;
+		*err = b->err;
+	}
+	if (!rc) {
+		res->file_bytes = b->off;
+		rc = cc_outfile_commit(b->out, err);
+		b->out = NULL;
+	}
+out:
+	res->insns = b->insns;
+	res->node_execs = b->ts;
+	res->seconds = now_s() - t0;
+	cc_outfile_abort(b->out);
+	wet_decoder_close(b->dec);
+	free(b->dc);
+	for (size_t i = 0; i < b->nnodes; i++)
+		free(b->nodes[i].words);
+	free(b->nodes);
+	free(b->nh);
+	free(b->segs);
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
+		free(b->s[k].v);
+		free(b->key[k].v);
+	}
+	for (size_t i = 0; i < NPAGES; i++)
+		free(b->mem_w[i]);
+	free(b);
+	return rc;
+}

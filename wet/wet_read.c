@@ -1,0 +1,687 @@
+/* WET reader and queries (WET.md).  Opening checks the header, footer,
+ * graph and index; stream blocks are read, checksummed and decoded one
+ * segment at a time, so memory is bounded by the segment size and the
+ * static graph whatever the length of the run. */
+#include "bistream.h"
+#include "bytes.h"
+#include "defuse.h"
+#include "wet_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+struct rnode {
+	uint8_t kind, line;
+	uint32_t pc, n;
+	uint32_t first; /* index of its first statement in stmt[] */
+};
+
+struct rstmt {
+	uint32_t word;
+	struct wet_du du;
+};
+
+struct rseg {
+	uint64_t first_insn, first_ts;
+	uint32_t n_insns, n_nodes;
+	uint64_t off[CITCAT_WET_NSTREAMS];
+	uint32_t len[CITCAT_WET_NSTREAMS], count[CITCAT_WET_NSTREAMS];
+	uint64_t hash[CITCAT_WET_NSTREAMS];
+};
+
+struct citcat_wet {
+	FILE *f;
+	char *path;
+	uint64_t size;
+	struct citcat_errinfo err;
+	struct rnode *nodes;
+	uint32_t nnodes;
+	struct rstmt *stmt;
+	struct rseg *segs;
+	uint32_t nsegs;
+	uint64_t insns, node_execs, irqs;
+	struct citcat_wet_stream_size ssize[CITCAT_WET_NSTREAMS];
+	uint8_t *buf;
+	size_t buf_cap;
+	struct wet_cursor cur[CITCAT_WET_NSTREAMS];
+	struct citcat_wet_insn in;
+};
+
+static int werr(struct citcat_wet *w, int code, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int werr(struct citcat_wet *w, int code, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	w->err.code = code;
+	w->err.offset = off;
+	vsnprintf(w->err.msg, sizeof w->err.msg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+const struct citcat_errinfo *citcat_wet_error(const struct citcat_wet *w) { return &w->err; }
+
+static int read_at(struct citcat_wet *w, uint64_t off, void *buf, size_t len)
+{
+	if (off > w->size || len > w->size - off)
+		return werr(w, CITCAT_ERR_TRUNCATED, w->size, "%zu bytes at offset %llu lie past the end of the file", len,
+			    (unsigned long long)off);
+	if (fseeko(w->f, (off_t)off, SEEK_SET) || fread(buf, 1, len, w->f) != len)
+		return werr(w, CITCAT_ERR_IO, off, "read failed");
+	return 0;
+}
+
+static uint8_t *load(struct citcat_wet *w, uint64_t off, size_t len)
+{
+	if (len > w->buf_cap) {
+		uint8_t *p = realloc(w->buf, len);
+		if (!p) {
+			werr(w, CITCAT_ERR_NOMEM, off, "out of memory");
+			return NULL;
+		}
+		w->buf = p;
+		w->buf_cap = len;
+	}
+	return read_at(w, off, w->buf, len) ? NULL : w->buf;
+}
+
+static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint64_t goff, struct wet_decoder *dec)
+{
+	if (len < 4)
+		return werr(w, CITCAT_ERR_CORRUPT, goff, "graph section shorter than its count");
+	uint32_t n = cc_get32(g);
+	if (n > (len - 4) / 12)
+		return werr(w, CITCAT_ERR_CORRUPT, goff, "graph: %u nodes cannot fit in %zu bytes", n, len);
+	if (!(w->nodes = calloc(n ? n : 1, sizeof *w->nodes)))
+		return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
+	w->nnodes = n;
+	size_t pos = 4, nst = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (len - pos < 12)
+			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u is truncated", i);
+		const uint8_t *p = g + pos;
+		struct rnode *x = &w->nodes[i];
+		x->kind = p[0];
+		x->line = p[1];
+		x->pc = cc_get32(p + 4);
+		x->n = cc_get32(p + 8);
+		if (p[2] || p[3])
+			return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 2, "graph: node %u: reserved bytes are not zero", i);
+		if (x->kind > WET_NODE_IRQ || (x->kind == WET_NODE_BLOCK && (x->line || !x->n || x->n > WET_NODE_MAX_INSNS)) ||
+		    (x->kind == WET_NODE_IRQ && x->n))
+			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u has an invalid kind or length", i);
+		if (x->pc & 3 || (uint64_t)x->pc + 4ull * x->n > 0x100000000ull)
+			return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 4, "graph: node %u has an invalid address", i);
+		pos += 12;
+		if ((len - pos) / 4 < x->n)
+			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u's instructions are truncated", i);
+		x->first = (uint32_t)nst;
+		nst += x->n;
+		pos += 4 * (size_t)x->n;
+	}
+	if (pos != len)
+		return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: trailing bytes");
+	if (!(w->stmt = calloc(nst ? nst : 1, sizeof *w->stmt)))
+		return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
+	pos = 4;
+	for (uint32_t i = 0; i < n; i++) {
+		pos += 12;
+		for (uint32_t k = 0; k < w->nodes[i].n; k++, pos += 4) {
+			struct rstmt *s = &w->stmt[w->nodes[i].first + k];
+			s->word = cc_get32(g + pos);
+			wet_decode(dec, w->nodes[i].pc + 4 * k, s->word, &s->du);
+		}
+	}
+	return 0;
+}
+
+static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint64_t ioff, uint64_t goff)
+{
+	if (len < WET_IDX_HDR)
+		return werr(w, CITCAT_ERR_CORRUPT, ioff, "index shorter than its header");
+	w->insns = cc_get64(x);
+	w->node_execs = cc_get64(x + 8);
+	w->irqs = cc_get64(x + 16);
+	uint32_t ns = cc_get32(x + 24), nk = cc_get32(x + 28);
+	if (nk != CITCAT_WET_NSTREAMS)
+		return werr(w, CITCAT_ERR_CORRUPT, ioff + 28, "index: %u streams per segment, this version has %u", nk,
+			    CITCAT_WET_NSTREAMS);
+	size_t per = WET_SEG_HDR + WET_SEG_STREAM * CITCAT_WET_NSTREAMS;
+	if ((len - WET_IDX_HDR) / per != ns || (len - WET_IDX_HDR) % per)
+		return werr(w, CITCAT_ERR_CORRUPT, ioff + 24, "index: %u segments do not match its length %zu", ns, len);
+	if (!(w->segs = calloc(ns ? ns : 1, sizeof *w->segs)))
+		return werr(w, CITCAT_ERR_NOMEM, ioff, "out of memory");
+	w->nsegs = ns;
+	uint64_t insn = 0, ts = 1, off = WET_HDR_LEN;
+	const uint8_t *p = x + WET_IDX_HDR;
+	for (uint32_t i = 0; i < ns; i++) {
+		uint64_t at = ioff + (uint64_t)(p - x);
+		struct rseg *s = &w->segs[i];
+		s->first_insn = cc_get64(p);
+		s->first_ts = cc_get64(p + 8);
+		s->n_insns = cc_get32(p + 16);
+		s->n_nodes = cc_get32(p + 20);
+		if (s->first_insn != insn || s->first_ts != ts || s->n_nodes > WET_BLOCK_MAX || s->n_insns > WET_BLOCK_MAX ||
+		    (!s->n_nodes && !s->n_insns))
+			return werr(w, CITCAT_ERR_CORRUPT, at, "index: segment %u does not follow the one before", i);
+		insn += s->n_insns;
+		ts += s->n_nodes;
+		p += WET_SEG_HDR;
+		for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++, p += WET_SEG_STREAM) {
+			s->off[k] = cc_get64(p);
+			s->len[k] = cc_get32(p + 8);
+			s->count[k] = cc_get32(p + 12);
+			s->hash[k] = cc_get64(p + 16);
+			if (s->off[k] != off || s->len[k] > goff - off || s->count[k] > WET_BLOCK_MAX)
+				return werr(w, CITCAT_ERR_CORRUPT, ioff + (uint64_t)(p - x),
+					    "index: segment %u, stream %s: block out of place", i, citcat_wet_stream_name(k));
+			off += s->len[k];
+			w->ssize[k].values += s->count[k];
+			w->ssize[k].bytes += s->len[k];
+		}
+		if (s->count[CITCAT_WET_S_NODE] != s->n_nodes || s->count[CITCAT_WET_S_ACCN] != s->n_insns ||
+		    s->count[CITCAT_WET_S_DEPN] != s->n_insns)
+			return werr(w, CITCAT_ERR_CORRUPT, at, "index: segment %u: stream counts disagree", i);
+	}
+	if (off != goff)
+		return werr(w, CITCAT_ERR_CORRUPT, ioff, "index: the blocks do not fill the stream section");
+	if (insn != w->insns || ts - 1 != w->node_execs)
+		return werr(w, CITCAT_ERR_CORRUPT, ioff, "index: totals do not match the segments");
+	return 0;
+}
+
+static int wet_open_file(struct citcat_wet **wp, const char *path, const void *buf, size_t len)
+{
+	struct citcat_wet *w = calloc(1, sizeof *w);
+	*wp = w;
+	if (!w)
+		return CITCAT_ERR_NOMEM;
+	w->err.offset = UINT64_MAX;
+	if (!(w->f = path ? fopen(path, "rb") : len ? fmemopen((void *)buf, len, "rb") : NULL)) {
+		if (!path)
+			return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
+		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot open");
+	}
+	if (fseeko(w->f, 0, SEEK_END))
+		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "not seekable (a WET must be a regular file)");
+	w->size = (uint64_t)ftello(w->f);
+	if (!w->size)
+		return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
+	uint8_t h[WET_HDR_LEN], f[WET_FOOT_LEN];
+	if (w->size < WET_HDR_LEN)
+		return werr(w, CITCAT_ERR_TRUNCATED, w->size, "shorter than a WET header");
+	if (read_at(w, 0, h, sizeof h))
+		return w->err.code;
+	if (memcmp(h, WET_MAGIC, 8))
+		return werr(w, CITCAT_ERR_MAGIC, 0, "not a WET file");
+	if (cc_get32(h + 12) != XXH32(h, 12, 0))
+		return werr(w, CITCAT_ERR_CHECKSUM, 12, "header checksum mismatch");
+	if (cc_get16(h + 8) != WET_VERSION)
+		return werr(w, CITCAT_ERR_VERSION, 8, "WET version %u (this build reads %u)", cc_get16(h + 8), WET_VERSION);
+	if (cc_get16(h + 10))
+		return werr(w, CITCAT_ERR_CORRUPT, 10, "reserved header bytes are not zero");
+	if (w->size < WET_HDR_LEN + WET_FOOT_LEN)
+		return werr(w, CITCAT_ERR_TRUNCATED, w->size, "file ends before its footer");
+	uint64_t fo = w->size - WET_FOOT_LEN;
+	if (read_at(w, fo, f, sizeof f))
+		return w->err.code;
+	if (memcmp(f + 48, WET_FOOT_MAGIC, 8))
+		return werr(w, CITCAT_ERR_TRUNCATED, fo + 48, "no footer at the end (truncated or extended file)");
+	if (cc_get32(f + 56) != XXH32(f, 56, 0))
+		return werr(w, CITCAT_ERR_CHECKSUM, fo + 56, "footer checksum mismatch");
+	if (cc_get32(f + 60))
+		return werr(w, CITCAT_ERR_CORRUPT, fo + 60, "reserved footer bytes are not zero");
+	uint64_t goff = cc_get64(f), glen = cc_get64(f + 8), ioff = cc_get64(f + 16), ilen = cc_get64(f + 24);
+	if (goff < WET_HDR_LEN || goff > fo || glen > fo - goff || ioff != goff + glen || ilen != fo - ioff ||
+	    glen > (256u << 20) || ilen > (256u << 20))
+		return werr(w, CITCAT_ERR_CORRUPT, fo, "footer: section offsets are inconsistent with the file size");
+	uint8_t *g = malloc(glen ? glen : 1), *x = malloc(ilen ? ilen : 1);
+	struct wet_decoder *dec = NULL;
+	int rc = 0;
+	if (!g || !x || wet_decoder_open(&dec))
+		rc = werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	if (!rc)
+		rc = read_at(w, goff, g, glen);
+	if (!rc && XXH64(g, glen, 0) != cc_get64(f + 32))
+		rc = werr(w, CITCAT_ERR_CHECKSUM, goff, "graph section checksum mismatch");
+	if (!rc)
+		rc = read_at(w, ioff, x, ilen);
+	if (!rc && XXH64(x, ilen, 0) != cc_get64(f + 40))
+		rc = werr(w, CITCAT_ERR_CHECKSUM, ioff, "index checksum mismatch");
+	if (!rc)
+		rc = parse_graph(w, g, glen, goff, dec);
+	if (!rc)
+		rc = parse_index(w, x, ilen, ioff, goff);
+	free(g);
+	free(x);
+	wet_decoder_close(dec);
+	return rc;
+}
+
+int citcat_wet_open(struct citcat_wet **w, const char *path)
+{
+	return wet_open_file(w, path, NULL, 0);
+}
+
+int citcat_wet_open_mem(struct citcat_wet **w, const void *buf, size_t len)
+{
+	return wet_open_file(w, NULL, buf, len);
+}
+
+void citcat_wet_close(struct citcat_wet *w)
+{
+	if (!w)
+		return;
+	if (w->f)
+		fclose(w->f);
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
+		wet_cursor_fini(&w->cur[k]);
+	free(w->nodes);
+	free(w->stmt);
+	free(w->segs);
+	free(w->buf);
+	free(w);
+}
+
+void citcat_wet_info(const struct citcat_wet *w, struct citcat_wet_info *info)
+{
+	memset(info, 0, sizeof *info);
+	info->insns = w->insns;
+	info->node_execs = w->node_execs;
+	info->irqs = w->irqs;
+	info->nodes = w->nnodes;
+	info->segments = w->nsegs;
+	info->file_bytes = w->size;
+	memcpy(info->stream, w->ssize, sizeof info->stream);
+}
+
+/* Loads stream K of segment S into its cursor, positioned at the end. */
+static int open_stream(struct citcat_wet *w, const struct rseg *s, unsigned k)
+{
+	wet_cursor_fini(&w->cur[k]);
+	uint8_t *b = load(w, s->off[k], s->len[k]);
+	if (!b)
+		return w->err.code;
+	if (XXH64(b, s->len[k], 0) != s->hash[k])
+		return werr(w, CITCAT_ERR_CHECKSUM, s->off[k], "stream block %s: checksum mismatch", citcat_wet_stream_name(k));
+	const char *why;
+	size_t at;
+	int rc = wet_cursor_load(&w->cur[k], b, s->len[k], &why, &at);
+	if (rc == -1)
+		return werr(w, CITCAT_ERR_NOMEM, s->off[k], "out of memory");
+	if (rc)
+		return werr(w, CITCAT_ERR_CORRUPT, s->off[k] + at, "stream block %s: %s", citcat_wet_stream_name(k), why);
+	if (w->cur[k].m != s->count[k])
+		return werr(w, CITCAT_ERR_CORRUPT, s->off[k] + 4, "stream block %s: %u values, the index says %u",
+			    citcat_wet_stream_name(k), w->cur[k].m, s->count[k]);
+	return 0;
+}
+
+/* One value of stream K (key KEY) in the walk's direction. */
+static int get(struct citcat_wet *w, const struct rseg *s, unsigned k, uint32_t key, int back, uint32_t *v)
+{
+	int rc = back ? wet_cursor_prev(&w->cur[k], key, v) : wet_cursor_next(&w->cur[k], key, v);
+	if (rc == 1)
+		return 0;
+	return werr(w, CITCAT_ERR_CORRUPT, s->off[k], "stream block %s: %s", citcat_wet_stream_name(k),
+		    rc ? "inconsistent codes" : "fewer values than the segment needs");
+}
+
+static unsigned stream_mask(int what)
+{
+	unsigned m = 1u << CITCAT_WET_S_NODE;
+	if (what & CITCAT_WET_W_ACC)
+		m |= 1u << CITCAT_WET_S_ACCN | 1u << CITCAT_WET_S_AKIND | 1u << CITCAT_WET_S_AADDR | 1u << CITCAT_WET_S_AVAL |
+		     1u << CITCAT_WET_S_AVALHI;
+	if (what & CITCAT_WET_W_DEP)
+		m |= 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP;
+	if (what & CITCAT_WET_W_VAL)
+		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_REGVAL;
+	return m;
+}
+
+/* Reads the labels of instance IN (statement ST) in direction BACK. */
+static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt *st, unsigned mask, int back,
+		  uint32_t cpsr_unknown)
+{
+	struct citcat_wet_insn *in = &w->in;
+	uint32_t v;
+	int rc;
+	in->executed = 1;
+	if (mask & (1u << CITCAT_WET_S_COND) && st->du.cond != 14 && st->du.cond != 15) {
+		if ((rc = get(w, s, CITCAT_WET_S_COND, in->pc, back, &v)))
+			return rc;
+		if (v > 1)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_COND], "condition value %u is not 0 or 1", v);
+		in->executed = (int)v;
+	}
+	in->n_acc = 0;
+	if (mask & (1u << CITCAT_WET_S_ACCN)) {
+		uint32_t n;
+		if ((rc = get(w, s, CITCAT_WET_S_ACCN, in->pc, back, &n)))
+			return rc;
+		if (n > 64)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_ACCN], "%u accesses in one instruction", n);
+		in->n_acc = n;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t a = back ? n - 1 - j : j, kind, addr, lo, hi = 0, key = WET_KEY(in->pc, a);
+			if ((rc = get(w, s, CITCAT_WET_S_AKIND, key, back, &kind)) ||
+			    (rc = get(w, s, CITCAT_WET_S_AADDR, key, back, &addr)) || (rc = get(w, s, CITCAT_WET_S_AVAL, key, back, &lo)))
+				return rc;
+			unsigned size = kind & 0x7f;
+			if ((kind & ~0xffu) || (size != 1 && size != 2 && size != 4 && size != 8))
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_AKIND], "invalid access kind 0x%x", kind);
+			if (size == 8 && (rc = get(w, s, CITCAT_WET_S_AVALHI, key, back, &hi)))
+				return rc;
+			in->acc[a].addr = addr;
+			in->acc[a].size = (uint8_t)size;
+			in->acc[a].write = (uint8_t)(kind >> 7);
+			in->acc[a].value = lo | (uint64_t)hi << 32;
+		}
+	}
+	in->n_dep = 0;
+	if (mask & (1u << CITCAT_WET_S_DEPN)) {
+		uint32_t n;
+		if ((rc = get(w, s, CITCAT_WET_S_DEPN, in->pc, back, &n)))
+			return rc;
+		if (n > 256)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEPN], "%u producers of one instruction", n);
+		in->n_dep = n;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t d, o = back ? n - 1 - j : j;
+			if ((rc = get(w, s, CITCAT_WET_S_DEP, WET_KEY(in->pc, o), back, &d)))
+				return rc;
+			if (!d || d > in->index)
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP], "producer distance %u at instruction %llu",
+					    d, (unsigned long long)in->index);
+			in->dep[o] = in->index - d;
+		}
+	}
+	in->n_val = 0;
+	if (mask & (1u << CITCAT_WET_S_REGVAL) && in->executed) {
+		unsigned n = st->du.ndef;
+		in->n_val = n;
+		for (unsigned j = 0; j < n; j++) {
+			unsigned o = back ? n - 1 - j : j;
+			if ((rc = get(w, s, CITCAT_WET_S_REGVAL, WET_KEY(in->pc, o), back, &in->val[o])))
+				return rc;
+		}
+	}
+	(void)cpsr_unknown;
+	return 0;
+}
+
+#define WALK_SKIP 0x7fffffff
+
+/* One pass over segment SI's open cursors in direction BACK, calling the
+ * walk's callback when CALL is set. */
+static int segment_pass(struct citcat_wet *w, const struct citcat_wet_walk *wk, uint32_t si, unsigned mask, int back,
+			int call)
+{
+	const struct rseg *s = &w->segs[si];
+	int rc;
+	struct citcat_wet_insn *in = &w->in;
+	uint64_t idx = back ? s->first_insn + s->n_insns : s->first_insn; /* next (fwd) or one past (back) */
+	uint64_t ts = back ? s->first_ts + s->n_nodes - 1 : s->first_ts;
+	for (uint32_t e = 0; e < s->n_nodes; e++, ts += back ? (uint64_t)-1 : 1) {
+		uint32_t id;
+		if ((rc = get(w, s, CITCAT_WET_S_NODE, 0, back, &id)))
+			return rc;
+		if (id >= w->nnodes)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_NODE], "node id %u of %u", id, w->nnodes);
+		const struct rnode *nd = &w->nodes[id];
+		if ((back ? idx - s->first_insn : s->first_insn + s->n_insns - idx) < nd->n)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_NODE], "nodes hold more instructions than the segment");
+		for (uint32_t j = 0; j < nd->n; j++) {
+			uint32_t k = back ? nd->n - 1 - j : j;
+			in->index = back ? --idx : idx++;
+			in->ts = ts;
+			in->pc = nd->pc + 4 * k;
+			in->word = w->stmt[nd->first + k].word;
+			if ((rc = labels(w, s, &w->stmt[nd->first + k], mask, back, 0)))
+				return rc;
+			int inr = call && (wk->by_index ? in->index >= wk->from && in->index <= wk->to : ts >= wk->from && ts <= wk->to);
+			if (inr && (rc = wk->cb(wk->ctx, in)))
+				return rc;
+		}
+	}
+	if (idx != (back ? s->first_insn : s->first_insn + s->n_insns))
+		return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_NODE], "nodes hold fewer instructions than the segment");
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
+		if (mask & (1u << k) && w->cur[k].p != (back ? 0 : (int64_t)w->cur[k].m))
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[k], "stream block %s holds more values than the segment uses",
+				    citcat_wet_stream_name(k));
+	return 0;
+}
+
+/* Blocks are stored at their end: a forward walk first walks the segment
+ * back to its start (keyed codes need the statements in lockstep). */
+static int walk_segment(struct citcat_wet *w, const struct citcat_wet_walk *wk, uint32_t si)
+{
+	const struct rseg *s = &w->segs[si];
+	unsigned mask = stream_mask(wk->what);
+	int rc;
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
+		if (mask & (1u << k) && (rc = open_stream(w, s, k)))
+			return rc;
+	if (!wk->backward && (rc = segment_pass(w, wk, si, mask, 1, 0)))
+		return rc;
+	return segment_pass(w, wk, si, mask, wk->backward, 1);
+}
+
+int citcat_wet_walk(struct citcat_wet *w, const struct citcat_wet_walk *wk)
+{
+	uint32_t n = w->nsegs;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t si = wk->backward ? n - 1 - j : j;
+		const struct rseg *s = &w->segs[si];
+		uint64_t lo = wk->by_index ? s->first_insn : s->first_ts;
+		uint64_t cnt = wk->by_index ? s->n_insns : s->n_nodes;
+		if (!cnt || lo > wk->to || lo + cnt - 1 < wk->from)
+			continue;
+		if (wk->progress && wk->progress(wk->progress_ctx, j, n))
+			return werr(w, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+		int rc = walk_segment(w, wk, si);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- slices ---- */
+
+struct set64 { /* open addressing; keys are INDEX + 1; 0 empty, ~0 removed */
+	uint64_t *k;
+	size_t cap, n, used;
+};
+
+static int set_grow(struct set64 *s)
+{
+	size_t nc = s->cap ? s->cap * 2 : 1024;
+	while (s->n * 2 >= nc)
+		nc *= 2;
+	uint64_t *k = calloc(nc, sizeof *k);
+	if (!k)
+		return -1;
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->k[i] && s->k[i] != ~0ull) {
+			size_t h = (size_t)(s->k[i] * 0x9E3779B97F4A7C15ull >> 20) & (nc - 1);
+			while (k[h])
+				h = (h + 1) & (nc - 1);
+			k[h] = s->k[i];
+		}
+	free(s->k);
+	s->k = k;
+	s->cap = nc;
+	s->used = s->n;
+	return 0;
+}
+
+static size_t set_find(const struct set64 *s, uint64_t key)
+{
+	size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (s->cap - 1);
+	while (s->k[h] && s->k[h] != key)
+		h = (h + 1) & (s->cap - 1);
+	return h;
+}
+
+static int set_has(const struct set64 *s, uint64_t idx)
+{
+	return s->cap && s->k[set_find(s, idx + 1)] == idx + 1;
+}
+
+static int set_add(struct set64 *s, uint64_t idx)
+{
+	if ((s->used + 1) * 2 >= s->cap && set_grow(s))
+		return -1;
+	size_t h = (size_t)((idx + 1) * 0x9E3779B97F4A7C15ull >> 20) & (s->cap - 1), tomb = SIZE_MAX;
+	while (s->k[h] && s->k[h] != idx + 1) {
+		if (s->k[h] == ~0ull && tomb == SIZE_MAX)
+			tomb = h;
+		h = (h + 1) & (s->cap - 1);
+	}
+	if (s->k[h] == idx + 1)
+		return 0;
+	if (tomb != SIZE_MAX)
+		h = tomb;
+	else
+		s->used++;
+	s->k[h] = idx + 1;
+	s->n++;
+	return 0;
+}
+
+static void set_del(struct set64 *s, uint64_t idx)
+{
+	if (!s->cap)
+		return;
+	size_t h = set_find(s, idx + 1);
+	if (s->k[h] == idx + 1) {
+		s->k[h] = ~0ull;
+		s->n--;
+	}
+}
+
+/* Forward slices: one bit per instance from the start on, in lazily
+ * allocated pages (1 bit an instruction at most). */
+struct bitpages {
+	uint64_t base;
+	uint64_t **pg;
+	size_t npg;
+};
+
+static int bp_has(const struct bitpages *b, uint64_t idx)
+{
+	if (idx < b->base)
+		return 0;
+	uint64_t o = idx - b->base;
+	size_t pgi = (size_t)(o >> 16);
+	return pgi < b->npg && b->pg[pgi] && (b->pg[pgi][(o >> 6) & 1023] >> (o & 63)) & 1;
+}
+
+static int bp_add(struct bitpages *b, uint64_t idx)
+{
+	uint64_t o = idx - b->base;
+	size_t pgi = (size_t)(o >> 16);
+	if (!b->pg[pgi] && !(b->pg[pgi] = calloc(1024, sizeof(uint64_t))))
+		return -1;
+	b->pg[pgi][(o >> 6) & 1023] |= 1ull << (o & 63);
+	return 0;
+}
+
+struct slice_ctx {
+	struct set64 set;
+	struct bitpages fw;
+	uint64_t start;
+	int forward;
+	int (*cb)(void *ctx, const struct citcat_wet_insn *in);
+	void *ctx;
+	int nomem;
+};
+
+static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
+{
+	struct slice_ctx *c = ctx;
+	int member;
+	if (c->forward) {
+		member = in->index == c->start;
+		for (uint32_t i = 0; i < in->n_dep && !member; i++)
+			member = bp_has(&c->fw, in->dep[i]);
+		if (!member)
+			return 0;
+		if (bp_add(&c->fw, in->index))
+			return c->nomem = 1, CITCAT_ERR_NOMEM;
+	} else {
+		member = in->index == c->start || set_has(&c->set, in->index);
+		if (!member)
+			return 0;
+		set_del(&c->set, in->index);
+		for (uint32_t i = 0; i < in->n_dep; i++)
+			if (set_add(&c->set, in->dep[i]))
+				return c->nomem = 1, CITCAT_ERR_NOMEM;
+	}
+	int rc = c->cb(c->ctx, in);
+	if (rc)
+		return rc;
+	if (!c->forward && !c->set.n)
+		return WALK_SKIP; /* nothing more is wanted */
+	return 0;
+}
+
+int citcat_wet_slice(struct citcat_wet *w, uint64_t index, int forward,
+		     int (*cb)(void *ctx, const struct citcat_wet_insn *in), void *ctx,
+		     int (*progress)(void *ctx, uint64_t done, uint64_t total), void *progress_ctx)
+{
+	if (index >= w->insns)
+		return werr(w, CITCAT_ERR_INVAL, UINT64_MAX, "instruction %llu is past the end of the run (%llu instructions)",
+			    (unsigned long long)index, (unsigned long long)w->insns);
+	struct slice_ctx c = {.start = index, .forward = forward, .cb = cb, .ctx = ctx};
+	int rc = 0;
+	if (forward) {
+		c.fw.base = index;
+		c.fw.npg = (size_t)((w->insns - index) >> 16) + 1;
+		if (!(c.fw.pg = calloc(c.fw.npg, sizeof *c.fw.pg)))
+			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		struct citcat_wet_walk wk = {.backward = 0, .by_index = 1, .what = CITCAT_WET_W_DEP, .from = index,
+					     .to = UINT64_MAX, .cb = slice_cb, .ctx = &c, .progress = progress,
+					     .progress_ctx = progress_ctx};
+		rc = citcat_wet_walk(w, &wk);
+	} else {
+		/* segment by segment downwards, skipping segments nothing wanted lies in */
+		struct citcat_wet_walk wk = {.backward = 1, .by_index = 1, .what = CITCAT_WET_W_DEP, .from = 0,
+					     .to = index, .cb = slice_cb, .ctx = &c};
+		for (uint32_t j = w->nsegs; j-- > 0 && !rc;) {
+			const struct rseg *s = &w->segs[j];
+			if (s->first_insn > index || !s->n_insns)
+				continue;
+			if (s->first_insn + s->n_insns - 1 < index) {
+				uint64_t max = 0;
+				int any = 0;
+				for (size_t i = 0; i < c.set.cap; i++)
+					if (c.set.k[i] && c.set.k[i] != ~0ull && c.set.k[i] - 1 >= max)
+						max = c.set.k[i] - 1, any = 1;
+				if (!any)
+					break;
+				if (max < s->first_insn)
+					continue;
+			}
+			if (progress && progress(progress_ctx, w->nsegs - j, w->nsegs)) {
+				rc = werr(w, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+				break;
+			}
+			rc = walk_segment(w, &wk, j);
+		}
+		if (rc == WALK_SKIP)
+			rc = 0;
+	}
+	if (c.nomem)
+		rc = werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	free(c.set.k);
+	for (size_t i = 0; i < c.fw.npg; i++)
+		free(c.fw.pg[i]);
+	free(c.fw.pg);
+	return rc;
+}
