@@ -22,6 +22,8 @@ struct citcat_capture_config {
 	int (*progress)(void *ctx, uint64_t insns);
 	void *progress_ctx;
 	int bare; /* benchmark baseline: plain Unicorn, no hooks, no caches, no trace */
+	const char *daf_path; /* data-address filtering trace (formats/DAF.md), or NULL */
+	int daf_raw;          /* DAF encoding: 0 DAFDiff, 1 raw addresses */
 };
 
 void citcat_capture_config_default(struct citcat_capture_config *c);

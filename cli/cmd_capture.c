@@ -13,6 +13,8 @@ static const char capture_help[] =
 	"cache-filtered address trace the trace module sees on the bus.\n"
 	"  -o FILE               CAT output ('-' for standard output)\n"
 	"  --oracle FILE         also write the true full instruction trace (itrace)\n"
+	"  --daf FILE            also write the data-address filtering trace (DAFDiff;\n"
+	"                        --daf-raw: raw addresses), formats/DAF.md\n"
 	"  --icache S:W:L[:P]    I-cache size, ways, line bytes, policy lru|fifo|plru|random\n"
 	"                        (default 16K:4:32:lru)\n"
 	"  --dcache S:W:L[:P]    D-cache, same form (default 16K:4:32:lru)\n"
@@ -172,6 +174,10 @@ int cmd_capture(int argc, char **argv)
 			out = argv[++i];
 		else if (strcmp(a, "--oracle") == 0 && i + 1 < argc)
 			oracle = argv[++i];
+		else if (strcmp(a, "--daf") == 0 && i + 1 < argc)
+			c.daf_path = argv[++i];
+		else if (strcmp(a, "--daf-raw") == 0)
+			c.daf_raw = 1;
 		else if (strcmp(a, "--uart-out") == 0 && i + 1 < argc)
 			uart_out = argv[++i];
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
