@@ -23,7 +23,8 @@ struct citcat_daf_writer {
 	int enc;
 	struct daf_rvu rvu;
 	uint8_t *buf;
-	size_t nbits;  /* bits in the chunk being built */
+	size_t nbits;  /* bits in the chunk being built (whole bytes in BUF, the rest in ACC) */
+	uint64_t acc;  /* the last nbits % 8 bits, right-aligned */
 	uint32_t nrec; /* records in it */
 	uint32_t prev; /* DAFDiff: last traced address of this chunk */
 	struct citcat_daf_stats st;
@@ -32,13 +33,15 @@ struct citcat_daf_writer {
 
 static void put_bits(struct citcat_daf_writer *w, uint32_t v, unsigned n)
 {
-	for (unsigned i = n; i-- > 0;) {
-		size_t byte = w->nbits >> 3;
-		if ((w->nbits & 7) == 0)
-			w->buf[byte] = 0;
-		w->buf[byte] |= (uint8_t)(((v >> i) & 1) << (7 - (w->nbits & 7)));
-		w->nbits++;
+	unsigned have = (unsigned)(w->nbits & 7) + n; /* at most 39 */
+	uint64_t a = w->acc << n | (v & (uint32_t)((1ull << n) - 1));
+	size_t byte = w->nbits >> 3;
+	while (have >= 8) {
+		have -= 8;
+		w->buf[byte++] = (uint8_t)(a >> have);
 	}
+	w->acc = a & ((1u << have) - 1);
+	w->nbits += n;
 }
 
 /* The chunked number of DAF.md: 8-bit groups, low group first, each after a
@@ -80,6 +83,9 @@ static int wfail(struct citcat_daf_writer *w, int code, const char *fmt, ...)
 static int flush_chunk(struct citcat_daf_writer *w, uint32_t nrec)
 {
 	size_t n = (w->nbits + 7) >> 3;
+	if (w->nbits & 7) /* the last byte, zero padded */
+		w->buf[n - 1] = (uint8_t)(w->acc << (8 - (w->nbits & 7)));
+	w->acc = 0;
 	if (w->cw && n) {
 		uint8_t *p = cc_writer_reserve(w->cw, n);
 		if (!p)
@@ -285,10 +291,14 @@ static int get_bits(struct citcat_daf_decoder *d, unsigned n, uint32_t *v)
 {
 	if (d->bit + n > 8 * d->len)
 		return dfail(d, CITCAT_ERR_CORRUPT, "record runs past the end of its chunk");
-	uint32_t x = 0;
-	for (unsigned i = 0; i < n; i++, d->bit++)
-		x = x << 1 | ((d->data[d->bit >> 3] >> (7 - (d->bit & 7))) & 1);
-	*v = x;
+	/* 40 bits from the current byte, most significant first; n <= 32 */
+	size_t byte = d->bit >> 3;
+	unsigned sh = (unsigned)(d->bit & 7);
+	uint64_t x = 0;
+	for (unsigned k = 0; k < 5; k++)
+		x = x << 8 | (byte + k < d->len ? d->data[byte + k] : 0);
+	*v = n ? (uint32_t)((x >> (40 - sh - n)) & ((1ull << n) - 1)) : 0;
+	d->bit += n;
 	return 0;
 }
 
