@@ -107,7 +107,7 @@ static long compressed_size(const char *cmd, const char *path)
 static unsigned nexus_bits(uint32_t x)
 {
 	unsigned g = 1;
-	while (x >> (6 * g) && g < 6)
+	while (g < 6 && x >> (6 * g))
 		g++;
 	return 8 * g;
 }
