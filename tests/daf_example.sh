@@ -14,7 +14,7 @@ r=$t/$name
   || { echo "FAIL: capture --daf exited $?"; exit 1; }
 dafs=$r.daf
 case $name in # raw encoding on three examples (the unit test covers it too), to keep CI short
-  qsort|dijkstra|uartline)
+  sched|dijkstra|uartline)
     "$citcat" capture "$elf" -o "$r.cat" --daf "$r.raw.daf" --daf-raw --seed 1 --uart-out /dev/null -q "$@" \
       || { echo "FAIL: capture --daf --daf-raw exited $?"; exit 1; }
     dafs="$dafs $r.raw.daf" ;;
