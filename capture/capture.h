@@ -31,6 +31,8 @@ struct citcat_capture_config {
 	unsigned lvt_gran_shift;
 	void (*lvt_raw)(void *ctx, const uint8_t *bytes, unsigned n);
 	void *lvt_raw_ctx;
+	const char *daf_path; /* data-address filtering trace (formats/DAF.md), or NULL */
+	int daf_raw;          /* DAF encoding: 0 DAFDiff, 1 raw addresses */
 };
 
 void citcat_capture_config_default(struct citcat_capture_config *c);

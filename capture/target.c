@@ -18,6 +18,7 @@
 #include "armcore.h"
 #include "bus.h"
 #include "capture.h"
+#include "daf.h"
 #include "image.h"
 #include "itrace.h"
 #include "lvt_tm.h"
@@ -49,6 +50,7 @@ struct target {
 	struct citcat_cat_writer *cat;
 	struct citcat_itrace_writer *oracle;
 	struct lvt_tm *lvt; /* first-access load-value mode (LVT.md), or NULL */
+	struct citcat_daf_writer *daf; /* DAF mode (formats/DAF.md): fed like the oracle */
 	int recording, synced, sync_pending, stop_pending, ended;
 	uint64_t bcount, traced_insns;
 	uint32_t expect_pc; /* address + 4 of the last retired instruction */
@@ -120,6 +122,8 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 
 static void flush_oracle(struct target *t)
 {
+	if (t->cur_valid && t->daf && citcat_daf_write(t->daf, t->cur.pc, t->cur.word, t->cur.acc, t->cur.n_acc))
+		fail(t, citcat_daf_writer_error(t->daf)->code, "DAF trace: %s", citcat_daf_writer_error(t->daf)->msg);
 	if (t->cur_valid && t->oracle && citcat_itrace_write(t->oracle, &t->cur))
 		fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
 	t->cur_valid = 0;
@@ -578,7 +582,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	t->expect_pc = a + 4;
 	if (t->synced) {
 		t->traced_insns++;
-		if (t->oracle) {
+		if (t->oracle || t->daf) {
 			t->cur.kind = CITCAT_REC_INSN;
 			t->cur.pc = a;
 			t->cur.word = word;
@@ -732,6 +736,11 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			fail(t, rc, "%s: cannot create the oracle trace: %s", oracle_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
+		if (cfg->daf_path &&
+		    (rc = citcat_daf_writer_open(&t->daf, cfg->daf_path, cfg->daf_raw ? CITCAT_DAF_RAW : CITCAT_DAF_DIFF))) {
+			fail(t, rc, "%s: cannot create the DAF trace: %s", cfg->daf_path, citcat_errstr(rc));
+			goto out;
+		}
 		uint64_t rb = t->ram_base, re = (uint64_t)t->ram_base + t->ram_size - 1;
 		ue = uc_hook_add(t->uc, &hk, UC_HOOK_CODE, hook_code, t, 1, 0);
 		if (!ue)
@@ -812,6 +821,14 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			goto out;
 		}
 	}
+	if (t->daf) {
+		rc = citcat_daf_writer_close(t->daf);
+		t->daf = NULL;
+		if (rc) {
+			fail(t, rc, "%s: writing the DAF trace failed", cfg->daf_path);
+			goto out;
+		}
+	}
 out:
 	res->seconds = now_s() - t0;
 	for (int k = 0; k < CITCAT_CAT_KINDS; k++)
@@ -819,6 +836,7 @@ out:
 	citcat_cat_writer_abort(t->cat);
 	citcat_itrace_writer_abort(t->oracle);
 	lvt_tm_abort(t->lvt);
+	citcat_daf_writer_abort(t->daf);
 	if (t->bus.ic.tag)
 		bus_fini(&t->bus);
 	if (t->uc)

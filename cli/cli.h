@@ -71,6 +71,7 @@ int cmd_wet(int argc, char **argv);
 struct convert_opts {
 	const char *image; /* --image: program image (IMS or ELF), for sdclsp decoding */
 	int lz4;           /* --lz4: wrap the output in an LZ4 frame (-1: by suffix) */
+	const char *daf;   /* --daf: data-address filtering trace to replay over the flow IN */
 };
 
 /* ---- address-trace formats: din, xdin, pdats, pdats2 (addr_cli.c) ---- */
@@ -87,6 +88,16 @@ const char *sdclsp_detect(const char *path, const uint8_t *head, size_t n);
 int sdclsp_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
 int sdclsp_info(const char *path, int json);
 int sdclsp_bench(int argc, char **argv);
+/* The program image of --image: an IMS (*IMG then belongs to *IMS) or an ELF. */
+struct citcat_ims;
+struct citcat_image;
+int sdclsp_load_image(const char *path, struct citcat_image **img, struct citcat_ims *ims);
+
+/* ---- data-address filtering (daf_cli.c, bench_daf.c) ---- */
+/* IN is the program flow (itrace, or SDC-LSP with o->image); o->daf the DAF trace. */
+int daf_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
+int daf_bench(int argc, char **argv);
+int bench_trace_port(int argc, char **argv);
 
 /* ---- itrace and CAT (cmd_info.c, capture) ---- */
 int itrace_info(const char *path, int json);

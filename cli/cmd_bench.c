@@ -12,6 +12,8 @@ static const char bench_help[] =
 	"  extract [FIRMWARE.elf...] [--json]  IMS/AES extraction MB/s, record sizes, bits/insn\n"
 	"  replay [FIRMWARE.elf...] [--json]   replay vs bare Unicorn, tracing dilation\n"
 	"  lvt [FIRMWARE.elf...] [--json]      first-access load-value trace: Table 2 replica, speed\n"
+	"  daf [FIRMWARE.elf...] [--json]      data-address filtering: the paper's Table 4, speed\n"
+	"  trace-port [FIRMWARE.elf...] [--json]  bits/insn of every way citcat traces a run\n"
 	"With no files, the built-in examples are used.\n";
 
 int cmd_bench(int argc, char **argv)
@@ -32,5 +34,9 @@ int cmd_bench(int argc, char **argv)
 		return bench_replay(argc - 1, argv + 1);
 	if (strcmp(argv[1], "lvt") == 0)
 		return bench_lvt(argc - 1, argv + 1);
+	if (strcmp(argv[1], "daf") == 0)
+		return daf_bench(argc - 1, argv + 1);
+	if (strcmp(argv[1], "trace-port") == 0)
+		return bench_trace_port(argc - 1, argv + 1);
 	return cli_usage_error("bench", "unknown benchmark '%s'", argv[1]);
 }

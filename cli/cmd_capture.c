@@ -17,6 +17,8 @@ static const char capture_help[] =
 	"  --lvt FILE            also write the first-access load-value trace (capture/LVT.md;\n"
 	"                        -o may then be left out)\n"
 	"  --lvt-gran byte|word  first-access flag granule (default byte)\n"
+	"  --daf FILE            also write the data-address filtering trace (DAFDiff;\n"
+	"                        --daf-raw: raw addresses), formats/DAF.md\n"
 	"  --icache S:W:L[:P]    I-cache size, ways, line bytes, policy lru|fifo|plru|random\n"
 	"                        (default 16K:4:32:lru)\n"
 	"  --dcache S:W:L[:P]    D-cache, same form (default 16K:4:32:lru)\n"
@@ -207,7 +209,11 @@ int cmd_capture(int argc, char **argv)
 			if (strcmp(argv[i + 1], "byte") && strcmp(argv[i + 1], "word"))
 				return cli_usage_error("capture", "--lvt-gran takes byte or word");
 			c.lvt_gran_shift = strcmp(argv[++i], "word") == 0 ? 2 : 0;
-		} else if (strcmp(a, "--uart-out") == 0 && i + 1 < argc)
+		} else if (strcmp(a, "--daf") == 0 && i + 1 < argc)
+			c.daf_path = argv[++i];
+		else if (strcmp(a, "--daf-raw") == 0)
+			c.daf_raw = 1;
+		else if (strcmp(a, "--uart-out") == 0 && i + 1 < argc)
 			uart_out = argv[++i];
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			quiet = 1;
@@ -228,8 +234,8 @@ int cmd_capture(int argc, char **argv)
 		c.target.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
 		fprintf(stderr, "citcat capture: seed %llu\n", (unsigned long long)c.target.seed);
 	}
-	const char *ins[] = {elf, c.uart_in, c.dma_in, c.entropy_in}, *outs[] = {out, oracle, uart_out, c.lvt_path};
-	if (cli_check_distinct(ins, 4, outs, 4))
+	const char *ins[] = {elf, c.uart_in, c.dma_in, c.entropy_in}, *outs[] = {out, oracle, uart_out, c.lvt_path, c.daf_path};
+	if (cli_check_distinct(ins, 4, outs, 5))
 		return EXIT_USAGE;
 	FILE *uf = (out && strcmp(out, "-") == 0) || (c.lvt_path && strcmp(c.lvt_path, "-") == 0) ||
 			   (oracle && strcmp(oracle, "-") == 0)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const char convert_help[] =
-	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4]\n\n"
+	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4] [--daf RUN.daf]\n\n"
 	"Converts a trace between formats.  FMT is inferred from IN's contents and\n"
 	"OUT's suffix when not given.\n"
 	"  itrace   native full instruction trace (.itrace)\n"
@@ -18,7 +18,10 @@ static const char convert_help[] =
 	"Options:\n"
 	"  -o OUT        output file ('-' for standard output)\n"
 	"  --image FILE  program image (IMS or firmware ELF) to decode an SDC/LSP stream\n"
-	"  --lz4         wrap PDATS/PDATS II output in an LZ4 frame (also: a .lz4 suffix)\n";
+	"  --lz4         wrap PDATS/PDATS II output in an LZ4 frame (also: a .lz4 suffix)\n"
+	"  --daf FILE    rebuild the data accesses from a DAF trace (formats/DAF.md) over the\n"
+	"                program flow IN: an itrace (checked against its accesses) or an\n"
+	"                SDC-LSP stream with --image; OUT is din, xdin, pdats or pdats2\n";
 
 static const char *by_suffix(const char *path)
 {
@@ -51,6 +54,8 @@ int cmd_convert(int argc, char **argv)
 			to = argv[++i];
 		} else if (strcmp(a, "--image") == 0 && i + 1 < argc) {
 			o.image = argv[++i];
+		} else if (strcmp(a, "--daf") == 0 && i + 1 < argc) {
+			o.daf = argv[++i];
 		} else if (strcmp(a, "--lz4") == 0) {
 			o.lz4 = 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -80,6 +85,8 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (!to && !(to = by_suffix(out)))
 		return cli_usage_error("convert", "cannot tell the output format from '%s'; use --to", out);
+	if (o.daf)
+		return daf_convert(in, from, out, to, &o);
 	if (strcmp(to, "text") == 0)
 		return text_convert(in, from, out);
 	if (strncmp(from, "sdclsp", 6) == 0 || strncmp(to, "sdclsp", 6) == 0)

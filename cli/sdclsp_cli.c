@@ -28,7 +28,7 @@ static int stop_requested(void *ctx) { return cli_interrupted(); }
  * (ims/, magic CIMS\r\n\x1a\n) can be added here. */
 /* The program image: an IMS (its memory image, which holds every
  * instruction the traced run executed) or a firmware ELF. */
-static int load_image(const char *path, struct citcat_image **img, struct citcat_ims *ims)
+int sdclsp_load_image(const char *path, struct citcat_image **img, struct citcat_ims *ims)
 {
 	uint8_t head[8];
 	struct citcat_errinfo err = {0};
@@ -126,7 +126,7 @@ static int decode_file(const char *in, const char *out, const char *to, const st
 		return cli_usage_error("convert", "decoding %s needs --image RUN.ims or --image FIRMWARE.elf", in);
 	struct citcat_image *img = NULL;
 	struct citcat_ims ims = {0};
-	int status = load_image(o->image, &img, &ims);
+	int status = sdclsp_load_image(o->image, &img, &ims);
 	if (status)
 		return status;
 	struct sdclsp_decoder *d;

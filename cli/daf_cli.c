@@ -1,0 +1,183 @@
+/* Data-address filtering on the command line: `convert FLOW --daf RUN.daf`
+ * (the debugger's partial replay, program flow from an itrace or from an
+ * SDC-LSP stream with the program image) and `bench daf` (Table 4 of the
+ * paper).  Format and RVU work is in formats/daf.h. */
+#include "addr.h"
+#include "cli.h"
+#include "daf.h"
+#include "image.h"
+#include "ims.h"
+#include "itrace.h"
+#include "sdclsp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The program flow: PC and word of each retired instruction. */
+struct flow {
+	const char *path;
+	struct citcat_itrace_reader *it; /* itrace: also the ground truth to verify against */
+	struct citcat_itrace_rec *rec;
+	struct sdclsp_decoder *sd;
+	struct citcat_image *img;
+	struct citcat_ims ims;
+};
+
+/* 1 with PC and WORD, 0 at the end, or an exit status (already printed). */
+static int flow_next(struct flow *f, uint64_t *pc, uint32_t *word)
+{
+	int rc;
+	if (f->it) {
+		while ((rc = citcat_itrace_next(f->it, f->rec)) == 1 && f->rec->kind != CITCAT_REC_INSN)
+			;
+		if (rc < 0)
+			return -cli_errinfo(f->path, citcat_itrace_reader_error(f->it));
+		*pc = f->rec->pc;
+		*word = f->rec->word;
+		return rc;
+	}
+	rc = sdclsp_decoder_next(f->sd, pc);
+	if (rc < 0)
+		return -cli_errinfo(f->path, sdclsp_decoder_error(f->sd));
+	if (rc == 1) {
+		uint8_t b[4];
+		if (citcat_image_read(f->img, *pc, b, 4) < 0)
+			return -cli_fail("%s: instruction at 0x%08llx is not in the program image", f->path,
+					 (unsigned long long)*pc);
+		*word = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	}
+	return rc;
+}
+
+static void flow_close(struct flow *f)
+{
+	citcat_itrace_reader_close(f->it);
+	free(f->rec);
+	sdclsp_decoder_close(f->sd);
+	if (f->ims.memory)
+		citcat_ims_fini(&f->ims); /* owns IMG */
+	else
+		citcat_image_free(f->img);
+}
+
+static int flow_open(struct flow *f, const char *in, const char *from, const struct convert_opts *o)
+{
+	memset(f, 0, sizeof *f);
+	f->path = in;
+	if (strcmp(from, "itrace") == 0) {
+		if (!(f->rec = malloc(sizeof *f->rec)))
+			return cli_fail("out of memory");
+		if (citcat_itrace_reader_open(&f->it, in) < 0)
+			return cli_errinfo(in, citcat_itrace_reader_error(f->it));
+		return 0;
+	}
+	if (strncmp(from, "sdclsp", 6) != 0)
+		return cli_usage_error("convert", "--daf needs the program flow from an itrace or an SDC-LSP stream, not %s",
+				       from);
+	if (!o->image)
+		return cli_usage_error("convert", "decoding %s needs --image RUN.ims or --image FIRMWARE.elf", in);
+	int rc = sdclsp_load_image(o->image, &f->img, &f->ims);
+	if (rc)
+		return rc;
+	if (sdclsp_decoder_open(&f->sd, in, f->img) < 0)
+		return cli_errinfo(in, sdclsp_decoder_error(f->sd));
+	return 0;
+}
+
+static int same(const struct citcat_itrace_rec *a, const struct citcat_itrace_rec *b)
+{
+	if (a->n_acc != b->n_acc)
+		return 0;
+	for (uint32_t i = 0; i < a->n_acc; i++)
+		if (a->acc[i].addr != b->acc[i].addr || a->acc[i].size != b->acc[i].size || a->acc[i].write != b->acc[i].write)
+			return 0;
+	return 1;
+}
+
+static void print_accesses(const char *what, const struct citcat_itrace_rec *r)
+{
+	fprintf(stderr, "  %s:", what);
+	if (!r->n_acc)
+		fprintf(stderr, " no data access");
+	for (uint32_t i = 0; i < r->n_acc && i < 8; i++)
+		fprintf(stderr, " %c%u 0x%08llx", r->acc[i].write ? 'W' : 'R', r->acc[i].size,
+			(unsigned long long)r->acc[i].addr);
+	fprintf(stderr, "%s\n", r->n_acc > 8 ? " ..." : "");
+}
+
+int daf_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o)
+{
+	int fmt = citcat_addr_fmt_parse(to);
+	if (!fmt)
+		return cli_usage_error("convert", "FLOW --daf converts to din, xdin, pdats or pdats2, not %s", to);
+	struct flow f;
+	struct citcat_daf_decoder *d = NULL;
+	struct citcat_addr_writer *w = NULL;
+	struct citcat_itrace_rec *rec = malloc(sizeof *rec);
+	int status = rec ? flow_open(&f, in, from, o) : cli_fail("out of memory");
+	if (status)
+		goto done;
+	if (citcat_daf_decoder_open(&d, o->daf) < 0) {
+		status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
+		goto done;
+	}
+	struct citcat_addr_config ac = {.size = sizeof ac, .fmt = fmt, .lz4 = o->lz4 == 1 || cli_has_suffix(out, ".lz4")};
+	if (citcat_addr_writer_open(&w, out, &ac) < 0) {
+		status = cli_errinfo(out, citcat_addr_writer_error(w));
+		goto done;
+	}
+	uint64_t pc = 0, n = 0;
+	uint32_t word = 0;
+	int rc;
+	struct cli_progress pr;
+	cli_progress_init(&pr, "decoding");
+	while ((rc = flow_next(&f, &pc, &word)) == 1) {
+		if (citcat_daf_decode(d, pc, word, rec) < 0) {
+			status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
+			break;
+		}
+		if (f.it && !same(rec, f.rec)) {
+			fprintf(stderr, "citcat: %s: instruction %llu at 0x%08llx (word %08x): the data accesses rebuilt from %s "
+				"differ from the trace's\n", in, (unsigned long long)n, (unsigned long long)pc, word, o->daf);
+			print_accesses("rebuilt", rec);
+			print_accesses("itrace ", f.rec);
+			status = EXIT_CHECK;
+			break;
+		}
+		struct citcat_ref ref = {.addr = pc, .size = 4, .type = CITCAT_REF_IFETCH};
+		int e = citcat_addr_put(w, &ref);
+		for (uint32_t i = 0; !e && i < rec->n_acc; i++) {
+			ref = (struct citcat_ref){.addr = rec->acc[i].addr, .size = rec->acc[i].size,
+						  .type = rec->acc[i].write ? CITCAT_REF_WRITE : CITCAT_REF_READ};
+			e = citcat_addr_put(w, &ref);
+		}
+		if (e) {
+			status = cli_errinfo(out, citcat_addr_writer_error(w));
+			break;
+		}
+		if ((++n & 0xfffff) == 0) {
+			cli_progress_update(&pr, n, 0, "insn");
+			if (cli_interrupted()) {
+				status = cli_fail("interrupted");
+				break;
+			}
+		}
+	}
+	cli_progress_done(&pr);
+	if (!status && rc < 0)
+		status = -rc;
+	if (!status && citcat_daf_decoder_finish(d) < 0)
+		status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
+	if (!status && citcat_addr_writer_finish(w) < 0)
+		status = cli_errinfo(out, citcat_addr_writer_error(w));
+done:
+	if (status)
+		citcat_addr_writer_abort(w);
+	else if (citcat_addr_writer_close(w) < 0)
+		status = cli_errinfo(out, citcat_addr_writer_error(w));
+	citcat_daf_decoder_close(d);
+	if (rec)
+		flow_close(&f);
+	free(rec);
+	return status;
+}

@@ -1,0 +1,553 @@
+/* DAF writer (the trace module's output) and decoder (the debugger's
+ * partial replay): see daf.h and DAF.md.  Both run the same RVU
+ * (daf_rvu.c); the record bit stream is packed into container chunks. */
+#include "daf.h"
+#include "bytes.h"
+#include "container.h"
+#include "daf_rvu.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "CDAF\r\n\x1a\n"
+#define META_LEN 8
+#define CHUNK (256u << 10)
+#define REC_MAX 1024 /* bytes: an escape of 64 accesses is 64 * 39 + 18 bits */
+
+/* ---- writer ---- */
+
+struct citcat_daf_writer {
+	struct cc_writer *cw; /* NULL: count only */
+	int enc;
+	struct daf_rvu rvu;
+	uint8_t *buf;
+	size_t nbits;  /* bits in the chunk being built (whole bytes in BUF, the rest in ACC) */
+	uint64_t acc;  /* the last nbits % 8 bits, right-aligned */
+	uint32_t nrec; /* records in it */
+	uint32_t prev; /* DAFDiff: last traced address of this chunk */
+	struct citcat_daf_stats st;
+	struct citcat_errinfo err;
+};
+
+static void put_bits(struct citcat_daf_writer *w, uint32_t v, unsigned n)
+{
+	unsigned have = (unsigned)(w->nbits & 7) + n; /* at most 39 */
+	uint64_t a = w->acc << n | (v & (uint32_t)((1ull << n) - 1));
+	size_t byte = w->nbits >> 3;
+	while (have >= 8) {
+		have -= 8;
+		w->buf[byte++] = (uint8_t)(a >> have);
+	}
+	w->acc = a & ((1u << have) - 1);
+	w->nbits += n;
+}
+
+/* The chunked number of DAF.md: 8-bit groups, low group first, each after a
+ * header bit that is 1 on the last group. */
+static unsigned put_vnum(struct citcat_daf_writer *w, uint64_t v)
+{
+	unsigned bits = 0;
+	do {
+		uint32_t g = (uint32_t)(v & 0xff);
+		v >>= 8;
+		put_bits(w, v == 0, 1);
+		put_bits(w, g, 8);
+		bits += 9;
+	} while (v);
+	return bits;
+}
+
+static void put_addr(struct citcat_daf_writer *w, uint32_t a)
+{
+	if (w->enc == CITCAT_DAF_RAW) {
+		put_bits(w, a, 32);
+	} else {
+		put_vnum(w, a ^ w->prev);
+		w->prev = a;
+	}
+}
+
+static int wfail(struct citcat_daf_writer *w, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	w->err.code = code;
+	w->err.offset = UINT64_MAX;
+	vsnprintf(w->err.msg, sizeof w->err.msg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static int flush_chunk(struct citcat_daf_writer *w, uint32_t nrec)
+{
+	size_t n = (w->nbits + 7) >> 3;
+	if (w->nbits & 7) /* the last byte, zero padded */
+		w->buf[n - 1] = (uint8_t)(w->acc << (8 - (w->nbits & 7)));
+	w->acc = 0;
+	if (w->cw && n) {
+		uint8_t *p = cc_writer_reserve(w->cw, n);
+		if (!p)
+			return wfail(w, cc_writer_error(w->cw)->code, "%s", cc_writer_error(w->cw)->msg);
+		memcpy(p, w->buf, n);
+		cc_writer_commit(w->cw, n, nrec);
+		if (cc_writer_flush(w->cw))
+			return wfail(w, cc_writer_error(w->cw)->code, "%s", cc_writer_error(w->cw)->msg);
+	}
+	w->nbits = 0;
+	w->nrec = 0;
+	w->prev = 0;
+	return 0;
+}
+
+/* Starts a record, and the chunk with its first-instruction field if the
+ * record opens one. */
+static int begin_record(struct citcat_daf_writer *w)
+{
+	if (w->nrec && w->nbits + 8 * REC_MAX > 8 * (size_t)CHUNK) {
+		int rc = flush_chunk(w, w->nrec);
+		if (rc)
+			return rc;
+	}
+	if (w->nrec == 0)
+		put_vnum(w, w->st.insns);
+	w->nrec++;
+	w->st.records++;
+	return 0;
+}
+
+int citcat_daf_writer_open(struct citcat_daf_writer **out, const char *path, int encoding)
+{
+	*out = NULL;
+	if (encoding != CITCAT_DAF_RAW && encoding != CITCAT_DAF_DIFF)
+		return CITCAT_ERR_INVAL;
+	struct citcat_daf_writer *w = calloc(1, sizeof *w);
+	if (!w || !(w->buf = malloc(CHUNK))) {
+		free(w);
+		return CITCAT_ERR_NOMEM;
+	}
+	*out = w;
+	w->enc = encoding;
+	daf_rvu_reset(&w->rvu);
+	if (path) {
+		uint8_t meta[META_LEN] = {1, (uint8_t)encoding, 0, 0};
+		cc_put32(meta + 4, DAF_IRQ_VECTOR);
+		int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_DAF_VERSION, meta, META_LEN, CHUNK);
+		if (rc)
+			return wfail(w, rc, "cannot create the DAF file: %s", citcat_errstr(rc));
+	}
+	return 0;
+}
+
+static int same_accesses(const struct citcat_access *a, const struct citcat_access *b, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (a[i].addr != b[i].addr || a[i].size != b[i].size || a[i].write != b[i].write)
+			return 0;
+	return 1;
+}
+
+static unsigned size_code(unsigned size) { return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3; }
+
+int citcat_daf_write(struct citcat_daf_writer *w, uint64_t pc, uint32_t word, const struct citcat_access *acc,
+		     uint32_t n_acc)
+{
+	if (w->err.code)
+		return w->err.code;
+	if (pc > UINT32_MAX || n_acc > CITCAT_ITRACE_MAX_ACC)
+		return wfail(w, CITCAT_ERR_INVAL, "instruction %llu: pc or access count out of range",
+			     (unsigned long long)w->st.insns);
+	struct daf_step s;
+	daf_rvu_begin(&w->rvu, (uint32_t)pc, word, &s);
+	int rc = 0, executed = n_acc > 0;
+	uint32_t da = n_acc ? (uint32_t)acc[0].addr : 0;
+	size_t rstart = 0;
+	if (s.memop == DAF_MEM_ESCAPE) {
+		if ((rc = begin_record(w)))
+			return rc;
+		rstart = w->nbits;
+		put_vnum(w, n_acc);
+		for (uint32_t i = 0; i < n_acc; i++) {
+			if (acc[i].addr > UINT32_MAX)
+				return wfail(w, CITCAT_ERR_INVAL, "instruction at 0x%08x: access above 4 GiB", (uint32_t)pc);
+			put_bits(w, size_code(acc[i].size), 2);
+			put_bits(w, acc[i].write, 1);
+			put_addr(w, (uint32_t)acc[i].addr);
+		}
+		w->st.escapes++;
+		if (executed) {
+			if (acc[0].write)
+				w->st.stores++, w->st.stores_traced++;
+			else
+				w->st.loads++, w->st.loads_traced++;
+		}
+	} else if (s.memop != DAF_MEM_NONE) {
+		struct citcat_access want[16];
+		if (!executed && s.need != DAF_NEED_COND)
+			return wfail(w, CITCAT_ERR_UNSUPPORTED,
+				     "instruction at 0x%08x (word %08x) made no data access; DAF cannot describe it",
+				     (uint32_t)pc, word);
+		if (executed) {
+			unsigned n = daf_rvu_accesses(&s, da, want);
+			if (n != n_acc || !same_accesses(want, acc, n))
+				return wfail(w, CITCAT_ERR_UNSUPPORTED,
+					     "instruction at 0x%08x (word %08x) made data accesses the DAF model does not "
+					     "describe", (uint32_t)pc, word);
+			if (s.addr_known && s.addr != da)
+				return wfail(w, CITCAT_ERR_INTERNAL,
+					     "RVU bug: instruction at 0x%08x (word %08x) inferred address 0x%08x, real 0x%08x",
+					     (uint32_t)pc, word, s.addr, da);
+		}
+		int traced = executed && !s.addr_known;
+		if (s.need != DAF_NEED_NONE) {
+			if ((rc = begin_record(w)))
+				return rc;
+			rstart = w->nbits;
+			if (s.need == DAF_NEED_COND) {
+				put_bits(w, (uint32_t)executed, 1);
+				w->st.cond_bits++;
+			}
+			if (traced)
+				put_addr(w, da);
+		}
+		if (executed) {
+			if (s.load)
+				w->st.loads++, w->st.loads_traced += (uint64_t)traced;
+			else
+				w->st.stores++, w->st.stores_traced += (uint64_t)traced;
+		}
+	} else if (n_acc) {
+		return wfail(w, CITCAT_ERR_UNSUPPORTED,
+			     "instruction at 0x%08x (word %08x) accessed memory but the DAF model says it does not",
+			     (uint32_t)pc, word);
+	}
+	if (rstart)
+		w->st.bits += w->nbits - rstart;
+	daf_rvu_end(&w->rvu, &s, executed, da);
+	w->st.insns++;
+	return 0;
+}
+
+int citcat_daf_writer_close(struct citcat_daf_writer *w)
+{
+	int rc = w->err.code;
+	if (!rc && w->nrec)
+		rc = flush_chunk(w, w->nrec);
+	if (!rc) { /* the end chunk: no records, the instruction count */
+		put_vnum(w, w->st.insns);
+		rc = flush_chunk(w, 0);
+	}
+	if (!rc && w->cw) {
+		rc = cc_writer_close(w->cw);
+		w->cw = NULL;
+	}
+	cc_writer_abort(w->cw);
+	free(w->buf);
+	free(w);
+	return rc;
+}
+
+void citcat_daf_writer_abort(struct citcat_daf_writer *w)
+{
+	if (!w)
+		return;
+	cc_writer_abort(w->cw);
+	free(w->buf);
+	free(w);
+}
+
+const struct citcat_errinfo *citcat_daf_writer_error(const struct citcat_daf_writer *w) { return &w->err; }
+const struct citcat_daf_stats *citcat_daf_writer_stats(const struct citcat_daf_writer *w) { return &w->st; }
+
+/* ---- decoder ---- */
+
+struct citcat_daf_decoder {
+	struct cc_reader *cr;
+	int enc;
+	struct daf_rvu rvu;
+	const uint8_t *data; /* current chunk */
+	size_t len, bit;
+	uint32_t nrec, seen;
+	int have_chunk, ended;
+	uint32_t prev;
+	uint64_t pc; /* instruction being decoded, for messages */
+	struct citcat_daf_stats st;
+	struct citcat_errinfo err;
+};
+
+static int dfail(struct citcat_daf_decoder *d, int code, const char *fmt, ...)
+{
+	char m[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	return cc_reader_fail(d->cr, code, d->bit >> 3, "DAF: instruction %llu at 0x%08llx: %s",
+			      (unsigned long long)d->st.insns, (unsigned long long)d->pc, m);
+}
+
+static int get_bits(struct citcat_daf_decoder *d, unsigned n, uint32_t *v)
+{
+	if (d->bit + n > 8 * d->len)
+		return dfail(d, CITCAT_ERR_CORRUPT, "record runs past the end of its chunk");
+	/* 40 bits from the current byte, most significant first; n <= 32 */
+	size_t byte = d->bit >> 3;
+	unsigned sh = (unsigned)(d->bit & 7);
+	uint64_t x = 0;
+	for (unsigned k = 0; k < 5; k++)
+		x = x << 8 | (byte + k < d->len ? d->data[byte + k] : 0);
+	*v = n ? (uint32_t)((x >> (40 - sh - n)) & ((1ull << n) - 1)) : 0;
+	d->bit += n;
+	return 0;
+}
+
+static int get_vnum(struct citcat_daf_decoder *d, uint64_t *v, unsigned max_bits)
+{
+	uint64_t x = 0;
+	for (unsigned shift = 0;; shift += 8) {
+		uint32_t h, g;
+		int rc;
+		if ((rc = get_bits(d, 1, &h)) || (rc = get_bits(d, 8, &g)))
+			return rc;
+		if (shift >= max_bits || (shift + 8 > max_bits && (g >> (max_bits - shift))))
+			return dfail(d, CITCAT_ERR_CORRUPT, "number wider than %u bits", max_bits);
+		x |= (uint64_t)g << shift;
+		if (h) {
+			if (g == 0 && shift)
+				return dfail(d, CITCAT_ERR_CORRUPT, "non-canonical number (a zero last group)");
+			*v = x;
+			return 0;
+		}
+	}
+}
+
+static int get_addr(struct citcat_daf_decoder *d, uint32_t *a)
+{
+	if (d->enc == CITCAT_DAF_RAW)
+		return get_bits(d, 32, a);
+	uint64_t x;
+	int rc = get_vnum(d, &x, 32);
+	if (rc)
+		return rc;
+	*a = d->prev ^ (uint32_t)x;
+	d->prev = *a;
+	return 0;
+}
+
+/* The end of a chunk: only zero padding may remain. */
+static int chunk_done(struct citcat_daf_decoder *d)
+{
+	if (8 * d->len - d->bit >= 8)
+		return dfail(d, CITCAT_ERR_CORRUPT, "%zu bits left after the chunk's last record", 8 * d->len - d->bit);
+	uint32_t pad;
+	if (get_bits(d, (unsigned)(8 * d->len - d->bit), &pad))
+		return d->err.code;
+	if (pad)
+		return dfail(d, CITCAT_ERR_CORRUPT, "padding bits after the chunk's last record are not zero");
+	return 0;
+}
+
+static int next_chunk(struct citcat_daf_decoder *d)
+{
+	int rc = cc_reader_next_chunk(d->cr, &d->data, &d->len, &d->nrec);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return dfail(d, CITCAT_ERR_TRUNCATED, "the file ends without its end chunk");
+	d->bit = 0;
+	d->seen = 0;
+	d->prev = 0;
+	d->have_chunk = 1;
+	uint64_t first;
+	if ((rc = get_vnum(d, &first, 64)))
+		return rc;
+	if (d->nrec == 0) { /* the end chunk */
+		d->ended = 1;
+		if (first != d->st.insns)
+			return dfail(d, CITCAT_ERR_CORRUPT, "the end chunk counts %llu instructions",
+				     (unsigned long long)first);
+		return chunk_done(d);
+	}
+	if (first != d->st.insns)
+		return dfail(d, CITCAT_ERR_CORRUPT, "the next chunk's first record belongs to instruction %llu",
+			     (unsigned long long)first);
+	return 0;
+}
+
+/* Positions the reader on the next record. */
+static int begin_read(struct citcat_daf_decoder *d)
+{
+	int rc;
+	if (d->ended)
+		return dfail(d, CITCAT_ERR_CORRUPT, "needs a record after the end chunk");
+	if (d->have_chunk && d->seen == d->nrec) {
+		if ((rc = chunk_done(d)))
+			return rc;
+		d->have_chunk = 0;
+	}
+	if (!d->have_chunk && (rc = next_chunk(d)))
+		return rc;
+	if (d->ended)
+		return dfail(d, CITCAT_ERR_CORRUPT, "needs a record, but the file has no more");
+	d->seen++;
+	d->st.records++;
+	return 0;
+}
+
+static int open_common(struct citcat_daf_decoder *d, int rc)
+{
+	if (rc)
+		return rc;
+	uint32_t mlen;
+	const uint8_t *m = cc_reader_meta(d->cr, &mlen);
+	if (mlen != META_LEN || m[0] != 1 || (m[1] != CITCAT_DAF_RAW && m[1] != CITCAT_DAF_DIFF) || m[2] || m[3] ||
+	    cc_get32(m + 4) != DAF_IRQ_VECTOR || cc_reader_version(d->cr) != CITCAT_DAF_VERSION)
+		return cc_reader_fail(d->cr, CITCAT_ERR_CORRUPT, 0,
+				      "DAF metadata: want 8 bytes, ISA 1, encoding 1 or 2, reserved 0, IRQ vector 0x18");
+	d->enc = m[1];
+	daf_rvu_reset(&d->rvu);
+	return 0;
+}
+
+static int dec_alloc(struct citcat_daf_decoder **out)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? 0 : CITCAT_ERR_NOMEM;
+}
+
+int citcat_daf_decoder_open(struct citcat_daf_decoder **d, const char *path)
+{
+	int rc = dec_alloc(d);
+	if (rc)
+		return rc;
+	rc = cc_reader_open(&(*d)->cr, path, MAGIC, CITCAT_DAF_VERSION);
+	return open_common(*d, rc);
+}
+
+int citcat_daf_decoder_open_mem(struct citcat_daf_decoder **d, const void *buf, size_t len)
+{
+	int rc = dec_alloc(d);
+	if (rc)
+		return rc;
+	rc = cc_reader_open_mem(&(*d)->cr, buf, len, MAGIC, CITCAT_DAF_VERSION);
+	return open_common(*d, rc);
+}
+
+int citcat_daf_decoder_encoding(const struct citcat_daf_decoder *d) { return d->enc; }
+
+int citcat_daf_decode(struct citcat_daf_decoder *d, uint64_t pc, uint32_t word, struct citcat_itrace_rec *rec)
+{
+	if (cc_reader_error(d->cr)->code)
+		return cc_reader_error(d->cr)->code;
+	d->pc = pc;
+	if (pc > UINT32_MAX || (pc & 3))
+		return dfail(d, CITCAT_ERR_CORRUPT, "flow address not a 32-bit word address");
+	struct daf_step s;
+	daf_rvu_begin(&d->rvu, (uint32_t)pc, word, &s);
+	rec->kind = CITCAT_REC_INSN;
+	rec->line = 0;
+	rec->pc = pc;
+	rec->word = word;
+	rec->n_acc = 0;
+	int rc, executed = 1;
+	uint32_t da = s.addr, v;
+	switch (s.need) {
+	case DAF_NEED_ESCAPE: {
+		uint64_t n;
+		if ((rc = begin_read(d)) || (rc = get_vnum(d, &n, 64)))
+			return rc;
+		if (n > CITCAT_ITRACE_MAX_ACC)
+			return dfail(d, CITCAT_ERR_LIMIT, "escape with %llu accesses", (unsigned long long)n);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t sz, wr, a;
+			if ((rc = get_bits(d, 2, &sz)) || (rc = get_bits(d, 1, &wr)) || (rc = get_addr(d, &a)))
+				return rc;
+			rec->acc[i] = (struct citcat_access){.addr = a, .size = (uint8_t)(1u << sz), .write = (uint8_t)wr};
+		}
+		rec->n_acc = (uint32_t)n;
+		d->st.escapes++;
+		executed = n > 0;
+		if (executed) {
+			if (rec->acc[0].write)
+				d->st.stores++, d->st.stores_traced++;
+			else
+				d->st.loads++, d->st.loads_traced++;
+		}
+		break;
+	}
+	case DAF_NEED_COND:
+		if ((rc = begin_read(d)) || (rc = get_bits(d, 1, &v)))
+			return rc;
+		d->st.cond_bits++;
+		executed = (int)v;
+		if (executed && !s.addr_known && (rc = get_addr(d, &da)))
+			return rc;
+		break;
+	case DAF_NEED_ADDR:
+		if ((rc = begin_read(d)) || (rc = get_addr(d, &da)))
+			return rc;
+		break;
+	default:
+		break;
+	}
+	if ((s.memop == DAF_MEM_SINGLE || s.memop == DAF_MEM_MULTI) && executed) {
+		rec->n_acc = daf_rvu_accesses(&s, da, rec->acc);
+		int traced = !s.addr_known;
+		if (s.load)
+			d->st.loads++, d->st.loads_traced += (uint64_t)traced;
+		else
+			d->st.stores++, d->st.stores_traced += (uint64_t)traced;
+	}
+	daf_rvu_end(&d->rvu, &s, executed, da);
+	d->st.insns++;
+	return 1;
+}
+
+int citcat_daf_decoder_finish(struct citcat_daf_decoder *d)
+{
+	if (cc_reader_error(d->cr)->code)
+		return cc_reader_error(d->cr)->code;
+	int rc;
+	d->pc = 0;
+	if (d->have_chunk && !d->ended) {
+		if (d->seen != d->nrec)
+			return dfail(d, CITCAT_ERR_CORRUPT, "the flow ended with %u records of this chunk unused",
+				     d->nrec - d->seen);
+		if ((rc = chunk_done(d)))
+			return rc;
+		d->have_chunk = 0;
+	}
+	if (!d->ended) {
+		if ((rc = next_chunk(d)))
+			return rc;
+		if (!d->ended)
+			return dfail(d, CITCAT_ERR_CORRUPT, "the flow ended but the file has more records");
+	}
+	const uint8_t *p;
+	size_t n;
+	uint32_t nr;
+	rc = cc_reader_next_chunk(d->cr, &p, &n, &nr);
+	if (rc < 0)
+		return rc;
+	if (rc == 1)
+		return dfail(d, CITCAT_ERR_CORRUPT, "a chunk follows the end chunk");
+	return 0;
+}
+
+const struct citcat_daf_stats *citcat_daf_decoder_stats(const struct citcat_daf_decoder *d) { return &d->st; }
+
+const struct citcat_errinfo *citcat_daf_decoder_error(const struct citcat_daf_decoder *d)
+{
+	if (!d->cr)
+		return &d->err;
+	return cc_reader_error(d->cr);
+}
+
+void citcat_daf_decoder_close(struct citcat_daf_decoder *d)
+{
+	if (!d)
+		return;
+	cc_reader_close(d->cr);
+	free(d);
+}

@@ -1,0 +1,82 @@
+/* Internal: the register validation unit (RVU) of data-address filtering
+ * (DAF.md), shared unchanged by the trace module (capture side) and the
+ * software debugger (decoder side), so the two cannot drift apart.
+ *
+ * The RVU keeps a valid bit per ARM general-purpose register r0..r14 (r15
+ * is always known: the debugger has the program flow).  It also keeps the
+ * register values: the hardware unit would need only the bits, but the
+ * debugger's partial replay needs the values, and keeping them on the
+ * capture side lets the encoder check every address it filters against
+ * the address the core really used.
+ *
+ * Use per retired instruction:
+ *   daf_rvu_begin(r, pc, word, &s)   classify, apply non-memory effects;
+ *                                    s.need tells which record is needed
+ *   (read or write the record)
+ *   daf_rvu_end(r, &s, executed, da) apply the memory instruction's effects
+ *                                    (recovery of address registers,
+ *                                    write-back, loaded registers invalid)
+ * daf_rvu_accesses() expands a memory instruction's data address into the
+ * accesses the core makes (what the din lists). */
+#ifndef CITCAT_DAF_RVU_H
+#define CITCAT_DAF_RVU_H
+
+#include "itrace.h"
+#include <stdint.h>
+
+#define DAF_IRQ_VECTOR 0x18u /* TARGET.md: VBAR = 0, IRQ vector */
+#define DAF_ALL_REGS 0x7fffu /* r0..r14 */
+
+struct daf_rvu {
+	uint32_t valid; /* bit n: rn is valid (n = 0..14) */
+	uint32_t r[16];
+};
+
+/* What an instruction needs from the DAF record stream (DAF.md, records). */
+enum daf_need {
+	DAF_NEED_NONE = 0,   /* nothing: a non-memory instruction or an inferable address */
+	DAF_NEED_ADDR = 1,   /* an address field */
+	DAF_NEED_COND = 2,   /* an executed bit, then an address field if executed and ADDR_KNOWN is 0 */
+	DAF_NEED_ESCAPE = 3, /* an escape: the instruction's whole access list */
+};
+
+enum daf_memop {
+	DAF_MEM_NONE = 0,
+	DAF_MEM_SINGLE = 1, /* LDR/STR(B/H/SB/SH/D) */
+	DAF_MEM_MULTI = 2,  /* LDM/STM */
+	DAF_MEM_ESCAPE = 3, /* anything the RVU does not model */
+};
+
+struct daf_step {
+	uint32_t pc, word;
+	uint8_t memop;   /* enum daf_memop */
+	uint8_t need;    /* enum daf_need */
+	uint8_t load;    /* 1 load, 0 store (SINGLE, MULTI) */
+	uint8_t addr_known;
+	uint32_t addr;   /* the data address when ADDR_KNOWN */
+	/* decoded memory operation */
+	uint8_t rn, rt, rm, size, count; /* size of each access; count of accesses */
+	uint8_t pre, up, wback, off_known, off_inv; /* off_inv: offset register recoverable by inversion */
+	uint8_t rot;     /* ROR amount for inverting a rotated offset register (0 = none) */
+	uint32_t off;    /* offset magnitude when OFF_KNOWN */
+	uint32_t start_adj; /* MULTI: DA = Rn + start_adj (mod 2^32) */
+	uint16_t list;   /* MULTI: register list; SINGLE: registers loaded */
+};
+
+void daf_rvu_reset(struct daf_rvu *r);
+/* Classifies WORD at PC, applies every effect of a non-memory instruction,
+ * and fills S.  Never fails: an instruction the RVU does not model is an
+ * escape (it invalidates every register, see DAF.md). */
+void daf_rvu_begin(struct daf_rvu *r, uint32_t pc, uint32_t word, struct daf_step *s);
+/* Applies the effects of a memory instruction (SINGLE, MULTI, ESCAPE)
+ * given whether it executed and its data address DA (the address of its
+ * first access).  No-op for other instructions. */
+void daf_rvu_end(struct daf_rvu *r, const struct daf_step *s, int executed, uint32_t da);
+/* The accesses a SINGLE or MULTI instruction makes from data address DA, in
+ * the order the core makes them (address, size, direction; value 0).
+ * Returns their number (at most 16). */
+unsigned daf_rvu_accesses(const struct daf_step *s, uint32_t da, struct citcat_access *acc);
+/* 1 when the instruction is conditional (condition field not AL). */
+static inline int daf_is_conditional(uint32_t word) { return (word >> 28) < 0xE; }
+
+#endif

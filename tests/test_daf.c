@@ -1,0 +1,382 @@
+/* Data-address filtering: the RVU rules (the paper's Table 3 example and the
+ * ARM addressing modes of its section 3.2), the writer/decoder round trip in
+ * both encodings, the exact bit layout of DAFDiff, and tampering reported
+ * at the instruction that consumes the damaged record. */
+#include "check.h"
+#include "container.h"
+#include "daf.h"
+#include "daf_rvu.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One instruction of a hand-made run: PC, word, and its accesses. */
+struct insn {
+	uint32_t pc, word;
+	uint32_t n;
+	struct citcat_access acc[4];
+};
+
+#define R(a, s) {.addr = (a), .size = (s), .write = 0}
+#define W(a, s) {.addr = (a), .size = (s), .write = 1}
+
+/* Steps the RVU over one instruction as the trace module does; returns 1
+ * when its data address would be traced. */
+static int rvu_step(struct daf_rvu *r, const struct insn *in)
+{
+	struct daf_step s;
+	daf_rvu_begin(r, in->pc, in->word, &s);
+	int traced = s.need == DAF_NEED_ADDR || s.need == DAF_NEED_ESCAPE ||
+		     (s.need == DAF_NEED_COND && in->n && !s.addr_known);
+	daf_rvu_end(r, &s, in->n > 0, in->n ? (uint32_t)in->acc[0].addr : 0);
+	return traced;
+}
+
+#define V(n) (1u << (n))
+
+/* Table 3: five instructions, all registers invalid at first.
+ * MOV R1,#0 / LDR R5,[R2,#5] / ADD R4,R2,R1 / LDR R8,[R2,R1] / MOV R2,R7,
+ * with R2 = 0x2000 on the core.  Expected (paper): TDA N, Y, N, N, N;
+ * R1.V; R2.V R5.I; R4.V; R8.I; R2.I; the debugger sets R1 = 0,
+ * R2 = DA - 5, R4 = R2 + R1. */
+static const struct insn table3[] = {
+	{0x100, 0xe3a01000, 0, {{0}}},            /* mov r1, #0 */
+	{0x104, 0xe5925005, 1, {R(0x2005, 4)}},   /* ldr r5, [r2, #5] */
+	{0x108, 0xe0824001, 0, {{0}}},            /* add r4, r2, r1 */
+	{0x10c, 0xe7928001, 1, {R(0x2000, 4)}},   /* ldr r8, [r2, r1] */
+	{0x110, 0xe1a02007, 0, {{0}}},            /* mov r2, r7 */
+};
+
+static void test_table3(void)
+{
+	struct daf_rvu r;
+	daf_rvu_reset(&r);
+	static const int tda[5] = {0, 1, 0, 0, 0};
+	static const uint32_t valid_after[5] = {V(1), V(1) | V(2), V(1) | V(2) | V(4), V(1) | V(2) | V(4),
+						V(1) | V(4)};
+	for (int i = 0; i < 5; i++) {
+		CHECK(rvu_step(&r, &table3[i]) == tda[i]);
+		CHECK(r.valid == valid_after[i]);
+	}
+	CHECK(r.r[1] == 0);
+	CHECK(r.r[4] == 0x2000); /* R4 = R2 + R1, R2 = DA - 5 */
+}
+
+static char tmpdir[] = "/tmp/test_daf-XXXXXX";
+
+/* Writes RUN with ENC into a file; returns its path (static). */
+static const char *write_run(const struct insn *run, size_t n, int enc, struct citcat_daf_stats *st)
+{
+	static char path[128];
+	snprintf(path, sizeof path, "%s/run%d.daf", tmpdir, enc);
+	struct citcat_daf_writer *w;
+	CHECK(citcat_daf_writer_open(&w, path, enc) == 0);
+	for (size_t i = 0; i < n; i++) {
+		int rc = citcat_daf_write(w, run[i].pc, run[i].word, run[i].acc, run[i].n);
+		if (rc)
+			fprintf(stderr, "write %zu: %s\n", i, citcat_daf_writer_error(w)->msg);
+		CHECK(rc == 0);
+	}
+	if (st)
+		*st = *citcat_daf_writer_stats(w);
+	CHECK(citcat_daf_writer_close(w) == 0);
+	return path;
+}
+
+/* Decodes PATH over RUN's flow and compares every access.  Returns the
+ * index of the first instruction that failed or differs, or -1 when all
+ * match and the end checks pass (-2 when only the end check failed). */
+static long decode_run(const char *path, const uint8_t *buf, size_t len, const struct insn *run, size_t n)
+{
+	struct citcat_daf_decoder *d;
+	static struct citcat_itrace_rec rec;
+	int rc = buf ? citcat_daf_decoder_open_mem(&d, buf, len) : citcat_daf_decoder_open(&d, path);
+	CHECK(rc == 0);
+	long bad = -1;
+	for (size_t i = 0; i < n && bad < 0; i++) {
+		if (citcat_daf_decode(d, run[i].pc, run[i].word, &rec) != 1) {
+			bad = (long)i;
+			break;
+		}
+		if (rec.n_acc != run[i].n)
+			bad = (long)i;
+		for (uint32_t k = 0; bad < 0 && k < rec.n_acc; k++)
+			if (rec.acc[k].addr != run[i].acc[k].addr || rec.acc[k].size != run[i].acc[k].size ||
+			    rec.acc[k].write != run[i].acc[k].write)
+				bad = (long)i;
+	}
+	if (bad < 0 && citcat_daf_decoder_finish(d) != 0)
+		bad = -2;
+	citcat_daf_decoder_close(d);
+	return bad;
+}
+
+static void test_table3_roundtrip(void)
+{
+	struct citcat_daf_stats st;
+	const char *p = write_run(table3, 5, CITCAT_DAF_RAW, &st);
+	CHECK(st.loads == 2 && st.loads_traced == 1 && st.stores == 0);
+	CHECK(st.records == 1 && st.bits == 32); /* one raw address */
+	CHECK(decode_run(p, NULL, 0, table3, 5) == -1);
+	p = write_run(table3, 5, CITCAT_DAF_DIFF, &st);
+	CHECK(st.bits == 18); /* 0x2005 ^ 0: two 8-bit chunks with their header bits */
+	CHECK(decode_run(p, NULL, 0, table3, 5) == -1);
+}
+
+/* Section 3.2: offsets, shifts, indexing, multiple transfers, conditions,
+ * escapes and the IRQ vector. */
+static const struct insn modes[] = {
+	/* register offset, no shift: base invalid, offset r1 valid -> traced, r2 recovered */
+	{0x200, 0xe3a01010, 0, {{0}}},              /* mov r1, #16 */
+	{0x204, 0xe7923001, 1, {R(0x3010, 4)}},     /* ldr r3, [r2, r1]   traced; r2 = 0x3000 */
+	{0x208, 0xe7924001, 1, {R(0x3010, 4)}},     /* ldr r4, [r2, r1]   inferred */
+	/* base valid, offset invalid (no shift) -> traced, offset recovered */
+	{0x20c, 0xe7925006, 1, {R(0x3040, 4)}},     /* ldr r5, [r2, r6]   traced; r6 = 0x40 */
+	{0x210, 0xe7825006, 1, {W(0x3040, 4)}},     /* str r5, [r2, r6]   inferred */
+	/* offset shifted left (not invertible) -> r7 stays invalid */
+	{0x214, 0xe7925107, 1, {R(0x3080, 4)}},     /* ldr r5, [r2, r7, lsl #2] traced */
+	{0x218, 0xe7925107, 1, {R(0x3080, 4)}},     /* same: traced again */
+	/* auto-indexing (pre, writeback) */
+	{0x21c, 0xe5b98004, 1, {R(0x4004, 4)}},     /* ldr r8, [r9, #4]!  traced; r9 = 0x4004 */
+	{0x220, 0xe5b98004, 1, {R(0x4008, 4)}},     /* inferred */
+	/* post-indexing with an invalid offset register: base invalid afterwards */
+	{0x224, 0xe699800a, 1, {R(0x4008, 4)}},     /* ldr r8, [r9], r10  inferred (DA = r9) */
+	{0x228, 0xe5998000, 1, {R(0x4108, 4)}},     /* ldr r8, [r9]       traced (r9 invalid) */
+	/* halfword and byte, immediate post-index */
+	{0x22c, 0xe0d910b2, 1, {R(0x4108, 2)}},     /* ldrh r1, [r9], #2  inferred */
+	{0x230, 0xe4c91001, 1, {W(0x410a, 1)}},     /* strb r1, [r9], #1  inferred */
+	/* LDRD / STRD */
+	{0x234, 0xe1c900d0, 2, {R(0x410b, 4), R(0x410f, 4)}}, /* ldrd r0, r1, [r9] inferred */
+	/* STMDB sp!, {r4, lr} with sp invalid: start address traced, sp recovered */
+	{0x238, 0xe92d4010, 2, {W(0x7ff8, 4), W(0x7ffc, 4)}},
+	/* LDMIA sp!, {r4, r5}: inferred from the recovered sp */
+	{0x23c, 0xe8bd0030, 2, {R(0x7ff8, 4), R(0x7ffc, 4)}},
+	/* conditional load, not executed then executed (flags never tracked) */
+	{0x240, 0x15991000, 0, {{0}}},              /* ldrne r1, [r9]  not executed */
+	{0x244, 0x05991000, 1, {R(0x410b, 4)}},     /* ldreq r1, [r9]  executed, address inferred */
+	{0x248, 0x05931000, 1, {R(0x5000, 4)}},     /* ldreq r1, [r3]  executed, r3 invalid: traced */
+	/* an instruction the RVU does not model: an escape (swp), all invalid */
+	{0x24c, 0xe1090091, 2, {R(0x410b, 4), W(0x410b, 4)}}, /* swp r0, r1, [r9] */
+	{0x250, 0xe5990000, 1, {R(0x410b, 4)}},     /* ldr r0, [r9]  traced after the escape */
+	/* the IRQ vector invalidates everything: r9 was recovered above */
+	{0x018, 0xe5990000, 1, {R(0x410b, 4)}},     /* ldr r0, [r9] at 0x18: traced */
+	/* PC-relative load: always inferred */
+	{0x01c, 0xe59f0004, 1, {R(0x28, 4)}},       /* ldr r0, [pc, #4] */
+};
+#define NMODES (sizeof modes / sizeof *modes)
+
+static void test_modes(void)
+{
+	static const int tda[NMODES] = {0, 1, 0, 1, 0, 1, 1, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0};
+	struct daf_rvu r;
+	daf_rvu_reset(&r);
+	for (size_t i = 0; i < NMODES; i++) {
+		int t = rvu_step(&r, &modes[i]);
+		if (t != tda[i])
+			fprintf(stderr, "modes[%zu] at 0x%x: traced %d, want %d\n", i, modes[i].pc, t, tda[i]);
+		CHECK(t == tda[i]);
+		if (i == 3)
+			CHECK((r.valid & V(6)) && r.r[6] == 0x40); /* offset register recovered */
+		if (i == 6)
+			CHECK(!(r.valid & V(7))); /* lsl #2 is not invertible */
+		if (i == 14)
+			CHECK((r.valid & V(13)) && r.r[13] == 0x7ff8); /* sp = DA after the push's write-back */
+		if (i == 19)
+			CHECK(r.valid == 0); /* escape */
+	}
+	struct citcat_daf_stats st;
+	for (int enc = CITCAT_DAF_RAW; enc <= CITCAT_DAF_DIFF; enc++) {
+		const char *p = write_run(modes, NMODES, enc, &st);
+		CHECK(st.escapes == 1 && st.cond_bits == 3);
+		CHECK(decode_run(p, NULL, 0, modes, NMODES) == -1);
+	}
+}
+
+/* The writer refuses accesses its model of the instruction does not make. */
+static void test_model_check(void)
+{
+	struct citcat_daf_writer *w;
+	CHECK(citcat_daf_writer_open(&w, NULL, CITCAT_DAF_DIFF) == 0);
+	struct citcat_access a[2] = {R(0x1000, 2)};
+	CHECK(citcat_daf_write(w, 0x100, 0xe5912000, a, 1) == CITCAT_ERR_UNSUPPORTED); /* ldr: 4 bytes, not 2 */
+	citcat_daf_writer_abort(w);
+	CHECK(citcat_daf_writer_open(&w, NULL, CITCAT_DAF_DIFF) == 0);
+	CHECK(citcat_daf_write(w, 0x100, 0xe3a01000, a, 1) == CITCAT_ERR_UNSUPPORTED); /* mov makes no access */
+	citcat_daf_writer_abort(w);
+	CHECK(citcat_daf_writer_open(&w, NULL, 7) == CITCAT_ERR_INVAL);
+}
+
+/* ---- tampering ---- */
+
+/* Pointer chasing (ldr r0, [r0]): every address is traced, so the record
+ * layout is known: DAFDiff groups of XOR with the previous address. */
+#define NCHASE 40
+static struct insn chase[NCHASE];
+
+static void make_chase(void)
+{
+	uint32_t a = 0x10000;
+	for (int i = 0; i < NCHASE; i++) {
+		chase[i] = (struct insn){.pc = 0x1000 + 4u * (uint32_t)i, .word = 0xe5900000, .n = 1, .acc = {R(a, 4)}};
+		a += (uint32_t)(i * 0x3456 + 4);
+	}
+}
+
+/* Rebuilds the DAF file with chunk payloads changed by EDIT (record
+ * payload, its bit length and record count), checksums recomputed. */
+struct bits {
+	uint8_t b[4096];
+	size_t n;
+};
+static int getb(const struct bits *s, size_t i) { return (s->b[i >> 3] >> (7 - (i & 7))) & 1; }
+static void setb(struct bits *s, size_t i, int v)
+{
+	s->b[i >> 3] = (uint8_t)((s->b[i >> 3] & ~(0x80 >> (i & 7))) | (v ? 0x80 >> (i & 7) : 0));
+}
+
+static uint8_t *rewrite(const char *path, void (*edit)(struct bits *, uint32_t *nrec, long arg), long arg,
+			size_t *len)
+{
+	struct cc_reader *r;
+	struct cc_writer *w;
+	char out[160];
+	snprintf(out, sizeof out, "%s/tampered.daf", tmpdir);
+	CHECK(cc_reader_open(&r, path, NULL, 1) == 0);
+	uint32_t mlen;
+	const uint8_t *meta = cc_reader_meta(r, &mlen);
+	CHECK(cc_writer_open(&w, out, cc_reader_magic(r), 1, meta, mlen, 1 << 16) == 0);
+	const uint8_t *p;
+	size_t n;
+	uint32_t nrec;
+	while (cc_reader_next_chunk(r, &p, &n, &nrec) == 1) {
+		static struct bits s;
+		CHECK(n <= sizeof s.b);
+		memset(&s, 0, sizeof s);
+		memcpy(s.b, p, n);
+		s.n = 8 * n;
+		if (nrec)
+			edit(&s, &nrec, arg);
+		size_t nb = (s.n + 7) / 8;
+		uint8_t *q = cc_writer_reserve(w, nb);
+		CHECK(q != NULL);
+		memcpy(q, s.b, nb);
+		cc_writer_commit(w, nb, nrec);
+		CHECK(cc_writer_flush(w) == 0);
+	}
+	cc_reader_close(r);
+	CHECK(cc_writer_close(w) == 0);
+	FILE *f = fopen(out, "rb");
+	CHECK(f != NULL);
+	uint8_t *buf = malloc(1 << 16);
+	*len = fread(buf, 1, 1 << 16, f);
+	fclose(f);
+	remove(out);
+	return buf;
+}
+
+/* Bit position of record K's first group in the chunk (after the 9-bit
+ * first-instruction field). */
+static size_t record_pos(long k)
+{
+	size_t pos = 9;
+	uint32_t prev = 0;
+	for (long i = 0; i < k; i++) {
+		uint32_t x = (uint32_t)chase[i].acc[0].addr ^ prev;
+		prev = (uint32_t)chase[i].acc[0].addr;
+		do {
+			pos += 9;
+			x >>= 8;
+		} while (x);
+	}
+	return pos;
+}
+
+static void flip_header(struct bits *s, uint32_t *nrec, long k)
+{
+	size_t pos = record_pos(k);
+	setb(s, pos, !getb(s, pos));
+}
+
+static void drop_record(struct bits *s, uint32_t *nrec, long k)
+{
+	size_t from = record_pos(k), to = record_pos(k + 1);
+	static struct bits t;
+	memset(&t, 0, sizeof t);
+	size_t j = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (i < from || i >= to)
+			setb(&t, j++, getb(s, i));
+	(void)j;
+	t.n = record_pos(NCHASE) - (to - from); /* the records' bits; the writer pads with zeros */
+	*s = t;
+	(*nrec)--;
+}
+
+static void test_tamper(void)
+{
+	make_chase();
+	const char *p = write_run(chase, NCHASE, CITCAT_DAF_DIFF, NULL);
+	CHECK(decode_run(p, NULL, 0, chase, NCHASE) == -1);
+	for (long k = 0; k < NCHASE; k += 7) {
+		size_t len;
+		uint8_t *buf = rewrite(p, flip_header, k, &len);
+		long at = decode_run(NULL, buf, len, chase, NCHASE);
+		if (at != k)
+			fprintf(stderr, "flipped header bit of record %ld reported at %ld\n", k, at);
+		CHECK(at == k);
+		free(buf);
+		buf = rewrite(p, drop_record, k, &len);
+		at = decode_run(NULL, buf, len, chase, NCHASE);
+		if (at != k)
+			fprintf(stderr, "dropped record %ld reported at %ld\n", k, at);
+		CHECK(at == k);
+		free(buf);
+	}
+	/* with no ground truth, a dropped record still fails: the flow runs out of records */
+	size_t len;
+	uint8_t *buf = rewrite(p, drop_record, 5, &len);
+	struct citcat_daf_decoder *d;
+	static struct citcat_itrace_rec rec;
+	CHECK(citcat_daf_decoder_open_mem(&d, buf, len) == 0);
+	int rc = 1;
+	long i;
+	for (i = 0; i < NCHASE && rc == 1; i++)
+		rc = citcat_daf_decode(d, chase[i].pc, chase[i].word, &rec);
+	CHECK(rc == CITCAT_ERR_CORRUPT && i == NCHASE);
+	CHECK(strstr(citcat_daf_decoder_error(d)->msg, "instruction 39 at 0x0000109c") != NULL);
+	citcat_daf_decoder_close(d);
+	free(buf);
+}
+
+static void test_bad_files(void)
+{
+	struct citcat_daf_decoder *d;
+	CHECK(citcat_daf_decoder_open_mem(&d, "", 0) == CITCAT_ERR_EMPTY);
+	citcat_daf_decoder_close(d);
+	CHECK(citcat_daf_decoder_open_mem(&d, "CITR\r\n\x1a\n", 8) == CITCAT_ERR_MAGIC);
+	citcat_daf_decoder_close(d);
+	/* flow longer than the file's instruction count */
+	const char *p = write_run(table3, 3, CITCAT_DAF_DIFF, NULL);
+	CHECK(decode_run(p, NULL, 0, table3, 5) == -2);
+	CHECK(decode_run(p, NULL, 0, table3, 2) == -2);
+	CHECK(decode_run(p, NULL, 0, table3, 3) == -1);
+}
+
+int main(void)
+{
+	CHECK(mkdtemp(tmpdir) != NULL);
+	test_table3();
+	test_table3_roundtrip();
+	test_modes();
+	test_model_check();
+	test_tamper();
+	test_bad_files();
+	char path[160];
+	for (int e = 1; e <= 2; e++) {
+		snprintf(path, sizeof path, "%s/run%d.daf", tmpdir, e);
+		remove(path);
+	}
+	rmdir(tmpdir);
+	CHECK_DONE();
+}
