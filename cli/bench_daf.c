@@ -69,6 +69,7 @@ struct run {
 	double enc_s, dec_s;
 	/* trace-port figures (bench trace-port) */
 	uint64_t cat_raw, cat_file, ims_file, aes_file, itrace_file, sdc_bits;
+	uint64_t lvt_bits; /* the LVT's record bits, same capture and D-cache (capture/LVT.md) */
 	long din_xz;
 };
 
@@ -305,7 +306,8 @@ struct opts {
 /* Captures ELF (or takes an itrace) and measures it into R. */
 static int run_one(const char *file, const char *uart_in, const struct opts *o, const char *dir, struct run *r)
 {
-	char cat[600], itrace[600], daf[600], addr[600], ims[600], aes[600], din[600];
+	char cat[600], itrace[600], daf[600], addr[600], ims[600], aes[600], din[600], lvt[600];
+	snprintf(lvt, sizeof lvt, "%s/run.lvt", dir);
 	snprintf(cat, sizeof cat, "%s/run.cat", dir);
 	snprintf(itrace, sizeof itrace, "%s/run.itrace", dir);
 	snprintf(daf, sizeof daf, "%s/run.daf", dir);
@@ -318,6 +320,8 @@ static int run_one(const char *file, const char *uart_in, const struct opts *o, 
 	if (!cli_has_suffix(file, ".itrace")) {
 		struct citcat_capture_config c = o->c;
 		c.uart_in = uart_in;
+		if (o->port)
+			c.lvt_path = lvt; /* the LVT of the same run, at the configured D-cache */
 		struct citcat_capture_result res;
 		struct citcat_errinfo err = {0};
 		if ((rc = citcat_capture_run(&c, file, o->port ? cat : NULL, itrace, &res, &err)))
@@ -325,7 +329,11 @@ static int run_one(const char *file, const char *uart_in, const struct opts *o, 
 		if (!res.traced) {
 			remove(cat);
 			remove(itrace);
+			remove(lvt);
 			return cli_fail("%s never reached a trace start point", file);
+		}
+		if (o->port) {
+			r->lvt_bits = res.lvt.bits;
 		}
 		src = itrace;
 	} else if (o->port) {
@@ -364,6 +372,7 @@ static int run_one(const char *file, const char *uart_in, const struct opts *o, 
 	remove(ims);
 	remove(aes);
 	remove(din);
+	remove(lvt);
 	return status;
 }
 
@@ -422,11 +431,11 @@ static void print_port(const struct run *r, int json, int first)
 	double xz = r->din_xz >= 0 ? 8.0 * (double)r->din_xz / n : -1;
 	if (json) {
 		printf("%s{\"firmware\": \"%s\", \"instructions\": %llu, \"bits_per_instruction\": {\"cat_raw\": %.5f, "
-		       "\"cat_lz4\": %.5f, \"ims_aes\": %.5f, \"lvt\": null, \"daf\": %.5f, \"dafdiff\": %.5f, "
+		       "\"cat_lz4\": %.5f, \"ims_aes\": %.5f, \"lvt\": %.5f, \"daf\": %.5f, \"dafdiff\": %.5f, "
 		       "\"rsdclsp\": %.5f, \"daf_rsdclsp\": %.5f, \"dafdiff_rsdclsp\": %.5f, \"itrace\": %.5f, ",
 		       first ? "" : ", ", r->name, (unsigned long long)r->insns, 8.0 * (double)r->cat_raw / n,
 		       8.0 * (double)r->cat_file / n, 8.0 * (double)(r->ims_file + r->aes_file) / n,
-		       (double)r->raw.bits / n, (double)r->diff.bits / n, sdc, sdc + (double)r->raw.bits / n,
+		       (double)r->lvt_bits / n, (double)r->raw.bits / n, (double)r->diff.bits / n, sdc, sdc + (double)r->raw.bits / n,
 		       sdc + (double)r->diff.bits / n, 8.0 * (double)r->itrace_file / n);
 		if (xz >= 0)
 			printf("\"din_xz9\": %.5f}}", xz);
@@ -434,9 +443,9 @@ static void print_port(const struct run *r, int json, int first)
 			printf("\"din_xz9\": null}}");
 		return;
 	}
-	printf("%-14s %11llu %8.4f %8.4f %8.4f %5s %7.4f %7.4f %7.4f %8.4f %8.4f %8.3f", r->name,
+	printf("%-14s %11llu %8.4f %8.4f %8.4f %7.4f %7.4f %7.4f %7.4f %8.4f %8.4f %8.3f", r->name,
 	       (unsigned long long)r->insns, 8.0 * (double)r->cat_raw / n, 8.0 * (double)r->cat_file / n,
-	       8.0 * (double)(r->ims_file + r->aes_file) / n, "n/a", (double)r->raw.bits / n, (double)r->diff.bits / n,
+	       8.0 * (double)(r->ims_file + r->aes_file) / n, (double)r->lvt_bits / n, (double)r->raw.bits / n, (double)r->diff.bits / n,
 	       sdc, sdc + (double)r->raw.bits / n, sdc + (double)r->diff.bits / n, 8.0 * (double)r->itrace_file / n);
 	if (xz >= 0)
 		printf(" %8.4f\n", xz);
@@ -460,8 +469,8 @@ static const char port_help[] =
 	"usage: citcat bench trace-port [FIRMWARE.elf...] [--json] [--no-xz] [--seed N] [--uart-in F] [--max-insns N]\n\n"
 	"Runs each firmware once and prints, in bits per traced instruction, what each\n"
 	"way of tracing it costs on the trace port (formats/TRACEPORTS.md): the CAT\n"
-	"(raw records and the LZ4 container file), IMS+AES files, the LVT (n/a in this\n"
-	"build), DAF and DAFDiff alone and with rSDC-LSP [32x4,128], the full itrace\n"
+	"(raw records and the LZ4 container file), IMS+AES files, the first-access LVT\n"
+	"(record bits, same run and D-cache), DAF and DAFDiff alone and with rSDC-LSP [32x4,128], the full itrace\n"
 	"file, and the din under xz -9 (--no-xz skips it: slow on long runs).\n"
 	"With no files, the built-in examples.\n";
 
@@ -523,7 +532,7 @@ static int bench_common(int argc, char **argv, int port)
 	if (o.json)
 		printf("{\"benchmark\": \"%s\", \"runs\": [", port ? "trace-port" : "daf");
 	else if (port)
-		printf("bits per traced instruction on the trace port\n%-14s %11s %8s %8s %8s %5s %7s %7s %7s %8s %8s %8s "
+		printf("bits per traced instruction on the trace port\n%-14s %11s %8s %8s %8s %7s %7s %7s %7s %8s %8s %8s "
 		       "%8s\n", "firmware", "insns", "CAT raw", "CAT LZ4", "IMS+AES", "LVT", "DAF", "DAFDiff", "rSDC",
 		       "DAF+rSDC", "Diff+rSDC", "itrace", "din xz9");
 	else
