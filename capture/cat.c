@@ -403,7 +403,11 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 			return bad(r, start, "reserved flag bits set");
 		break;
 	case CITCAT_CAT_SYNC:
+		if (flags)
+			return bad(r, start, "reserved flag bits set");
 		GETV(v, "sync PC truncated");
+		if (v > UINT32_MAX)
+			return bad(r, start, "sync PC wider than 32 bits");
 		ev->pc = (uint32_t)v;
 		s->pc = ev->pc;
 		s->bcount = 0;

@@ -2,6 +2,7 @@
  * timestamps, across chunks), and bad files give the right error. */
 #include "cat.h"
 #include "check.h"
+#include "fuzz/wrap.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -164,6 +165,34 @@ int main(void)
 	buf[16 + 8] = 0x7f; /* absurd RAM size in the header: caught by its checksum */
 	TRY(size, CITCAT_ERR_CHECKSUM);
 	free(buf);
+
+	/* Records in a valid container (as fuzz_cat builds them): a SYNC with
+	 * flag bits set, or with a P wider than 32 bits, is malformed (CAT.md);
+	 * a plain SYNC is accepted. */
+	static const uint8_t sync_ok[] = {0x0a, 0x44}, sync_flags[] = {0x1a, 0x44},
+			     sync_wide[] = {0x0a, 0x80, 0x80, 0x80, 0x80, 0x10};
+	const uint8_t *recs[3] = {sync_ok, sync_flags, sync_wide};
+	size_t lens[3] = {sizeof sync_ok, sizeof sync_flags, sizeof sync_wide};
+	for (int k = 0; k < 3; k++) {
+		struct citcat_target_config cfg;
+		citcat_target_config_default(&cfg);
+		uint8_t meta[CITCAT_TARGET_META_LEN];
+		citcat_target_config_encode(&cfg, meta);
+		size_t blen = 0;
+		uint8_t *b = wrap_container("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, recs[k], lens[k], 1, &blen);
+		struct citcat_cat_reader *r;
+		struct citcat_cat_event e;
+		CHECK(b != NULL);
+		CHECK_EQ(citcat_cat_reader_open_mem(&r, b, blen), 0);
+		int st = citcat_cat_next(r, &e);
+		CHECK_EQ(st, k == 0 ? 1 : CITCAT_ERR_CORRUPT);
+		if (k == 0) {
+			CHECK_EQ(e.pc, 0x44u);
+			CHECK_EQ(citcat_cat_next(r, &e), 0);
+		}
+		citcat_cat_reader_close(r);
+		free(b);
+	}
 	unlink(bad);
 	unlink(path);
 	CHECK_DONE();
