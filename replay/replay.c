@@ -627,6 +627,15 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 			diverge(p, "execution", "the recorded run to continue", "Unicorn stopped at 0x%08x: %s", pc, uc_strerror(ue));
 			break;
 		}
+		/* Unicorn ends a run, without an error or a code hook, when the PC
+		 * reaches the until address: restarting there would loop forever
+		 * (found by fuzz_replay).  It lies above RAM, so it is a fetch. */
+		if (pc == 0xFFFFFFFCu) {
+			p->cur_pc = pc;
+			p->cur_index = p->insns;
+			diverge(p, "instruction fetch", "an ARM instruction in RAM", "a fetch from 0x%08x", pc);
+			break;
+		}
 	}
 	if (!p->failed) {
 		/* the run is complete: every record must have been used */
