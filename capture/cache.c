@@ -70,13 +70,13 @@ static void plru_touch(struct cache *c, size_t base, uint32_t w)
 		c->mru[base + i] = i == w;
 }
 
-static uint32_t xorshift(uint32_t *s)
+/* One step of the random-replacement generator (TARGET.md). */
+static uint32_t cache_xorshift32(uint32_t x)
 {
-	uint32_t x = *s;
 	x ^= x << 13;
 	x ^= x >> 17;
 	x ^= x << 5;
-	return *s = x;
+	return x;
 }
 
 static uint32_t victim(struct cache *c, size_t base)
@@ -98,7 +98,9 @@ static uint32_t victim(struct cache *c, size_t base)
 				return w;
 		return 0;
 	default:
-		return xorshift(&c->rng) % c->ways;
+		/* the generator steps only here: a victim among a full set */
+		c->rng = cache_xorshift32(c->rng);
+		return c->rng % c->ways;
 	}
 }
 
@@ -193,4 +195,21 @@ void cache_clean_all(struct cache *c, int invalidate, void (*fn)(void *ctx, uint
 	}
 	if (invalidate)
 		cache_invalidate_all(c);
+}
+
+uint32_t cache_repl_state(const struct cache *c) { return c->cfg.repl == CITCAT_REPL_RANDOM ? c->rng : 0; }
+
+int cache_repl_state_valid(const struct citcat_cache_config *cfg, uint32_t s)
+{
+	/* xorshift never leaves or reaches 0 */
+	return cfg->repl == CITCAT_REPL_RANDOM ? s != 0 : s == 0;
+}
+
+int cache_set_repl_state(struct cache *c, uint32_t s)
+{
+	if (!cache_repl_state_valid(&c->cfg, s))
+		return CITCAT_ERR_INVAL;
+	if (c->cfg.repl == CITCAT_REPL_RANDOM)
+		c->rng = s;
+	return 0;
 }

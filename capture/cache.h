@@ -19,7 +19,7 @@ struct citcat_cache_config {
 	uint32_t size, ways, line; /* bytes, ways, bytes per line */
 	uint8_t repl;              /* enum citcat_repl */
 	uint8_t write_through;     /* D-cache: 1 = write-through, no write-allocate */
-	uint32_t seed;             /* random replacement seed */
+	uint32_t seed;             /* random replacement: generator state at reset (0 means 0x9E3779B9) */
 };
 
 struct cache {
@@ -29,7 +29,7 @@ struct cache {
 	uint8_t *valid, *dirty, *mru;
 	uint64_t *stamp; /* LRU: last use; FIFO: fill time */
 	uint64_t clock;
-	uint32_t rng;
+	uint32_t rng;    /* random replacement generator (TARGET.md, "Random replacement") */
 	uint64_t hits, misses;
 };
 
@@ -60,5 +60,17 @@ void cache_invalidate_all(struct cache *c);
 /* Walks dirty lines set by set, way by way, calling FN with each line
  * number; marks them clean (and invalid when INVALIDATE). */
 void cache_clean_all(struct cache *c, int invalidate, void (*fn)(void *ctx, uint32_t ln), void *ctx);
+
+/* The random-replacement generator, a 32-bit xorshift (TARGET.md, "Random
+ * replacement").  It is the only replacement state that survives
+ * invalidation, so the trace module records it at the trace start point P
+ * and the replayer loads it there.  For any other policy the cache has no
+ * generator and its state is defined as 0. */
+uint32_t cache_repl_state(const struct cache *c);
+/* Is S a possible generator state for a cache configured as CFG (nonzero
+ * for random replacement, 0 otherwise)?  1 or 0. */
+int cache_repl_state_valid(const struct citcat_cache_config *cfg, uint32_t s);
+/* Loads a recorded state; CITCAT_ERR_INVAL when it is not valid for C. */
+int cache_set_repl_state(struct cache *c, uint32_t s);
 
 #endif

@@ -160,6 +160,9 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		       : ev->kind == CITCAT_CAT_DMA ? ev->len : 0;
 	if (ev->kind == 0 || ev->kind >= CITCAT_CAT_KINDS || (ev->kind == CITCAT_CAT_DMA && (ev->len == 0 || ev->len > 4096)))
 		return CITCAT_ERR_INVAL;
+	if (ev->kind == CITCAT_CAT_SYNC && (!cache_repl_state_valid(&w->cfg.icache, ev->repl_state[0]) ||
+					   !cache_repl_state_valid(&w->cfg.dcache, ev->repl_state[1])))
+		return CITCAT_ERR_INVAL; /* a file its reader would reject */
 	uint8_t *buf = cc_writer_reserve(w->cw, 64 + len);
 	if (!buf) {
 		w->err = *cc_writer_error(w->cw);
@@ -216,6 +219,8 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		break;
 	case CITCAT_CAT_SYNC:
 		p += cc_put_uvar(p, ev->pc);
+		p += cc_put_uvar(p, ev->repl_state[0]);
+		p += cc_put_uvar(p, ev->repl_state[1]);
 		s->pc = ev->pc;
 		s->bcount = 0;
 		break;
@@ -258,6 +263,15 @@ static int reader_init(struct citcat_cat_reader *r, int rc)
 	if (rc) {
 		r->err = *cc_reader_error(r->cr);
 		return rc;
+	}
+	if (cc_reader_version(r->cr) != CITCAT_CAT_VERSION) {
+		/* version 1 lacks the replacement state at P (CAT.md, Version changes) */
+		r->err.code = CITCAT_ERR_VERSION;
+		r->err.offset = 8;
+		snprintf(r->err.msg, sizeof r->err.msg,
+			 "format version %u is not supported (this build reads CAT version %u only; capture again)",
+			 cc_reader_version(r->cr), CITCAT_CAT_VERSION);
+		return r->err.code;
 	}
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
@@ -416,6 +430,15 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 		if (v > UINT32_MAX)
 			return bad(r, start, "sync PC wider than 32 bits");
 		ev->pc = (uint32_t)v;
+		for (int k = 0; k < 2; k++) {
+			const struct citcat_cache_config *cc = k ? &r->cfg.dcache : &r->cfg.icache;
+			GETV(v, "sync replacement state truncated");
+			if (v > UINT32_MAX || !cache_repl_state_valid(cc, (uint32_t)v))
+				return bad(r, start, cc->repl == CITCAT_REPL_RANDOM
+							     ? "sync replacement state of a random-replacement cache is 0 or wider than 32 bits"
+							     : "sync replacement state is not 0 for a cache without random replacement");
+			ev->repl_state[k] = (uint32_t)v;
+		}
 		s->pc = ev->pc;
 		s->bcount = 0;
 		break;

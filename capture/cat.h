@@ -6,7 +6,7 @@
 #include "cache.h"
 #include "citcat.h"
 
-#define CITCAT_CAT_VERSION 1
+#define CITCAT_CAT_VERSION 2 /* readers accept this version only (CAT.md, Version changes) */
 
 /* The target configuration a replayer needs to re-simulate the bus. */
 struct citcat_target_config {
@@ -58,6 +58,8 @@ struct citcat_cat_event {
 	uint32_t pc;           /* DMA/IRQ: boundary (EPC); SYNC: P */
 	uint64_t insns;        /* STOP: instructions retired in the traced interval */
 	uint64_t cycle;        /* bus-cycle timestamp (0 when not recorded); STOP: cycles */
+	uint32_t repl_state[2];/* SYNC: I- and D-cache random-replacement generator at P
+				* (0 for a cache whose policy is not random) */
 };
 
 const char *citcat_cat_kind_name(unsigned kind);

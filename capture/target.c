@@ -430,7 +430,9 @@ static void take_sync(struct target *t, uint32_t pc)
 	t->synced = 1;
 	t->bcount = 0;
 	t->traced_insns = 0;
-	struct citcat_cat_event ev = {.kind = CITCAT_CAT_SYNC, .pc = pc};
+	/* the trace module records the caches' random-replacement generators */
+	struct citcat_cat_event ev = {.kind = CITCAT_CAT_SYNC, .pc = pc, .repl_state = {cache_repl_state(&t->bus.ic),
+											cache_repl_state(&t->bus.dc)}};
 	bus_marker(&t->bus, &ev);
 }
 

@@ -245,7 +245,7 @@ int cat_info(const char *path, int json)
 	const struct citcat_target_config *c = citcat_cat_config(r);
 	uint64_t n[CITCAT_CAT_KINDS] = {0}, insns = 0, branches = 0, cycles = 0, dma_bytes = 0;
 	int stop = -1;
-	uint32_t sync_pc = 0;
+	uint32_t sync_pc = 0, repl[2] = {0, 0};
 	struct citcat_cat_event ev;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "reading");
@@ -259,6 +259,8 @@ int cat_info(const char *path, int json)
 			stop = ev.line;
 		} else if (ev.kind == CITCAT_CAT_SYNC) {
 			sync_pc = ev.pc;
+			repl[0] = ev.repl_state[0];
+			repl[1] = ev.repl_state[1];
 		} else if (ev.kind == CITCAT_CAT_DMA) {
 			dma_bytes += ev.len;
 		}
@@ -277,10 +279,11 @@ int cat_info(const char *path, int json)
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
 			printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);
 		printf("}, \"instructions\": %llu, \"branches\": %llu, \"cycles\": %llu, \"dma_bytes\": %llu, "
-		       "\"file_bytes\": %llu, \"bytes_per_instruction\": %.4f, \"trace_start_pc\": %u, \"stop\": \"%s\", ",
+		       "\"file_bytes\": %llu, \"bytes_per_instruction\": %.4f, \"trace_start_pc\": %u, "
+		       "\"replacement_state\": [%u, %u], \"stop\": \"%s\", ",
 		       (unsigned long long)insns, (unsigned long long)branches, (unsigned long long)cycles,
 		       (unsigned long long)dma_bytes, (unsigned long long)size, insns ? (double)size / (double)insns : 0.0,
-		       sync_pc, stop == 0 ? "exit" : stop == 1 ? "command" : stop == 2 ? "limit" : "none");
+		       sync_pc, repl[0], repl[1], stop == 0 ? "exit" : stop == 1 ? "command" : stop == 2 ? "limit" : "none");
 		printf("\"config\": {\"ram_base\": %u, \"ram_size\": %u, \"icache\": \"%u:%u:%u:%s\", "
 		       "\"dcache\": \"%u:%u:%u:%s\", \"dcache_write\": \"%s\", \"penalty\": {\"miss\": %u, \"wb\": %u, "
 		       "\"uncached\": %u}, \"timestamps\": %s, \"seed\": %llu}}\n",
@@ -300,6 +303,8 @@ int cat_info(const char *path, int json)
 		printf("  trace      start at 0x%08x, %llu instructions, %llu branches, %llu cycles, stopped by %s\n",
 		       sync_pc, (unsigned long long)insns, (unsigned long long)branches, (unsigned long long)cycles,
 		       stop == 0 ? "exit" : stop == 1 ? "command" : stop == 2 ? "instruction limit" : "(no stop)");
+		if (c->icache.repl == CITCAT_REPL_RANDOM || c->dcache.repl == CITCAT_REPL_RANDOM)
+			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", repl[0], repl[1]);
 		printf("  events\n");
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
 			printf("    %-15s %llu\n", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);

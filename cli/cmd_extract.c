@@ -124,8 +124,10 @@ int ims_info(const char *path, int json)
 	uint64_t raw = 4u * ARM_SLOTS + mem;
 	long fsize = file_size(path);
 	if (json) {
-		printf("{\"kind\": \"ims\", \"version\": %d, \"start_pc\": %u, \"instructions\": %llu, \"registers\": {",
-		       CITCAT_IMS_VERSION, ims.id.start_pc, (unsigned long long)ims.id.insns);
+		printf("{\"kind\": \"ims\", \"version\": %d, \"start_pc\": %u, \"instructions\": %llu, "
+		       "\"replacement_state\": [%u, %u], \"registers\": {",
+		       CITCAT_IMS_VERSION, ims.id.start_pc, (unsigned long long)ims.id.insns, ims.repl_state[0],
+		       ims.repl_state[1]);
 		for (int k = 0; k < ARM_SLOTS; k++)
 			printf("%s\"%s\": %u", k ? ", " : "", slot_names[k], ims.regs.slot[k]);
 		printf("}, \"register_count\": %d, \"memory_bytes\": %llu, \"memory_runs\": %zu, \"raw_bytes\": %llu, "
@@ -137,6 +139,9 @@ int ims_info(const char *path, int json)
 		       (unsigned long long)ims.id.hash);
 		printf("  start      0x%08x, %llu instructions in the traced interval\n", ims.id.start_pc,
 		       (unsigned long long)ims.id.insns);
+		if (ims.cfg.icache.repl == CITCAT_REPL_RANDOM || ims.cfg.dcache.repl == CITCAT_REPL_RANDOM)
+			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", ims.repl_state[0],
+			       ims.repl_state[1]);
 		printf("  registers  %d\n", ARM_SLOTS);
 		for (int k = 0; k < ARM_SLOTS; k++)
 			printf("%s%-8s 0x%08x%s", k % 4 == 0 ? "    " : "  ", slot_names[k], ims.regs.slot[k],

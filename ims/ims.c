@@ -11,7 +11,7 @@
 #include <xxhash.h>
 
 #define MAGIC "CIMS\r\n\x1a\n"
-#define META_LEN (CITCAT_TARGET_META_LEN + 8 + 4 + 8 + 4 * ARM_SLOTS)
+#define META_LEN CITCAT_IMS_META_LEN
 #define RUN_MAX 4096 /* bytes of memory per record */
 
 uint64_t citcat_trace_hash_event(uint64_t h, const struct citcat_cat_event *ev)
@@ -23,7 +23,8 @@ uint64_t citcat_trace_hash_event(uint64_t h, const struct citcat_cat_event *ev)
 	b[2] = ev->line;
 	b[3] = 0;
 	cc_put32(b + 4, ev->addr);
-	cc_put64(b + 8, ev->value);
+	/* a SYNC has no value: its replacement states take the value's place */
+	cc_put64(b + 8, ev->kind == CITCAT_CAT_SYNC ? (uint64_t)ev->repl_state[1] << 32 | ev->repl_state[0] : ev->value);
 	cc_put64(b + 16, ev->bcount);
 	cc_put32(b + 24, ev->pc);
 	cc_put64(b + 28, ev->insns);
@@ -143,6 +144,8 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 			}
 			synced = 1;
 			start_pc = ev.pc;
+			ims->repl_state[0] = ev.repl_state[0];
+			ims->repl_state[1] = ev.repl_state[1];
 			ehash = citcat_trace_hash_event(ehash, &ev);
 			continue;
 		}
@@ -261,6 +264,12 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 	p += 20;
 	for (int k = 0; k < ARM_SLOTS; k++, p += 4)
 		cc_put32(p, ims->regs.slot[k]);
+	cc_put32(p, ims->repl_state[0]);
+	cc_put32(p + 4, ims->repl_state[1]);
+	if (!cache_repl_state_valid(&ims->cfg.icache, ims->repl_state[0]) ||
+	    !cache_repl_state_valid(&ims->cfg.dcache, ims->repl_state[1]))
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+					  "%s: replacement state does not fit the cache policy (0 unless random)", path);
 	struct cc_writer *w;
 	int rc = cc_writer_open(&w, path, MAGIC, CITCAT_IMS_VERSION, meta, sizeof meta, 0);
 	if (rc)
@@ -300,6 +309,10 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_errinfo *err)
 {
 	memset(ims, 0, sizeof *ims);
+	if (cc_reader_version(r) != CITCAT_IMS_VERSION) /* version 1 lacks the replacement state (IMS.md) */
+		return citcat_errinfo_set(err, CITCAT_ERR_VERSION, 8,
+					  "format version %u is not supported (this build reads IMS version %u only; extract again from a new capture)",
+					  cc_reader_version(r), CITCAT_IMS_VERSION);
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r, &ml);
 	const char *why = NULL;
@@ -315,6 +328,15 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 	p += 20;
 	for (int k = 0; k < ARM_SLOTS; k++, p += 4)
 		ims->regs.slot[k] = cc_get32(p);
+	for (int k = 0; k < 2; k++, p += 4) {
+		const struct citcat_cache_config *cc = k ? &ims->cfg.dcache : &ims->cfg.icache;
+		ims->repl_state[k] = cc_get32(p);
+		if (!cache_repl_state_valid(cc, ims->repl_state[k]))
+			return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + (uint64_t)(p - m),
+						  "IMS %s-cache replacement state 0x%08x: %s", k ? "D" : "I", ims->repl_state[k],
+						  cc->repl == CITCAT_REPL_RANDOM ? "0 is impossible for random replacement"
+										 : "must be 0 without random replacement");
+	}
 	if ((rc = citcat_image_alloc(&ims->memory)))
 		return citcat_errinfo_set(err, rc, UINT64_MAX, "out of memory");
 	const uint8_t *data;

@@ -10,7 +10,9 @@
 #include "citcat.h"
 #include "image.h"
 
-#define CITCAT_IMS_VERSION 1
+#define CITCAT_IMS_VERSION 2 /* readers accept this version only (IMS.md, Version changes) */
+/* Bytes of IMS metadata (IMS.md). */
+#define CITCAT_IMS_META_LEN (CITCAT_TARGET_META_LEN + 20 + 4 * ARM_SLOTS + 8)
 
 /* Identifies one traced interval of one capture; the IMS and AES extracted
  * from the same CAT carry the same id, so a mismatched pair is caught. */
@@ -24,6 +26,7 @@ struct citcat_ims {
 	struct citcat_target_config cfg;
 	struct citcat_trace_id id;
 	struct arm_state regs;        /* slot order, TARGET.md */
+	uint32_t repl_state[2];       /* I-, D-cache random-replacement generator at P (0 unless random) */
 	struct citcat_image *memory;  /* bytes known at P (owned) */
 };
 

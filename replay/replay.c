@@ -548,16 +548,19 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		}
 		/* the CAT must be the one the IMS came from; skip to its start point */
 		struct citcat_cat_event ev;
-		uint32_t start = 0;
+		uint32_t start = 0, repl[2] = {0, 0};
 		while ((rc = citcat_cat_next(p->cat, &ev)) == 1 && ev.kind != CITCAT_CAT_SYNC)
 			;
-		if (rc == 1)
+		if (rc == 1) {
 			start = ev.pc;
+			repl[0] = ev.repl_state[0];
+			repl[1] = ev.repl_state[1];
+		}
 		if (rc < 0) {
 			input_error(p, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 			goto out;
 		}
-		if (rc != 1 || start != p->ims.id.start_pc ||
+		if (rc != 1 || start != p->ims.id.start_pc || repl[0] != p->ims.repl_state[0] || repl[1] != p->ims.repl_state[1] ||
 		    memcmp(citcat_cat_config(p->cat), &p->ims.cfg, sizeof p->ims.cfg) != 0) {
 			rc = fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s is not the CAT %s was extracted from", cfg->verify_cat,
 				  cfg->ims_path);
@@ -584,6 +587,13 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	struct bus_sink sink = {sink_event, p};
 	if ((rc = bus_init(&p->bus, &p->ims.cfg, p->ram, sink))) {
 		fail(p, rc, UINT64_MAX, "%s: unusable cache configuration", cfg->ims_path);
+		goto out;
+	}
+	/* the random-replacement generators as the trace module recorded them
+	 * at P (TARGET.md): the caches are empty, but the generators are not
+	 * reset by invalidation */
+	if (cache_set_repl_state(&p->bus.ic, p->ims.repl_state[0]) || cache_set_repl_state(&p->bus.dc, p->ims.repl_state[1])) {
+		rc = fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: replacement state does not fit the cache policy", cfg->ims_path);
 		goto out;
 	}
 	p->bus.code_changed = code_changed;

@@ -1,7 +1,8 @@
 /* Test helper: copies a citcat container, giving it another kind's magic
- * (first four bytes) and a valid header checksum, so a reader sees a
- * well-formed file of the wrong content rather than a checksum error.
- * Usage: container_retag IN OUT TAG   (TAG: CCAT, CITR, CIMS or CAES) */
+ * (first four bytes), optionally another format version, and a valid header
+ * checksum, so a reader sees a well-formed file of the wrong content rather
+ * than a checksum or version error.
+ * Usage: container_retag IN OUT TAG [VERSION]   (TAG: CCAT, CITR, CIMS or CAES) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,8 @@
 
 int main(int argc, char **argv)
 {
-	if (argc != 4 || strlen(argv[3]) != 4) {
-		fprintf(stderr, "usage: container_retag IN OUT TAG\n");
+	if ((argc != 4 && argc != 5) || strlen(argv[3]) != 4) {
+		fprintf(stderr, "usage: container_retag IN OUT TAG [VERSION]\n");
 		return 2;
 	}
 	FILE *f = fopen(argv[1], "rb");
@@ -27,6 +28,11 @@ int main(int argc, char **argv)
 	if (16 + meta + 4 > (unsigned long)n)
 		return 2;
 	memcpy(b, argv[3], 4);
+	if (argc == 5) {
+		unsigned long v = strtoul(argv[4], NULL, 10);
+		b[8] = (unsigned char)v;
+		b[9] = (unsigned char)(v >> 8);
+	}
 	unsigned h = XXH32(b, 16 + meta, 0);
 	for (int i = 0; i < 4; i++)
 		b[16 + meta + i] = (unsigned char)(h >> (8 * i));

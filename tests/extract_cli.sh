@@ -57,22 +57,31 @@ for kind in ims aes; do
   head -c $((size - 3)) "$f" >"$t/trunc.$kind"
   head -c 100 "$f" >"$t/head.$kind"
   cp "$f" "$t/corrupt.$kind" && patch_byte "$t/corrupt.$kind" $((size - 40)) '\xa5'
-  cp "$f" "$t/version.$kind" && patch_byte "$t/version.$kind" 8 '\x02'
+  cp "$f" "$t/version.$kind" && patch_byte "$t/version.$kind" 8 '\x09'
   expect2 "empty.$kind: offset 0: file is empty" "$citcat" info "$t/empty.$kind"
   expect2 "trunc.$kind: offset [0-9]*: " "$citcat" info "$t/trunc.$kind"
   expect2 "head.$kind: offset [0-9]*: " "$citcat" info "$t/head.$kind"
   expect2 "corrupt.$kind: offset [0-9]*: .*checksum" "$citcat" info --json "$t/corrupt.$kind"
-  expect2 "version.$kind: offset 8: format version 2" "$citcat" info "$t/version.$kind"
+  expect2 "version.$kind: offset 8: format version 9" "$citcat" info "$t/version.$kind"
 done
-# A well-formed container of another kind's content under the IMS / AES magic.
-"$retag" "$cat" "$t/cat-as.ims" CIMS || fail "retag"
-"$retag" "$cat" "$t/cat-as.aes" CAES || fail "retag"
-"$retag" "$t/run.aes" "$t/aes-as.ims" CIMS || fail "retag"
-"$retag" "$t/run.ims" "$t/ims-as.aes" CAES || fail "retag"
-expect2 "cat-as.ims: offset 12: IMS metadata is 96 bytes, expected 272" "$citcat" info "$t/cat-as.ims"
+# A well-formed container of another kind's content under the IMS / AES magic
+# and version.
+"$retag" "$cat" "$t/cat-as.ims" CIMS 2 || fail "retag"
+"$retag" "$cat" "$t/cat-as.aes" CAES 1 || fail "retag"
+"$retag" "$t/run.aes" "$t/aes-as.ims" CIMS 2 || fail "retag"
+"$retag" "$t/run.ims" "$t/ims-as.aes" CAES 1 || fail "retag"
+expect2 "cat-as.ims: offset 12: IMS metadata is 96 bytes, expected 280" "$citcat" info "$t/cat-as.ims"
 expect2 "cat-as.aes: offset 12: AES metadata is 96 bytes, expected 32" "$citcat" info "$t/cat-as.aes"
 expect2 "aes-as.ims: offset 12: IMS metadata is 32 bytes" "$citcat" info --json "$t/aes-as.ims"
-expect2 "ims-as.aes: offset 12: AES metadata is 272 bytes" "$citcat" info --json "$t/ims-as.aes"
+expect2 "ims-as.aes: offset 12: AES metadata is 280 bytes" "$citcat" info --json "$t/ims-as.aes"
+# The previous CAT and IMS version (no replacement state at P) is refused
+# by name; the header is re-checksummed so the version is what is wrong.
+"$retag" "$cat" "$t/v1.cat" CCAT 1 || fail "retag"
+"$retag" "$t/run.ims" "$t/v1.ims" CIMS 1 || fail "retag"
+expect2 "v1.cat: offset 8: format version 1 is not supported" "$citcat" ims "$t/v1.cat" -o "$t/v1out.ims"
+no_output "$t/v1out.ims"
+expect2 "v1.cat: offset 8: format version 1 is not supported" "$citcat" info "$t/v1.cat"
+expect2 "v1.ims: offset 8: format version 1 is not supported" "$citcat" info "$t/v1.ims"
 # The replayer refuses a CAT where it reads an IMS or an AES, and a mismatched pair.
 expect2 "offset 0: wrong kind of file: magic 'CCAT', expected 'CIMS'" "$citcat" replay "$cat" "$t/run.aes" -o "$t/r.itrace"
 no_output "$t/r.itrace"

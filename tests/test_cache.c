@@ -37,6 +37,129 @@ static void rec(void *ctx, const struct citcat_cat_event *ev)
 		evs[nev++] = *ev;
 }
 
+/* Random replacement from a given generator state, against the xorshift
+ * sequence worked by hand (TARGET.md, "Random replacement": G ^= G << 13;
+ * G ^= G >> 17; G ^= G << 5; victim = G mod WAYS).  From G = 1 the states
+ * are 0x00042021, 0x04080601, 0x9DCCA8C5, 0x1255994F, 0x8EF917D1,
+ * 0x2C6F5BD0, 0x25B2331A, 0x19F91CB2 (the first two worked bit by bit:
+ * 1 -> 0x2001 -> 0x2001 -> 0x42021; 0x42021 -> 0x84000021 -> 0x84004221 ->
+ * 0x04080601), so in 4 ways the victims are ways 1 1 1 3 1 0 2 2. */
+static void test_random_sequence(void)
+{
+	struct citcat_cache_config cfg = {64, 4, 16, CITCAT_REPL_RANDOM, 0, 7}; /* one set of 4 ways */
+	struct cache c;
+	struct cache_res r;
+	CHECK_EQ(cache_init(&c, &cfg), 0);
+	CHECK_EQ(cache_repl_state(&c), 7);
+	/* filling invalid ways and hitting do not step the generator */
+	for (uint32_t ln = 0; ln < 4; ln++)
+		CHECK(miss(&c, ln));
+	for (uint32_t ln = 0; ln < 4; ln++)
+		CHECK(!miss(&c, ln));
+	CHECK_EQ(cache_repl_state(&c), 7);
+	/* nor does any maintenance: invalidation does not reset it */
+	CHECK_EQ(cache_invalidate_line(&c, 2), 0);
+	cache_invalidate_all(&c);
+	CHECK_EQ(cache_repl_state(&c), 7);
+	for (uint32_t ln = 0; ln < 4; ln++)
+		CHECK(miss(&c, ln)); /* ways 0..3 hold lines 0..3 */
+	CHECK_EQ(cache_repl_state(&c), 7);
+
+	CHECK_EQ(cache_set_repl_state(&c, 0), CITCAT_ERR_INVAL); /* impossible for xorshift */
+	CHECK_EQ(cache_repl_state(&c), 7);
+	CHECK_EQ(cache_set_repl_state(&c, 1), 0);
+	static const struct {
+		uint32_t ln;
+		int write;
+		uint32_t state;
+		int victim; /* line evicted, -1 none (hit) */
+		int dirty;
+	} step[] = {
+		{4, 0, 0x00042021u, 1, 0},  /* way 1 */
+		{5, 0, 0x04080601u, 4, 0},  /* way 1 */
+		{6, 1, 0x9dcca8c5u, 5, 0},  /* way 1, line 6 dirty */
+		{7, 0, 0x1255994fu, 3, 0},  /* way 3 */
+		{0, 0, 0x1255994fu, -1, 0}, /* hit in way 0: no step */
+		{8, 0, 0x8ef917d1u, 6, 1},  /* way 1: the dirty line 6 */
+		{9, 0, 0x2c6f5bd0u, 0, 0},  /* way 0 */
+		{10, 0, 0x25b2331au, 2, 0}, /* way 2 */
+		{7, 0, 0x25b2331au, -1, 0}, /* hit in way 3 */
+		{11, 0, 0x19f91cb2u, 10, 0},/* way 2 */
+	};
+	for (size_t i = 0; i < sizeof step / sizeof *step; i++) {
+		cache_access(&c, step[i].ln, step[i].write, 1, step[i].write, &r);
+		CHECK_EQ(r.hit, step[i].victim < 0);
+		CHECK_EQ(cache_repl_state(&c), step[i].state);
+		CHECK_EQ(r.evicted_dirty, step[i].dirty);
+		if (step[i].dirty)
+			CHECK_EQ(r.victim_line, step[i].victim);
+		if (step[i].victim >= 0)
+			CHECK(!cache_probe(&c, (uint32_t)step[i].victim, NULL));
+	}
+	/* left: 9 8 11 7 */
+	static const uint32_t left[] = {9, 8, 11, 7};
+	for (int i = 0; i < 4; i++)
+		CHECK(cache_probe(&c, left[i], NULL));
+	/* a write miss without allocation (write-through) chooses no victim */
+	cache_access(&c, 12, 1, 0, 0, &r);
+	CHECK(!r.hit && cache_repl_state(&c) == 0x19f91cb2u && !cache_probe(&c, 12, NULL));
+	cache_fini(&c);
+
+	/* a direct-mapped random cache still steps (victim G mod 1 = way 0) */
+	struct citcat_cache_config dm = {32, 1, 16, CITCAT_REPL_RANDOM, 0, 0}; /* seed 0 means 0x9E3779B9 */
+	CHECK_EQ(cache_init(&c, &dm), 0);
+	CHECK_EQ(cache_repl_state(&c), 0x9e3779b9u);
+	CHECK(miss(&c, 0) && miss(&c, 2)); /* set 0: fill, then a victim */
+	/* 0x9E3779B9 ^ 0xEF372000 = 0x710059B9; ^ 0x3880 = 0x71006139;
+	 * ^ 0x200C2720 = 0x510C4619 */
+	CHECK_EQ(cache_repl_state(&c), 0x510c4619u);
+	cache_fini(&c);
+
+	/* without random replacement there is no generator: state 0, only 0 loads */
+	struct citcat_cache_config lru = {64, 4, 16, CITCAT_REPL_LRU, 0, 7};
+	CHECK_EQ(cache_init(&c, &lru), 0);
+	CHECK_EQ(cache_repl_state(&c), 0);
+	CHECK_EQ(cache_set_repl_state(&c, 5), CITCAT_ERR_INVAL);
+	CHECK_EQ(cache_set_repl_state(&c, 0), 0);
+	CHECK(cache_repl_state_valid(&lru, 0) && !cache_repl_state_valid(&lru, 1));
+	CHECK(cache_repl_state_valid(&cfg, 1) && !cache_repl_state_valid(&cfg, 0));
+	cache_fini(&c);
+}
+
+/* Through the bus: cache maintenance, DMA snoops and the I-side snoop of the
+ * D-cache leave both generators alone; only victim choices step them, each
+ * cache its own. */
+static void test_random_bus(void)
+{
+	static uint8_t ram[1 << 12];
+	struct citcat_target_config tc;
+	citcat_target_config_default(&tc);
+	tc.ram_size = sizeof ram;
+	tc.icache = (struct citcat_cache_config){32, 2, 16, CITCAT_REPL_RANDOM, 0, 1}; /* one set of 2 ways */
+	tc.dcache = (struct citcat_cache_config){32, 2, 16, CITCAT_REPL_RANDOM, 0, 1};
+	struct bus b;
+	struct bus_sink sink = {rec, NULL};
+	CHECK_EQ(bus_init(&b, &tc, ram, sink), 0);
+	bus_data(&b, 0x100, 4, 1, 1); /* D: fill, dirty */
+	bus_data(&b, 0x110, 4, 0, 0); /* D: fill; the set is full */
+	bus_ifetch(&b, 0x100);        /* I: snoops D (writes 0x100 back), fill */
+	bus_ifetch(&b, 0x120);
+	CHECK(cache_repl_state(&b.ic) == 1 && cache_repl_state(&b.dc) == 1);
+	uint8_t d[8] = {0};
+	bus_dma(&b, 0x110, d, 8, 0, 0); /* snoop: invalidates in both */
+	bus_uncached(&b, CITCAT_DEV_BASE + BUS_CLEAN_INV_D, 4, 1, 0);
+	bus_uncached(&b, CITCAT_DEV_BASE + BUS_INV_D, 4, 1, 0);
+	bus_uncached(&b, CITCAT_DEV_BASE + BUS_CLEAN_D, 4, 1, 0);
+	bus_uncached(&b, CITCAT_DEV_BASE + BUS_INV_I, 4, 1, 0);
+	CHECK(cache_repl_state(&b.ic) == 1 && cache_repl_state(&b.dc) == 1);
+	bus_data(&b, 0x100, 4, 0, 0);
+	bus_data(&b, 0x110, 4, 0, 0);
+	bus_data(&b, 0x120, 4, 0, 0); /* D victim: G 1 -> 0x42021, way 1 */
+	CHECK(cache_repl_state(&b.dc) == 0x42021u && cache_repl_state(&b.ic) == 1);
+	CHECK(cache_probe(&b.dc, 0x100 >> 4, NULL) && !cache_probe(&b.dc, 0x110 >> 4, NULL));
+	bus_fini(&b);
+}
+
 int main(void)
 {
 	/* 2 sets x 2 ways (64 bytes, 16-byte lines): lines 0,2,4 share set 0. */
@@ -178,5 +301,7 @@ int main(void)
 	bus_uncached(&b, CITCAT_DEV_BASE + BUS_CLEAN_D, 4, 1, 0);
 	CHECK_EQ(nev, 4); /* nothing dirty in write-through */
 	bus_fini(&b);
+	test_random_sequence();
+	test_random_bus();
 	CHECK_DONE();
 }

@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 static uint8_t line[32], dma[8];
+/* SYNC replacement states for the configuration being written: 0 where the
+ * cache is not random, else a nonzero base */
+static uint32_t sync_gi, sync_gd;
 
 static struct citcat_cat_event mk(unsigned i)
 {
@@ -39,7 +42,9 @@ static struct citcat_cat_event mk(unsigned i)
 		e.pc = 0x200 + 4 * (i % 9);
 		break;
 	case CITCAT_CAT_SYNC:
-		e.pc = 0x44;
+		e.pc = 0x44 + 4 * i;
+		e.repl_state[0] = sync_gi ? (sync_gi + i) | 1 : 0;
+		e.repl_state[1] = sync_gd ? (sync_gd - i) | 0x80000000u : 0;
 		break;
 	case CITCAT_CAT_STOP:
 		e.line = CITCAT_STOP_EXIT;
@@ -66,7 +71,7 @@ static int same(const struct citcat_cat_event *a, const struct citcat_cat_event 
 	case CITCAT_CAT_IRQ:
 		return a->line == b->line && a->bcount == b->bcount && a->pc == b->pc;
 	case CITCAT_CAT_SYNC:
-		return a->pc == b->pc;
+		return a->pc == b->pc && a->repl_state[0] == b->repl_state[0] && a->repl_state[1] == b->repl_state[1];
 	case CITCAT_CAT_STOP:
 		return a->line == b->line && a->insns == b->insns && a->bcount == b->bcount && a->cycle == b->cycle;
 	}
@@ -86,6 +91,78 @@ static int count_events(const char *path, int *code)
 	return n;
 }
 
+/* Reads one SYNC from a container wrapping PAYLOAD (version VERSION): the
+ * reader's status (1 = an event) and the event. */
+static int read_sync(const struct citcat_target_config *cfg, uint16_t version, const uint8_t *payload, size_t len,
+		     struct citcat_cat_event *ev)
+{
+	uint8_t meta[CITCAT_TARGET_META_LEN];
+	citcat_target_config_encode(cfg, meta);
+	size_t n = 0;
+	uint8_t *b = wrap_container("CCAT\r\n\x1a\n", version, meta, sizeof meta, payload, len, 1, &n);
+	struct citcat_cat_reader *r;
+	int rc = citcat_cat_reader_open_mem(&r, b, n);
+	if (rc == 0)
+		rc = citcat_cat_next(r, ev);
+	if (rc < 0 && version != CITCAT_CAT_VERSION)
+		CHECK_EQ(citcat_cat_reader_error(r)->offset, 8);
+	citcat_cat_reader_close(r);
+	free(b);
+	return rc;
+}
+
+/* SYNC carries the caches' random-replacement states at P (CAT.md v2): its
+ * bytes as specified, and states that do not fit the policy refused. */
+static void test_sync_state(const char *path)
+{
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	cfg.dcache.repl = CITCAT_REPL_RANDOM; /* I-cache LRU: no generator */
+	struct citcat_cat_writer *w;
+	CHECK_EQ(citcat_cat_writer_open(&w, path, &cfg), 0);
+	struct citcat_cat_event e = {.kind = CITCAT_CAT_SYNC, .pc = 0x44, .repl_state = {1, 0x80}};
+	CHECK_EQ(citcat_cat_write(w, &e), CITCAT_ERR_INVAL); /* a state for the LRU I-cache */
+	e.repl_state[0] = 0;
+	e.repl_state[1] = 0;
+	CHECK_EQ(citcat_cat_write(w, &e), CITCAT_ERR_INVAL); /* 0 for the random D-cache */
+	e.repl_state[1] = 0x80;
+	CHECK_EQ(citcat_cat_write(w, &e), 0);
+	CHECK_EQ(citcat_cat_writer_close(w), 0);
+	/* kind 10, varint P = 0x44, varint GI = 0, varint GD = 0x80 (two bytes) */
+	static const uint8_t want[] = {0x0a, 0x44, 0x00, 0x80, 0x01};
+	uint8_t file[256];
+	FILE *f = fopen(path, "rb");
+	size_t n = fread(file, 1, sizeof file, f);
+	fclose(f);
+	size_t chunk = 16 + CITCAT_TARGET_META_LEN + 4;
+	CHECK(n == chunk + 24 + sizeof want + 24);
+	CHECK(n > chunk + 24 && file[chunk + 16] == 0); /* stored uncompressed */
+	CHECK(n > chunk + 24 + sizeof want && memcmp(file + chunk + 24, want, sizeof want) == 0);
+	struct citcat_cat_event got;
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, want, sizeof want, &got), 1);
+	CHECK(got.kind == CITCAT_CAT_SYNC && got.pc == 0x44 && got.repl_state[0] == 0 && got.repl_state[1] == 0x80);
+
+	static const uint8_t zero_random[] = {0x0a, 0x44, 0x00, 0x00};
+	static const uint8_t state_lru[] = {0x0a, 0x44, 0x01, 0x80, 0x01};
+	static const uint8_t wide[] = {0x0a, 0x44, 0x00, 0xff, 0xff, 0xff, 0xff, 0x1f};
+	static const uint8_t wide_pc[] = {0x0a, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00, 0x01};
+	static const uint8_t flags[] = {0x1a, 0x44, 0x00, 0x80, 0x01};
+	static const uint8_t cut[] = {0x0a, 0x44, 0x00};
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, zero_random, sizeof zero_random, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, state_lru, sizeof state_lru, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, wide, sizeof wide, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, wide_pc, sizeof wide_pc, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, flags, sizeof flags, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, cut, sizeof cut, &got), CITCAT_ERR_CORRUPT);
+	/* the largest state is fine */
+	static const uint8_t top[] = {0x0a, 0x44, 0x00, 0xff, 0xff, 0xff, 0xff, 0x0f};
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, top, sizeof top, &got), 1);
+	CHECK(got.repl_state[1] == 0xffffffffu);
+	/* version 1 (SYNC without states) is refused at the version field */
+	static const uint8_t v1[] = {0x0a, 0x44};
+	CHECK_EQ(read_sync(&cfg, 1, v1, sizeof v1, &got), CITCAT_ERR_VERSION);
+}
+
 int main(void)
 {
 	for (int i = 0; i < 32; i++)
@@ -102,6 +179,11 @@ int main(void)
 		cfg.dcache.line = 32;
 		cfg.timestamps = (uint32_t)ts;
 		cfg.seed = 99;
+		/* pass 0: only the D-cache random; pass 1: both */
+		cfg.icache.repl = ts ? CITCAT_REPL_RANDOM : CITCAT_REPL_LRU;
+		cfg.dcache.repl = CITCAT_REPL_RANDOM;
+		sync_gi = ts ? 0x9e3779b9u : 0;
+		sync_gd = 0xffffffffu;
 		struct citcat_cat_writer *w;
 		CHECK_EQ(citcat_cat_writer_open(&w, path, &cfg), 0);
 		for (unsigned i = 0; i < N; i++) {
@@ -156,9 +238,9 @@ int main(void)
 	buf[size / 2] ^= 1;
 	TRY(size, CITCAT_ERR_CHECKSUM);
 	buf[size / 2] ^= 1;
-	buf[8] = 2; /* version 2 */
+	buf[8] = CITCAT_CAT_VERSION + 1;
 	TRY(size, CITCAT_ERR_VERSION);
-	buf[8] = 1;
+	buf[8] = CITCAT_CAT_VERSION;
 	memcpy(buf, "CITR", 4); /* an itrace is the wrong kind of file */
 	TRY(size, CITCAT_ERR_MAGIC);
 	memcpy(buf, "CCAT", 4);
@@ -167,18 +249,15 @@ int main(void)
 	free(buf);
 
 	/* Records in a valid container (as fuzz_cat builds them), each case
-	 * read to its first error: a SYNC with flag bits set or a P wider
-	 * than 32 bits is malformed (CAT.md), and so is a delta that leaves the
-	 * 32-bit address space (it used to overflow a signed sum, undefined
-	 * behaviour, found by fuzz_cat); deltas to the edges are fine. */
+	 * read to its first error: a delta that leaves the 32-bit address
+	 * space is malformed (CAT.md; it used to overflow a signed sum,
+	 * undefined behaviour, found by fuzz_cat); deltas to the edges are
+	 * fine.  (SYNC's flags and P: test_sync_state.) */
 	static const struct {
 		uint8_t rec[16];
 		size_t len;
 		int events, code; /* events read before CODE (0: the end) */
 	} cases[] = {
-		{{0x0a, 0x44}, 2, 1, 0},
-		{{0x1a, 0x44}, 2, 0, CITCAT_ERR_CORRUPT},
-		{{0x0a, 0x80, 0x80, 0x80, 0x80, 0x10}, 6, 0, CITCAT_ERR_CORRUPT},
 		/* IRQ to epc 1, then a delta of 2^63 - 1 */
 		{{0x08, 0x00, 0x02, 0x08, 0x00, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 15, 1,
 		 CITCAT_ERR_CORRUPT},
@@ -214,6 +293,8 @@ int main(void)
 		free(b);
 	}
 	unlink(bad);
+	unlink(path);
+	test_sync_state(path);
 	unlink(path);
 	CHECK_DONE();
 }

@@ -3,6 +3,7 @@
  * up to 4096 bytes, memory runs split at 4096 bytes), caller mistakes, and
  * bad files giving the right error and offset. */
 #include "aes.h"
+#include "bytes.h"
 #include "check.h"
 #include "container.h"
 #include "ims.h"
@@ -37,7 +38,7 @@ static int chunks(const char *path)
 	size_t len;
 	uint32_t nrec;
 	int n = 0;
-	if (cc_reader_open(&r, path, NULL, 1) == 0)
+	if (cc_reader_open(&r, path, NULL, UINT16_MAX) == 0)
 		while (cc_reader_next_chunk(r, &d, &len, &nrec) == 1)
 			n++;
 	cc_reader_close(r);
@@ -229,6 +230,8 @@ static void test_ims_roundtrip(const char *path)
 	ims.id = (struct citcat_trace_id){.hash = 0xfeedfacecafebeefull, .start_pc = 0x10000368, .insns = 1ull << 33};
 	for (int k = 0; k < ARM_SLOTS; k++)
 		ims.regs.slot[k] = 0x9e3779b9u * (uint32_t)(k + 1);
+	ims.cfg.dcache.repl = CITCAT_REPL_RANDOM; /* I-cache LRU: state 0 */
+	ims.repl_state[1] = 0xfffffffeu;
 	CHECK_EQ(citcat_image_alloc(&ims.memory), 0);
 	rng_state = 0x2545F4914F6CDD1Dull;
 	static uint8_t data[9000];
@@ -256,6 +259,7 @@ static void test_ims_roundtrip(const char *path)
 	CHECK_EQ(citcat_ims_read(path, &back, &err), 0);
 	CHECK(memcmp(&back.regs, &ims.regs, sizeof ims.regs) == 0);
 	CHECK(back.id.hash == ims.id.hash && back.id.start_pc == ims.id.start_pc && back.id.insns == ims.id.insns);
+	CHECK(back.repl_state[0] == 0 && back.repl_state[1] == 0xfffffffeu && back.cfg.dcache.repl == CITCAT_REPL_RANDOM);
 	CHECK(back.cfg.ram_base == ims.cfg.ram_base && back.cfg.ram_size == ims.cfg.ram_size &&
 	      back.cfg.dcache.size == ims.cfg.dcache.size && back.cfg.pen_miss == ims.cfg.pen_miss);
 	CHECK_EQ(citcat_image_bytes(back.memory), total);
@@ -292,7 +296,7 @@ static void test_ims_roundtrip(const char *path)
 	buf[8] = 9;
 	CHECK_EQ(citcat_ims_read_mem(buf, (size_t)size, &back, &err), CITCAT_ERR_VERSION);
 	CHECK_EQ(err.offset, 8);
-	buf[8] = 1;
+	buf[8] = CITCAT_IMS_VERSION;
 	memcpy(buf, "CAES", 4);
 	CHECK_EQ(citcat_ims_read_mem(buf, (size_t)size, &back, &err), CITCAT_ERR_MAGIC);
 	CHECK_EQ(err.offset, 0);
@@ -315,7 +319,7 @@ static void test_ims_bad_content(const char *path)
 {
 	struct citcat_ims ims;
 	struct citcat_errinfo err;
-	uint8_t meta[272] = {0};
+	uint8_t meta[CITCAT_IMS_META_LEN] = {0};
 	struct citcat_target_config cfg;
 	citcat_target_config_default(&cfg);
 	cfg.ram_size = 1u << 20;
@@ -323,11 +327,60 @@ static void test_ims_bad_content(const char *path)
 
 	/* a CAT's 96-byte metadata under the IMS magic */
 	struct cc_writer *w;
-	CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", 1, meta, 96, 0), 0);
+	CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", CITCAT_IMS_VERSION, meta, 96, 0), 0);
 	CHECK_EQ(cc_writer_close(w), 0);
 	CHECK_EQ(citcat_ims_read(path, &ims, &err), CITCAT_ERR_CORRUPT);
 	CHECK_EQ(err.offset, 12);
-	CHECK(strstr(err.msg, "272") != NULL);
+	CHECK(strstr(err.msg, "280") != NULL);
+
+	/* version 1 (272 bytes of metadata, no replacement state) is refused
+	 * at its version field, before the metadata is looked at */
+	CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", 1, meta, 272, 0), 0);
+	CHECK_EQ(cc_writer_close(w), 0);
+	CHECK_EQ(citcat_ims_read(path, &ims, &err), CITCAT_ERR_VERSION);
+	CHECK_EQ(err.offset, 8);
+	CHECK(strstr(err.msg, "version 1 is not supported") != NULL);
+
+	/* replacement states that do not fit the policies (IMS.md, offsets
+	 * 272 and 276 of the metadata) */
+	static const struct { uint8_t irepl, drepl; uint32_t gi, gd; uint64_t off; } st[] = {
+		{CITCAT_REPL_LRU, CITCAT_REPL_LRU, 1, 0, 16 + 272},       /* a state without a generator */
+		{CITCAT_REPL_PLRU, CITCAT_REPL_FIFO, 0, 0x80000000u, 16 + 276},
+		{CITCAT_REPL_RANDOM, CITCAT_REPL_LRU, 0, 0, 16 + 272},    /* 0 for random */
+		{CITCAT_REPL_LRU, CITCAT_REPL_RANDOM, 0, 0, 16 + 276},
+	};
+	for (size_t i = 0; i < sizeof st / sizeof *st; i++) {
+		struct citcat_target_config c2 = cfg;
+		c2.icache.repl = st[i].irepl;
+		c2.dcache.repl = st[i].drepl;
+		uint8_t m2[CITCAT_IMS_META_LEN] = {0};
+		citcat_target_config_encode(&c2, m2);
+		cc_put32(m2 + 272, st[i].gi);
+		cc_put32(m2 + 276, st[i].gd);
+		CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", CITCAT_IMS_VERSION, m2, sizeof m2, 0), 0);
+		CHECK_EQ(cc_writer_close(w), 0);
+		CHECK_EQ(citcat_ims_read(path, &ims, &err), CITCAT_ERR_CORRUPT);
+		CHECK_EQ(err.offset, st[i].off);
+		CHECK(strstr(err.msg, "replacement state") != NULL);
+		/* and the writer will not make such a file */
+		struct citcat_ims bad = {.cfg = c2, .repl_state = {st[i].gi, st[i].gd}};
+		CHECK_EQ(citcat_ims_write(&bad, path, &err), CITCAT_ERR_INVAL);
+	}
+	/* every state fits random: 1 and 0xFFFFFFFF */
+	{
+		struct citcat_target_config c2 = cfg;
+		c2.icache.repl = CITCAT_REPL_RANDOM;
+		c2.dcache.repl = CITCAT_REPL_RANDOM;
+		uint8_t m2[CITCAT_IMS_META_LEN] = {0};
+		citcat_target_config_encode(&c2, m2);
+		cc_put32(m2 + 272, 1);
+		cc_put32(m2 + 276, 0xffffffffu);
+		CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", CITCAT_IMS_VERSION, m2, sizeof m2, 0), 0);
+		CHECK_EQ(cc_writer_close(w), 0);
+		CHECK_EQ(citcat_ims_read(path, &ims, &err), 0);
+		CHECK(ims.repl_state[0] == 1 && ims.repl_state[1] == 0xffffffffu);
+		citcat_ims_fini(&ims);
+	}
 
 	/* a run outside RAM; a chunk whose record count is wrong */
 	static const struct { uint8_t rec[8]; size_t len; uint32_t nrec; const char *msg; } cases[] = {
@@ -337,7 +390,7 @@ static void test_ims_bad_content(const char *path)
 		{{0x10, 9, 1, 2, 0, 0, 0, 0}, 4, 1, "malformed"}, /* data cut short */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", 1, meta, sizeof meta, 0), 0);
+		CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", CITCAT_IMS_VERSION, meta, sizeof meta, 0), 0);
 		uint8_t *b = cc_writer_reserve(w, cases[i].len);
 		memcpy(b, cases[i].rec, cases[i].len);
 		cc_writer_commit(w, cases[i].len, cases[i].nrec);

@@ -33,8 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	/* metadata: default target configuration (1 MiB RAM at 0x100000),
-	 * trace id, registers */
-	uint8_t meta[CITCAT_TARGET_META_LEN + 20 + 4 * ARM_SLOTS] = {0};
+	 * trace id, registers, replacement states */
+	uint8_t meta[CITCAT_IMS_META_LEN] = {0}; /* LRU caches: replacement states 0 */
 	struct citcat_target_config cfg;
 	citcat_target_config_default(&cfg);
 	cfg.ram_base = 0x100000;

@@ -239,6 +239,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		total %= MAX_INSNS + 1;
 	for (int i = 0; i < ARM_SLOTS; i++)
 		ims.regs.slot[i] = get(&c, 4);
+	ims.repl_state[0] = get(&c, 4);
+	ims.repl_state[1] = get(&c, 4);
 	ims.id.hash = 0x63697463617466ull; /* any value both files share */
 	ims.id.start_pc = ims.regs.slot[ARM_SLOT_PC];
 	ims.id.insns = total;

@@ -11,7 +11,9 @@
  *   replay_recipe EX.ims EX.aes tests/fuzz/corpus/replay/exact_EX FLAGS
  * idle: N 12000, FLAGS 0 (interrupts); sched: N 12000, FLAGS 1; counter:
  * N 2500, FLAGS 1 (device input, counter reads); crc32: N 17500, FLAGS 0,
- * OPTS --dma-burst 64 --dma-interval 400 --dcache-write wt (DMA). */
+ * OPTS --dma-burst 64 --dma-interval 400 --dcache-write wt (DMA);
+ * sched_random: sched with OPTS --icache 512:2:32:random --dcache
+ * 512:2:32:random (generator states at P). */
 #include "aes.h"
 #include "ims.h"
 #include "replay_recipe.h"
@@ -68,6 +70,8 @@ int main(int argc, char **argv)
 	put(ims.id.insns, 4);
 	for (int i = 0; i < ARM_SLOTS; i++)
 		put(ims.regs.slot[i], 4);
+	put(ims.repl_state[0], 4);
+	put(ims.repl_state[1], 4);
 
 	/* memory runs: count first, patched in afterwards */
 	size_t nruns_at = len, nruns = 0;

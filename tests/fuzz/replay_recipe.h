@@ -12,6 +12,8 @@
  *   config    96   target configuration, CAT metadata layout (CAT.md)
  *   insns     u32  instructions in the traced interval (the IMS's trace id)
  *   regs      39 x u32, register-dump slot order; slot 15 = P
+ *   repl      2 x u32, the I- and D-cache random-replacement generators at P
+ *             (IMS version 2; 0 for a cache without random replacement)
  *   nruns     u16  memory runs that follow
  *   run       u32 offset from the RAM base (modulo the RAM size),
  *             u16 n: bits 14..0 length, bit 15: the run is one byte repeated
@@ -31,7 +33,7 @@
 
 #define RECIPE_FLAG_OUT 1u
 #define RECIPE_FLAG_MISMATCH 2u
-#define RECIPE_HEADER (1 + 96 + 4 + 39 * 4 + 2)
+#define RECIPE_HEADER (1 + 96 + 4 + 39 * 4 + 8 + 2)
 
 enum { RK_IRQ, RK_DMA, RK_INPUT, RK_OUTPUT, RK_COUNTER, RK_END, RK_REPEAT, RK_SPACER };
 
