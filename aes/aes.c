@@ -304,6 +304,17 @@ static int bad(struct citcat_aes_reader *r, const uint8_t *at, const char *what)
 			return bad(r, start, what); \
 	} while (0)
 
+/* A zigzag delta from BASE that must land in the 32-bit address space (the
+ * writer only produces such deltas; a larger one overflowed a signed sum). */
+#define GETD(dst, base, what)                                                            \
+	do {                                                                             \
+		GETV(v, what);                                                           \
+		int64_t d_ = cc_unzigzag(v);                                             \
+		if (d_ < -(int64_t)(base) || d_ > (int64_t)UINT32_MAX - (int64_t)(base)) \
+			return bad(r, start, "delta leaves the 32-bit address space");   \
+		(dst) = (uint32_t)((int64_t)(base) + d_);                                \
+	} while (0)
+
 int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 {
 	if (r->err.code)
@@ -338,8 +349,7 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 		rec->line = (h >> 3) & 15;
 		GETV(v, "interrupt truncated");
 		s->bcount += v;
-		GETV(v, "interrupt truncated");
-		s->pc = (uint32_t)((int64_t)s->pc + cc_unzigzag(v));
+		GETD(s->pc, s->pc, "interrupt truncated");
 		rec->bcount = s->bcount;
 		rec->pc = s->pc;
 		break;
@@ -348,10 +358,8 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 			return bad(r, start, "reserved bits set");
 		GETV(v, "DMA truncated");
 		s->bcount += v;
-		GETV(v, "DMA truncated");
-		s->pc = (uint32_t)((int64_t)s->pc + cc_unzigzag(v));
-		GETV(v, "DMA truncated");
-		rec->addr = (uint32_t)((int64_t)s->dma_next + cc_unzigzag(v));
+		GETD(s->pc, s->pc, "DMA truncated");
+		GETD(rec->addr, s->dma_next, "DMA truncated");
 		GETV(v, "DMA truncated");
 		if (v == 0 || v > 4096)
 			return bad(r, start, "DMA length out of range (1..4096)");
@@ -374,8 +382,7 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 		if (h & 8) {
 			rec->addr = s->last_addr[q];
 		} else {
-			GETV(v, "address truncated");
-			rec->addr = (uint32_t)((int64_t)s->last_addr[q] + cc_unzigzag(v));
+			GETD(rec->addr, s->last_addr[q], "address truncated");
 		}
 		struct tab_ent *t = tab_slot(s, kind, rec->addr);
 		int have = t->valid && t->addr == rec->addr;

@@ -329,6 +329,17 @@ static int bad(struct citcat_cat_reader *r, const uint8_t *at, const char *what)
 			return bad(r, start, what);    \
 	} while (0)
 
+/* A zigzag delta from BASE that must land in the 32-bit address space (the
+ * writer only produces such deltas; any other would alias an address). */
+#define GETD(dst, base, what)                                                                    \
+	do {                                                                                     \
+		GETV(v, what);                                                                   \
+		int64_t d_ = cc_unzigzag(v);                                                     \
+		if (d_ < -(int64_t)(base) || d_ > (int64_t)UINT32_MAX - (int64_t)(base))         \
+			return bad(r, start, "delta leaves the 32-bit address space");           \
+		(dst) = (uint32_t)((int64_t)(base) + d_);                                        \
+	} while (0)
+
 int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 {
 	if (r->err.code)
@@ -360,8 +371,7 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	case CITCAT_CAT_DMA: {
 		if (flags)
 			return bad(r, start, "reserved flag bits set");
-		GETV(v, "address truncated");
-		ev->addr = (uint32_t)((int64_t)s->mem_addr + cc_unzigzag(v));
+		GETD(ev->addr, s->mem_addr, "address truncated");
 		uint32_t len = kind == CITCAT_CAT_FILL_I ? r->cfg.icache.line : r->cfg.dcache.line;
 		if (kind == CITCAT_CAT_DMA) {
 			GETV(v, "DMA length truncated");
@@ -371,8 +381,7 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 			GETV(v, "DMA branch count truncated");
 			s->bcount += v;
 			ev->bcount = s->bcount;
-			GETV(v, "DMA position truncated");
-			s->pc = (uint32_t)((int64_t)s->pc + cc_unzigzag(v));
+			GETD(s->pc, s->pc, "DMA position truncated");
 			ev->pc = s->pc;
 		} else if (ev->addr & (len - 1)) {
 			return bad(r, start, "line address not aligned to the line size");
@@ -391,12 +400,11 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 		if (flags > 2)
 			return bad(r, start, "bad access size code");
 		ev->size = (uint8_t)(1u << flags);
-		GETV(v, "address truncated");
 		if (kind == CITCAT_CAT_WRITE) {
-			ev->addr = (uint32_t)((int64_t)s->mem_addr + cc_unzigzag(v));
+			GETD(ev->addr, s->mem_addr, "address truncated");
 			s->mem_addr = ev->addr + ev->size;
 		} else {
-			ev->addr = (uint32_t)((int64_t)s->dev_addr + cc_unzigzag(v));
+			GETD(ev->addr, s->dev_addr, "address truncated");
 			s->dev_addr = ev->addr;
 		}
 		GETV(ev->value, "value truncated");
@@ -408,8 +416,7 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 		GETV(v, "interrupt branch count truncated");
 		s->bcount += v;
 		ev->bcount = s->bcount;
-		GETV(v, "interrupt EPC truncated");
-		s->pc = (uint32_t)((int64_t)s->pc + cc_unzigzag(v));
+		GETD(s->pc, s->pc, "interrupt EPC truncated");
 		ev->pc = s->pc;
 		break;
 	case CITCAT_CAT_START:

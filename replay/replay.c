@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
 
@@ -682,13 +683,16 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		input_error(p, cfg->oracle, citcat_itrace_reader_error(p->orc));
 		goto out;
 	}
-	p->ram = aligned_alloc(4096, p->ram_size);
+	/* zero pages from the kernel, faulted in as the run touches them:
+	 * clearing the whole RAM up front cost more than short replays */
+	p->ram = mmap(NULL, p->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p->ram == MAP_FAILED)
+		p->ram = NULL;
 	p->known = calloc(1, p->ram_size / 8 + 1);
 	if (!p->ram || !p->known) {
 		rc = fail(p, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
-	memset(p->ram, 0, p->ram_size);
 	if ((rc = load_memory(p)))
 		goto out;
 	struct bus_sink sink = {sink_event, p};
@@ -759,6 +763,15 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 			diverge(p, "execution", "the recorded run to continue", "Unicorn stopped at 0x%08x: %s", pc, uc_strerror(ue));
 			break;
 		}
+		/* Unicorn ends a run, without an error or a code hook, when the PC
+		 * reaches the until address: restarting there would loop forever
+		 * (found by fuzz_replay).  It lies above RAM, so it is a fetch. */
+		if (pc == 0xFFFFFFFCu) {
+			p->cur_pc = pc;
+			p->cur_index = p->insns;
+			diverge(p, "instruction fetch", "an ARM instruction in RAM", "a fetch from 0x%08x", pc);
+			break;
+		}
 	}
 	if (!p->failed) {
 		/* the run is complete: every record must have been used */
@@ -827,7 +840,8 @@ out:
 	if (p->bus.ic.tag)
 		bus_fini(&p->bus);
 	citcat_ims_fini(&p->ims);
-	free(p->ram);
+	if (p->ram)
+		munmap(p->ram, p->ram_size);
 	free(p->known);
 	free(p);
 	return rc;

@@ -247,6 +247,51 @@ int main(void)
 	buf[16 + 8] = 0x7f; /* absurd RAM size in the header: caught by its checksum */
 	TRY(size, CITCAT_ERR_CHECKSUM);
 	free(buf);
+
+	/* Records in a valid container (as fuzz_cat builds them), each case
+	 * read to its first error: a delta that leaves the 32-bit address
+	 * space is malformed (CAT.md; it used to overflow a signed sum,
+	 * undefined behaviour, found by fuzz_cat); deltas to the edges are
+	 * fine.  (SYNC's flags and P: test_sync_state.) */
+	static const struct {
+		uint8_t rec[16];
+		size_t len;
+		int events, code; /* events read before CODE (0: the end) */
+	} cases[] = {
+		/* IRQ to epc 1, then a delta of 2^63 - 1 */
+		{{0x08, 0x00, 0x02, 0x08, 0x00, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 15, 1,
+		 CITCAT_ERR_CORRUPT},
+		/* IRQ to epc 0xffffffff, then back by 0xffffffff to 0 */
+		{{0x08, 0x00, 0xfe, 0xff, 0xff, 0xff, 0x1f, 0x08, 0x00, 0xfd, 0xff, 0xff, 0xff, 0x1f}, 14, 2, 0},
+		/* IRQ to epc 2^32 (an alias of 0) */
+		{{0x08, 0x00, 0x80, 0x80, 0x80, 0x80, 0x20}, 7, 0, CITCAT_ERR_CORRUPT},
+		/* a one-byte write 1 below address 0 */
+		{{0x04, 0x01, 0x00}, 3, 0, CITCAT_ERR_CORRUPT},
+		/* an uncached read at 0xffffffff, then one byte further */
+		{{0x05, 0xfe, 0xff, 0xff, 0xff, 0x1f, 0x00, 0x05, 0x02, 0x00}, 10, 1, CITCAT_ERR_CORRUPT},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		struct citcat_target_config cfg;
+		citcat_target_config_default(&cfg);
+		uint8_t meta[CITCAT_TARGET_META_LEN];
+		citcat_target_config_encode(&cfg, meta);
+		size_t blen = 0;
+		uint8_t *b = wrap_container("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, cases[k].rec,
+					    cases[k].len, (uint32_t)cases[k].events + (cases[k].code != 0), &blen);
+		struct citcat_cat_reader *r;
+		struct citcat_cat_event e;
+		CHECK(b != NULL);
+		CHECK_EQ(citcat_cat_reader_open_mem(&r, b, blen), 0);
+		int st, n = 0;
+		while ((st = citcat_cat_next(r, &e)) == 1)
+			n++;
+		if (n != cases[k].events || st != cases[k].code)
+			fprintf(stderr, "case %zu: %d events then %d\n", k, n, st);
+		CHECK_EQ(n, cases[k].events);
+		CHECK_EQ(st, cases[k].code);
+		citcat_cat_reader_close(r);
+		free(b);
+	}
 	unlink(bad);
 	unlink(path);
 	test_sync_state(path);
