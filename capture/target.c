@@ -780,6 +780,15 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			break;
 		}
 		uc_reg_read(t->uc, UC_ARM_REG_PC, &pc);
+		/* Unicorn ends a run, with no error and no code hook, when the PC
+		 * reaches the until address; restarting there would loop forever
+		 * and never see the stop flag (found by fuzz_replay, then fuzz_elf).
+		 * The address lies above any RAM, so the core would fetch from
+		 * nothing: the bus error of hook_unmapped. */
+		if (pc == 0xFFFFFFFCu) {
+			rc = fail(t, CITCAT_ERR_TARGET, "bus error: instruction fetch of unmapped address 0x%08x", pc);
+			break;
+		}
 	}
 	if (t->failed) {
 		rc = err->code;

@@ -91,6 +91,11 @@ elf)
   bounded $lim 30 2 "segments 0 and 1 overlap at 0x00000000" "$C" capture "$t/o64.elf" -o "$t/a.cat" --seed 1
   "$ELFGEN" "$t/half.elf" 0 0,4,0x1000 0x800,4,0x1000
   bounded $lim 30 2 "offset 84: segments 0 and 1 overlap at 0x00000800" "$C" capture "$t/half.elf" -o "$t/a.cat" --seed 1
+  # found by fuzz_elf: tiny.elf entered at its "subs pc, lr, #4" with LR = 0
+  # sends the PC to 0xfffffffc, Unicorn's until address, where the capture
+  # restarted the engine for ever and never saw a signal
+  bounded $lim 30 2 "bus error: instruction fetch of unmapped address 0xfffffffc" \
+    "$C" capture "$SRC/fuzz/corpus/elf/hang_until_pc.elf" -o "$t/a.cat" --seed 1
   ls "$t"/a.cat* >/dev/null 2>&1 && fail "a refused capture left $(ls "$t"/a.cat*)"
   # the same loader serves convert --image (its map: the largest RAM, 1 GiB)
   bounded $lim 30 2 "wrap.elf: offset 52: segment 0 at 0xfffffff8 (16 bytes) wraps past" \
