@@ -88,19 +88,6 @@ static uint64_t fsize(const char *path)
 	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-static long compressed_size(const char *cmd, const char *path)
-{
-	char buf[1200];
-	snprintf(buf, sizeof buf, "%s < '%s' | wc -c", cmd, path);
-	FILE *p = popen(buf, "r");
-	long n = -1;
-	if (p) {
-		if (fscanf(p, "%ld", &n) != 1)
-			n = -1;
-		pclose(p);
-	}
-	return n;
-}
 
 /* Nexus-like differential data address: XOR with the previous address, sent
  * in 6-bit groups up to the highest non-zero one, each with a 2-bit header
@@ -215,7 +202,7 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 	}
 	fclose(af);
 	af = NULL;
-	r->gzip_bytes = (uint64_t)compressed_size("gzip -1 -c", addr_path);
+	r->gzip_bytes = (uint64_t)cli_compressed_size("gzip -1 -c", addr_path);
 	remove(addr_path);
 
 	/* decode over the same flow */
@@ -363,7 +350,7 @@ static int run_one(const char *file, const char *uart_in, const struct opts *o, 
 		if (!status && o->xz) {
 			struct convert_opts co = {.image = NULL, .lz4 = 0};
 			if (!(status = addr_convert(itrace, "itrace", din, "din", &co)))
-				r->din_xz = compressed_size("xz -9 -c", din);
+				r->din_xz = cli_compressed_size("xz -9 -c", din);
 		}
 	}
 	remove(cat);
@@ -509,17 +496,10 @@ static int bench_common(int argc, char **argv, int port)
 			files[nfiles++] = a;
 		}
 	}
-	static char paths[16][512], uart_default[512];
+	static char uart_default[512];
 	int defaults = nfiles == 0;
 	if (defaults) {
-		const char *d = getenv("CITCAT_EXAMPLES_DIR");
-		static const char *const names[] = {"crc32", "sha256", "qsort", "matmul", "strsearch", "dijkstra",
-						    "sched", "uartline", "counter", "idle"};
-		for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-			snprintf(paths[k], sizeof paths[k], "%s/%s.elf", d ? d : CITCAT_DEFAULT_EXAMPLES_DIR, names[k]);
-			if (access(paths[k], R_OK) == 0)
-				files[nfiles++] = paths[k];
-		}
+		nfiles = cli_default_examples(files, 16, 0);
 		if (!nfiles)
 			return cli_fail("%s: no firmware given and no built examples found (set CITCAT_EXAMPLES_DIR)", cmd);
 	}

@@ -166,18 +166,10 @@ int bench_extract(int argc, char **argv)
 			files[nfiles++] = a;
 		}
 	}
-	static char paths[16][512];
 	static char uart_default[512];
 	int defaults = nfiles == 0;
 	if (defaults) {
-		const char *d = getenv("CITCAT_EXAMPLES_DIR");
-		static const char *const names[] = {"crc32", "sha256", "qsort", "matmul", "strsearch", "dijkstra",
-						    "sched", "uartline", "counter", "idle"};
-		for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-			snprintf(paths[k], sizeof paths[k], "%s/%s.elf", d ? d : CITCAT_DEFAULT_EXAMPLES_DIR, names[k]);
-			if (access(paths[k], R_OK) == 0)
-				files[nfiles++] = paths[k];
-		}
+		nfiles = cli_default_examples(files, 16, 0);
 		if (!nfiles)
 			return cli_fail("bench extract: no firmware given and no built examples found (set CITCAT_EXAMPLES_DIR)");
 		snprintf(uart_default, sizeof uart_default, "%s/uartline.txt", CITCAT_DEFAULT_EXAMPLE_DATA_DIR);

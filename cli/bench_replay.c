@@ -152,15 +152,7 @@ int bench_replay(int argc, char **argv)
 			files[nfiles++] = argv[i];
 	}
 	if (nfiles == 0) {
-		static char paths[16][512];
-		const char *dir = getenv("CITCAT_EXAMPLES_DIR");
-		static const char *const names[] = {"crc32", "sha256", "qsort", "matmul", "strsearch", "dijkstra",
-						    "sched", "uartline", "counter", "idle"};
-		for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-			snprintf(paths[k], sizeof paths[k], "%s/%s.elf", dir ? dir : CITCAT_DEFAULT_EXAMPLES_DIR, names[k]);
-			if (access(paths[k], R_OK) == 0)
-				files[nfiles++] = paths[k];
-		}
+		nfiles = cli_default_examples(files, 16, 0);
 		if (!nfiles)
 			return cli_fail("bench replay: no firmware given and no built examples found (set CITCAT_EXAMPLES_DIR)");
 	}

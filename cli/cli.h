@@ -43,6 +43,12 @@ int cli_check_distinct(const char *const *in, size_t nin, const char *const *out
 int cli_close_stdout(int status);
 /* Suffix test, case-sensitive. */
 int cli_has_suffix(const char *s, const char *suf);
+/* The built example firmware the benchmarks default to (CITCAT_EXAMPLES_DIR,
+ * or the build tree's examples/), with the two long runs when WITH_LONG:
+ * stores up to MAX paths (static storage) in FILES, returns how many exist. */
+size_t cli_default_examples(const char **files, size_t max, int with_long);
+/* Bytes CMD (a shell filter such as "xz -9 -c") makes of PATH, or -1. */
+long cli_compressed_size(const char *cmd, const char *path);
 /* Catches SIGINT/SIGTERM/SIGHUP so long commands stop cleanly (removing
  * partial output); cli_interrupted() tells whether one arrived. */
 void cli_catch_signals(void);

@@ -168,17 +168,9 @@ int bench_lvt(int argc, char **argv)
 		else if (nfiles < 64)
 			files[nfiles++] = argv[i];
 	}
-	static char paths[16][512];
 	static char uart_default[512];
 	if (nfiles == 0) {
-		const char *dir = getenv("CITCAT_EXAMPLES_DIR");
-		static const char *const names[] = {"crc32", "sha256", "qsort", "matmul", "strsearch", "dijkstra", "sched",
-						    "uartline", "counter", "idle", "matmul_long", "sha256_long"};
-		for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-			snprintf(paths[k], sizeof paths[k], "%s/%s.elf", dir ? dir : CITCAT_DEFAULT_EXAMPLES_DIR, names[k]);
-			if (access(paths[k], R_OK) == 0)
-				files[nfiles++] = paths[k];
-		}
+		nfiles = cli_default_examples(files, 16, 1);
 		if (!nfiles)
 			return cli_fail("bench lvt: no firmware given and no built examples found (set CITCAT_EXAMPLES_DIR)");
 		if (!uart_in) {

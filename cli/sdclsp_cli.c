@@ -331,19 +331,6 @@ static int run_encoder(const struct trace *t, const struct sdclsp_config *c, sdc
 	return rc;
 }
 
-static long compressed_size(const char *cmd, const char *path)
-{
-	char buf[512];
-	snprintf(buf, sizeof buf, "%s < '%s' | wc -c", cmd, path);
-	FILE *p = popen(buf, "r");
-	long n = -1;
-	if (p) {
-		if (fscanf(p, "%ld", &n) != 1)
-			n = -1;
-		pclose(p);
-	}
-	return n;
-}
 
 #define NSIZES 6
 static const uint32_t bench_sets[NSIZES] = {8, 16, 32, 64, 128, 256};
@@ -389,8 +376,8 @@ static int bench_one(const char *path, struct bench_row *row)
 	if (desc) {
 		fclose(desc);
 		desc = NULL;
-		row->gzip = compressed_size("gzip -1 -c", dpath);
-		row->xz = compressed_size("xz -9 -c", dpath);
+		row->gzip = cli_compressed_size("gzip -1 -c", dpath);
+		row->xz = cli_compressed_size("xz -9 -c", dpath);
 	}
 	/* speed: rSDC-LSP [32x4, 128] into memory and back, best of three */
 	struct sdclsp_config c;

@@ -329,3 +329,32 @@ void cli_progress_done(struct cli_progress *p)
 	if (p->enabled && p->last != p->start)
 		fputs("\r\033[K", stderr);
 }
+
+size_t cli_default_examples(const char **files, size_t max, int with_long)
+{
+	static const char *const names[] = {"crc32",   "sha256", "qsort", "matmul",      "strsearch",  "dijkstra",
+					    "sched",   "uartline", "counter", "idle", "matmul_long", "sha256_long"};
+	static char paths[sizeof names / sizeof *names][512];
+	const char *dir = getenv("CITCAT_EXAMPLES_DIR");
+	size_t n = 0, last = with_long ? sizeof names / sizeof *names : 10;
+	for (size_t k = 0; k < last && n < max; k++) {
+		snprintf(paths[k], sizeof paths[k], "%s/%s.elf", dir ? dir : CITCAT_DEFAULT_EXAMPLES_DIR, names[k]);
+		if (access(paths[k], R_OK) == 0)
+			files[n++] = paths[k];
+	}
+	return n;
+}
+
+long cli_compressed_size(const char *cmd, const char *path)
+{
+	char buf[1200];
+	snprintf(buf, sizeof buf, "%s < '%s' | wc -c", cmd, path);
+	FILE *p = popen(buf, "r");
+	long n = -1;
+	if (p) {
+		if (fscanf(p, "%ld", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	return n;
+}
