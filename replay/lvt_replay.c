@@ -12,6 +12,7 @@
  * Unicorn behaviours relied on are pinned by tests/test_unicorn.c, in
  * particular that a write to RAM in a READ hook changes the value loaded. */
 #include "lvt_replay.h"
+#include "replay_int.h"
 #include "armcore.h"
 #include "bus.h"
 #include "fa.h"
@@ -69,26 +70,12 @@ static void diverge(struct lreplayer *p, const char *check, const char *expected
 	if (p->failed)
 		return;
 	p->failed = 1;
-	struct citcat_divergence *d = &p->res->div;
 	p->res->diverged = 1;
-	d->check = check;
-	d->insn_index = p->cur_index;
-	d->bcount = p->bcount;
-	d->pc = p->cur_pc;
-	snprintf(d->expected, sizeof d->expected, "%s", expected);
 	va_list ap;
 	va_start(ap, found_fmt);
-	vsnprintf(d->found, sizeof d->found, found_fmt, ap);
+	replay_divergence_fill(&p->res->div, check, p->cur_index, p->bcount, p->cur_pc, expected, p->insns, p->hist_pc,
+			       p->hist_word, found_fmt, ap);
 	va_end(ap);
-	unsigned n = p->insns < CITCAT_REPLAY_HISTORY ? (unsigned)p->insns : CITCAT_REPLAY_HISTORY;
-	d->nhist = n;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t idx = p->insns - n + i;
-		unsigned k = (unsigned)(idx % CITCAT_REPLAY_HISTORY);
-		d->hist_pc[i] = p->hist_pc[k];
-		d->hist_word[i] = p->hist_word[k];
-		d->hist_index[i] = idx;
-	}
 	if (p->uc)
 		uc_emu_stop(p->uc);
 }

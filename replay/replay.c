@@ -13,6 +13,7 @@
  * calls uc_emu_stop there, which abandons the instruction: harmless, since
  * the run ends. */
 #include "replay.h"
+#include "replay_int.h"
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
@@ -90,6 +91,27 @@ static int cat_next(struct replayer *p, struct citcat_cat_event *ev)
 	return rc;
 }
 
+void replay_divergence_fill(struct citcat_divergence *d, const char *check, uint64_t index, uint64_t bcount,
+			    uint32_t pc, const char *expected, uint64_t insns, const uint32_t *hist_pc,
+			    const uint32_t *hist_word, const char *found_fmt, va_list ap)
+{
+	d->check = check;
+	d->insn_index = index;
+	d->bcount = bcount;
+	d->pc = pc;
+	snprintf(d->expected, sizeof d->expected, "%s", expected);
+	vsnprintf(d->found, sizeof d->found, found_fmt, ap);
+	unsigned n = insns < CITCAT_REPLAY_HISTORY ? (unsigned)insns : CITCAT_REPLAY_HISTORY;
+	d->nhist = n;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t idx = insns - n + i;
+		unsigned k = (unsigned)(idx % CITCAT_REPLAY_HISTORY);
+		d->hist_pc[i] = hist_pc[k];
+		d->hist_word[i] = hist_word[k];
+		d->hist_index[i] = idx;
+	}
+}
+
 static void diverge(struct replayer *p, const char *check, const char *fmt_exp, const char *found_fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -99,28 +121,14 @@ static void diverge(struct replayer *p, const char *check, const char *expected,
 	if (p->failed)
 		return;
 	p->failed = 1;
-	struct citcat_divergence *d = &p->res->div;
 	p->res->diverged = 1;
-	d->check = check;
 	/* not p->insns: once the instruction has started (a data access, a
 	 * device read, its record being closed) that already counts it */
-	d->insn_index = p->cur_index;
-	d->bcount = p->bcount;
-	d->pc = p->cur_pc;
-	snprintf(d->expected, sizeof d->expected, "%s", expected);
 	va_list ap;
 	va_start(ap, found_fmt);
-	vsnprintf(d->found, sizeof d->found, found_fmt, ap);
+	replay_divergence_fill(&p->res->div, check, p->cur_index, p->bcount, p->cur_pc, expected, p->insns, p->hist_pc,
+			       p->hist_word, found_fmt, ap);
 	va_end(ap);
-	unsigned n = p->insns < CITCAT_REPLAY_HISTORY ? (unsigned)p->insns : CITCAT_REPLAY_HISTORY;
-	d->nhist = n;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t idx = p->insns - n + i;
-		unsigned k = (unsigned)(idx % CITCAT_REPLAY_HISTORY);
-		d->hist_pc[i] = p->hist_pc[k];
-		d->hist_word[i] = p->hist_word[k];
-		d->hist_index[i] = idx;
-	}
 	uc_emu_stop(p->uc);
 }
 

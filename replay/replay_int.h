@@ -1,0 +1,18 @@
+/* Internal to the replayers (replay.c, lvt_replay.c): not installed. */
+#ifndef CITCAT_REPLAY_INT_H
+#define CITCAT_REPLAY_INT_H
+
+#include "replay.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+
+/* Fills D with a divergence found at instruction INDEX (branch count BCOUNT,
+ * PC): the check, the expected text, FOUND_FMT formatted with AP, and the
+ * last min(INSNS, CITCAT_REPLAY_HISTORY) instructions from the ring
+ * HIST_PC/HIST_WORD, indexed by instruction number modulo its size. */
+void replay_divergence_fill(struct citcat_divergence *d, const char *check, uint64_t index, uint64_t bcount,
+			    uint32_t pc, const char *expected, uint64_t insns, const uint32_t *hist_pc,
+			    const uint32_t *hist_word, const char *found_fmt, va_list ap);
+
+#endif
