@@ -329,15 +329,13 @@ static int bad(struct citcat_cat_reader *r, const uint8_t *at, const char *what)
 			return bad(r, start, what);    \
 	} while (0)
 
-/* A zigzag delta from BASE that must land in the 32-bit address space (the
- * writer only produces such deltas; any other would alias an address). */
-#define GETD(dst, base, what)                                                                    \
-	do {                                                                                     \
-		GETV(v, what);                                                                   \
-		int64_t d_ = cc_unzigzag(v);                                                     \
-		if (d_ < -(int64_t)(base) || d_ > (int64_t)UINT32_MAX - (int64_t)(base))         \
-			return bad(r, start, "delta leaves the 32-bit address space");           \
-		(dst) = (uint32_t)((int64_t)(base) + d_);                                        \
+/* A zigzag delta from BASE that must land in the 32-bit address space
+ * (cc_add_delta32). */
+#define GETD(dst, base, what)                                                          \
+	do {                                                                           \
+		GETV(v, what);                                                         \
+		if (cc_add_delta32((base), v, &(dst)))                                 \
+			return bad(r, start, "delta leaves the 32-bit address space"); \
 	} while (0)
 
 int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)

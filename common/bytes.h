@@ -61,6 +61,17 @@ static inline int cc_get_uvar(const uint8_t **pp, const uint8_t *end, uint64_t *
 
 static inline uint64_t cc_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static inline int64_t cc_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+/* BASE plus the zigzag delta V into *OUT; -1 (nothing stored) when the sum
+ * leaves the 32-bit address space.  Writers only produce deltas that land
+ * inside it; any other would overflow a signed sum or alias an address. */
+static inline int cc_add_delta32(uint32_t base, uint64_t v, uint32_t *out)
+{
+	int64_t d = cc_unzigzag(v);
+	if (d < -(int64_t)base || d > (int64_t)UINT32_MAX - (int64_t)base)
+		return -1;
+	*out = (uint32_t)((int64_t)base + d);
+	return 0;
+}
 
 #define CC_UVAR_MAX 10
 
