@@ -26,6 +26,7 @@ enum citcat_wet_stream {
 	CITCAT_WET_S_REGVAL, /* value written, per register result */
 	CITCAT_WET_S_DEPN,   /* number of producers, per instruction */
 	CITCAT_WET_S_DEP,    /* INDEX distance to each producer, nearest first */
+	CITCAT_WET_S_CDEP,   /* INDEX distance to the control parent, 0 none, per instruction (version 2) */
 	CITCAT_WET_NSTREAMS
 };
 const char *citcat_wet_stream_name(unsigned s);
@@ -51,6 +52,8 @@ struct citcat_wet_stream_size {
 struct citcat_wet_build_result {
 	struct citcat_replay_result replay; /* the replay's result (divergence etc.) */
 	uint64_t insns, irqs, node_execs, nodes, segments, deps;
+	uint64_t cdeps;  /* instances with a control parent */
+	uint64_t cfg[5]; /* functions, CFG nodes, CFG edges, branches, static control dependences */
 	uint64_t file_bytes, graph_bytes, index_bytes;
 	struct citcat_wet_stream_size stream[CITCAT_WET_NSTREAMS];
 	double seconds;
@@ -90,6 +93,8 @@ struct citcat_wet_insn {
 	struct { uint32_t addr; uint8_t size, write; uint64_t value; } acc[64];
 	uint32_t n_dep;
 	uint64_t dep[256];  /* producers' INDEX, nearest first */
+	int has_ctrl;       /* it has a control parent (read with CITCAT_WET_W_DEP) */
+	uint64_t ctrl;      /* the control parent's INDEX */
 	uint32_t n_val;
 	uint32_t val[24];   /* register results, in def order */
 };
@@ -112,7 +117,8 @@ struct citcat_wet_walk {
 };
 int citcat_wet_walk(struct citcat_wet *w, const struct citcat_wet_walk *walk);
 
-/* Backward or forward WET slice of instance INDEX: calls CB for every
+/* Backward or forward WET slice of instance INDEX (through data and
+ * control dependences): calls CB for every
  * instance of the slice (INDEX included), in descending INDEX order for a
  * backward slice, ascending for a forward one.  Returns 0, CB's non-zero
  * value, or an error. */

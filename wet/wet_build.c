@@ -7,6 +7,7 @@
  * length of the run. */
 #include "bistream.h"
 #include "bytes.h"
+#include "cdep.h"
 #include "defuse.h"
 #include "ims.h"
 #include "itrace.h"
@@ -87,6 +88,8 @@ struct builder {
 	/* run state */
 	uint64_t insns, ts;
 	uint32_t cpsr; /* before the next instruction */
+	uint32_t sp;   /* the same: SP in the current mode (for the shadow stack) */
+	struct wet_cd *cd; /* control dependences */
 	uint64_t reg_w[WET_NPHYS]; /* last writer INDEX + 1, 0 = none (initial state) */
 	uint32_t *mem_w[NPAGES];   /* per RAM byte, the same (as INDEX + 1) */
 	uint64_t prod[256];
@@ -310,6 +313,14 @@ static void add_prod(struct builder *b, unsigned *np, uint64_t w)
 		b->prod[(*np)++] = w;
 }
 
+/* Whether an instruction's condition held, as the shadow stack sees it
+ * (both passes use this). */
+static int cd_passed(uint32_t word, uint32_t cpsr)
+{
+	unsigned cond = word >> 28;
+	return cond >= 14 || wet_cond_passed(cond, cpsr);
+}
+
 static int cmp_desc(const void *x, const void *y)
 {
 	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
@@ -367,6 +378,14 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	for (unsigned i = 0; i < np; i++)
 		fail |= spush(b, CITCAT_WET_S_DEP, WET_KEY(pc, i), (uint32_t)(me - b->prod[i]));
 	b->res->deps += np;
+	uint64_t parent = 0;
+	int rc = wet_cd_insn(b->cd, b->insns, pc, r->word, cd_passed(r->word, b->cpsr), b->cpsr, b->sp, &parent);
+	if (rc)
+		return berr(b, rc, "control dependences: %s at instruction %llu",
+			    rc == CITCAT_ERR_INTERNAL ? "the second pass differs from the first" : citcat_errstr(rc),
+			    (unsigned long long)b->insns);
+	fail |= spush(b, CITCAT_WET_S_CDEP, pc, parent ? (uint32_t)(me - parent) : 0);
+	b->res->cdeps += parent != 0;
 	/* defs */
 	if (passed) {
 		for (unsigned i = 0; i < du->ndef; i++) {
@@ -389,6 +408,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	if (fail)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 	b->cpsr = regs[CITCAT_OBS_CPSR];
+	b->sp = regs[CITCAT_OBS_SP];
 	b->insns++;
 	b->seg_insns++;
 	return 0;
@@ -405,6 +425,9 @@ static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const ui
 	 * the interrupted code's dependences pass through the handler intact */
 	if (close_block(b))
 		return b->err.code;
+	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, b->cpsr, b->sp);
+	if (rc)
+		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
 	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
 		return b->err.code;
 	uint32_t after = (b->cpsr & ~0x1fu) | 0x12u | 0x80u;
@@ -430,6 +453,43 @@ static int observe_start(void *ctx, const uint32_t *regs)
 {
 	struct builder *b = ctx;
 	b->cpsr = regs[CITCAT_OBS_CPSR];
+	b->sp = regs[CITCAT_OBS_SP];
+	return 0;
+}
+
+/* ---- pass 1: the dynamic CFG of every function, for the control
+ * dependences (cdep.h) ---- */
+struct pass1 {
+	struct wet_cd *cd;
+	uint32_t cpsr, sp;
+	uint64_t insns;
+	struct citcat_errinfo err;
+};
+
+static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_t *regs)
+{
+	struct pass1 *p = ctx;
+	int rc;
+	if (r->kind != CITCAT_REC_INSN) {
+		if ((rc = wet_cd_irq(p->cd, (uint32_t)r->pc, p->cpsr, p->sp)))
+			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+		p->cpsr = (p->cpsr & ~0x1fu) | 0x12u | 0x80u;
+		return 0;
+	}
+	uint64_t unused;
+	if ((rc = wet_cd_insn(p->cd, p->insns, (uint32_t)r->pc, r->word, cd_passed(r->word, p->cpsr), p->cpsr, p->sp, &unused)))
+		return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+	p->cpsr = regs[CITCAT_OBS_CPSR];
+	p->sp = regs[CITCAT_OBS_SP];
+	p->insns++;
+	return 0;
+}
+
+static int p1_start(void *ctx, const uint32_t *regs)
+{
+	struct pass1 *p = ctx;
+	p->cpsr = regs[CITCAT_OBS_CPSR];
+	p->sp = regs[CITCAT_OBS_SP];
 	return 0;
 }
 
@@ -440,7 +500,7 @@ void citcat_wet_build_config_default(struct citcat_wet_build_config *c)
 }
 
 static const char *const stream_names[CITCAT_WET_NSTREAMS] = {
-	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "regval", "depn", "dep"};
+	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "regval", "depn", "dep", "cdep"};
 
 const char *citcat_wet_stream_name(unsigned s)
 {
@@ -575,13 +635,28 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 		*err = b->err;
 		goto out;
 	}
-	struct citcat_replay_observer obs = {b, observe_record, observe_dma, observe_start, &b->err};
+	if (wet_cd_open(&b->cd)) {
+		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		goto out;
+	}
 	struct citcat_replay_config rcfg;
 	citcat_replay_config_default(&rcfg);
 	rcfg.ims_path = c.ims_path;
 	rcfg.aes_path = c.aes_path;
 	rcfg.progress = c.progress;
 	rcfg.progress_ctx = c.progress_ctx;
+	/* pass 1: the CFG of every function, then the control dependences */
+	struct pass1 p1 = {.cd = b->cd};
+	struct citcat_replay_observer obs1 = {&p1, p1_record, NULL, p1_start, &p1.err};
+	rcfg.observer = &obs1;
+	rc = citcat_replay_run(&rcfg, &res->replay, err);
+	if (!rc && (rc = wet_cd_analyse(b->cd)))
+		citcat_errinfo_set(err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+	if (rc)
+		goto out;
+	wet_cd_counts(b->cd, res->cfg);
+	/* pass 2: the WET */
+	struct citcat_replay_observer obs = {b, observe_record, observe_dma, observe_start, &b->err};
 	rcfg.observer = &obs;
 	rc = citcat_replay_run(&rcfg, &res->replay, err);
 	if (!rc && !close_block(b) && !flush_segment(b))
@@ -601,6 +676,7 @@ out:
 	res->seconds = now_s() - t0;
 	cc_outfile_abort(b->out);
 	wet_decoder_close(b->dec);
+	wet_cd_close(b->cd);
 	free(b->dc);
 	for (size_t i = 0; i < b->nnodes; i++)
 		free(b->nodes[i].words);

@@ -183,7 +183,7 @@ static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint6
 			w->ssize[k].bytes += s->len[k];
 		}
 		if (s->count[CITCAT_WET_S_NODE] != s->n_nodes || s->count[CITCAT_WET_S_ACCN] != s->n_insns ||
-		    s->count[CITCAT_WET_S_DEPN] != s->n_insns)
+		    s->count[CITCAT_WET_S_DEPN] != s->n_insns || s->count[CITCAT_WET_S_CDEP] != s->n_insns)
 			return werr(w, CITCAT_ERR_CORRUPT, at, "index: segment %u: stream counts disagree", i);
 	}
 	if (off != goff)
@@ -337,7 +337,7 @@ static unsigned stream_mask(int what)
 		m |= 1u << CITCAT_WET_S_ACCN | 1u << CITCAT_WET_S_AKIND | 1u << CITCAT_WET_S_AADDR | 1u << CITCAT_WET_S_AVAL |
 		     1u << CITCAT_WET_S_AVALHI;
 	if (what & CITCAT_WET_W_DEP)
-		m |= 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP;
+		m |= 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP | 1u << CITCAT_WET_S_CDEP;
 	if (what & CITCAT_WET_W_VAL)
 		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_REGVAL;
 	return m;
@@ -399,6 +399,17 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 					    d, (unsigned long long)in->index);
 			in->dep[o] = in->index - d;
 		}
+		/* the control parent, after the producers */
+		if ((rc = get(w, s, CITCAT_WET_S_CDEP, in->pc, back, &v)))
+			return rc;
+		if (v > in->index)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_CDEP], "control parent distance %u at instruction %llu",
+				    v, (unsigned long long)in->index);
+		in->has_ctrl = v != 0;
+		in->ctrl = in->index - v;
+	} else {
+		in->has_ctrl = 0;
+		in->ctrl = 0;
 	}
 	in->n_val = 0;
 	if (mask & (1u << CITCAT_WET_S_REGVAL) && in->executed) {
@@ -500,8 +511,10 @@ struct set64 { /* open addressing; keys are INDEX + 1; 0 empty, ~0 removed */
 
 static int set_grow(struct set64 *s)
 {
-	size_t nc = s->cap ? s->cap * 2 : 1024;
-	while (s->n * 2 >= nc)
+	/* rehash at the same size when removed slots fill it: growing on
+	 * tombstones would double the table for ever on a long slice */
+	size_t nc = s->cap ? s->cap : 1024;
+	while ((s->n + 1) * 4 >= nc)
 		nc *= 2;
 	uint64_t *k = calloc(nc, sizeof *k);
 	if (!k)
@@ -607,7 +620,7 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 	struct slice_ctx *c = ctx;
 	int member;
 	if (c->forward) {
-		member = in->index == c->start;
+		member = in->index == c->start || (in->has_ctrl && bp_has(&c->fw, in->ctrl));
 		for (uint32_t i = 0; i < in->n_dep && !member; i++)
 			member = bp_has(&c->fw, in->dep[i]);
 		if (!member)
@@ -622,6 +635,8 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 		for (uint32_t i = 0; i < in->n_dep; i++)
 			if (set_add(&c->set, in->dep[i]))
 				return c->nomem = 1, CITCAT_ERR_NOMEM;
+		if (in->has_ctrl && set_add(&c->set, in->ctrl))
+			return c->nomem = 1, CITCAT_ERR_NOMEM;
 	}
 	int rc = c->cb(c->ctx, in);
 	if (rc)
