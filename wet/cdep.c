@@ -116,6 +116,9 @@ struct wet_cd {
 	struct undo *undo;
 	size_t nundo, undo_cap;
 	uint64_t serial_next;
+	uint64_t prev_serial;   /* pass 2: activation of the previous instance, 0 after a push */
+	struct map64 back;      /* back edges (from << 32 | to) of the CFGs */
+	uint64_t nback;
 };
 
 int wet_is_call(uint32_t word)
@@ -151,6 +154,7 @@ static int push_frame(struct wet_cd *cd, uint8_t kind, uint32_t ret, uint32_t mo
 	f->call1 = call1;
 	f->serial = ++cd->serial_next;
 	f->undo_start = cd->nundo;
+	cd->prev_serial = 0;
 	return 0;
 }
 
@@ -215,6 +219,7 @@ void wet_cd_close(struct wet_cd *cd)
 	free(cd->funcs.k); free(cd->funcs.v);
 	free(cd->nodes.k); free(cd->nodes.v);
 	free(cd->edges.k); free(cd->edges.v);
+	free(cd->back.k); free(cd->back.v);
 	free(cd->node_func);
 	free(cd->edge);
 	free(cd->cd_first);
@@ -233,7 +238,7 @@ int wet_cd_irq(struct wet_cd *cd, uint32_t epc, uint32_t cpsr, uint32_t sp)
 }
 
 int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, int passed, uint32_t cpsr,
-		uint32_t sp, uint64_t *parent)
+		uint32_t sp, uint64_t *parent, int *cont)
 {
 	int rc;
 	/* a return to the top activation's caller pops it */
@@ -283,6 +288,12 @@ int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, i
 		if (!best && t->kind == FR_CALL)
 			best = t->call1;
 		*parent = best;
+		/* the path goes on: same activation as the previous instance, with
+		 * no push in between, along an edge that is not a back edge */
+		*cont = cd->prev_serial == t->serial && t->last_node != NONE &&
+			map_get(&cd->back, (uint64_t)t->last_node << 32 | node) == NONE;
+		t->last_node = node;
+		cd->prev_serial = t->serial;
 		if (cd->branch[node]) {
 			if (cd->serial[node] != t->serial) {
 				if (cd->nundo == cd->undo_cap) {
@@ -380,6 +391,49 @@ static int postdom(struct fgraph *g)
 	return 0;
 }
 
+/* Back edges of one function: the retreating edges of a depth-first
+ * search from its entry (local node 0: the first instance of every
+ * activation is its entry, created first), successors in node-id order (the
+ * sorted edge list). */
+static int back_edges(struct wet_cd *cd, struct fgraph *g, const uint32_t *fn)
+{
+	uint32_t m = g->m, sp = 0;
+	uint8_t *state = calloc((size_t)m + 1, 1); /* 0 new, 1 on the stack, 2 done */
+	if (!state)
+		return CITCAT_ERR_NOMEM;
+	if (m) {
+		g->stk[sp] = 0;
+		g->spos[sp++] = g->sfirst[0];
+		state[0] = 1;
+	}
+	while (sp) {
+		uint32_t v = g->stk[sp - 1];
+		if (g->spos[sp - 1] < g->sfirst[v + 1]) {
+			uint32_t u = g->slist[g->spos[sp - 1]++];
+			if (u == m)
+				continue;
+			if (state[u] == 1) {
+				uint32_t id;
+				int added;
+				if (map_put(&cd->back, (uint64_t)fn[v] << 32 | fn[u], 0, &id, &added)) {
+					free(state);
+					return CITCAT_ERR_NOMEM;
+				}
+				cd->nback += (uint64_t)added;
+			} else if (!state[u]) {
+				state[u] = 1;
+				g->stk[sp] = u;
+				g->spos[sp++] = g->sfirst[u];
+			}
+		} else {
+			state[v] = 2;
+			sp--;
+		}
+	}
+	free(state);
+	return 0;
+}
+
 int wet_cd_analyse(struct wet_cd *cd)
 {
 	int rc = 0;
@@ -474,6 +528,8 @@ int wet_cd_analyse(struct wet_cd *cd)
 		g.pfirst[0] = 0;
 		if ((rc = postdom(&g)))
 			goto out;
+		if ((rc = back_edges(cd, &g, fn)))
+			goto out;
 		/* control dependences: for each branch edge A -> B, B and its
 		 * post-dominators up to ipdom(A) (excluded) depend on A */
 		for (uint32_t a = 0; a < m; a++) {
@@ -524,11 +580,12 @@ out:
 	return rc;
 }
 
-void wet_cd_counts(const struct wet_cd *cd, uint64_t out[5])
+void wet_cd_counts(const struct wet_cd *cd, uint64_t out[6])
 {
 	out[0] = cd->nfunc;
 	out[1] = cd->nnode;
 	out[2] = cd->nedge;
 	out[3] = cd->nbranch;
 	out[4] = cd->ncd;
+	out[5] = cd->nback;
 }

@@ -35,17 +35,22 @@ int wet_cd_irq(struct wet_cd *cd, uint32_t epc, uint32_t cpsr, uint32_t sp);
 /* Instance INDEX of the instruction WORD at PC; CPSR and SP are the state
  * before it (SP is not used for the first instance of an activation),
  * PASSED whether its condition held.  In pass 2, *PARENT is the control
- * parent's INDEX + 1 (0: none).  Returns 0 or a CITCAT_ERR_* code. */
+ * parent's INDEX + 1 (0: none) and *CONT whether the instance continues
+ * the Ball-Larus path of the previous one: the previous record is an
+ * instance of the same activation (no interrupt entry, call or return in
+ * between) and the CFG edge from it is not a back edge (a retreating edge
+ * of a depth-first search from the function's entry).  Returns 0 or a
+ * CITCAT_ERR_* code. */
 int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, int passed, uint32_t cpsr,
-		uint32_t sp, uint64_t *parent);
+		uint32_t sp, uint64_t *parent, int *cont);
 
 /* Ends pass 1: closes the open activations, computes the control
  * dependences and resets the shadow stack for pass 2. */
 int wet_cd_analyse(struct wet_cd *cd);
 
 /* Counts for reports: functions, CFG nodes, CFG edges, branch nodes,
- * static control-dependence pairs. */
-void wet_cd_counts(const struct wet_cd *cd, uint64_t out[5]);
+ * static control-dependence pairs, back edges. */
+void wet_cd_counts(const struct wet_cd *cd, uint64_t out[6]);
 
 /* True when WORD is a call that links: BL, BLX (immediate or register). */
 int wet_is_call(uint32_t word);

@@ -31,12 +31,17 @@ enum citcat_wet_stream {
 };
 const char *citcat_wet_stream_name(unsigned s);
 
+/* Node kinds (WET.md, "Model"): Ball-Larus paths of each function's
+ * dynamic CFG, or runs of consecutive addresses (basic blocks). */
+enum { CITCAT_WET_NODES_PATH = 0, CITCAT_WET_NODES_BB = 1 };
+
 struct citcat_wet_build_config {
 	size_t struct_size;   /* sizeof(struct citcat_wet_build_config) */
 	const char *ims_path; /* required */
 	const char *aes_path; /* required */
 	const char *out_path; /* required: the WET file */
 	uint32_t seg_insns;   /* instructions per segment (0: 65536) */
+	int node_kind;        /* CITCAT_WET_NODES_PATH (default) or CITCAT_WET_NODES_BB */
 	int (*progress)(void *ctx, uint64_t insns, uint64_t total);
 	void *progress_ctx;
 };
@@ -53,7 +58,8 @@ struct citcat_wet_build_result {
 	struct citcat_replay_result replay; /* the replay's result (divergence etc.) */
 	uint64_t insns, irqs, node_execs, nodes, segments, deps;
 	uint64_t cdeps;  /* instances with a control parent */
-	uint64_t cfg[5]; /* functions, CFG nodes, CFG edges, branches, static control dependences */
+	uint64_t cfg[6]; /* functions, CFG nodes, CFG edges, branches, static control dependences, back edges */
+	uint64_t node_stmts; /* statements held by the node table */
 	uint64_t file_bytes, graph_bytes, index_bytes;
 	struct citcat_wet_stream_size stream[CITCAT_WET_NSTREAMS];
 	double seconds;

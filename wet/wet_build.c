@@ -52,6 +52,7 @@ struct dcache_ent { /* decoded instruction, by (pc, word) */
 struct node {
 	uint32_t kind, pc, n, hash;
 	uint32_t *words;
+	uint32_t *pcs; /* path nodes: each statement's address */
 };
 
 struct seg_ent {
@@ -141,14 +142,17 @@ static const struct wet_du *decode(struct builder *b, uint32_t pc, uint32_t word
 	return &b->dc[h].du;
 }
 
-static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words)
+static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words, const uint32_t *pcs)
 {
 	uint32_t h = XXH32(words, n * sizeof *words, pc ^ (kind << 31) ^ (n << 20));
+	if (pcs)
+		h = XXH32(pcs, n * sizeof *pcs, h);
 	return h;
 }
 
-/* The id of the node (KIND, PC, WORDS[N]), added when new. */
-static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words, uint32_t *id)
+/* The id of the node (KIND, PC, WORDS[N], PCS[N] for a path), added when new. */
+static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
+		   const uint32_t *pcs, uint32_t *id)
 {
 	if (b->nnodes * 2 >= b->nh_cap) {
 		size_t nc = b->nh_cap ? b->nh_cap * 2 : 1024;
@@ -165,12 +169,13 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 		b->nh = t;
 		b->nh_cap = nc;
 	}
-	uint32_t hv = node_hash(kind, pc, n, words);
+	uint32_t hv = node_hash(kind, pc, n, words, pcs);
 	size_t h = hv & (b->nh_cap - 1);
 	for (; b->nh[h]; h = (h + 1) & (b->nh_cap - 1)) {
 		struct node *x = &b->nodes[b->nh[h] - 1];
 		if (x->hash == hv && x->kind == kind && x->pc == pc && x->n == n &&
-		    (!n || memcmp(x->words, words, n * sizeof *words) == 0)) {
+		    (!n || memcmp(x->words, words, n * sizeof *words) == 0) &&
+		    (!pcs || memcmp(x->pcs, pcs, n * sizeof *pcs) == 0)) {
 			*id = b->nh[h] - 1;
 			return 0;
 		}
@@ -189,10 +194,16 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 	x->n = n;
 	x->hash = hv;
 	x->words = NULL;
+	x->pcs = NULL;
 	if (n) {
 		if (!(x->words = malloc(n * sizeof *words)))
 			return CITCAT_ERR_NOMEM;
 		memcpy(x->words, words, n * sizeof *words);
+	}
+	if (pcs) {
+		if (!(x->pcs = malloc(n * sizeof *pcs)))
+			return CITCAT_ERR_NOMEM;
+		memcpy(x->pcs, pcs, n * sizeof *pcs);
 	}
 	b->nh[h] = (uint32_t)b->nnodes + 1;
 	*id = (uint32_t)b->nnodes++;
@@ -205,10 +216,11 @@ static inline int spush(struct builder *b, unsigned k, uint32_t key, uint32_t v)
 	return vpush(&b->s[k], v) | vpush(&b->key[k], key);
 }
 
-static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words)
+static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
+		     const uint32_t *pcs)
 {
 	uint32_t id;
-	int rc = node_id(b, kind, pc, n, words, &id);
+	int rc = node_id(b, kind, pc, n, words, pcs, &id);
 	if (rc)
 		return berr(b, rc, "out of memory");
 	if (spush(b, CITCAT_WET_S_NODE, 0, id))
@@ -222,7 +234,9 @@ static int close_block(struct builder *b)
 {
 	if (!b->blk_n)
 		return 0;
-	int rc = emit_node(b, WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word);
+	int path = b->cfg->node_kind == CITCAT_WET_NODES_PATH;
+	int rc = emit_node(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word,
+			   path ? b->blk_pc : NULL);
 	b->blk_n = 0;
 	return rc;
 }
@@ -330,7 +344,17 @@ static int cmp_desc(const void *x, const void *y)
 static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const uint32_t *regs)
 {
 	uint32_t pc = (uint32_t)r->pc;
-	if (b->blk_n && (pc != b->blk_pc[b->blk_n - 1] + 4 || b->blk_n == WET_NODE_MAX_INSNS || seg_full(b)))
+	uint64_t parent = 0;
+	int cont = 0;
+	int rc = wet_cd_insn(b->cd, b->insns, pc, r->word, cd_passed(r->word, b->cpsr), b->cpsr, b->sp, &parent, &cont);
+	if (rc)
+		return berr(b, rc, "control dependences: %s at instruction %llu",
+			    rc == CITCAT_ERR_INTERNAL ? "the second pass differs from the first" : citcat_errstr(rc),
+			    (unsigned long long)b->insns);
+	/* a basic block ends before a non-consecutive address; a path before
+	 * a back edge, a call, a return or an interrupt (cdep.h) */
+	int cut = b->cfg->node_kind == CITCAT_WET_NODES_BB ? b->blk_n && pc != b->blk_pc[b->blk_n - 1] + 4 : !cont;
+	if (b->blk_n && (cut || b->blk_n == WET_NODE_MAX_INSNS || seg_full(b)))
 		if (close_block(b))
 			return b->err.code;
 	if (!b->blk_n && seg_full(b) && flush_segment(b))
@@ -378,12 +402,6 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	for (unsigned i = 0; i < np; i++)
 		fail |= spush(b, CITCAT_WET_S_DEP, WET_KEY(pc, i), (uint32_t)(me - b->prod[i]));
 	b->res->deps += np;
-	uint64_t parent = 0;
-	int rc = wet_cd_insn(b->cd, b->insns, pc, r->word, cd_passed(r->word, b->cpsr), b->cpsr, b->sp, &parent);
-	if (rc)
-		return berr(b, rc, "control dependences: %s at instruction %llu",
-			    rc == CITCAT_ERR_INTERNAL ? "the second pass differs from the first" : citcat_errstr(rc),
-			    (unsigned long long)b->insns);
 	fail |= spush(b, CITCAT_WET_S_CDEP, pc, parent ? (uint32_t)(me - parent) : 0);
 	b->res->cdeps += parent != 0;
 	/* defs */
@@ -428,7 +446,7 @@ static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const ui
 	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, b->cpsr, b->sp);
 	if (rc)
 		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
-	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
+	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL, NULL))
 		return b->err.code;
 	uint32_t after = (b->cpsr & ~0x1fu) | 0x12u | 0x80u;
 	b->reg_w[wet_phys(WET_R_SPSR, after)] = b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)];
@@ -477,7 +495,9 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 		return 0;
 	}
 	uint64_t unused;
-	if ((rc = wet_cd_insn(p->cd, p->insns, (uint32_t)r->pc, r->word, cd_passed(r->word, p->cpsr), p->cpsr, p->sp, &unused)))
+	int unused2;
+	if ((rc = wet_cd_insn(p->cd, p->insns, (uint32_t)r->pc, r->word, cd_passed(r->word, p->cpsr), p->cpsr, p->sp, &unused,
+			      &unused2)))
 		return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
 	p->cpsr = regs[CITCAT_OBS_CPSR];
 	p->sp = regs[CITCAT_OBS_SP];
@@ -513,7 +533,7 @@ static int write_tail(struct builder *b)
 	uint64_t goff = b->off;
 	size_t glen = 4;
 	for (size_t i = 0; i < b->nnodes; i++)
-		glen += 12 + 4 * (size_t)b->nodes[i].n;
+		glen += 12 + (b->nodes[i].pcs ? 8 : 4) * (size_t)b->nodes[i].n;
 	uint8_t *g = malloc(glen);
 	if (!g)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
@@ -527,8 +547,13 @@ static int write_tail(struct builder *b)
 		cc_put32(p + 4, x->pc);
 		cc_put32(p + 8, x->n);
 		p += 12;
-		for (uint32_t k = 0; k < x->n; k++, p += 4)
+		for (uint32_t k = 0; k < x->n; k++, p += 4) {
+			if (x->pcs) {
+				cc_put32(p, x->pcs[k]);
+				p += 4;
+			}
 			cc_put32(p, x->words[k]);
+		}
 	}
 	uint64_t ghash = XXH64(g, glen, 0);
 	int rc = write_bytes(b, g, glen);
@@ -576,6 +601,10 @@ static int write_tail(struct builder *b)
 	memcpy(f + 48, WET_FOOT_MAGIC, 8);
 	cc_put32(f + 56, XXH32(f, 56, 0));
 	b->res->graph_bytes = glen;
+	uint64_t stmts = 0;
+	for (size_t i = 0; i < b->nnodes; i++)
+		stmts += b->nodes[i].n;
+	b->res->node_stmts = stmts;
 	b->res->index_bytes = ilen;
 	b->res->nodes = b->nnodes;
 	b->res->segments = b->nsegs;
@@ -603,6 +632,8 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	struct citcat_wet_build_config c = *cfg;
 	if (!c.seg_insns)
 		c.seg_insns = WET_SEG_DEFAULT;
+	if (c.node_kind != CITCAT_WET_NODES_PATH && c.node_kind != CITCAT_WET_NODES_BB)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown node kind %d", c.node_kind);
 	if (c.seg_insns > WET_BLOCK_MAX / 2)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "segment size above %u", WET_BLOCK_MAX / 2);
 	struct builder *b = calloc(1, sizeof *b);
@@ -678,8 +709,10 @@ out:
 	wet_decoder_close(b->dec);
 	wet_cd_close(b->cd);
 	free(b->dc);
-	for (size_t i = 0; i < b->nnodes; i++)
+	for (size_t i = 0; i < b->nnodes; i++) {
 		free(b->nodes[i].words);
+		free(b->nodes[i].pcs);
+	}
 	free(b->nodes);
 	free(b->nh);
 	free(b->segs);

@@ -19,6 +19,6 @@
 /* The key of the ORD-th value an instance at PC puts in a stream. */
 #define WET_KEY(pc, ord) ((uint32_t)(pc) + 0x01000193u * (uint32_t)(ord))
 
-enum { WET_NODE_BLOCK = 0, WET_NODE_IRQ = 1 };
+enum { WET_NODE_BLOCK = 0, WET_NODE_IRQ = 1, WET_NODE_PATH = 2 };
 
 #endif

@@ -20,7 +20,7 @@ struct rnode {
 };
 
 struct rstmt {
-	uint32_t word;
+	uint32_t pc, word;
 	struct wet_du du;
 };
 
@@ -110,17 +110,26 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 		x->n = cc_get32(p + 8);
 		if (p[2] || p[3])
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 2, "graph: node %u: reserved bytes are not zero", i);
-		if (x->kind > WET_NODE_IRQ || (x->kind == WET_NODE_BLOCK && (x->line || !x->n || x->n > WET_NODE_MAX_INSNS)) ||
+		if (x->kind > WET_NODE_PATH || (x->kind != WET_NODE_IRQ && (x->line || !x->n || x->n > WET_NODE_MAX_INSNS)) ||
 		    (x->kind == WET_NODE_IRQ && x->n))
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u has an invalid kind or length", i);
-		if (x->pc & 3 || (uint64_t)x->pc + 4ull * x->n > 0x100000000ull)
+		if (x->pc & 3 || (x->kind == WET_NODE_BLOCK && (uint64_t)x->pc + 4ull * x->n > 0x100000000ull))
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 4, "graph: node %u has an invalid address", i);
 		pos += 12;
-		if ((len - pos) / 4 < x->n)
+		size_t per = x->kind == WET_NODE_PATH ? 8 : 4;
+		if ((len - pos) / per < x->n)
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u's instructions are truncated", i);
+		if (x->kind == WET_NODE_PATH) {
+			if (cc_get32(g + pos) != x->pc)
+				return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: path node %u does not start at its address", i);
+			for (uint32_t k = 0; k < x->n; k++)
+				if (cc_get32(g + pos + 8 * (size_t)k) & 3)
+					return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 8 * (size_t)k,
+						    "graph: path node %u has an invalid address", i);
+		}
 		x->first = (uint32_t)nst;
 		nst += x->n;
-		pos += 4 * (size_t)x->n;
+		pos += per * (size_t)x->n;
 	}
 	if (pos != len)
 		return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: trailing bytes");
@@ -131,8 +140,14 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 		pos += 12;
 		for (uint32_t k = 0; k < w->nodes[i].n; k++, pos += 4) {
 			struct rstmt *s = &w->stmt[w->nodes[i].first + k];
+			if (w->nodes[i].kind == WET_NODE_PATH) {
+				s->pc = cc_get32(g + pos);
+				pos += 4;
+			} else {
+				s->pc = w->nodes[i].pc + 4 * k;
+			}
 			s->word = cc_get32(g + pos);
-			wet_decode(dec, w->nodes[i].pc + 4 * k, s->word, &s->du);
+			wet_decode(dec, s->pc, s->word, &s->du);
 		}
 	}
 	return 0;
@@ -450,7 +465,7 @@ static int segment_pass(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 			uint32_t k = back ? nd->n - 1 - j : j;
 			in->index = back ? --idx : idx++;
 			in->ts = ts;
-			in->pc = nd->pc + 4 * k;
+			in->pc = w->stmt[nd->first + k].pc;
 			in->word = w->stmt[nd->first + k].word;
 			if ((rc = labels(w, s, &w->stmt[nd->first + k], mask, back, 0)))
 				return rc;
