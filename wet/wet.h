@@ -58,6 +58,7 @@ struct citcat_wet_build_result {
 	struct citcat_replay_result replay; /* the replay's result (divergence etc.) */
 	uint64_t insns, irqs, node_execs, nodes, segments, deps;
 	uint64_t cdeps;  /* instances with a control parent */
+	uint64_t local_deps; /* producers inferred from the node (not stored) */
 	uint64_t cfg[6]; /* functions, CFG nodes, CFG edges, branches, static control dependences, back edges */
 	uint64_t node_stmts; /* statements held by the node table */
 	uint64_t file_bytes, graph_bytes, index_bytes;

@@ -80,6 +80,10 @@ struct builder {
 	/* the node being executed */
 	uint32_t blk_pc[WET_NODE_MAX_INSNS], blk_word[WET_NODE_MAX_INSNS];
 	uint32_t blk_n;
+	/* per location r0-r12 and the flags: 1 + the position in the node of
+	 * the last statement that defines it, if that statement is
+	 * unconditional; 0 otherwise (local edges, WET.md) */
+	uint16_t blk_def[WET_R_FLAGS + 1];
 	/* segment */
 	struct u32vec s[CITCAT_WET_NSTREAMS], key[CITCAT_WET_NSTREAMS]; /* values and their keys */
 	uint64_t seg_first_insn, seg_first_ts;
@@ -238,6 +242,7 @@ static int close_block(struct builder *b)
 	int rc = emit_node(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word,
 			   path ? b->blk_pc : NULL);
 	b->blk_n = 0;
+	memset(b->blk_def, 0, sizeof b->blk_def);
 	return rc;
 }
 
@@ -364,6 +369,9 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	const struct wet_du *du = decode(b, pc, r->word);
 	if (!du)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	uint32_t pos = b->blk_n; /* the statement's position in its node */
+	if (!pos)
+		memset(b->blk_def, 0, sizeof b->blk_def);
 	b->blk_pc[b->blk_n] = pc;
 	b->blk_word[b->blk_n++] = r->word;
 	uint64_t me = b->insns + 1; /* as a shadow entry */
@@ -398,9 +406,28 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 		return berr(b, CITCAT_ERR_LIMIT, "instruction %llu has more producers than a WET records",
 			    (unsigned long long)b->insns);
 	qsort(b->prod, np, sizeof b->prod[0], cmp_desc);
-	fail |= spush(b, CITCAT_WET_S_DEPN, pc, np);
-	for (unsigned i = 0; i < np; i++)
+	/* local edges: a producer that the node's statements imply is not
+	 * stored (the reader infers it the same way) */
+	uint64_t inf[WET_DU_MAX + 1];
+	unsigned ninf = wet_local_producers(du, passed, pos, b->blk_def, inf);
+	unsigned nst = 0;
+	for (unsigned i = 0; i < np; i++) {
+		int local = 0;
+		for (unsigned q = 0; q < ninf && !local; q++)
+			local = b->prod[i] == me - inf[q];
+		if (!local)
+			b->prod[nst++] = b->prod[i];
+	}
+	if (np - nst != ninf)
+		return berr(b, CITCAT_ERR_INTERNAL, "instruction %llu (pc 0x%08x): a local edge is not a producer",
+			    (unsigned long long)b->insns, pc);
+	b->res->local_deps += ninf;
+	fail |= spush(b, CITCAT_WET_S_DEPN, pc, nst);
+	for (unsigned i = 0; i < nst; i++)
 		fail |= spush(b, CITCAT_WET_S_DEP, WET_KEY(pc, i), (uint32_t)(me - b->prod[i]));
+	for (unsigned i = 0; i < du->ndef; i++)
+		if (du->def[i] <= WET_R_FLAGS && du->def[i] != 13 && du->def[i] != 14)
+			b->blk_def[du->def[i]] = du->cond == 14 ? (uint16_t)(pos + 1) : 0;
 	b->res->deps += np;
 	fail |= spush(b, CITCAT_WET_S_CDEP, pc, parent ? (uint32_t)(me - parent) : 0);
 	b->res->cdeps += parent != 0;

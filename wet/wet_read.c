@@ -22,6 +22,10 @@ struct rnode {
 struct rstmt {
 	uint32_t pc, word;
 	struct wet_du du;
+	/* local edges (WET.md): INDEX distances of the producers its node
+	 * implies, when its condition held ([0..nloc)) and when it failed */
+	uint8_t nloc, nloc_failed;
+	uint16_t loc[WET_DU_MAX], loc_failed;
 };
 
 struct rseg {
@@ -148,6 +152,20 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 			}
 			s->word = cc_get32(g + pos);
 			wet_decode(dec, s->pc, s->word, &s->du);
+		}
+		/* local edges, from the statements before each one */
+		uint16_t def[WET_R_FLAGS + 1] = {0};
+		for (uint32_t k = 0; k < w->nodes[i].n; k++) {
+			struct rstmt *s = &w->stmt[w->nodes[i].first + k];
+			uint64_t d[WET_DU_MAX];
+			s->nloc = (uint8_t)wet_local_producers(&s->du, 1, k, def, d);
+			for (unsigned q = 0; q < s->nloc; q++)
+				s->loc[q] = (uint16_t)d[q];
+			s->nloc_failed = (uint8_t)wet_local_producers(&s->du, 0, k, def, d);
+			s->loc_failed = s->nloc_failed ? (uint16_t)d[0] : 0;
+			for (unsigned q = 0; q < s->du.ndef; q++)
+				if (s->du.def[q] <= WET_R_FLAGS && s->du.def[q] != 13 && s->du.def[q] != 14)
+					def[s->du.def[q]] = s->du.cond == 14 ? (uint16_t)(k + 1) : 0;
 		}
 	}
 	return 0;
@@ -352,7 +370,7 @@ static unsigned stream_mask(int what)
 		m |= 1u << CITCAT_WET_S_ACCN | 1u << CITCAT_WET_S_AKIND | 1u << CITCAT_WET_S_AADDR | 1u << CITCAT_WET_S_AVAL |
 		     1u << CITCAT_WET_S_AVALHI;
 	if (what & CITCAT_WET_W_DEP)
-		m |= 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP | 1u << CITCAT_WET_S_CDEP;
+		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP | 1u << CITCAT_WET_S_CDEP;
 	if (what & CITCAT_WET_W_VAL)
 		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_REGVAL;
 	return m;
@@ -413,6 +431,24 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP], "producer distance %u at instruction %llu",
 					    d, (unsigned long long)in->index);
 			in->dep[o] = in->index - d;
+		}
+		/* plus the local edges the node implies, nearest first */
+		const uint16_t *loc = in->executed ? st->loc : &st->loc_failed;
+		unsigned nloc = in->executed ? st->nloc : st->nloc_failed;
+		for (unsigned q = 0; q < nloc; q++) {
+			uint64_t p = in->index - loc[q]; /* loc[q] <= the statement's position <= index */
+			unsigned at = 0;
+			while (at < in->n_dep && in->dep[at] > p)
+				at++;
+			if (at < in->n_dep && in->dep[at] == p)
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP],
+					    "stored producer %llu of instruction %llu is a local edge", (unsigned long long)p,
+					    (unsigned long long)in->index);
+			if (in->n_dep == 256)
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEPN], "more than 256 producers of one instruction");
+			memmove(in->dep + at + 1, in->dep + at, (in->n_dep - at) * sizeof in->dep[0]);
+			in->dep[at] = p;
+			in->n_dep++;
 		}
 		/* the control parent, after the producers */
 		if ((rc = get(w, s, CITCAT_WET_S_CDEP, in->pc, back, &v)))
