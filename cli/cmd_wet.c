@@ -9,21 +9,25 @@
 #include <string.h>
 
 static const char wet_help[] =
-	"usage: citcat wet RUN.ims RUN.aes -o RUN.wet [--nodes bb] [--segment N] [--json]\n"
+	"usage: citcat wet RUN.ims RUN.aes -o RUN.wet [--nodes path|bb] [--segment N] [--json]\n"
 	"       citcat wet query RUN.wet QUERY [--json] [-o OUT]\n\n"
 	"Builds the whole execution trace (WET) of a run while replaying it from its\n"
-	"IMS and AES: the control flow as basic-block node executions with timestamps,\n"
-	"every register result, memory address and value, and every data dependence\n"
-	"(registers, flags, memory; interrupt entries included), each stream compressed\n"
-	"with bidirectional predictors (WET.md).\n"
-	"  --nodes bb       node kind (only basic blocks in this version)\n"
+	"IMS and AES: the control flow as node executions (paths or basic blocks)\n"
+	"with timestamps, every register result, memory address and value, every\n"
+	"data dependence (registers, flags, memory; interrupt entries included) and\n"
+	"every dynamic control dependence (post-dominators of each function's dynamic\n"
+	"CFG; the run is replayed twice), each stream compressed with bidirectional\n"
+	"predictors (WET.md).\n"
+	"  --nodes path|bb  node kind: Ball-Larus paths of each function's dynamic CFG\n"
+	"                   (default) or basic blocks (runs of consecutive addresses)\n"
 	"  --segment N      instructions per segment (default 65536)\n"
 	"Queries (INDEX = the instruction's position in the itrace, interrupt entries\n"
 	"not counted, from 0; timestamps number node executions from 1):\n"
 	"  --cf [--backward] [--range T1:T2]   control flow: one PC per line (0x%08x)\n"
 	"  --loads [--pc PC]                  INDEX PC ADDRESS SIZE VALUE per load\n"
 	"  --addrs [--pc PC]                  the same for loads and stores\n"
-	"  --slice INDEX                      backward WET slice: instruction indices,\n"
+	"  --slice INDEX                      backward WET slice (data and control\n"
+	"                                     dependences): instruction indices,\n"
 	"                                     ascending, one per line\n"
 	"  --forward-slice INDEX              forward WET slice, likewise\n"
 	"  --info                             sizes per stream\n"
@@ -82,8 +86,12 @@ static int cmd_wet_build(int argc, char **argv)
 		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
 			c.out_path = argv[++i];
 		} else if (strcmp(a, "--nodes") == 0 && i + 1 < argc) {
-			if (strcmp(argv[++i], "bb") != 0)
-				return cli_usage_error("wet", "--nodes %s: only 'bb' (basic blocks) is implemented", argv[i]);
+			if (strcmp(argv[++i], "bb") == 0)
+				c.node_kind = CITCAT_WET_NODES_BB;
+			else if (strcmp(argv[i], "path") == 0)
+				c.node_kind = CITCAT_WET_NODES_PATH;
+			else
+				return cli_usage_error("wet", "--nodes %s: 'path' or 'bb'", argv[i]);
 		} else if (strcmp(a, "--segment") == 0 && i + 1 < argc) {
 			if (cli_parse_u64(argv[++i], &v) || v < 1 || v > (1u << 19))
 				return cli_usage_error("wet", "--segment: a number from 1 to 524288");
@@ -128,16 +136,20 @@ static int cmd_wet_build(int argc, char **argv)
 	if (json) {
 		printf("{\"insns\": %" PRIu64 ", \"irqs\": %" PRIu64 ", \"node_execs\": %" PRIu64 ", \"nodes\": %" PRIu64
 		       ", \"segments\": %" PRIu64 ", \"deps\": %" PRIu64 ", \"file_bytes\": %" PRIu64 ", \"graph_bytes\": %" PRIu64
-		       ", \"index_bytes\": %" PRIu64 ", \"seconds\": %.3f, \"minsn_per_s\": %.3f, ",
+		       ", \"index_bytes\": %" PRIu64 ", \"seconds\": %.3f, \"minsn_per_s\": %.3f, \"cdeps\": %" PRIu64
+		       ", \"cfg\": {\"functions\": %" PRIu64 ", \"nodes\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"branches\": %" PRIu64
+		       ", \"control_deps\": %" PRIu64 ", \"back_edges\": %" PRIu64 "}, \"node_stmts\": %" PRIu64 ", \"local_deps\": %" PRIu64 ", ",
 		       res.insns, res.irqs, res.node_execs, res.nodes, res.segments, res.deps, res.file_bytes, res.graph_bytes,
-		       res.index_bytes, res.seconds, mips);
+		       res.index_bytes, res.seconds, mips, res.cdeps, res.cfg[0], res.cfg[1], res.cfg[2], res.cfg[3], res.cfg[4], res.cfg[5], res.node_stmts, res.local_deps);
 		print_sizes(stdout, res.stream, res.insns, 1);
 		printf("}\n");
 	} else {
 		fprintf(stderr,
 			"citcat wet: %" PRIu64 " instructions, %" PRIu64 " interrupts, %" PRIu64 " node executions of %" PRIu64
-			" nodes, %" PRIu64 " dependences; %" PRIu64 " bytes (%.3f bits/insn) in %.2f s (%.2f Minsn/s)\n",
-			res.insns, res.irqs, res.node_execs, res.nodes, res.deps, res.file_bytes,
+			" nodes, %" PRIu64 " data dependences (%" PRIu64 " local, unlabelled), %" PRIu64
+			" control dependences (%" PRIu64 " functions, %" PRIu64
+			" branches); %" PRIu64 " bytes (%.3f bits/insn) in %.2f s (%.2f Minsn/s)\n",
+			res.insns, res.irqs, res.node_execs, res.nodes, res.deps, res.local_deps, res.cdeps, res.cfg[0], res.cfg[3], res.file_bytes,
 			res.insns ? 8.0 * (double)res.file_bytes / (double)res.insns : 0.0, res.seconds, mips);
 	}
 	return EXIT_OK;
@@ -197,7 +209,10 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 			in->index, in->pc, in->ts);
 		for (uint32_t i = 0; i < in->n_dep; i++)
 			fprintf(q->out, "%s%" PRIu64, i ? ", " : "", in->dep[i]);
-		fprintf(q->out, "]}");
+		if (in->has_ctrl)
+			fprintf(q->out, "], \"ctrl\": %" PRIu64 "}", in->ctrl);
+		else
+			fprintf(q->out, "], \"ctrl\": null}");
 		return 0;
 	}
 	if (q->tmp)

@@ -10,8 +10,19 @@
  *  - the decoder's def sets are complete: a register it does not list as
  *    written keeps its value across the instruction (checked on every
  *    instance, from the snapshots);
+ *  - every instance's control parent equals the reference's, computed here
+ *    independently of wet/cdep.c: the activations from its own shadow
+ *    stack, each function's dynamic CFG from the in-memory trace,
+ *    post-dominator sets by iterative data flow over bit sets (not the
+ *    dominator-tree algorithm), control dependence straight from its
+ *    definition (B depends on A when B post-dominates a successor of A and
+ *    does not strictly post-dominate A), and the dynamic parent as the most
+ *    recent instance of a controlling statement in the same activation
+ *    (else the activation's call; none for the first activation and for
+ *    interrupt handlers), and no handler instance has a control parent
+ *    outside its handler;
  *  - backward and forward slices of at least 20 instances equal a BFS over
- *    the reference's dependence lists.
+ *    the reference's data and control dependence lists.
  * It also writes the expected text answers of `citcat wet query` (cf, loads,
  * addrs, three slices) to OUTDIR for the CLI test to diff against.
  * Usage: test_wet_ref RUN.ims RUN.aes RUN.itrace RUN.wet OUTDIR [SPACED]
@@ -52,6 +63,8 @@ struct ref {
 	uint32_t *dep_n;
 	uint64_t *dep;
 	uint64_t ndep, dep_cap;
+	uint64_t *cdp; /* control parent INDEX + 1, 0 none */
+	uint64_t ncdp, handler_insns;
 };
 
 static void *grow(void *p, uint64_t *cap, uint64_t need, size_t elem)
@@ -196,6 +209,217 @@ static void compute_deps(struct ref *f, struct wet_decoder *dec, uint32_t ram_ba
 	free(mem);
 }
 
+/* ---- control dependences, independently of wet/cdep.c ---- */
+#define RF_ROOT 0
+#define RF_CALL 1
+#define RF_IRQ 2
+
+struct rfn { /* a function: its statements (PCs) and their successors */
+	uint32_t entry, m;
+	uint32_t *pc;           /* local node -> pc */
+	uint32_t **succ, *nsucc; /* local successors; m = EXIT */
+};
+
+struct ract { /* an activation */
+	int kind;
+	uint32_t ret, mode, sp;
+	int64_t fn;       /* -1 until its first instance */
+	int64_t last;     /* local node of its last instance, -1 none */
+	uint64_t call1, first, lastj;
+};
+
+static int is_call_ref(uint32_t word, int passed)
+{
+	if (word >> 25 == 0x7D) /* 1111 101x: BLX immediate */
+		return 1;
+	if (!passed || word >> 28 == 15)
+		return 0;
+	return ((word >> 24) & 15) == 11 || (word & 0x0FFFFFF0u) == 0x012FFF30u;
+}
+
+static void add_succ(struct rfn *fn, uint32_t from, uint32_t to)
+{
+	for (uint32_t i = 0; i < fn->nsucc[from]; i++)
+		if (fn->succ[from][i] == to)
+			return;
+	fn->succ[from] = realloc(fn->succ[from], (fn->nsucc[from] + 1) * sizeof **fn->succ);
+	REQ(fn->succ[from] != NULL, "out of memory");
+	fn->succ[from][fn->nsucc[from]++] = to;
+}
+
+static uint32_t fn_node(struct rfn *fn, uint32_t pc)
+{
+	for (uint32_t i = fn->m; i-- > 0;) /* linear: functions are small */
+		if (fn->pc[i] == pc)
+			return i;
+	fn->pc = realloc(fn->pc, (fn->m + 1) * sizeof *fn->pc);
+	fn->succ = realloc(fn->succ, (fn->m + 1) * sizeof *fn->succ);
+	fn->nsucc = realloc(fn->nsucc, (fn->m + 1) * sizeof *fn->nsucc);
+	REQ(fn->pc && fn->succ && fn->nsucc, "out of memory");
+	fn->pc[fn->m] = pc;
+	fn->succ[fn->m] = NULL;
+	fn->nsucc[fn->m] = 0;
+	return fn->m++;
+}
+
+static void compute_cdeps(struct ref *f)
+{
+	struct rfn *fns = NULL;
+	uint64_t nfn = 0, fn_cap = 0, nact = 0, act_cap = 0;
+	struct ract *act = NULL;
+	uint64_t *stack = NULL, depth = 0, st_cap = 0;
+	uint32_t *iact = malloc(f->n * sizeof *iact), *inode = malloc(f->n * sizeof *inode);
+	REQ(iact && inode, "out of memory");
+#define PUSH_ACT(K, RET, MODE, SP, CALL1) do { \
+		act = grow(act, &act_cap, nact + 1, sizeof *act); \
+		act[nact] = (struct ract){(K), (RET), (MODE), (SP), -1, -1, (CALL1), 0, 0}; \
+		stack = grow(stack, &st_cap, depth + 1, sizeof *stack); \
+		stack[depth++] = nact++; } while (0)
+	PUSH_ACT(RF_ROOT, 0, 0, 0, 0);
+	uint32_t cpsr = f->start[CITCAT_OBS_CPSR], sp = f->start[CITCAT_OBS_SP];
+	uint64_t e = 0;
+	for (uint64_t j = 0; j < f->n; j++) {
+		for (; e < f->nev && f->ev[e].at == j; e++)
+			if (!f->ev[e].dma) {
+				PUSH_ACT(RF_IRQ, f->ev[e].b, cpsr & 0x1f, sp, 0);
+				cpsr = (cpsr & ~0x1fu) | 0x92u;
+			}
+		uint32_t pc = f->pc[j];
+		while (depth > 1) {
+			struct ract *t = &act[stack[depth - 1]];
+			if (t->fn < 0 || t->ret != pc || t->mode != (cpsr & 0x1f) || t->sp != sp)
+				break;
+			add_succ(&fns[t->fn], (uint32_t)t->last, UINT32_MAX); /* EXIT, renumbered below */
+			depth--;
+		}
+		struct ract *t = &act[stack[depth - 1]];
+		if (t->fn < 0) {
+			uint64_t q = 0;
+			while (q < nfn && fns[q].entry != pc)
+				q++;
+			if (q == nfn) {
+				fns = grow(fns, &fn_cap, nfn + 1, sizeof *fns);
+				memset(&fns[nfn], 0, sizeof *fns);
+				fns[nfn++].entry = pc;
+			}
+			t->fn = (int64_t)q;
+			t->first = j;
+		}
+		struct rfn *fn = &fns[t->fn];
+		uint32_t node = fn_node(fn, pc);
+		if (t->last >= 0)
+			add_succ(fn, (uint32_t)t->last, node);
+		t->last = node;
+		t->lastj = j;
+		iact[j] = (uint32_t)stack[depth - 1];
+		inode[j] = node;
+		unsigned cond = f->word[j] >> 28;
+		int passed = cond >= 14 || wet_cond_passed(cond, cpsr);
+		if (is_call_ref(f->word[j], passed))
+			PUSH_ACT(RF_CALL, pc + 4, cpsr & 0x1f, sp, j + 1);
+		cpsr = f->regs[j][CITCAT_OBS_CPSR];
+		sp = f->regs[j][CITCAT_OBS_SP];
+	}
+	for (uint64_t d = depth; d-- > 0;)
+		if (act[stack[d]].fn >= 0)
+			add_succ(&fns[act[stack[d]].fn], (uint32_t)act[stack[d]].last, UINT32_MAX);
+	/* per function: EXIT = m; post-dominator bit sets; controllers */
+	uint32_t ***ctl = malloc((nfn ? nfn : 1) * sizeof *ctl), **nctl = malloc((nfn ? nfn : 1) * sizeof *nctl);
+	REQ(ctl && nctl, "out of memory");
+	for (uint64_t q = 0; q < nfn; q++) {
+		struct rfn *fn = &fns[q];
+		uint32_t m = fn->m, words = (m + 1 + 63) / 64;
+		for (uint32_t a = 0; a < m; a++)
+			for (uint32_t i = 0; i < fn->nsucc[a]; i++)
+				if (fn->succ[a][i] == UINT32_MAX)
+					fn->succ[a][i] = m;
+		uint64_t *pd = malloc((size_t)(m + 1) * words * sizeof *pd);
+		REQ(pd != NULL, "out of memory");
+		for (uint32_t v = 0; v <= m; v++)
+			for (uint32_t w = 0; w < words; w++)
+				pd[(size_t)v * words + w] = v == m ? 0 : ~0ull;
+		pd[(size_t)m * words + m / 64] |= 1ull << (m % 64);
+		for (int changed = 1; changed;) {
+			changed = 0;
+			for (uint32_t v = m; v-- > 0;) {
+				uint64_t *row = pd + (size_t)v * words;
+				for (uint32_t w = 0; w < words; w++) {
+					uint64_t x = ~0ull;
+					for (uint32_t i = 0; i < fn->nsucc[v]; i++)
+						x &= pd[(size_t)fn->succ[v][i] * words + w];
+					if (w == v / 64)
+						x |= 1ull << (v % 64);
+					if (x != row[w])
+						row[w] = x, changed = 1;
+				}
+			}
+		}
+#define PD(v, b) ((pd[(size_t)(v) * words + (b) / 64] >> ((b) % 64)) & 1)
+		ctl[q] = calloc(m ? m : 1, sizeof **ctl);
+		nctl[q] = calloc(m ? m : 1, sizeof **nctl);
+		REQ(ctl[q] && nctl[q], "out of memory");
+		for (uint32_t b = 0; b < m; b++)
+			for (uint32_t a = 0; a < m; a++) {
+				int dep = 0;
+				for (uint32_t i = 0; i < fn->nsucc[a] && !dep; i++)
+					dep = PD(fn->succ[a][i], b) && (b == a || !PD(a, b));
+				if (dep) {
+					ctl[q][b] = realloc(ctl[q][b], (nctl[q][b] + 1) * sizeof ***ctl);
+					REQ(ctl[q][b] != NULL, "out of memory");
+					ctl[q][b][nctl[q][b]++] = a;
+				}
+			}
+#undef PD
+		free(pd);
+	}
+	/* dynamic parents: per activation, the last instance of each statement */
+	f->cdp = calloc(f->n, sizeof *f->cdp);
+	uint64_t **lastv = calloc(nact, sizeof *lastv);
+	REQ(f->cdp && lastv, "out of memory");
+	for (uint64_t j = 0; j < f->n; j++) {
+		uint32_t a = iact[j];
+		const struct ract *t = &act[a];
+		if (!lastv[a]) {
+			lastv[a] = calloc(fns[t->fn].m, sizeof **lastv);
+			REQ(lastv[a] != NULL, "out of memory");
+		}
+		uint64_t best = 0;
+		for (uint32_t i = 0; i < nctl[t->fn][inode[j]]; i++) {
+			uint64_t x = lastv[a][ctl[t->fn][inode[j]][i]];
+			best = x > best ? x : best;
+		}
+		if (!best && t->kind == RF_CALL)
+			best = t->call1;
+		f->cdp[j] = best;
+		f->ncdp += best != 0;
+		lastv[a][inode[j]] = j + 1;
+		if (j == t->lastj) {
+			free(lastv[a]);
+			lastv[a] = NULL;
+		}
+	}
+	/* handlers: no control parent outside the handler (nested activations
+	 * inside a handler are not IRQ activations and may reach their call) */
+	for (uint64_t j = 0; j < f->n; j++) {
+		const struct ract *t = &act[iact[j]];
+		if (t->kind == RF_IRQ) {
+			f->handler_insns++;
+			REQ(!f->cdp[j] || f->cdp[j] - 1 >= t->first, "handler instruction %" PRIu64 " has control parent %" PRIu64
+			    " before the handler's first instruction %" PRIu64, j, f->cdp[j] - 1, t->first);
+		}
+	}
+	for (uint64_t q = 0; q < nfn; q++) {
+		for (uint32_t i = 0; i < fns[q].m; i++) {
+			free(fns[q].succ[i]);
+			free(ctl[q][i]);
+		}
+		free(fns[q].pc); free(fns[q].succ); free(fns[q].nsucc);
+		free(ctl[q]); free(nctl[q]);
+	}
+	free(ctl); free(nctl); free(fns); free(act); free(stack); free(iact); free(inode); free(lastv);
+#undef PUSH_ACT
+}
+
 /* ---- comparison of the WET walk with the reference ---- */
 struct wctx {
 	struct ref *f;
@@ -222,6 +446,9 @@ static int walk_cb(void *ctx, const struct citcat_wet_insn *in)
 	    f->dep_n[j]);
 	for (uint32_t k = 0; k < in->n_dep; k++)
 		REQ(in->dep[k] == f->dep[f->dep_first[j] + k], "instruction %" PRIu64 ": producer %u differs", j, k);
+	REQ(in->has_ctrl == (f->cdp[j] != 0) && (!in->has_ctrl || in->ctrl == f->cdp[j] - 1),
+	    "instruction %" PRIu64 " (pc 0x%08x): control parent %s%" PRIu64 ", reference %s%" PRIu64, j, in->pc,
+	    in->has_ctrl ? "" : "none ", in->ctrl, f->cdp[j] ? "" : "none ", f->cdp[j] - 1);
 	struct wet_du du;
 	wet_decode(c->dec, in->pc, in->word, &du);
 	if (in->executed) {
@@ -247,6 +474,8 @@ static uint64_t ref_backward(const struct ref *f, uint64_t start, uint8_t *mark)
 		n++;
 		for (uint32_t k = 0; k < f->dep_n[j]; k++)
 			mark[f->dep[f->dep_first[j] + k]] = 1;
+		if (f->cdp[j])
+			mark[f->cdp[j] - 1] = 1;
 	}
 	return n;
 }
@@ -256,13 +485,19 @@ static uint64_t ref_forward(const struct ref *f, uint64_t start, uint8_t *mark)
 	memset(mark, 0, f->n);
 	mark[start] = 1;
 	uint64_t n = 1;
-	for (uint64_t j = start + 1; j < f->n; j++)
+	for (uint64_t j = start + 1; j < f->n; j++) {
+		if (f->cdp[j] && mark[f->cdp[j] - 1]) {
+			mark[j] = 1;
+			n++;
+			continue;
+		}
 		for (uint32_t k = 0; k < f->dep_n[j]; k++)
 			if (mark[f->dep[f->dep_first[j] + k]]) {
 				mark[j] = 1;
 				n++;
 				break;
 			}
+	}
 	return n;
 }
 
@@ -311,6 +546,7 @@ int main(int argc, char **argv)
 	struct wet_decoder *dec;
 	REQ(wet_decoder_open(&dec) == 0, "capstone");
 	compute_deps(&f, dec, ims.cfg.ram_base, ims.cfg.ram_size);
+	compute_cdeps(&f);
 
 	/* the itrace (the capture's ground truth) against the observed trace,
 	 * and the expected CLI answers from the itrace alone */
@@ -396,14 +632,15 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < 2; i++)
 		fprintf(o, "%" PRIu64 "\n", starts[i]);
 	fclose(o);
-	printf("wet reference: %" PRIu64 " instructions, %" PRIu64 " interrupts/DMA, %" PRIu64
-	       " producers: walks both ways exact; %u backward and %u forward slices equal (avg %.1f / %.1f instances)\n",
-	       f.n, f.nev, f.ndep, ns, ns, (double)tb / ns, (double)tf / ns);
+	printf("wet reference: %" PRIu64 " instructions, %" PRIu64 " interrupts/DMA, %" PRIu64 " producers, %" PRIu64
+	       " control parents, %" PRIu64 " instructions in handlers: walks both ways exact; %u backward and %u forward"
+	       " slices equal (avg %.1f / %.1f instances)\n",
+	       f.n, f.nev, f.ndep, f.ncdp, f.handler_insns, ns, ns, (double)tb / ns, (double)tf / ns);
 	citcat_wet_close(w);
 	wet_decoder_close(dec);
 	citcat_ims_fini(&ims);
 	free(mark);
 	free(f.pc); free(f.word); free(f.regs); free(f.acc_first); free(f.acc_n); free(f.acc); free(f.ev);
-	free(f.dep_first); free(f.dep_n); free(f.dep);
+	free(f.dep_first); free(f.dep_n); free(f.dep); free(f.cdp);
 	return 0;
 }

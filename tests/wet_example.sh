@@ -43,6 +43,12 @@ while read -r s; do
   i=$((i + 1))
 done <"$t/ref/starts.txt"
 q --check >/dev/null || fail "--check on a good WET: $(cat "$t/qerr")"
+# basic-block nodes (--nodes bb): the same answers from a different node table
+"$citcat" wet "$t/run.ims" "$t/run.aes" -o "$t/bb.wet" --nodes bb 2>"$t/err" || fail "wet --nodes bb: $(cat "$t/err")"
+"$citcat" wet query "$t/bb.wet" --cf --backward 2>/dev/null | tac | cmp -s - "$t/ref/cf.txt" || fail "--nodes bb: --cf --backward"
+s=$(head -n 1 "$t/ref/starts.txt")
+"$citcat" wet query "$t/bb.wet" --slice "$s" 2>/dev/null | cmp -s - "$t/ref/slice0.txt" || fail "--nodes bb: --slice $s"
+"$citcat" wet query "$t/bb.wet" --forward-slice "$s" 2>/dev/null | cmp -s - "$t/ref/fslice0.txt" || fail "--nodes bb: --forward-slice $s"
 q --cf --json >"$t/j" && grep -q '^{"query": "cf", "pcs": \[' "$t/j" || fail "--cf --json"
 
 if [ -n "$tamper" ]; then
@@ -66,7 +72,7 @@ if [ -n "$tamper" ]; then
   expect 2 "run.ims.*not a WET" "$citcat" wet query "$t/run.ims" --cf
   # usage errors
   expect 2 "usage\|need" "$citcat" wet query "$w"
-  expect 2 "only 'bb'" "$citcat" wet "$t/run.ims" "$t/run.aes" -o "$t/x.wet" --nodes path
+  expect 2 "'path' or 'bb'" "$citcat" wet "$t/run.ims" "$t/run.aes" -o "$t/x.wet" --nodes loops
   [ ! -e "$t/x.wet" ] || fail "output left behind"
   # a bad AES: no WET left behind
   head -c 100 "$t/run.aes" >"$t/bad.aes"

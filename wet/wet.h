@@ -26,9 +26,14 @@ enum citcat_wet_stream {
 	CITCAT_WET_S_REGVAL, /* value written, per register result */
 	CITCAT_WET_S_DEPN,   /* number of producers, per instruction */
 	CITCAT_WET_S_DEP,    /* INDEX distance to each producer, nearest first */
+	CITCAT_WET_S_CDEP,   /* INDEX distance to the control parent, 0 none, per instruction (version 2) */
 	CITCAT_WET_NSTREAMS
 };
 const char *citcat_wet_stream_name(unsigned s);
+
+/* Node kinds (WET.md, "Model"): Ball-Larus paths of each function's
+ * dynamic CFG, or runs of consecutive addresses (basic blocks). */
+enum { CITCAT_WET_NODES_PATH = 0, CITCAT_WET_NODES_BB = 1 };
 
 struct citcat_wet_build_config {
 	size_t struct_size;   /* sizeof(struct citcat_wet_build_config) */
@@ -36,6 +41,7 @@ struct citcat_wet_build_config {
 	const char *aes_path; /* required */
 	const char *out_path; /* required: the WET file */
 	uint32_t seg_insns;   /* instructions per segment (0: 65536) */
+	int node_kind;        /* CITCAT_WET_NODES_PATH (default) or CITCAT_WET_NODES_BB */
 	int (*progress)(void *ctx, uint64_t insns, uint64_t total);
 	void *progress_ctx;
 };
@@ -51,6 +57,10 @@ struct citcat_wet_stream_size {
 struct citcat_wet_build_result {
 	struct citcat_replay_result replay; /* the replay's result (divergence etc.) */
 	uint64_t insns, irqs, node_execs, nodes, segments, deps;
+	uint64_t cdeps;  /* instances with a control parent */
+	uint64_t local_deps; /* producers inferred from the node (not stored) */
+	uint64_t cfg[6]; /* functions, CFG nodes, CFG edges, branches, static control dependences, back edges */
+	uint64_t node_stmts; /* statements held by the node table */
 	uint64_t file_bytes, graph_bytes, index_bytes;
 	struct citcat_wet_stream_size stream[CITCAT_WET_NSTREAMS];
 	double seconds;
@@ -90,6 +100,8 @@ struct citcat_wet_insn {
 	struct { uint32_t addr; uint8_t size, write; uint64_t value; } acc[64];
 	uint32_t n_dep;
 	uint64_t dep[256];  /* producers' INDEX, nearest first */
+	int has_ctrl;       /* it has a control parent (read with CITCAT_WET_W_DEP) */
+	uint64_t ctrl;      /* the control parent's INDEX */
 	uint32_t n_val;
 	uint32_t val[24];   /* register results, in def order */
 };
@@ -112,7 +124,8 @@ struct citcat_wet_walk {
 };
 int citcat_wet_walk(struct citcat_wet *w, const struct citcat_wet_walk *walk);
 
-/* Backward or forward WET slice of instance INDEX: calls CB for every
+/* Backward or forward WET slice of instance INDEX (through data and
+ * control dependences): calls CB for every
  * instance of the slice (INDEX included), in descending INDEX order for a
  * backward slice, ascending for a forward one.  Returns 0, CB's non-zero
  * value, or an error. */

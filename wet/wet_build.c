@@ -7,6 +7,7 @@
  * length of the run. */
 #include "bistream.h"
 #include "bytes.h"
+#include "cdep.h"
 #include "defuse.h"
 #include "ims.h"
 #include "itrace.h"
@@ -51,6 +52,7 @@ struct dcache_ent { /* decoded instruction, by (pc, word) */
 struct node {
 	uint32_t kind, pc, n, hash;
 	uint32_t *words;
+	uint32_t *pcs; /* path nodes: each statement's address */
 };
 
 struct seg_ent {
@@ -78,6 +80,10 @@ struct builder {
 	/* the node being executed */
 	uint32_t blk_pc[WET_NODE_MAX_INSNS], blk_word[WET_NODE_MAX_INSNS];
 	uint32_t blk_n;
+	/* per location r0-r12 and the flags: 1 + the position in the node of
+	 * the last statement that defines it, if that statement is
+	 * unconditional; 0 otherwise (local edges, WET.md) */
+	uint16_t blk_def[WET_R_FLAGS + 1];
 	/* segment */
 	struct u32vec s[CITCAT_WET_NSTREAMS], key[CITCAT_WET_NSTREAMS]; /* values and their keys */
 	uint64_t seg_first_insn, seg_first_ts;
@@ -87,6 +93,8 @@ struct builder {
 	/* run state */
 	uint64_t insns, ts;
 	uint32_t cpsr; /* before the next instruction */
+	uint32_t sp;   /* the same: SP in the current mode (for the shadow stack) */
+	struct wet_cd *cd; /* control dependences */
 	uint64_t reg_w[WET_NPHYS]; /* last writer INDEX + 1, 0 = none (initial state) */
 	uint32_t *mem_w[NPAGES];   /* per RAM byte, the same (as INDEX + 1) */
 	uint64_t prod[256];
@@ -138,14 +146,17 @@ static const struct wet_du *decode(struct builder *b, uint32_t pc, uint32_t word
 	return &b->dc[h].du;
 }
 
-static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words)
+static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words, const uint32_t *pcs)
 {
 	uint32_t h = XXH32(words, n * sizeof *words, pc ^ (kind << 31) ^ (n << 20));
+	if (pcs)
+		h = XXH32(pcs, n * sizeof *pcs, h);
 	return h;
 }
 
-/* The id of the node (KIND, PC, WORDS[N]), added when new. */
-static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words, uint32_t *id)
+/* The id of the node (KIND, PC, WORDS[N], PCS[N] for a path), added when new. */
+static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
+		   const uint32_t *pcs, uint32_t *id)
 {
 	if (b->nnodes * 2 >= b->nh_cap) {
 		size_t nc = b->nh_cap ? b->nh_cap * 2 : 1024;
@@ -162,12 +173,13 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 		b->nh = t;
 		b->nh_cap = nc;
 	}
-	uint32_t hv = node_hash(kind, pc, n, words);
+	uint32_t hv = node_hash(kind, pc, n, words, pcs);
 	size_t h = hv & (b->nh_cap - 1);
 	for (; b->nh[h]; h = (h + 1) & (b->nh_cap - 1)) {
 		struct node *x = &b->nodes[b->nh[h] - 1];
 		if (x->hash == hv && x->kind == kind && x->pc == pc && x->n == n &&
-		    (!n || memcmp(x->words, words, n * sizeof *words) == 0)) {
+		    (!n || memcmp(x->words, words, n * sizeof *words) == 0) &&
+		    (!pcs || memcmp(x->pcs, pcs, n * sizeof *pcs) == 0)) {
 			*id = b->nh[h] - 1;
 			return 0;
 		}
@@ -186,10 +198,16 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 	x->n = n;
 	x->hash = hv;
 	x->words = NULL;
+	x->pcs = NULL;
 	if (n) {
 		if (!(x->words = malloc(n * sizeof *words)))
 			return CITCAT_ERR_NOMEM;
 		memcpy(x->words, words, n * sizeof *words);
+	}
+	if (pcs) {
+		if (!(x->pcs = malloc(n * sizeof *pcs)))
+			return CITCAT_ERR_NOMEM;
+		memcpy(x->pcs, pcs, n * sizeof *pcs);
 	}
 	b->nh[h] = (uint32_t)b->nnodes + 1;
 	*id = (uint32_t)b->nnodes++;
@@ -202,10 +220,11 @@ static inline int spush(struct builder *b, unsigned k, uint32_t key, uint32_t v)
 	return vpush(&b->s[k], v) | vpush(&b->key[k], key);
 }
 
-static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words)
+static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
+		     const uint32_t *pcs)
 {
 	uint32_t id;
-	int rc = node_id(b, kind, pc, n, words, &id);
+	int rc = node_id(b, kind, pc, n, words, pcs, &id);
 	if (rc)
 		return berr(b, rc, "out of memory");
 	if (spush(b, CITCAT_WET_S_NODE, 0, id))
@@ -219,8 +238,11 @@ static int close_block(struct builder *b)
 {
 	if (!b->blk_n)
 		return 0;
-	int rc = emit_node(b, WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word);
+	int path = b->cfg->node_kind == CITCAT_WET_NODES_PATH;
+	int rc = emit_node(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word,
+			   path ? b->blk_pc : NULL);
 	b->blk_n = 0;
+	memset(b->blk_def, 0, sizeof b->blk_def);
 	return rc;
 }
 
@@ -310,6 +332,14 @@ static void add_prod(struct builder *b, unsigned *np, uint64_t w)
 		b->prod[(*np)++] = w;
 }
 
+/* Whether an instruction's condition held, as the shadow stack sees it
+ * (both passes use this). */
+static int cd_passed(uint32_t word, uint32_t cpsr)
+{
+	unsigned cond = word >> 28;
+	return cond >= 14 || wet_cond_passed(cond, cpsr);
+}
+
 static int cmp_desc(const void *x, const void *y)
 {
 	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
@@ -319,7 +349,17 @@ static int cmp_desc(const void *x, const void *y)
 static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const uint32_t *regs)
 {
 	uint32_t pc = (uint32_t)r->pc;
-	if (b->blk_n && (pc != b->blk_pc[b->blk_n - 1] + 4 || b->blk_n == WET_NODE_MAX_INSNS || seg_full(b)))
+	uint64_t parent = 0;
+	int cont = 0;
+	int rc = wet_cd_insn(b->cd, b->insns, pc, r->word, cd_passed(r->word, b->cpsr), b->cpsr, b->sp, &parent, &cont);
+	if (rc)
+		return berr(b, rc, "control dependences: %s at instruction %llu",
+			    rc == CITCAT_ERR_INTERNAL ? "the second pass differs from the first" : citcat_errstr(rc),
+			    (unsigned long long)b->insns);
+	/* a basic block ends before a non-consecutive address; a path before
+	 * a back edge, a call, a return or an interrupt (cdep.h) */
+	int cut = b->cfg->node_kind == CITCAT_WET_NODES_BB ? b->blk_n && pc != b->blk_pc[b->blk_n - 1] + 4 : !cont;
+	if (b->blk_n && (cut || b->blk_n == WET_NODE_MAX_INSNS || seg_full(b)))
 		if (close_block(b))
 			return b->err.code;
 	if (!b->blk_n && seg_full(b) && flush_segment(b))
@@ -329,6 +369,9 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	const struct wet_du *du = decode(b, pc, r->word);
 	if (!du)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	uint32_t pos = b->blk_n; /* the statement's position in its node */
+	if (!pos)
+		memset(b->blk_def, 0, sizeof b->blk_def);
 	b->blk_pc[b->blk_n] = pc;
 	b->blk_word[b->blk_n++] = r->word;
 	uint64_t me = b->insns + 1; /* as a shadow entry */
@@ -363,10 +406,31 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 		return berr(b, CITCAT_ERR_LIMIT, "instruction %llu has more producers than a WET records",
 			    (unsigned long long)b->insns);
 	qsort(b->prod, np, sizeof b->prod[0], cmp_desc);
-	fail |= spush(b, CITCAT_WET_S_DEPN, pc, np);
-	for (unsigned i = 0; i < np; i++)
+	/* local edges: a producer that the node's statements imply is not
+	 * stored (the reader infers it the same way) */
+	uint64_t inf[WET_DU_MAX + 1];
+	unsigned ninf = wet_local_producers(du, passed, pos, b->blk_def, inf);
+	unsigned nst = 0;
+	for (unsigned i = 0; i < np; i++) {
+		int local = 0;
+		for (unsigned q = 0; q < ninf && !local; q++)
+			local = b->prod[i] == me - inf[q];
+		if (!local)
+			b->prod[nst++] = b->prod[i];
+	}
+	if (np - nst != ninf)
+		return berr(b, CITCAT_ERR_INTERNAL, "instruction %llu (pc 0x%08x): a local edge is not a producer",
+			    (unsigned long long)b->insns, pc);
+	b->res->local_deps += ninf;
+	fail |= spush(b, CITCAT_WET_S_DEPN, pc, nst);
+	for (unsigned i = 0; i < nst; i++)
 		fail |= spush(b, CITCAT_WET_S_DEP, WET_KEY(pc, i), (uint32_t)(me - b->prod[i]));
+	for (unsigned i = 0; i < du->ndef; i++)
+		if (du->def[i] <= WET_R_FLAGS && du->def[i] != 13 && du->def[i] != 14)
+			b->blk_def[du->def[i]] = du->cond == 14 ? (uint16_t)(pos + 1) : 0;
 	b->res->deps += np;
+	fail |= spush(b, CITCAT_WET_S_CDEP, pc, parent ? (uint32_t)(me - parent) : 0);
+	b->res->cdeps += parent != 0;
 	/* defs */
 	if (passed) {
 		for (unsigned i = 0; i < du->ndef; i++) {
@@ -389,6 +453,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	if (fail)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 	b->cpsr = regs[CITCAT_OBS_CPSR];
+	b->sp = regs[CITCAT_OBS_SP];
 	b->insns++;
 	b->seg_insns++;
 	return 0;
@@ -405,7 +470,10 @@ static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const ui
 	 * the interrupted code's dependences pass through the handler intact */
 	if (close_block(b))
 		return b->err.code;
-	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
+	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, b->cpsr, b->sp);
+	if (rc)
+		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
+	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL, NULL))
 		return b->err.code;
 	uint32_t after = (b->cpsr & ~0x1fu) | 0x12u | 0x80u;
 	b->reg_w[wet_phys(WET_R_SPSR, after)] = b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)];
@@ -430,6 +498,45 @@ static int observe_start(void *ctx, const uint32_t *regs)
 {
 	struct builder *b = ctx;
 	b->cpsr = regs[CITCAT_OBS_CPSR];
+	b->sp = regs[CITCAT_OBS_SP];
+	return 0;
+}
+
+/* ---- pass 1: the dynamic CFG of every function, for the control
+ * dependences (cdep.h) ---- */
+struct pass1 {
+	struct wet_cd *cd;
+	uint32_t cpsr, sp;
+	uint64_t insns;
+	struct citcat_errinfo err;
+};
+
+static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_t *regs)
+{
+	struct pass1 *p = ctx;
+	int rc;
+	if (r->kind != CITCAT_REC_INSN) {
+		if ((rc = wet_cd_irq(p->cd, (uint32_t)r->pc, p->cpsr, p->sp)))
+			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+		p->cpsr = (p->cpsr & ~0x1fu) | 0x12u | 0x80u;
+		return 0;
+	}
+	uint64_t unused;
+	int unused2;
+	if ((rc = wet_cd_insn(p->cd, p->insns, (uint32_t)r->pc, r->word, cd_passed(r->word, p->cpsr), p->cpsr, p->sp, &unused,
+			      &unused2)))
+		return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+	p->cpsr = regs[CITCAT_OBS_CPSR];
+	p->sp = regs[CITCAT_OBS_SP];
+	p->insns++;
+	return 0;
+}
+
+static int p1_start(void *ctx, const uint32_t *regs)
+{
+	struct pass1 *p = ctx;
+	p->cpsr = regs[CITCAT_OBS_CPSR];
+	p->sp = regs[CITCAT_OBS_SP];
 	return 0;
 }
 
@@ -440,7 +547,7 @@ void citcat_wet_build_config_default(struct citcat_wet_build_config *c)
 }
 
 static const char *const stream_names[CITCAT_WET_NSTREAMS] = {
-	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "regval", "depn", "dep"};
+	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "regval", "depn", "dep", "cdep"};
 
 const char *citcat_wet_stream_name(unsigned s)
 {
@@ -453,7 +560,7 @@ static int write_tail(struct builder *b)
 	uint64_t goff = b->off;
 	size_t glen = 4;
 	for (size_t i = 0; i < b->nnodes; i++)
-		glen += 12 + 4 * (size_t)b->nodes[i].n;
+		glen += 12 + (b->nodes[i].pcs ? 8 : 4) * (size_t)b->nodes[i].n;
 	uint8_t *g = malloc(glen);
 	if (!g)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
@@ -467,8 +574,13 @@ static int write_tail(struct builder *b)
 		cc_put32(p + 4, x->pc);
 		cc_put32(p + 8, x->n);
 		p += 12;
-		for (uint32_t k = 0; k < x->n; k++, p += 4)
+		for (uint32_t k = 0; k < x->n; k++, p += 4) {
+			if (x->pcs) {
+				cc_put32(p, x->pcs[k]);
+				p += 4;
+			}
 			cc_put32(p, x->words[k]);
+		}
 	}
 	uint64_t ghash = XXH64(g, glen, 0);
 	int rc = write_bytes(b, g, glen);
@@ -516,6 +628,10 @@ static int write_tail(struct builder *b)
 	memcpy(f + 48, WET_FOOT_MAGIC, 8);
 	cc_put32(f + 56, XXH32(f, 56, 0));
 	b->res->graph_bytes = glen;
+	uint64_t stmts = 0;
+	for (size_t i = 0; i < b->nnodes; i++)
+		stmts += b->nodes[i].n;
+	b->res->node_stmts = stmts;
 	b->res->index_bytes = ilen;
 	b->res->nodes = b->nnodes;
 	b->res->segments = b->nsegs;
@@ -543,6 +659,8 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	struct citcat_wet_build_config c = *cfg;
 	if (!c.seg_insns)
 		c.seg_insns = WET_SEG_DEFAULT;
+	if (c.node_kind != CITCAT_WET_NODES_PATH && c.node_kind != CITCAT_WET_NODES_BB)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown node kind %d", c.node_kind);
 	if (c.seg_insns > WET_BLOCK_MAX / 2)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "segment size above %u", WET_BLOCK_MAX / 2);
 	struct builder *b = calloc(1, sizeof *b);
@@ -575,13 +693,28 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 		*err = b->err;
 		goto out;
 	}
-	struct citcat_replay_observer obs = {b, observe_record, observe_dma, observe_start, &b->err};
+	if (wet_cd_open(&b->cd)) {
+		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		goto out;
+	}
 	struct citcat_replay_config rcfg;
 	citcat_replay_config_default(&rcfg);
 	rcfg.ims_path = c.ims_path;
 	rcfg.aes_path = c.aes_path;
 	rcfg.progress = c.progress;
 	rcfg.progress_ctx = c.progress_ctx;
+	/* pass 1: the CFG of every function, then the control dependences */
+	struct pass1 p1 = {.cd = b->cd};
+	struct citcat_replay_observer obs1 = {&p1, p1_record, NULL, p1_start, &p1.err};
+	rcfg.observer = &obs1;
+	rc = citcat_replay_run(&rcfg, &res->replay, err);
+	if (!rc && (rc = wet_cd_analyse(b->cd)))
+		citcat_errinfo_set(err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+	if (rc)
+		goto out;
+	wet_cd_counts(b->cd, res->cfg);
+	/* pass 2: the WET */
+	struct citcat_replay_observer obs = {b, observe_record, observe_dma, observe_start, &b->err};
 	rcfg.observer = &obs;
 	rc = citcat_replay_run(&rcfg, &res->replay, err);
 	if (!rc && !close_block(b) && !flush_segment(b))
@@ -601,9 +734,12 @@ out:
 	res->seconds = now_s() - t0;
 	cc_outfile_abort(b->out);
 	wet_decoder_close(b->dec);
+	wet_cd_close(b->cd);
 	free(b->dc);
-	for (size_t i = 0; i < b->nnodes; i++)
+	for (size_t i = 0; i < b->nnodes; i++) {
 		free(b->nodes[i].words);
+		free(b->nodes[i].pcs);
+	}
 	free(b->nodes);
 	free(b->nh);
 	free(b->segs);

@@ -7,7 +7,7 @@
 
 #define WET_MAGIC "CITCWET\0"
 #define WET_FOOT_MAGIC "CWETEND\0"
-#define WET_VERSION 1
+#define WET_VERSION 2
 #define WET_HDR_LEN 16
 #define WET_FOOT_LEN 64
 #define WET_SEG_HDR 24                   /* per segment in the index */
@@ -19,6 +19,6 @@
 /* The key of the ORD-th value an instance at PC puts in a stream. */
 #define WET_KEY(pc, ord) ((uint32_t)(pc) + 0x01000193u * (uint32_t)(ord))
 
-enum { WET_NODE_BLOCK = 0, WET_NODE_IRQ = 1 };
+enum { WET_NODE_BLOCK = 0, WET_NODE_IRQ = 1, WET_NODE_PATH = 2 };
 
 #endif

@@ -20,8 +20,12 @@ struct rnode {
 };
 
 struct rstmt {
-	uint32_t word;
+	uint32_t pc, word;
 	struct wet_du du;
+	/* local edges (WET.md): INDEX distances of the producers its node
+	 * implies, when its condition held ([0..nloc)) and when it failed */
+	uint8_t nloc, nloc_failed;
+	uint16_t loc[WET_DU_MAX], loc_failed;
 };
 
 struct rseg {
@@ -110,17 +114,26 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 		x->n = cc_get32(p + 8);
 		if (p[2] || p[3])
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 2, "graph: node %u: reserved bytes are not zero", i);
-		if (x->kind > WET_NODE_IRQ || (x->kind == WET_NODE_BLOCK && (x->line || !x->n || x->n > WET_NODE_MAX_INSNS)) ||
+		if (x->kind > WET_NODE_PATH || (x->kind != WET_NODE_IRQ && (x->line || !x->n || x->n > WET_NODE_MAX_INSNS)) ||
 		    (x->kind == WET_NODE_IRQ && x->n))
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u has an invalid kind or length", i);
-		if (x->pc & 3 || (uint64_t)x->pc + 4ull * x->n > 0x100000000ull)
+		if (x->pc & 3 || (x->kind == WET_NODE_BLOCK && (uint64_t)x->pc + 4ull * x->n > 0x100000000ull))
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 4, "graph: node %u has an invalid address", i);
 		pos += 12;
-		if ((len - pos) / 4 < x->n)
+		size_t per = x->kind == WET_NODE_PATH ? 8 : 4;
+		if ((len - pos) / per < x->n)
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u's instructions are truncated", i);
+		if (x->kind == WET_NODE_PATH) {
+			if (cc_get32(g + pos) != x->pc)
+				return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: path node %u does not start at its address", i);
+			for (uint32_t k = 0; k < x->n; k++)
+				if (cc_get32(g + pos + 8 * (size_t)k) & 3)
+					return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 8 * (size_t)k,
+						    "graph: path node %u has an invalid address", i);
+		}
 		x->first = (uint32_t)nst;
 		nst += x->n;
-		pos += 4 * (size_t)x->n;
+		pos += per * (size_t)x->n;
 	}
 	if (pos != len)
 		return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: trailing bytes");
@@ -131,8 +144,28 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 		pos += 12;
 		for (uint32_t k = 0; k < w->nodes[i].n; k++, pos += 4) {
 			struct rstmt *s = &w->stmt[w->nodes[i].first + k];
+			if (w->nodes[i].kind == WET_NODE_PATH) {
+				s->pc = cc_get32(g + pos);
+				pos += 4;
+			} else {
+				s->pc = w->nodes[i].pc + 4 * k;
+			}
 			s->word = cc_get32(g + pos);
-			wet_decode(dec, w->nodes[i].pc + 4 * k, s->word, &s->du);
+			wet_decode(dec, s->pc, s->word, &s->du);
+		}
+		/* local edges, from the statements before each one */
+		uint16_t def[WET_R_FLAGS + 1] = {0};
+		for (uint32_t k = 0; k < w->nodes[i].n; k++) {
+			struct rstmt *s = &w->stmt[w->nodes[i].first + k];
+			uint64_t d[WET_DU_MAX];
+			s->nloc = (uint8_t)wet_local_producers(&s->du, 1, k, def, d);
+			for (unsigned q = 0; q < s->nloc; q++)
+				s->loc[q] = (uint16_t)d[q];
+			s->nloc_failed = (uint8_t)wet_local_producers(&s->du, 0, k, def, d);
+			s->loc_failed = s->nloc_failed ? (uint16_t)d[0] : 0;
+			for (unsigned q = 0; q < s->du.ndef; q++)
+				if (s->du.def[q] <= WET_R_FLAGS && s->du.def[q] != 13 && s->du.def[q] != 14)
+					def[s->du.def[q]] = s->du.cond == 14 ? (uint16_t)(k + 1) : 0;
 		}
 	}
 	return 0;
@@ -183,7 +216,7 @@ static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint6
 			w->ssize[k].bytes += s->len[k];
 		}
 		if (s->count[CITCAT_WET_S_NODE] != s->n_nodes || s->count[CITCAT_WET_S_ACCN] != s->n_insns ||
-		    s->count[CITCAT_WET_S_DEPN] != s->n_insns)
+		    s->count[CITCAT_WET_S_DEPN] != s->n_insns || s->count[CITCAT_WET_S_CDEP] != s->n_insns)
 			return werr(w, CITCAT_ERR_CORRUPT, at, "index: segment %u: stream counts disagree", i);
 	}
 	if (off != goff)
@@ -337,7 +370,7 @@ static unsigned stream_mask(int what)
 		m |= 1u << CITCAT_WET_S_ACCN | 1u << CITCAT_WET_S_AKIND | 1u << CITCAT_WET_S_AADDR | 1u << CITCAT_WET_S_AVAL |
 		     1u << CITCAT_WET_S_AVALHI;
 	if (what & CITCAT_WET_W_DEP)
-		m |= 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP;
+		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP | 1u << CITCAT_WET_S_CDEP;
 	if (what & CITCAT_WET_W_VAL)
 		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_REGVAL;
 	return m;
@@ -399,6 +432,35 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 					    d, (unsigned long long)in->index);
 			in->dep[o] = in->index - d;
 		}
+		/* plus the local edges the node implies, nearest first */
+		const uint16_t *loc = in->executed ? st->loc : &st->loc_failed;
+		unsigned nloc = in->executed ? st->nloc : st->nloc_failed;
+		for (unsigned q = 0; q < nloc; q++) {
+			uint64_t p = in->index - loc[q]; /* loc[q] <= the statement's position <= index */
+			unsigned at = 0;
+			while (at < in->n_dep && in->dep[at] > p)
+				at++;
+			if (at < in->n_dep && in->dep[at] == p)
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP],
+					    "stored producer %llu of instruction %llu is a local edge", (unsigned long long)p,
+					    (unsigned long long)in->index);
+			if (in->n_dep == 256)
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEPN], "more than 256 producers of one instruction");
+			memmove(in->dep + at + 1, in->dep + at, (in->n_dep - at) * sizeof in->dep[0]);
+			in->dep[at] = p;
+			in->n_dep++;
+		}
+		/* the control parent, after the producers */
+		if ((rc = get(w, s, CITCAT_WET_S_CDEP, in->pc, back, &v)))
+			return rc;
+		if (v > in->index)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_CDEP], "control parent distance %u at instruction %llu",
+				    v, (unsigned long long)in->index);
+		in->has_ctrl = v != 0;
+		in->ctrl = in->index - v;
+	} else {
+		in->has_ctrl = 0;
+		in->ctrl = 0;
 	}
 	in->n_val = 0;
 	if (mask & (1u << CITCAT_WET_S_REGVAL) && in->executed) {
@@ -439,7 +501,7 @@ static int segment_pass(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 			uint32_t k = back ? nd->n - 1 - j : j;
 			in->index = back ? --idx : idx++;
 			in->ts = ts;
-			in->pc = nd->pc + 4 * k;
+			in->pc = w->stmt[nd->first + k].pc;
 			in->word = w->stmt[nd->first + k].word;
 			if ((rc = labels(w, s, &w->stmt[nd->first + k], mask, back, 0)))
 				return rc;
@@ -500,8 +562,10 @@ struct set64 { /* open addressing; keys are INDEX + 1; 0 empty, ~0 removed */
 
 static int set_grow(struct set64 *s)
 {
-	size_t nc = s->cap ? s->cap * 2 : 1024;
-	while (s->n * 2 >= nc)
+	/* rehash at the same size when removed slots fill it: growing on
+	 * tombstones would double the table for ever on a long slice */
+	size_t nc = s->cap ? s->cap : 1024;
+	while ((s->n + 1) * 4 >= nc)
 		nc *= 2;
 	uint64_t *k = calloc(nc, sizeof *k);
 	if (!k)
@@ -607,7 +671,7 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 	struct slice_ctx *c = ctx;
 	int member;
 	if (c->forward) {
-		member = in->index == c->start;
+		member = in->index == c->start || (in->has_ctrl && bp_has(&c->fw, in->ctrl));
 		for (uint32_t i = 0; i < in->n_dep && !member; i++)
 			member = bp_has(&c->fw, in->dep[i]);
 		if (!member)
@@ -622,6 +686,8 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 		for (uint32_t i = 0; i < in->n_dep; i++)
 			if (set_add(&c->set, in->dep[i]))
 				return c->nomem = 1, CITCAT_ERR_NOMEM;
+		if (in->has_ctrl && set_add(&c->set, in->ctrl))
+			return c->nomem = 1, CITCAT_ERR_NOMEM;
 	}
 	int rc = c->cb(c->ctx, in);
 	if (rc)
