@@ -16,6 +16,7 @@
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
+#include "core.h"
 #include "image.h"
 #include "target_int.h"
 
@@ -27,8 +28,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
-
-#define INSN_WFI 0x0320F003u
 
 int target_fail(struct target *t, int code, const char *fmt, ...)
 {
@@ -84,17 +83,6 @@ static void trace_stop(struct target *t, int reason)
 	t->recording = 0;
 	t->ended = 1;
 	t->synced = 0;
-}
-
-/* A DMA transfer may overwrite code Unicorn has translated: drop any
- * translation of the range.  Done for every transfer: it is cheap where no
- * code lies (about 4% on the DMA-heaviest example), and tracking "pages with
- * code" per instruction missed blocks translated but pre-empted by an
- * interrupt before their first instruction ran. */
-static void code_changed(void *ctx, uint32_t addr, uint32_t len)
-{
-	struct target *t = ctx;
-	uc_ctl_remove_cache(t->uc, addr, addr + len);
 }
 
 /* ---- devices ---- */
@@ -313,10 +301,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	 * apply the branch-counter rule (TARGET.md) to where execution went. */
 	if (t->cur_valid)
 		flush_oracle(t);
-	if (t->synced) {
-		if (a != t->expect_pc && !t->after_exception)
-			t->bcount++;
-	}
+	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
+		t->bcount++;
 	t->after_exception = 0;
 	if (t->stop_pending) {
 		t->stop_pending = 0;
@@ -380,15 +366,14 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 			t->cur_valid = 1;
 		}
 	}
-	if ((word & 0x0FFFFFFFu) == INSN_WFI) {
+	if (core_is_wfi(word)) {
 		if ((word >> 28) != 0xE) {
 			fail(t, CITCAT_ERR_TARGET, "conditional WFI at 0x%08x is not supported", a);
 			return;
 		}
 		if (wfi_sleep(t, a))
 			return;
-		uint32_t next = a + 4; /* WFI retires; skip Unicorn's halt */
-		uc_reg_write(uc, UC_ARM_REG_PC, &next);
+		core_wfi_retire(uc, a); /* WFI retires; skip Unicorn's halt */
 	}
 	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
 		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
@@ -456,7 +441,6 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	t->rng_entropy = cfg->target.seed ^ 0x524e47u;
 	int rc = 0;
 	struct citcat_image *img = NULL;
-	uc_hook hk;
 	double t0 = now_s();
 
 	/* nothing is allocated for the firmware before every segment has been
@@ -493,15 +477,9 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	t->uart_next = cfg->target.uart_rate;
 	devices_init(t);
 
-	uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &t->uc);
-	if (!ue)
-		ue = uc_ctl_set_cpu_model(t->uc, UC_CPU_ARM_CORTEX_A9);
-	if (!ue)
-		ue = uc_mem_map_ptr(t->uc, t->ram_base, t->ram_size, UC_PROT_ALL, t->ram);
-	if (!ue && !cfg->bare)
-		ue = uc_mmio_map(t->uc, cfg->target.dev_base, cfg->target.dev_size, mmio_read, t, mmio_write, t);
-	if (!ue && cfg->bare) /* baseline: the device window is plain memory */
-		ue = uc_mem_map(t->uc, cfg->target.dev_base, cfg->target.dev_size, UC_PROT_ALL);
+	/* the baseline (bare): the device window is plain memory */
+	uc_err ue = core_open(&t->uc, t->ram_base, t->ram_size, t->ram, cfg->target.dev_base, cfg->target.dev_size,
+			      cfg->bare ? NULL : mmio_read, mmio_write, t);
 	if (ue) {
 		rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn set-up failed: %s", uc_strerror(ue));
 		goto out;
@@ -512,8 +490,8 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			fail(t, rc, "bad cache configuration");
 			goto out;
 		}
-		t->bus.code_changed = code_changed;
-		t->bus.code_ctx = t;
+		t->bus.code_changed = core_code_changed;
+		t->bus.code_ctx = t->uc;
 		if (cat_path && (rc = citcat_cat_writer_open(&t->cat, cat_path, &cfg->target))) {
 			fail(t, rc, "%s: cannot create the CAT: %s", cat_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
@@ -532,15 +510,10 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			fail(t, rc, "%s: cannot create the DAF trace: %s", cfg->daf_path, citcat_errstr(rc));
 			goto out;
 		}
-		uint64_t rb = t->ram_base, re = (uint64_t)t->ram_base + t->ram_size - 1;
-		ue = uc_hook_add(t->uc, &hk, UC_HOOK_CODE, hook_code, t, 1, 0);
-		if (!ue)
-			ue = uc_hook_add(t->uc, &hk, UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
-					 hook_mem, t, rb, re);
-		if (!ue)
-			ue = uc_hook_add(t->uc, &hk, UC_HOOK_MEM_UNMAPPED, hook_unmapped, t, 1, 0);
-		if (!ue)
-			ue = uc_hook_add(t->uc, &hk, UC_HOOK_INTR, hook_intr, t, 1, 0);
+		struct core_hooks hooks = {hook_code, hook_mem,
+					   UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
+					   hook_unmapped, hook_intr};
+		ue = core_add_hooks(t->uc, &hooks, t, t->ram_base, t->ram_size);
 		if (ue) {
 			rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn hook set-up failed: %s", uc_strerror(ue));
 			goto out;
@@ -555,14 +528,14 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			 * (device registers read as memory, so the firmware's path
 			 * differs after its first device access).  Unicorn counts with
 			 * an internal per-instruction hook, which costs about 10%. */
-			ue = uc_emu_start(t->uc, pc, 0xFFFFFFFCu, 0, cfg->max_insns);
+			ue = uc_emu_start(t->uc, pc, CORE_UNTIL, 0, cfg->max_insns);
 			t->stop_request = 1;
 			t->insns = cfg->max_insns;
 			if (ue)
 				rc = fail(t, CITCAT_ERR_UNICORN, "bare run stopped early: %s", uc_strerror(ue));
 			break;
 		}
-		ue = uc_emu_start(t->uc, pc, 0xFFFFFFFCu, 0, 0);
+		ue = uc_emu_start(t->uc, pc, CORE_UNTIL, 0, 0);
 		if (t->failed)
 			break;
 		if (ue) {
@@ -576,7 +549,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		 * and never see the stop flag (found by fuzz_replay, then fuzz_elf).
 		 * The address lies above any RAM, so the core would fetch from
 		 * nothing: the bus error of hook_unmapped. */
-		if (pc == 0xFFFFFFFCu) {
+		if (pc == CORE_UNTIL) {
 			rc = fail(t, CITCAT_ERR_TARGET, "bus error: instruction fetch of unmapped address 0x%08x", pc);
 			break;
 		}
