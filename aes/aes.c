@@ -1,6 +1,7 @@
 /* AES format and extraction: see AES.md. */
 #include "aes.h"
 #include "bytes.h"
+#include "citcat_regs.h"
 #include "container.h"
 
 #include <errno.h>
@@ -13,14 +14,13 @@
 #define META_LEN 32
 #define K_REPEAT 6
 #define TAB 256 /* last value per device word, per kind */
-#define COUNTER_OFF 0x600u
 
 static const char *const names[CITCAT_AES_KINDS] = {"irq", "dma", "input", "output", "counter", "end"};
 const char *citcat_aes_kind_name(unsigned k) { return k < CITCAT_AES_KINDS ? names[k] : "?"; }
 
 int citcat_aes_is_counter(const struct citcat_target_config *cfg, uint32_t addr)
 {
-	return addr - cfg->dev_base - COUNTER_OFF < 8;
+	return addr - cfg->dev_base - CITCAT_DEV_OFF(CITCAT_CYCLES_BASE) < CITCAT_CYCLES_HI + 4 - CITCAT_CYCLES_BASE;
 }
 
 /* Delta state, reset at each chunk (chunks decode alone). */

@@ -17,4 +17,4 @@ static int cache_write(struct target *t, uint32_t off, uint32_t v)
 	return -1;
 }
 
-const struct device dev_cache = {"cache", DEV_OFF(CITCAT_CACHE_BASE), 0x100, NULL, cache_write, NULL, NULL, NULL};
+const struct device dev_cache = {"cache", CITCAT_DEV_OFF(CITCAT_CACHE_BASE), 0x100, NULL, cache_write, NULL, NULL, NULL};

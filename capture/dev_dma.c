@@ -85,5 +85,5 @@ static uint64_t dma_next_wakeup(const struct target *t)
 	return (t->intc_enable & (1u << CITCAT_IRQ_DMA_DONE)) && t->dma_irq ? dma_next_event(t) : UINT64_MAX;
 }
 
-const struct device dev_dma = {"dma", DEV_OFF(CITCAT_DMA_BASE), 0x100, dma_read, dma_write, dma_next_event, dma_burst,
+const struct device dev_dma = {"dma", CITCAT_DEV_OFF(CITCAT_DMA_BASE), 0x100, dma_read, dma_write, dma_next_event, dma_burst,
 			       dma_next_wakeup};

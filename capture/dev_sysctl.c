@@ -25,4 +25,4 @@ static int sysctl_write(struct target *t, uint32_t off, uint32_t v)
 	return -1;
 }
 
-const struct device dev_sysctl = {"sysctl", DEV_OFF(CITCAT_SYSCTL_BASE), 0x100, sysctl_read, sysctl_write, NULL, NULL, NULL};
+const struct device dev_sysctl = {"sysctl", CITCAT_DEV_OFF(CITCAT_SYSCTL_BASE), 0x100, sysctl_read, sysctl_write, NULL, NULL, NULL};

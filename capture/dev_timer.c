@@ -52,5 +52,5 @@ static uint64_t timer_next_wakeup(const struct target *t)
 	return (t->intc_enable & (1u << CITCAT_IRQ_TIMER)) ? timer_next_event(t) : UINT64_MAX;
 }
 
-const struct device dev_timer = {"timer", DEV_OFF(CITCAT_TIMER_BASE), 0x100, timer_read, timer_write,
+const struct device dev_timer = {"timer", CITCAT_DEV_OFF(CITCAT_TIMER_BASE), 0x100, timer_read, timer_write,
 				 timer_next_event, timer_fire, timer_next_wakeup};

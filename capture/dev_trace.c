@@ -23,4 +23,4 @@ static int trace_write(struct target *t, uint32_t off, uint32_t v)
 	return -1;
 }
 
-const struct device dev_trace = {"trace", DEV_OFF(CITCAT_TRACE_BASE), 0x100, NULL, trace_write, NULL, NULL, NULL};
+const struct device dev_trace = {"trace", CITCAT_DEV_OFF(CITCAT_TRACE_BASE), 0x100, NULL, trace_write, NULL, NULL, NULL};

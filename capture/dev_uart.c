@@ -61,5 +61,5 @@ static uint64_t uart_next_wakeup(const struct target *t)
 	return (t->intc_enable & (1u << CITCAT_IRQ_UART_RX)) && t->uart_irq ? uart_next_event(t) : UINT64_MAX;
 }
 
-const struct device dev_uart = {"uart", DEV_OFF(CITCAT_UART_BASE), 0x100, uart_read, uart_write, uart_next_event,
+const struct device dev_uart = {"uart", CITCAT_DEV_OFF(CITCAT_UART_BASE), 0x100, uart_read, uart_write, uart_next_event,
 				uart_arrive, uart_next_wakeup};

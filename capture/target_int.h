@@ -14,9 +14,6 @@
 #include <stdio.h>
 #include <unicorn/unicorn.h>
 
-/* A register's offset in the device window (citcat_regs.h addresses). */
-#define DEV_OFF(addr) ((uint32_t)((addr) - CITCAT_DEV_BASE))
-
 struct target;
 
 /* One device of the target (TARGET.md "Devices"): a block of registers at

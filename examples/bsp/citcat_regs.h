@@ -19,6 +19,8 @@
 #define CITCAT_RAM_BASE        0x00000000u
 #define CITCAT_RAM_SIZE        0x01000000u /* 16 MiB, the model's default --ram */
 #define CITCAT_DEV_BASE        0x40000000u
+/* an address's offset in the device window (the model works in offsets) */
+#define CITCAT_DEV_OFF(addr)   ((uint32_t)(addr) - CITCAT_DEV_BASE)
 
 /* System control */
 #define CITCAT_SYSCTL_BASE     0x40000000u
