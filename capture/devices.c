@@ -8,6 +8,7 @@
 #include "target_int.h"
 
 const struct device *const target_devices[] = {
-	&dev_sysctl, &dev_cache, &dev_intc, &dev_timer, &dev_dma, &dev_uart, &dev_cycles, &dev_entropy, &dev_trace,
+	&dev_sysctl, &dev_cache, &dev_intc, &dev_timer, &dev_dma, &dev_uart, &dev_cycles, &dev_entropy, &dev_trng,
+	&dev_trace,
 };
 const unsigned target_ndevices = sizeof target_devices / sizeof *target_devices;

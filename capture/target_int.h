@@ -44,7 +44,7 @@ extern const unsigned target_ndevices;
 
 /* One file per device. */
 extern const struct device dev_sysctl, dev_cache, dev_intc, dev_timer, dev_uart, dev_dma, dev_cycles, dev_entropy,
-	dev_trace;
+	dev_trng, dev_trace;
 
 struct target {
 	uc_engine *uc;
@@ -81,6 +81,9 @@ struct target {
 	uint32_t dma_dst, dma_len, dma_count, dma_status, dma_irq;
 	uint64_t dma_next;
 	uint32_t cycles_hi_latch, scratch;
+	uint64_t trng_taken_at; /* cycle of the last DATA read with a value ready (0: reset) */
+	uint32_t trng_count, trng_value;
+	int trng_ready;
 	uint64_t rec_counts[CITCAT_CAT_KINDS]; /* events recorded in the CAT */
 	uint64_t rng_dma, rng_entropy;
 	uint64_t next_event;

@@ -93,6 +93,14 @@
 #define CITCAT_ENTROPY_RANDOM  (CITCAT_ENTROPY_BASE + 0x00u)
 #define CITCAT_ENTROPY_SENSOR  (CITCAT_ENTROPY_BASE + 0x04u) /* 12-bit reading */
 
+/* True random number generator: a second entropy source */
+#define CITCAT_TRNG_BASE       0x40000800u
+#define CITCAT_TRNG_DATA       (CITCAT_TRNG_BASE + 0x00u) /* R: take the ready value (0 if none) */
+#define CITCAT_TRNG_STATUS     (CITCAT_TRNG_BASE + 0x04u) /* R */
+#define CITCAT_TRNG_COUNT      (CITCAT_TRNG_BASE + 0x08u) /* R: values taken so far */
+#define CITCAT_TRNG_ST_READY   0x1u /* a value is ready in DATA */
+#define CITCAT_TRNG_DELAY      64u  /* cycles from a take (or reset) to the next ready value */
+
 /* Trace module */
 #define CITCAT_TRACE_BASE      0x40000F00u
 #define CITCAT_TRACE_CMD       (CITCAT_TRACE_BASE + 0x00u)

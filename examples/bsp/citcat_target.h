@@ -166,6 +166,20 @@ static inline uint64_t citcat_cycles(void)
 static inline uint32_t citcat_random(void) { return CITCAT_REG(CITCAT_ENTROPY_RANDOM); }
 static inline uint32_t citcat_sensor(void) { return CITCAT_REG(CITCAT_ENTROPY_SENSOR); }
 
+/* ---- true random number generator ------------------------------------ */
+
+static inline uint32_t citcat_trng_status(void) { return CITCAT_REG(CITCAT_TRNG_STATUS); }
+static inline uint32_t citcat_trng_count(void) { return CITCAT_REG(CITCAT_TRNG_COUNT); }
+
+/* Wait by polling STATUS until a value is ready, then take it (the next one
+ * is ready CITCAT_TRNG_DELAY cycles later). */
+static inline uint32_t citcat_trng_read(void)
+{
+    while (!(citcat_trng_status() & CITCAT_TRNG_ST_READY))
+        ;
+    return CITCAT_REG(CITCAT_TRNG_DATA);
+}
+
 /* ---- DMA ----------------------------------------------------------------- */
 
 /*
