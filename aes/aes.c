@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,35 +210,18 @@ int citcat_aes_writer_close(struct citcat_aes_writer *w)
 {
 	if (!w)
 		return CITCAT_ERR_INVAL;
-	int rc = flush_repeat(w);
-	if (rc) {
-		cc_writer_abort(w->cw);
-		free(w);
-		return rc;
-	}
-	rc = cc_writer_close(w->cw);
-	free(w);
-	return rc;
+	return cc_stream_writer_end(w, flush_repeat(w));
 }
 
-void citcat_aes_writer_abort(struct citcat_aes_writer *w)
-{
-	if (!w)
-		return;
-	cc_writer_abort(w->cw);
-	free(w);
-}
+void citcat_aes_writer_abort(struct citcat_aes_writer *w) { cc_stream_writer_abort(w); }
 
 const struct citcat_errinfo *citcat_aes_writer_error(const struct citcat_aes_writer *w) { return &w->err; }
 
 /* ---- reader ---- */
 
-static int reader_init(struct citcat_aes_reader *r, int rc)
+static int reader_init(void *obj)
 {
-	if (rc) {
-		r->err = *cc_reader_error(r->cr);
-		return rc;
-	}
+	struct citcat_aes_reader *r = obj;
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	if (ml != META_LEN)
@@ -248,31 +232,26 @@ static int reader_init(struct citcat_aes_reader *r, int rc)
 	return 0;
 }
 
+static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_AES_VERSION, sizeof(struct citcat_aes_reader), offsetof(struct citcat_aes_reader, err),
+							reader_init};
+
 int citcat_aes_reader_open(struct citcat_aes_reader **out, const char *path)
 {
-	struct citcat_aes_reader *r = calloc(1, sizeof *r);
+	void *r;
+	int rc = cc_stream_open(&r, &reader_kind, path, NULL, 0);
 	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_AES_VERSION));
+	return rc;
 }
 
 int citcat_aes_reader_open_mem(struct citcat_aes_reader **out, const void *buf, size_t len)
 {
-	struct citcat_aes_reader *r = calloc(1, sizeof *r);
+	void *r;
+	int rc = cc_stream_open(&r, &reader_kind, NULL, buf, len);
 	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_AES_VERSION));
+	return rc;
 }
 
-void citcat_aes_reader_close(struct citcat_aes_reader *r)
-{
-	if (!r)
-		return;
-	cc_reader_close(r->cr);
-	free(r);
-}
+void citcat_aes_reader_close(struct citcat_aes_reader *r) { cc_stream_close(r); }
 
 const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return &r->id; }
 const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return &r->err; }

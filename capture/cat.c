@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "container.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,34 +237,17 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 	return 0;
 }
 
-int citcat_cat_writer_close(struct citcat_cat_writer *w)
-{
-	if (!w)
-		return CITCAT_ERR_INVAL;
-	int rc = cc_writer_close(w->cw);
-	free(w);
-	return rc;
-}
-
-void citcat_cat_writer_abort(struct citcat_cat_writer *w)
-{
-	if (!w)
-		return;
-	cc_writer_abort(w->cw);
-	free(w);
-}
+int citcat_cat_writer_close(struct citcat_cat_writer *w) { return w ? cc_stream_writer_end(w, 0) : CITCAT_ERR_INVAL; }
+void citcat_cat_writer_abort(struct citcat_cat_writer *w) { cc_stream_writer_abort(w); }
 
 const struct citcat_errinfo *citcat_cat_writer_error(const struct citcat_cat_writer *w) { return &w->err; }
 uint64_t citcat_cat_writer_bytes(const struct citcat_cat_writer *w) { return cc_writer_bytes(w->cw); }
 
 /* ---- reader ---- */
 
-static int reader_init(struct citcat_cat_reader *r, int rc)
+static int reader_init(void *obj)
 {
-	if (rc) {
-		r->err = *cc_reader_error(r->cr);
-		return rc;
-	}
+	struct citcat_cat_reader *r = obj;
 	if (cc_reader_version(r->cr) != CITCAT_CAT_VERSION) {
 		/* version 1 lacks the replacement state at P (CAT.md, Version changes) */
 		r->err.code = CITCAT_ERR_VERSION;
@@ -276,7 +260,7 @@ static int reader_init(struct citcat_cat_reader *r, int rc)
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	const char *why = NULL;
-	rc = citcat_target_config_decode(m, ml, &r->cfg, &why);
+	int rc = citcat_target_config_decode(m, ml, &r->cfg, &why);
 	if (rc) {
 		r->err.code = rc;
 		r->err.offset = 16;
@@ -285,31 +269,26 @@ static int reader_init(struct citcat_cat_reader *r, int rc)
 	return rc;
 }
 
+static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_CAT_VERSION, sizeof(struct citcat_cat_reader), offsetof(struct citcat_cat_reader, err),
+							reader_init};
+
 int citcat_cat_reader_open(struct citcat_cat_reader **out, const char *path)
 {
-	struct citcat_cat_reader *r = calloc(1, sizeof *r);
+	void *r;
+	int rc = cc_stream_open(&r, &reader_kind, path, NULL, 0);
 	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_CAT_VERSION));
+	return rc;
 }
 
 int citcat_cat_reader_open_mem(struct citcat_cat_reader **out, const void *buf, size_t len)
 {
-	struct citcat_cat_reader *r = calloc(1, sizeof *r);
+	void *r;
+	int rc = cc_stream_open(&r, &reader_kind, NULL, buf, len);
 	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_CAT_VERSION));
+	return rc;
 }
 
-void citcat_cat_reader_close(struct citcat_cat_reader *r)
-{
-	if (!r)
-		return;
-	cc_reader_close(r->cr);
-	free(r);
-}
+void citcat_cat_reader_close(struct citcat_cat_reader *r) { cc_stream_close(r); }
 
 const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_reader *r) { return &r->cfg; }
 const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r) { return &r->err; }

@@ -104,6 +104,35 @@ struct cc_cursor {
 };
 int cc_cursor_next(struct cc_reader *r, struct cc_cursor *c);
 
+/* Record streams: the reader and writer objects of the container kinds
+ * (CAT, itrace, AES, LVT) are structs whose FIRST member is their struct
+ * cc_reader * (or struct cc_writer *).  Their open, close and set-up are the
+ * same for every kind and live here.
+ *
+ * A reader kind: MAGIC and the highest VERSION read; the object's SIZE and
+ * the offset of its struct citcat_errinfo (ERR_OFFSET); INIT, when not NULL,
+ * checks the metadata (cc_reader_meta) once the container is open and
+ * returns 0 or an error it has set in the object's errinfo. */
+struct cc_stream_kind {
+	const char *magic;
+	uint16_t version;
+	size_t size, err_offset;
+	int (*init)(void *reader);
+};
+/* Allocates a zeroed reader object into *OUT and opens PATH, or when PATH is
+ * NULL the LEN bytes at BUF (which must outlive the reader).  Returns 0 or
+ * an error; the object's errinfo says why, and *OUT is set whatever the
+ * result (NULL only when out of memory): free it with cc_stream_close. */
+int cc_stream_open(void **out, const struct cc_stream_kind *k, const char *path, const void *buf, size_t len);
+/* Closes and frees a reader object.  Accepts NULL. */
+void cc_stream_close(void *reader);
+/* Ends a writer object (not NULL): with RC 0 finishes the file
+ * (cc_writer_close) and returns its result, otherwise discards it
+ * (cc_writer_abort) and returns RC.  Frees the object. */
+int cc_stream_writer_end(void *writer, int rc);
+/* Discards a writer object's file and frees it.  Accepts NULL. */
+void cc_stream_writer_abort(void *writer);
+
 /* File offset of the payload of the current chunk (for error messages:
  * an error at byte K of a chunk's decompressed payload is reported as
  * "chunk at file offset X, payload byte K"). */
