@@ -440,23 +440,7 @@ static int reader_init(void *obj)
 static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_LVT_VERSION, sizeof(struct citcat_lvt_reader), offsetof(struct citcat_lvt_reader, err),
 							reader_init};
 
-int citcat_lvt_reader_open(struct citcat_lvt_reader **out, const char *path)
-{
-	void *r;
-	int rc = cc_stream_open(&r, &reader_kind, path, NULL, 0);
-	*out = r;
-	return rc;
-}
-
-int citcat_lvt_reader_open_mem(struct citcat_lvt_reader **out, const void *buf, size_t len)
-{
-	void *r;
-	int rc = cc_stream_open(&r, &reader_kind, NULL, buf, len);
-	*out = r;
-	return rc;
-}
-
-void citcat_lvt_reader_close(struct citcat_lvt_reader *r) { cc_stream_close(r); }
+CC_STREAM_READER_FUNCS(citcat_lvt_reader, struct citcat_lvt_reader, &reader_kind)
 
 const struct citcat_target_config *citcat_lvt_config(const struct citcat_lvt_reader *r) { return &r->cfg; }
 unsigned citcat_lvt_gran_shift(const struct citcat_lvt_reader *r) { return r->gs; }

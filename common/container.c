@@ -477,3 +477,19 @@ void cc_stream_writer_abort(void *writer)
 	cc_writer_abort(*(struct cc_writer **)writer);
 	free(writer);
 }
+
+int cc_stream_next(struct cc_reader *r, struct cc_cursor *c, struct citcat_errinfo *err)
+{
+	int rc = cc_cursor_next(r, c);
+	if (rc < 0)
+		*err = *cc_reader_error(r);
+	return rc;
+}
+
+int cc_stream_bad(struct cc_reader *r, const struct cc_cursor *c, struct citcat_errinfo *err, const uint8_t *at,
+		  const char *what_kind, const char *what)
+{
+	int rc = cc_reader_fail(r, CITCAT_ERR_CORRUPT, (size_t)(at - c->base), "%s: %s", what_kind, what);
+	*err = *cc_reader_error(r);
+	return rc;
+}

@@ -154,44 +154,23 @@ static int reader_init(void *obj)
 static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_ITRACE_VERSION, sizeof(struct citcat_itrace_reader), offsetof(struct citcat_itrace_reader, err),
 							reader_init};
 
-int citcat_itrace_reader_open(struct citcat_itrace_reader **out, const char *path)
-{
-	void *r;
-	int rc = cc_stream_open(&r, &reader_kind, path, NULL, 0);
-	*out = r;
-	return rc;
-}
-
-int citcat_itrace_reader_open_mem(struct citcat_itrace_reader **out, const void *buf, size_t len)
-{
-	void *r;
-	int rc = cc_stream_open(&r, &reader_kind, NULL, buf, len);
-	*out = r;
-	return rc;
-}
-
-void citcat_itrace_reader_close(struct citcat_itrace_reader *r) { cc_stream_close(r); }
+CC_STREAM_READER_FUNCS(citcat_itrace_reader, struct citcat_itrace_reader, &reader_kind)
 
 enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r->isa; }
 const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r) { return &r->err; }
 
 static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
 {
-	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->cur.base), "itrace: %s", what);
-	r->err = *cc_reader_error(r->cr);
-	return rc;
+	return cc_stream_bad(r->cr, &r->cur, &r->err, at, "itrace", what);
 }
 
 int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
 {
 	if (r->err.code)
 		return r->err.code;
-	int rc = cc_cursor_next(r->cr, &r->cur);
-	if (rc <= 0) {
-		if (rc < 0)
-			r->err = *cc_reader_error(r->cr);
+	int rc = cc_stream_next(r->cr, &r->cur, &r->err);
+	if (rc <= 0)
 		return rc;
-	}
 	if (rc == 2)
 		state_reset(&r->st);
 	struct state *s = &r->st;
