@@ -166,27 +166,9 @@ static void oracle_compare(struct lreplayer *p, const struct citcat_itrace_rec *
 		return;
 	}
 	p->res->oracle_records++;
-	if (rc == 1 && citcat_itrace_rec_equal(r, &p->orec))
-		return;
 	char want[200], got[200];
-	const struct citcat_itrace_rec *v[2] = {&p->orec, r};
-	char *s[2] = {want, got};
-	for (int i = 0; i < 2; i++) {
-		if (i == 0 && rc == 0) {
-			snprintf(want, sizeof want, "the end of the trace");
-			continue;
-		}
-		if (v[i]->kind == CITCAT_REC_IRQ) {
-			snprintf(s[i], 200, "interrupt line %u, EPC 0x%08llx", v[i]->line, (unsigned long long)v[i]->pc);
-		} else {
-			int n = snprintf(s[i], 200, "0x%08llx: %08x", (unsigned long long)v[i]->pc, v[i]->word);
-			for (uint32_t k = 0; k < v[i]->n_acc && n < 180; k++)
-				n += snprintf(s[i] + n, (size_t)(200 - n), " %c%u[0x%llx]=0x%llx", v[i]->acc[k].write ? 'W' : 'R',
-					      v[i]->acc[k].size, (unsigned long long)v[i]->acc[k].addr,
-					      (unsigned long long)v[i]->acc[k].value);
-		}
-	}
-	diverge(p, "instruction trace", want, "%s", got);
+	if (replay_oracle_differs(rc, &p->orec, r, want, got))
+		diverge(p, "instruction trace", want, "%s", got);
 }
 
 static void emit_record(struct lreplayer *p, const struct citcat_itrace_rec *r)
