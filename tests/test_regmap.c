@@ -138,8 +138,10 @@ int main(int argc, char **argv)
 	}
 
 	/* the table against the headings and the window */
+	unsigned with_events = 0;
 	for (unsigned i = 0; i < target_ndevices; i++) {
 		const struct device *d = target_devices[i];
+		with_events += d->next_event != NULL;
 		int found = 0;
 		for (int k = 0; k < ndoc_base; k++)
 			found |= doc_base[k] == CITCAT_DEV_BASE + d->base;
@@ -152,6 +154,8 @@ int main(int argc, char **argv)
 		for (unsigned j = 0; j < i; j++)
 			CHECK(d->base + d->size <= target_devices[j]->base || target_devices[j]->base + target_devices[j]->size <= d->base);
 	}
+	/* the model keeps room for every device with events (target_int.h) */
+	CHECK(with_events <= sizeof ((struct target *)0)->ev_dev / sizeof *((struct target *)0)->ev_dev);
 	for (int k = 0; k < ndoc_base; k++) {
 		if (doc_base[k] < CITCAT_DEV_BASE)
 			continue;
