@@ -1,10 +1,12 @@
 /* AES format and extraction: see AES.md. */
 #include "aes.h"
 #include "bytes.h"
+#include "citcat_regs.h"
 #include "container.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +15,13 @@
 #define META_LEN 32
 #define K_REPEAT 6
 #define TAB 256 /* last value per device word, per kind */
-#define COUNTER_OFF 0x600u
 
 static const char *const names[CITCAT_AES_KINDS] = {"irq", "dma", "input", "output", "counter", "end"};
 const char *citcat_aes_kind_name(unsigned k) { return k < CITCAT_AES_KINDS ? names[k] : "?"; }
 
 int citcat_aes_is_counter(const struct citcat_target_config *cfg, uint32_t addr)
 {
-	return addr - cfg->dev_base - COUNTER_OFF < 8;
+	return addr - cfg->dev_base - CITCAT_DEV_OFF(CITCAT_CYCLES_BASE) < CITCAT_CYCLES_HI + 4 - CITCAT_CYCLES_BASE;
 }
 
 /* Delta state, reset at each chunk (chunks decode alone). */
@@ -209,35 +210,18 @@ int citcat_aes_writer_close(struct citcat_aes_writer *w)
 {
 	if (!w)
 		return CITCAT_ERR_INVAL;
-	int rc = flush_repeat(w);
-	if (rc) {
-		cc_writer_abort(w->cw);
-		free(w);
-		return rc;
-	}
-	rc = cc_writer_close(w->cw);
-	free(w);
-	return rc;
+	return cc_stream_writer_end(w, flush_repeat(w));
 }
 
-void citcat_aes_writer_abort(struct citcat_aes_writer *w)
-{
-	if (!w)
-		return;
-	cc_writer_abort(w->cw);
-	free(w);
-}
+void citcat_aes_writer_abort(struct citcat_aes_writer *w) { cc_stream_writer_abort(w); }
 
 const struct citcat_errinfo *citcat_aes_writer_error(const struct citcat_aes_writer *w) { return &w->err; }
 
 /* ---- reader ---- */
 
-static int reader_init(struct citcat_aes_reader *r, int rc)
+static int reader_init(void *obj)
 {
-	if (rc) {
-		r->err = *cc_reader_error(r->cr);
-		return rc;
-	}
+	struct citcat_aes_reader *r = obj;
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	if (ml != META_LEN)
@@ -248,31 +232,10 @@ static int reader_init(struct citcat_aes_reader *r, int rc)
 	return 0;
 }
 
-int citcat_aes_reader_open(struct citcat_aes_reader **out, const char *path)
-{
-	struct citcat_aes_reader *r = calloc(1, sizeof *r);
-	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_AES_VERSION));
-}
+static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_AES_VERSION, sizeof(struct citcat_aes_reader), offsetof(struct citcat_aes_reader, err),
+							reader_init};
 
-int citcat_aes_reader_open_mem(struct citcat_aes_reader **out, const void *buf, size_t len)
-{
-	struct citcat_aes_reader *r = calloc(1, sizeof *r);
-	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_AES_VERSION));
-}
-
-void citcat_aes_reader_close(struct citcat_aes_reader *r)
-{
-	if (!r)
-		return;
-	cc_reader_close(r->cr);
-	free(r);
-}
+CC_STREAM_READER_FUNCS(citcat_aes_reader, struct citcat_aes_reader, &reader_kind)
 
 const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return &r->id; }
 const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return &r->err; }
@@ -293,25 +256,8 @@ uint64_t citcat_aes_skip_repeats(struct citcat_aes_reader *r)
 
 static int bad(struct citcat_aes_reader *r, const uint8_t *at, const char *what)
 {
-	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->cur.base), "AES record: %s", what);
-	r->err = *cc_reader_error(r->cr);
-	return rc;
+	return cc_stream_bad(r->cr, &r->cur, &r->err, at, "AES record", what);
 }
-
-#define GETV(v, what)                               \
-	do {                                        \
-		if (cc_get_uvar(&p, end, &(v)))     \
-			return bad(r, start, what); \
-	} while (0)
-
-/* A zigzag delta from BASE that must land in the 32-bit address space
- * (cc_add_delta32). */
-#define GETD(dst, base, what)                                                          \
-	do {                                                                           \
-		GETV(v, what);                                                         \
-		if (cc_add_delta32((base), v, &(dst)))                                 \
-			return bad(r, start, "delta leaves the 32-bit address space"); \
-	} while (0)
 
 int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 {
@@ -323,12 +269,9 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 		r->last_bytes = 0;
 		return 1;
 	}
-	int rc = cc_cursor_next(r->cr, &r->cur);
-	if (rc <= 0) {
-		if (rc < 0)
-			r->err = *cc_reader_error(r->cr);
+	int rc = cc_stream_next(r->cr, &r->cur, &r->err);
+	if (rc <= 0)
 		return rc;
-	}
 	if (rc == 2) {
 		astate_reset(&r->st);
 		r->have_prev = 0;
@@ -345,20 +288,20 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 		if (h & 0x80)
 			return bad(r, start, "reserved bit set");
 		rec->line = (h >> 3) & 15;
-		GETV(v, "interrupt truncated");
+		CC_GETV(v, "interrupt truncated");
 		s->bcount += v;
-		GETD(s->pc, s->pc, "interrupt truncated");
+		CC_GETD(s->pc, s->pc, "interrupt truncated");
 		rec->bcount = s->bcount;
 		rec->pc = s->pc;
 		break;
 	case CITCAT_AES_DMA:
 		if (h >> 3)
 			return bad(r, start, "reserved bits set");
-		GETV(v, "DMA truncated");
+		CC_GETV(v, "DMA truncated");
 		s->bcount += v;
-		GETD(s->pc, s->pc, "DMA truncated");
-		GETD(rec->addr, s->dma_next, "DMA truncated");
-		GETV(v, "DMA truncated");
+		CC_GETD(s->pc, s->pc, "DMA truncated");
+		CC_GETD(rec->addr, s->dma_next, "DMA truncated");
+		CC_GETV(v, "DMA truncated");
 		if (v == 0 || v > 4096)
 			return bad(r, start, "DMA length out of range (1..4096)");
 		rec->len = (uint32_t)v;
@@ -380,7 +323,7 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 		if (h & 8) {
 			rec->addr = s->last_addr[q];
 		} else {
-			GETD(rec->addr, s->last_addr[q], "address truncated");
+			CC_GETD(rec->addr, s->last_addr[q], "address truncated");
 		}
 		struct tab_ent *t = tab_slot(s, kind, rec->addr);
 		int have = t->valid && t->addr == rec->addr;
@@ -388,13 +331,13 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 			if (!have)
 				return bad(r, start, "value refers to an unknown previous value");
 			if (kind == CITCAT_AES_COUNTER) {
-				GETV(v, "counter delta truncated");
+				CC_GETV(v, "counter delta truncated");
 				rec->value = t->value + (uint64_t)cc_unzigzag(v);
 			} else {
 				rec->value = t->value;
 			}
 		} else {
-			GETV(rec->value, "value truncated");
+			CC_GETV(rec->value, "value truncated");
 		}
 		if (rec->size < 8 && (rec->value >> (8 * rec->size)))
 			return bad(r, start, "value wider than its size");
@@ -407,8 +350,8 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 	case CITCAT_AES_END:
 		if (h >> 3)
 			return bad(r, start, "reserved bits set");
-		GETV(rec->insns, "end record truncated");
-		GETV(rec->bcount, "end record truncated");
+		CC_GETV(rec->insns, "end record truncated");
+		CC_GETV(rec->bcount, "end record truncated");
 		if (p >= end || *p > 2)
 			return bad(r, start, "end record: bad stop reason");
 		rec->line = *p++;
@@ -416,7 +359,7 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 	case K_REPEAT:
 		if (h >> 3 || !r->have_prev)
 			return bad(r, start, "repeat without a record to repeat");
-		GETV(v, "repeat count truncated");
+		CC_GETV(v, "repeat count truncated");
 		if (v == 0)
 			return bad(r, start, "repeat count 0");
 		/* Each copy is a device access to the same address by another

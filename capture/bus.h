@@ -8,13 +8,15 @@
 
 #include "cache.h"
 #include "cat.h"
+#include "citcat_regs.h"
 
-/* Offsets in the device window handled by the memory system itself. */
-#define BUS_CACHECTL 0x100u
-#define BUS_INV_I 0x100u
-#define BUS_INV_D 0x104u
-#define BUS_CLEAN_INV_D 0x108u
-#define BUS_CLEAN_D 0x10Cu
+/* Offsets in the device window handled by the memory system itself: the
+ * cache-maintenance registers (citcat_regs.h). */
+#define BUS_CACHECTL CITCAT_DEV_OFF(CITCAT_CACHE_BASE)
+#define BUS_INV_I CITCAT_DEV_OFF(CITCAT_CACHE_INV_I)
+#define BUS_INV_D CITCAT_DEV_OFF(CITCAT_CACHE_INV_D)
+#define BUS_CLEAN_INV_D CITCAT_DEV_OFF(CITCAT_CACHE_CLEAN_INV_D)
+#define BUS_CLEAN_D CITCAT_DEV_OFF(CITCAT_CACHE_CLEAN_D)
 
 struct bus_sink {
 	/* Called for every bus transaction, in bus order. */

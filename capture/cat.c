@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "container.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,34 +237,17 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 	return 0;
 }
 
-int citcat_cat_writer_close(struct citcat_cat_writer *w)
-{
-	if (!w)
-		return CITCAT_ERR_INVAL;
-	int rc = cc_writer_close(w->cw);
-	free(w);
-	return rc;
-}
-
-void citcat_cat_writer_abort(struct citcat_cat_writer *w)
-{
-	if (!w)
-		return;
-	cc_writer_abort(w->cw);
-	free(w);
-}
+int citcat_cat_writer_close(struct citcat_cat_writer *w) { return w ? cc_stream_writer_end(w, 0) : CITCAT_ERR_INVAL; }
+void citcat_cat_writer_abort(struct citcat_cat_writer *w) { cc_stream_writer_abort(w); }
 
 const struct citcat_errinfo *citcat_cat_writer_error(const struct citcat_cat_writer *w) { return &w->err; }
 uint64_t citcat_cat_writer_bytes(const struct citcat_cat_writer *w) { return cc_writer_bytes(w->cw); }
 
 /* ---- reader ---- */
 
-static int reader_init(struct citcat_cat_reader *r, int rc)
+static int reader_init(void *obj)
 {
-	if (rc) {
-		r->err = *cc_reader_error(r->cr);
-		return rc;
-	}
+	struct citcat_cat_reader *r = obj;
 	if (cc_reader_version(r->cr) != CITCAT_CAT_VERSION) {
 		/* version 1 lacks the replacement state at P (CAT.md, Version changes) */
 		r->err.code = CITCAT_ERR_VERSION;
@@ -276,7 +260,7 @@ static int reader_init(struct citcat_cat_reader *r, int rc)
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	const char *why = NULL;
-	rc = citcat_target_config_decode(m, ml, &r->cfg, &why);
+	int rc = citcat_target_config_decode(m, ml, &r->cfg, &why);
 	if (rc) {
 		r->err.code = rc;
 		r->err.offset = 16;
@@ -285,31 +269,10 @@ static int reader_init(struct citcat_cat_reader *r, int rc)
 	return rc;
 }
 
-int citcat_cat_reader_open(struct citcat_cat_reader **out, const char *path)
-{
-	struct citcat_cat_reader *r = calloc(1, sizeof *r);
-	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_CAT_VERSION));
-}
+static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_CAT_VERSION, sizeof(struct citcat_cat_reader), offsetof(struct citcat_cat_reader, err),
+							reader_init};
 
-int citcat_cat_reader_open_mem(struct citcat_cat_reader **out, const void *buf, size_t len)
-{
-	struct citcat_cat_reader *r = calloc(1, sizeof *r);
-	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_CAT_VERSION));
-}
-
-void citcat_cat_reader_close(struct citcat_cat_reader *r)
-{
-	if (!r)
-		return;
-	cc_reader_close(r->cr);
-	free(r);
-}
+CC_STREAM_READER_FUNCS(citcat_cat_reader, struct citcat_cat_reader, &reader_kind)
 
 const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_reader *r) { return &r->cfg; }
 const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r) { return &r->err; }
@@ -318,36 +281,16 @@ uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *r) { return
 
 static int bad(struct citcat_cat_reader *r, const uint8_t *at, const char *what)
 {
-	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->cur.base), "CAT event: %s", what);
-	r->err = *cc_reader_error(r->cr);
-	return rc;
+	return cc_stream_bad(r->cr, &r->cur, &r->err, at, "CAT event", what);
 }
-
-#define GETV(v, what)                                  \
-	do {                                           \
-		if (cc_get_uvar(&p, end, &(v)))        \
-			return bad(r, start, what);    \
-	} while (0)
-
-/* A zigzag delta from BASE that must land in the 32-bit address space
- * (cc_add_delta32). */
-#define GETD(dst, base, what)                                                          \
-	do {                                                                           \
-		GETV(v, what);                                                         \
-		if (cc_add_delta32((base), v, &(dst)))                                 \
-			return bad(r, start, "delta leaves the 32-bit address space"); \
-	} while (0)
 
 int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 {
 	if (r->err.code)
 		return r->err.code;
-	int rc = cc_cursor_next(r->cr, &r->cur);
-	if (rc <= 0) {
-		if (rc < 0)
-			r->err = *cc_reader_error(r->cr);
+	int rc = cc_stream_next(r->cr, &r->cur, &r->err);
+	if (rc <= 0)
 		return rc;
-	}
 	if (rc == 2)
 		memset(&r->st, 0, sizeof r->st);
 	struct dstate *s = &r->st;
@@ -358,7 +301,7 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	memset(ev, 0, sizeof *ev);
 	ev->kind = (uint8_t)kind;
 	if (r->cfg.timestamps) {
-		GETV(v, "timestamp truncated");
+		CC_GETV(v, "timestamp truncated");
 		s->cycle += v;
 		ev->cycle = s->cycle;
 	}
@@ -369,17 +312,17 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	case CITCAT_CAT_DMA: {
 		if (flags)
 			return bad(r, start, "reserved flag bits set");
-		GETD(ev->addr, s->mem_addr, "address truncated");
+		CC_GETD(ev->addr, s->mem_addr, "address truncated");
 		uint32_t len = kind == CITCAT_CAT_FILL_I ? r->cfg.icache.line : r->cfg.dcache.line;
 		if (kind == CITCAT_CAT_DMA) {
-			GETV(v, "DMA length truncated");
+			CC_GETV(v, "DMA length truncated");
 			if (v == 0 || v > 4096)
 				return bad(r, start, "DMA length out of range (1..4096)");
 			len = (uint32_t)v;
-			GETV(v, "DMA branch count truncated");
+			CC_GETV(v, "DMA branch count truncated");
 			s->bcount += v;
 			ev->bcount = s->bcount;
-			GETD(s->pc, s->pc, "DMA position truncated");
+			CC_GETD(s->pc, s->pc, "DMA position truncated");
 			ev->pc = s->pc;
 		} else if (ev->addr & (len - 1)) {
 			return bad(r, start, "line address not aligned to the line size");
@@ -399,22 +342,22 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 			return bad(r, start, "bad access size code");
 		ev->size = (uint8_t)(1u << flags);
 		if (kind == CITCAT_CAT_WRITE) {
-			GETD(ev->addr, s->mem_addr, "address truncated");
+			CC_GETD(ev->addr, s->mem_addr, "address truncated");
 			s->mem_addr = ev->addr + ev->size;
 		} else {
-			GETD(ev->addr, s->dev_addr, "address truncated");
+			CC_GETD(ev->addr, s->dev_addr, "address truncated");
 			s->dev_addr = ev->addr;
 		}
-		GETV(ev->value, "value truncated");
+		CC_GETV(ev->value, "value truncated");
 		if (ev->size < 8 && (ev->value >> (8 * ev->size)))
 			return bad(r, start, "value wider than the access");
 		break;
 	case CITCAT_CAT_IRQ:
 		ev->line = (uint8_t)flags;
-		GETV(v, "interrupt branch count truncated");
+		CC_GETV(v, "interrupt branch count truncated");
 		s->bcount += v;
 		ev->bcount = s->bcount;
-		GETD(s->pc, s->pc, "interrupt EPC truncated");
+		CC_GETD(s->pc, s->pc, "interrupt EPC truncated");
 		ev->pc = s->pc;
 		break;
 	case CITCAT_CAT_START:
@@ -424,13 +367,13 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	case CITCAT_CAT_SYNC:
 		if (flags)
 			return bad(r, start, "reserved flag bits set");
-		GETV(v, "sync PC truncated");
+		CC_GETV(v, "sync PC truncated");
 		if (v > UINT32_MAX)
 			return bad(r, start, "sync PC wider than 32 bits");
 		ev->pc = (uint32_t)v;
 		for (int k = 0; k < 2; k++) {
 			const struct citcat_cache_config *cc = k ? &r->cfg.dcache : &r->cfg.icache;
-			GETV(v, "sync replacement state truncated");
+			CC_GETV(v, "sync replacement state truncated");
 			if (v > UINT32_MAX || !cache_repl_state_valid(cc, (uint32_t)v))
 				return bad(r, start, cc->repl == CITCAT_REPL_RANDOM
 							     ? "sync replacement state of a random-replacement cache is 0 or wider than 32 bits"
@@ -444,9 +387,9 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 		if (flags > CITCAT_STOP_LIMIT)
 			return bad(r, start, "unknown stop reason");
 		ev->line = (uint8_t)flags;
-		GETV(ev->insns, "stop totals truncated");
-		GETV(ev->bcount, "stop totals truncated");
-		GETV(ev->cycle, "stop totals truncated");
+		CC_GETV(ev->insns, "stop totals truncated");
+		CC_GETV(ev->bcount, "stop totals truncated");
+		CC_GETV(ev->cycle, "stop totals truncated");
 		break;
 	default:
 		return bad(r, start, "unknown event kind");

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,22 +233,10 @@ int citcat_lvt_writer_close(struct citcat_lvt_writer *w)
 	int rc = w->err.code;
 	if (!rc && end_chunk(w))
 		rc = w->err.code;
-	if (rc) {
-		cc_writer_abort(w->cw);
-	} else {
-		rc = cc_writer_close(w->cw);
-	}
-	free(w);
-	return rc;
+	return cc_stream_writer_end(w, rc);
 }
 
-void citcat_lvt_writer_abort(struct citcat_lvt_writer *w)
-{
-	if (!w)
-		return;
-	cc_writer_abort(w->cw);
-	free(w);
-}
+void citcat_lvt_writer_abort(struct citcat_lvt_writer *w) { cc_stream_writer_abort(w); }
 
 const struct citcat_errinfo *citcat_lvt_writer_error(const struct citcat_lvt_writer *w) { return &w->err; }
 
@@ -440,42 +429,18 @@ static int decode_meta(const uint8_t *m, uint32_t ml, struct citcat_target_confi
 	return 0;
 }
 
-static int reader_init(struct citcat_lvt_reader *r, int rc)
+static int reader_init(void *obj)
 {
-	if (rc) {
-		r->err = *cc_reader_error(r->cr);
-		return rc;
-	}
+	struct citcat_lvt_reader *r = obj;
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	return decode_meta(m, ml, &r->cfg, &r->gs, &r->err);
 }
 
-int citcat_lvt_reader_open(struct citcat_lvt_reader **out, const char *path)
-{
-	struct citcat_lvt_reader *r = calloc(1, sizeof *r);
-	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_LVT_VERSION));
-}
+static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_LVT_VERSION, sizeof(struct citcat_lvt_reader), offsetof(struct citcat_lvt_reader, err),
+							reader_init};
 
-int citcat_lvt_reader_open_mem(struct citcat_lvt_reader **out, const void *buf, size_t len)
-{
-	struct citcat_lvt_reader *r = calloc(1, sizeof *r);
-	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_LVT_VERSION));
-}
-
-void citcat_lvt_reader_close(struct citcat_lvt_reader *r)
-{
-	if (!r)
-		return;
-	cc_reader_close(r->cr);
-	free(r);
-}
+CC_STREAM_READER_FUNCS(citcat_lvt_reader, struct citcat_lvt_reader, &reader_kind)
 
 const struct citcat_target_config *citcat_lvt_config(const struct citcat_lvt_reader *r) { return &r->cfg; }
 unsigned citcat_lvt_gran_shift(const struct citcat_lvt_reader *r) { return r->gs; }

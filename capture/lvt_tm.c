@@ -3,6 +3,7 @@
  * decoder needs to stay exact (interrupts and external writes at their
  * instruction boundary, device reads, the register dump at P). */
 #include "lvt_tm.h"
+#include "citcat_regs.h"
 #include "fa.h"
 
 #include <stdio.h>
@@ -10,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define DEV_TRACE 0xF00u
 #define QUEUE_MAX 65536 /* records held back between P and the end of the register dump */
 #define MAX_CODE 32
 
@@ -176,11 +176,12 @@ void lvt_tm_uwrite(struct lvt_tm *tm, uint32_t off, uint32_t value)
 {
 	if (!tm->dumping)
 		return;
-	if (off >= DEV_TRACE + 0x40 && off < DEV_TRACE + 0x40 + 4 * CITCAT_LVT_REGS) {
-		tm->start.regs[(off - DEV_TRACE - 0x40) / 4] = value;
+	const uint32_t reg0 = CITCAT_DEV_OFF(CITCAT_TRACE_REG(0));
+	if (off >= reg0 && off < reg0 + 4 * CITCAT_LVT_REGS) {
+		tm->start.regs[(off - reg0) / 4] = value;
 		return;
 	}
-	if (off != DEV_TRACE + 0xFC)
+	if (off != CITCAT_DEV_OFF(CITCAT_TRACE_DUMP_DONE))
 		return;
 	/* DUMP_DONE: the START record goes first, then what was held back */
 	tm->dumping = 0;

@@ -16,12 +16,9 @@
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
-#include "bus.h"
-#include "capture.h"
-#include "daf.h"
+#include "core.h"
 #include "image.h"
-#include "itrace.h"
-#include "lvt_tm.h"
+#include "target_int.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -32,57 +29,7 @@
 #include <time.h>
 #include <unicorn/unicorn.h>
 
-#define TRC_START 0x54524331u
-#define TRC_STOP 0x53544F50u
-#define INSN_WFI 0x0320F003u
-
-enum { DEV_SYS = 0x000, DEV_CACHE = 0x100, DEV_INTC = 0x200, DEV_TIMER = 0x300, DEV_UART = 0x400,
-       DEV_DMA = 0x500, DEV_CYCLES = 0x600, DEV_ENTROPY = 0x700, DEV_TRACE = 0xF00 };
-
-struct target {
-	uc_engine *uc;
-	const struct citcat_capture_config *cfg;
-	struct bus bus;
-	uint8_t *ram;
-	uint32_t ram_base, ram_size;
-
-	/* trace module */
-	struct citcat_cat_writer *cat;
-	struct citcat_itrace_writer *oracle;
-	struct lvt_tm *lvt; /* first-access load-value mode (LVT.md), or NULL */
-	struct citcat_daf_writer *daf; /* DAF mode (formats/DAF.md): fed like the oracle */
-	int recording, synced, sync_pending, stop_pending, ended;
-	uint64_t bcount, traced_insns;
-	uint32_t expect_pc; /* address + 4 of the last retired instruction */
-	int after_exception;
-
-	/* core */
-	uint64_t insns;
-	int stop_request, exit_code, stop_reason;
-	struct citcat_itrace_rec cur;
-	int cur_valid;
-
-	/* devices */
-	uint32_t intc_pending, intc_enable;
-	uint32_t timer_period, timer_on, timer_ticks;
-	uint64_t timer_next;
-	FILE *uart_in;
-	int uart_rx_avail, uart_rx_eof, uart_irq;
-	uint8_t uart_rx_byte;
-	uint64_t uart_next;
-	FILE *dma_in, *entropy_in;
-	uint32_t dma_dst, dma_len, dma_count, dma_status, dma_irq;
-	uint64_t dma_next;
-	uint32_t cycles_hi_latch, scratch;
-	uint64_t rec_counts[CITCAT_CAT_KINDS]; /* events recorded in the CAT */
-	uint64_t rng_dma, rng_entropy;
-	uint64_t next_event;
-
-	struct citcat_errinfo *err;
-	int failed;
-};
-
-static int fail(struct target *t, int code, const char *fmt, ...)
+int target_fail(struct target *t, int code, const char *fmt, ...)
 {
 	if (t->failed)
 		return t->err->code;
@@ -98,13 +45,7 @@ static int fail(struct target *t, int code, const char *fmt, ...)
 	return code;
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+#define fail target_fail /* the name the call sites below use */
 
 /* ---- trace module ---- */
 
@@ -144,78 +85,20 @@ static void trace_stop(struct target *t, int reason)
 	t->synced = 0;
 }
 
-/* A DMA transfer may overwrite code Unicorn has translated: drop any
- * translation of the range.  Done for every transfer: it is cheap where no
- * code lies (about 4% on the DMA-heaviest example), and tracking "pages with
- * code" per instruction missed blocks translated but pre-empted by an
- * interrupt before their first instruction ran. */
-static void code_changed(void *ctx, uint32_t addr, uint32_t len)
-{
-	struct target *t = ctx;
-	uc_ctl_remove_cache(t->uc, addr, addr + len);
-}
-
 /* ---- devices ---- */
 
+/* The device whose event is due first (the first in table order on a tie). */
 static void recompute_next(struct target *t)
 {
 	uint64_t n = UINT64_MAX;
-	if (t->timer_on && t->timer_period && t->timer_next < n)
-		n = t->timer_next;
-	if ((t->dma_status & 1) && t->dma_next < n)
-		n = t->dma_next;
-	if (t->uart_in && !t->uart_rx_avail && !t->uart_rx_eof && t->uart_next < n)
-		n = t->uart_next;
+	const struct device *nd = NULL;
+	for (unsigned i = 0; i < t->n_ev_dev; i++) {
+		uint64_t e = t->ev_dev[i]->next_event(t);
+		if (e < n)
+			n = e, nd = t->ev_dev[i];
+	}
 	t->next_event = n;
-}
-
-static void dma_burst(struct target *t, uint32_t pc)
-{
-	const struct citcat_target_config *c = &t->cfg->target;
-	uint32_t left = t->dma_len - t->dma_count, addr = t->dma_dst + t->dma_count;
-	uint32_t to_line = c->dcache.line - (addr & (c->dcache.line - 1));
-	uint32_t n = c->dma_burst < left ? c->dma_burst : left;
-	if (n > to_line)
-		n = to_line;
-	uint8_t buf[256];
-	if (t->dma_in) {
-		n = (uint32_t)fread(buf, 1, n, t->dma_in);
-	} else {
-		for (uint32_t i = 0; i < n; i += 8) {
-			uint64_t v = splitmix(&t->rng_dma);
-			memcpy(buf + i, &v, n - i < 8 ? n - i : 8);
-		}
-	}
-	if (n) {
-		if (addr < t->ram_base || (uint64_t)addr + n > (uint64_t)t->ram_base + t->ram_size) {
-			fail(t, CITCAT_ERR_TARGET, "DMA destination 0x%08x is outside RAM", addr);
-			return;
-		}
-		bus_dma(&t->bus, addr, buf, n, t->bcount, pc);
-		if (t->lvt && t->synced)
-			lvt_tm_dma(t->lvt, addr, n, t->bcount, pc);
-		t->dma_count += n;
-	}
-	if (n == 0 || t->dma_count == t->dma_len) {
-		t->dma_status = 2 | (n == 0 ? 4 : 0);
-		if (t->dma_irq)
-			t->intc_pending |= 1u << 2;
-	} else {
-		t->dma_next += c->dma_interval;
-	}
-}
-
-static void uart_arrive(struct target *t)
-{
-	int ch = fgetc(t->uart_in);
-	if (ch == EOF) {
-		t->uart_rx_eof = 1;
-		return;
-	}
-	t->uart_rx_byte = (uint8_t)ch;
-	t->uart_rx_avail = 1;
-	if (t->uart_irq)
-		t->intc_pending |= 1u << 1;
+	t->next_dev = nd;
 }
 
 /* Runs every device event due at or before the current cycle, in time order. */
@@ -226,81 +109,28 @@ static void devices_advance(struct target *t, uint32_t pc)
 		recompute_next(t);
 		if (t->next_event > now)
 			return;
-		uint64_t at = t->next_event;
-		if (t->timer_on && t->timer_period && t->timer_next == at) {
-			/* every tick due by now at once: a tick only counts and sets
-			 * line 0, which commutes with the other devices' events, so
-			 * the state is the same as ticking one by one (and a long
-			 * sleep costs one step per wake-up source, not per tick) */
-			uint64_t k = (now - t->timer_next) / t->timer_period + 1;
-			t->timer_ticks += (uint32_t)k;
-			t->intc_pending |= 1u;
-			t->timer_next += k * t->timer_period;
-		} else if ((t->dma_status & 1) && t->dma_next == at) {
-			dma_burst(t, pc);
-		} else {
-			uart_arrive(t);
-		}
+		t->next_dev->fire(t, now, pc);
+	}
+}
+
+static void devices_init(struct target *t)
+{
+	for (unsigned i = 0; i < target_ndevices; i++) {
+		const struct device *d = target_devices[i];
+		for (uint32_t p = d->base >> 8; p <= (d->base + d->size - 1) >> 8 && p < 256; p++)
+			t->dev_at[p] = d;
+		if (d->next_event && t->n_ev_dev < sizeof t->ev_dev / sizeof *t->ev_dev)
+			t->ev_dev[t->n_ev_dev++] = d;
 	}
 }
 
 static uint32_t dev_read(struct target *t, uint32_t off)
 {
 	const struct citcat_target_config *c = &t->cfg->target;
-	switch (off) {
-	case DEV_SYS + 0x04: return t->scratch;
-	case DEV_SYS + 0x08: return 0xC17CA701u;
-	case DEV_INTC + 0x00: return t->intc_pending;
-	case DEV_INTC + 0x04: return t->intc_enable;
-	case DEV_INTC + 0x0C: {
-		uint32_t m = t->intc_pending & t->intc_enable;
-		for (uint32_t i = 0; i < 32; i++)
-			if (m & (1u << i))
-				return i;
-		return 0xFFFFFFFFu;
-	}
-	case DEV_TIMER + 0x00: return t->timer_period;
-	case DEV_TIMER + 0x04: return t->timer_on;
-	case DEV_TIMER + 0x08:
-		return t->timer_on && t->timer_period ? (uint32_t)(t->timer_next - t->bus.cycle) : 0;
-	case DEV_TIMER + 0x0C: return t->timer_ticks;
-	case DEV_UART + 0x00:
-		if (!t->uart_rx_avail)
-			return 0;
-		t->uart_rx_avail = 0;
-		t->uart_next = t->bus.cycle + c->uart_rate;
-		return t->uart_rx_byte;
-	case DEV_UART + 0x04:
-		return (uint32_t)t->uart_rx_avail | 2u | (t->uart_in && t->uart_rx_eof && !t->uart_rx_avail ? 4u : 0u) |
-		       (!t->uart_in ? 4u : 0u);
-	case DEV_UART + 0x08: return t->uart_irq;
-	case DEV_DMA + 0x00: return t->dma_dst;
-	case DEV_DMA + 0x04: return t->dma_len;
-	case DEV_DMA + 0x0C: return t->dma_status;
-	case DEV_DMA + 0x10: return t->dma_count;
-	case DEV_CYCLES + 0x00:
-		t->cycles_hi_latch = (uint32_t)(t->bus.cycle >> 32);
-		return (uint32_t)t->bus.cycle;
-	case DEV_CYCLES + 0x04: return t->cycles_hi_latch;
-	case DEV_ENTROPY + 0x00:
-		if (t->entropy_in) {
-			uint8_t b[4] = {0, 0, 0, 0};
-			if (fread(b, 1, 4, t->entropy_in) == 0) {
-				rewind(t->entropy_in);
-				if (fread(b, 1, 4, t->entropy_in) == 0)
-					return 0;
-			}
-			return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-		}
-		return (uint32_t)splitmix(&t->rng_entropy);
-	case DEV_ENTROPY + 0x04: {
-		/* a slow triangle wave plus a little seeded noise, 12 bits */
-		uint64_t ph = (t->bus.cycle >> 12) + (c->seed & 0xfff);
-		uint32_t tri = (uint32_t)(ph % 2048);
-		tri = tri < 1024 ? tri : 2047 - tri;
-		return (1500 + tri + (uint32_t)((ph * 2654435761u) >> 29)) & 0xfff;
-	}
-	}
+	const struct device *d = off < CITCAT_DEV_SIZE ? t->dev_at[off >> 8] : NULL;
+	uint32_t v = 0;
+	if (d && d->read && d->read(t, off - d->base, &v) == 0)
+		return v;
 	fail(t, CITCAT_ERR_TARGET, "bus error: read of unassigned device register 0x%08x", c->dev_base + off);
 	return 0;
 }
@@ -308,57 +138,9 @@ static uint32_t dev_read(struct target *t, uint32_t off)
 static void dev_write(struct target *t, uint32_t off, uint32_t v)
 {
 	const struct citcat_target_config *c = &t->cfg->target;
-	switch (off) {
-	case DEV_SYS + 0x00:
-		t->exit_code = (int)v;
-		t->stop_pending = 1;
-		t->stop_reason = CITCAT_STOP_EXIT;
+	const struct device *d = off < CITCAT_DEV_SIZE ? t->dev_at[off >> 8] : NULL;
+	if (d && d->write && d->write(t, off - d->base, v) == 0)
 		return;
-	case DEV_SYS + 0x04: t->scratch = v; return;
-	case DEV_CACHE + 0x00:
-		if (t->recording && !t->synced)
-			t->sync_pending = 1; /* trace start point: after this store */
-		return;
-	case DEV_CACHE + 0x04: case DEV_CACHE + 0x08: case DEV_CACHE + 0x0C: return; /* done by the bus */
-	case DEV_INTC + 0x04: t->intc_enable = v; return;
-	case DEV_INTC + 0x08: t->intc_pending &= ~v; return;
-	case DEV_INTC + 0x10: t->intc_pending |= v; return;
-	case DEV_TIMER + 0x00: t->timer_period = v; t->timer_next = t->bus.cycle + v; return;
-	case DEV_TIMER + 0x04:
-		if ((v & 1) && !t->timer_on)
-			t->timer_next = t->bus.cycle + t->timer_period;
-		t->timer_on = v & 1;
-		return;
-	case DEV_UART + 0x00:
-		if (t->cfg->uart_tx)
-			t->cfg->uart_tx(t->cfg->uart_ctx, (uint8_t)v);
-		return;
-	case DEV_UART + 0x08: t->uart_irq = v & 1; return;
-	case DEV_DMA + 0x00: t->dma_dst = v; return;
-	case DEV_DMA + 0x04: t->dma_len = v; return;
-	case DEV_DMA + 0x08:
-		t->dma_irq = (v >> 1) & 1;
-		if ((v & 1) && !(t->dma_status & 1)) {
-			t->dma_count = 0;
-			t->dma_status = t->dma_len ? 1 : 2;
-			t->dma_next = t->bus.cycle + c->dma_interval;
-			if (!t->dma_len && t->dma_irq)
-				t->intc_pending |= 1u << 2;
-		}
-		return;
-	case DEV_TRACE + 0x00:
-		if (v == TRC_START && !t->recording && !t->ended) {
-			t->recording = 1;
-			struct citcat_cat_event ev = {.kind = CITCAT_CAT_START};
-			bus_marker(&t->bus, &ev);
-		} else if (v == TRC_STOP && t->recording) {
-			t->stop_pending = 1;
-			t->stop_reason = CITCAT_STOP_COMMAND;
-		}
-		return;
-	}
-	if (off >= DEV_TRACE + 0x40 && off <= DEV_TRACE + 0xFC)
-		return; /* register dump slots: recorded as uncached writes */
 	fail(t, CITCAT_ERR_TARGET, "bus error: write of unassigned device register 0x%08x", c->dev_base + off);
 }
 
@@ -462,21 +244,17 @@ static void take_sync(struct target *t, uint32_t pc)
 
 /* The cycle of the next device event that can raise an interrupt line the
  * controller has enabled, UINT64_MAX when none can: nothing can then wake a
- * sleeping core (enabling a line takes an instruction).  The timer raises
- * line 0 at every tick, the UART line 1 when a byte arrives with its RX
- * interrupt on, the DMA line 2 when the transfer ends with its interrupt
- * on (and a transfer always ends: its length is finite, and the input
- * stream's end or a destination outside RAM end it early). */
+ * sleeping core (enabling a line takes an instruction).  Each device says
+ * which of its events can (struct device, next_wakeup). */
 static uint64_t next_wakeup(const struct target *t)
 {
 	uint64_t n = UINT64_MAX;
-	if ((t->intc_enable & 1u) && t->timer_on && t->timer_period && t->timer_next < n)
-		n = t->timer_next;
-	if ((t->intc_enable & 4u) && t->dma_irq && (t->dma_status & 1) && t->dma_next < n)
-		n = t->dma_next;
-	if ((t->intc_enable & 2u) && t->uart_irq && t->uart_in && !t->uart_rx_avail && !t->uart_rx_eof &&
-	    t->uart_next < n)
-		n = t->uart_next;
+	for (unsigned i = 0; i < target_ndevices; i++)
+		if (target_devices[i]->next_wakeup) {
+			uint64_t w = target_devices[i]->next_wakeup(t);
+			if (w < n)
+				n = w;
+		}
 	return n;
 }
 
@@ -523,10 +301,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	 * apply the branch-counter rule (TARGET.md) to where execution went. */
 	if (t->cur_valid)
 		flush_oracle(t);
-	if (t->synced) {
-		if (a != t->expect_pc && !t->after_exception)
-			t->bcount++;
-	}
+	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
+		t->bcount++;
 	t->after_exception = 0;
 	if (t->stop_pending) {
 		t->stop_pending = 0;
@@ -590,15 +366,14 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 			t->cur_valid = 1;
 		}
 	}
-	if ((word & 0x0FFFFFFFu) == INSN_WFI) {
+	if (core_is_wfi(word)) {
 		if ((word >> 28) != 0xE) {
 			fail(t, CITCAT_ERR_TARGET, "conditional WFI at 0x%08x is not supported", a);
 			return;
 		}
 		if (wfi_sleep(t, a))
 			return;
-		uint32_t next = a + 4; /* WFI retires; skip Unicorn's halt */
-		uc_reg_write(uc, UC_ARM_REG_PC, &next);
+		core_wfi_retire(uc, a); /* WFI retires; skip Unicorn's halt */
 	}
 	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
 		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
@@ -666,7 +441,6 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	t->rng_entropy = cfg->target.seed ^ 0x524e47u;
 	int rc = 0;
 	struct citcat_image *img = NULL;
-	uc_hook hk;
 	double t0 = now_s();
 
 	/* nothing is allocated for the firmware before every segment has been
@@ -701,16 +475,11 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	    (rc = open_input(t, cfg->entropy_in, &t->entropy_in, "entropy input")))
 		goto out;
 	t->uart_next = cfg->target.uart_rate;
+	devices_init(t);
 
-	uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &t->uc);
-	if (!ue)
-		ue = uc_ctl_set_cpu_model(t->uc, UC_CPU_ARM_CORTEX_A9);
-	if (!ue)
-		ue = uc_mem_map_ptr(t->uc, t->ram_base, t->ram_size, UC_PROT_ALL, t->ram);
-	if (!ue && !cfg->bare)
-		ue = uc_mmio_map(t->uc, cfg->target.dev_base, cfg->target.dev_size, mmio_read, t, mmio_write, t);
-	if (!ue && cfg->bare) /* baseline: the device window is plain memory */
-		ue = uc_mem_map(t->uc, cfg->target.dev_base, cfg->target.dev_size, UC_PROT_ALL);
+	/* the baseline (bare): the device window is plain memory */
+	uc_err ue = core_open(&t->uc, t->ram_base, t->ram_size, t->ram, cfg->target.dev_base, cfg->target.dev_size,
+			      cfg->bare ? NULL : mmio_read, mmio_write, t);
 	if (ue) {
 		rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn set-up failed: %s", uc_strerror(ue));
 		goto out;
@@ -721,8 +490,8 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			fail(t, rc, "bad cache configuration");
 			goto out;
 		}
-		t->bus.code_changed = code_changed;
-		t->bus.code_ctx = t;
+		t->bus.code_changed = core_code_changed;
+		t->bus.code_ctx = t->uc;
 		if (cat_path && (rc = citcat_cat_writer_open(&t->cat, cat_path, &cfg->target))) {
 			fail(t, rc, "%s: cannot create the CAT: %s", cat_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
@@ -741,15 +510,10 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			fail(t, rc, "%s: cannot create the DAF trace: %s", cfg->daf_path, citcat_errstr(rc));
 			goto out;
 		}
-		uint64_t rb = t->ram_base, re = (uint64_t)t->ram_base + t->ram_size - 1;
-		ue = uc_hook_add(t->uc, &hk, UC_HOOK_CODE, hook_code, t, 1, 0);
-		if (!ue)
-			ue = uc_hook_add(t->uc, &hk, UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
-					 hook_mem, t, rb, re);
-		if (!ue)
-			ue = uc_hook_add(t->uc, &hk, UC_HOOK_MEM_UNMAPPED, hook_unmapped, t, 1, 0);
-		if (!ue)
-			ue = uc_hook_add(t->uc, &hk, UC_HOOK_INTR, hook_intr, t, 1, 0);
+		struct core_hooks hooks = {hook_code, hook_mem,
+					   UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
+					   hook_unmapped, hook_intr};
+		ue = core_add_hooks(t->uc, &hooks, t, t->ram_base, t->ram_size);
 		if (ue) {
 			rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn hook set-up failed: %s", uc_strerror(ue));
 			goto out;
@@ -764,14 +528,14 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			 * (device registers read as memory, so the firmware's path
 			 * differs after its first device access).  Unicorn counts with
 			 * an internal per-instruction hook, which costs about 10%. */
-			ue = uc_emu_start(t->uc, pc, 0xFFFFFFFCu, 0, cfg->max_insns);
+			ue = uc_emu_start(t->uc, pc, CORE_UNTIL, 0, cfg->max_insns);
 			t->stop_request = 1;
 			t->insns = cfg->max_insns;
 			if (ue)
 				rc = fail(t, CITCAT_ERR_UNICORN, "bare run stopped early: %s", uc_strerror(ue));
 			break;
 		}
-		ue = uc_emu_start(t->uc, pc, 0xFFFFFFFCu, 0, 0);
+		ue = uc_emu_start(t->uc, pc, CORE_UNTIL, 0, 0);
 		if (t->failed)
 			break;
 		if (ue) {
@@ -785,7 +549,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		 * and never see the stop flag (found by fuzz_replay, then fuzz_elf).
 		 * The address lies above any RAM, so the core would fetch from
 		 * nothing: the bus error of hook_unmapped. */
-		if (pc == 0xFFFFFFFCu) {
+		if (pc == CORE_UNTIL) {
 			rc = fail(t, CITCAT_ERR_TARGET, "bus error: instruction fetch of unmapped address 0x%08x", pc);
 			break;
 		}

@@ -3,6 +3,7 @@
  * on time. */
 #include "aes.h"
 #include "capture.h"
+#include "citcat_regs.h"
 #include "cli.h"
 #include "ims.h"
 #include "itrace.h"
@@ -27,7 +28,6 @@ static const char bench_replay_help[] =
 
 static void discard(void *ctx, uint8_t b) {}
 
-#define DUMP_DONE_OFF 0xFFCu /* trace module (0xF00) + 0xFC, from the device base */
 
 /* Instructions from P up to and including the driver's uncached store to
  * DUMP_DONE, counted in the replayed trace; 0 when there is none. */
@@ -42,7 +42,7 @@ static uint64_t driver_insns(const char *itrace, uint32_t dev_base)
 				continue;
 			n++;
 			for (uint32_t k = 0; k < rec.n_acc; k++)
-				if (rec.acc[k].write && rec.acc[k].addr == (uint64_t)dev_base + DUMP_DONE_OFF)
+				if (rec.acc[k].write && rec.acc[k].addr == (uint64_t)dev_base + CITCAT_DEV_OFF(CITCAT_TRACE_DUMP_DONE))
 					found = n;
 		}
 	}

@@ -432,3 +432,64 @@ int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len,
 	*nrec = n;
 	return 1;
 }
+
+/* ---- record streams ---- */
+
+int cc_stream_open(void **out, const struct cc_stream_kind *k, const char *path, const void *buf, size_t len)
+{
+	void *obj = calloc(1, k->size);
+	*out = obj;
+	if (!obj)
+		return CITCAT_ERR_NOMEM;
+	struct cc_reader **cr = obj; /* the first member */
+	struct citcat_errinfo *err = (struct citcat_errinfo *)((char *)obj + k->err_offset);
+	int rc = path ? cc_reader_open(cr, path, k->magic, k->version) : cc_reader_open_mem(cr, buf, len, k->magic, k->version);
+	if (rc) {
+		*err = *cc_reader_error(*cr);
+		return rc;
+	}
+	return k->init ? k->init(obj) : 0;
+}
+
+void cc_stream_close(void *reader)
+{
+	if (!reader)
+		return;
+	cc_reader_close(*(struct cc_reader **)reader);
+	free(reader);
+}
+
+int cc_stream_writer_end(void *writer, int rc)
+{
+	struct cc_writer *cw = *(struct cc_writer **)writer;
+	if (rc)
+		cc_writer_abort(cw);
+	else
+		rc = cc_writer_close(cw);
+	free(writer);
+	return rc;
+}
+
+void cc_stream_writer_abort(void *writer)
+{
+	if (!writer)
+		return;
+	cc_writer_abort(*(struct cc_writer **)writer);
+	free(writer);
+}
+
+int cc_stream_next(struct cc_reader *r, struct cc_cursor *c, struct citcat_errinfo *err)
+{
+	int rc = cc_cursor_next(r, c);
+	if (rc < 0)
+		*err = *cc_reader_error(r);
+	return rc;
+}
+
+int cc_stream_bad(struct cc_reader *r, const struct cc_cursor *c, struct citcat_errinfo *err, const uint8_t *at,
+		  const char *what_kind, const char *what)
+{
+	int rc = cc_reader_fail(r, CITCAT_ERR_CORRUPT, (size_t)(at - c->base), "%s: %s", what_kind, what);
+	*err = *cc_reader_error(r);
+	return rc;
+}

@@ -104,6 +104,78 @@ struct cc_cursor {
 };
 int cc_cursor_next(struct cc_reader *r, struct cc_cursor *c);
 
+/* cc_cursor_next for a reader object whose errors go to ERR: a reader error
+ * is kept there (the next calls return it). */
+int cc_stream_next(struct cc_reader *r, struct cc_cursor *c, struct citcat_errinfo *err);
+/* A corrupt record at AT in the cursor's chunk payload: records "WHAT_KIND:
+ * WHAT" at that position (cc_reader_fail) into ERR and returns its code. */
+int cc_stream_bad(struct cc_reader *r, const struct cc_cursor *c, struct citcat_errinfo *err, const uint8_t *at,
+		  const char *what_kind, const char *what);
+
+/* In a record decoder whose locals are P and END (the cursor in the
+ * payload), START (where the record began) and V (a uint64_t), and whose
+ * bad(r, at, what) records a corrupt record: read a varint into V, or a
+ * zigzag delta from BASE that must land in the 32-bit address space
+ * (cc_add_delta32) into DST; a failure returns bad()'s code. */
+#define CC_GETV(v, what)                            \
+	do {                                        \
+		if (cc_get_uvar(&p, end, &(v)))     \
+			return bad(r, start, what); \
+	} while (0)
+#define CC_GETD(dst, base, what)                                                       \
+	do {                                                                           \
+		CC_GETV(v, what);                                                      \
+		if (cc_add_delta32((base), v, &(dst)))                                 \
+			return bad(r, start, "delta leaves the 32-bit address space"); \
+	} while (0)
+
+/* Record streams: the reader and writer objects of the container kinds
+ * (CAT, itrace, AES, LVT) are structs whose FIRST member is their struct
+ * cc_reader * (or struct cc_writer *).  Their open, close and set-up are the
+ * same for every kind and live here.
+ *
+ * A reader kind: MAGIC and the highest VERSION read; the object's SIZE and
+ * the offset of its struct citcat_errinfo (ERR_OFFSET); INIT, when not NULL,
+ * checks the metadata (cc_reader_meta) once the container is open and
+ * returns 0 or an error it has set in the object's errinfo. */
+struct cc_stream_kind {
+	const char *magic;
+	uint16_t version;
+	size_t size, err_offset;
+	int (*init)(void *reader);
+};
+/* Allocates a zeroed reader object into *OUT and opens PATH, or when PATH is
+ * NULL the LEN bytes at BUF (which must outlive the reader).  Returns 0 or
+ * an error; the object's errinfo says why, and *OUT is set whatever the
+ * result (NULL only when out of memory): free it with cc_stream_close. */
+int cc_stream_open(void **out, const struct cc_stream_kind *k, const char *path, const void *buf, size_t len);
+/* Closes and frees a reader object.  Accepts NULL. */
+void cc_stream_close(void *reader);
+/* Defines a kind's public PREFIX_open(TYPE **, path), PREFIX_open_mem(TYPE
+ * **, buf, len) and PREFIX_close(TYPE *) over its struct cc_stream_kind. */
+#define CC_STREAM_READER_FUNCS(prefix, type, kind)                                  \
+	int prefix##_open(type **out, const char *path)                             \
+	{                                                                           \
+		void *r_;                                                           \
+		int rc_ = cc_stream_open(&r_, (kind), path, NULL, 0);               \
+		*out = r_;                                                          \
+		return rc_;                                                         \
+	}                                                                           \
+	int prefix##_open_mem(type **out, const void *buf, size_t len)              \
+	{                                                                           \
+		void *r_;                                                           \
+		int rc_ = cc_stream_open(&r_, (kind), NULL, buf, len);              \
+		*out = r_;                                                          \
+		return rc_;                                                         \
+	}                                                                           \
+	void prefix##_close(type *r) { cc_stream_close(r); }
+/* Ends a writer object (not NULL): with RC 0 finishes the file
+ * (cc_writer_close) and returns its result, otherwise discards it
+ * (cc_writer_abort) and returns RC.  Frees the object. */
+int cc_stream_writer_end(void *writer, int rc);
+/* Discards a writer object's file and frees it.  Accepts NULL. */
+void cc_stream_writer_abort(void *writer);
+
 /* File offset of the payload of the current chunk (for error messages:
  * an error at byte K of a chunk's decompressed payload is reported as
  * "chunk at file offset X, payload byte K"). */

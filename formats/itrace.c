@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "container.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,34 +128,17 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 	return 0;
 }
 
-int citcat_itrace_writer_close(struct citcat_itrace_writer *w)
-{
-	if (!w)
-		return CITCAT_ERR_INVAL;
-	int rc = cc_writer_close(w->cw);
-	free(w);
-	return rc;
-}
-
-void citcat_itrace_writer_abort(struct citcat_itrace_writer *w)
-{
-	if (!w)
-		return;
-	cc_writer_abort(w->cw);
-	free(w);
-}
+int citcat_itrace_writer_close(struct citcat_itrace_writer *w) { return w ? cc_stream_writer_end(w, 0) : CITCAT_ERR_INVAL; }
+void citcat_itrace_writer_abort(struct citcat_itrace_writer *w) { cc_stream_writer_abort(w); }
 
 const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w) { return &w->err; }
 uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w) { return cc_writer_bytes(w->cw); }
 
 /* ---- reader ---- */
 
-static int reader_init(struct citcat_itrace_reader *r, int rc)
+static int reader_init(void *obj)
 {
-	if (rc) {
-		r->err = *cc_reader_error(r->cr);
-		return rc;
-	}
+	struct citcat_itrace_reader *r = obj;
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	if (ml < 8 || m[0] != CITCAT_ISA_ARM_A32) {
@@ -167,52 +151,26 @@ static int reader_init(struct citcat_itrace_reader *r, int rc)
 	return 0;
 }
 
-int citcat_itrace_reader_open(struct citcat_itrace_reader **out, const char *path)
-{
-	struct citcat_itrace_reader *r = calloc(1, sizeof *r);
-	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open(&r->cr, path, MAGIC, CITCAT_ITRACE_VERSION));
-}
+static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_ITRACE_VERSION, sizeof(struct citcat_itrace_reader), offsetof(struct citcat_itrace_reader, err),
+							reader_init};
 
-int citcat_itrace_reader_open_mem(struct citcat_itrace_reader **out, const void *buf, size_t len)
-{
-	struct citcat_itrace_reader *r = calloc(1, sizeof *r);
-	*out = r;
-	if (!r)
-		return CITCAT_ERR_NOMEM;
-	return reader_init(r, cc_reader_open_mem(&r->cr, buf, len, MAGIC, CITCAT_ITRACE_VERSION));
-}
-
-void citcat_itrace_reader_close(struct citcat_itrace_reader *r)
-{
-	if (!r)
-		return;
-	cc_reader_close(r->cr);
-	free(r);
-}
+CC_STREAM_READER_FUNCS(citcat_itrace_reader, struct citcat_itrace_reader, &reader_kind)
 
 enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r->isa; }
 const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r) { return &r->err; }
 
 static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
 {
-	int rc = cc_reader_fail(r->cr, CITCAT_ERR_CORRUPT, (size_t)(at - r->cur.base), "itrace: %s", what);
-	r->err = *cc_reader_error(r->cr);
-	return rc;
+	return cc_stream_bad(r->cr, &r->cur, &r->err, at, "itrace", what);
 }
 
 int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
 {
 	if (r->err.code)
 		return r->err.code;
-	int rc = cc_cursor_next(r->cr, &r->cur);
-	if (rc <= 0) {
-		if (rc < 0)
-			r->err = *cc_reader_error(r->cr);
+	int rc = cc_stream_next(r->cr, &r->cur, &r->err);
+	if (rc <= 0)
 		return rc;
-	}
 	if (rc == 2)
 		state_reset(&r->st);
 	struct state *s = &r->st;

@@ -1,6 +1,7 @@
 /* IMS extraction and file format: see IMS.md. */
 #include "ims.h"
 #include "bytes.h"
+#include "citcat_regs.h"
 #include "container.h"
 
 #include <errno.h>
@@ -182,13 +183,14 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 		}
 		case CITCAT_CAT_UWRITE: {
 			uint32_t off = ev.addr - cfg->dev_base;
-			if (off >= 0xF40 && off < 0xF40 + 4 * ARM_SLOTS && !dump_done) {
-				uint32_t k = (off - 0xF40) / 4;
+			const uint32_t reg0 = CITCAT_DEV_OFF(CITCAT_TRACE_REG(0));
+			if (off >= reg0 && off < reg0 + 4 * ARM_SLOTS && !dump_done) {
+				uint32_t k = (off - reg0) / 4;
 				if (!(slots & (1ull << k))) { /* the first write holds the value at P */
 					slots |= 1ull << k;
 					ims->regs.slot[k] = (uint32_t)ev.value;
 				}
-			} else if (off == 0xFFC && !dump_done) {
+			} else if (off == CITCAT_DEV_OFF(CITCAT_TRACE_DUMP_DONE) && !dump_done) {
 				dump_done = 1;
 			}
 			break;

@@ -15,6 +15,7 @@
 #include "replay_int.h"
 #include "armcore.h"
 #include "bus.h"
+#include "core.h"
 #include "fa.h"
 #include "image.h"
 #include "itrace.h"
@@ -27,7 +28,6 @@
 #include <time.h>
 #include <unicorn/unicorn.h>
 
-#define INSN_WFI 0x0320F003u
 #define MAX_CODE 32
 
 struct lreplayer {
@@ -166,27 +166,9 @@ static void oracle_compare(struct lreplayer *p, const struct citcat_itrace_rec *
 		return;
 	}
 	p->res->oracle_records++;
-	if (rc == 1 && citcat_itrace_rec_equal(r, &p->orec))
-		return;
 	char want[200], got[200];
-	const struct citcat_itrace_rec *v[2] = {&p->orec, r};
-	char *s[2] = {want, got};
-	for (int i = 0; i < 2; i++) {
-		if (i == 0 && rc == 0) {
-			snprintf(want, sizeof want, "the end of the trace");
-			continue;
-		}
-		if (v[i]->kind == CITCAT_REC_IRQ) {
-			snprintf(s[i], 200, "interrupt line %u, EPC 0x%08llx", v[i]->line, (unsigned long long)v[i]->pc);
-		} else {
-			int n = snprintf(s[i], 200, "0x%08llx: %08x", (unsigned long long)v[i]->pc, v[i]->word);
-			for (uint32_t k = 0; k < v[i]->n_acc && n < 180; k++)
-				n += snprintf(s[i] + n, (size_t)(200 - n), " %c%u[0x%llx]=0x%llx", v[i]->acc[k].write ? 'W' : 'R',
-					      v[i]->acc[k].size, (unsigned long long)v[i]->acc[k].addr,
-					      (unsigned long long)v[i]->acc[k].value);
-		}
-	}
-	diverge(p, "instruction trace", want, "%s", got);
+	if (replay_oracle_differs(rc, &p->orec, r, want, got))
+		diverge(p, "instruction trace", want, "%s", got);
 }
 
 static void emit_record(struct lreplayer *p, const struct citcat_itrace_rec *r)
@@ -296,7 +278,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		/* RAM changed behind Unicorn's back: a translation block that ran
 		 * past the known code over these bytes must not be reused */
 		if (changed && (p->xpage[off >> 12] || p->xpage[(off + n - 1) >> 12]))
-			uc_ctl_remove_cache(p->uc, a, (uint64_t)a + n);
+			core_code_changed(p->uc, a, n);
 		fa_mark(&p->bus.dc, a, n); /* figure 3, lines 9-11 */
 	} else {
 		diverge(p, "LVT stream", "a load record", "an %s record", ev_name(r.kind));
@@ -381,7 +363,7 @@ static int apply_events(struct lreplayer *p, uint32_t a)
 				kclr(p->known, e->addr - p->ram_base + i);
 				kset(p->dmaw, e->addr - p->ram_base + i);
 			}
-			uc_ctl_remove_cache(p->uc, e->addr, (uint64_t)e->addr + e->len);
+			core_code_changed(p->uc, e->addr, e->len);
 			p->res->dma++;
 			fetch_event(p);
 			continue;
@@ -421,7 +403,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	if (p->failed)
 		return;
 	close_record(p);
-	if (a != p->expect_pc && !p->after_exception)
+	if (core_branched(a, p->expect_pc, p->after_exception))
 		p->bcount++;
 	p->after_exception = 0;
 	p->cur_pc = a;
@@ -464,10 +446,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	p->cur.word = word;
 	p->cur.n_acc = 0;
 	p->cur_valid = 1;
-	if ((word & 0x0FFFFFFFu) == INSN_WFI) {
-		uint32_t nx = a + 4; /* WFI retires; the wake-up is the next interrupt record */
-		uc_reg_write(uc, UC_ARM_REG_PC, &nx);
-	}
+	if (core_is_wfi(word))
+		core_wfi_retire(uc, a); /* the wake-up is the next interrupt record */
 	if (p->cfg->progress && (p->insns & 0xfffff) == 0 && p->cfg->progress(p->cfg->progress_ctx, p->insns, 0))
 		fail(p, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions", (unsigned long long)p->insns);
 }
@@ -567,7 +547,6 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct cit
 	p->err = err;
 	double t0 = now_s();
 	int rc = 0;
-	uc_hook hk;
 	struct citcat_lvt_rec start;
 
 	if ((rc = citcat_lvt_reader_open(&p->lvt, cfg->lvt_path))) {
@@ -609,22 +588,12 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct cit
 		goto out;
 	}
 	p->bus.dc.rng = start.dc_rng;
-	uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &p->uc);
+	uc_err ue = core_open(&p->uc, p->ram_base, p->ram_size, p->ram, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read,
+			      mmio_write, p);
+	/* MEM_READ, before the read: the hook puts the value where the core loads it */
+	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_unmapped, hook_intr};
 	if (!ue)
-		ue = uc_ctl_set_cpu_model(p->uc, UC_CPU_ARM_CORTEX_A9);
-	if (!ue)
-		ue = uc_mem_map_ptr(p->uc, p->ram_base, p->ram_size, UC_PROT_ALL, p->ram);
-	if (!ue)
-		ue = uc_mmio_map(p->uc, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read, p, mmio_write, p);
-	uint64_t rb = p->ram_base, re = (uint64_t)p->ram_base + p->ram_size - 1;
-	if (!ue)
-		ue = uc_hook_add(p->uc, &hk, UC_HOOK_CODE, hook_code, p, 1, 0);
-	if (!ue) /* before the read: the hook puts the value where the core loads it */
-		ue = uc_hook_add(p->uc, &hk, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_mem, p, rb, re);
-	if (!ue)
-		ue = uc_hook_add(p->uc, &hk, UC_HOOK_MEM_UNMAPPED, hook_unmapped, p, 1, 0);
-	if (!ue)
-		ue = uc_hook_add(p->uc, &hk, UC_HOOK_INTR, hook_intr, p, 1, 0);
+		ue = core_add_hooks(p->uc, &hooks, p, p->ram_base, p->ram_size);
 	struct arm_state regs;
 	memcpy(regs.slot, start.regs, sizeof regs.slot);
 	if (!ue)
@@ -641,7 +610,7 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct cit
 	p->expect_pc = regs.slot[ARM_SLOT_PC];
 	uint32_t pc = p->expect_pc;
 	while (!p->failed && !p->done) {
-		ue = uc_emu_start(p->uc, pc, 0xFFFFFFFCu, 0, 0);
+		ue = uc_emu_start(p->uc, pc, CORE_UNTIL, 0, 0);
 		if (p->failed || p->done)
 			break;
 		uc_reg_read(p->uc, UC_ARM_REG_PC, &pc);

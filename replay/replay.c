@@ -17,6 +17,7 @@
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
+#include "core.h"
 #include "ims.h"
 #include "itrace.h"
 
@@ -28,8 +29,6 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
-
-#define INSN_WFI 0x0320F003u
 
 struct replayer {
 	const struct citcat_replay_config *cfg;
@@ -110,6 +109,31 @@ void replay_divergence_fill(struct citcat_divergence *d, const char *check, uint
 		d->hist_word[i] = hist_word[k];
 		d->hist_index[i] = idx;
 	}
+}
+
+int replay_oracle_differs(int rc, const struct citcat_itrace_rec *want, const struct citcat_itrace_rec *got,
+			  char want_text[200], char got_text[200])
+{
+	if (rc == 1 && citcat_itrace_rec_equal(got, want))
+		return 0;
+	const struct citcat_itrace_rec *v[2] = {want, got};
+	char *s[2] = {want_text, got_text};
+	for (int i = 0; i < 2; i++) {
+		if (i == 0 && rc == 0) {
+			snprintf(want_text, 200, "the end of the trace");
+			continue;
+		}
+		if (v[i]->kind == CITCAT_REC_IRQ) {
+			snprintf(s[i], 200, "interrupt line %u, EPC 0x%08llx", v[i]->line, (unsigned long long)v[i]->pc);
+		} else {
+			int n = snprintf(s[i], 200, "0x%08llx: %08x", (unsigned long long)v[i]->pc, v[i]->word);
+			for (uint32_t k = 0; k < v[i]->n_acc && n < 180; k++)
+				n += snprintf(s[i] + n, (size_t)(200 - n), " %c%u[0x%llx]=0x%llx", v[i]->acc[k].write ? 'W' : 'R',
+					      v[i]->acc[k].size, (unsigned long long)v[i]->acc[k].addr,
+					      (unsigned long long)v[i]->acc[k].value);
+		}
+	}
+	return 1;
 }
 
 static void diverge(struct replayer *p, const char *check, const char *fmt_exp, const char *found_fmt, ...)
@@ -249,27 +273,9 @@ static void oracle_compare(struct replayer *p, const struct citcat_itrace_rec *r
 		return;
 	}
 	p->res->oracle_records++;
-	if (rc == 1 && citcat_itrace_rec_equal(r, &p->orec))
-		return;
 	char want[200], got[200];
-	const struct citcat_itrace_rec *v[2] = {&p->orec, r};
-	char *s[2] = {want, got};
-	for (int i = 0; i < 2; i++) {
-		if (i == 0 && rc == 0) {
-			snprintf(want, sizeof want, "the end of the trace");
-			continue;
-		}
-		if (v[i]->kind == CITCAT_REC_IRQ) {
-			snprintf(s[i], 200, "interrupt line %u, EPC 0x%08llx", v[i]->line, (unsigned long long)v[i]->pc);
-		} else {
-			int n = snprintf(s[i], 200, "0x%08llx: %08x", (unsigned long long)v[i]->pc, v[i]->word);
-			for (uint32_t k = 0; k < v[i]->n_acc && n < 180; k++)
-				n += snprintf(s[i] + n, (size_t)(200 - n), " %c%u[0x%llx]=0x%llx", v[i]->acc[k].write ? 'W' : 'R',
-					      v[i]->acc[k].size, (unsigned long long)v[i]->acc[k].addr,
-					      (unsigned long long)v[i]->acc[k].value);
-		}
-	}
-	diverge(p, "instruction trace", want, "%s", got);
+	if (replay_oracle_differs(rc, &p->orec, r, want, got))
+		diverge(p, "instruction trace", want, "%s", got);
 }
 
 static const int obs_regs[CITCAT_OBS_NREGS] = {
@@ -482,7 +488,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		return;
 	}
 	close_record(p);
-	if (a != p->expect_pc && !p->after_exception)
+	if (core_branched(a, p->expect_pc, p->after_exception))
 		p->bcount++;
 	p->after_exception = 0;
 	p->cur_pc = a;
@@ -526,10 +532,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	p->cur.word = word;
 	p->cur.n_acc = 0;
 	p->cur_valid = 1;
-	if ((word & 0x0FFFFFFFu) == INSN_WFI) {
-		uint32_t nx = a + 4; /* WFI retires; the wake-up is in the AES */
-		uc_reg_write(uc, UC_ARM_REG_PC, &nx);
-	}
+	if (core_is_wfi(word))
+		core_wfi_retire(uc, a); /* the wake-up is in the AES */
 	if (p->cfg->progress && (p->insns & 0xfffff) == 0 && p->cfg->progress(p->cfg->progress_ctx, p->insns, p->total))
 		fail(p, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions", (unsigned long long)p->insns);
 }
@@ -546,16 +550,6 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct replayer *p = ctx;
 	diverge(p, "exception", "no exception other than the recorded interrupts", "exception %u (SVC, undefined or abort)", intno);
-}
-
-/* bus_dma writes RAM behind Unicorn's back: drop the translations of code it
- * overwrote, as capture/target.c does, or the old code would run on. */
-/* As in the capture model (capture/target.c): a DMA transfer drops any
- * translation of the range it overwrites. */
-static void code_changed(void *ctx, uint32_t addr, uint32_t len)
-{
-	struct replayer *p = ctx;
-	uc_ctl_remove_cache(p->uc, addr, addr + len);
 }
 
 void citcat_replay_config_default(struct citcat_replay_config *c)
@@ -640,7 +634,6 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	p->err = err;
 	double t0 = now_s();
 	int rc = 0;
-	uc_hook hk;
 
 	if ((rc = citcat_ims_read(cfg->ims_path, &p->ims, err))) {
 		res->err_path = cfg->ims_path;
@@ -715,25 +708,16 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		rc = fail(p, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: replacement state does not fit the cache policy", cfg->ims_path);
 		goto out;
 	}
-	p->bus.code_changed = code_changed;
-	p->bus.code_ctx = p;
-	uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &p->uc);
-	if (!ue)
-		ue = uc_ctl_set_cpu_model(p->uc, UC_CPU_ARM_CORTEX_A9);
-	if (!ue)
-		ue = uc_mem_map_ptr(p->uc, p->ram_base, p->ram_size, UC_PROT_ALL, p->ram);
-	if (!ue)
-		ue = uc_mmio_map(p->uc, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, p, mmio_write, p);
+	uc_err ue = core_open(&p->uc, p->ram_base, p->ram_size, p->ram, p->ims.cfg.dev_base, p->ims.cfg.dev_size,
+			      mmio_read, mmio_write, p);
+	/* bus_dma writes RAM behind Unicorn's back, as in the capture model */
+	p->bus.code_changed = core_code_changed;
+	p->bus.code_ctx = p->uc;
 	int itr = cfg->out_path || cfg->oracle || cfg->observer;
-	uint64_t rb = p->ram_base, re = (uint64_t)p->ram_base + p->ram_size - 1;
+	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | (itr ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
+				   hook_unmapped, hook_intr};
 	if (!ue)
-		ue = uc_hook_add(p->uc, &hk, UC_HOOK_CODE, hook_code, p, 1, 0);
-	if (!ue)
-		ue = uc_hook_add(p->uc, &hk, UC_HOOK_MEM_WRITE | (itr ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ), hook_mem, p, rb, re);
-	if (!ue)
-		ue = uc_hook_add(p->uc, &hk, UC_HOOK_MEM_UNMAPPED, hook_unmapped, p, 1, 0);
-	if (!ue)
-		ue = uc_hook_add(p->uc, &hk, UC_HOOK_INTR, hook_intr, p, 1, 0);
+		ue = core_add_hooks(p->uc, &hooks, p, p->ram_base, p->ram_size);
 	if (!ue)
 		ue = (uc_err)arm_set_state(p->uc, &p->ims.regs);
 	if (ue) {
@@ -763,7 +747,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	p->expect_pc = p->ims.regs.slot[ARM_SLOT_PC];
 	uint32_t pc = p->expect_pc;
 	while (!p->failed && !p->done) {
-		ue = uc_emu_start(p->uc, pc, 0xFFFFFFFCu, 0, 0);
+		ue = uc_emu_start(p->uc, pc, CORE_UNTIL, 0, 0);
 		if (p->failed || p->done)
 			break;
 		uc_reg_read(p->uc, UC_ARM_REG_PC, &pc);
@@ -774,7 +758,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		/* Unicorn ends a run, without an error or a code hook, when the PC
 		 * reaches the until address: restarting there would loop forever
 		 * (found by fuzz_replay).  It lies above RAM, so it is a fetch. */
-		if (pc == 0xFFFFFFFCu) {
+		if (pc == CORE_UNTIL) {
 			p->cur_pc = pc;
 			p->cur_index = p->insns;
 			diverge(p, "instruction fetch", "an ARM instruction in RAM", "a fetch from 0x%08x", pc);
@@ -901,7 +885,7 @@ double citcat_replay_bare_seconds(const char *ims_path, const char *aes_path, ui
 		for (uint32_t off = 0; off + 4 <= ims.cfg.ram_size; off += 4) {
 			uint32_t w;
 			memcpy(&w, ram + off, 4);
-			if ((w & 0x0FFFFFFFu) == INSN_WFI) {
+			if (core_is_wfi(w)) {
 				w = (w & 0xF0000000u) | 0x0320F000u;
 				memcpy(ram + off, &w, 4);
 			}
@@ -909,19 +893,13 @@ double citcat_replay_bare_seconds(const char *ims_path, const char *aes_path, ui
 		/* same code, same start state, no hooks; without an AES the device
 		 * window is plain memory, so the path differs after the first device
 		 * access */
-		uc_err ue = uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc);
-		if (!ue)
-			ue = uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
-		if (!ue)
-			ue = uc_mem_map_ptr(uc, ims.cfg.ram_base, ims.cfg.ram_size, UC_PROT_ALL, ram);
-		if (!ue)
-			ue = aes ? uc_mmio_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, bare_mmio_read, aes, bare_mmio_write, NULL)
-				 : uc_mem_map(uc, ims.cfg.dev_base, ims.cfg.dev_size, UC_PROT_ALL);
+		uc_err ue = core_open(&uc, ims.cfg.ram_base, ims.cfg.ram_size, ram, ims.cfg.dev_base, ims.cfg.dev_size,
+				      aes ? bare_mmio_read : NULL, bare_mmio_write, aes);
 		if (!ue)
 			ue = (uc_err)arm_set_state(uc, &ims.regs);
 		if (!ue) {
 			double t0 = now_s();
-			ue = uc_emu_start(uc, ims.regs.slot[ARM_SLOT_PC], 0xFFFFFFFCu, 0, insns);
+			ue = uc_emu_start(uc, ims.regs.slot[ARM_SLOT_PC], CORE_UNTIL, 0, insns);
 			t = now_s() - t0;
 		}
 		if (ue) { /* an error stops it early: the time would not be for INSNS */

@@ -15,4 +15,11 @@ void replay_divergence_fill(struct citcat_divergence *d, const char *check, uint
 			    uint32_t pc, const char *expected, uint64_t insns, const uint32_t *hist_pc,
 			    const uint32_t *hist_word, const char *found_fmt, va_list ap);
 
+/* The instruction-trace check: RC is what citcat_itrace_next returned for
+ * the oracle's next record WANT (1 a record, 0 its end), GOT the regenerated
+ * record.  Returns 0 when they are equal; otherwise 1 with both described
+ * in WANT_TEXT and GOT_TEXT for the divergence report. */
+int replay_oracle_differs(int rc, const struct citcat_itrace_rec *want, const struct citcat_itrace_rec *got,
+			  char want_text[200], char got_text[200]);
+
 #endif

@@ -83,7 +83,7 @@ function(citcat_add_firmware name)
       -o ${out}.tmp
     COMMAND sh ${CITCAT_BSP_DIR}/check-firmware.sh ${out}.tmp ${CITCAT_ARM_TOOL_PREFIX}
     COMMAND ${CMAKE_COMMAND} -E rename ${out}.tmp ${out}
-    DEPENDS ${srcs} ${CITCAT_FW_BSP_SOURCES} ${CITCAT_BSP_DIR}/citcat_target.h
+    DEPENDS ${srcs} ${CITCAT_FW_BSP_SOURCES} ${CITCAT_BSP_DIR}/citcat_target.h ${CITCAT_BSP_DIR}/citcat_regs.h
       ${CITCAT_BSP_DIR}/link.ld ${CITCAT_BSP_DIR}/check-firmware.sh
     COMMENT "Building firmware ${name}.elf"
     VERBATIM)

@@ -25,7 +25,7 @@ CFLAGS   := -mcpu=cortex-a9 -marm -mfloat-abi=soft --specs=nano.specs -O2 -g -st
             -Wall -Wextra -ffunction-sections -fdata-sections -fno-common -I$(BSP) $(CFLAGS_EXTRA)
 BSP_SRC  := $(BSP)/start.S $(BSP)/crt.c $(BSP)/syscalls.c $(BSP)/citcat_driver.S
 
-$(OUT): $(SRC) $(BSP_SRC) $(BSP)/citcat_target.h $(BSP)/link.ld
+$(OUT): $(SRC) $(BSP_SRC) $(BSP)/citcat_target.h $(BSP)/citcat_regs.h $(BSP)/link.ld
 	$(CC) $(CFLAGS) $(BSP_SRC) $(SRC) -nostartfiles -nodefaultlibs -T $(BSP)/link.ld \
 	    -Wl,--gc-sections -Wl,--start-group $(LIBC) $(LIBGCC) -Wl,--end-group -o $@.tmp
 	sh $(BSP)/check-firmware.sh $@.tmp $(CROSS)

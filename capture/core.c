@@ -1,0 +1,39 @@
+#include "core.h"
+
+uc_err core_open(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_t *ram, uint32_t dev_base,
+		 uint32_t dev_size, uc_cb_mmio_read_t read, uc_cb_mmio_write_t write, void *ctx)
+{
+	*uc = NULL;
+	uc_err e = uc_open(UC_ARCH_ARM, UC_MODE_ARM, uc);
+	if (!e)
+		e = uc_ctl_set_cpu_model(*uc, UC_CPU_ARM_CORTEX_A9);
+	if (!e)
+		e = uc_mem_map_ptr(*uc, ram_base, ram_size, UC_PROT_ALL, ram);
+	if (!e)
+		e = read ? uc_mmio_map(*uc, dev_base, dev_size, read, ctx, write, ctx)
+			 : uc_mem_map(*uc, dev_base, dev_size, UC_PROT_ALL);
+	if (e && *uc) {
+		uc_close(*uc);
+		*uc = NULL;
+	}
+	return e;
+}
+
+uc_err core_add_hooks(uc_engine *uc, const struct core_hooks *h, void *ctx, uint32_t ram_base, uint32_t ram_size)
+{
+	uc_hook hk;
+	uint64_t rb = ram_base, re = (uint64_t)ram_base + ram_size - 1;
+	uc_err e = uc_hook_add(uc, &hk, UC_HOOK_CODE, h->code, ctx, 1, 0);
+	if (!e)
+		e = uc_hook_add(uc, &hk, h->mem_types, h->mem, ctx, rb, re);
+	if (!e)
+		e = uc_hook_add(uc, &hk, UC_HOOK_MEM_UNMAPPED, h->unmapped, ctx, 1, 0);
+	if (!e)
+		e = uc_hook_add(uc, &hk, UC_HOOK_INTR, h->intr, ctx, 1, 0);
+	return e;
+}
+
+void core_code_changed(void *uc, uint32_t addr, uint32_t len)
+{
+	uc_ctl_remove_cache(uc, addr, (uint64_t)addr + len);
+}

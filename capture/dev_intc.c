@@ -1,0 +1,36 @@
+/* Interrupt controller (TARGET.md).  The core's IRQ input,
+ * (PENDING & ENABLE) != 0, is sampled by the code hook in capture/target.c. */
+#include "target_int.h"
+
+#define R(reg) ((uint32_t)(CITCAT_INTC_##reg - CITCAT_INTC_BASE))
+
+static int intc_read(struct target *t, uint32_t off, uint32_t *v)
+{
+	switch (off) {
+	case R(PENDING): *v = t->intc_pending; return 0;
+	case R(ENABLE): *v = t->intc_enable; return 0;
+	case R(CLAIM): {
+		uint32_t m = t->intc_pending & t->intc_enable;
+		for (uint32_t i = 0; i < 32; i++)
+			if (m & (1u << i)) {
+				*v = i;
+				return 0;
+			}
+		*v = CITCAT_INTC_NONE;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+static int intc_write(struct target *t, uint32_t off, uint32_t v)
+{
+	switch (off) {
+	case R(ENABLE): t->intc_enable = v; return 0;
+	case R(ACK): t->intc_pending &= ~v; return 0;
+	case R(SET): t->intc_pending |= v; return 0;
+	}
+	return -1;
+}
+
+const struct device dev_intc = {"intc", CITCAT_DEV_OFF(CITCAT_INTC_BASE), 0x100, intc_read, intc_write, NULL, NULL, NULL};

@@ -1,0 +1,111 @@
+/* The capture model's internal state, shared by capture/target.c (the core
+ * hooks, the trace module, the run) and the device files capture/dev_*.c.
+ * Not part of the library's API. */
+#ifndef CITCAT_TARGET_INT_H
+#define CITCAT_TARGET_INT_H
+
+#include "bus.h"
+#include "capture.h"
+#include "citcat_regs.h"
+#include "daf.h"
+#include "itrace.h"
+#include "lvt_tm.h"
+
+#include <stdio.h>
+#include <unicorn/unicorn.h>
+
+struct target;
+
+/* One device of the target (TARGET.md "Devices"): a block of registers at
+ * BASE (an offset in the device window, a multiple of 0x100) of SIZE bytes,
+ * and its behaviour.  OFF is relative to BASE.  NULL members: the device has
+ * no such behaviour.
+ *  - read: returns 0 with *V set, or -1 for an unassigned register (a bus
+ *    error, reported by the caller);
+ *  - write: returns 0, or -1 for an unassigned register;
+ *  - next_event: the cycle of the device's next own event (UINT64_MAX none);
+ *  - fire: runs that event, due now (PC: the boundary it happens at);
+ *  - next_wakeup: the cycle of the next event that can raise an interrupt
+ *    line the controller has enabled (UINT64_MAX none): what can end a WFI.
+ * Events due at the same cycle fire in table order. */
+struct device {
+	const char *name;
+	uint32_t base, size;
+	int (*read)(struct target *t, uint32_t off, uint32_t *v);
+	int (*write)(struct target *t, uint32_t off, uint32_t v);
+	uint64_t (*next_event)(const struct target *t);
+	void (*fire)(struct target *t, uint64_t now, uint32_t pc);
+	uint64_t (*next_wakeup)(const struct target *t);
+};
+
+/* The device table (capture/devices.c). */
+extern const struct device *const target_devices[];
+extern const unsigned target_ndevices;
+
+/* One file per device. */
+extern const struct device dev_sysctl, dev_cache, dev_intc, dev_timer, dev_uart, dev_dma, dev_cycles, dev_entropy,
+	dev_trng, dev_trace;
+
+struct target {
+	uc_engine *uc;
+	const struct citcat_capture_config *cfg;
+	struct bus bus;
+	uint8_t *ram;
+	uint32_t ram_base, ram_size;
+
+	/* trace module */
+	struct citcat_cat_writer *cat;
+	struct citcat_itrace_writer *oracle;
+	struct lvt_tm *lvt; /* first-access load-value mode (LVT.md), or NULL */
+	struct citcat_daf_writer *daf; /* DAF mode (formats/DAF.md): fed like the oracle */
+	int recording, synced, sync_pending, stop_pending, ended;
+	uint64_t bcount, traced_insns;
+	uint32_t expect_pc; /* address + 4 of the last retired instruction */
+	int after_exception;
+
+	/* core */
+	uint64_t insns;
+	int stop_request, exit_code, stop_reason;
+	struct citcat_itrace_rec cur;
+	int cur_valid;
+
+	/* devices */
+	uint32_t intc_pending, intc_enable;
+	uint32_t timer_period, timer_on, timer_ticks;
+	uint64_t timer_next;
+	FILE *uart_in;
+	int uart_rx_avail, uart_rx_eof, uart_irq;
+	uint8_t uart_rx_byte;
+	uint64_t uart_next;
+	FILE *dma_in, *entropy_in;
+	uint32_t dma_dst, dma_len, dma_count, dma_status, dma_irq;
+	uint64_t dma_next;
+	uint32_t cycles_hi_latch, scratch;
+	uint64_t trng_taken_at; /* cycle of the last DATA read with a value ready (0: reset) */
+	uint32_t trng_count, trng_value;
+	int trng_ready;
+	uint64_t rec_counts[CITCAT_CAT_KINDS]; /* events recorded in the CAT */
+	uint64_t rng_dma, rng_entropy;
+	uint64_t next_event;
+	const struct device *next_dev;    /* whose event is at next_event */
+	const struct device *dev_at[256]; /* by (offset >> 8) in the device window */
+	const struct device *ev_dev[16];  /* the devices with events, in table order */
+	unsigned n_ev_dev;
+
+	struct citcat_errinfo *err;
+	int failed;
+};
+
+/* Records the first failure (message formatted like printf) and stops the
+ * core.  Returns CODE (or the first failure's code). */
+int target_fail(struct target *t, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static inline uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+#endif
