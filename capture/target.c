@@ -59,6 +59,11 @@ struct target {
 	/* core */
 	uint64_t insns;
 	int stop_request, exit_code, stop_reason;
+	/* abnormal ends (CAT.md, STOP): the trace is closed validly there */
+	int faulted, interrupt_pending;
+	uint32_t fault_kind, fault_pc, fault_addr, stop_pc;
+	uint32_t last_pc; /* the instruction executing (its code hook's address) */
+	char stop_detail[160];
 	struct citcat_itrace_rec cur;
 	int cur_valid;
 
@@ -138,10 +143,52 @@ static void trace_stop(struct target *t, int reason)
 		lvt_tm_stop(t->lvt, (unsigned)reason, t->traced_insns, t->bcount);
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_STOP, .line = (uint8_t)reason, .insns = t->traced_insns,
 				      .bcount = t->bcount};
+	if (reason == CITCAT_STOP_FAULT) {
+		ev.value = t->fault_kind;
+		ev.pc = t->fault_pc;
+		ev.addr = t->fault_addr;
+	}
+	/* an abnormal end is the itrace's last record (formats/ITRACE.md, STOP) */
+	if (reason >= CITCAT_STOP_FAULT && t->synced && t->oracle) {
+		struct citcat_itrace_rec end = {.kind = CITCAT_REC_STOP, .line = (uint8_t)reason, .pc = t->stop_pc,
+						.word = reason == CITCAT_STOP_FAULT ? t->fault_kind : 0,
+						.fault_addr = reason == CITCAT_STOP_FAULT ? t->fault_addr : 0};
+		if (citcat_itrace_write(t->oracle, &end))
+			fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
+	}
 	bus_marker(&t->bus, &ev);
 	t->recording = 0;
 	t->ended = 1;
 	t->synced = 0;
+}
+
+/* The core faulted (CAT.md, STOP): end the trace validly here and stop the
+ * run.  What the instruction would still have done is dropped (the hooks
+ * return early once FAULTED is set).  The LVT and DAF trace modules have no
+ * way to record an abnormal end, so with them a fault stays an error. */
+static void fault(struct target *t, unsigned kind, uint32_t pc, uint32_t addr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void fault(struct target *t, unsigned kind, uint32_t pc, uint32_t addr, const char *fmt, ...)
+{
+	if (t->failed || t->faulted)
+		return;
+	if (t->lvt || t->daf) {
+		char msg[200];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		va_end(ap);
+		fail(t, CITCAT_ERR_TARGET, "%s", msg);
+		return;
+	}
+	t->faulted = 1;
+	t->fault_kind = kind;
+	t->fault_pc = t->stop_pc = pc;
+	t->fault_addr = addr;
+	t->stop_reason = CITCAT_STOP_FAULT;
+	trace_stop(t, CITCAT_STOP_FAULT);
+	t->stop_request = 1;
+	uc_emu_stop(t->uc);
 }
 
 /* A DMA transfer may overwrite code Unicorn has translated: drop any
@@ -301,8 +348,26 @@ static uint32_t dev_read(struct target *t, uint32_t off)
 		return (1500 + tri + (uint32_t)((ph * 2654435761u) >> 29)) & 0xfff;
 	}
 	}
-	fail(t, CITCAT_ERR_TARGET, "bus error: read of unassigned device register 0x%08x", c->dev_base + off);
+	fault(t, CITCAT_FAULT_DEV_READ, t->last_pc, c->dev_base + off, "bus error: read of unassigned device register 0x%08x",
+	      c->dev_base + off);
 	return 0;
+}
+
+/* The registers dev_write serves (the rest is a bus error), asked before
+ * the write is recorded: a faulting write leaves no UWRITE in the CAT. */
+static int dev_writable(uint32_t off)
+{
+	switch (off) {
+	case DEV_SYS + 0x00: case DEV_SYS + 0x04:
+	case DEV_CACHE + 0x00: case DEV_CACHE + 0x04: case DEV_CACHE + 0x08: case DEV_CACHE + 0x0C:
+	case DEV_INTC + 0x04: case DEV_INTC + 0x08: case DEV_INTC + 0x10:
+	case DEV_TIMER + 0x00: case DEV_TIMER + 0x04:
+	case DEV_UART + 0x00: case DEV_UART + 0x08:
+	case DEV_DMA + 0x00: case DEV_DMA + 0x04: case DEV_DMA + 0x08:
+	case DEV_TRACE + 0x00:
+		return 1;
+	}
+	return off >= DEV_TRACE + 0x40 && off <= DEV_TRACE + 0xFC;
 }
 
 static void dev_write(struct target *t, uint32_t off, uint32_t v)
@@ -381,13 +446,17 @@ static void oracle_access(struct target *t, uint32_t addr, unsigned size, int wr
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct target *t = ctx;
+	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
+	if (t->faulted)
+		return 0;
 	if (size != 4 || (off & 3)) {
-		fail(t, CITCAT_ERR_TARGET, "bus error: %u-byte read of device register 0x%08x", size,
-		     t->cfg->target.dev_base + (uint32_t)off);
+		fault(t, CITCAT_FAULT_DEV_READ, t->last_pc, addr, "bus error: %u-byte read of device register 0x%08x", size,
+		      addr);
 		return 0;
 	}
 	uint32_t v = dev_read(t, (uint32_t)off);
-	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
+	if (t->faulted)
+		return 0;
 	bus_uncached(&t->bus, addr, 4, 0, v);
 	if (t->lvt && t->synced)
 		lvt_tm_uread(t->lvt, v);
@@ -400,8 +469,13 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 {
 	struct target *t = ctx;
 	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
-	if (size != 4 || (off & 3)) {
-		fail(t, CITCAT_ERR_TARGET, "bus error: %u-byte write of device register 0x%08x", size, addr);
+	if (t->faulted)
+		return;
+	if (size != 4 || (off & 3) || !dev_writable((uint32_t)off)) {
+		fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, addr,
+		      size != 4 || (off & 3) ? "bus error: %u-byte write of device register 0x%08x"
+					     : "bus error: %u-byte write of unassigned device register 0x%08x",
+		      size, addr);
 		return;
 	}
 	bus_uncached(&t->bus, addr, 4, 1, (uint32_t)value);
@@ -417,6 +491,8 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
+	if (t->faulted)
+		return;
 	int w = type == UC_MEM_WRITE;
 	uint64_t v = (uint64_t)value;
 	if (size < 8)
@@ -430,20 +506,29 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
-	uint32_t pc;
-	uc_reg_read(uc, UC_ARM_REG_PC, &pc);
-	fail(t, CITCAT_ERR_TARGET, "bus error: %s of unmapped address 0x%08llx (near pc 0x%08x)",
-	     type == UC_MEM_FETCH_UNMAPPED ? "instruction fetch" : type == UC_MEM_WRITE_UNMAPPED ? "write" : "read",
-	     (unsigned long long)addr, pc);
+	uint32_t a = (uint32_t)addr;
+	if (type == UC_MEM_FETCH_UNMAPPED) {
+		/* no code hook ran for A: apply the branch-counter rule to it here,
+		 * as hook_code does for every address it sees */
+		if (t->synced && a != t->expect_pc && !t->after_exception && !t->faulted && !t->failed)
+			t->bcount++;
+		fault(t, CITCAT_FAULT_FETCH, a, a, "bus error: instruction fetch of unmapped address 0x%08x", a);
+	} else {
+		int w = type == UC_MEM_WRITE_UNMAPPED;
+		fault(t, w ? CITCAT_FAULT_WRITE : CITCAT_FAULT_READ, t->last_pc, a,
+		      "bus error: %s of unmapped address 0x%08x (pc 0x%08x)", w ? "write" : "read", a, t->last_pc);
+	}
 	return false;
 }
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct target *t = ctx;
-	uint32_t pc;
-	uc_reg_read(uc, UC_ARM_REG_PC, &pc);
-	fail(t, CITCAT_ERR_TARGET, "unsupported exception %u (SVC, undefined instruction or abort) near pc 0x%08x", intno, pc);
+	/* Unicorn's ARM exception numbers (qemu/target/arm/cpu.h): 1 EXCP_UDEF,
+	 * 2 EXCP_SWI, 7 EXCP_BKPT; the others are aborts */
+	unsigned kind = intno == 1 ? CITCAT_FAULT_UNDEF : intno == 2 ? CITCAT_FAULT_SVC : intno == 7 ? CITCAT_FAULT_BKPT
+														  : CITCAT_FAULT_ABORT;
+	fault(t, kind, t->last_pc, 0, "exception %u at pc 0x%08x", intno, t->last_pc);
 }
 
 static void take_sync(struct target *t, uint32_t pc)
@@ -493,6 +578,19 @@ static int wfi_sleep(struct target *t, uint32_t pc)
 	for (uint64_t steps = 1; !(t->intc_pending & t->intc_enable); steps++) {
 		recompute_next(t);
 		uint64_t wake = next_wakeup(t), at = wake;
+		if (wake == UINT64_MAX && !t->lvt && !t->daf) {
+			/* the end of the run: the WFI is its last instruction */
+			snprintf(t->stop_detail, sizeof t->stop_detail, "lines enabled 0x%x; timer %s, DMA %s, UART input %s",
+				 t->intc_enable, t->timer_on && t->timer_period ? "running" : "stopped",
+				 t->dma_status & 1 ? (t->dma_irq ? "active" : "active without interrupt") : "idle",
+				 !t->uart_in || t->uart_rx_eof ? "none left" : t->uart_irq ? "pending" : "without interrupt");
+			t->stop_reason = CITCAT_STOP_WFI_DEADLOCK;
+			t->stop_pc = pc;
+			trace_stop(t, CITCAT_STOP_WFI_DEADLOCK);
+			t->stop_request = 1;
+			uc_emu_stop(t->uc);
+			return -1;
+		}
 		if (wake == UINT64_MAX)
 			return fail(t, CITCAT_ERR_TARGET,
 				    "WFI at 0x%08x can never wake: no enabled interrupt line has a source that can raise it "
@@ -507,9 +605,11 @@ static int wfi_sleep(struct target *t, uint32_t pc)
 		devices_advance(t, pc + 4);
 		if (t->failed)
 			return -1;
-		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns))
-			return fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions, asleep in WFI at 0x%08x",
-				    (unsigned long long)t->insns, pc);
+		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns)) {
+			/* the WFI retires asleep; the next boundary ends the run */
+			t->interrupt_pending = 1;
+			return 0;
+		}
 	}
 	return 0;
 }
@@ -539,9 +639,10 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	if (t->sync_pending)
 		take_sync(t, a);
-	if (t->cfg->max_insns && t->insns >= t->cfg->max_insns) {
-		trace_stop(t, CITCAT_STOP_LIMIT);
-		t->stop_reason = CITCAT_STOP_LIMIT;
+	if ((t->cfg->max_insns && t->insns >= t->cfg->max_insns) || t->interrupt_pending) {
+		t->stop_reason = t->interrupt_pending ? CITCAT_STOP_INTERRUPTED : CITCAT_STOP_LIMIT;
+		t->stop_pc = a;
+		trace_stop(t, t->stop_reason);
 		t->stop_request = 1;
 		uc_emu_stop(uc);
 		return;
@@ -570,8 +671,9 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		}
 	}
 	if (size != 4 || a - t->ram_base >= t->ram_size) {
-		fail(t, CITCAT_ERR_TARGET, size != 4 ? "Thumb code at 0x%08x: the target runs ARM (A32) state only"
-						     : "instruction fetch outside RAM at 0x%08x", a);
+		fault(t, size != 4 ? CITCAT_FAULT_THUMB : CITCAT_FAULT_FETCH, a, a,
+		      size != 4 ? "Thumb code at 0x%08x: the target runs ARM (A32) state only"
+				: "instruction fetch outside RAM at 0x%08x", a);
 		return;
 	}
 	bus_ifetch(&t->bus, a);
@@ -580,6 +682,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	t->bus.cycle++;
 	t->insns++;
 	t->expect_pc = a + 4;
+	t->last_pc = a;
 	if (t->synced) {
 		t->traced_insns++;
 		if (t->oracle || t->daf) {
@@ -601,7 +704,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		uc_reg_write(uc, UC_ARM_REG_PC, &next);
 	}
 	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
-		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
+		t->interrupt_pending = 1; /* the run ends at the next boundary, with a valid trace */
 }
 
 void citcat_capture_config_default(struct citcat_capture_config *c)
@@ -772,8 +875,13 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			break;
 		}
 		ue = uc_emu_start(t->uc, pc, 0xFFFFFFFCu, 0, 0);
-		if (t->failed)
+		if (t->failed || t->faulted)
 			break;
+		if (ue == UC_ERR_INSN_INVALID) { /* Unicorn stops at an undefined instruction itself */
+			uc_reg_read(t->uc, UC_ARM_REG_PC, &pc);
+			fault(t, CITCAT_FAULT_UNDEF, pc, 0, "undefined instruction at pc 0x%08x", pc);
+			break;
+		}
 		if (ue) {
 			uc_reg_read(t->uc, UC_ARM_REG_PC, &pc);
 			rc = fail(t, CITCAT_ERR_UNICORN, "emulation stopped at pc 0x%08x: %s", pc, uc_strerror(ue));
@@ -786,7 +894,9 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		 * The address lies above any RAM, so the core would fetch from
 		 * nothing: the bus error of hook_unmapped. */
 		if (pc == 0xFFFFFFFCu) {
-			rc = fail(t, CITCAT_ERR_TARGET, "bus error: instruction fetch of unmapped address 0x%08x", pc);
+			if (t->synced && pc != t->expect_pc && !t->after_exception)
+				t->bcount++; /* as hook_unmapped for a fetch */
+			fault(t, CITCAT_FAULT_FETCH, pc, pc, "bus error: instruction fetch of unmapped address 0x%08x", pc);
 			break;
 		}
 	}
@@ -800,6 +910,11 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	}
 	res->exit_code = t->exit_code;
 	res->stop = t->stop_reason;
+	res->fault_kind = t->fault_kind;
+	res->fault_pc = t->fault_pc;
+	res->fault_addr = t->fault_addr;
+	res->stop_pc = t->stop_pc;
+	memcpy(res->stop_detail, t->stop_detail, sizeof res->stop_detail);
 	res->insns = t->insns;
 	res->traced_insns = t->traced_insns;
 	res->cycles = t->bus.cycle;

@@ -13,6 +13,7 @@
 #define EXIT_OK 0
 #define EXIT_CHECK 1 /* a check failed: divergence, verification mismatch */
 #define EXIT_USAGE 2 /* usage or input error */
+#define EXIT_ABNORMAL 3 /* capture: the target stopped abnormally (fault, WFI deadlock, interrupted); valid trace */
 
 /* ---- utilities (util.c) ---- */
 /* Prints "citcat: PATH: offset N: message" for an error from the library. */
@@ -27,6 +28,10 @@ int cli_parse_size(const char *s, uint64_t *out);
 /* The same numbers without a suffix.  Every numeric option goes through
  * one of the two. */
 int cli_parse_u64(const char *s, uint64_t *out);
+/* A count (instructions, records) with an optional decimal suffix K, M, G
+ * or T (10^3 .. 10^12: 100M is a hundred million); otherwise as
+ * cli_parse_u64.  0 or -1. */
+int cli_parse_count(const char *s, uint64_t *out);
 /* True when ARG is -h or --help. */
 int cli_is_help(const char *arg);
 /* Reads up to N bytes of the start of PATH; returns bytes read or -1.  For

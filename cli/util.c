@@ -106,6 +106,24 @@ int cli_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int cli_parse_count(const char *s, uint64_t *out)
+{
+	uint64_t v, m = 1;
+	const char *end = s ? parse_number(s, &v) : NULL;
+	if (!end)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': m = 1000; end++; break;
+	case 'm': case 'M': m = 1000000; end++; break;
+	case 'g': case 'G': m = 1000000000; end++; break;
+	case 't': case 'T': m = 1000000000000ull; end++; break;
+	}
+	if (*end || v > UINT64_MAX / m)
+		return -1;
+	*out = v * m;
+	return 0;
+}
+
 int cli_is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
 
 /* Reads up to N bytes of standard input and puts them back: a seekable
