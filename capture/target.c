@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
+#include <unistd.h>
 
 #define TRC_START 0x54524331u
 #define TRC_STOP 0x53544F50u
@@ -718,7 +719,15 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 {
 	if (!path)
 		return 0;
-	*f = fopen(path, "rb");
+	/* "-" is standard input (a copy of the descriptor: closed with the run) */
+	if (strcmp(path, "-") == 0) {
+		int fd = dup(0);
+		*f = fd < 0 ? NULL : fdopen(fd, "rb");
+		if (!*f && fd >= 0)
+			close(fd);
+	} else {
+		*f = fopen(path, "rb");
+	}
 	struct stat st;
 	int e = !*f ? errno : fstat(fileno(*f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
 	if (e) { /* a directory opens, then reads as empty: refuse it */

@@ -92,7 +92,25 @@ static int parse_cache(const char *s, struct citcat_cache_config *c)
 	return cache_config_check(c, &why) ? -1 : 0;
 }
 
-static void uart_to_file(void *ctx, uint8_t b) { fputc(b, (FILE *)ctx); }
+/* UART output to a stream; the progress line (standard error, a terminal)
+ * is cleared first so the two never share a line. */
+struct uart_stream {
+	FILE *f;
+	struct cli_progress *pr;
+	int mid_line; /* the last UART byte was not a newline: no progress line now */
+};
+static void uart_to_file(void *ctx, uint8_t b)
+{
+	struct uart_stream *u = ctx;
+	if (u->pr->shown) {
+		fflush(u->f);
+		cli_progress_clear(u->pr);
+	}
+	fputc(b, u->f);
+	u->mid_line = b != '\n';
+	if (b == '\n' && u->pr->enabled)
+		fflush(u->f); /* whole lines reach the terminal before the next progress line */
+}
 /* --uart-out goes through an outfile like every output: a regular file
  * appears only when the capture succeeds, and nothing that existed before
  * is ever removed.  Write errors are sticky and reported at commit. */
@@ -116,7 +134,9 @@ static void abnormal_end_message(char *buf, size_t n, const char *elf, const str
 
 static int progress_cb(void *ctx, uint64_t insns)
 {
-	cli_progress_update(ctx, insns, 0, "insn");
+	const struct uart_stream *u = ctx;
+	if (!u->mid_line)
+		cli_progress_update(u->pr, insns, 0, "insn");
 	return cli_interrupted();
 }
 
@@ -270,12 +290,13 @@ int cmd_capture(int argc, char **argv)
 	struct citcat_errinfo err;
 	if (uart_out && cc_outfile_open(&uo, uart_out, 0, &err))
 		return cli_errinfo(uart_out, &err);
-	c.uart_tx = uo ? uart_to_outfile : uart_to_file;
-	c.uart_ctx = uo ? (void *)uo : (void *)uf;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "capture");
+	struct uart_stream us = {uf, &pr, 0};
+	c.uart_tx = uo ? uart_to_outfile : uart_to_file;
+	c.uart_ctx = uo ? (void *)uo : (void *)&us;
 	c.progress = progress_cb;
-	c.progress_ctx = &pr;
+	c.progress_ctx = &us;
 	struct citcat_capture_result res;
 	int rc = citcat_capture_run(&c, elf, out, oracle, &res, &err);
 	cli_progress_done(&pr);

@@ -3,6 +3,7 @@
 #include "cat.h"
 #include "itrace.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const char info_help[] =
@@ -112,7 +113,7 @@ int cmd_info(int argc, char **argv)
 	uint8_t head[64];
 	long n = cli_read_head(path, head, sizeof head);
 	if (n < 0)
-		return cli_fail("%s: cannot open", path);
+		return cli_fail("%s: cannot open: %s", path, strerror(errno));
 	if (n >= 8 && memcmp(head + 4, "\r\n\x1a\n", 4) == 0) {
 		if (memcmp(head, "CCAT", 4) == 0)
 			return cat_info(path, json);
