@@ -35,7 +35,13 @@ struct citcat_capture_config {
 	void *lvt_raw_ctx;
 	const char *daf_path; /* data-address filtering trace (formats/DAF.md), or NULL */
 	int daf_raw;          /* DAF encoding: 0 DAFDiff, 1 raw addresses */
+	/* The nominal clock the CLOCK_HZ register reports (TARGET.md), for
+	 * firmware that turns cycles into seconds; 0 = CITCAT_CLOCK_HZ_DEFAULT.
+	 * Timing in the model is in cycles either way. */
+	uint32_t clock_hz;
 };
+
+#define CITCAT_CLOCK_HZ_DEFAULT 100000000u /* 100 MHz */
 
 void citcat_capture_config_default(struct citcat_capture_config *c);
 

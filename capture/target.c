@@ -298,6 +298,7 @@ static uint32_t dev_read(struct target *t, uint32_t off)
 	switch (off) {
 	case DEV_SYS + 0x04: return t->scratch;
 	case DEV_SYS + 0x08: return 0xC17CA701u;
+	case DEV_SYS + 0x0C: return t->cfg->clock_hz ? t->cfg->clock_hz : CITCAT_CLOCK_HZ_DEFAULT;
 	case DEV_INTC + 0x00: return t->intc_pending;
 	case DEV_INTC + 0x04: return t->intc_enable;
 	case DEV_INTC + 0x0C: {

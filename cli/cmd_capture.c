@@ -36,6 +36,8 @@ static const char capture_help[] =
 	"  --exit-status         exit with the firmware's exit value (modulo 256) when it\n"
 	"                        ends by EXIT\n"
 	"  --timestamps          record a bus-cycle timestamp with every event\n"
+	"  --clock-hz N          nominal clock the firmware reads (citcat_clock_hz(); default\n"
+	"                        100M): cycles / N = seconds, for CoreMark, Embench\n"
 	"  -q, --quiet           no seed line and no summary on standard error\n"
 	"Numbers are decimal, or hexadecimal after 0x; sizes take K, M or G.\n"
 	"Exit status: 0 when the run ended by EXIT (any exit value, unless --exit-status),\n"
@@ -215,6 +217,11 @@ static int parse_target_opt(int argc, char **argv, int *i, struct citcat_capture
 		NEED_VAL;
 		if (cli_parse_count(v, &c->max_insns) || c->max_insns == 0)
 			return cli_usage_error("capture", "bad instruction count '%s'", v);
+	} else if (strcmp(a, "--clock-hz") == 0) {
+		NEED_VAL;
+		if (cli_parse_count(v, &n) || n == 0 || n > UINT32_MAX)
+			return cli_usage_error("capture", "bad clock '%s' (1 .. 4294967295 Hz; suffixes K, M, G)", v);
+		c->clock_hz = (uint32_t)n;
 	} else if (strcmp(a, "--timestamps") == 0) {
 		c->target.timestamps = 1;
 	} else {

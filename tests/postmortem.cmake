@@ -12,7 +12,7 @@ if(CITCAT_FIRMWARE_FOUND)
       OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   endforeach()
   find_program(ARM_NM arm-none-eabi-nm)
-  foreach(section wild stack undef limit sigint exit)
+  foreach(section wild stack undef limit sigint exit cli)
     add_test(NAME postmortem_${section} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/postmortem.sh ${section}
       $<TARGET_FILE:citcat_cli> ${CMAKE_CURRENT_BINARY_DIR} ${ARM_NM})
     set_tests_properties(postmortem_${section} PROPERTIES LABELS e2e TIMEOUT 300)

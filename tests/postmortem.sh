@@ -124,8 +124,33 @@ exit)
   rc=$?
   [ "$rc" -eq 7 ] || fail "exit: --exit-status exited $rc, expected 7"
   "$C" info --json "$t/e.cat" >"$t/j" || fail "exit: info"
+  # the nominal clock (TARGET.md, CLOCK_HZ): the default, and --clock-hz
+  "$C" capture "$FW/crash_exit7.elf" -o "$t/e.cat" --seed 1 -q >"$t/uart" 2>/dev/null
+  grep -q "^clock 100000000$" "$t/uart" || fail "exit: default clock: $(cat "$t/uart")"
+  "$C" capture "$FW/crash_exit7.elf" -o "$t/k.cat" --oracle "$t/k.oracle" --seed 1 -q --clock-hz 25M >"$t/uart" 2>/dev/null
+  grep -q "^clock 25000000$" "$t/uart" || fail "exit: --clock-hz 25M: $(cat "$t/uart")"
+  expect 2 "bad clock '0'" "$C" capture "$FW/crash_exit7.elf" -o "$t/k2.cat" --clock-hz 0
+  pipeline k exit
   grep -q '"stop": "exit", "exit_value": 7' "$t/j" || fail "exit: info --json: $(cat "$t/j")"
   finish postmortem_exit
+  ;;
+cli)
+  # rough edges of the CLI (issue 12, section 6)
+  expect 2 "'captre' is not a citcat command. Did you mean 'capture'?" "$C" captre
+  expect 2 "'xyzzy' is not a citcat command." "$C" xyzzy
+  grep -q "Did you mean" "$t/err" && fail "cli: a suggestion for xyzzy: $(cat "$t/err")"
+  "$C" capture "$FW/crash_hang.elf" --seed=1 -o "$t/c.cat" --max-insns=2K -q >/dev/null 2>"$t/err" ||
+    fail "cli: --opt=value: $(cat "$t/err")"
+  "$C" info --json "$t/c.cat" | grep -q '"instructions": [0-9]*, .*"stop": "insn-limit"' || fail "cli: --max-insns=2K"
+  expect 2 "bad instruction count '2X'" "$C" capture "$FW/crash_hang.elf" --seed 1 -o "$t/d.cat" --max-insns 2X
+  expect 2 "bad instruction count '20000000000000000000K'" "$C" capture "$FW/crash_hang.elf" --seed 1 -o "$t/d.cat" \
+    --max-insns 20000000000000000000K
+  expect 2 "nothing.cat: cannot open: No such file or directory" "$C" info "$t/nothing.cat"
+  expect 2 ": cannot open: Is a directory" "$C" info "$t"
+  "$C" info - <"$t/c.cat" | grep -q "^-: cache-filtered address trace" || fail "cli: info -"
+  echo hi | "$C" capture "$FW/crash_exit7.elf" --seed 1 --uart-in - -o "$t/u.cat" -q >/dev/null 2>"$t/err" ||
+    fail "cli: --uart-in -: $(cat "$t/err")"
+  finish postmortem_cli
   ;;
 *)
   echo "unknown section $section"

@@ -29,6 +29,7 @@
 #define CITCAT_SYSCTL_SCRATCH  (CITCAT_SYSCTL_BASE + 0x04u) /* RW: plain register */
 #define CITCAT_SYSCTL_ID       (CITCAT_SYSCTL_BASE + 0x08u) /* R: CITCAT_SYSCTL_ID_VALUE */
 #define CITCAT_SYSCTL_ID_VALUE 0xC17CA701u
+#define CITCAT_SYSCTL_CLOCK_HZ (CITCAT_SYSCTL_BASE + 0x0Cu) /* R: nominal clock in Hz */
 
 /* Cache maintenance (any value written triggers the operation) */
 #define CITCAT_CACHE_BASE        0x40000100u
@@ -202,6 +203,10 @@ __attribute__((noreturn)) static inline void citcat_exit(uint32_t status)
 }
 
 static inline uint32_t citcat_sysctl_id(void) { return CITCAT_REG(CITCAT_SYSCTL_ID); }
+
+/* The target's nominal clock in Hz (capture --clock-hz, default 100 MHz):
+ * seconds = citcat_cycles() / citcat_clock_hz(). */
+static inline uint32_t citcat_clock_hz(void) { return CITCAT_REG(CITCAT_SYSCTL_CLOCK_HZ); }
 
 /* ---- UART -------------------------------------------------------------- */
 

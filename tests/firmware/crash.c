@@ -58,6 +58,7 @@ int main(void)
     __asm__ volatile(".global crash_pc\n"
                      "crash_pc: b crash_pc\n" ::: "memory");
 #elif CRASH == 5
+    printf("clock %lu\n", (unsigned long)citcat_clock_hz());
     return 7;
 #endif
     return 0;
