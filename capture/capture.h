@@ -74,7 +74,8 @@ struct citcat_capture_result {
  * fault, WFI deadlock, interrupted: RES->stop says which; CAT.md, STOP),
  * and the files were written; otherwise an error with details in ERR, and no
  * output files.  With an LVT or DAF trace, a fault or WFI deadlock is still
- * an error (CITCAT_ERR_TARGET): those formats cannot record it. */
+ * an error (CITCAT_ERR_TARGET), and with an LVT an interruption too
+ * (CITCAT_ERR_INTERRUPTED): those formats cannot record them. */
 int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf, const char *cat_path,
 		       const char *oracle_path, struct citcat_capture_result *res, struct citcat_errinfo *err);
 
