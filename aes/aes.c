@@ -61,6 +61,7 @@ struct citcat_aes_reader {
 	struct astate st;
 	struct citcat_aes_rec prev;
 	int have_prev;
+	unsigned max_stop; /* the highest stop reason the file's version has */
 	uint64_t repeat; /* copies of PREV still to return */
 	size_t last_bytes;
 	const uint8_t *last_raw;
@@ -176,9 +177,17 @@ static int put(struct citcat_aes_writer *w, const struct citcat_aes_rec *r)
 		break;
 	}
 	case CITCAT_AES_END:
+		if (r->line >= CITCAT_STOP_REASONS ||
+		    (r->line == CITCAT_STOP_FAULT && (r->value == 0 || r->value >= CITCAT_FAULT_KINDS)))
+			return CITCAT_ERR_INVAL;
 		p += cc_put_uvar(p, r->insns);
 		p += cc_put_uvar(p, r->bcount);
 		*p++ = r->line;
+		if (r->line == CITCAT_STOP_FAULT) {
+			*p++ = (uint8_t)r->value;
+			p += cc_put_uvar(p, r->pc);
+			p += cc_put_uvar(p, r->addr);
+		}
 		break;
 	default:
 		return CITCAT_ERR_INVAL;
@@ -229,6 +238,8 @@ static int reader_init(void *obj)
 	r->id.hash = cc_get64(m);
 	r->id.start_pc = cc_get32(m + 8);
 	r->id.insns = cc_get64(m + 12);
+	/* version 1 has the normal ends only (AES.md, Version changes) */
+	r->max_stop = cc_reader_version(r->cr) == 1 ? CITCAT_STOP_LIMIT : CITCAT_STOP_REASONS - 1;
 	return 0;
 }
 
@@ -352,9 +363,24 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 			return bad(r, start, "reserved bits set");
 		CC_GETV(rec->insns, "end record truncated");
 		CC_GETV(rec->bcount, "end record truncated");
-		if (p >= end || *p > 2)
+		if (p >= end || *p > r->max_stop)
 			return bad(r, start, "end record: bad stop reason");
 		rec->line = *p++;
+		if (rec->line == CITCAT_STOP_FAULT) {
+			if (p >= end)
+				return bad(r, start, "end record truncated");
+			rec->value = *p++;
+			if (rec->value == 0 || rec->value >= CITCAT_FAULT_KINDS)
+				return bad(r, start, "end record: unknown fault kind");
+			CC_GETV(v, "end record truncated");
+			if (v > UINT32_MAX)
+				return bad(r, start, "end record: fault PC wider than 32 bits");
+			rec->pc = (uint32_t)v;
+			CC_GETV(v, "end record truncated");
+			if (v > UINT32_MAX)
+				return bad(r, start, "end record: fault address wider than 32 bits");
+			rec->addr = (uint32_t)v;
+		}
 		break;
 	case K_REPEAT:
 		if (h >> 3 || !r->have_prev)
@@ -497,6 +523,11 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 			a.insns = ev.insns;
 			a.bcount = ev.bcount;
 			a.line = ev.line;
+			if (ev.line == CITCAT_STOP_FAULT) {
+				a.value = ev.value;
+				a.pc = ev.pc;
+				a.addr = ev.addr;
+			}
 			break;
 		default:
 			continue; /* fills, write-backs, writes: the replay regenerates them */

@@ -9,7 +9,7 @@
 #include "citcat.h"
 #include "ims.h"
 
-#define CITCAT_AES_VERSION 1
+#define CITCAT_AES_VERSION 2 /* written; readers accept 1 and 2 (AES.md, Version changes) */
 
 enum citcat_aes_kind {
 	CITCAT_AES_IRQ = 0,     /* interrupt: line, pc = EPC, bcount */
@@ -23,7 +23,7 @@ enum citcat_aes_kind {
 
 struct citcat_aes_rec {
 	uint8_t kind;
-	uint8_t line; /* IRQ line; END: stop reason */
+	uint8_t line; /* IRQ line; END: stop reason (enum citcat_stop_reason) */
 	uint8_t size;
 	uint32_t addr;
 	uint32_t pc;
@@ -32,6 +32,8 @@ struct citcat_aes_rec {
 	uint32_t len;
 	const uint8_t *data; /* DMA; valid until the next read */
 	uint64_t insns;      /* END */
+	/* END with CITCAT_STOP_FAULT: VALUE is the fault kind (enum
+	 * citcat_fault_kind), PC the fault PC and ADDR the fault address */
 };
 
 const char *citcat_aes_kind_name(unsigned kind);

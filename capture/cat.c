@@ -109,6 +109,21 @@ static const char *const kind_names[CITCAT_CAT_KINDS] = {
 
 const char *citcat_cat_kind_name(unsigned kind) { return kind < CITCAT_CAT_KINDS ? kind_names[kind] : "?"; }
 
+static const char *const stop_names[CITCAT_STOP_REASONS] = {
+	"exit", "command", "insn-limit", "fault", "wfi-deadlock", "interrupted",
+};
+
+const char *citcat_stop_reason_name(unsigned r) { return r < CITCAT_STOP_REASONS ? stop_names[r] : "?"; }
+
+static const char *const fault_names[CITCAT_FAULT_KINDS] = {
+	"?", "bus error (read of an unmapped address)", "bus error (write to an unmapped address)",
+	"bus error (instruction fetch outside RAM)", "bus error (device register read)",
+	"bus error (device register write)", "undefined instruction", "supervisor call (SVC)", "breakpoint (BKPT)",
+	"abort", "branch into Thumb state",
+};
+
+const char *citcat_fault_kind_name(unsigned k) { return k && k < CITCAT_FAULT_KINDS ? fault_names[k] : "?"; }
+
 /* Per-chunk delta state (reset at every chunk, so chunks decode alone). */
 struct dstate {
 	uint32_t mem_addr, dev_addr, pc;
@@ -128,6 +143,7 @@ struct citcat_cat_reader {
 	struct cc_cursor cur;
 	struct dstate st;
 	struct citcat_errinfo err;
+	unsigned max_stop; /* the highest stop reason the file's version has */
 };
 
 int citcat_cat_writer_open(struct citcat_cat_writer **out, const char *path, const struct citcat_target_config *cfg)
@@ -160,6 +176,10 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		       : (ev->kind == CITCAT_CAT_FILL_D || ev->kind == CITCAT_CAT_WRITEBACK) ? w->cfg.dcache.line
 		       : ev->kind == CITCAT_CAT_DMA ? ev->len : 0;
 	if (ev->kind == 0 || ev->kind >= CITCAT_CAT_KINDS || (ev->kind == CITCAT_CAT_DMA && (ev->len == 0 || ev->len > 4096)))
+		return CITCAT_ERR_INVAL;
+	if (ev->kind == CITCAT_CAT_STOP &&
+	    (ev->line >= CITCAT_STOP_REASONS ||
+	     (ev->line == CITCAT_STOP_FAULT && (ev->value == 0 || ev->value >= CITCAT_FAULT_KINDS))))
 		return CITCAT_ERR_INVAL;
 	if (ev->kind == CITCAT_CAT_SYNC && (!cache_repl_state_valid(&w->cfg.icache, ev->repl_state[0]) ||
 					   !cache_repl_state_valid(&w->cfg.dcache, ev->repl_state[1])))
@@ -230,6 +250,11 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		p += cc_put_uvar(p, ev->insns);
 		p += cc_put_uvar(p, ev->bcount);
 		p += cc_put_uvar(p, ev->cycle);
+		if (ev->line == CITCAT_STOP_FAULT) {
+			p += cc_put_uvar(p, ev->value);
+			p += cc_put_uvar(p, ev->pc);
+			p += cc_put_uvar(p, ev->addr);
+		}
 		break;
 	}
 	*head = (uint8_t)(ev->kind | (flags << 4));
@@ -248,15 +273,17 @@ uint64_t citcat_cat_writer_bytes(const struct citcat_cat_writer *w) { return cc_
 static int reader_init(void *obj)
 {
 	struct citcat_cat_reader *r = obj;
-	if (cc_reader_version(r->cr) != CITCAT_CAT_VERSION) {
+	if (cc_reader_version(r->cr) < CITCAT_CAT_MIN_VERSION) {
 		/* version 1 lacks the replacement state at P (CAT.md, Version changes) */
 		r->err.code = CITCAT_ERR_VERSION;
 		r->err.offset = 8;
 		snprintf(r->err.msg, sizeof r->err.msg,
-			 "format version %u is not supported (this build reads CAT version %u only; capture again)",
-			 cc_reader_version(r->cr), CITCAT_CAT_VERSION);
+			 "format version %u is not supported (this build reads CAT versions %u to %u; capture again)",
+			 cc_reader_version(r->cr), CITCAT_CAT_MIN_VERSION, CITCAT_CAT_VERSION);
 		return r->err.code;
 	}
+	/* version 2 has the normal ends only (CAT.md, Version changes) */
+	r->max_stop = cc_reader_version(r->cr) == 2 ? CITCAT_STOP_LIMIT : CITCAT_STOP_REASONS - 1;
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	const char *why = NULL;
@@ -384,12 +411,25 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 		s->bcount = 0;
 		break;
 	case CITCAT_CAT_STOP:
-		if (flags > CITCAT_STOP_LIMIT)
+		if (flags > r->max_stop)
 			return bad(r, start, "unknown stop reason");
 		ev->line = (uint8_t)flags;
 		CC_GETV(ev->insns, "stop totals truncated");
 		CC_GETV(ev->bcount, "stop totals truncated");
 		CC_GETV(ev->cycle, "stop totals truncated");
+		if (flags == CITCAT_STOP_FAULT) {
+			CC_GETV(ev->value, "fault truncated");
+			if (ev->value == 0 || ev->value >= CITCAT_FAULT_KINDS)
+				return bad(r, start, "unknown fault kind");
+			CC_GETV(v, "fault PC truncated");
+			if (v > UINT32_MAX)
+				return bad(r, start, "fault PC wider than 32 bits");
+			ev->pc = (uint32_t)v;
+			CC_GETV(v, "fault address truncated");
+			if (v > UINT32_MAX)
+				return bad(r, start, "fault address wider than 32 bits");
+			ev->addr = (uint32_t)v;
+		}
 		break;
 	default:
 		return bad(r, start, "unknown event kind");

@@ -6,7 +6,8 @@
 #include "cache.h"
 #include "citcat.h"
 
-#define CITCAT_CAT_VERSION 2 /* readers accept this version only (CAT.md, Version changes) */
+#define CITCAT_CAT_VERSION 3     /* written; readers accept 2 and 3 (CAT.md, Version changes) */
+#define CITCAT_CAT_MIN_VERSION 2 /* the oldest version readers accept */
 
 /* The target configuration a replayer needs to re-simulate the bus. */
 struct citcat_target_config {
@@ -44,18 +45,45 @@ enum citcat_stop_reason {
 	CITCAT_STOP_EXIT = 0,     /* firmware wrote EXIT */
 	CITCAT_STOP_COMMAND = 1,  /* trace CMD = STOP */
 	CITCAT_STOP_LIMIT = 2,    /* --max-insns reached */
+	/* abnormal ends (CAT version 3): the trace is valid up to them */
+	CITCAT_STOP_FAULT = 3,        /* the core faulted: enum citcat_fault_kind, PC, address */
+	CITCAT_STOP_WFI_DEADLOCK = 4, /* WFI with no interrupt source that could wake it */
+	CITCAT_STOP_INTERRUPTED = 5,  /* the capture was stopped from outside (SIGINT/SIGTERM) */
+	CITCAT_STOP_REASONS = 6
 };
+
+/* What faulted (CAT.md, STOP).  The faulting instruction is counted in the
+ * STOP's instruction total when it was fetched (every kind but FETCH and
+ * THUMB); its PC is the fault PC. */
+enum citcat_fault_kind {
+	CITCAT_FAULT_READ = 1,      /* data read of an unmapped address */
+	CITCAT_FAULT_WRITE = 2,     /* data write to an unmapped address */
+	CITCAT_FAULT_FETCH = 3,     /* instruction fetch outside RAM (address = PC) */
+	CITCAT_FAULT_DEV_READ = 4,  /* read of an unassigned device register, or not 4 bytes */
+	CITCAT_FAULT_DEV_WRITE = 5, /* write of an unassigned device register, or not 4 bytes */
+	CITCAT_FAULT_UNDEF = 6,     /* undefined instruction */
+	CITCAT_FAULT_SVC = 7,       /* supervisor call (the target has no SVC handler model) */
+	CITCAT_FAULT_BKPT = 8,      /* breakpoint instruction */
+	CITCAT_FAULT_ABORT = 9,     /* another exception (prefetch or data abort); address = 0 */
+	CITCAT_FAULT_THUMB = 10,    /* a branch into Thumb state (address = PC) */
+	CITCAT_FAULT_KINDS = 11
+};
+
+/* "exit", "command", "insn-limit", "fault", "wfi-deadlock", "interrupted"; "?" otherwise. */
+const char *citcat_stop_reason_name(unsigned reason);
+/* "bus error (read)", "undefined instruction", ...; "?" otherwise. */
+const char *citcat_fault_kind_name(unsigned kind);
 
 struct citcat_cat_event {
 	uint8_t kind;
 	uint8_t size;  /* UREAD/UWRITE/WRITE: 1, 2, 4 */
 	uint8_t line;  /* IRQ line; STOP: reason */
-	uint32_t addr; /* FILL/WB/WRITE/UREAD/UWRITE/DMA */
-	uint64_t value;
+	uint32_t addr; /* FILL/WB/WRITE/UREAD/UWRITE/DMA; STOP FAULT: fault address */
+	uint64_t value; /* STOP FAULT: enum citcat_fault_kind */
 	uint32_t len;          /* FILL/WB/DMA bytes */
 	const uint8_t *data;   /* FILL/WB/DMA (valid until the next event) */
 	uint64_t bcount;       /* DMA/IRQ: branch counter; STOP: total branches */
-	uint32_t pc;           /* DMA/IRQ: boundary (EPC); SYNC: P */
+	uint32_t pc;           /* DMA/IRQ: boundary (EPC); SYNC: P; STOP FAULT: fault PC */
 	uint64_t insns;        /* STOP: instructions retired in the traced interval */
 	uint64_t cycle;        /* bus-cycle timestamp (0 when not recorded); STOP: cycles */
 	uint32_t repl_state[2];/* SYNC: I- and D-cache random-replacement generator at P

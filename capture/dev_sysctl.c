@@ -8,6 +8,7 @@ static int sysctl_read(struct target *t, uint32_t off, uint32_t *v)
 	switch (off) {
 	case R(SCRATCH): *v = t->scratch; return 0;
 	case R(ID): *v = CITCAT_SYSCTL_ID_VALUE; return 0;
+	case R(CLOCK_HZ): *v = t->cfg->clock_hz ? t->cfg->clock_hz : CITCAT_CLOCK_HZ_DEFAULT; return 0;
 	}
 	return -1;
 }

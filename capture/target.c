@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
+#include <unistd.h>
 
 int target_fail(struct target *t, int code, const char *fmt, ...)
 {
@@ -79,10 +80,52 @@ static void trace_stop(struct target *t, int reason)
 		lvt_tm_stop(t->lvt, (unsigned)reason, t->traced_insns, t->bcount);
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_STOP, .line = (uint8_t)reason, .insns = t->traced_insns,
 				      .bcount = t->bcount};
+	if (reason == CITCAT_STOP_FAULT) {
+		ev.value = t->fault_kind;
+		ev.pc = t->fault_pc;
+		ev.addr = t->fault_addr;
+	}
+	/* an abnormal end is the itrace's last record (formats/ITRACE.md, STOP) */
+	if (reason >= CITCAT_STOP_FAULT && t->synced && t->oracle) {
+		struct citcat_itrace_rec end = {.kind = CITCAT_REC_STOP, .line = (uint8_t)reason, .pc = t->stop_pc,
+						.word = reason == CITCAT_STOP_FAULT ? t->fault_kind : 0,
+						.fault_addr = reason == CITCAT_STOP_FAULT ? t->fault_addr : 0};
+		if (citcat_itrace_write(t->oracle, &end))
+			fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
+	}
 	bus_marker(&t->bus, &ev);
 	t->recording = 0;
 	t->ended = 1;
 	t->synced = 0;
+}
+
+/* The core faulted (CAT.md, STOP): end the trace validly here and stop the
+ * run.  What the instruction would still have done is dropped (the hooks
+ * return early once FAULTED is set).  The LVT and DAF trace modules have no
+ * way to record an abnormal end, so with them a fault stays an error. */
+static void fault(struct target *t, unsigned kind, uint32_t pc, uint32_t addr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void fault(struct target *t, unsigned kind, uint32_t pc, uint32_t addr, const char *fmt, ...)
+{
+	if (t->failed || t->faulted)
+		return;
+	if (t->lvt || t->daf) {
+		char msg[200];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		va_end(ap);
+		fail(t, CITCAT_ERR_TARGET, "%s", msg);
+		return;
+	}
+	t->faulted = 1;
+	t->fault_kind = kind;
+	t->fault_pc = t->stop_pc = pc;
+	t->fault_addr = addr;
+	t->stop_reason = CITCAT_STOP_FAULT;
+	trace_stop(t, CITCAT_STOP_FAULT);
+	t->stop_request = 1;
+	uc_emu_stop(t->uc);
 }
 
 /* ---- devices ---- */
@@ -131,8 +174,30 @@ static uint32_t dev_read(struct target *t, uint32_t off)
 	uint32_t v = 0;
 	if (d && d->read && d->read(t, off - d->base, &v) == 0)
 		return v;
-	fail(t, CITCAT_ERR_TARGET, "bus error: read of unassigned device register 0x%08x", c->dev_base + off);
+	fault(t, CITCAT_FAULT_DEV_READ, t->last_pc, c->dev_base + off, "bus error: read of unassigned device register 0x%08x",
+	      c->dev_base + off);
 	return 0;
+}
+
+/* The registers the devices' write functions serve (the rest is a bus
+ * error), asked before the write is recorded: a faulting write leaves no
+ * UWRITE in the CAT.  test_regmap checks this list against TARGET.md's
+ * access columns through the model. */
+static int dev_writable(uint32_t off)
+{
+#define W(reg) case CITCAT_DEV_OFF(reg):
+	switch (off) {
+	W(CITCAT_SYSCTL_EXIT) W(CITCAT_SYSCTL_SCRATCH)
+	W(CITCAT_CACHE_INV_I) W(CITCAT_CACHE_INV_D) W(CITCAT_CACHE_CLEAN_INV_D) W(CITCAT_CACHE_CLEAN_D)
+	W(CITCAT_INTC_ENABLE) W(CITCAT_INTC_ACK) W(CITCAT_INTC_SET)
+	W(CITCAT_TIMER_PERIOD) W(CITCAT_TIMER_CTRL)
+	W(CITCAT_UART_DATA) W(CITCAT_UART_CTRL)
+	W(CITCAT_DMA_DST) W(CITCAT_DMA_LEN) W(CITCAT_DMA_CTRL)
+	W(CITCAT_TRACE_CMD)
+		return 1;
+	}
+#undef W
+	return off >= CITCAT_DEV_OFF(CITCAT_TRACE_REG(0)) && off <= CITCAT_DEV_OFF(CITCAT_TRACE_DUMP_DONE);
 }
 
 static void dev_write(struct target *t, uint32_t off, uint32_t v)
@@ -141,7 +206,7 @@ static void dev_write(struct target *t, uint32_t off, uint32_t v)
 	const struct device *d = off < CITCAT_DEV_SIZE ? t->dev_at[off >> 8] : NULL;
 	if (d && d->write && d->write(t, off - d->base, v) == 0)
 		return;
-	fail(t, CITCAT_ERR_TARGET, "bus error: write of unassigned device register 0x%08x", c->dev_base + off);
+	fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, c->dev_base + off, "bus error: write of unassigned device register 0x%08x", c->dev_base + off);
 }
 
 static void oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value)
@@ -163,13 +228,17 @@ static void oracle_access(struct target *t, uint32_t addr, unsigned size, int wr
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct target *t = ctx;
+	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
+	if (t->faulted)
+		return 0;
 	if (size != 4 || (off & 3)) {
-		fail(t, CITCAT_ERR_TARGET, "bus error: %u-byte read of device register 0x%08x", size,
-		     t->cfg->target.dev_base + (uint32_t)off);
+		fault(t, CITCAT_FAULT_DEV_READ, t->last_pc, addr, "bus error: %u-byte read of device register 0x%08x", size,
+		      addr);
 		return 0;
 	}
 	uint32_t v = dev_read(t, (uint32_t)off);
-	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
+	if (t->faulted)
+		return 0;
 	bus_uncached(&t->bus, addr, 4, 0, v);
 	if (t->lvt && t->synced)
 		lvt_tm_uread(t->lvt, v);
@@ -182,8 +251,13 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 {
 	struct target *t = ctx;
 	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
-	if (size != 4 || (off & 3)) {
-		fail(t, CITCAT_ERR_TARGET, "bus error: %u-byte write of device register 0x%08x", size, addr);
+	if (t->faulted)
+		return;
+	if (size != 4 || (off & 3) || !dev_writable((uint32_t)off)) {
+		fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, addr,
+		      size != 4 || (off & 3) ? "bus error: %u-byte write of device register 0x%08x"
+					     : "bus error: %u-byte write of unassigned device register 0x%08x",
+		      size, addr);
 		return;
 	}
 	bus_uncached(&t->bus, addr, 4, 1, (uint32_t)value);
@@ -199,6 +273,8 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
+	if (t->faulted)
+		return;
 	int w = type == UC_MEM_WRITE;
 	uint64_t v = (uint64_t)value;
 	if (size < 8)
@@ -212,20 +288,29 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
-	uint32_t pc;
-	uc_reg_read(uc, UC_ARM_REG_PC, &pc);
-	fail(t, CITCAT_ERR_TARGET, "bus error: %s of unmapped address 0x%08llx (near pc 0x%08x)",
-	     type == UC_MEM_FETCH_UNMAPPED ? "instruction fetch" : type == UC_MEM_WRITE_UNMAPPED ? "write" : "read",
-	     (unsigned long long)addr, pc);
+	uint32_t a = (uint32_t)addr;
+	if (type == UC_MEM_FETCH_UNMAPPED) {
+		/* no code hook ran for A: apply the branch-counter rule to it here,
+		 * as hook_code does for every address it sees */
+		if (t->synced && a != t->expect_pc && !t->after_exception && !t->faulted && !t->failed)
+			t->bcount++;
+		fault(t, CITCAT_FAULT_FETCH, a, a, "bus error: instruction fetch of unmapped address 0x%08x", a);
+	} else {
+		int w = type == UC_MEM_WRITE_UNMAPPED;
+		fault(t, w ? CITCAT_FAULT_WRITE : CITCAT_FAULT_READ, t->last_pc, a,
+		      "bus error: %s of unmapped address 0x%08x (pc 0x%08x)", w ? "write" : "read", a, t->last_pc);
+	}
 	return false;
 }
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct target *t = ctx;
-	uint32_t pc;
-	uc_reg_read(uc, UC_ARM_REG_PC, &pc);
-	fail(t, CITCAT_ERR_TARGET, "unsupported exception %u (SVC, undefined instruction or abort) near pc 0x%08x", intno, pc);
+	/* Unicorn's ARM exception numbers (qemu/target/arm/cpu.h): 1 EXCP_UDEF,
+	 * 2 EXCP_SWI, 7 EXCP_BKPT; the others are aborts */
+	unsigned kind = intno == 1 ? CITCAT_FAULT_UNDEF : intno == 2 ? CITCAT_FAULT_SVC : intno == 7 ? CITCAT_FAULT_BKPT
+														  : CITCAT_FAULT_ABORT;
+	fault(t, kind, t->last_pc, 0, "exception %u at pc 0x%08x", intno, t->last_pc);
 }
 
 static void take_sync(struct target *t, uint32_t pc)
@@ -271,6 +356,19 @@ static int wfi_sleep(struct target *t, uint32_t pc)
 	for (uint64_t steps = 1; !(t->intc_pending & t->intc_enable); steps++) {
 		recompute_next(t);
 		uint64_t wake = next_wakeup(t), at = wake;
+		if (wake == UINT64_MAX && !t->lvt && !t->daf) {
+			/* the end of the run: the WFI is its last instruction */
+			snprintf(t->stop_detail, sizeof t->stop_detail, "lines enabled 0x%x; timer %s, DMA %s, UART input %s",
+				 t->intc_enable, t->timer_on && t->timer_period ? "running" : "stopped",
+				 t->dma_status & 1 ? (t->dma_irq ? "active" : "active without interrupt") : "idle",
+				 !t->uart_in || t->uart_rx_eof ? "none left" : t->uart_irq ? "pending" : "without interrupt");
+			t->stop_reason = CITCAT_STOP_WFI_DEADLOCK;
+			t->stop_pc = pc;
+			trace_stop(t, CITCAT_STOP_WFI_DEADLOCK);
+			t->stop_request = 1;
+			uc_emu_stop(t->uc);
+			return -1;
+		}
 		if (wake == UINT64_MAX)
 			return fail(t, CITCAT_ERR_TARGET,
 				    "WFI at 0x%08x can never wake: no enabled interrupt line has a source that can raise it "
@@ -285,9 +383,11 @@ static int wfi_sleep(struct target *t, uint32_t pc)
 		devices_advance(t, pc + 4);
 		if (t->failed)
 			return -1;
-		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns))
-			return fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions, asleep in WFI at 0x%08x",
-				    (unsigned long long)t->insns, pc);
+		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns)) {
+			/* the WFI retires asleep; the next boundary ends the run */
+			t->interrupt_pending = 1;
+			return 0;
+		}
 	}
 	return 0;
 }
@@ -315,9 +415,14 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	if (t->sync_pending)
 		take_sync(t, a);
-	if (t->cfg->max_insns && t->insns >= t->cfg->max_insns) {
-		trace_stop(t, CITCAT_STOP_LIMIT);
-		t->stop_reason = CITCAT_STOP_LIMIT;
+	if (t->interrupt_pending && t->lvt) { /* the LVT has no stop reason for it (LVT.md): no output */
+		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
+		return;
+	}
+	if ((t->cfg->max_insns && t->insns >= t->cfg->max_insns) || t->interrupt_pending) {
+		t->stop_reason = t->interrupt_pending ? CITCAT_STOP_INTERRUPTED : CITCAT_STOP_LIMIT;
+		t->stop_pc = a;
+		trace_stop(t, t->stop_reason);
 		t->stop_request = 1;
 		uc_emu_stop(uc);
 		return;
@@ -346,8 +451,9 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		}
 	}
 	if (size != 4 || a - t->ram_base >= t->ram_size) {
-		fail(t, CITCAT_ERR_TARGET, size != 4 ? "Thumb code at 0x%08x: the target runs ARM (A32) state only"
-						     : "instruction fetch outside RAM at 0x%08x", a);
+		fault(t, size != 4 ? CITCAT_FAULT_THUMB : CITCAT_FAULT_FETCH, a, a,
+		      size != 4 ? "Thumb code at 0x%08x: the target runs ARM (A32) state only"
+				: "instruction fetch outside RAM at 0x%08x", a);
 		return;
 	}
 	bus_ifetch(&t->bus, a);
@@ -356,6 +462,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	t->bus.cycle++;
 	t->insns++;
 	t->expect_pc = a + 4;
+	t->last_pc = a;
 	if (t->synced) {
 		t->traced_insns++;
 		if (t->oracle || t->daf) {
@@ -376,7 +483,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		core_wfi_retire(uc, a); /* WFI retires; skip Unicorn's halt */
 	}
 	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
-		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
+		t->interrupt_pending = 1; /* the run ends at the next boundary, with a valid trace */
 }
 
 void citcat_capture_config_default(struct citcat_capture_config *c)
@@ -390,7 +497,15 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 {
 	if (!path)
 		return 0;
-	*f = fopen(path, "rb");
+	/* "-" is standard input (a copy of the descriptor: closed with the run) */
+	if (strcmp(path, "-") == 0) {
+		int fd = dup(0);
+		*f = fd < 0 ? NULL : fdopen(fd, "rb");
+		if (!*f && fd >= 0)
+			close(fd);
+	} else {
+		*f = fopen(path, "rb");
+	}
 	struct stat st;
 	int e = !*f ? errno : fstat(fileno(*f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
 	if (e) { /* a directory opens, then reads as empty: refuse it */
@@ -536,8 +651,13 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			break;
 		}
 		ue = uc_emu_start(t->uc, pc, CORE_UNTIL, 0, 0);
-		if (t->failed)
+		if (t->failed || t->faulted)
 			break;
+		if (ue == UC_ERR_INSN_INVALID) { /* Unicorn stops at an undefined instruction itself */
+			uc_reg_read(t->uc, UC_ARM_REG_PC, &pc);
+			fault(t, CITCAT_FAULT_UNDEF, pc, 0, "undefined instruction at pc 0x%08x", pc);
+			break;
+		}
 		if (ue) {
 			uc_reg_read(t->uc, UC_ARM_REG_PC, &pc);
 			rc = fail(t, CITCAT_ERR_UNICORN, "emulation stopped at pc 0x%08x: %s", pc, uc_strerror(ue));
@@ -550,7 +670,9 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		 * The address lies above any RAM, so the core would fetch from
 		 * nothing: the bus error of hook_unmapped. */
 		if (pc == CORE_UNTIL) {
-			rc = fail(t, CITCAT_ERR_TARGET, "bus error: instruction fetch of unmapped address 0x%08x", pc);
+			if (t->synced && pc != t->expect_pc && !t->after_exception)
+				t->bcount++; /* as hook_unmapped for a fetch */
+			fault(t, CITCAT_FAULT_FETCH, pc, pc, "bus error: instruction fetch of unmapped address 0x%08x", pc);
 			break;
 		}
 	}
@@ -564,6 +686,11 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	}
 	res->exit_code = t->exit_code;
 	res->stop = t->stop_reason;
+	res->fault_kind = t->fault_kind;
+	res->fault_pc = t->fault_pc;
+	res->fault_addr = t->fault_addr;
+	res->stop_pc = t->stop_pc;
+	memcpy(res->stop_detail, t->stop_detail, sizeof res->stop_detail);
 	res->insns = t->insns;
 	res->traced_insns = t->traced_insns;
 	res->cycles = t->bus.cycle;

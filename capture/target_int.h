@@ -66,6 +66,11 @@ struct target {
 	/* core */
 	uint64_t insns;
 	int stop_request, exit_code, stop_reason;
+	/* abnormal ends (CAT.md, STOP): the trace is closed validly there */
+	int faulted, interrupt_pending;
+	uint32_t fault_kind, fault_pc, fault_addr, stop_pc;
+	uint32_t last_pc; /* the instruction executing (its code hook's address) */
+	char stop_detail[160];
 	struct citcat_itrace_rec cur;
 	int cur_valid;
 

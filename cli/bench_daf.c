@@ -486,7 +486,7 @@ static int bench_common(int argc, char **argv, int port)
 			if (cli_parse_u64(argv[++i], &o.c.target.seed))
 				return cli_usage_error(cmd, "bad seed '%s'", argv[i]);
 		} else if (strcmp(a, "--max-insns") == 0 && i + 1 < argc) {
-			if (cli_parse_u64(argv[++i], &o.c.max_insns) || !o.c.max_insns)
+			if (cli_parse_count(argv[++i], &o.c.max_insns) || !o.c.max_insns)
 				return cli_usage_error(cmd, "bad instruction count '%s'", argv[i]);
 		} else if (strcmp(a, "--uart-in") == 0 && i + 1 < argc) {
 			o.uart_in = argv[++i];

@@ -156,7 +156,7 @@ int bench_extract(int argc, char **argv)
 			if (cli_parse_u64(argv[++i], &c.target.seed))
 				return cli_usage_error("bench extract", "bad seed '%s'", argv[i]);
 		} else if (strcmp(a, "--max-insns") == 0 && i + 1 < argc) {
-			if (cli_parse_u64(argv[++i], &c.max_insns) || !c.max_insns)
+			if (cli_parse_count(argv[++i], &c.max_insns) || !c.max_insns)
 				return cli_usage_error("bench extract", "bad instruction count '%s'", argv[i]);
 		} else if (strcmp(a, "--uart-in") == 0 && i + 1 < argc) {
 			uart_in = argv[++i];

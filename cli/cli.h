@@ -13,6 +13,7 @@
 #define EXIT_OK 0
 #define EXIT_CHECK 1 /* a check failed: divergence, verification mismatch */
 #define EXIT_USAGE 2 /* usage or input error */
+#define EXIT_ABNORMAL 3 /* capture: the target stopped abnormally (fault, WFI deadlock, interrupted); valid trace */
 
 /* ---- utilities (util.c) ---- */
 /* Prints "citcat: PATH: offset N: message" for an error from the library. */
@@ -27,6 +28,16 @@ int cli_parse_size(const char *s, uint64_t *out);
 /* The same numbers without a suffix.  Every numeric option goes through
  * one of the two. */
 int cli_parse_u64(const char *s, uint64_t *out);
+/* A count (instructions, records) with an optional decimal suffix K, M, G
+ * or T (10^3 .. 10^12: 100M is a hundred million); otherwise as
+ * cli_parse_u64.  0 or -1. */
+int cli_parse_count(const char *s, uint64_t *out);
+/* Splits every "--opt=value" argument into "--opt" "value" (GNU style), so
+ * every command accepts both forms.  Returns ARGV itself when there is none
+ * (the new vector lives as long as the process); *OUT_ARGC is the count. */
+char **cli_split_long_opts(int argc, char **argv, int *out_argc);
+/* The name among NAMES closest to WORD (at most two edits), or NULL. */
+const char *cli_did_you_mean(const char *word, const char *const *names, size_t n);
 /* True when ARG is -h or --help. */
 int cli_is_help(const char *arg);
 /* Reads up to N bytes of the start of PATH; returns bytes read or -1.  For
@@ -59,12 +70,16 @@ double cli_now(void);
 /* Progress on standard error when it is a terminal, at most ~5 times a second. */
 struct cli_progress {
 	int enabled;
+	int shown; /* a progress line is on the terminal now */
 	double last, start;
 	const char *what;
 };
 void cli_progress_init(struct cli_progress *p, const char *what);
 void cli_progress_update(struct cli_progress *p, uint64_t done, uint64_t total, const char *unit);
 void cli_progress_done(struct cli_progress *p);
+/* Clears the progress line, if one is shown, so that other output (the
+ * firmware's UART) starts on a line of its own; the next update redraws it. */
+void cli_progress_clear(struct cli_progress *p);
 
 /* ---- commands ---- */
 int cmd_capture(int argc, char **argv);

@@ -32,12 +32,20 @@ static const char capture_help[] =
 	"  --dma-burst N         DMA bytes per step (default 8)   --dma-interval N  cycles per step (4)\n"
 	"  --entropy-in FILE     RANDOM register input (default: seeded generator)\n"
 	"  --seed N              device-input seed (default: from the clock, printed)\n"
-	"  --max-insns N         stop after N instructions\n"
+	"  --max-insns N         stop after N instructions (suffixes K, M, G: 100M)\n"
+	"  --exit-status         exit with the firmware's exit value (modulo 256) when it\n"
+	"                        ends by EXIT\n"
 	"  --timestamps          record a bus-cycle timestamp with every event\n"
-	"  -q, --quiet           no summary on standard error\n"
+	"  --clock-hz N          nominal clock the firmware reads (citcat_clock_hz(); default\n"
+	"                        100M): cycles / N = seconds, for CoreMark, Embench\n"
+	"  -q, --quiet           no seed line and no summary on standard error\n"
 	"Numbers are decimal, or hexadecimal after 0x; sizes take K, M or G.\n"
-	"Exit status: 0 when the run ended by EXIT (any exit value), trace STOP or\n"
-	"--max-insns; 2 on a usage, input or target error (no output is left).\n";
+	"Exit status: 0 when the run ended by EXIT (any exit value, unless --exit-status),\n"
+	"trace STOP or --max-insns; 3 when the target stopped abnormally: a fault (bus\n"
+	"error, undefined instruction, SVC, abort), a WFI nothing can wake, or SIGINT/\n"
+	"SIGTERM/SIGHUP; the outputs are then complete and valid up to that point, and\n"
+	"the CAT's STOP names the reason (capture/CAT.md); 2 on a usage, input or target\n"
+	"error (no output is left).\n";
 
 /* Splits S at each SEP into at most MAX non-empty fields of BUF (a copy);
  * returns the number of fields, or -1 when S is too long, a field is empty
@@ -86,15 +94,51 @@ static int parse_cache(const char *s, struct citcat_cache_config *c)
 	return cache_config_check(c, &why) ? -1 : 0;
 }
 
-static void uart_to_file(void *ctx, uint8_t b) { fputc(b, (FILE *)ctx); }
+/* UART output to a stream; the progress line (standard error, a terminal)
+ * is cleared first so the two never share a line. */
+struct uart_stream {
+	FILE *f;
+	struct cli_progress *pr;
+	int mid_line; /* the last UART byte was not a newline: no progress line now */
+};
+static void uart_to_file(void *ctx, uint8_t b)
+{
+	struct uart_stream *u = ctx;
+	if (u->pr->shown) {
+		fflush(u->f);
+		cli_progress_clear(u->pr);
+	}
+	fputc(b, u->f);
+	u->mid_line = b != '\n';
+	if (b == '\n' && u->pr->enabled)
+		fflush(u->f); /* whole lines reach the terminal before the next progress line */
+}
 /* --uart-out goes through an outfile like every output: a regular file
  * appears only when the capture succeeds, and nothing that existed before
  * is ever removed.  Write errors are sticky and reported at commit. */
 static void uart_to_outfile(void *ctx, uint8_t b) { cc_outfile_write(ctx, &b, 1); }
 
+/* The message for an abnormal end, in one place so that the fault PC can be
+ * named by symbol (function+offset (file:line)) when the ELF has them. */
+static void abnormal_end_message(char *buf, size_t n, const char *elf, const struct citcat_capture_result *res)
+{
+	(void)elf; /* for the symbolizer */
+	if (res->stop == CITCAT_STOP_FAULT)
+		snprintf(buf, n, "fault at 0x%08x: %s, address 0x%08x, after %llu instructions", res->fault_pc,
+			 citcat_fault_kind_name(res->fault_kind), res->fault_addr, (unsigned long long)res->insns);
+	else if (res->stop == CITCAT_STOP_WFI_DEADLOCK)
+		snprintf(buf, n, "WFI at 0x%08x can never wake: no enabled interrupt line has a source that can raise it "
+			 "(%s), after %llu instructions", res->stop_pc, res->stop_detail, (unsigned long long)res->insns);
+	else
+		snprintf(buf, n, "interrupted after %llu instructions, at 0x%08x", (unsigned long long)res->insns,
+			 res->stop_pc);
+}
+
 static int progress_cb(void *ctx, uint64_t insns)
 {
-	cli_progress_update(ctx, insns, 0, "insn");
+	const struct uart_stream *u = ctx;
+	if (!u->mid_line)
+		cli_progress_update(u->pr, insns, 0, "insn");
 	return cli_interrupted();
 }
 
@@ -171,8 +215,13 @@ static int parse_target_opt(int argc, char **argv, int *i, struct citcat_capture
 		*seed_given = 1;
 	} else if (strcmp(a, "--max-insns") == 0) {
 		NEED_VAL;
-		if (cli_parse_u64(v, &c->max_insns) || c->max_insns == 0)
+		if (cli_parse_count(v, &c->max_insns) || c->max_insns == 0)
 			return cli_usage_error("capture", "bad instruction count '%s'", v);
+	} else if (strcmp(a, "--clock-hz") == 0) {
+		NEED_VAL;
+		if (cli_parse_count(v, &n) || n == 0 || n > UINT32_MAX)
+			return cli_usage_error("capture", "bad clock '%s' (1 .. 4294967295 Hz; suffixes K, M, G)", v);
+		c->clock_hz = (uint32_t)n;
 	} else if (strcmp(a, "--timestamps") == 0) {
 		c->target.timestamps = 1;
 	} else {
@@ -187,7 +236,7 @@ int cmd_capture(int argc, char **argv)
 	struct citcat_capture_config c;
 	citcat_capture_config_default(&c);
 	const char *elf = NULL, *out = NULL, *oracle = NULL, *uart_out = NULL;
-	int seed_given = 0, quiet = 0;
+	int seed_given = 0, quiet = 0, exit_status = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
@@ -217,6 +266,8 @@ int cmd_capture(int argc, char **argv)
 			uart_out = argv[++i];
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			quiet = 1;
+		else if (strcmp(a, "--exit-status") == 0)
+			exit_status = 1;
 		else if (a[0] == '-' && a[1])
 			return cli_usage_error("capture", "unknown or incomplete option '%s'", a);
 		else if (!elf)
@@ -232,7 +283,8 @@ int cmd_capture(int argc, char **argv)
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		c.target.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
-		fprintf(stderr, "citcat capture: seed %llu\n", (unsigned long long)c.target.seed);
+		if (!quiet)
+			fprintf(stderr, "citcat capture: seed %llu\n", (unsigned long long)c.target.seed);
 	}
 	const char *ins[] = {elf, c.uart_in, c.dma_in, c.entropy_in}, *outs[] = {out, oracle, uart_out, c.lvt_path, c.daf_path};
 	if (cli_check_distinct(ins, 4, outs, 5))
@@ -245,12 +297,13 @@ int cmd_capture(int argc, char **argv)
 	struct citcat_errinfo err;
 	if (uart_out && cc_outfile_open(&uo, uart_out, 0, &err))
 		return cli_errinfo(uart_out, &err);
-	c.uart_tx = uo ? uart_to_outfile : uart_to_file;
-	c.uart_ctx = uo ? (void *)uo : (void *)uf;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "capture");
+	struct uart_stream us = {uf, &pr, 0};
+	c.uart_tx = uo ? uart_to_outfile : uart_to_file;
+	c.uart_ctx = uo ? (void *)uo : (void *)&us;
 	c.progress = progress_cb;
-	c.progress_ctx = &pr;
+	c.progress_ctx = &us;
 	struct citcat_capture_result res;
 	int rc = citcat_capture_run(&c, elf, out, oracle, &res, &err);
 	cli_progress_done(&pr);
@@ -265,7 +318,8 @@ int cmd_capture(int argc, char **argv)
 		fprintf(stderr, "citcat capture: warning: the firmware never reached a trace start point "
 				"(no CITCAT driver call); the CAT holds no traced interval\n");
 	if (!quiet) {
-		static const char *const why[] = {"exit", "trace stop", "instruction limit"};
+		static const char *const why[] = {"exit", "trace stop", "instruction limit", "fault", "WFI deadlock",
+						  "interrupt"};
 		fprintf(stderr,
 			"citcat capture: %s after %llu instructions (%llu traced), %llu cycles, exit value %d; "
 			"%llu CAT bytes (%.3f per traced instruction) in %.2f s\n",
@@ -278,6 +332,14 @@ int cmd_capture(int argc, char **argv)
 				res.lvt.loads > res.lvt.ureads ? (double)res.lvt.hits / (double)(res.lvt.loads - res.lvt.ureads) : 0.0,
 				res.traced_insns ? (double)res.lvt.bits / (double)res.traced_insns : 0.0);
 	}
+	if (res.stop >= CITCAT_STOP_FAULT) {
+		char msg[400];
+		abnormal_end_message(msg, sizeof msg, elf, &res);
+		fprintf(stderr, "citcat capture: %s; the trace is valid up to there (exit status 3)\n", msg);
+		return EXIT_ABNORMAL;
+	}
+	if (exit_status && res.stop == CITCAT_STOP_EXIT)
+		return res.exit_code & 255;
 	return EXIT_OK;
 }
 
@@ -298,6 +360,11 @@ int cat_info(const char *path, int json)
 	uint64_t n[CITCAT_CAT_KINDS] = {0}, insns = 0, branches = 0, cycles = 0, dma_bytes = 0;
 	int stop = -1;
 	uint32_t sync_pc = 0, repl[2] = {0, 0};
+	/* the firmware's exit value: its write to EXIT, when the trace module
+	 * was still recording (the STOP that follows has reason EXIT) */
+	int32_t exit_value = 0, last_exit_write = 0;
+	int have_exit = 0, have_exit_write = 0;
+	uint32_t fault_kind = 0, fault_pc = 0, fault_addr = 0;
 	struct citcat_cat_event ev;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "reading");
@@ -309,6 +376,14 @@ int cat_info(const char *path, int json)
 			branches = ev.bcount;
 			cycles = ev.cycle;
 			stop = ev.line;
+			if (stop == CITCAT_STOP_EXIT)
+				exit_value = last_exit_write, have_exit = have_exit_write;
+			fault_kind = (uint32_t)ev.value;
+			fault_pc = ev.pc;
+			fault_addr = ev.addr;
+		} else if (ev.kind == CITCAT_CAT_UWRITE && ev.addr == c->dev_base) {
+			last_exit_write = (int32_t)(uint32_t)ev.value;
+			have_exit_write = 1;
 		} else if (ev.kind == CITCAT_CAT_SYNC) {
 			sync_pc = ev.pc;
 			repl[0] = ev.repl_state[0];
@@ -340,7 +415,14 @@ int cat_info(const char *path, int json)
 		       "\"replacement_state\": [%u, %u], \"stop\": \"%s\", ",
 		       (unsigned long long)insns, (unsigned long long)branches, (unsigned long long)cycles,
 		       (unsigned long long)dma_bytes, (unsigned long long)size, insns ? (double)size / (double)insns : 0.0,
-		       sync_pc, repl[0], repl[1], stop == 0 ? "exit" : stop == 1 ? "command" : stop == 2 ? "limit" : "none");
+		       sync_pc, repl[0], repl[1], stop < 0 ? "none" : citcat_stop_reason_name((unsigned)stop));
+		if (have_exit)
+			printf("\"exit_value\": %d, ", (int)exit_value);
+		else
+			printf("\"exit_value\": null, ");
+		if (stop == CITCAT_STOP_FAULT)
+			printf("\"fault\": \"%s\", \"fault_pc\": %u, \"fault_addr\": %u, ", citcat_fault_kind_name(fault_kind),
+			       fault_pc, fault_addr);
 		printf("\"config\": {\"ram_base\": %u, \"ram_size\": %u, \"icache\": \"%u:%u:%u:%s\", "
 		       "\"dcache\": \"%u:%u:%u:%s\", \"dcache_write\": \"%s\", \"penalty\": {\"miss\": %u, \"wb\": %u, "
 		       "\"uncached\": %u}, \"timestamps\": %s, \"seed\": %llu}}\n",
@@ -359,7 +441,11 @@ int cat_info(const char *path, int json)
 		       c->pen_wb, c->pen_uncached, c->timestamps ? "yes" : "no", (unsigned long long)c->seed);
 		printf("  trace      start at 0x%08x, %llu instructions, %llu branches, %llu cycles, stopped by %s\n",
 		       sync_pc, (unsigned long long)insns, (unsigned long long)branches, (unsigned long long)cycles,
-		       stop == 0 ? "exit" : stop == 1 ? "command" : stop == 2 ? "instruction limit" : "(no stop)");
+		       stop < 0 ? "(no stop)" : citcat_stop_reason_name((unsigned)stop));
+		if (have_exit)
+			printf("  exit value %d\n", (int)exit_value);
+		if (stop == CITCAT_STOP_FAULT)
+			printf("  fault      %s at 0x%08x, address 0x%08x\n", citcat_fault_kind_name(fault_kind), fault_pc, fault_addr);
 		if (c->icache.repl == CITCAT_REPL_RANDOM || c->dcache.repl == CITCAT_REPL_RANDOM)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", repl[0], repl[1]);
 		printf("  events\n");

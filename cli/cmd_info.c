@@ -1,7 +1,9 @@
 /* citcat info: recognises a file by its contents and describes it. */
 #include "cli.h"
+#include "cat.h"
 #include "itrace.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const char info_help[] =
@@ -20,13 +22,18 @@ int itrace_info(const char *path, int json)
 		citcat_itrace_reader_close(r);
 		return EXIT_USAGE;
 	}
-	static struct citcat_itrace_rec rec;
+	static struct citcat_itrace_rec rec, end;
+	end.kind = CITCAT_REC_INSN;
 	uint64_t insns = 0, irqs = 0, reads = 0, writes = 0, seq = 0, last = 0;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "reading");
 	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
 		if (rec.kind == CITCAT_REC_IRQ) {
 			irqs++;
+			continue;
+		}
+		if (rec.kind == CITCAT_REC_STOP) { /* an abnormal end: the last record */
+			end = rec;
 			continue;
 		}
 		if (insns && rec.pc == last + 4)
@@ -59,9 +66,15 @@ int itrace_info(const char *path, int json)
 	}
 	if (json) {
 		printf("{\"kind\": \"itrace\", \"isa\": \"arm\", \"instructions\": %llu, \"interrupts\": %llu, "
-		       "\"reads\": %llu, \"writes\": %llu, \"file_bytes\": %ld, \"bytes_per_instruction\": %.4f}\n",
+		       "\"reads\": %llu, \"writes\": %llu, \"file_bytes\": %ld, \"bytes_per_instruction\": %.4f",
 		       (unsigned long long)insns, (unsigned long long)irqs, (unsigned long long)reads,
 		       (unsigned long long)writes, size, insns ? (double)size / (double)insns : 0.0);
+		if (end.kind == CITCAT_REC_STOP)
+			printf(", \"stop\": \"%s\", \"stop_pc\": %llu", citcat_stop_reason_name(end.line),
+			       (unsigned long long)end.pc);
+		if (end.kind == CITCAT_REC_STOP && end.line == CITCAT_STOP_FAULT)
+			printf(", \"fault\": \"%s\", \"fault_addr\": %u", citcat_fault_kind_name(end.word), end.fault_addr);
+		printf("}\n");
 	} else {
 		printf("%s: native instruction trace (itrace v%d), ARM A32\n", path, CITCAT_ITRACE_VERSION);
 		printf("  instructions      %llu (%.1f%% sequential)\n", (unsigned long long)insns,
@@ -70,6 +83,9 @@ int itrace_info(const char *path, int json)
 		printf("  data reads        %llu\n", (unsigned long long)reads);
 		printf("  data writes       %llu\n", (unsigned long long)writes);
 		printf("  file bytes        %ld (%.3f per instruction)\n", size, insns ? (double)size / (double)insns : 0.0);
+		if (end.kind == CITCAT_REC_STOP)
+			printf("  ended by          %s at 0x%08llx\n", end.line == CITCAT_STOP_FAULT ? citcat_fault_kind_name(end.word)
+							      : citcat_stop_reason_name(end.line), (unsigned long long)end.pc);
 	}
 	return EXIT_OK;
 }
@@ -97,7 +113,7 @@ int cmd_info(int argc, char **argv)
 	uint8_t head[64];
 	long n = cli_read_head(path, head, sizeof head);
 	if (n < 0)
-		return cli_fail("%s: cannot open", path);
+		return cli_fail("%s: cannot open: %s", path, strerror(errno));
 	if (n >= 8 && memcmp(head + 4, "\r\n\x1a\n", 4) == 0) {
 		if (memcmp(head, "CCAT", 4) == 0)
 			return cat_info(path, json);

@@ -65,7 +65,7 @@ int cmd_replay(int argc, char **argv)
 		} else if (strcmp(a, "--oracle") == 0 && i + 1 < argc) {
 			c.oracle = argv[++i];
 		} else if (strcmp(a, "--max-insns") == 0 && i + 1 < argc) {
-			if (cli_parse_u64(argv[++i], &c.max_insns) || c.max_insns == 0)
+			if (cli_parse_count(argv[++i], &c.max_insns) || c.max_insns == 0)
 				return cli_usage_error("replay", "bad instruction count '%s'", argv[i]);
 		} else if (strcmp(a, "--lvt") == 0 && i + 1 < argc) {
 			lc.lvt_path = argv[++i];

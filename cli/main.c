@@ -29,9 +29,11 @@ static void usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'citcat COMMAND --help' describes a command.  A file argument of '-'\n"
 		   "means standard input or output where that makes sense.\n\n"
+		   "Options take their value as the next argument or after '=' (--seed=1).\n\n"
 		   "Exit status: 0 success; 1 a check failed (divergence, verification\n"
 		   "mismatch); 2 usage or input error (bad arguments, unreadable, truncated or\n"
-		   "corrupted input).\n");
+		   "corrupted input); 3 capture only: the target stopped abnormally (fault,\n"
+		   "WFI deadlock, interrupted) and the trace is valid up to there.\n");
 }
 
 int main(int argc, char **argv)
@@ -55,9 +57,18 @@ int main(int argc, char **argv)
 		return cli_close_stdout(EXIT_OK);
 	}
 	cli_catch_signals();
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+	argv = cli_split_long_opts(argc, argv, &argc);
+	const char *names[sizeof commands / sizeof *commands];
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return cli_close_stdout(commands[i].run(argc - 1, argv + 1));
+		names[i] = commands[i].name;
+	}
+	const char *near = cli_did_you_mean(argv[1], names, sizeof names / sizeof *names);
+	if (near) {
+		fprintf(stderr, "citcat: '%s' is not a citcat command. Did you mean '%s'?\n", argv[1], near);
+		return EXIT_USAGE;
+	}
 	fprintf(stderr, "citcat: '%s' is not a citcat command.\n\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -84,6 +84,8 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 	uint64_t n = 0;
 	cli_progress_init(&pr, "encoding");
 	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
+		if (rec.kind == CITCAT_REC_STOP)
+			continue; /* an abnormal end: no program flow */
 		rc = rec.kind == CITCAT_REC_IRQ ? sdclsp_encode_irq(e, rec.pc) : sdclsp_encode_insn(e, rec.pc, rec.word);
 		if (rc < 0)
 			break;
@@ -236,6 +238,10 @@ static int trace_load(const char *path, struct trace *t)
 	int rc = citcat_itrace_reader_open(&r, path);
 	memset(t, 0, sizeof *t);
 	while (rc == 0 && (rc = citcat_itrace_next(r, &rec)) == 1) {
+		if (rec.kind == CITCAT_REC_STOP) {
+			rc = 0;
+			continue;
+		}
 		if (t->n == t->cap) {
 			size_t nc = t->cap ? 2 * t->cap : 1 << 16;
 			uint32_t *a = realloc(t->pc, nc * 4), *b = a ? realloc(t->word, nc * 4) : NULL;

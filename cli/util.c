@@ -106,6 +106,94 @@ int cli_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int cli_parse_count(const char *s, uint64_t *out)
+{
+	uint64_t v, m = 1;
+	const char *end = s ? parse_number(s, &v) : NULL;
+	if (!end)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': m = 1000; end++; break;
+	case 'm': case 'M': m = 1000000; end++; break;
+	case 'g': case 'G': m = 1000000000; end++; break;
+	case 't': case 'T': m = 1000000000000ull; end++; break;
+	}
+	if (*end || v > UINT64_MAX / m)
+		return -1;
+	*out = v * m;
+	return 0;
+}
+
+char **cli_split_long_opts(int argc, char **argv, int *out_argc)
+{
+	static char **split; /* kept for the life of the process (reachable) */
+	int n = argc;
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2] && strchr(argv[i], '='))
+			n++;
+	*out_argc = argc;
+	if (n == argc)
+		return argv;
+	char **v = calloc((size_t)n + 1, sizeof *v);
+	if (!v)
+		return argv; /* the options then read as unknown ones */
+	int k = 0;
+	for (int i = 0; i < argc; i++) {
+		char *eq = argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2] ? strchr(argv[i], '=') : NULL;
+		if (!eq) {
+			v[k++] = argv[i];
+			continue;
+		}
+		*eq = 0; /* argv's strings are ours to modify */
+		v[k++] = argv[i];
+		v[k++] = eq + 1;
+	}
+	free(split);
+	split = v;
+	*out_argc = k;
+	return v;
+}
+
+/* Edit distance (insertions, deletions, substitutions, adjacent swaps) of
+ * two short words, capped at 9. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 30 || lb > 30)
+		return 9;
+	unsigned d[32][32];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+				c = d[i - 2][j - 2] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb] < 9 ? d[la][lb] : 9;
+}
+
+const char *cli_did_you_mean(const char *word, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	unsigned bd = 3; /* at most two edits, and fewer than half the word */
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = edit_distance(word, names[i]);
+		if (d < bd && 2 * d < strlen(names[i])) {
+			bd = d;
+			best = names[i];
+		}
+	}
+	return best;
+}
+
 int cli_is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
 
 /* Reads up to N bytes of standard input and puts them back: a seekable
@@ -182,6 +270,12 @@ long cli_read_head(const char *path, uint8_t *buf, size_t n)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -1;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* opens, then reads as empty */
+		fclose(f);
+		errno = EISDIR;
+		return -1;
+	}
 	size_t k = fread(buf, 1, n, f);
 	fclose(f);
 	return (long)k;
@@ -295,6 +389,7 @@ double cli_now(void)
 void cli_progress_init(struct cli_progress *p, const char *what)
 {
 	p->enabled = isatty(2) && !getenv("CITCAT_NO_PROGRESS");
+	p->shown = 0;
 	p->start = p->last = cli_now();
 	p->what = what;
 }
@@ -307,6 +402,7 @@ void cli_progress_update(struct cli_progress *p, uint64_t done, uint64_t total, 
 	if (t - p->last < 0.2 && p->last != p->start) /* the first call shows at once */
 		return;
 	p->last = t;
+	p->shown = 1;
 	double rate = done / (t - p->start + 1e-9);
 	if (total) {
 		/* the total up front, and an estimate of the time left once a rate is known */
@@ -322,6 +418,14 @@ void cli_progress_update(struct cli_progress *p, uint64_t done, uint64_t total, 
 			(unsigned long long)total, unit, 100.0 * (double)done / (double)total, rate / 1e6, unit, eta);
 	} else
 		fprintf(stderr, "\r%s: %llu %s (%.1f M%s/s)   ", p->what, (unsigned long long)done, unit, rate / 1e6, unit);
+}
+
+void cli_progress_clear(struct cli_progress *p)
+{
+	if (p->shown) {
+		fputs("\r\033[K", stderr);
+		p->shown = 0;
+	}
 }
 
 void cli_progress_done(struct cli_progress *p)

@@ -12,6 +12,12 @@
 #define WT_SIZE 4096
 #define REC_MAX (1 + CC_UVAR_MAX + 4 + CC_UVAR_MAX + CITCAT_ITRACE_MAX_ACC * (1 + CC_UVAR_MAX + 8))
 #define CHUNK (1u << 20)
+/* STOP records (ITRACE.md): the abnormal stop reasons and fault kinds of
+ * capture/cat.h (enum citcat_stop_reason, enum citcat_fault_kind) */
+#define STOP_FIRST 3
+#define STOP_FAULT 3
+#define STOP_LAST 5
+#define FAULT_KINDS 11
 
 /* One entry per slot, so a lookup touches one cache line.  Every entry
  * starts as (WT_EMPTY, 0) (ITRACE.md). */
@@ -72,7 +78,11 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 
 int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
-	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_IRQ || (rec->kind == CITCAT_REC_IRQ && rec->line > 63))
+	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_STOP || (rec->kind == CITCAT_REC_IRQ && rec->line > 63))
+		return CITCAT_ERR_INVAL;
+	if (rec->kind == CITCAT_REC_STOP &&
+	    (rec->line < STOP_FIRST || rec->line > STOP_LAST || rec->pc > UINT32_MAX ||
+	     (rec->line == STOP_FAULT) != (rec->word != 0) || rec->word > 255 || (rec->line != STOP_FAULT && rec->fault_addr)))
 		return CITCAT_ERR_INVAL;
 	uint8_t *buf = cc_writer_reserve_fast(w->cw, REC_MAX);
 	if (!buf) {
@@ -87,6 +97,13 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 	if (rec->kind == CITCAT_REC_IRQ) {
 		*p++ = (uint8_t)(0x40 | rec->line);
 		p += cc_put_uvar(p, rec->pc);
+	} else if (rec->kind == CITCAT_REC_STOP) {
+		*p++ = (uint8_t)(0xC0 | rec->line);
+		p += cc_put_uvar(p, rec->pc);
+		if (rec->line == STOP_FAULT) {
+			*p++ = (uint8_t)rec->word;
+			p += cc_put_uvar(p, rec->fault_addr);
+		}
 	} else {
 		unsigned idx = (unsigned)(rec->pc >> 2) & (WT_SIZE - 1);
 		int pc_expl = rec->pc != s->next_pc;
@@ -186,6 +203,27 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 		if (cc_get_uvar(&p, end, &rec->pc))
 			return bad(r, start, "interrupt record truncated or oversized EPC");
 		break;
+	case 3:
+		rec->kind = CITCAT_REC_STOP;
+		rec->line = h & 63;
+		rec->n_acc = 0;
+		rec->word = 0;
+		rec->fault_addr = 0;
+		if (rec->line < STOP_FIRST || rec->line > STOP_LAST)
+			return bad(r, start, "unknown stop reason");
+		if (cc_get_uvar(&p, end, &rec->pc) || rec->pc > UINT32_MAX)
+			return bad(r, start, "stop record truncated or PC wider than 32 bits");
+		if (rec->line == STOP_FAULT) {
+			if (p >= end)
+				return bad(r, start, "stop record truncated");
+			rec->word = *p++;
+			if (rec->word == 0 || rec->word >= FAULT_KINDS)
+				return bad(r, start, "unknown fault kind");
+			if (cc_get_uvar(&p, end, &v) || v > UINT32_MAX)
+				return bad(r, start, "fault address truncated or wider than 32 bits");
+			rec->fault_addr = (uint32_t)v;
+		}
+		break;
 	case 0: {
 		rec->kind = CITCAT_REC_INSN;
 		rec->line = 0;
@@ -256,6 +294,8 @@ int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citc
 		return 0;
 	if (a->kind == CITCAT_REC_IRQ)
 		return a->line == b->line;
+	if (a->kind == CITCAT_REC_STOP)
+		return a->line == b->line && a->word == b->word && a->fault_addr == b->fault_addr;
 	if (a->word != b->word || a->n_acc != b->n_acc)
 		return 0;
 	for (uint32_t i = 0; i < a->n_acc; i++) {

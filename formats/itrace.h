@@ -18,6 +18,7 @@ enum citcat_isa {
 enum citcat_rec_kind {
 	CITCAT_REC_INSN = 0, /* a retired instruction */
 	CITCAT_REC_IRQ = 1,  /* an interrupt entry, between two instructions */
+	CITCAT_REC_STOP = 2, /* an abnormal end (fault, WFI deadlock, interrupted): the last record */
 };
 
 struct citcat_access {
@@ -32,11 +33,18 @@ struct citcat_access {
  * EPC, the address of the first instruction not executed (where the
  * interrupted program resumes); the next record is the first instruction of
  * the handler. */
+/* For CITCAT_REC_STOP: LINE is the stop reason (enum citcat_stop_reason,
+ * CITCAT_STOP_FAULT or later), PC where the run ended (the faulting
+ * instruction or fetch address, the WFI of a deadlock, the first instruction
+ * not executed when interrupted), and for a fault WORD the fault kind (enum
+ * citcat_fault_kind) and FAULT_ADDR the address accessed (both 0 otherwise).
+ * ITRACE.md, "Abnormal end". */
 struct citcat_itrace_rec {
 	uint8_t kind;
 	uint8_t line;
 	uint32_t word;
 	uint64_t pc;
+	uint32_t fault_addr;
 	uint32_t n_acc;
 	struct citcat_access acc[CITCAT_ITRACE_MAX_ACC];
 };

@@ -4,6 +4,7 @@
  * small direct-mapped table, which makes the listing several times faster
  * than disassembling every record and keeps memory bounded. */
 #include "listing.h"
+#include "cat.h"
 #include "outfile.h"
 
 #include <capstone/capstone.h>
@@ -146,6 +147,17 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 	if (rec->kind == CITCAT_REC_IRQ) {
 		n = snprintf(p, room, "%10s  interrupt line %u, EPC 0x%08llx\n", "--", rec->line,
 			     (unsigned long long)rec->pc);
+		w->len += (size_t)n;
+		return 0;
+	}
+	if (rec->kind == CITCAT_REC_STOP) {
+		/* the abnormal end, after the last instruction (ITRACE.md) */
+		if (rec->line == CITCAT_STOP_FAULT)
+			n = snprintf(p, room, "%10s  fault at 0x%08llx: %s, address 0x%08x\n", "--", (unsigned long long)rec->pc,
+				     citcat_fault_kind_name(rec->word), rec->fault_addr);
+		else
+			n = snprintf(p, room, "%10s  %s at 0x%08llx\n", "--", citcat_stop_reason_name(rec->line),
+				     (unsigned long long)rec->pc);
 		w->len += (size_t)n;
 		return 0;
 	}

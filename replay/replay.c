@@ -58,6 +58,7 @@ struct replayer {
 	uint64_t cur_index; /* index of the instruction at cur_pc */
 	uint32_t expect_pc, cur_pc;
 	int after_exception, done, failed;
+	int fault_seen; /* the recorded fault was reproduced (AES END, CITCAT_STOP_FAULT) */
 	struct citcat_itrace_rec cur, orec;
 	int cur_valid;
 	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
@@ -125,6 +126,9 @@ int replay_oracle_differs(int rc, const struct citcat_itrace_rec *want, const st
 		}
 		if (v[i]->kind == CITCAT_REC_IRQ) {
 			snprintf(s[i], 200, "interrupt line %u, EPC 0x%08llx", v[i]->line, (unsigned long long)v[i]->pc);
+		} else if (v[i]->kind == CITCAT_REC_STOP) {
+			snprintf(s[i], 200, "%s at 0x%08llx (fault kind %u, address 0x%08x)", citcat_stop_reason_name(v[i]->line),
+				 (unsigned long long)v[i]->pc, v[i]->word, v[i]->fault_addr);
 		} else {
 			int n = snprintf(s[i], 200, "0x%08llx: %08x", (unsigned long long)v[i]->pc, v[i]->word);
 			for (uint32_t k = 0; k < v[i]->n_acc && n < 180; k++)
@@ -313,7 +317,7 @@ static void observe(struct replayer *p, const struct citcat_itrace_rec *r)
 
 static inline void emit_record(struct replayer *p, const struct citcat_itrace_rec *r)
 {
-	if (p->cfg->observer)
+	if (p->cfg->observer && r->kind != CITCAT_REC_STOP) /* the observer sees executed records only */
 		observe(p, r);
 	if (p->out && citcat_itrace_write(p->out, r))
 		fail(p, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", p->cfg->out_path, citcat_itrace_writer_error(p->out)->msg);
@@ -332,6 +336,8 @@ static void add_access(struct replayer *p, uint32_t addr, unsigned size, int wri
 	a->value = value;
 }
 
+static int expected_fault(struct replayer *p, unsigned kind, uint32_t pc, uint32_t addr);
+
 static inline int known_range(struct replayer *p, uint32_t addr, unsigned size)
 {
 	uint32_t off = addr - p->ram_base;
@@ -348,6 +354,8 @@ static inline int known_range(struct replayer *p, uint32_t addr, unsigned size)
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
+	if (p->done) /* after a reproduced fault: the instruction ends there */
+		return;
 	int w = type == UC_MEM_WRITE;
 	uint64_t v = (uint64_t)value;
 	if (size < 8)
@@ -371,7 +379,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	uint32_t addr = p->ims.cfg.dev_base + (uint32_t)off;
 	int counter = citcat_aes_is_counter(&p->ims.cfg, addr);
 	unsigned want_kind = counter ? CITCAT_AES_COUNTER : CITCAT_AES_INPUT;
-	if (p->failed)
+	if (p->failed || p->done || expected_fault(p, CITCAT_FAULT_DEV_READ, p->cur_pc, addr))
 		return 0;
 	if (!p->next_valid || p->next.kind != want_kind || p->next.addr != addr || p->next.size != size) {
 		char exp[200];
@@ -397,7 +405,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	uint32_t addr = p->ims.cfg.dev_base + (uint32_t)off;
 	if (size < 8)
 		value &= (1ull << (8 * size)) - 1;
-	if (p->failed)
+	if (p->failed || p->done || expected_fault(p, CITCAT_FAULT_DEV_WRITE, p->cur_pc, addr))
 		return;
 	if (!p->next_valid || p->next.kind != CITCAT_AES_OUTPUT || p->next.addr != addr || p->next.size != size ||
 	    p->next.value != value) {
@@ -422,6 +430,34 @@ static inline void close_record(struct replayer *p)
 		return;
 	p->cur_valid = 0;
 	emit_record(p, &p->cur);
+}
+
+/* The run's abnormal end (ITRACE.md, STOP): the last record. */
+static void emit_stop(struct replayer *p, unsigned reason, uint32_t pc, unsigned fault, uint32_t addr)
+{
+	struct citcat_itrace_rec end = {.kind = CITCAT_REC_STOP, .line = (uint8_t)reason, .pc = pc, .word = fault,
+					.fault_addr = addr};
+	emit_record(p, &end);
+}
+
+/* A fault at PC (the instruction executing, or for a fetch the address
+ * fetched): when the AES's END record is exactly this fault after exactly
+ * these instructions, the replay has reproduced the recorded end (CAT.md,
+ * STOP): close the faulting instruction's record, add the STOP record and
+ * end the run.  Returns 0 when it is not the recorded fault (the caller
+ * reports the divergence it would report anyway). */
+static int expected_fault(struct replayer *p, unsigned kind, uint32_t pc, uint32_t addr)
+{
+	const struct citcat_aes_rec *e = &p->next;
+	if (p->failed || p->done || !p->next_valid || e->kind != CITCAT_AES_END || e->line != CITCAT_STOP_FAULT ||
+	    e->value != kind || e->pc != pc || e->addr != addr || e->insns != p->insns)
+		return 0;
+	close_record(p);
+	emit_stop(p, CITCAT_STOP_FAULT, pc, kind, addr);
+	p->fault_seen = 1;
+	p->done = 1;
+	uc_emu_stop(p->uc);
+	return 1;
 }
 
 /* Applies the AES events due at this boundary: DMA transfers and at most one
@@ -480,7 +516,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct replayer *p = ctx;
 	uint32_t a = (uint32_t)address;
-	if (p->failed) {
+	if (p->failed || p->done) {
 		/* again: a PC write after the stop (the IRQ entry that follows a
 		 * divergence found in bus_irq) makes Unicorn resume, and the run
 		 * would go on forever with every hook returning here */
@@ -494,6 +530,30 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	p->cur_pc = a;
 	p->cur_index = p->insns;
 	if (p->insns == p->total) {
+		/* the end of the traced interval; an abnormal one is reproduced
+		 * or checked here when it lies at this boundary (CAT.md, STOP) */
+		const struct citcat_aes_rec *e = p->next_valid && p->next.kind == CITCAT_AES_END ? &p->next : NULL;
+		if (e && e->line == CITCAT_STOP_FAULT && (e->value == CITCAT_FAULT_FETCH || e->value == CITCAT_FAULT_THUMB)) {
+			int real = e->value == CITCAT_FAULT_THUMB ? size != 4 : a - p->ram_base >= p->ram_size;
+			if (!real || !expected_fault(p, (unsigned)e->value, a, a)) {
+				char exp[200];
+				snprintf(exp, sizeof exp, "%s at 0x%08x", citcat_fault_kind_name((unsigned)e->value), e->pc);
+				diverge(p, "fault", exp, "%s at 0x%08x", real ? "the fault" : "an instruction", a);
+			}
+			return;
+		}
+		if (e && e->line == CITCAT_STOP_WFI_DEADLOCK) {
+			unsigned k = (unsigned)((p->insns + CITCAT_REPLAY_HISTORY - 1) % CITCAT_REPLAY_HISTORY);
+			if (!p->insns || !core_is_wfi(p->hist_word[k])) {
+				diverge(p, "stop", "a WFI as the last instruction (the recording ended asleep)",
+					"the last instruction is not a WFI");
+				return;
+			}
+			close_record(p);
+			emit_stop(p, CITCAT_STOP_WFI_DEADLOCK, p->hist_pc[k], 0, 0);
+		} else if (e && e->line == CITCAT_STOP_INTERRUPTED) {
+			emit_stop(p, CITCAT_STOP_INTERRUPTED, a, 0, 0);
+		}
 		p->done = 1;
 		uc_emu_stop(uc);
 		return;
@@ -541,6 +601,23 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
+	uint32_t a = (uint32_t)addr;
+	if (p->done)
+		return false;
+	if (type == UC_MEM_FETCH_UNMAPPED) {
+		/* no code hook ran for A: the branch-counter rule, as in hook_code
+		 * (and as the capture model applies it to such a fetch) */
+		if (a != p->expect_pc && !p->after_exception)
+			p->bcount++;
+		p->after_exception = 0;
+		p->cur_pc = a;
+		p->cur_index = p->insns;
+		if (expected_fault(p, CITCAT_FAULT_FETCH, a, a))
+			return false;
+	} else if (expected_fault(p, type == UC_MEM_WRITE_UNMAPPED ? CITCAT_FAULT_WRITE : CITCAT_FAULT_READ, p->cur_pc,
+				  a)) {
+		return false;
+	}
 	diverge(p, "memory map", "accesses within RAM and the device window", "an access to unmapped 0x%08llx",
 		(unsigned long long)addr);
 	return false;
@@ -549,6 +626,11 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct replayer *p = ctx;
+	/* the capture model's mapping (capture/target.c, hook_intr) */
+	unsigned kind = intno == 1 ? CITCAT_FAULT_UNDEF : intno == 2 ? CITCAT_FAULT_SVC : intno == 7 ? CITCAT_FAULT_BKPT
+														  : CITCAT_FAULT_ABORT;
+	if (expected_fault(p, kind, p->cur_pc, 0))
+		return;
 	diverge(p, "exception", "no exception other than the recorded interrupts", "exception %u (SVC, undefined or abort)", intno);
 }
 
@@ -751,6 +833,8 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		if (p->failed || p->done)
 			break;
 		uc_reg_read(p->uc, UC_ARM_REG_PC, &pc);
+		if (ue == UC_ERR_INSN_INVALID && expected_fault(p, CITCAT_FAULT_UNDEF, pc, 0))
+			break; /* as the capture model: Unicorn stops at an undefined instruction */
 		if (ue) {
 			diverge(p, "execution", "the recorded run to continue", "Unicorn stopped at 0x%08x: %s", pc, uc_strerror(ue));
 			break;
@@ -759,9 +843,12 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		 * reaches the until address: restarting there would loop forever
 		 * (found by fuzz_replay).  It lies above RAM, so it is a fetch. */
 		if (pc == CORE_UNTIL) {
+			if (pc != p->expect_pc && !p->after_exception)
+				p->bcount++; /* as in hook_unmapped */
 			p->cur_pc = pc;
 			p->cur_index = p->insns;
-			diverge(p, "instruction fetch", "an ARM instruction in RAM", "a fetch from 0x%08x", pc);
+			if (!expected_fault(p, CITCAT_FAULT_FETCH, pc, pc))
+				diverge(p, "instruction fetch", "an ARM instruction in RAM", "a fetch from 0x%08x", pc);
 			break;
 		}
 	}
@@ -773,6 +860,15 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		else if (p->next.insns != p->insns)
 			diverge(p, "event schedule", "the END record's instruction count", "%llu instructions",
 				(unsigned long long)p->insns);
+		else if (p->next.bcount != p->bcount)
+			diverge(p, "event schedule", "the END record's branch count", "%llu branches",
+				(unsigned long long)p->bcount);
+		else if (p->next.line == CITCAT_STOP_FAULT && !p->fault_seen) {
+			char exp[200];
+			snprintf(exp, sizeof exp, "%s at 0x%08x, address 0x%08x", citcat_fault_kind_name((unsigned)p->next.value),
+				 p->next.pc, p->next.addr);
+			diverge(p, "fault", exp, "no fault");
+		}
 	}
 	if (!p->failed) {
 		/* read past the END record to the container's end marker, so a

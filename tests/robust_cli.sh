@@ -61,6 +61,29 @@ stopped() {
   if ls -d $glob >/dev/null 2>&1; then fail "$desc left $(ls -d $glob)"; fi
 }
 
+# stopped_valid PID SIG DESC GLOB: as stopped, for a capture, which ends
+# with exit 3 and leaves its outputs complete (issue 12: post-mortem traces)
+stopped_valid() {
+  local pid=$1 sig=$2 desc=$3 glob=$4 i=0
+  # shellcheck disable=SC2086
+  while ! ls -d $glob >/dev/null 2>&1 && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+  sleep 1
+  kill -0 "$pid" 2>/dev/null || fail "$desc ended before SIG$sig was sent"
+  kill -"$sig" "$pid"
+  i=0
+  while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+  kill -0 "$pid" 2>/dev/null && { fail "$desc ignored SIG$sig for 10 s"; kill -KILL "$pid"; }
+  wait "$pid"
+  local rc=$?
+  [ "$rc" -eq 3 ] || fail "$desc exited $rc after SIG$sig, expected 3"
+}
+
 case "$section" in
 elf)
   # Defects 1 and 4: segments outside RAM, wrapping, huge or too many,
@@ -94,8 +117,9 @@ elf)
   # found by fuzz_elf: tiny.elf entered at its "subs pc, lr, #4" with LR = 0
   # sends the PC to 0xfffffffc, Unicorn's until address, where the capture
   # restarted the engine for ever and never saw a signal
-  bounded $lim 30 2 "bus error: instruction fetch of unmapped address 0xfffffffc" \
-    "$C" capture "$SRC/fuzz/corpus/elf/hang_until_pc.elf" -o "$t/a.cat" --seed 1
+  # (a fault now ends the run with a valid CAT and exit 3: issue 12)
+  bounded $lim 30 3 "fault at 0xfffffffc: bus error (instruction fetch outside RAM)" \
+    "$C" capture "$SRC/fuzz/corpus/elf/hang_until_pc.elf" -o "$t/f.cat" --seed 1
   ls "$t"/a.cat* >/dev/null 2>&1 && fail "a refused capture left $(ls "$t"/a.cat*)"
   # the same loader serves convert --image (its map: the largest RAM, 1 GiB)
   bounded $lim 30 2 "wrap.elf: offset 52: segment 0 at 0xfffffff8 (16 bytes) wraps past" \
@@ -111,13 +135,16 @@ elf)
   finish robust_elf
   ;;
 wfi)
-  # Defect 3: a WFI nothing can wake is an error, promptly; a long sleep
-  # that can wake is stopped by SIGTERM, SIGINT and SIGHUP with exit 2 and
-  # no temporary file; a sleep that wakes completes.
+  # Defect 3: a WFI nothing can wake ends the run, promptly, with a valid
+  # CAT (stop reason wfi-deadlock) and exit 3 (issue 12: post-mortem
+  # traces); a long sleep that can wake is stopped by SIGTERM, SIGINT and
+  # SIGHUP with exit 3 and a valid CAT (stop reason interrupted); a sleep
+  # that wakes completes.
   mkdir "$t/w"
-  expect 2 "WFI at 0x0000001c can never wake: no enabled interrupt line.*lines enabled 0x0; timer running" \
+  expect 3 "WFI at 0x0000001c can never wake: no enabled interrupt line.*lines enabled 0x0; timer running" \
     timeout -s KILL 20 "$C" capture "$FW/wfi_dead.elf" -o "$t/w/d.cat" --seed 1
-  ls "$t"/w/d.cat* >/dev/null 2>&1 && fail "wfi_dead left $(ls "$t"/w)"
+  "$C" info --json "$t/w/d.cat" 2>&1 | grep -q '"stop": "none"' || fail "wfi_dead: $("$C" info --json "$t/w/d.cat" 2>&1)"
+  rm -f "$t/w/d.cat"
   head -c 4096 /dev/zero >"$t/dma.bin"
   expect 0 "exit after 12 instructions" timeout -s KILL 20 "$C" capture "$FW/wfi_dma.elf" -o "$t/w/ok.cat" \
     --seed 1 --ram 64M --dma-in "$t/dma.bin"
@@ -125,10 +152,13 @@ wfi)
   for sig in TERM INT HUP; do
     "$C" capture "$FW/wfi_dma.elf" -o "$t/w/s.cat" --seed 1 --ram 64M --dma-burst 1 2>"$t/err" &
     # (the CAT's temporary file exists once loading is over and the run
-    # starts; the core is asleep ten instructions later)
-    stopped $! $sig "capture asleep in WFI" "$t/w/s.cat*"
-    grep -q "interrupted after 10 instructions, asleep in WFI at 0x00000024" "$t/err" ||
+    # starts; the core is asleep ten instructions later: the WFI retires
+    # and the run ends at the next instruction)
+    stopped_valid $! $sig "capture asleep in WFI" "$t/w/s.cat*"
+    grep -q "interrupted after 10 instructions, at 0x00000028" "$t/err" ||
       fail "SIG$sig in WFI: $(cat "$t/err")"
+    "$C" info "$t/w/s.cat" >/dev/null 2>&1 || fail "SIG$sig in WFI: the CAT is not valid"
+    rm -f "$t/w/s.cat"
   done
   finish robust_wfi
   ;;

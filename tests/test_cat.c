@@ -104,7 +104,7 @@ static int read_sync(const struct citcat_target_config *cfg, uint16_t version, c
 	int rc = citcat_cat_reader_open_mem(&r, b, n);
 	if (rc == 0)
 		rc = citcat_cat_next(r, ev);
-	if (rc < 0 && version != CITCAT_CAT_VERSION)
+	if (rc < 0 && version < CITCAT_CAT_MIN_VERSION)
 		CHECK_EQ(citcat_cat_reader_error(r)->offset, 8);
 	citcat_cat_reader_close(r);
 	free(b);
@@ -161,6 +161,56 @@ static void test_sync_state(const char *path)
 	/* version 1 (SYNC without states) is refused at the version field */
 	static const uint8_t v1[] = {0x0a, 0x44};
 	CHECK_EQ(read_sync(&cfg, 1, v1, sizeof v1, &got), CITCAT_ERR_VERSION);
+}
+
+/* STOP with an abnormal end (CAT.md v3, STOP): the bytes as specified,
+ * hand-encoded, and what a version 2 file or a bad field must not carry. */
+static void test_stop_fault(const char *path)
+{
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	/* kind 11 | reason 3 << 4; insns 5, branches 2, cycles 9; fault kind 1
+	 * (read); PC 0x1234 = b4 24; address 0x30000000 = 80 80 80 80 03 */
+	static const uint8_t fault[] = {0x3b, 0x05, 0x02, 0x09, 0x01, 0xb4, 0x24, 0x80, 0x80, 0x80, 0x80, 0x03};
+	struct citcat_cat_event got;
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, fault, sizeof fault, &got), 1);
+	CHECK(got.kind == CITCAT_CAT_STOP && got.line == CITCAT_STOP_FAULT && got.insns == 5 && got.bcount == 2 &&
+	      got.cycle == 9 && got.value == CITCAT_FAULT_READ && got.pc == 0x1234 && got.addr == 0x30000000u);
+	/* version 2 has no reason 3; WFI deadlock (4) and interrupted (5) carry no fault */
+	CHECK_EQ(read_sync(&cfg, 2, fault, sizeof fault, &got), CITCAT_ERR_CORRUPT);
+	static const uint8_t wfi[] = {0x4b, 0x05, 0x02, 0x09}, intr[] = {0x5b, 0x05, 0x02, 0x09};
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, wfi, sizeof wfi, &got), 1);
+	CHECK(got.line == CITCAT_STOP_WFI_DEADLOCK && got.value == 0 && got.pc == 0 && got.addr == 0);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, intr, sizeof intr, &got), 1);
+	CHECK(got.line == CITCAT_STOP_INTERRUPTED);
+	static const uint8_t reason6[] = {0x6b, 0x05, 0x02, 0x09};
+	static const uint8_t kind0[] = {0x3b, 0x05, 0x02, 0x09, 0x00, 0x00, 0x00};
+	static const uint8_t kind11[] = {0x3b, 0x05, 0x02, 0x09, 0x0b, 0x00, 0x00};
+	static const uint8_t wide_addr[] = {0x3b, 0x05, 0x02, 0x09, 0x01, 0x00, 0x80, 0x80, 0x80, 0x80, 0x10};
+	static const uint8_t cut[] = {0x3b, 0x05, 0x02, 0x09, 0x01, 0xb4};
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, reason6, sizeof reason6, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, kind0, sizeof kind0, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, kind11, sizeof kind11, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, wide_addr, sizeof wide_addr, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, cut, sizeof cut, &got), CITCAT_ERR_CORRUPT);
+	/* the writer: the same bytes; no reason 6, no fault without a kind */
+	struct citcat_cat_writer *w;
+	CHECK_EQ(citcat_cat_writer_open(&w, path, &cfg), 0);
+	struct citcat_cat_event e = {.kind = CITCAT_CAT_STOP, .line = 6, .insns = 5, .bcount = 2, .cycle = 9};
+	CHECK_EQ(citcat_cat_write(w, &e), CITCAT_ERR_INVAL);
+	e.line = CITCAT_STOP_FAULT;
+	CHECK_EQ(citcat_cat_write(w, &e), CITCAT_ERR_INVAL);
+	e.value = CITCAT_FAULT_READ;
+	e.pc = 0x1234;
+	e.addr = 0x30000000u;
+	CHECK_EQ(citcat_cat_write(w, &e), 0);
+	CHECK_EQ(citcat_cat_writer_close(w), 0);
+	uint8_t file[256];
+	FILE *f = fopen(path, "rb");
+	size_t n = fread(file, 1, sizeof file, f);
+	fclose(f);
+	size_t at = 16 + CITCAT_TARGET_META_LEN + 4 + 24; /* header, metadata, its checksum, chunk header */
+	CHECK(n >= at + sizeof fault && memcmp(file + at, fault, sizeof fault) == 0);
 }
 
 int main(void)
@@ -295,6 +345,7 @@ int main(void)
 	unlink(bad);
 	unlink(path);
 	test_sync_state(path);
+	test_stop_fault(path);
 	unlink(path);
 	CHECK_DONE();
 }

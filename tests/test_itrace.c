@@ -52,11 +52,61 @@ static int read_all(const char *path, unsigned long *count, struct citcat_errinf
 	return rc;
 }
 
+/* The abnormal-end record (ITRACE.md): hand-encoded bytes as the writer
+ * makes them and the reader takes them, and the values it must refuse. */
+static void test_stop_record(const char *path)
+{
+	struct citcat_itrace_writer *w;
+	CHECK_EQ(citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32), 0);
+	static struct citcat_itrace_rec rec, got;
+	memset(&rec, 0, sizeof rec);
+	rec.kind = CITCAT_REC_STOP;
+	rec.line = 2; /* an instruction limit has no record */
+	CHECK_EQ(citcat_itrace_write(w, &rec), CITCAT_ERR_INVAL);
+	rec.line = 3; /* a fault needs a kind */
+	CHECK_EQ(citcat_itrace_write(w, &rec), CITCAT_ERR_INVAL);
+	rec.word = 6;
+	rec.pc = 0x4a4;
+	CHECK_EQ(citcat_itrace_write(w, &rec), 0);
+	CHECK_EQ(citcat_itrace_writer_close(w), 0);
+	/* h = 0xc3 (11, reason 3); PC 0x4a4 = a4 09; kind 6; address 0 */
+	static const uint8_t want[] = {0xc3, 0xa4, 0x09, 0x06, 0x00};
+	uint8_t file[256];
+	FILE *f = fopen(path, "rb");
+	size_t n = fread(file, 1, sizeof file, f);
+	fclose(f);
+	size_t at = 16 + 8 + 4 + 24; /* header, metadata, its checksum, chunk header */
+	CHECK(n >= at + sizeof want && memcmp(file + at, want, sizeof want) == 0);
+	struct citcat_itrace_reader *r;
+	CHECK_EQ(citcat_itrace_reader_open(&r, path), 0);
+	CHECK_EQ(citcat_itrace_next(r, &got), 1);
+	CHECK(got.kind == CITCAT_REC_STOP && got.line == 3 && got.pc == 0x4a4 && got.word == 6 && got.fault_addr == 0);
+	CHECK(citcat_itrace_rec_equal(&got, &rec));
+	CHECK_EQ(citcat_itrace_next(r, &got), 0);
+	citcat_itrace_reader_close(r);
+	/* an interrupted run: no fault fields */
+	CHECK_EQ(citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32), 0);
+	memset(&rec, 0, sizeof rec);
+	rec.kind = CITCAT_REC_STOP;
+	rec.line = 5;
+	rec.pc = 0x10;
+	rec.fault_addr = 4;
+	CHECK_EQ(citcat_itrace_write(w, &rec), CITCAT_ERR_INVAL);
+	rec.fault_addr = 0;
+	CHECK_EQ(citcat_itrace_write(w, &rec), 0);
+	CHECK_EQ(citcat_itrace_writer_close(w), 0);
+	CHECK_EQ(citcat_itrace_reader_open(&r, path), 0);
+	CHECK_EQ(citcat_itrace_next(r, &got), 1);
+	CHECK(got.kind == CITCAT_REC_STOP && got.line == 5 && got.pc == 0x10);
+	citcat_itrace_reader_close(r);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/citcat-test-itrace-XXXXXX";
 	int fd = mkstemp(path);
 	close(fd);
+	test_stop_record(path);
 	const unsigned long N = 300000; /* spans several 1 MiB chunks */
 	struct citcat_itrace_writer *w;
 	CHECK_EQ(citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32), 0);

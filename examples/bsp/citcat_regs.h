@@ -28,6 +28,7 @@
 #define CITCAT_SYSCTL_SCRATCH  (CITCAT_SYSCTL_BASE + 0x04u) /* RW: plain register */
 #define CITCAT_SYSCTL_ID       (CITCAT_SYSCTL_BASE + 0x08u) /* R: CITCAT_SYSCTL_ID_VALUE */
 #define CITCAT_SYSCTL_ID_VALUE 0xC17CA701u
+#define CITCAT_SYSCTL_CLOCK_HZ (CITCAT_SYSCTL_BASE + 0x0Cu) /* R: nominal clock in Hz */
 
 /* Cache maintenance (any value written triggers the operation) */
 #define CITCAT_CACHE_BASE        0x40000100u

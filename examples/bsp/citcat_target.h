@@ -119,6 +119,10 @@ __attribute__((noreturn)) static inline void citcat_exit(uint32_t status)
 
 static inline uint32_t citcat_sysctl_id(void) { return CITCAT_REG(CITCAT_SYSCTL_ID); }
 
+/* The target's nominal clock in Hz (capture --clock-hz, default 100 MHz):
+ * seconds = citcat_cycles() / citcat_clock_hz(). */
+static inline uint32_t citcat_clock_hz(void) { return CITCAT_REG(CITCAT_SYSCTL_CLOCK_HZ); }
+
 /* ---- UART -------------------------------------------------------------- */
 
 /* TX is always ready in the model, so no status poll (saves a device read). */

@@ -48,7 +48,8 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 					abort();
 				break;
 			case CITCAT_CAT_STOP:
-				if (ev.line > CITCAT_STOP_LIMIT)
+				if (ev.line >= CITCAT_STOP_REASONS ||
+				    (ev.line == CITCAT_STOP_FAULT) != (ev.value != 0) || ev.value >= CITCAT_FAULT_KINDS)
 					abort();
 				break;
 			case CITCAT_CAT_START: case CITCAT_CAT_SYNC:
