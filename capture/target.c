@@ -42,6 +42,7 @@ enum { DEV_SYS = 0x000, DEV_CACHE = 0x100, DEV_INTC = 0x200, DEV_TIMER = 0x300, 
 struct target {
 	uc_engine *uc;
 	const struct citcat_capture_config *cfg;
+	int bare; /* benchmark baseline (struct cc_capture_bench) */
 	struct bus bus;
 	uint8_t *ram;
 	uint32_t ram_base, ram_size;
@@ -114,6 +115,13 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	if (!t->recording)
 		return;
 	t->rec_counts[ev->kind]++;
+	if (t->cfg->on_event && !t->failed) {
+		int rc = t->cfg->on_event(t->cfg->event_ctx, ev);
+		if (rc) {
+			fail(t, rc < 0 ? rc : CITCAT_ERR_INTERRUPTED, "the event sink stopped the capture");
+			return;
+		}
+	}
 	if (!t->cat)
 		return;
 	if (citcat_cat_write(t->cat, ev))
@@ -606,8 +614,10 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 
 void citcat_capture_config_default(struct citcat_capture_config *c)
 {
+	if (!c)
+		return;
 	memset(c, 0, sizeof *c);
-	c->struct_size = sizeof *c;
+	c->size = sizeof *c;
 	citcat_target_config_default(&c->target);
 }
 
@@ -646,18 +656,35 @@ static double now_s(void)
 int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf, const char *cat_path,
 		       const char *oracle_path, struct citcat_capture_result *res, struct citcat_errinfo *err)
 {
+	return cc_capture_run_bench(cfg, NULL, elf, cat_path, oracle_path, res, err);
+}
+
+int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct cc_capture_bench *bench,
+			 const char *elf, const char *cat_path, const char *oracle_path, struct citcat_capture_result *res,
+			 struct citcat_errinfo *err)
+{
 	struct citcat_errinfo dummy;
 	if (!err)
 		err = &dummy;
 	memset(err, 0, sizeof *err);
+	if (!res)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no result struct");
 	memset(res, 0, sizeof *res);
 	res->exit_code = -1;
-	if (!cfg || cfg->struct_size != sizeof *cfg || !elf)
-		return CITCAT_ERR_INVAL;
+	/* the caller's struct may be older or newer than ours (citcat/base.h) */
+	struct citcat_capture_config cfgv;
+	const struct citcat_capture_config *cfg = &cfgv;
+	if (!elf || cc_config_from_user(&cfgv, sizeof cfgv, ucfg, offsetof(struct citcat_capture_config, target) +
+						  sizeof cfgv.target))
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no firmware or a bad capture configuration");
+	static const struct cc_capture_bench no_bench;
+	if (!bench)
+		bench = &no_bench;
 	struct target *t = calloc(1, sizeof *t);
 	if (!t)
 		return CITCAT_ERR_NOMEM;
 	t->cfg = cfg;
+	t->bare = bench->bare;
 	t->err = err;
 	t->exit_code = -1;
 	t->ram_base = cfg->target.ram_base;
@@ -707,15 +734,15 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		ue = uc_ctl_set_cpu_model(t->uc, UC_CPU_ARM_CORTEX_A9);
 	if (!ue)
 		ue = uc_mem_map_ptr(t->uc, t->ram_base, t->ram_size, UC_PROT_ALL, t->ram);
-	if (!ue && !cfg->bare)
+	if (!ue && !t->bare)
 		ue = uc_mmio_map(t->uc, cfg->target.dev_base, cfg->target.dev_size, mmio_read, t, mmio_write, t);
-	if (!ue && cfg->bare) /* baseline: the device window is plain memory */
+	if (!ue && t->bare) /* baseline: the device window is plain memory */
 		ue = uc_mem_map(t->uc, cfg->target.dev_base, cfg->target.dev_size, UC_PROT_ALL);
 	if (ue) {
 		rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn set-up failed: %s", uc_strerror(ue));
 		goto out;
 	}
-	if (!cfg->bare) {
+	if (!t->bare) {
 		struct bus_sink sink = {sink_event, t};
 		if ((rc = bus_init(&t->bus, &cfg->target, t->ram, sink))) {
 			fail(t, rc, "bad cache configuration");
@@ -728,7 +755,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			goto out;
 		}
 		if (cfg->lvt_path && (rc = lvt_tm_open(&t->lvt, cfg->lvt_path, &cfg->target, cfg->lvt_gran_shift, elf,
-						       &t->bus.dc, t->ram, cfg->lvt_raw, cfg->lvt_raw_ctx, err))) {
+						       &t->bus.dc, t->ram, bench->lvt_raw, bench->lvt_raw_ctx, err))) {
 			t->failed = 1;
 			goto out;
 		}
@@ -758,7 +785,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	uint32_t pc = (uint32_t)entry;
 	recompute_next(t);
 	while (!t->failed && !t->stop_request) {
-		if (cfg->bare) {
+		if (t->bare) {
 			/* Baseline for benchmarks: the same image on plain Unicorn for
 			 * MAX_INSNS instructions, with no hooks, caches or devices
 			 * (device registers read as memory, so the firmware's path
@@ -794,7 +821,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		rc = err->code;
 		goto out;
 	}
-	if (!cfg->bare) {
+	if (!t->bare) {
 		trace_stop(t, t->stop_reason);
 		res->traced = t->ended;
 	}

@@ -307,6 +307,11 @@ static void observe(struct replayer *p, const struct citcat_itrace_rec *r)
 
 static inline void emit_record(struct replayer *p, const struct citcat_itrace_rec *r)
 {
+	if (p->cfg->on_record && !p->failed) {
+		int rc = p->cfg->on_record(p->cfg->record_ctx, r);
+		if (rc)
+			fail(p, rc < 0 ? rc : CITCAT_ERR_INTERRUPTED, UINT64_MAX, "the record callback stopped the replay");
+	}
 	if (p->cfg->observer)
 		observe(p, r);
 	if (p->out && citcat_itrace_write(p->out, r))
@@ -560,8 +565,10 @@ static void code_changed(void *ctx, uint32_t addr, uint32_t len)
 
 void citcat_replay_config_default(struct citcat_replay_config *c)
 {
+	if (!c)
+		return;
 	memset(c, 0, sizeof *c);
-	c->struct_size = sizeof *c;
+	c->size = sizeof *c;
 }
 
 static double now_s(void)
@@ -622,16 +629,23 @@ static void check_cat_id(struct replayer *p)
 	     (unsigned long long)p->ims.id.hash);
 }
 
-int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
+int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_replay_result *res,
 		      struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
 	if (!err)
 		err = &dummy;
 	memset(err, 0, sizeof *err);
+	if (!res)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no result struct");
 	memset(res, 0, sizeof *res);
-	if (!cfg || cfg->struct_size != sizeof *cfg || !cfg->ims_path || !cfg->aes_path)
-		return CITCAT_ERR_INVAL;
+	/* the caller's struct may be older or newer than ours (citcat/base.h) */
+	struct citcat_replay_config cfgv;
+	const struct citcat_replay_config *cfg = &cfgv;
+	if (cc_config_from_user(&cfgv, sizeof cfgv, ucfg, offsetof(struct citcat_replay_config, aes_path) +
+							 sizeof cfgv.aes_path) ||
+	    !cfg->ims_path || !cfg->aes_path)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "bad replay configuration (IMS and AES required)");
 	struct replayer *p = calloc(1, sizeof *p);
 	if (!p)
 		return CITCAT_ERR_NOMEM;
@@ -724,7 +738,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 		ue = uc_mem_map_ptr(p->uc, p->ram_base, p->ram_size, UC_PROT_ALL, p->ram);
 	if (!ue)
 		ue = uc_mmio_map(p->uc, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, p, mmio_write, p);
-	int itr = cfg->out_path || cfg->oracle || cfg->observer;
+	int itr = cfg->out_path || cfg->oracle || cfg->observer || cfg->on_record;
 	uint64_t rb = p->ram_base, re = (uint64_t)p->ram_base + p->ram_size - 1;
 	if (!ue)
 		ue = uc_hook_add(p->uc, &hk, UC_HOOK_CODE, hook_code, p, 1, 0);
