@@ -20,6 +20,8 @@ const char *citcat_aes_kind_name(unsigned k) { return k < CITCAT_AES_KINDS ? nam
 
 int citcat_aes_is_counter(const struct citcat_target_config *cfg, uint32_t addr)
 {
+	if (!cfg)
+		return 0;
 	return addr - cfg->dev_base - COUNTER_OFF < 8;
 }
 
@@ -71,7 +73,11 @@ struct citcat_aes_reader {
 int citcat_aes_writer_open(struct citcat_aes_writer **out, const char *path, const struct citcat_trace_id *id,
 			   const struct citcat_target_config *cfg)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	*out = NULL;
+	if (!id || !cfg)
+		return CITCAT_ERR_INVAL;
 	struct citcat_aes_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		return CITCAT_ERR_NOMEM;
@@ -192,6 +198,8 @@ static int put(struct citcat_aes_writer *w, const struct citcat_aes_rec *r)
 
 int citcat_aes_write(struct citcat_aes_writer *w, const struct citcat_aes_rec *r)
 {
+	if (!w || !r)
+		return CITCAT_ERR_INVAL;
 	if (r->kind >= CITCAT_AES_KINDS || (r->kind == CITCAT_AES_DMA && (!r->len || r->len > 4096)))
 		return CITCAT_ERR_INVAL;
 	/* Polling loops read the same register and get the same value many
@@ -228,7 +236,7 @@ void citcat_aes_writer_abort(struct citcat_aes_writer *w)
 	free(w);
 }
 
-const struct citcat_errinfo *citcat_aes_writer_error(const struct citcat_aes_writer *w) { return &w->err; }
+const struct citcat_errinfo *citcat_aes_writer_error(const struct citcat_aes_writer *w) { return w ? &w->err : NULL; }
 
 /* ---- reader ---- */
 
@@ -250,6 +258,8 @@ static int reader_init(struct citcat_aes_reader *r, int rc)
 
 int citcat_aes_reader_open(struct citcat_aes_reader **out, const char *path)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	struct citcat_aes_reader *r = calloc(1, sizeof *r);
 	*out = r;
 	if (!r)
@@ -259,6 +269,8 @@ int citcat_aes_reader_open(struct citcat_aes_reader **out, const char *path)
 
 int citcat_aes_reader_open_mem(struct citcat_aes_reader **out, const void *buf, size_t len)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	struct citcat_aes_reader *r = calloc(1, sizeof *r);
 	*out = r;
 	if (!r)
@@ -274,18 +286,20 @@ void citcat_aes_reader_close(struct citcat_aes_reader *r)
 	free(r);
 }
 
-const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return &r->id; }
-const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return &r->err; }
+const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return r ? &r->id : NULL; }
+const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return r ? &r->err : NULL; }
 const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *len)
 {
 	*len = r->last_bytes;
 	return r->last_raw;
 }
 
-uint64_t citcat_aes_pending_repeats(const struct citcat_aes_reader *r) { return r->repeat; }
+uint64_t citcat_aes_pending_repeats(const struct citcat_aes_reader *r) { return r ? r->repeat : 0; }
 
 uint64_t citcat_aes_skip_repeats(struct citcat_aes_reader *r)
 {
+	if (!r)
+		return 0;
 	uint64_t n = r->repeat;
 	r->repeat = 0;
 	return n;
@@ -315,6 +329,8 @@ static int bad(struct citcat_aes_reader *r, const uint8_t *at, const char *what)
 
 int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 {
+	if (!r || !rec)
+		return CITCAT_ERR_INVAL;
 	if (r->err.code)
 		return r->err.code;
 	if (r->repeat) {
@@ -487,6 +503,8 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
 		       struct citcat_errinfo *err)
 {
+	if (!cat_path || !out_path)
+		return CITCAT_ERR_INVAL;
 	struct citcat_aes_stats dummy;
 	if (!st)
 		st = &dummy;

@@ -50,6 +50,8 @@ install(FILES capture/CAT.md capture/TARGET.md capture/LVT.md ims/IMS.md aes/AES
   common/CONTAINER.md formats/ITRACE.md formats/DIN.md formats/PDATS.md formats/PDATS2.md formats/SDCLSP.md
   formats/DAF.md formats/TRACEPORTS.md wet/WET.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR}/specs)
-install(FILES cli/citcat.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES examples/lib/count_events.c examples/lib/replay_sink.c examples/lib/CMakeLists.txt
+configure_file(${PROJECT_SOURCE_DIR}/cli/citcat.1.in ${PROJECT_BINARY_DIR}/citcat.1 @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/citcat.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES examples/lib/count_events.c examples/lib/capture_sink.c examples/lib/replay_sink.c
+  examples/lib/CMakeLists.txt
   DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/lib)

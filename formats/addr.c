@@ -65,6 +65,8 @@ static int is_blank(int c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 int citcat_addr_sniff(const uint8_t *h, size_t n)
 {
+	if (!h)
+		return 0;
 	if (n >= 4 && memcmp(h, PDATS_MAGIC, 4) == 0)
 		return CITCAT_ADDR_PDATS;
 	if (n >= 4 && memcmp(h, PDATS2_MAGIC, 4) == 0)

@@ -52,6 +52,8 @@ struct citcat_itrace_reader {
 
 int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	*out = NULL;
 	if (isa != CITCAT_ISA_ARM_A32)
 		return CITCAT_ERR_INVAL;
@@ -71,6 +73,8 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 
 int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
+	if (!w || !rec)
+		return CITCAT_ERR_INVAL;
 	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_IRQ || (rec->kind == CITCAT_REC_IRQ && rec->line > 63))
 		return CITCAT_ERR_INVAL;
 	uint8_t *buf = cc_writer_reserve_fast(w->cw, REC_MAX);
@@ -144,8 +148,8 @@ void citcat_itrace_writer_abort(struct citcat_itrace_writer *w)
 	free(w);
 }
 
-const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w) { return &w->err; }
-uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w) { return cc_writer_bytes(w->cw); }
+const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w) { return w ? &w->err : NULL; }
+uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w) { return w ? cc_writer_bytes(w->cw) : 0; }
 
 /* ---- reader ---- */
 
@@ -169,6 +173,8 @@ static int reader_init(struct citcat_itrace_reader *r, int rc)
 
 int citcat_itrace_reader_open(struct citcat_itrace_reader **out, const char *path)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	struct citcat_itrace_reader *r = calloc(1, sizeof *r);
 	*out = r;
 	if (!r)
@@ -178,6 +184,8 @@ int citcat_itrace_reader_open(struct citcat_itrace_reader **out, const char *pat
 
 int citcat_itrace_reader_open_mem(struct citcat_itrace_reader **out, const void *buf, size_t len)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	struct citcat_itrace_reader *r = calloc(1, sizeof *r);
 	*out = r;
 	if (!r)
@@ -193,8 +201,8 @@ void citcat_itrace_reader_close(struct citcat_itrace_reader *r)
 	free(r);
 }
 
-enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r->isa; }
-const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r) { return &r->err; }
+enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r ? r->isa : (enum citcat_isa)0; }
+const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r) { return r ? &r->err : NULL; }
 
 static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
 {
@@ -205,6 +213,8 @@ static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *wh
 
 int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
 {
+	if (!r || !rec)
+		return CITCAT_ERR_INVAL;
 	if (r->err.code)
 		return r->err.code;
 	int rc = cc_cursor_next(r->cr, &r->cur);
@@ -294,6 +304,8 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 
 int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citcat_itrace_rec *b)
 {
+	if (!a || !b)
+		return 0;
 	if (a->kind != b->kind || a->pc != b->pc)
 		return 0;
 	if (a->kind == CITCAT_REC_IRQ)
