@@ -660,8 +660,8 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 }
 
 int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct cc_capture_bench *bench,
-			 const char *elf, const char *cat_path, const char *oracle_path, struct citcat_capture_result *res,
-			 struct citcat_errinfo *err)
+			 const char *elf, const char *cat_path, const char *oracle_path,
+			 struct citcat_capture_result *res, struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
 	if (!err)
@@ -676,7 +676,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 	const struct citcat_capture_config *cfg = &cfgv;
 	if (!elf || cc_config_from_user(&cfgv, sizeof cfgv, ucfg, offsetof(struct citcat_capture_config, target) +
 						  sizeof cfgv.target))
-		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no firmware or a bad capture configuration");
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+					  "no firmware or a bad capture configuration");
 	static const struct cc_capture_bench no_bench;
 	if (!bench)
 		bench = &no_bench;

@@ -11,7 +11,10 @@ include(CMakePackageConfigHelpers)
 add_library(citcat_shared SHARED ${PROJECT_SOURCE_DIR}/cmake/citcat_shared.c)
 citcat_target_setup(citcat_shared)
 target_link_libraries(citcat_shared PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,citcat>")
-target_link_options(citcat_shared PRIVATE -Wl,--no-undefined)
+if(NOT CITCAT_SANITIZE AND NOT CITCAT_FUZZ)
+  # every dependency is linked in (sanitizer runtimes come with the program)
+  target_link_options(citcat_shared PRIVATE -Wl,--no-undefined)
+endif()
 set_target_properties(citcat_shared PROPERTIES OUTPUT_NAME citcat EXPORT_NAME citcat
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR} C_VISIBILITY_PRESET hidden)
 target_include_directories(citcat_shared INTERFACE

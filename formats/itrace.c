@@ -148,7 +148,10 @@ void citcat_itrace_writer_abort(struct citcat_itrace_writer *w)
 	free(w);
 }
 
-const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w) { return w ? &w->err : NULL; }
+const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w)
+{
+	return w ? &w->err : NULL;
+}
 uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w) { return w ? cc_writer_bytes(w->cw) : 0; }
 
 /* ---- reader ---- */
@@ -202,7 +205,10 @@ void citcat_itrace_reader_close(struct citcat_itrace_reader *r)
 }
 
 enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r ? r->isa : (enum citcat_isa)0; }
-const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r) { return r ? &r->err : NULL; }
+const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r)
+{
+	return r ? &r->err : NULL;
+}
 
 static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
 {

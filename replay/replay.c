@@ -310,7 +310,8 @@ static inline void emit_record(struct replayer *p, const struct citcat_itrace_re
 	if (p->cfg->on_record && !p->failed) {
 		int rc = p->cfg->on_record(p->cfg->record_ctx, r);
 		if (rc)
-			fail(p, rc < 0 ? rc : CITCAT_ERR_INTERRUPTED, UINT64_MAX, "the record callback stopped the replay");
+			fail(p, rc < 0 ? rc : CITCAT_ERR_INTERRUPTED, UINT64_MAX,
+			     "the record callback stopped the replay");
 	}
 	if (p->cfg->observer)
 		observe(p, r);
@@ -645,7 +646,8 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	if (cc_config_from_user(&cfgv, sizeof cfgv, ucfg, offsetof(struct citcat_replay_config, aes_path) +
 							 sizeof cfgv.aes_path) ||
 	    !cfg->ims_path || !cfg->aes_path)
-		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "bad replay configuration (IMS and AES required)");
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+					  "bad replay configuration (IMS and AES required)");
 	struct replayer *p = calloc(1, sizeof *p);
 	if (!p)
 		return CITCAT_ERR_NOMEM;

@@ -306,6 +306,12 @@ static int on_record(void *ctx, const struct citcat_itrace_rec *rec)
 	return 0;
 }
 
+static int stop_at_100(void *ctx, const struct citcat_itrace_rec *rec)
+{
+	(void)rec;
+	return ++*(uint64_t *)ctx == 100 ? CITCAT_ERR_LIMIT : 0;
+}
+
 static void callbacks(const char *elf, const char *dir)
 {
 	char cat[512], oracle[512], ims_p[512], aes_p[512];
@@ -406,6 +412,20 @@ static void callbacks(const char *elf, const char *dir)
 	struct citcat_itrace_rec extra;
 	CHECK_EQ(citcat_itrace_next(recs.oracle, &extra), 0); /* the oracle has no more */
 	citcat_itrace_reader_close(recs.oracle);
+
+	/* the callback's error stops the replay with its code, no output left */
+	char out[520];
+	snprintf(out, sizeof out, "%s/api.replay.itrace", dir);
+	uint64_t seen = 0;
+	citcat_replay_config_default(&rcfg);
+	rcfg.ims_path = ims_p;
+	rcfg.aes_path = aes_p;
+	rcfg.out_path = out;
+	rcfg.on_record = stop_at_100;
+	rcfg.record_ctx = &seen;
+	CHECK_EQ(citcat_replay_run(&rcfg, &rres, &err), CITCAT_ERR_LIMIT);
+	CHECK_EQ(seen, 100);
+	CHECK(stat(out, &st) != 0);
 }
 
 int main(int argc, char **argv)

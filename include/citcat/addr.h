@@ -10,7 +10,9 @@
  * 64 KiB buffers) whatever the length of the trace.
  *
  * Errors: functions return 0 / 1 or a negative citcat_err; the details
- * (code, byte offset, message) are in the handle's citcat_errinfo.  For a
+ * (code, byte offset, message) are in the handle's citcat_errinfo.  A NULL
+ * handle or required argument is CITCAT_ERR_INVAL (accessors return 0 or
+ * NULL); *_open follows the failure convention of base.h.  For a
  * file wrapped in an LZ4 frame, offsets count bytes of the unwrapped
  * stream. */
 #ifndef CITCAT_PUBLIC_ADDR_H
@@ -50,7 +52,8 @@ enum citcat_addr_fmt {
 	CITCAT_ADDR_PDATS2 = 4,
 };
 
-/* Writer configuration.  Starts with its own size so it can grow. */
+/* Writer configuration.  Starts with its own size (base.h rules: SIZE must
+ * cover at least FMT; members an older struct lacks read as zero). */
 struct citcat_addr_config {
 	size_t size;          /* sizeof(struct citcat_addr_config) */
 	int fmt;              /* enum citcat_addr_fmt, not AUTO */
@@ -62,23 +65,28 @@ struct citcat_addr_config {
 struct citcat_addr_writer;
 struct citcat_addr_reader;
 
-/* Names a format ("din", "xdin", "pdats", "pdats2"); NULL for a bad value. */
+/* Names a format ("din", "xdin", "pdats", "pdats2"; static storage); NULL
+ * for a bad value. */
 CITCAT_API const char *citcat_addr_fmt_name(int fmt);
-/* The format of a name, or 0. */
+/* The format of a name, or 0 (also for NULL). */
 CITCAT_API int citcat_addr_fmt_parse(const char *name);
 /* Guesses the format from the first N bytes of a file (an LZ4 frame is
  * looked through only as far as its magic: returns PDATS/PDATS2 from the
- * suffix-less frame only when the caller unwraps it).  Returns a format or 0. */
+ * suffix-less frame only when the caller unwraps it).  Returns a format or 0
+ * (also for a NULL HEAD). */
 CITCAT_API int citcat_addr_sniff(const uint8_t *head, size_t n);
 
 /* Opens PATH for writing ("-" = stdout).  The file is written under a
  * temporary name and renamed by close, so an error never leaves a partial
- * file.  PATH NULL writes to memory (see citcat_addr_writer_take).  On
- * failure *W may still be set so that the error can be read; abort it. */
-CITCAT_API int citcat_addr_writer_open(struct citcat_addr_writer **w, const char *path, const struct citcat_addr_config *cfg);
+ * file.  PATH NULL writes to memory (see citcat_addr_writer_take).  The
+ * configuration is copied.  Returns 0, CITCAT_ERR_INVAL (NULL W, bad
+ * configuration), _NOMEM or _IO.  Failure convention of base.h: *W holds
+ * the error when it could be allocated; abort it in every case. */
+CITCAT_API int citcat_addr_writer_open(struct citcat_addr_writer **w, const char *path,
+				       const struct citcat_addr_config *cfg);
 /* Appends one reference.  Returns 0, CITCAT_ERR_INVAL (bad type for the
  * format: e.g. flush in xdin), CITCAT_ERR_LIMIT (address wider than the
- * file's address width), or CITCAT_ERR_IO. */
+ * file's address width), or CITCAT_ERR_IO; CITCAT_ERR_INVAL for NULL. */
 CITCAT_API int citcat_addr_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);
 /* Completes the file (end marker, trailer, LZ4 end mark) and renames it
  * into place; W stays valid so that an error can be read, and must still be
@@ -88,35 +96,44 @@ CITCAT_API int citcat_addr_writer_finish(struct citcat_addr_writer *w);
  * error (the output is then removed). */
 CITCAT_API int citcat_addr_writer_close(struct citcat_addr_writer *w);
 /* Like close for a memory writer: hands the whole file to the caller in
- * *BUF (free() it), *LEN bytes.  Frees W. */
+ * *BUF (the caller owns it: free() it), *LEN bytes.  Frees W.  Returns 0
+ * or an error (CITCAT_ERR_INVAL for a NULL argument or a file writer). */
 CITCAT_API int citcat_addr_writer_take(struct citcat_addr_writer *w, uint8_t **buf, size_t *len);
 /* Drops the output; frees W.  Accepts NULL. */
 CITCAT_API void citcat_addr_writer_abort(struct citcat_addr_writer *w);
+/* The writer's last error (owned by W), or NULL for NULL. */
 CITCAT_API const struct citcat_errinfo *citcat_addr_writer_error(const struct citcat_addr_writer *w);
 /* Bytes of the record stream so far, not counting file header, end marker
  * and trailer (before LZ4).  PDATS keeps its last record open until
  * finish, so the total is final only after citcat_addr_writer_finish. */
 CITCAT_API uint64_t citcat_addr_writer_payload_bytes(const struct citcat_addr_writer *w);
+/* References written so far. */
 CITCAT_API uint64_t citcat_addr_writer_refs(const struct citcat_addr_writer *w);
 
 /* Opens PATH ("-" = stdin) or a memory buffer (which must outlive the
  * reader) for reading.  FMT AUTO recognises the format by its first bytes;
- * an LZ4 frame is unwrapped transparently.  Fails with CITCAT_ERR_EMPTY,
- * _MAGIC, _VERSION, _TRUNCATED, _IO.  On failure *R may still be set so the
- * error can be read; close it in every case. */
+ * an LZ4 frame is unwrapped transparently.  Fails with CITCAT_ERR_INVAL
+ * (NULL R), _NOMEM, _EMPTY, _MAGIC, _VERSION, _TRUNCATED, _IO.  Failure
+ * convention of base.h: *R holds the error when it could be allocated;
+ * close it in every case. */
 CITCAT_API int citcat_addr_reader_open(struct citcat_addr_reader **r, const char *path, int fmt);
 CITCAT_API int citcat_addr_reader_open_mem(struct citcat_addr_reader **r, const void *buf, size_t len, int fmt);
 /* Reads the next reference into *REF.  Returns 1, 0 at the end (after the
  * trailer's count and checksum were verified), or an error:
- * CITCAT_ERR_TRUNCATED, _CORRUPT, _CHECKSUM, _LIMIT, _IO. */
+ * CITCAT_ERR_INVAL (NULL argument), _TRUNCATED, _CORRUPT, _CHECKSUM, _LIMIT,
+ * _IO. */
 CITCAT_API int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
+/* The file's format, whether it was in an LZ4 frame, its address width and
+ * its default instruction stride (0 for NULL). */
 CITCAT_API int citcat_addr_reader_fmt(const struct citcat_addr_reader *r);
 CITCAT_API int citcat_addr_reader_lz4(const struct citcat_addr_reader *r);
 CITCAT_API unsigned citcat_addr_reader_addr_bits(const struct citcat_addr_reader *r);
 CITCAT_API unsigned citcat_addr_reader_istride(const struct citcat_addr_reader *r);
 /* Record-stream bytes consumed so far (header and trailer excluded). */
 CITCAT_API uint64_t citcat_addr_reader_payload_bytes(const struct citcat_addr_reader *r);
+/* The reader's last error (owned by R), or NULL for NULL. */
 CITCAT_API const struct citcat_errinfo *citcat_addr_reader_error(const struct citcat_addr_reader *r);
+/* Frees R.  Accepts NULL. */
 CITCAT_API void citcat_addr_reader_close(struct citcat_addr_reader *r);
 
 #ifdef __cplusplus

@@ -16,8 +16,9 @@ extern "C" {
 
 /* Receives every CAT event of the traced interval, in order, whether or not
  * a CAT file is written.  EV (and EV->data) is valid during the call only.
- * Returns 0 to go on; a negative citcat_err code stops the run with that
- * code (no output files are left). */
+ * Returns 0 to go on; non-zero stops the run (no output files are left)
+ * with that code when it is a negative citcat_err code, else with
+ * CITCAT_ERR_INTERRUPTED. */
 typedef int (*citcat_event_sink_fn)(void *ctx, const struct citcat_cat_event *ev);
 
 /* Configuration of a capture; citcat_capture_config_default fills it.  The

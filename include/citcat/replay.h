@@ -17,8 +17,9 @@ extern "C" {
 struct citcat_replay_observer;
 
 /* Receives every regenerated itrace record in trace order.  REC is valid
- * during the call only.  Returns 0 to go on; a negative citcat_err code
- * stops the run with that code (no output file is left). */
+ * during the call only.  Returns 0 to go on; non-zero stops the run (no
+ * output file is left) with that code when it is a negative citcat_err
+ * code, else with CITCAT_ERR_INTERRUPTED. */
 typedef int (*citcat_record_fn)(void *ctx, const struct citcat_itrace_rec *rec);
 
 /* Configuration of a replay; citcat_replay_config_default fills it.  The
