@@ -21,6 +21,8 @@ const char *citcat_aes_kind_name(unsigned k) { return k < CITCAT_AES_KINDS ? nam
 
 int citcat_aes_is_counter(const struct citcat_target_config *cfg, uint32_t addr)
 {
+	if (!cfg)
+		return 0;
 	return addr - cfg->dev_base - CITCAT_DEV_OFF(CITCAT_CYCLES_BASE) < CITCAT_CYCLES_HI + 4 - CITCAT_CYCLES_BASE;
 }
 
@@ -73,7 +75,11 @@ struct citcat_aes_reader {
 int citcat_aes_writer_open(struct citcat_aes_writer **out, const char *path, const struct citcat_trace_id *id,
 			   const struct citcat_target_config *cfg)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	*out = NULL;
+	if (!id || !cfg)
+		return CITCAT_ERR_INVAL;
 	struct citcat_aes_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		return CITCAT_ERR_NOMEM;
@@ -202,6 +208,8 @@ static int put(struct citcat_aes_writer *w, const struct citcat_aes_rec *r)
 
 int citcat_aes_write(struct citcat_aes_writer *w, const struct citcat_aes_rec *r)
 {
+	if (!w || !r)
+		return CITCAT_ERR_INVAL;
 	if (r->kind >= CITCAT_AES_KINDS || (r->kind == CITCAT_AES_DMA && (!r->len || r->len > 4096)))
 		return CITCAT_ERR_INVAL;
 	/* Polling loops read the same register and get the same value many
@@ -224,7 +232,7 @@ int citcat_aes_writer_close(struct citcat_aes_writer *w)
 
 void citcat_aes_writer_abort(struct citcat_aes_writer *w) { cc_stream_writer_abort(w); }
 
-const struct citcat_errinfo *citcat_aes_writer_error(const struct citcat_aes_writer *w) { return &w->err; }
+const struct citcat_errinfo *citcat_aes_writer_error(const struct citcat_aes_writer *w) { return w ? &w->err : NULL; }
 
 /* ---- reader ---- */
 
@@ -248,18 +256,20 @@ static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_AES_VERSION, siz
 
 CC_STREAM_READER_FUNCS(citcat_aes_reader, struct citcat_aes_reader, &reader_kind)
 
-const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return &r->id; }
-const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return &r->err; }
+const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return r ? &r->id : NULL; }
+const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return r ? &r->err : NULL; }
 const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *len)
 {
 	*len = r->last_bytes;
 	return r->last_raw;
 }
 
-uint64_t citcat_aes_pending_repeats(const struct citcat_aes_reader *r) { return r->repeat; }
+uint64_t citcat_aes_pending_repeats(const struct citcat_aes_reader *r) { return r ? r->repeat : 0; }
 
 uint64_t citcat_aes_skip_repeats(struct citcat_aes_reader *r)
 {
+	if (!r)
+		return 0;
 	uint64_t n = r->repeat;
 	r->repeat = 0;
 	return n;
@@ -272,6 +282,8 @@ static int bad(struct citcat_aes_reader *r, const uint8_t *at, const char *what)
 
 int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 {
+	if (!r || !rec)
+		return CITCAT_ERR_INVAL;
 	if (r->err.code)
 		return r->err.code;
 	if (r->repeat) {
@@ -456,6 +468,8 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
 		       struct citcat_errinfo *err)
 {
+	if (!cat_path || !out_path)
+		return CITCAT_ERR_INVAL;
 	struct citcat_aes_stats dummy;
 	if (!st)
 		st = &dummy;

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
+#include <citcat/ims.h>
+
 #define ARM_MODE_USR 0x10
 #define ARM_MODE_FIQ 0x11
 #define ARM_MODE_IRQ 0x12
@@ -29,10 +31,10 @@ enum {
 	ARM_SLOTS = 39
 };
 
-/* A full register state in dump-slot order. */
-struct arm_state {
-	uint32_t slot[ARM_SLOTS];
-};
+/* A full register state in dump-slot order: the IMS's public struct
+ * citcat_regs, under its internal name. */
+#define arm_state citcat_regs
+_Static_assert(ARM_SLOTS == CITCAT_REG_SLOTS, "register slots of the IMS");
 
 /* Takes an IRQ at the boundary before the instruction at EPC, exactly as
  * the architecture does (TARGET.md).  Must be called from a code hook of the

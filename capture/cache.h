@@ -8,19 +8,9 @@
 
 #include <stdint.h>
 
-enum citcat_repl {
-	CITCAT_REPL_LRU = 0,
-	CITCAT_REPL_FIFO = 1,
-	CITCAT_REPL_PLRU = 2, /* MRU-bit pseudo-LRU */
-	CITCAT_REPL_RANDOM = 3,
-};
+#include <citcat/target.h>
 
-struct citcat_cache_config {
-	uint32_t size, ways, line; /* bytes, ways, bytes per line */
-	uint8_t repl;              /* enum citcat_repl */
-	uint8_t write_through;     /* D-cache: 1 = write-through, no write-allocate */
-	uint32_t seed;             /* random replacement: generator state at reset (0 means 0x9E3779B9) */
-};
+/* enum citcat_repl and struct citcat_cache_config are public: <citcat/target.h>. */
 
 struct cache {
 	struct citcat_cache_config cfg;

@@ -13,6 +13,8 @@
 
 void citcat_target_config_default(struct citcat_target_config *c)
 {
+	if (!c)
+		return;
 	memset(c, 0, sizeof *c);
 	c->isa = 1;
 	c->ram_base = 0;
@@ -148,7 +150,11 @@ struct citcat_cat_reader {
 
 int citcat_cat_writer_open(struct citcat_cat_writer **out, const char *path, const struct citcat_target_config *cfg)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	*out = NULL;
+	if (!cfg)
+		return CITCAT_ERR_INVAL;
 	const char *why;
 	uint8_t meta[CITCAT_TARGET_META_LEN];
 	citcat_target_config_encode(cfg, meta);
@@ -172,6 +178,8 @@ static unsigned size_code(unsigned size) { return size == 1 ? 0 : size == 2 ? 1 
 
 int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event *ev)
 {
+	if (!w || !ev)
+		return CITCAT_ERR_INVAL;
 	uint32_t len = ev->kind == CITCAT_CAT_FILL_I ? w->cfg.icache.line
 		       : (ev->kind == CITCAT_CAT_FILL_D || ev->kind == CITCAT_CAT_WRITEBACK) ? w->cfg.dcache.line
 		       : ev->kind == CITCAT_CAT_DMA ? ev->len : 0;
@@ -265,8 +273,8 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 int citcat_cat_writer_close(struct citcat_cat_writer *w) { return w ? cc_stream_writer_end(w, 0) : CITCAT_ERR_INVAL; }
 void citcat_cat_writer_abort(struct citcat_cat_writer *w) { cc_stream_writer_abort(w); }
 
-const struct citcat_errinfo *citcat_cat_writer_error(const struct citcat_cat_writer *w) { return &w->err; }
-uint64_t citcat_cat_writer_bytes(const struct citcat_cat_writer *w) { return cc_writer_bytes(w->cw); }
+const struct citcat_errinfo *citcat_cat_writer_error(const struct citcat_cat_writer *w) { return w ? &w->err : NULL; }
+uint64_t citcat_cat_writer_bytes(const struct citcat_cat_writer *w) { return w ? cc_writer_bytes(w->cw) : 0; }
 
 /* ---- reader ---- */
 
@@ -301,10 +309,10 @@ static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_CAT_VERSION, siz
 
 CC_STREAM_READER_FUNCS(citcat_cat_reader, struct citcat_cat_reader, &reader_kind)
 
-const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_reader *r) { return &r->cfg; }
-const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r) { return &r->err; }
-uint64_t citcat_cat_reader_offset(const struct citcat_cat_reader *r) { return cc_reader_chunk_offset(r->cr); }
-uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *r) { return cc_reader_file_size(r->cr); }
+const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_reader *r) { return r ? &r->cfg : NULL; }
+const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r) { return r ? &r->err : NULL; }
+uint64_t citcat_cat_reader_offset(const struct citcat_cat_reader *r) { return r ? cc_reader_chunk_offset(r->cr) : 0; }
+uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *r) { return r ? cc_reader_file_size(r->cr) : 0; }
 
 static int bad(struct citcat_cat_reader *r, const uint8_t *at, const char *what)
 {
@@ -313,6 +321,8 @@ static int bad(struct citcat_cat_reader *r, const uint8_t *at, const char *what)
 
 int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 {
+	if (!r || !ev)
+		return CITCAT_ERR_INVAL;
 	if (r->err.code)
 		return r->err.code;
 	int rc = cc_stream_next(r->cr, &r->cur, &r->err);

@@ -8,6 +8,8 @@
 #ifndef CITCAT_LVT_H
 #define CITCAT_LVT_H
 
+#include <citcat/capture.h>
+
 #include "cat.h"
 
 #define CITCAT_LVT_VERSION 1
@@ -23,18 +25,8 @@ enum citcat_lvt_kind {
 	CITCAT_LVT_STOP = 6,  /* the end of the traced interval, with totals */
 };
 
-/* Totals the trace module keeps; the STOP record carries them. */
-struct citcat_lvt_stats {
-	uint64_t insns;       /* instructions retired in the traced interval */
-	uint64_t bcount;      /* branch counter at the end */
-	uint64_t loads;       /* load records: cached loads (per register) and uncached reads */
-	uint64_t hits;        /* of which FA hits */
-	uint64_t ureads;      /* of which uncached (device) reads, always traced */
-	uint64_t value_bytes; /* bytes of load values traced */
-	uint64_t raw_bytes;   /* bytes of every load value (the unfiltered load-value trace) */
-	uint64_t irqs, dmas;  /* event records */
-	uint64_t bits;        /* bits of every record before STOP (chunk padding aside) */
-};
+/* Totals the trace module keeps (struct citcat_lvt_stats, public in
+ * <citcat/capture.h>); the STOP record carries them. */
 
 struct citcat_lvt_rec {
 	uint8_t kind;   /* enum citcat_lvt_kind */

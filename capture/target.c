@@ -56,6 +56,13 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	if (!t->recording)
 		return;
 	t->rec_counts[ev->kind]++;
+	if (t->cfg->on_event && !t->failed) {
+		int rc = t->cfg->on_event(t->cfg->event_ctx, ev);
+		if (rc) {
+			fail(t, rc < 0 ? rc : CITCAT_ERR_INTERRUPTED, "the event sink stopped the capture");
+			return;
+		}
+	}
 	if (!t->cat)
 		return;
 	if (citcat_cat_write(t->cat, ev))
@@ -488,8 +495,10 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 
 void citcat_capture_config_default(struct citcat_capture_config *c)
 {
+	if (!c)
+		return;
 	memset(c, 0, sizeof *c);
-	c->struct_size = sizeof *c;
+	c->size = sizeof *c;
 	citcat_target_config_default(&c->target);
 }
 
@@ -536,18 +545,36 @@ static double now_s(void)
 int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf, const char *cat_path,
 		       const char *oracle_path, struct citcat_capture_result *res, struct citcat_errinfo *err)
 {
+	return cc_capture_run_bench(cfg, NULL, elf, cat_path, oracle_path, res, err);
+}
+
+int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct cc_capture_bench *bench,
+			 const char *elf, const char *cat_path, const char *oracle_path,
+			 struct citcat_capture_result *res, struct citcat_errinfo *err)
+{
 	struct citcat_errinfo dummy;
 	if (!err)
 		err = &dummy;
 	memset(err, 0, sizeof *err);
+	if (!res)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no result struct");
 	memset(res, 0, sizeof *res);
 	res->exit_code = -1;
-	if (!cfg || cfg->struct_size != sizeof *cfg || !elf)
-		return CITCAT_ERR_INVAL;
+	/* the caller's struct may be older or newer than ours (citcat/base.h) */
+	struct citcat_capture_config cfgv;
+	const struct citcat_capture_config *cfg = &cfgv;
+	if (!elf || cc_config_from_user(&cfgv, sizeof cfgv, ucfg, offsetof(struct citcat_capture_config, target) +
+						  sizeof cfgv.target))
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+					  "no firmware or a bad capture configuration");
+	static const struct cc_capture_bench no_bench;
+	if (!bench)
+		bench = &no_bench;
 	struct target *t = calloc(1, sizeof *t);
 	if (!t)
 		return CITCAT_ERR_NOMEM;
 	t->cfg = cfg;
+	t->bare = bench->bare;
 	t->err = err;
 	t->exit_code = -1;
 	t->ram_base = cfg->target.ram_base;
@@ -594,12 +621,12 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 
 	/* the baseline (bare): the device window is plain memory */
 	uc_err ue = core_open(&t->uc, t->ram_base, t->ram_size, t->ram, cfg->target.dev_base, cfg->target.dev_size,
-			      cfg->bare ? NULL : mmio_read, mmio_write, t);
+			      t->bare ? NULL : mmio_read, mmio_write, t);
 	if (ue) {
 		rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn set-up failed: %s", uc_strerror(ue));
 		goto out;
 	}
-	if (!cfg->bare) {
+	if (!t->bare) {
 		struct bus_sink sink = {sink_event, t};
 		if ((rc = bus_init(&t->bus, &cfg->target, t->ram, sink))) {
 			fail(t, rc, "bad cache configuration");
@@ -612,7 +639,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 			goto out;
 		}
 		if (cfg->lvt_path && (rc = lvt_tm_open(&t->lvt, cfg->lvt_path, &cfg->target, cfg->lvt_gran_shift, elf,
-						       &t->bus.dc, t->ram, cfg->lvt_raw, cfg->lvt_raw_ctx, err))) {
+						       &t->bus.dc, t->ram, bench->lvt_raw, bench->lvt_raw_ctx, err))) {
 			t->failed = 1;
 			goto out;
 		}
@@ -637,7 +664,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 	uint32_t pc = (uint32_t)entry;
 	recompute_next(t);
 	while (!t->failed && !t->stop_request) {
-		if (cfg->bare) {
+		if (t->bare) {
 			/* Baseline for benchmarks: the same image on plain Unicorn for
 			 * MAX_INSNS instructions, with no hooks, caches or devices
 			 * (device registers read as memory, so the firmware's path
@@ -680,7 +707,7 @@ int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf,
 		rc = err->code;
 		goto out;
 	}
-	if (!cfg->bare) {
+	if (!t->bare) {
 		trace_stop(t, t->stop_reason);
 		res->traced = t->ended;
 	}

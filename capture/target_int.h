@@ -49,6 +49,7 @@ extern const struct device dev_sysctl, dev_cache, dev_intc, dev_timer, dev_uart,
 struct target {
 	uc_engine *uc;
 	const struct citcat_capture_config *cfg;
+	int bare; /* benchmark baseline (struct cc_capture_bench) */
 	struct bus bus;
 	uint8_t *ram;
 	uint32_t ram_base, ram_size;

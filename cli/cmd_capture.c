@@ -514,16 +514,14 @@ int bench_capture(int argc, char **argv)
 	for (int k = 0; k < nfiles; k++) {
 		struct citcat_capture_result res, bres;
 		struct citcat_errinfo err;
-		c.bare = 0;
 		int rc = citcat_capture_run(&c, files[k], tmp, NULL, &res, &err);
 		if (rc) {
 			remove(tmp);
 			return cli_errinfo(files[k], &err);
 		}
 		struct citcat_capture_config b = c;
-		b.bare = 1;
 		b.max_insns = res.insns;
-		rc = citcat_capture_run(&b, files[k], NULL, NULL, &bres, &err);
+		rc = cc_capture_run_bench(&b, &(struct cc_capture_bench){.bare = 1}, files[k], NULL, NULL, &bres, &err);
 		if (rc) {
 			remove(tmp);
 			return cli_errinfo(files[k], &err);

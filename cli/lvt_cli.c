@@ -95,10 +95,9 @@ static int run_one(const char *elf, const struct citcat_capture_config *base, ui
 	struct citcat_capture_config c = *base;
 	c.target.dcache = (struct citcat_cache_config){size, 4, line, CITCAT_REPL_PLRU, 0, 2};
 	c.lvt_path = tmp;
-	c.lvt_raw = gz ? raw_to_pipe : NULL;
-	c.lvt_raw_ctx = gz;
+	struct cc_capture_bench b = {.lvt_raw = gz ? raw_to_pipe : NULL, .lvt_raw_ctx = gz};
 	struct citcat_errinfo err;
-	int rc = citcat_capture_run(&c, elf, NULL, NULL, res, &err);
+	int rc = cc_capture_run_bench(&c, &b, elf, NULL, NULL, res, &err);
 	if (rc)
 		cli_errinfo(elf, &err);
 	return rc;

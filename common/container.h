@@ -157,6 +157,8 @@ void cc_stream_close(void *reader);
 	int prefix##_open(type **out, const char *path)                             \
 	{                                                                           \
 		void *r_;                                                           \
+		if (!out)                                                           \
+			return CITCAT_ERR_INVAL;                                    \
 		int rc_ = cc_stream_open(&r_, (kind), path, NULL, 0);               \
 		*out = r_;                                                          \
 		return rc_;                                                         \
@@ -164,6 +166,8 @@ void cc_stream_close(void *reader);
 	int prefix##_open_mem(type **out, const void *buf, size_t len)              \
 	{                                                                           \
 		void *r_;                                                           \
+		if (!out)                                                           \
+			return CITCAT_ERR_INVAL;                                    \
 		int rc_ = cc_stream_open(&r_, (kind), NULL, buf, len);              \
 		*out = r_;                                                          \
 		return rc_;                                                         \

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 int citcat_errinfo_set(struct citcat_errinfo *e, int code, uint64_t offset, const char *fmt, ...)
 {
@@ -39,4 +40,24 @@ const char *citcat_errstr(int code)
 	case CITCAT_ERR_INTERRUPTED: return "interrupted";
 	}
 	return "unknown error";
+}
+
+const char *citcat_version(void) { return CITCAT_VERSION_STRING; }
+
+int cc_config_from_user(void *dst, size_t dst_size, const void *user, size_t min_size)
+{
+	size_t size;
+	if (!user)
+		return CITCAT_ERR_INVAL;
+	memcpy(&size, user, sizeof size);
+	if (size < min_size || size < sizeof size)
+		return CITCAT_ERR_INVAL;
+	/* members the caller's (newer) struct has and we do not are ignored;
+	 * members it lacks (an older struct) read as zero */
+	if (size > dst_size)
+		size = dst_size;
+	memcpy(dst, user, size);
+	memset((uint8_t *)dst + size, 0, dst_size - size);
+	memcpy(dst, &size, sizeof size);
+	return 0;
 }

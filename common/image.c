@@ -39,6 +39,8 @@ static size_t first_touching(const struct citcat_image *img, uint64_t addr)
 
 int citcat_image_alloc(struct citcat_image **img)
 {
+	if (!img)
+		return CITCAT_ERR_INVAL;
 	*img = calloc(1, sizeof **img);
 	return *img ? 0 : CITCAT_ERR_NOMEM;
 }
@@ -136,6 +138,8 @@ int citcat_image_add(struct citcat_image *img, uint64_t addr, const void *data, 
 
 int citcat_image_read(const struct citcat_image *img, uint64_t addr, void *buf, size_t len)
 {
+	if (!img || (!buf && len))
+		return CITCAT_ERR_INVAL;
 	uint8_t *out = buf;
 	int rc = 0;
 	memset(buf, 0, len);
@@ -170,10 +174,12 @@ int citcat_image_read(const struct citcat_image *img, uint64_t addr, void *buf, 
 	return rc;
 }
 
-size_t citcat_image_segments(const struct citcat_image *img) { return img->n; }
+size_t citcat_image_segments(const struct citcat_image *img) { return img ? img->n : 0; }
 void citcat_image_segment(const struct citcat_image *img, size_t i, uint64_t *addr, uint64_t *len,
 			  const uint8_t **data)
 {
+	if (!img || i >= img->n || !addr || !len || !data)
+		return;
 	*addr = img->s[i].addr;
 	*len = img->s[i].len;
 	*data = img->s[i].data;
@@ -181,6 +187,8 @@ void citcat_image_segment(const struct citcat_image *img, size_t i, uint64_t *ad
 
 uint64_t citcat_image_bytes(const struct citcat_image *img)
 {
+	if (!img)
+		return 0;
 	uint64_t t = 0;
 	for (size_t i = 0; i < img->n; i++)
 		t += img->s[i].len;
@@ -386,6 +394,8 @@ out:
 
 int citcat_image_load_elf(struct citcat_image *img, const char *path, uint64_t *entry, struct citcat_errinfo *err)
 {
+	if (!img || !path)
+		return CITCAT_ERR_INVAL;
 	struct citcat_elf_limits lim = {.base = 0, .size = 1u << 30, .map_name = "the largest RAM the target can have"};
 	return citcat_image_load_elf_limited(img, path, &lim, entry, err);
 }

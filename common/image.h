@@ -4,15 +4,12 @@
 #ifndef CITCAT_IMAGE_H
 #define CITCAT_IMAGE_H
 
+#include <citcat/image.h>
+
 #include "citcat.h"
 
-struct citcat_image;
+/* Internal: the public functions are in <citcat/image.h>. */
 
-int citcat_image_alloc(struct citcat_image **img);
-void citcat_image_free(struct citcat_image *img);
-/* Copies LEN bytes at ADDR into the image; bytes already present are
- * overwritten.  Returns 0 or an error code. */
-int citcat_image_add(struct citcat_image *img, uint64_t addr, const void *data, size_t len);
 /* Where a firmware ELF may load, and how much work loading may take. */
 #define CITCAT_ELF_MAX_SEGMENTS 64 /* PT_LOAD segments with a non-zero memory size */
 struct citcat_elf_limits {
@@ -33,21 +30,10 @@ struct citcat_elf_limits {
  * claims.  Errors (ERR, if non-NULL, names the byte offset of the program
  * header at fault): CITCAT_ERR_IO, _EMPTY, _MAGIC, _UNSUPPORTED, _CORRUPT
  * (impossible sizes, overlap, no loadable segment), _LIMIT (outside the
- * range, too many segments), _TRUNCATED, _NOMEM, _INTERRUPTED. */
+ * range, too many segments), _TRUNCATED, _NOMEM, _INTERRUPTED.
+ * citcat_image_load_elf (public) is this with the largest memory map the
+ * target can have (RAM at 0, up to 1 GiB). */
 int citcat_image_load_elf_limited(struct citcat_image *img, const char *path, const struct citcat_elf_limits *lim,
 				  uint64_t *entry, struct citcat_errinfo *err);
-/* citcat_image_load_elf_limited with the largest memory map the target can
- * have (RAM at 0, up to 1 GiB): for tools that read a firmware's code. */
-int citcat_image_load_elf(struct citcat_image *img, const char *path, uint64_t *entry,
-			  struct citcat_errinfo *err);
-/* Copies LEN bytes at ADDR to BUF.  Returns 0 when every byte is present,
- * CITCAT_ERR_EOF when any is missing (BUF then holds zeros for those). */
-int citcat_image_read(const struct citcat_image *img, uint64_t addr, void *buf, size_t len);
-/* Segments, sorted by address, non-overlapping and non-adjacent (adjacent
- * ranges are merged). */
-size_t citcat_image_segments(const struct citcat_image *img);
-void citcat_image_segment(const struct citcat_image *img, size_t i, uint64_t *addr, uint64_t *len,
-			  const uint8_t **data);
-uint64_t citcat_image_bytes(const struct citcat_image *img);
 
 #endif

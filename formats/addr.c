@@ -65,6 +65,8 @@ static int is_blank(int c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 int citcat_addr_sniff(const uint8_t *h, size_t n)
 {
+	if (!h)
+		return 0;
 	if (n >= 4 && memcmp(h, PDATS_MAGIC, 4) == 0)
 		return CITCAT_ADDR_PDATS;
 	if (n >= 4 && memcmp(h, PDATS2_MAGIC, 4) == 0)
@@ -119,8 +121,12 @@ int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, c
 		return CITCAT_ERR_NOMEM;
 	*out = w;
 	w->err.offset = UINT64_MAX;
-	if (!cfg || cfg->size < sizeof *cfg || !citcat_addr_fmt_name(cfg->fmt))
+	/* the caller's struct may be older or newer than ours (citcat/base.h) */
+	struct citcat_addr_config cfgv;
+	if (cc_config_from_user(&cfgv, sizeof cfgv, cfg, offsetof(struct citcat_addr_config, fmt) + sizeof cfgv.fmt) ||
+	    !citcat_addr_fmt_name(cfgv.fmt))
 		return addr_werr(w, CITCAT_ERR_INVAL, "bad writer configuration");
+	cfg = &cfgv;
 	w->fmt = cfg->fmt;
 	w->bits = cfg->addr_bits ? cfg->addr_bits : 32;
 	unsigned stride = cfg->istride ? cfg->istride : 4;

@@ -59,6 +59,8 @@ struct citcat_itrace_reader {
 
 int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
 {
+	if (!out)
+		return CITCAT_ERR_INVAL;
 	*out = NULL;
 	if (isa != CITCAT_ISA_ARM_A32)
 		return CITCAT_ERR_INVAL;
@@ -78,6 +80,8 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 
 int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
+	if (!w || !rec)
+		return CITCAT_ERR_INVAL;
 	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_STOP || (rec->kind == CITCAT_REC_IRQ && rec->line > 63))
 		return CITCAT_ERR_INVAL;
 	if (rec->kind == CITCAT_REC_STOP &&
@@ -148,8 +152,11 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 int citcat_itrace_writer_close(struct citcat_itrace_writer *w) { return w ? cc_stream_writer_end(w, 0) : CITCAT_ERR_INVAL; }
 void citcat_itrace_writer_abort(struct citcat_itrace_writer *w) { cc_stream_writer_abort(w); }
 
-const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w) { return &w->err; }
-uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w) { return cc_writer_bytes(w->cw); }
+const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w)
+{
+	return w ? &w->err : NULL;
+}
+uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w) { return w ? cc_writer_bytes(w->cw) : 0; }
 
 /* ---- reader ---- */
 
@@ -173,8 +180,11 @@ static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_ITRACE_VERSION, 
 
 CC_STREAM_READER_FUNCS(citcat_itrace_reader, struct citcat_itrace_reader, &reader_kind)
 
-enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r->isa; }
-const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r) { return &r->err; }
+enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r ? r->isa : (enum citcat_isa)0; }
+const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r)
+{
+	return r ? &r->err : NULL;
+}
 
 static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
 {
@@ -183,6 +193,8 @@ static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *wh
 
 int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
 {
+	if (!r || !rec)
+		return CITCAT_ERR_INVAL;
 	if (r->err.code)
 		return r->err.code;
 	int rc = cc_stream_next(r->cr, &r->cur, &r->err);
@@ -290,6 +302,8 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 
 int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citcat_itrace_rec *b)
 {
+	if (!a || !b)
+		return 0;
 	if (a->kind != b->kind || a->pc != b->pc)
 		return 0;
 	if (a->kind == CITCAT_REC_IRQ)

@@ -226,8 +226,12 @@ int sdclsp_encoder_alloc(struct sdclsp_encoder **ep, const struct sdclsp_config 
 	if (!ep)
 		return CITCAT_ERR_INVAL;
 	*ep = NULL;
-	if (sdclsp_config_check(c, NULL) < 0)
+	/* the caller's struct may be newer than ours (citcat/base.h); every
+	 * member of this first version is required */
+	struct sdclsp_config cv;
+	if (cc_config_from_user(&cv, sizeof cv, c, sizeof cv) || sdclsp_config_check(&cv, NULL) < 0)
 		return CITCAT_ERR_INVAL;
+	c = &cv;
 	struct sdclsp_encoder *e = calloc(1, sizeof *e);
 	if (!e)
 		return CITCAT_ERR_NOMEM;
@@ -277,18 +281,22 @@ void sdclsp_encoder_free(struct sdclsp_encoder *e)
 
 void sdclsp_encoder_set_record_cb(struct sdclsp_encoder *e, sdclsp_record_fn fn, void *ctx)
 {
+	if (!e)
+		return;
 	e->rec_fn = fn;
 	e->rec_ctx = ctx;
 }
 
 void sdclsp_encoder_set_stream_cb(struct sdclsp_encoder *e, sdclsp_stream_fn fn, void *ctx)
 {
+	if (!e)
+		return;
 	e->stream_fn = fn;
 	e->stream_ctx = ctx;
 }
 
-const struct sdclsp_stats *sdclsp_encoder_stats(const struct sdclsp_encoder *e) { return &e->st; }
-const struct citcat_errinfo *sdclsp_encoder_error(const struct sdclsp_encoder *e) { return &e->err; }
+const struct sdclsp_stats *sdclsp_encoder_stats(const struct sdclsp_encoder *e) { return e ? &e->st : NULL; }
+const struct citcat_errinfo *sdclsp_encoder_error(const struct sdclsp_encoder *e) { return e ? &e->err : NULL; }
 
 static void report(struct sdclsp_encoder *e, int lsp_hit, int sdc_hit, int sa_present, uint32_t si, uint32_t sa,
 		   uint32_t sl, uint32_t run, uint64_t bits)
@@ -437,6 +445,8 @@ static int end_stream(struct sdclsp_encoder *e)
 
 int sdclsp_encode_insn(struct sdclsp_encoder *e, uint64_t pc, uint32_t word)
 {
+	if (!e)
+		return CITCAT_ERR_INVAL;
 	if (e->failed)
 		return e->failed;
 	if (e->finished)
@@ -474,6 +484,8 @@ int sdclsp_encode_insn(struct sdclsp_encoder *e, uint64_t pc, uint32_t word)
 
 int sdclsp_encode_irq(struct sdclsp_encoder *e, uint64_t epc)
 {
+	if (!e)
+		return CITCAT_ERR_INVAL;
 	if (e->failed)
 		return e->failed;
 	if (e->finished)
@@ -491,6 +503,8 @@ int sdclsp_encode_irq(struct sdclsp_encoder *e, uint64_t epc)
 
 int sdclsp_encoder_finish(struct sdclsp_encoder *e)
 {
+	if (!e)
+		return CITCAT_ERR_INVAL;
 	if (e->failed)
 		return e->failed;
 	if (e->finished)

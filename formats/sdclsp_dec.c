@@ -224,7 +224,10 @@ static int dec_open(struct sdclsp_decoder *d, const struct citcat_image *img, in
 
 int sdclsp_decoder_open(struct sdclsp_decoder **dp, const char *path, const struct citcat_image *img)
 {
-	if (!dp || !path || !img)
+	if (!dp)
+		return CITCAT_ERR_INVAL;
+	*dp = NULL;
+	if (!path || !img)
 		return CITCAT_ERR_INVAL;
 	struct sdclsp_decoder *d = calloc(1, sizeof *d);
 	if (!(*dp = d))
@@ -241,7 +244,10 @@ int sdclsp_decoder_open(struct sdclsp_decoder **dp, const char *path, const stru
 
 int sdclsp_decoder_open_mem(struct sdclsp_decoder **dp, const void *buf, size_t len, const struct citcat_image *img)
 {
-	if (!dp || (!buf && len) || !img)
+	if (!dp)
+		return CITCAT_ERR_INVAL;
+	*dp = NULL;
+	if ((!buf && len) || !img)
 		return CITCAT_ERR_INVAL;
 	struct sdclsp_decoder *d = calloc(1, sizeof *d);
 	if (!(*dp = d))
@@ -264,8 +270,8 @@ void sdclsp_decoder_close(struct sdclsp_decoder *d)
 	free(d);
 }
 
-const struct sdclsp_config *sdclsp_decoder_config(const struct sdclsp_decoder *d) { return &d->m.cfg; }
-const struct citcat_errinfo *sdclsp_decoder_error(const struct sdclsp_decoder *d) { return &d->err; }
+const struct sdclsp_config *sdclsp_decoder_config(const struct sdclsp_decoder *d) { return d ? &d->m.cfg : NULL; }
+const struct citcat_errinfo *sdclsp_decoder_error(const struct sdclsp_decoder *d) { return d ? &d->err : NULL; }
 
 /* Loads the next block, or the trailer after the end block. */
 static int load_block(struct sdclsp_decoder *d)
@@ -435,6 +441,8 @@ done:
 
 int sdclsp_decoder_next(struct sdclsp_decoder *d, uint64_t *pc)
 {
+	if (!d || !pc)
+		return CITCAT_ERR_INVAL;
 	if (d->failed)
 		return d->failed;
 	if (d->done)
@@ -484,6 +492,8 @@ int sdclsp_read_summary(const char *path, struct sdclsp_config *c, struct sdclsp
 int sdclsp_read_summary_stop(const char *path, struct sdclsp_config *c, struct sdclsp_stats *st,
 			     int (*stop)(void *ctx), void *ctx, struct citcat_errinfo *err)
 {
+	if (!path || !c || !st)
+		return CITCAT_ERR_INVAL;
 	struct sdclsp_decoder *d = calloc(1, sizeof *d);
 	int rc = 0;
 	if (!d)
@@ -520,6 +530,8 @@ int sdclsp_read_summary_stop(const char *path, struct sdclsp_config *c, struct s
 
 int sdclsp_is_magic(const uint8_t *head, size_t n)
 {
+	if (!head)
+		return 0;
 	if (n >= 8 && memcmp(head, SDCLSP_MAGIC, 8) == 0)
 		return 1;
 	return n >= 4 && cc_get32(head) == LZ4_MAGIC;
@@ -527,6 +539,8 @@ int sdclsp_is_magic(const uint8_t *head, size_t n)
 
 int sdclsp_probe(const char *path)
 {
+	if (!path)
+		return 0;
 	struct sdclsp_decoder *d = calloc(1, sizeof *d);
 	struct sdclsp_config c;
 	int ok = 0;

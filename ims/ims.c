@@ -18,6 +18,8 @@
 
 uint64_t citcat_trace_hash_event(uint64_t h, const struct citcat_cat_event *ev)
 {
+	if (!ev)
+		return h;
 	/* every field but the timestamp, which replay does not need */
 	uint8_t b[40];
 	b[0] = ev->kind;
@@ -38,6 +40,8 @@ uint64_t citcat_trace_hash_event(uint64_t h, const struct citcat_cat_event *ev)
 void citcat_trace_id_make(const struct citcat_target_config *cfg, uint32_t start_pc, uint64_t insns,
 			  uint64_t branches, uint64_t events_hash, struct citcat_trace_id *id)
 {
+	if (!cfg || !id)
+		return;
 	uint8_t buf[CITCAT_TARGET_META_LEN + 20];
 	citcat_target_config_encode(cfg, buf);
 	cc_put32(buf + CITCAT_TARGET_META_LEN, start_pc);
@@ -105,6 +109,8 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
 		       struct citcat_errinfo *err)
 {
+	if (!cat_path || !ims)
+		return CITCAT_ERR_INVAL;
 	struct citcat_ims_stats dummy;
 	if (!st)
 		st = &dummy;
@@ -258,6 +264,8 @@ out:
 
 int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citcat_errinfo *err)
 {
+	if (!ims || !path)
+		return CITCAT_ERR_INVAL;
 	uint8_t meta[META_LEN], *p = meta;
 	citcat_target_config_encode(&ims->cfg, p);
 	p += CITCAT_TARGET_META_LEN;
@@ -387,6 +395,9 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 
 int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_errinfo *err)
 {
+	if (!path || !ims)
+		return CITCAT_ERR_INVAL;
+	memset(ims, 0, sizeof *ims); /* citcat_ims_fini is right after a failure too */
 	struct cc_reader *r;
 	int rc = cc_reader_open(&r, path, MAGIC, CITCAT_IMS_VERSION);
 	if (!rc)
@@ -399,6 +410,9 @@ int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_erri
 
 int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, struct citcat_errinfo *err)
 {
+	if (!ims || (!buf && len))
+		return CITCAT_ERR_INVAL;
+	memset(ims, 0, sizeof *ims); /* citcat_ims_fini is right after a failure too */
 	struct cc_reader *r;
 	int rc = cc_reader_open_mem(&r, buf, len, MAGIC, CITCAT_IMS_VERSION);
 	if (!rc)

@@ -467,7 +467,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 void citcat_lvt_replay_config_default(struct citcat_lvt_replay_config *c)
 {
 	memset(c, 0, sizeof *c);
-	c->struct_size = sizeof *c;
+	c->size = sizeof *c;
 }
 
 static double now_s(void)
@@ -537,7 +537,7 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct cit
 		err = &dummy;
 	memset(err, 0, sizeof *err);
 	memset(res, 0, sizeof *res);
-	if (!cfg || cfg->struct_size != sizeof *cfg || !cfg->lvt_path || !cfg->image_path)
+	if (!cfg || cfg->size != sizeof *cfg || !cfg->lvt_path || !cfg->image_path)
 		return CITCAT_ERR_INVAL;
 	struct lreplayer *p = calloc(1, sizeof *p);
 	if (!p)

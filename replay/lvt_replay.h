@@ -10,7 +10,7 @@
 #include "replay.h"
 
 struct citcat_lvt_replay_config {
-	size_t struct_size;     /* sizeof(struct citcat_lvt_replay_config) */
+	size_t size;            /* sizeof(struct citcat_lvt_replay_config) */
 	const char *lvt_path;   /* required */
 	const char *image_path; /* the firmware ELF, required: code only is taken from it */
 	const char *out_path;   /* regenerated itrace, or NULL */

@@ -317,6 +317,12 @@ static void observe(struct replayer *p, const struct citcat_itrace_rec *r)
 
 static inline void emit_record(struct replayer *p, const struct citcat_itrace_rec *r)
 {
+	if (p->cfg->on_record && !p->failed) {
+		int rc = p->cfg->on_record(p->cfg->record_ctx, r);
+		if (rc)
+			fail(p, rc < 0 ? rc : CITCAT_ERR_INTERRUPTED, UINT64_MAX,
+			     "the record callback stopped the replay");
+	}
 	if (p->cfg->observer && r->kind != CITCAT_REC_STOP) /* the observer sees executed records only */
 		observe(p, r);
 	if (p->out && citcat_itrace_write(p->out, r))
@@ -636,8 +642,10 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 
 void citcat_replay_config_default(struct citcat_replay_config *c)
 {
+	if (!c)
+		return;
 	memset(c, 0, sizeof *c);
-	c->struct_size = sizeof *c;
+	c->size = sizeof *c;
 }
 
 static double now_s(void)
@@ -698,16 +706,24 @@ static void check_cat_id(struct replayer *p)
 	     (unsigned long long)p->ims.id.hash);
 }
 
-int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
+int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_replay_result *res,
 		      struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
 	if (!err)
 		err = &dummy;
 	memset(err, 0, sizeof *err);
+	if (!res)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no result struct");
 	memset(res, 0, sizeof *res);
-	if (!cfg || cfg->struct_size != sizeof *cfg || !cfg->ims_path || !cfg->aes_path)
-		return CITCAT_ERR_INVAL;
+	/* the caller's struct may be older or newer than ours (citcat/base.h) */
+	struct citcat_replay_config cfgv;
+	const struct citcat_replay_config *cfg = &cfgv;
+	if (cc_config_from_user(&cfgv, sizeof cfgv, ucfg, offsetof(struct citcat_replay_config, aes_path) +
+							 sizeof cfgv.aes_path) ||
+	    !cfg->ims_path || !cfg->aes_path)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+					  "bad replay configuration (IMS and AES required)");
 	struct replayer *p = calloc(1, sizeof *p);
 	if (!p)
 		return CITCAT_ERR_NOMEM;
@@ -795,7 +811,7 @@ int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_repl
 	/* bus_dma writes RAM behind Unicorn's back, as in the capture model */
 	p->bus.code_changed = core_code_changed;
 	p->bus.code_ctx = p->uc;
-	int itr = cfg->out_path || cfg->oracle || cfg->observer;
+	int itr = cfg->out_path || cfg->oracle || cfg->observer || cfg->on_record;
 	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | (itr ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
 				   hook_unmapped, hook_intr};
 	if (!ue)

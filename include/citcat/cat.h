@@ -1,0 +1,134 @@
+/* libcitcat public API: the cache-filtered address trace (CAT), what the
+ * trace module records on the bus below the caches.  Byte layout:
+ * capture/CAT.md in the sources (installed with the format specs). */
+#ifndef CITCAT_PUBLIC_CAT_H
+#define CITCAT_PUBLIC_CAT_H
+
+#include <citcat/base.h>
+#include <citcat/target.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CITCAT_CAT_VERSION 3     /* written; readers accept 2 and 3 (CAT.md, Version changes) */
+#define CITCAT_CAT_MIN_VERSION 2 /* the oldest version readers accept */
+
+enum citcat_cat_kind {
+	CITCAT_CAT_FILL_I = 1,    /* line fill into the I-cache: addr, data[line] */
+	CITCAT_CAT_FILL_D = 2,    /* line fill into the D-cache */
+	CITCAT_CAT_WRITEBACK = 3, /* dirty D line written back: addr, data[line] */
+	CITCAT_CAT_WRITE = 4,     /* write-through store: addr, size, value */
+	CITCAT_CAT_UREAD = 5,     /* uncached read: addr, size, value */
+	CITCAT_CAT_UWRITE = 6,    /* uncached write: addr, size, value */
+	CITCAT_CAT_DMA = 7,       /* DMA transfer: addr, data[len], bcount, pc */
+	CITCAT_CAT_IRQ = 8,       /* interrupt taken: line, pc = EPC, bcount */
+	CITCAT_CAT_START = 9,     /* recording armed (CMD = TRC1) */
+	CITCAT_CAT_SYNC = 10,     /* trace start point P: pc = P */
+	CITCAT_CAT_STOP = 11,     /* recording ended: reason, totals */
+	CITCAT_CAT_KINDS = 12
+};
+
+enum citcat_stop_reason {
+	CITCAT_STOP_EXIT = 0,     /* firmware wrote EXIT */
+	CITCAT_STOP_COMMAND = 1,  /* trace CMD = STOP */
+	CITCAT_STOP_LIMIT = 2,    /* --max-insns reached */
+	/* abnormal ends (CAT version 3): the trace is valid up to them */
+	CITCAT_STOP_FAULT = 3,        /* the core faulted: enum citcat_fault_kind, PC, address */
+	CITCAT_STOP_WFI_DEADLOCK = 4, /* WFI with no interrupt source that could wake it */
+	CITCAT_STOP_INTERRUPTED = 5,  /* the capture was stopped from outside (SIGINT/SIGTERM) */
+	CITCAT_STOP_REASONS = 6
+};
+
+/* What faulted (CAT.md, STOP).  The faulting instruction is counted in the
+ * STOP's instruction total when it was fetched (every kind but FETCH and
+ * THUMB); its PC is the fault PC. */
+enum citcat_fault_kind {
+	CITCAT_FAULT_READ = 1,      /* data read of an unmapped address */
+	CITCAT_FAULT_WRITE = 2,     /* data write to an unmapped address */
+	CITCAT_FAULT_FETCH = 3,     /* instruction fetch outside RAM (address = PC) */
+	CITCAT_FAULT_DEV_READ = 4,  /* read of an unassigned device register, or not 4 bytes */
+	CITCAT_FAULT_DEV_WRITE = 5, /* write of an unassigned device register, or not 4 bytes */
+	CITCAT_FAULT_UNDEF = 6,     /* undefined instruction */
+	CITCAT_FAULT_SVC = 7,       /* supervisor call (the target has no SVC handler model) */
+	CITCAT_FAULT_BKPT = 8,      /* breakpoint instruction */
+	CITCAT_FAULT_ABORT = 9,     /* another exception (prefetch or data abort); address = 0 */
+	CITCAT_FAULT_THUMB = 10,    /* a branch into Thumb state (address = PC) */
+	CITCAT_FAULT_KINDS = 11
+};
+
+/* "exit", "command", "insn-limit", "fault", "wfi-deadlock", "interrupted";
+ * "?" otherwise (static storage). */
+CITCAT_API const char *citcat_stop_reason_name(unsigned reason);
+/* "bus error (read)", "undefined instruction", ...; "?" otherwise (static storage). */
+CITCAT_API const char *citcat_fault_kind_name(unsigned kind);
+
+struct citcat_cat_event {
+	uint8_t kind;
+	uint8_t size;  /* UREAD/UWRITE/WRITE: 1, 2, 4 */
+	uint8_t line;  /* IRQ line; STOP: reason */
+	uint32_t addr; /* FILL/WB/WRITE/UREAD/UWRITE/DMA; STOP FAULT: fault address */
+	uint64_t value; /* STOP FAULT: enum citcat_fault_kind */
+	uint32_t len;          /* FILL/WB/DMA bytes */
+	const uint8_t *data;   /* FILL/WB/DMA (valid until the next event) */
+	uint64_t bcount;       /* DMA/IRQ: branch counter; STOP: total branches */
+	uint32_t pc;           /* DMA/IRQ: boundary (EPC); SYNC: P; STOP FAULT: fault PC */
+	uint64_t insns;        /* STOP: instructions retired in the traced interval */
+	uint64_t cycle;        /* bus-cycle timestamp (0 when not recorded); STOP: cycles */
+	uint32_t repl_state[2];/* SYNC: I- and D-cache random-replacement generator at P
+				* (0 for a cache whose policy is not random) */
+};
+
+/* The name of an event kind ("fill-i", ...), or "?" (static storage). */
+CITCAT_API const char *citcat_cat_kind_name(unsigned kind);
+
+struct citcat_cat_writer;
+struct citcat_cat_reader;
+
+/* Creates the CAT PATH ("-" = stdout) for a target configured as CFG; the
+ * file is written under a temporary name and renamed by close.  Returns 0,
+ * CITCAT_ERR_INVAL (NULL W or CFG, a configuration the format cannot hold),
+ * _NOMEM or _IO (errno kept).  Failure convention of base.h (*W is NULL). */
+CITCAT_API int citcat_cat_writer_open(struct citcat_cat_writer **w, const char *path,
+				      const struct citcat_target_config *cfg);
+/* Appends one event.  Returns 0, CITCAT_ERR_INVAL (NULL argument, bad kind
+ * or size) or _IO; details in citcat_cat_writer_error. */
+CITCAT_API int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event *ev);
+/* Completes the file, renames it into place and frees W.  Returns 0 or an
+ * error (the output is then removed).  CITCAT_ERR_INVAL for NULL. */
+CITCAT_API int citcat_cat_writer_close(struct citcat_cat_writer *w);
+/* Drops the file being written and frees W.  Accepts NULL. */
+CITCAT_API void citcat_cat_writer_abort(struct citcat_cat_writer *w);
+/* The writer's last error (owned by W), or NULL for a NULL W. */
+CITCAT_API const struct citcat_errinfo *citcat_cat_writer_error(const struct citcat_cat_writer *w);
+/* Bytes written so far (0 for NULL). */
+CITCAT_API uint64_t citcat_cat_writer_bytes(const struct citcat_cat_writer *w);
+
+/* Opens the CAT PATH ("-" = stdin), or LEN bytes at BUF (which must outlive
+ * the reader), and reads its header.  Returns 0, CITCAT_ERR_INVAL (NULL R),
+ * _NOMEM, _IO, _EMPTY, _MAGIC, _VERSION, _TRUNCATED, _CHECKSUM, _CORRUPT.
+ * Failure convention of base.h: *R holds the error when it could be
+ * allocated; close it in every case. */
+CITCAT_API int citcat_cat_reader_open(struct citcat_cat_reader **r, const char *path);
+CITCAT_API int citcat_cat_reader_open_mem(struct citcat_cat_reader **r, const void *buf, size_t len);
+/* The target configuration from the header (owned by R), or NULL for NULL. */
+CITCAT_API const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_reader *r);
+/* Reads the next event into *EV.  Returns 1, 0 at the end (after the last
+ * chunk's checksum was verified), or an error: CITCAT_ERR_INVAL (NULL
+ * argument), _TRUNCATED, _CHECKSUM, _CORRUPT, _LIMIT, _IO (details in
+ * citcat_cat_reader_error).  EV->data stays valid until the next call. */
+CITCAT_API int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev);
+/* File offset of the chunk holding the last event (for progress; 0 for NULL). */
+CITCAT_API uint64_t citcat_cat_reader_offset(const struct citcat_cat_reader *r);
+/* Size of the file (0 when unknown, e.g. a pipe, or for NULL). */
+CITCAT_API uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *r);
+/* The reader's last error (owned by R), or NULL for a NULL R. */
+CITCAT_API const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r);
+/* Frees R.  Accepts NULL. */
+CITCAT_API void citcat_cat_reader_close(struct citcat_cat_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

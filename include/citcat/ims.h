@@ -1,0 +1,74 @@
+/* libcitcat public API: the initial machine state (IMS): the registers at
+ * the trace start point P, the memory the traced run reads as it was at P,
+ * and the target configuration.  Extracted from a CAT, consumed by the
+ * replayer.  Byte layout: IMS.md. */
+#ifndef CITCAT_PUBLIC_IMS_H
+#define CITCAT_PUBLIC_IMS_H
+
+#include <citcat/base.h>
+#include <citcat/image.h>
+#include <citcat/target.h>
+#include <citcat/trace_id.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CITCAT_IMS_VERSION 2 /* readers accept this version only (IMS.md, Version changes) */
+
+/* A full ARM register state in the trace module's register-dump slot order
+ * (TARGET.md): r0-r15 (slot 15 = PC), CPSR (16), then the banked SP, LR and
+ * SPSR of every mode and r8-r12 of FIQ. */
+#define CITCAT_REG_SLOTS 39
+struct citcat_regs {
+	uint32_t slot[CITCAT_REG_SLOTS];
+};
+
+struct citcat_ims {
+	struct citcat_target_config cfg;
+	struct citcat_trace_id id;
+	struct citcat_regs regs;      /* slot order, TARGET.md */
+	uint32_t repl_state[2];       /* I-, D-cache random-replacement generator at P (0 unless random) */
+	struct citcat_image *memory;  /* bytes known at P (owned; citcat_ims_fini frees it) */
+};
+
+/* Extraction statistics. */
+struct citcat_ims_stats {
+	uint64_t lines_filled;     /* distinct lines whose first appearance was a fill */
+	uint64_t bytes_dma_first;  /* bytes written by DMA before any fill showed them */
+	uint64_t bytes_write_first;/* bytes written through before any fill showed them */
+	uint64_t events;
+};
+
+/* Streams through the CAT at CAT_PATH and fills *IMS (caller-owned struct;
+ * release what it holds with citcat_ims_fini, also after a failure) and *ST
+ * (may be NULL).  Memory use is bounded by the RAM size, whatever the trace
+ * length.  PROGRESS (may be NULL) is called now and then with bytes read /
+ * file size and may return non-zero to stop (CITCAT_ERR_INTERRUPTED).
+ * Returns 0 or an error: CITCAT_ERR_INVAL (NULL CAT_PATH or IMS), the CAT
+ * reader's errors, _CORRUPT (no trace start point, an impossible event
+ * order); ERR (may be NULL) says which byte of the CAT and why. */
+CITCAT_API int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citcat_ims_stats *st,
+				  int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+				  struct citcat_errinfo *err);
+
+/* Writes IMS to PATH ("-" = stdout; temporary name, renamed when complete).
+ * Returns 0, CITCAT_ERR_INVAL (NULL IMS or PATH), _NOMEM or _IO (ERR says
+ * why). */
+CITCAT_API int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citcat_errinfo *err);
+/* Reads the IMS file PATH ("-" = stdin), or LEN bytes at BUF, into *IMS
+ * (release with citcat_ims_fini, also after a failure).  Returns 0 or an
+ * error: CITCAT_ERR_INVAL (NULL argument), _IO, _EMPTY, _MAGIC, _VERSION,
+ * _TRUNCATED, _CHECKSUM, _CORRUPT, _LIMIT, _NOMEM; ERR (may be NULL) holds
+ * the file offset and a message. */
+CITCAT_API int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_errinfo *err);
+CITCAT_API int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, struct citcat_errinfo *err);
+/* Releases what an IMS owns (not the struct itself), leaving it zeroed.
+ * Accepts NULL. */
+CITCAT_API void citcat_ims_fini(struct citcat_ims *ims);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

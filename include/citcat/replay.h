@@ -1,0 +1,123 @@
+/* libcitcat public API: the replayer: regenerates the complete instruction
+ * trace of a traced interval from its IMS and AES alone (no firmware, no
+ * device model, no timing), and proves it exact by re-simulating the caches
+ * to regenerate the bus trace (compared with the recorded CAT) and,
+ * optionally, by comparing the instruction trace with the ground truth.
+ * The records can go to an itrace file, to an in-memory callback, or both. */
+#ifndef CITCAT_PUBLIC_REPLAY_H
+#define CITCAT_PUBLIC_REPLAY_H
+
+#include <citcat/base.h>
+#include <citcat/itrace.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct citcat_replay_observer;
+
+/* Receives every regenerated itrace record in trace order.  REC is valid
+ * during the call only.  Returns 0 to go on; non-zero stops the run (no
+ * output file is left) with that code when it is a negative citcat_err
+ * code, else with CITCAT_ERR_INTERRUPTED. */
+typedef int (*citcat_record_fn)(void *ctx, const struct citcat_itrace_rec *rec);
+
+/* Configuration of a replay; citcat_replay_config_default fills it.  The
+ * size rules of base.h apply: SIZE must cover at least AES_PATH; members a
+ * caller's (older) struct lacks are taken as zero. */
+struct citcat_replay_config {
+	size_t size;            /* sizeof(struct citcat_replay_config) */
+	const char *ims_path;   /* required */
+	const char *aes_path;   /* required */
+	const char *out_path;   /* regenerated itrace, or NULL */
+	const char *verify_cat; /* recorded CAT to compare the bus trace with, or NULL */
+	const char *oracle;     /* ground-truth itrace to compare with, or NULL */
+	/* Called once before the first instruction (INSNS = 0, TOTAL = the
+	 * length the IMS claims), then about every million instructions;
+	 * non-zero stops the run with CITCAT_ERR_INTERRUPTED. */
+	int (*progress)(void *ctx, uint64_t insns, uint64_t total);
+	void *progress_ctx;
+	/* Stop after this many instructions when the traced interval is longer
+	 * (0: no limit): citcat_replay_run then returns CITCAT_ERR_LIMIT, and no
+	 * output file is left, since the trace would be incomplete.  A claimed
+	 * length can be legitimate and still take hours (a long loop with no
+	 * events costs a few bytes of AES). */
+	uint64_t max_insns;
+	/* Optional observer (NULL: none, no cost), for analyses that need what a
+	 * trace file lacks.  Called for every record in trace order: for an
+	 * instruction, REGS holds the register file after it (CITCAT_OBS_*
+	 * slots: r0-r12, SP, LR and SPSR of the mode then, PC, CPSR); for an
+	 * interrupt entry, REGS is the state before the entry.  Non-zero stops
+	 * the run with that error code (OBS_ERR, if set, says why). */
+	const struct citcat_replay_observer *observer;
+	/* In-memory consumer of the records (NULL: none), called with
+	 * RECORD_CTX before the record is written or compared; see
+	 * citcat_record_fn. */
+	citcat_record_fn on_record;
+	void *record_ctx;
+};
+
+enum { CITCAT_OBS_SP = 13, CITCAT_OBS_LR = 14, CITCAT_OBS_PC = 15, CITCAT_OBS_CPSR = 16, CITCAT_OBS_SPSR = 17,
+       CITCAT_OBS_NREGS = 18 };
+
+struct citcat_replay_observer {
+	void *ctx;
+	int (*record)(void *ctx, const struct citcat_itrace_rec *rec, const uint32_t regs[CITCAT_OBS_NREGS]);
+	/* a DMA transfer wrote LEN bytes at ADDR before the next record */
+	int (*dma)(void *ctx, uint32_t addr, uint32_t len);
+	/* the initial register file, before the first record */
+	int (*start)(void *ctx, const uint32_t regs[CITCAT_OBS_NREGS]);
+	struct citcat_errinfo *obs_err;
+};
+
+/* Fills C with the defaults (no paths, no checks, no callbacks) and sets
+ * C->size.  No effect when C is NULL. */
+CITCAT_API void citcat_replay_config_default(struct citcat_replay_config *c);
+
+#define CITCAT_REPLAY_HISTORY 8
+
+/* Where and how the replay first differed from the recording. */
+struct citcat_divergence {
+	const char *check;     /* "bus trace", "instruction trace", "device input", ... (static) */
+	uint64_t insn_index;   /* instructions retired before it (0 = the first) */
+	uint64_t bcount;       /* branch counter there */
+	uint32_t pc;           /* the instruction at which it was found */
+	char expected[200];
+	char found[200];
+	/* the last instructions before it, oldest first; the last one is the
+	 * instruction at insn_index itself when the divergence was found after
+	 * it had been fetched (in its data accesses or its trace record) */
+	unsigned nhist;
+	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
+	uint64_t hist_index[CITCAT_REPLAY_HISTORY];
+};
+
+struct citcat_replay_result {
+	uint64_t insns;           /* instructions replayed */
+	uint64_t irqs, dma;       /* asynchronous events applied */
+	uint64_t bus_events;      /* regenerated bus transactions (compared, with verify) */
+	uint64_t oracle_records;  /* records compared with the oracle */
+	double seconds;
+	int diverged;
+	struct citcat_divergence div;
+	/* on an input error: the configured path of the file it concerns
+	 * (ERR's offset is in that file), or NULL when the message names it */
+	const char *err_path;
+};
+
+/* Runs the replay; RES (caller-owned) receives the totals.  Returns 0 when
+ * it completed and every requested check held; CITCAT_ERR_DIVERGED when a
+ * check failed (RES->div says where, and no output file is left);
+ * CITCAT_ERR_LIMIT when it stopped at CFG->max_insns (the checks held that
+ * far; no output file is left); CITCAT_ERR_INVAL for a NULL CFG or RES, a
+ * missing IMS or AES path or a too small CFG->size; the code a callback
+ * returned; CITCAT_ERR_INTERRUPTED; another error for unusable input (ERR,
+ * may be NULL, says which file and where). */
+CITCAT_API int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
+				 struct citcat_errinfo *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
