@@ -52,7 +52,7 @@ struct citcat_addr_config {
 	int fmt;              /* enum citcat_addr_fmt, not AUTO */
 	unsigned addr_bits;   /* PDATS/PDATS II: 32 or 64 (0 = 32) */
 	unsigned istride;     /* PDATS II: default instruction stride 1, 2, 4, 8 (0 = 4) */
-	int lz4;              /* wrap the output in a standard LZ4 frame */
+	int lz4;              /* wrap the output: 1 an LZ4 frame, 2 a zstd frame (CC_OUT_*) */
 };
 
 struct citcat_addr_writer;
@@ -107,6 +107,8 @@ int citcat_addr_reader_open_mem(struct citcat_addr_reader **r, const void *buf, 
  * CITCAT_ERR_TRUNCATED, _CORRUPT, _CHECKSUM, _LIMIT, _IO. */
 int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
 int citcat_addr_reader_fmt(const struct citcat_addr_reader *r);
+/* The outer wrapper the input came in: 0 none, 1 LZ4, 2 zstd, 3 xz
+ * (enum cc_wrap, common/input.h). */
 int citcat_addr_reader_lz4(const struct citcat_addr_reader *r);
 unsigned citcat_addr_reader_addr_bits(const struct citcat_addr_reader *r);
 unsigned citcat_addr_reader_istride(const struct citcat_addr_reader *r);
