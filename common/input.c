@@ -258,7 +258,7 @@ long cc_input_read(struct cc_input *in, void *buf, size_t n)
 			in->opos += (size_t)k;
 		} else if ((k = produce(in, dst + got, n - got)) <= 0) {
 			if (k < 0)
-				return k;
+				return k; /* a broken stream: its error, not the bytes before it */
 			break;
 		}
 		got += (size_t)k;

@@ -46,14 +46,14 @@ int cc_input_open(struct cc_input **in, const char *path, struct citcat_errinfo 
 int cc_input_open_mem(struct cc_input **in, const void *buf, size_t len, struct citcat_errinfo *err);
 /* Reads up to N bytes of the unwrapped stream into BUF.  Returns the bytes
  * read (fewer than N only at the end of the stream; 0 at the end) or a
- * negative error: _IO, _CORRUPT (bad compressed data), _TRUNCATED (the
+ * negative error (even when bytes came before it): _IO, _CORRUPT (bad compressed data), _TRUNCATED (the
  * wrapper ends inside a frame), _LIMIT (xz needs more memory than allowed),
  * _NOMEM; cc_input_error has the detail.  Errors are sticky. */
 long cc_input_read(struct cc_input *in, void *buf, size_t n);
 /* Makes up to N (at most CC_INPUT_BUF) bytes of the unwrapped stream
  * readable at *P without consuming them; returns how many (fewer only at
- * the end or before an error, which the next read returns) or an error as
- * cc_input_read. */
+ * the end or before an error, which the next read returns instead of any
+ * bytes) or an error as cc_input_read. */
 long cc_input_peek(struct cc_input *in, const uint8_t **p, size_t n);
 /* The wrapper found (enum cc_wrap). */
 int cc_input_wrap(const struct cc_input *in);

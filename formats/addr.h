@@ -97,7 +97,7 @@ uint64_t citcat_addr_writer_refs(const struct citcat_addr_writer *w);
 
 /* Opens PATH ("-" = stdin) or a memory buffer (which must outlive the
  * reader) for reading.  FMT AUTO recognises the format by its first bytes;
- * an LZ4 frame is unwrapped transparently.  Fails with CITCAT_ERR_EMPTY,
+ * an LZ4/zstd/xz wrapper is peeled off (common/input.h).  Fails with CITCAT_ERR_EMPTY,
  * _MAGIC, _VERSION, _TRUNCATED, _IO.  On failure *R may still be set so the
  * error can be read; close it in every case. */
 int citcat_addr_reader_open(struct citcat_addr_reader **r, const char *path, int fmt);

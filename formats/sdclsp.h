@@ -132,7 +132,7 @@ const struct citcat_errinfo *sdclsp_encoder_error(const struct sdclsp_encoder *e
 
 struct sdclsp_decoder;
 
-/* Opens a stream (plain or in an LZ4 frame) from PATH ("-" = stdin) or
+/* Opens a stream (plain or in an LZ4/zstd/xz wrapper) from PATH ("-" = stdin) or
  * memory; IMG (borrowed, must outlive the decoder) supplies the instruction
  * words.  On failure *D may still be set so that the error can be read;
  * close it in every case. */
