@@ -9,7 +9,8 @@ static const char info_help[] =
 	"usage: citcat info [--json] FILE\n\n"
 	"Describes a trace file, recognised by its contents: a CAT (configuration and\n"
 	"event counts), an itrace (instructions, interrupts, accesses), IMS, AES,\n"
-	"din/xdin text, PDATS, PDATS II or an SDC/LSP stream.\n"
+	"din/xdin text, PDATS, PDATS II or an SDC/LSP stream.  A file wrapped in LZ4,\n"
+	"zstd or xz is described by what is inside.\n"
 	"  --json   print one JSON object instead of text\n";
 
 int itrace_info(const char *path, int json)
