@@ -33,6 +33,8 @@ static int raw(struct cc_outfile *o, const void *p, size_t n)
 {
 	if (o->error)
 		return o->error;
+	if (!n)
+		return 0; /* zstd steps may produce nothing; no copy to a NULL buffer */
 	if (o->to_mem) {
 		if (o->memlen + n > o->memcap) {
 			size_t cap = o->memcap ? o->memcap : 4096;
