@@ -3,6 +3,8 @@
  * formats/addr.h; this file parses, prints and times. */
 #include "addr.h"
 #include "cli.h"
+#include "formats_cli.h"
+#include "input.h"
 #include "itrace.h"
 
 #include <errno.h>
@@ -10,21 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-const char *addr_detect(const char *path, const uint8_t *head, size_t n)
-{
-	int f = citcat_addr_sniff(head, n);
-	if (!f && n >= 4 && head[0] == 0x04 && head[1] == 0x22 && head[2] == 0x4d && head[3] == 0x18) {
-		/* an LZ4 frame: look inside */
-		struct citcat_addr_reader *r;
-		if (citcat_addr_reader_open(&r, path, CITCAT_ADDR_AUTO) == 0)
-			f = citcat_addr_reader_fmt(r);
-		citcat_addr_reader_close(r);
-	}
-	if (!f && path && (cli_has_suffix(path, ".din") || cli_has_suffix(path, ".xdin")))
-		f = cli_has_suffix(path, ".din") ? CITCAT_ADDR_DIN : CITCAT_ADDR_XDIN;
-	return citcat_addr_fmt_name(f);
-}
 
 /* ---- reference sources: an itrace or an address trace ---- */
 
@@ -174,7 +161,7 @@ int addr_convert(const char *in, const char *from, const char *out, const char *
 	if (strcmp(from, "itrace") != 0 && !citcat_addr_fmt_parse(from))
 		return cli_fail("conversion from %s to %s is not available", from, to);
 	struct citcat_addr_config cfg = {sizeof cfg, tf, 32, 4, 0};
-	cfg.lz4 = o && o->lz4 >= 0 ? o->lz4 : cli_has_suffix(out, ".lz4");
+	cfg.lz4 = cli_out_wrap(out, o ? o->lz4 : -1);
 	int rc = convert_pass(in, from, out, &cfg);
 	if (rc == -1) { /* an address above 4 GiB: redo as the 64-bit variant */
 		cfg.addr_bits = 64;
@@ -206,7 +193,7 @@ int addr_info(const char *path, const char *fmt, int json)
 		citcat_addr_reader_close(r);
 		return rc;
 	}
-	int f = citcat_addr_reader_fmt(r), lz4 = citcat_addr_reader_lz4(r);
+	int f = citcat_addr_reader_fmt(r), wrap = citcat_addr_reader_lz4(r), lz4 = wrap == CC_WRAP_LZ4;
 	uint64_t payload = citcat_addr_reader_payload_bytes(r);
 	unsigned bits = citcat_addr_reader_addr_bits(r), stride = citcat_addr_reader_istride(r);
 	citcat_addr_reader_close(r);
@@ -232,7 +219,8 @@ int addr_info(const char *path, const char *fmt, int json)
 	}
 	static const char *names[] = {[CITCAT_ADDR_DIN] = "Dinero din text", [CITCAT_ADDR_XDIN] = "Dinero IV xdin text",
 				      [CITCAT_ADDR_PDATS] = "PDATS", [CITCAT_ADDR_PDATS2] = "PDATS II"};
-	printf("%s: %s address trace%s", path, names[f], lz4 ? " in an LZ4 frame" : "");
+	printf("%s: %s address trace%s", path, names[f],
+	       lz4 ? " in an LZ4 frame" : wrap == CC_WRAP_ZSTD ? " in a zstd frame" : wrap == CC_WRAP_XZ ? " in an xz stream" : "");
 	if (f == CITCAT_ADDR_PDATS || f == CITCAT_ADDR_PDATS2)
 		printf(", %u-bit addresses", bits);
 	if (f == CITCAT_ADDR_PDATS2)
@@ -395,13 +383,12 @@ static int bench_tool(const char *cmd, const char *din, const char *tmp, struct 
 
 static int load_refs(const char *path, struct citcat_ref **v, size_t *n)
 {
-	uint8_t head[64];
-	long k = cli_read_head(path, head, sizeof head);
-	if (k < 0)
-		return cli_fail("%s: cannot open", path);
-	const char *fmt = (k >= 8 && memcmp(head, "CITR\r\n\x1a\n", 8) == 0) ? "itrace" : addr_detect(path, head, (size_t)k);
-	if (!fmt)
+	const struct citcat_format *f;
+	if (cli_detect(path, &f))
+		return EXIT_USAGE;
+	if (!f || (f->id != CITCAT_FMT_ITRACE && !f->addr_fmt))
 		return cli_fail("%s: offset 0: not an itrace or address trace", path);
+	const char *fmt = f->name;
 	struct ref_source s;
 	int rc = src_open(&s, path, fmt);
 	size_t cap = 1 << 20;

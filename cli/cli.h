@@ -96,15 +96,12 @@ struct convert_opts {
 };
 
 /* ---- address-trace formats: din, xdin, pdats, pdats2 (addr_cli.c) ---- */
-/* Names the format of PATH from its first bytes (or suffix for din text), or NULL. */
-const char *addr_detect(const char *path, const uint8_t *head, size_t n);
 /* Converts IN (format FROM: itrace, din, xdin, pdats, pdats2) to OUT (format TO). */
 int addr_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
 int addr_info(const char *path, const char *fmt, int json);
 int addr_bench(int argc, char **argv);
 
 /* ---- program-flow streams: SDC/LSP (sdclsp_cli.c) ---- */
-const char *sdclsp_detect(const char *path, const uint8_t *head, size_t n);
 /* TO or FROM starts with "sdclsp" (TO may carry ":b|e|r:SETSxWAYS,NP"). */
 int sdclsp_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
 int sdclsp_info(const char *path, int json);

@@ -1,13 +1,15 @@
-/* citcat convert: picks the source and target formats and hands the work to
- * the module that owns them. */
-#include "cli.h"
+/* citcat convert: picks the source and target formats (formats/registry.h)
+ * and hands the work to the module that owns them (cli/formats_cli.c). */
+#include "formats_cli.h"
+#include "input.h"
 
 #include <string.h>
 
 static const char convert_help[] =
-	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4] [--daf RUN.daf]\n\n"
+	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4|--zstd] [--daf RUN.daf]\n\n"
 	"Converts a trace between formats.  FMT is inferred from IN's contents and\n"
-	"OUT's suffix when not given.\n"
+	"OUT's suffix when not given.  IN may be wrapped in LZ4, zstd or xz; an OUT\n"
+	"name ending in .lz4 or .zst (RUN.din.zst) is written in that wrapper.\n"
 	"  itrace   native full instruction trace (.itrace)\n"
 	"  din      Dinero traditional text, 'label address' (.din)\n"
 	"  xdin     Dinero IV extended text, 'r|w|i|m|c|v address size' (.xdin)\n"
@@ -18,24 +20,11 @@ static const char convert_help[] =
 	"Options:\n"
 	"  -o OUT        output file ('-' for standard output)\n"
 	"  --image FILE  program image (IMS or firmware ELF) to decode an SDC/LSP stream\n"
-	"  --lz4         wrap PDATS/PDATS II output in an LZ4 frame (also: a .lz4 suffix)\n"
+	"  --lz4         wrap the output in an LZ4 frame (also: a .lz4 suffix)\n"
+	"  --zstd        wrap the output in a zstd frame (also: a .zst suffix)\n"
 	"  --daf FILE    rebuild the data accesses from a DAF trace (formats/DAF.md) over the\n"
 	"                program flow IN: an itrace (checked against its accesses) or an\n"
 	"                SDC-LSP stream with --image; OUT is din, xdin, pdats or pdats2\n";
-
-static const char *by_suffix(const char *path)
-{
-	const char *p = path;
-	static const struct { const char *suf, *fmt; } t[] = {
-		{".itrace", "itrace"}, {".din", "din"}, {".xdin", "xdin"}, {".pdats", "pdats"},
-		{".pdats2", "pdats2"}, {".pdats.lz4", "pdats"}, {".pdats2.lz4", "pdats2"},
-		{".sdc", "sdclsp"}, {".sdc.lz4", "sdclsp"}, {".txt", "text"},
-	};
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (cli_has_suffix(p, t[i].suf))
-			return t[i].fmt;
-	return NULL;
-}
 
 int cmd_convert(int argc, char **argv)
 {
@@ -58,6 +47,8 @@ int cmd_convert(int argc, char **argv)
 			o.daf = argv[++i];
 		} else if (strcmp(a, "--lz4") == 0) {
 			o.lz4 = 1;
+		} else if (strcmp(a, "--zstd") == 0) {
+			o.lz4 = 2;
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error("convert", "unknown or incomplete option '%s'", a);
 		} else if (!in) {
@@ -72,24 +63,26 @@ int cmd_convert(int argc, char **argv)
 	if (cli_check_distinct(ins, 2, &out, 1))
 		return EXIT_USAGE;
 	if (!from) {
-		uint8_t head[64];
-		long n = cli_read_head(in, head, sizeof head);
-		if (n < 0)
-			return cli_fail("%s: cannot open", in);
-		if (n >= 8 && memcmp(head, "CITR\r\n\x1a\n", 8) == 0)
-			from = "itrace";
-		else if (!(from = sdclsp_detect(in, head, (size_t)n)))
-			from = addr_detect(in, head, (size_t)n);
-		if (!from && !(from = by_suffix(in)))
+		const struct citcat_format *f;
+		if (cli_detect(in, &f))
+			return EXIT_USAGE;
+		if (!f && !(f = citcat_format_by_suffix(in, NULL)))
 			return cli_usage_error("convert", "cannot tell the format of %s; use --from", in);
+		from = f->name;
 	}
-	if (!to && !(to = by_suffix(out)))
+	const struct citcat_format *tf = to ? citcat_format_by_name(to) : citcat_format_by_suffix(out, NULL);
+	if (!to && !tf)
 		return cli_usage_error("convert", "cannot tell the output format from '%s'; use --to", out);
+	if (!to)
+		to = tf->name;
+	if (cc_wrap_by_suffix(out, NULL) == CC_WRAP_XZ && o.lz4 < 0)
+		return cli_usage_error("convert", "citcat writes LZ4 (.lz4) and zstd (.zst) but not xz: '%s'", out);
 	if (o.daf)
 		return daf_convert(in, from, out, to, &o);
-	if (strcmp(to, "text") == 0)
-		return text_convert(in, from, out);
-	if (strncmp(from, "sdclsp", 6) == 0 || strncmp(to, "sdclsp", 6) == 0)
-		return sdclsp_convert(in, from, out, to, &o);
-	return addr_convert(in, from, out, to, &o);
+	const struct citcat_format *ff = citcat_format_by_name(from);
+	int (*conv)(const char *, const char *, const char *, const char *, const struct convert_opts *) =
+		cli_format(tf)->convert;
+	if (!conv || conv == addr_convert)
+		conv = cli_format(ff)->convert;
+	return (conv ? conv : addr_convert)(in, from, out, to, &o);
 }

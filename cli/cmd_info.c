@@ -1,5 +1,6 @@
-/* citcat info: recognises a file by its contents and describes it. */
-#include "cli.h"
+/* citcat info: recognises a file by its contents (formats/registry.h) and
+ * describes it. */
+#include "formats_cli.h"
 #include "cat.h"
 #include "itrace.h"
 
@@ -10,7 +11,8 @@ static const char info_help[] =
 	"usage: citcat info [--json] FILE\n\n"
 	"Describes a trace file, recognised by its contents: a CAT (configuration and\n"
 	"event counts), an itrace (instructions, interrupts, accesses), IMS, AES,\n"
-	"din/xdin text, PDATS, PDATS II or an SDC/LSP stream.\n"
+	"din/xdin text, PDATS, PDATS II or an SDC/LSP stream.  A file wrapped in LZ4,\n"
+	"zstd or xz is described by what is inside.\n"
 	"  --json   print one JSON object instead of text\n";
 
 int itrace_info(const char *path, int json)
@@ -110,28 +112,12 @@ int cmd_info(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage_error("info", "no file given");
-	uint8_t head[64];
-	long n = cli_read_head(path, head, sizeof head);
-	if (n < 0)
-		return cli_fail("%s: cannot open: %s", path, strerror(errno));
-	if (n >= 8 && memcmp(head + 4, "\r\n\x1a\n", 4) == 0) {
-		if (memcmp(head, "CCAT", 4) == 0)
-			return cat_info(path, json);
-		if (memcmp(head, "CITR", 4) == 0)
-			return itrace_info(path, json);
-		if (memcmp(head, "CIMS", 4) == 0)
-			return ims_info(path, json);
-		if (memcmp(head, "CAES", 4) == 0)
-			return aes_info(path, json);
-		if (memcmp(head, "CLVT", 4) == 0)
-			return lvt_info(path, json);
-	}
-	if (sdclsp_detect(path, head, (size_t)n))
-		return sdclsp_info(path, json);
-	const char *fmt = addr_detect(path, head, (size_t)n);
-	if (fmt)
-		return addr_info(path, fmt, json);
-	if (n == 0)
-		return cli_fail("%s: offset 0: file is empty", path);
-	return cli_fail("%s: offset 0: not a file citcat recognises", path);
+	const struct citcat_format *f;
+	if (cli_detect(path, &f))
+		return EXIT_USAGE;
+	if (!f)
+		return cli_fail("%s: offset 0: not a file citcat recognises", path);
+	if (!cli_format(f)->info)
+		return cli_fail("%s: a %s; `citcat info` cannot describe it", path, f->what);
+	return cli_format(f)->info(path, f, json);
 }

@@ -4,6 +4,7 @@
  * paper).  Format and RVU work is in formats/daf.h. */
 #include "addr.h"
 #include "cli.h"
+#include "formats_cli.h"
 #include "daf.h"
 #include "image.h"
 #include "ims.h"
@@ -121,7 +122,7 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 		status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
 		goto done;
 	}
-	struct citcat_addr_config ac = {.size = sizeof ac, .fmt = fmt, .lz4 = o->lz4 == 1 || cli_has_suffix(out, ".lz4")};
+	struct citcat_addr_config ac = {.size = sizeof ac, .fmt = fmt, .lz4 = cli_out_wrap(out, o->lz4)};
 	if (citcat_addr_writer_open(&w, out, &ac) < 0) {
 		status = cli_errinfo(out, citcat_addr_writer_error(w));
 		goto done;

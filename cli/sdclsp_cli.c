@@ -1,6 +1,7 @@
 /* SDC-LSP command-line glue: `convert` to and from .sdc streams, `info`,
  * and `bench sdclsp`. */
 #include "cli.h"
+#include "formats_cli.h"
 #include "itrace.h"
 #include "addr.h"
 #include "ims.h"
@@ -12,15 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-const char *sdclsp_detect(const char *path, const uint8_t *head, size_t n)
-{
-	if (!sdclsp_is_magic(head, n))
-		return NULL;
-	if (n >= 8 && memcmp(head, SDCLSP_MAGIC, 8) == 0)
-		return "sdclsp";
-	return sdclsp_probe(path) ? "sdclsp" : NULL; /* an LZ4 frame: look inside */
-}
 
 static int stop_requested(void *ctx) { return cli_interrupted(); }
 
@@ -67,7 +59,7 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 		citcat_itrace_reader_close(r);
 		return EXIT_USAGE;
 	}
-	int lz4 = o->lz4 == 1 || cli_has_suffix(out, ".lz4");
+	int lz4 = cli_out_wrap(out, o->lz4);
 	struct cc_outfile *f;
 	struct sdclsp_encoder *e = NULL;
 	if (cc_outfile_open(&f, out, lz4, &err) < 0) {

@@ -2,6 +2,7 @@
 
 #include "container.h"
 #include "bytes.h"
+#include "input.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -20,9 +21,7 @@
 
 
 struct cc_reader {
-	FILE *f;
-	const uint8_t *mem; /* in-memory input, or NULL */
-	size_t memlen, mempos;
+	struct cc_input *in; /* the file or buffer, any outer wrapper peeled off */
 	char magic[CC_MAGIC_LEN + 1];
 	uint16_t version;
 	uint8_t *meta;
@@ -34,11 +33,16 @@ struct cc_reader {
 	uint64_t file_size;
 	uint64_t total_rec, total_raw;
 	int done;
+	int in_failed; /* the input layer failed: its error stands */
 	struct citcat_errinfo err;
 };
 
 #define werr(w, code, ...) citcat_errinfo_set(&(w)->err, code, UINT64_MAX, __VA_ARGS__)
-#define rerr(r, code, off, ...) citcat_errinfo_set(&(r)->err, code, off, __VA_ARGS__)
+/* A failed read of the input layer (a corrupt or truncated compressed
+ * wrapper, an I/O error) keeps its own error rather than the reader's
+ * "file ends inside ..." that follows it. */
+#define rerr(r, ecode, off, ...) \
+	((r)->in_failed ? (r)->err.code : citcat_errinfo_set(&(r)->err, ecode, off, __VA_ARGS__))
 
 static int wwrite(struct cc_writer *w, const void *p, size_t n)
 {
@@ -63,7 +67,10 @@ int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC
 	w->zbuf = malloc(w->zcap);
 	if (!w->buf || !w->zbuf)
 		goto nomem;
-	int orc = cc_outfile_open(&w->out, path, 0, NULL);
+	/* RUN.cat.zst / RUN.cat.lz4: the whole file in an outer frame, which
+	 * the input layer peels off again */
+	int wrap = cc_wrap_by_suffix(path, NULL);
+	int orc = cc_outfile_open(&w->out, path, wrap == CC_WRAP_XZ ? CC_OUT_PLAIN : wrap, NULL);
 	if (orc) {
 		int e = errno;
 		cc_writer_abort(w);
@@ -202,18 +209,16 @@ size_t cc_writer_chunk_used(const struct cc_writer *w) { return w->len; }
 /* Reads exactly N bytes; returns 0, or 1 when the input ended first. */
 static int rread(struct cc_reader *r, void *p, size_t n, size_t *got)
 {
-	size_t k;
-	if (r->mem) {
-		k = r->memlen - r->mempos < n ? r->memlen - r->mempos : n;
-		memcpy(p, r->mem + r->mempos, k);
-		r->mempos += k;
-	} else {
-		k = fread(p, 1, n, r->f);
+	long k = cc_input_read(r->in, p, n);
+	if (k < 0) {
+		r->err = *cc_input_error(r->in);
+		k = 0; /* the caller's truncation error gives way to this one (rerr) */
+		r->in_failed = 1;
 	}
-	r->pos += k;
+	r->pos += (size_t)k;
 	if (got)
-		*got = k;
-	return k == n ? 0 : 1;
+		*got = (size_t)k;
+	return (size_t)k == n ? 0 : 1;
 }
 
 static int reader_start(struct cc_reader *r, const char magic[CC_MAGIC_LEN], uint16_t max_version)
@@ -274,14 +279,10 @@ int cc_reader_open(struct cc_reader **out, const char *path, const char magic[CC
 	if (reader_alloc(out, &r))
 		return CITCAT_ERR_NOMEM;
 	*out = r;
-	r->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!r->f)
-		return rerr(r, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
-	if (r->f != stdin && fseek(r->f, 0, SEEK_END) == 0) {
-		long sz = ftell(r->f);
-		r->file_size = sz > 0 ? (uint64_t)sz : 0;
-		rewind(r->f);
-	}
+	int rc = cc_input_open(&r->in, path, &r->err);
+	if (rc)
+		return rc;
+	r->file_size = cc_input_size(r->in);
 	return reader_start(r, magic, max_version);
 }
 
@@ -292,10 +293,10 @@ int cc_reader_open_mem(struct cc_reader **out, const void *buf, size_t len,
 	if (reader_alloc(out, &r))
 		return CITCAT_ERR_NOMEM;
 	*out = r;
-	static const uint8_t empty;
-	r->mem = buf ? buf : &empty;
-	r->memlen = len;
-	r->file_size = len;
+	int rc = cc_input_open_mem(&r->in, buf, len, &r->err);
+	if (rc)
+		return rc;
+	r->file_size = cc_input_size(r->in);
 	return reader_start(r, magic, max_version);
 }
 
@@ -303,8 +304,7 @@ void cc_reader_close(struct cc_reader *r)
 {
 	if (!r)
 		return;
-	if (r->f && r->f != stdin)
-		fclose(r->f);
+	cc_input_close(r->in);
 	free(r->meta);
 	free(r->raw);
 	free(r->stored);
@@ -388,7 +388,7 @@ int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len,
 			return rerr(r, CITCAT_ERR_CORRUPT, start, "end marker totals (%llu records) disagree with the chunks read (%llu)",
 				    (unsigned long long)cc_get64(h + 4), (unsigned long long)r->total_rec);
 		uint8_t extra;
-		if (!rread(r, &extra, 1, NULL))
+		if (!rread(r, &extra, 1, NULL) || r->in_failed)
 			return rerr(r, CITCAT_ERR_CORRUPT, start + END_LEN, "unexpected data after the end marker");
 		r->done = 1;
 		return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define LZ4_PIECE (64u << 10)
 
@@ -19,6 +20,7 @@ struct cc_outfile {
 	size_t memlen, memcap;
 	int to_mem;
 	LZ4F_cctx *cctx;
+	ZSTD_CCtx *zctx;
 	uint8_t *zbuf;
 	size_t zcap;
 	uint64_t bytes;
@@ -31,6 +33,8 @@ static int raw(struct cc_outfile *o, const void *p, size_t n)
 {
 	if (o->error)
 		return o->error;
+	if (!n)
+		return 0; /* zstd steps may produce nothing; no copy to a NULL buffer */
 	if (o->to_mem) {
 		if (o->memlen + n > o->memcap) {
 			size_t cap = o->memcap ? o->memcap : 4096;
@@ -156,7 +160,36 @@ static int open_path(struct cc_outfile *o, const char *path, struct citcat_errin
 	return 0;
 }
 
-int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct citcat_errinfo *err)
+/* Starts a zstd frame (default level, content checksum) in O. */
+static int start_zstd(struct cc_outfile *o)
+{
+	o->zcap = ZSTD_CStreamOutSize();
+	o->zbuf = malloc(o->zcap);
+	if (!o->zbuf || !(o->zctx = ZSTD_createCCtx()))
+		return CITCAT_ERR_NOMEM;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(o->zctx, ZSTD_c_compressionLevel, ZSTD_CLEVEL_DEFAULT)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(o->zctx, ZSTD_c_checksumFlag, 1)))
+		return CITCAT_ERR_INTERNAL;
+	return 0;
+}
+
+/* Feeds LEN bytes (END: and ends the frame) through the zstd context. */
+static int zstd_feed(struct cc_outfile *o, const void *buf, size_t len, int end)
+{
+	ZSTD_inBuffer in = {buf, len, 0};
+	for (;;) {
+		ZSTD_outBuffer ob = {o->zbuf, o->zcap, 0};
+		size_t left = ZSTD_compressStream2(o->zctx, &ob, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+		if (ZSTD_isError(left))
+			return o->error = CITCAT_ERR_INTERNAL;
+		if (raw(o, o->zbuf, ob.pos))
+			return o->error;
+		if (end ? left == 0 : in.pos == in.size)
+			return 0;
+	}
+}
+
+int cc_outfile_open(struct cc_outfile **out, const char *path, int wrap, struct citcat_errinfo *err)
 {
 	*out = NULL;
 	struct cc_outfile *o = calloc(1, sizeof *o);
@@ -173,7 +206,13 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct c
 			return rc;
 		}
 	}
-	if (lz4) {
+	if (wrap == CC_OUT_ZSTD) {
+		int rc = start_zstd(o);
+		if (rc) {
+			cc_outfile_abort(o);
+			return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot start a zstd frame: %s", citcat_errstr(rc));
+		}
+	} else if (wrap == CC_OUT_LZ4) {
 		LZ4F_preferences_t prefs;
 		memset(&prefs, 0, sizeof prefs);
 		prefs.frameInfo.blockSizeID = LZ4F_max64KB;
@@ -189,6 +228,9 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int lz4, struct c
 			cc_outfile_abort(o);
 			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot write %s", path ? path : "(memory)");
 		}
+	} else if (wrap) {
+		cc_outfile_abort(o);
+		return citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX, "output wrapper %d is not supported", wrap);
 	}
 	*out = o;
 	return 0;
@@ -198,6 +240,8 @@ int cc_outfile_write(struct cc_outfile *o, const void *buf, size_t len)
 {
 	if (o->error)
 		return o->error;
+	if (o->zctx)
+		return zstd_feed(o, buf, len, 0);
 	if (!o->cctx)
 		return raw(o, buf, len);
 	const uint8_t *p = buf;
@@ -219,6 +263,8 @@ uint64_t cc_outfile_bytes(const struct cc_outfile *o) { return o->bytes; }
 
 static int end_frame(struct cc_outfile *o)
 {
+	if (!o->error && o->zctx)
+		return zstd_feed(o, NULL, 0, 1);
 	if (!o->error && o->cctx) {
 		size_t n = LZ4F_compressEnd(o->cctx, o->zbuf, o->zcap, NULL);
 		if (LZ4F_isError(n))
@@ -232,6 +278,7 @@ static int end_frame(struct cc_outfile *o)
 static void outfile_free(struct cc_outfile *o)
 {
 	LZ4F_freeCompressionContext(o->cctx);
+	ZSTD_freeCCtx(o->zctx);
 	free(o->zbuf);
 	free(o->mem);
 	free(o->path);

@@ -8,10 +8,11 @@
  * run may leave partial output there; a directory, a block device, a
  * socket, a dangling symbolic link and "" are refused with the reason
  * (strerror) in the message.  PATH "-" writes to standard output; PATH NULL
- * collects the bytes in memory (cc_outfile_take).  With LZ4
- * set, everything written is wrapped in one standard LZ4 frame (64 KiB
- * blocks, content checksum), so `lz4 -d` unwraps it.  Used by every citcat
- * writer. */
+ * collects the bytes in memory (cc_outfile_take).  With WRAP CC_OUT_LZ4,
+ * everything written is wrapped in one standard LZ4 frame (64 KiB blocks,
+ * content checksum), so `lz4 -d` unwraps it; with CC_OUT_ZSTD in one zstd
+ * frame (default level 3, content checksum), so `zstd -d` unwraps it.
+ * common/input.h peels both off again.  Used by every citcat writer. */
 #ifndef CITCAT_OUTFILE_H
 #define CITCAT_OUTFILE_H
 
@@ -19,8 +20,15 @@
 
 struct cc_outfile;
 
-/* Returns 0 or an error (ERR, if non-NULL, gets the detail). */
-int cc_outfile_open(struct cc_outfile **o, const char *path, int lz4, struct citcat_errinfo *err);
+/* Output wrappers (the values of enum cc_wrap in input.h; 1 was the old
+ * "lz4" flag, so 0/1 keep their meaning). */
+#define CC_OUT_PLAIN 0
+#define CC_OUT_LZ4 1
+#define CC_OUT_ZSTD 2
+
+/* Returns 0 or an error (ERR, if non-NULL, gets the detail); an unknown
+ * WRAP is CITCAT_ERR_UNSUPPORTED. */
+int cc_outfile_open(struct cc_outfile **o, const char *path, int wrap, struct citcat_errinfo *err);
 /* Appends LEN bytes.  Returns 0 or an error code (sticky). */
 int cc_outfile_write(struct cc_outfile *o, const void *buf, size_t len);
 /* A byte-sink adapter with the signature encoders take: CTX is the outfile. */

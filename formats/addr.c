@@ -1,7 +1,9 @@
-/* Address traces: opening and closing, buffered I/O through an optional LZ4
- * frame, trailer and error handling, and the per-reference dispatch to the
+/* Address traces: opening and closing, buffered I/O (input through
+ * common/input.h, which unwraps LZ4, zstd and xz; output through an optional
+ * LZ4 or zstd frame), trailer and error handling, and the per-reference dispatch to the
  * format modules (a switch, not a chain of function pointers). */
 #include "addr_int.h"
+#include "input.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -9,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const uint8_t lz4_magic[4] = {0x04, 0x22, 0x4d, 0x18};
 
 static int set_err(struct citcat_errinfo *e, int code, uint64_t off, const char *fmt, va_list ap)
 {
@@ -277,52 +277,15 @@ uint64_t citcat_addr_writer_refs(const struct citcat_addr_writer *w) { return w 
 
 /* ---- reader ---- */
 
-/* Reads raw (possibly compressed) bytes from the source. */
-static long src_read(struct citcat_addr_reader *r, uint8_t *dst, size_t n)
-{
-	if (r->msrc) {
-		size_t k = r->mlen - r->mpos < n ? r->mlen - r->mpos : n;
-		memcpy(dst, r->msrc + r->mpos, k);
-		r->mpos += k;
-		return (long)k;
-	}
-	size_t k = fread(dst, 1, n, r->f);
-	if (k < n && ferror(r->f))
-		return addr_rerr(r, CITCAT_ERR_IO, UINT64_MAX, "read failed: %s", strerror(errno));
-	return (long)k;
-}
-
-/* Reads decoded stream bytes into DST; 0 at the end. */
+/* Reads stream bytes into DST (the input layer unwraps them); 0 at the end. */
 static long stream_read(struct citcat_addr_reader *r, uint8_t *dst, size_t n)
 {
-	if (!r->lz4)
-		return src_read(r, dst, n);
-	size_t got = 0;
-	while (got < n && !r->frame_done) {
-		if (r->zpos == r->zlen && !r->src_eof) {
-			long k = src_read(r, r->zbuf, ADDR_INBUF);
-			if (k < 0)
-				return k;
-			r->zpos = 0;
-			r->zlen = (size_t)k;
-			if (k == 0)
-				r->src_eof = 1;
-		}
-		size_t dn = n - got, sn = r->zlen - r->zpos;
-		size_t ret = LZ4F_decompress(r->dctx, dst + got, &dn, r->zbuf + r->zpos, &sn, NULL);
-		if (LZ4F_isError(ret))
-			return addr_rerr(r, CITCAT_ERR_CORRUPT, r->base + r->end + got, "LZ4 frame: %s",
-					 LZ4F_getErrorName(ret));
-		r->zpos += sn;
-		got += dn;
-		if (ret == 0) {
-			r->frame_done = 1;
-		} else if (!dn && !sn && r->src_eof) {
-			return addr_rerr(r, CITCAT_ERR_TRUNCATED, r->base + r->end + got,
-					 "LZ4 frame ends early");
-		}
+	long k = cc_input_read(r->in, dst, n);
+	if (k < 0) {
+		r->err = *cc_input_error(r->in);
+		r->done = (int)k;
 	}
-	return (long)got;
+	return k;
 }
 
 long addr_record_bytes(struct citcat_addr_reader *r)
@@ -390,27 +353,17 @@ int addr_read_trailer(struct citcat_addr_reader *r)
 	return 0;
 }
 
-static int reader_start(struct citcat_addr_reader *r, int fmt)
+static int reader_start(struct citcat_addr_reader *r, int fmt, int orc)
 {
 	r->err.offset = UINT64_MAX;
-	r->buf = malloc(ADDR_INBUF);
-	r->zbuf = malloc(ADDR_INBUF);
-	if (!r->buf || !r->zbuf)
-		return addr_rerr(r, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-	long k = src_read(r, r->zbuf, ADDR_INBUF);
-	if (k < 0)
-		return (int)k;
-	if (k == 0)
-		return addr_rerr(r, CITCAT_ERR_EMPTY, 0, "file is empty");
-	if (k >= 4 && memcmp(r->zbuf, lz4_magic, 4) == 0) {
-		r->lz4 = 1;
-		r->zlen = (size_t)k;
-		if (LZ4F_isError(LZ4F_createDecompressionContext(&r->dctx, LZ4F_VERSION)))
-			return addr_rerr(r, CITCAT_ERR_NOMEM, UINT64_MAX, "cannot create an LZ4 context");
-	} else {
-		memcpy(r->buf, r->zbuf, (size_t)k);
-		r->end = (size_t)k;
+	if (orc) {
+		r->done = orc;
+		return orc;
 	}
+	r->lz4 = cc_input_wrap(r->in);
+	r->buf = malloc(ADDR_INBUF);
+	if (!r->buf)
+		return addr_rerr(r, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	long n = addr_fill(r, 64);
 	if (n < 0)
 		return (int)n;
@@ -468,28 +421,18 @@ int citcat_addr_reader_open(struct citcat_addr_reader **out, const char *path, i
 	r->err.offset = UINT64_MAX;
 	if (!path)
 		return addr_rerr(r, CITCAT_ERR_INVAL, UINT64_MAX, "no path");
-	if (strcmp(path, "-") == 0) {
-		r->f = stdin;
-	} else if (!(r->f = fopen(path, "rb"))) {
-		return addr_rerr(r, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
-	} else {
-		r->own_f = 1;
-	}
-	return reader_start(r, fmt);
+	return reader_start(r, fmt, cc_input_open(&r->in, path, &r->err));
 }
 
 int citcat_addr_reader_open_mem(struct citcat_addr_reader **out, const void *buf, size_t len, int fmt)
 {
-	static const uint8_t empty;
 	if (!out)
 		return CITCAT_ERR_INVAL;
 	struct citcat_addr_reader *r = calloc(1, sizeof *r);
 	*out = r;
 	if (!r)
 		return CITCAT_ERR_NOMEM;
-	r->msrc = buf ? buf : &empty;
-	r->mlen = buf ? len : 0;
-	return reader_start(r, fmt);
+	return reader_start(r, fmt, cc_input_open_mem(&r->in, buf, len, &r->err));
 }
 
 int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
@@ -521,10 +464,7 @@ void citcat_addr_reader_close(struct citcat_addr_reader *r)
 {
 	if (!r)
 		return;
-	if (r->own_f)
-		fclose(r->f);
-	LZ4F_freeDecompressionContext(r->dctx);
+	cc_input_close(r->in);
 	free(r->buf);
-	free(r->zbuf);
 	free(r);
 }

@@ -1,5 +1,5 @@
 /* Internal: the reader and writer objects shared by din.c, pdats.c,
- * pdats2.c and addr.c (buffered I/O, LZ4 frame, checksum, errors). */
+ * pdats2.c and addr.c (buffered I/O, LZ4 frame out, checksum, errors). */
 #ifndef CITCAT_ADDR_INT_H
 #define CITCAT_ADDR_INT_H
 
@@ -60,16 +60,8 @@ struct citcat_addr_reader {
 	unsigned bits, ishift;
 	uint64_t mask;
 	int lz4;
-	/* input */
-	FILE *f;
-	int own_f;
-	const uint8_t *msrc;
-	size_t mlen, mpos;
-	int src_eof;
-	LZ4F_dctx *dctx;
-	uint8_t *zbuf;
-	size_t zpos, zlen;
-	int frame_done;
+	/* input: the file or buffer, any outer wrapper peeled off */
+	struct cc_input *in;
 	uint8_t *buf; /* window: buf[pos..end) unread, buf[0] at stream offset base */
 	size_t pos, end;
 	uint64_t base;

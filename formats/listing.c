@@ -5,6 +5,7 @@
  * than disassembling every record and keeps memory bounded. */
 #include "listing.h"
 #include "cat.h"
+#include "input.h"
 #include "outfile.h"
 
 #include <capstone/capstone.h>
@@ -88,7 +89,8 @@ int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *pa
 		snprintf(err->msg, sizeof err->msg, "Capstone cannot disassemble ARM code");
 		return err->code = CITCAT_ERR_UNSUPPORTED;
 	}
-	int rc = cc_outfile_open(&w->out, path, 0, err);
+	int wrap = cc_wrap_by_suffix(path, NULL); /* LIST.txt.zst, LIST.txt.lz4 */
+	int rc = cc_outfile_open(&w->out, path, wrap == CC_WRAP_XZ ? CC_OUT_PLAIN : wrap, err);
 	if (rc) {
 		writer_free(w);
 		return rc;

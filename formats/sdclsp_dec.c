@@ -2,9 +2,9 @@
  * and the program image, and the summary reader used by `citcat info`. */
 #include "sdclsp_model.h"
 #include "bytes.h"
+#include "input.h"
 
 #include <errno.h>
-#include <lz4frame.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,108 +13,9 @@
 #include <xxhash.h>
 
 #define LZ4_MAGIC 0x184D2204u
-#define IN_CAP (64u << 10)
-
-/* A byte source: memory or a file, optionally through an LZ4 frame. */
-struct src {
-	const uint8_t *mem;
-	size_t mem_len, mem_pos;
-	FILE *fp;
-	int own_fp;
-	uint8_t *in; /* raw bytes read ahead */
-	size_t in_len, in_pos;
-	LZ4F_dctx *dctx;
-	uint8_t *out;
-	size_t out_len, out_pos;
-	int frame_done;
-	uint64_t offset; /* bytes of the (decompressed) stream delivered */
-};
-
-static size_t raw_read(struct src *s, uint8_t *buf, size_t n)
-{
-	if (s->fp)
-		return fread(buf, 1, n, s->fp);
-	size_t k = s->mem_len - s->mem_pos < n ? s->mem_len - s->mem_pos : n;
-	memcpy(buf, s->mem + s->mem_pos, k);
-	s->mem_pos += k;
-	return k;
-}
-
-static int src_init(struct src *s)
-{
-	s->in = malloc(IN_CAP);
-	if (!s->in)
-		return CITCAT_ERR_NOMEM;
-	s->in_len = raw_read(s, s->in, 4);
-	if (s->in_len == 4 && cc_get32(s->in) == LZ4_MAGIC) {
-		s->out = malloc(IN_CAP);
-		if (!s->out || LZ4F_isError(LZ4F_createDecompressionContext(&s->dctx, LZ4F_VERSION)))
-			return CITCAT_ERR_NOMEM;
-	}
-	return 0;
-}
-
-static void src_fini(struct src *s)
-{
-	if (s->own_fp && s->fp)
-		fclose(s->fp);
-	if (s->dctx)
-		LZ4F_freeDecompressionContext(s->dctx);
-	free(s->in);
-	free(s->out);
-}
-
-/* Reads up to N bytes; returns bytes read (short only at the end) or a
- * negative code. */
-static long src_read(struct src *s, uint8_t *buf, size_t n)
-{
-	size_t got = 0;
-	while (got < n) {
-		if (!s->dctx) {
-			if (s->in_pos < s->in_len) {
-				size_t k = s->in_len - s->in_pos < n - got ? s->in_len - s->in_pos : n - got;
-				memcpy(buf + got, s->in + s->in_pos, k);
-				s->in_pos += k;
-				got += k;
-				continue;
-			}
-			size_t k = raw_read(s, buf + got, n - got);
-			got += k;
-			if (k == 0)
-				break;
-			continue;
-		}
-		if (s->out_pos < s->out_len) {
-			size_t k = s->out_len - s->out_pos < n - got ? s->out_len - s->out_pos : n - got;
-			memcpy(buf + got, s->out + s->out_pos, k);
-			s->out_pos += k;
-			got += k;
-			continue;
-		}
-		if (s->frame_done)
-			break;
-		if (s->in_pos == s->in_len) {
-			s->in_pos = 0;
-			s->in_len = raw_read(s, s->in, IN_CAP);
-			if (s->in_len == 0)
-				return CITCAT_ERR_TRUNCATED;
-		}
-		size_t osz = IN_CAP, isz = s->in_len - s->in_pos;
-		size_t r = LZ4F_decompress(s->dctx, s->out, &osz, s->in + s->in_pos, &isz, NULL);
-		if (LZ4F_isError(r))
-			return CITCAT_ERR_CORRUPT;
-		s->in_pos += isz;
-		s->out_pos = 0;
-		s->out_len = osz;
-		if (r == 0)
-			s->frame_done = 1;
-	}
-	s->offset += got;
-	return (long)got;
-}
 
 struct sdclsp_decoder {
-	struct src s;
+	struct cc_input *in; /* the file or buffer, any outer wrapper peeled off */
 	struct sdc_model m;
 	struct sdc_classifier cls;
 	int have_model, have_cls;
@@ -150,13 +51,20 @@ static int dec_fail(struct sdclsp_decoder *d, int code, uint64_t off, const char
 	return code;
 }
 
+/* The input layer's error (I/O, a corrupt or truncated wrapper) stands. */
+static int input_fail(struct sdclsp_decoder *d)
+{
+	d->err = *cc_input_error(d->in);
+	return d->failed = d->err.code;
+}
+
 static int read_exact(struct sdclsp_decoder *d, uint8_t *buf, size_t n, const char *what)
 {
-	uint64_t off = d->s.offset;
-	long k = src_read(&d->s, buf, n);
-	if (k == CITCAT_ERR_CORRUPT)
-		return dec_fail(d, k, off, "corrupt LZ4 frame");
-	if (k < 0 || (size_t)k < n)
+	uint64_t off = cc_input_offset(d->in);
+	long k = cc_input_read(d->in, buf, n);
+	if (k < 0)
+		return input_fail(d);
+	if ((size_t)k < n)
 		return dec_fail(d, CITCAT_ERR_TRUNCATED, off, "file ends inside the %s", what);
 	return 0;
 }
@@ -164,11 +72,11 @@ static int read_exact(struct sdclsp_decoder *d, uint8_t *buf, size_t n, const ch
 static int parse_header(struct sdclsp_decoder *d, struct sdclsp_config *c)
 {
 	uint8_t h[SDCLSP_HEADER_LEN];
-	long k = src_read(&d->s, h, sizeof h);
+	long k = cc_input_read(d->in, h, sizeof h);
 	if (k == 0)
 		return dec_fail(d, CITCAT_ERR_EMPTY, 0, "empty file");
 	if (k < 0)
-		return dec_fail(d, (int)k, 0, "corrupt LZ4 frame");
+		return input_fail(d);
 	if (k < 8 || memcmp(h, SDCLSP_MAGIC, 8) != 0)
 		return dec_fail(d, CITCAT_ERR_MAGIC, 0, "not an SDC-LSP stream");
 	if ((size_t)k < sizeof h)
@@ -200,9 +108,7 @@ static int parse_header(struct sdclsp_decoder *d, struct sdclsp_config *c)
 
 static int dec_open(struct sdclsp_decoder *d, const struct citcat_image *img, int model)
 {
-	int rc = src_init(&d->s);
-	if (rc < 0)
-		return dec_fail(d, rc, UINT64_MAX, "out of memory");
+	int rc;
 	struct sdclsp_config c;
 	if ((rc = parse_header(d, &c)) < 0)
 		return rc;
@@ -232,13 +138,9 @@ int sdclsp_decoder_open(struct sdclsp_decoder **dp, const char *path, const stru
 	struct sdclsp_decoder *d = calloc(1, sizeof *d);
 	if (!(*dp = d))
 		return CITCAT_ERR_NOMEM;
-	if (strcmp(path, "-") == 0) {
-		d->s.fp = stdin;
-	} else if (!(d->s.fp = fopen(path, "rb"))) {
-		return dec_fail(d, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
-	} else {
-		d->s.own_fp = 1;
-	}
+	int rc = cc_input_open(&d->in, path, &d->err);
+	if (rc)
+		return d->failed = rc;
 	return dec_open(d, img, 1);
 }
 
@@ -252,8 +154,9 @@ int sdclsp_decoder_open_mem(struct sdclsp_decoder **dp, const void *buf, size_t 
 	struct sdclsp_decoder *d = calloc(1, sizeof *d);
 	if (!(*dp = d))
 		return CITCAT_ERR_NOMEM;
-	d->s.mem = buf;
-	d->s.mem_len = len;
+	int rc = cc_input_open_mem(&d->in, buf, len, &d->err);
+	if (rc)
+		return d->failed = rc;
 	return dec_open(d, img, 1);
 }
 
@@ -261,7 +164,7 @@ void sdclsp_decoder_close(struct sdclsp_decoder *d)
 {
 	if (!d)
 		return;
-	src_fini(&d->s);
+	cc_input_close(d->in);
 	if (d->have_model)
 		sdc_model_fini(&d->m);
 	if (d->have_cls)
@@ -278,22 +181,24 @@ static int load_block(struct sdclsp_decoder *d)
 {
 	uint8_t h[8];
 	int rc;
-	d->blk_off = d->s.offset;
+	d->blk_off = cc_input_offset(d->in);
 	if ((rc = read_exact(d, h, 8, "block header")) < 0)
 		return rc;
 	uint32_t nbits = cc_get32(h);
 	if (nbits == 0) {
 		uint8_t t[SDCLSP_TRAILER_LEN], extra;
-		uint64_t off = d->s.offset;
+		uint64_t off = cc_input_offset(d->in);
 		if ((rc = read_exact(d, t, sizeof t, "trailer")) < 0)
 			return rc;
 		if (XXH32(t, 64, 0) != cc_get32(t + 64))
 			return dec_fail(d, CITCAT_ERR_CHECKSUM, off, "trailer checksum mismatch");
 		for (int i = 0; i < 8; i++)
 			d->trailer[i] = cc_get64(t + 8 * i);
-		long k = src_read(&d->s, &extra, 1);
+		long k = cc_input_read(d->in, &extra, 1);
+		if (k < 0)
+			return input_fail(d);
 		if (k != 0)
-			return dec_fail(d, CITCAT_ERR_CORRUPT, d->s.offset, "data after the trailer");
+			return dec_fail(d, CITCAT_ERR_CORRUPT, cc_input_offset(d->in), "data after the trailer");
 		d->end_seen = 1;
 		return 0;
 	}
@@ -498,13 +403,7 @@ int sdclsp_read_summary_stop(const char *path, struct sdclsp_config *c, struct s
 	int rc = 0;
 	if (!d)
 		return CITCAT_ERR_NOMEM;
-	if (strcmp(path, "-") == 0)
-		d->s.fp = stdin;
-	else if ((d->s.fp = fopen(path, "rb")))
-		d->s.own_fp = 1;
-	else
-		rc = dec_fail(d, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
-	if (d->s.fp && (rc = dec_open(d, NULL, 0)) == 0)
+	if ((rc = cc_input_open(&d->in, path, &d->err)) == 0 && (rc = dec_open(d, NULL, 0)) == 0)
 		while (!d->end_seen && (rc = load_block(d)) == 0)
 			if (stop && stop(ctx)) {
 				rc = dec_fail(d, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
@@ -546,10 +445,8 @@ int sdclsp_probe(const char *path)
 	int ok = 0;
 	if (!d)
 		return 0;
-	if ((d->s.fp = fopen(path, "rb"))) {
-		d->s.own_fp = 1;
-		ok = src_init(&d->s) == 0 && parse_header(d, &c) == 0;
-	}
+	if (cc_input_open(&d->in, path, NULL) == 0)
+		ok = parse_header(d, &c) == 0;
 	sdclsp_decoder_close(d);
 	return ok;
 }

@@ -146,7 +146,7 @@ cli)
   expect 2 "bad instruction count '20000000000000000000K'" "$C" capture "$FW/crash_hang.elf" --seed 1 -o "$t/d.cat" \
     --max-insns 20000000000000000000K
   expect 2 "nothing.cat: cannot open: No such file or directory" "$C" info "$t/nothing.cat"
-  expect 2 ": cannot open: Is a directory" "$C" info "$t"
+  expect 2 ": cannot read: Is a directory" "$C" info "$t"
   "$C" info - <"$t/c.cat" | grep -q "^-: cache-filtered address trace" || fail "cli: info -"
   echo hi | "$C" capture "$FW/crash_exit7.elf" --seed 1 --uart-in - -o "$t/u.cat" -q >/dev/null 2>"$t/err" ||
     fail "cli: --uart-in -: $(cat "$t/err")"

@@ -59,7 +59,7 @@ struct citcat_addr_config {
 	int fmt;              /* enum citcat_addr_fmt, not AUTO */
 	unsigned addr_bits;   /* PDATS/PDATS II: 32 or 64 (0 = 32) */
 	unsigned istride;     /* PDATS II: default instruction stride 1, 2, 4, 8 (0 = 4) */
-	int lz4;              /* wrap the output in a standard LZ4 frame */
+	int lz4;              /* wrap the output: 1 an LZ4 frame, 2 a zstd frame (CC_OUT_*) */
 };
 
 struct citcat_addr_writer;
@@ -112,7 +112,7 @@ CITCAT_API uint64_t citcat_addr_writer_refs(const struct citcat_addr_writer *w);
 
 /* Opens PATH ("-" = stdin) or a memory buffer (which must outlive the
  * reader) for reading.  FMT AUTO recognises the format by its first bytes;
- * an LZ4 frame is unwrapped transparently.  Fails with CITCAT_ERR_INVAL
+ * an LZ4/zstd/xz wrapper is peeled off (common/input.h).  Fails with CITCAT_ERR_INVAL
  * (NULL R), _NOMEM, _EMPTY, _MAGIC, _VERSION, _TRUNCATED, _IO.  Failure
  * convention of base.h: *R holds the error when it could be allocated;
  * close it in every case. */

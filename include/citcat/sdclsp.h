@@ -115,7 +115,7 @@ CITCAT_API const struct citcat_errinfo *citcat_sdclsp_encoder_error(const struct
 
 struct citcat_sdclsp_decoder;
 
-/* Opens a stream (plain or in an LZ4 frame) from PATH ("-" = stdin) or LEN
+/* Opens a stream (plain or in an LZ4/zstd/xz wrapper) from PATH ("-" = stdin) or LEN
  * bytes at BUF (which must outlive the decoder); IMG (borrowed, must outlive
  * the decoder) supplies the instruction words.  Returns 0, CITCAT_ERR_INVAL
  * (NULL D or IMG), _NOMEM, _IO, _EMPTY, _MAGIC, _VERSION, _TRUNCATED,

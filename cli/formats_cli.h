@@ -1,0 +1,39 @@
+/* The tool's half of the format registry (formats/registry.h): what each
+ * command does with a format, indexed by the registry's id.  The library's
+ * table says what a format is and how to recognise it; this one says which
+ * function describes it (info), converts from or to it (convert) and dumps
+ * it record by record (dump).  NULL: the command does not handle it. */
+#ifndef CITCAT_FORMATS_CLI_H
+#define CITCAT_FORMATS_CLI_H
+
+#include "cli.h"
+#include "registry.h"
+
+struct cli_format {
+	/* citcat info PATH [--json] */
+	int (*info)(const char *path, const struct citcat_format *f, int json);
+	/* citcat convert: the module that converts from or to this format.  The
+	 * target format's converter is used when it is not the generic
+	 * address-trace one (addr_convert), else the source format's. */
+	int (*convert)(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
+	/* citcat dump PATH: one line per record (formats/dump*.c); NULL until a
+	 * dumper exists */
+	int (*dump)(const char *path, const struct citcat_format *f, int json);
+};
+
+/* The entry for F (never NULL; all-NULL for a format no command handles). */
+const struct cli_format *cli_format(const struct citcat_format *f);
+
+/* Recognises PATH ("-": standard input, whose head is put back) by its
+ * contents, through any outer wrapper; for a format whose contents may not
+ * tell (din/xdin text), by its suffix.  Returns 0 with *F (NULL: of no known
+ * format), or prints why PATH cannot be read (cannot open and the reason,
+ * empty, "compressed with X; decompress first", a corrupt wrapper) and
+ * returns EXIT_USAGE. */
+int cli_detect(const char *path, const struct citcat_format **f);
+
+/* The wrapper to write OUT in: OPT when positive (--lz4 1, --zstd 2), else
+ * what its suffix asks for (.lz4, .zst); CC_OUT_PLAIN otherwise. */
+int cli_out_wrap(const char *out, int opt);
+
+#endif
