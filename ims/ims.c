@@ -319,9 +319,10 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 	const char *why = NULL;
 	if (ml != META_LEN)
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 12, "IMS metadata is %u bytes, expected %u", ml, (unsigned)META_LEN);
+	int roff = citcat_target_config_reserved(m, &why);
 	int rc = citcat_target_config_decode(m, ml, &ims->cfg, &why);
 	if (rc)
-		return citcat_errinfo_set(err, rc, 16, "IMS configuration: %s", why);
+		return citcat_errinfo_set(err, rc, 16 + (roff >= 0 ? (unsigned)roff : 0), "IMS configuration: %s", why);
 	const uint8_t *p = m + CITCAT_TARGET_META_LEN;
 	ims->id.hash = cc_get64(p);
 	ims->id.start_pc = cc_get32(p + 8);
