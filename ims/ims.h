@@ -51,6 +51,14 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 /* Reads an IMS file; on error fills ERR (file offset and message). */
 int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_errinfo *err);
 int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, struct citcat_errinfo *err);
+/* Streams an IMS without loading its memory: reads and checks the metadata
+ * into IMS (whose MEMORY stays NULL), then calls RUN with each memory run in
+ * file order (DATA valid during the call).  A negative code from RUN
+ * stops the read and is returned (ERR then names the run's position).
+ * Memory stays bounded by one chunk. */
+typedef int (*citcat_ims_run_fn)(void *ctx, uint64_t addr, const uint8_t *data, size_t n);
+int citcat_ims_read_runs(const char *path, struct citcat_ims *ims, citcat_ims_run_fn run, void *ctx,
+			 struct citcat_errinfo *err);
 /* Releases what an IMS owns (not the struct itself). */
 void citcat_ims_fini(struct citcat_ims *ims);
 
