@@ -101,6 +101,14 @@ done | grep -q bad && fail "CAT interrupts: $(tr '\n' ' ' <"$t/irqs")"
 tail -n 1 "$t/cat.txt" | grep -Eq '^[0-9]+ stop bcount=[0-9]+ reason=command insns=[0-9]+ cycles=[0-9]+$' ||
   fail "CAT: last event $(tail -n 1 "$t/cat.txt")"
 
+# With --timestamps every event but STOP carries its bus cycle (STOP has its
+# cycle total instead); the events themselves are the same.
+"$citcat" capture "$elf" -o "$t/ts.cat" --timestamps --seed 1 -q >/dev/null || fail "capture --timestamps"
+"$citcat" dump "$t/ts.cat" --from 4 --count 1 | grep -Eqx '4 sync cycle=[0-9]+ pc=0x00000044 gi=0x00000000 gd=0x00000000' ||
+  fail "timestamped SYNC: $("$citcat" dump "$t/ts.cat" --from 4 --count 1)"
+# standard input
+"$citcat" dump - --from 4 --count 1 <"$t/run.cat" | grep -qx '4 sync pc=0x00000044 gi=0x00000000 gd=0x00000000' || fail "dump -"
+
 # ---- itrace: the retired instructions from P ----
 # P's instructions (words as in CAT event 2) and their accesses: r0 =
 # 'TRC1' to slot 0, 39 to DUMP_DONE, then loop 1's first load of 0x200000
