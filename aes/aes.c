@@ -243,6 +243,10 @@ static int reader_init(void *obj)
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	if (ml != META_LEN)
 		return citcat_errinfo_set(&r->err, CITCAT_ERR_CORRUPT, 12, "AES metadata is %u bytes, expected %u", ml, META_LEN);
+	for (unsigned i = 24; i < META_LEN; i++)
+		if (m[i]) /* reserved (AES.md, Metadata) */
+			return citcat_errinfo_set(&r->err, CITCAT_ERR_CORRUPT, 16 + i,
+						  "AES metadata: reserved byte %u is 0x%02x, not 0", i, m[i]);
 	r->id.hash = cc_get64(m);
 	r->id.start_pc = cc_get32(m + 8);
 	r->id.insns = cc_get64(m + 12);

@@ -71,10 +71,33 @@ void citcat_target_config_encode(const struct citcat_target_config *c, uint8_t *
 	cc_put32(p + 92, c->uart_rate);
 }
 
+int citcat_target_config_reserved(const uint8_t *p, const char **why)
+{
+	static const struct {
+		unsigned off, len;
+		const char *what;
+	} res[] = {
+		{33, 1, "I-cache write-through byte is not 0 (the I-cache is never written)"},
+		{34, 2, "I-cache reserved bytes are not 0"},
+		{54, 2, "D-cache reserved bytes are not 0"},
+	};
+	for (size_t i = 0; i < sizeof res / sizeof *res; i++)
+		for (unsigned k = 0; k < res[i].len; k++)
+			if (p[res[i].off + k])
+				return *why = res[i].what, (int)(res[i].off + k);
+	if (p[53] > 1)
+		return *why = "D-cache write-through byte is neither 0 nor 1", 53;
+	if (cc_get32(p + 72) & ~1u)
+		return *why = "reserved configuration flag bits are set", 72;
+	return -1;
+}
+
 int citcat_target_config_decode(const uint8_t *p, size_t len, struct citcat_target_config *c, const char **why)
 {
 	if (len < CITCAT_TARGET_META_LEN)
 		return *why = "target configuration is too short", CITCAT_ERR_CORRUPT;
+	if (citcat_target_config_reserved(p, why) >= 0)
+		return CITCAT_ERR_CORRUPT;
 	c->isa = cc_get32(p);
 	c->ram_base = cc_get32(p + 4);
 	c->ram_size = cc_get32(p + 8);
@@ -295,10 +318,11 @@ static int reader_init(void *obj)
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	const char *why = NULL;
+	int roff = ml >= CITCAT_TARGET_META_LEN ? citcat_target_config_reserved(m, &why) : -1;
 	int rc = citcat_target_config_decode(m, ml, &r->cfg, &why);
 	if (rc) {
 		r->err.code = rc;
-		r->err.offset = 16;
+		r->err.offset = 16 + (roff >= 0 ? (unsigned)roff : 0);
 		snprintf(r->err.msg, sizeof r->err.msg, "CAT header: %s", why);
 	}
 	return rc;

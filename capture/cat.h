@@ -15,6 +15,11 @@
  * configuration.  CITCAT_TARGET_META_LEN bytes. */
 #define CITCAT_TARGET_META_LEN 96
 void citcat_target_config_encode(const struct citcat_target_config *c, uint8_t *out);
+/* The byte offset (within the 96 bytes at IN) of the first reserved byte or
+ * flag bit that is not zero, with *WHY naming it, or -1 when all are zero
+ * (CAT.md, "Metadata").  citcat_target_config_decode rejects them too; this
+ * gives readers the offset to report. */
+int citcat_target_config_reserved(const uint8_t *in, const char **why);
 /* Returns 0, or an error with *WHY naming the bad field. */
 int citcat_target_config_decode(const uint8_t *in, size_t len, struct citcat_target_config *c, const char **why);
 

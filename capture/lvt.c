@@ -418,13 +418,15 @@ static int decode_meta(const uint8_t *m, uint32_t ml, struct citcat_target_confi
 	if (ml != CITCAT_LVT_META_LEN)
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 12, "LVT header: metadata is %u bytes, expected %u", ml,
 					  CITCAT_LVT_META_LEN);
+	int roff = citcat_target_config_reserved(m, &why);
 	if (citcat_target_config_decode(m, CITCAT_TARGET_META_LEN, cfg, &why))
-		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16, "LVT header: %s", why);
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + (roff >= 0 ? (unsigned)roff : 0), "LVT header: %s", why);
 	if (m[96] != 0 && m[96] != 2)
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + 96, "LVT header: FA granule code %u (0 byte or 2 word)",
 					  m[96]);
-	if (m[97] || m[98] || m[99])
-		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + 97, "LVT header: reserved bytes are not zero");
+	for (unsigned i = 97; i < 100; i++)
+		if (m[i])
+			return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + i, "LVT header: reserved byte %u is not zero", i);
 	*gs = m[96];
 	return 0;
 }

@@ -87,6 +87,7 @@ int cmd_info(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_wet(int argc, char **argv);
+int cmd_dump(int argc, char **argv); /* cmd_dump.c */
 
 /* Options `convert` passes to the format modules. */
 struct convert_opts {

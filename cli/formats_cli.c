@@ -20,15 +20,15 @@ static int convert_text(const char *in, const char *from, const char *out, const
 }
 
 static const struct cli_format table[CITCAT_FMT_COUNT] = {
-	[CITCAT_FMT_CAT] = {.info = info_cat},
-	[CITCAT_FMT_ITRACE] = {.info = info_itrace, .convert = addr_convert},
-	[CITCAT_FMT_IMS] = {.info = info_ims},
-	[CITCAT_FMT_AES] = {.info = info_aes},
+	[CITCAT_FMT_CAT] = {.dump = citcat_dump_cat, .info = info_cat},
+	[CITCAT_FMT_ITRACE] = {.dump = citcat_dump_itrace, .info = info_itrace, .convert = addr_convert},
+	[CITCAT_FMT_IMS] = {.dump = citcat_dump_ims, .info = info_ims},
+	[CITCAT_FMT_AES] = {.dump = citcat_dump_aes, .info = info_aes},
 	[CITCAT_FMT_LVT] = {.info = info_lvt},
-	[CITCAT_FMT_DIN] = {.info = info_addr, .convert = addr_convert},
-	[CITCAT_FMT_XDIN] = {.info = info_addr, .convert = addr_convert},
-	[CITCAT_FMT_PDATS] = {.info = info_addr, .convert = addr_convert},
-	[CITCAT_FMT_PDATS2] = {.info = info_addr, .convert = addr_convert},
+	[CITCAT_FMT_DIN] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
+	[CITCAT_FMT_XDIN] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
+	[CITCAT_FMT_PDATS] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
+	[CITCAT_FMT_PDATS2] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
 	[CITCAT_FMT_SDCLSP] = {.info = info_sdclsp, .convert = sdclsp_convert},
 	[CITCAT_FMT_TEXT] = {.convert = convert_text},
 };

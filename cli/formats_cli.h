@@ -7,6 +7,7 @@
 #define CITCAT_FORMATS_CLI_H
 
 #include "cli.h"
+#include "dump.h"
 #include "registry.h"
 
 struct cli_format {
@@ -18,7 +19,7 @@ struct cli_format {
 	int (*convert)(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
 	/* citcat dump PATH: one line per record (formats/dump*.c); NULL until a
 	 * dumper exists */
-	int (*dump)(const char *path, const struct citcat_format *f, int json);
+	citcat_dump_fn dump;
 };
 
 /* The entry for F (never NULL; all-NULL for a format no command handles). */

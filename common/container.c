@@ -260,6 +260,10 @@ static int reader_start(struct cc_reader *r, const char magic[CC_MAGIC_LEN], uin
 	XXH32_update(&st, r->meta, r->meta_len);
 	if (XXH32_digest(&st) != cc_get32(ck))
 		return rerr(r, CITCAT_ERR_CHECKSUM, r->pos - 4, "header checksum mismatch");
+	/* Reserved for later versions: a reader of this one cannot know what a
+	 * set flag would change (CONTAINER.md). */
+	if (cc_get16(hdr + 10) != 0)
+		return rerr(r, CITCAT_ERR_CORRUPT, 10, "reserved header flags 0x%04x are set", cc_get16(hdr + 10));
 	return 0;
 }
 
@@ -331,6 +335,16 @@ int cc_reader_fail(struct cc_reader *r, int code, size_t pos, const char *fmt, .
 	va_end(ap);
 	return rerr(r, code, r->chunk_off, "%s (payload byte %zu of the chunk at file offset %llu)", m, pos,
 		    (unsigned long long)r->chunk_off);
+}
+
+int cc_reader_fail_at(struct cc_reader *r, int code, uint64_t off, const char *fmt, ...)
+{
+	char m[sizeof r->err.msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	return rerr(r, code, off, "%s", m);
 }
 
 static int grow(uint8_t **p, size_t *cap, size_t n)

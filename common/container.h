@@ -190,5 +190,8 @@ const struct citcat_errinfo *cc_reader_error(const struct cc_reader *r);
  * the current chunk; returns CODE. */
 int cc_reader_fail(struct cc_reader *r, int code, size_t pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Records an error at file offset OFF (a header or metadata field); returns CODE. */
+int cc_reader_fail_at(struct cc_reader *r, int code, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -401,6 +401,9 @@ static int open_common(struct citcat_daf_decoder *d, int rc)
 		return rc;
 	uint32_t mlen;
 	const uint8_t *m = cc_reader_meta(d->cr, &mlen);
+	if (mlen == META_LEN && (m[2] || m[3])) /* reserved (DAF.md, Metadata) */
+		return cc_reader_fail_at(d->cr, CITCAT_ERR_CORRUPT, 16 + (m[2] ? 2 : 3),
+					 "DAF metadata: reserved byte %d is 0x%02x, not 0", m[2] ? 2 : 3, m[2] ? m[2] : m[3]);
 	if (mlen != META_LEN || m[0] != 1 || (m[1] != CITCAT_DAF_RAW && m[1] != CITCAT_DAF_DIFF) || m[2] || m[3] ||
 	    cc_get32(m + 4) != DAF_IRQ_VECTOR || cc_reader_version(d->cr) != CITCAT_DAF_VERSION)
 		return cc_reader_fail(d->cr, CITCAT_ERR_CORRUPT, 0,

@@ -171,6 +171,20 @@ static int reader_init(void *obj)
 		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata names an unknown ISA (%u)", ml ? m[0] : 0);
 		return r->err.code;
 	}
+	if (ml != 8) {
+		r->err.code = CITCAT_ERR_CORRUPT;
+		r->err.offset = 12;
+		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata is %u bytes, expected 8", ml);
+		return r->err.code;
+	}
+	for (unsigned i = 1; i < 8; i++)
+		if (m[i]) { /* reserved bytes 1..3 and flags 4..7 (ITRACE.md) */
+			r->err.code = CITCAT_ERR_CORRUPT;
+			r->err.offset = 16 + i;
+			snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata: %s byte %u is 0x%02x, not 0",
+				 i < 4 ? "reserved" : "flags", i, m[i]);
+			return r->err.code;
+		}
 	r->isa = (enum citcat_isa)m[0];
 	return 0;
 }

@@ -88,6 +88,9 @@ static int parse_header(struct sdclsp_decoder *d, struct sdclsp_config *c)
 		return dec_fail(d, CITCAT_ERR_CHECKSUM, 36, "header checksum mismatch");
 	if (h[12] != 1)
 		return dec_fail(d, CITCAT_ERR_UNSUPPORTED, 12, "ISA %u not supported", h[12]);
+	for (int i = 33; i < 36; i++)
+		if (h[i])
+			return dec_fail(d, CITCAT_ERR_CORRUPT, (uint64_t)i, "reserved header byte %d is 0x%02x, not 0", i, h[i]);
 	memset(c, 0, sizeof *c);
 	c->size = sizeof *c;
 	c->variant = h[10];

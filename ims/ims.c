@@ -317,7 +317,15 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 	return 0;
 }
 
-static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_errinfo *err)
+static int add_run(void *ctx, uint64_t addr, const uint8_t *data, size_t n)
+{
+	return citcat_image_add(ctx, addr, data, n);
+}
+
+/* Reads and checks the metadata into IMS, then hands each memory run to RUN
+ * (into IMS's own image when RUN is NULL). */
+static int ims_load(struct cc_reader *r, struct citcat_ims *ims, citcat_ims_run_fn run, void *ctx,
+		    struct citcat_errinfo *err)
 {
 	memset(ims, 0, sizeof *ims);
 	if (cc_reader_version(r) != CITCAT_IMS_VERSION) /* version 1 lacks the replacement state (IMS.md) */
@@ -329,9 +337,10 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 	const char *why = NULL;
 	if (ml != META_LEN)
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 12, "IMS metadata is %u bytes, expected %u", ml, (unsigned)META_LEN);
+	int roff = citcat_target_config_reserved(m, &why);
 	int rc = citcat_target_config_decode(m, ml, &ims->cfg, &why);
 	if (rc)
-		return citcat_errinfo_set(err, rc, 16, "IMS configuration: %s", why);
+		return citcat_errinfo_set(err, rc, 16 + (roff >= 0 ? (unsigned)roff : 0), "IMS configuration: %s", why);
 	const uint8_t *p = m + CITCAT_TARGET_META_LEN;
 	ims->id.hash = cc_get64(p);
 	ims->id.start_pc = cc_get32(p + 8);
@@ -348,8 +357,12 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 						  cc->repl == CITCAT_REPL_RANDOM ? "0 is impossible for random replacement"
 										 : "must be 0 without random replacement");
 	}
-	if ((rc = citcat_image_alloc(&ims->memory)))
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "out of memory");
+	if (!run) {
+		if ((rc = citcat_image_alloc(&ims->memory)))
+			return citcat_errinfo_set(err, rc, UINT64_MAX, "out of memory");
+		run = add_run;
+		ctx = ims->memory;
+	}
 	const uint8_t *data;
 	size_t len;
 	uint32_t nrec;
@@ -371,8 +384,12 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, struct citcat_e
 						    "IMS memory run at 0x%llx lies outside RAM", (unsigned long long)addr);
 				break;
 			}
-			if ((rc = citcat_image_add(ims->memory, addr, q, (size_t)n)))
+			if ((rc = run(ctx, addr, q, (size_t)n))) {
+				if (!cc_reader_error(r)->code)
+					cc_reader_fail(r, rc, (size_t)(start - data), "stopped at the memory run at 0x%llx",
+						       (unsigned long long)addr);
 				break;
+			}
 			q += n;
 			last_end = addr + n;
 			k++;
@@ -401,7 +418,22 @@ int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_erri
 	struct cc_reader *r;
 	int rc = cc_reader_open(&r, path, MAGIC, CITCAT_IMS_VERSION);
 	if (!rc)
-		rc = ims_load(r, ims, err);
+		rc = ims_load(r, ims, NULL, NULL, err);
+	else if (err && r)
+		*err = *cc_reader_error(r);
+	cc_reader_close(r);
+	return rc;
+}
+
+int citcat_ims_read_runs(const char *path, struct citcat_ims *ims, citcat_ims_run_fn run, void *ctx,
+			 struct citcat_errinfo *err)
+{
+	struct cc_reader *r;
+	if (!run)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no run callback");
+	int rc = cc_reader_open(&r, path, MAGIC, CITCAT_IMS_VERSION);
+	if (!rc)
+		rc = ims_load(r, ims, run, ctx, err);
 	else if (err && r)
 		*err = *cc_reader_error(r);
 	cc_reader_close(r);
@@ -416,7 +448,7 @@ int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, str
 	struct cc_reader *r;
 	int rc = cc_reader_open_mem(&r, buf, len, MAGIC, CITCAT_IMS_VERSION);
 	if (!rc)
-		rc = ims_load(r, ims, err);
+		rc = ims_load(r, ims, NULL, NULL, err);
 	else if (err && r)
 		*err = *cc_reader_error(r);
 	cc_reader_close(r);

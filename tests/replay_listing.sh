@@ -2,12 +2,19 @@
 # citcat convert --to text: golden listings of a real trace prefix (the tiny
 # firmware, --seed 1 --max-insns 70) and of a hand-built itrace (listing_gen),
 # standard output, and bad inputs (exit 2, file named, no output left).
-# Usage: replay_listing.sh CITCAT TINY.elf LISTING_GEN GOLDEN_DIR
+# Usage: replay_listing.sh CITCAT TINY.elf LISTING_GEN GOLDEN_DIR [CAPSTONE_VERSION]
 # CITCAT_UPDATE_GOLDEN=1 rewrites the expected files.
+# The disassembly text is Capstone's: the golden listings were made with
+# Capstone 4.0.2 (Debian 12's libcapstone4).  With another version only the
+# comparison with them is skipped, said so on the output; everything else runs.
 set -u
-citcat=$1 elf=$2 gen=$3 golden=$4
+citcat=$1 elf=$2 gen=$3 golden=$4 capstone=${5:-4.0.2}
 . "$(dirname "$0")/testlib.sh"
 golden_check() { # NAME FILE
+  if [ "$capstone" != 4.0.2 ] && [ "${CITCAT_UPDATE_GOLDEN:-}" != 1 ]; then
+    echo "SKIP: $1 was made with Capstone 4.0.2; this build links Capstone $capstone, whose text may differ"
+    return 0
+  fi
   if [ "${CITCAT_UPDATE_GOLDEN:-}" = 1 ]; then cp "$2" "$golden/$1"; fi
   diff -u "$golden/$1" "$2" || fail "$1 differs from the golden listing"
 }

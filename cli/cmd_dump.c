@@ -1,0 +1,163 @@
+/* citcat dump: every record of a file, one per line, as text, CSV or JSON
+ * Lines.  The records come from the library's dumpers (formats/dump.h);
+ * this file only recognises the file and prints.  Columns: formats/DUMP.md. */
+#include "cli.h"
+#include "formats_cli.h"
+#include "dump.h"
+
+#include <string.h>
+
+static const char dump_help[] =
+	"usage: citcat dump [--csv|--json] [--from N] [--count K] FILE\n\n"
+	"Prints the records of a CAT, itrace, AES, IMS, din/xdin, PDATS or PDATS II file\n"
+	"(recognised by its contents), one per line, with its record number and the\n"
+	"fields that apply to it: a CAT event with its bus position and timestamp (when\n"
+	"recorded), an itrace record with its instruction index, an AES record with its\n"
+	"instruction boundary (branch count, PC).  Columns: formats/DUMP.md.\n"
+	"  --csv       comma-separated values, with a header line naming the columns\n"
+	"  --json      one JSON object per line (JSON Lines)\n"
+	"  --from N    start at record N (numbered from 0)\n"
+	"  --count K   print at most K records\n"
+	"The file is read as a stream: memory stays bounded whatever its length.\n";
+
+enum style { TEXT, CSV, JSON };
+
+struct printer {
+	enum style style;
+	const struct citcat_dump_schema *sc;
+	struct cli_progress pr;
+};
+
+static void put_field(const struct citcat_dump_field *f, int quote)
+{
+	const char *q = quote ? "\"" : "";
+	switch (f->type) {
+	case CITCAT_DUMP_UINT:
+		printf("%llu", (unsigned long long)f->u);
+		break;
+	case CITCAT_DUMP_HEX:
+		printf("%s0x%0*llx%s", q, f->width, (unsigned long long)f->u, q);
+		break;
+	case CITCAT_DUMP_STR:
+		printf("%s%s%s", q, f->s, q);
+		break;
+	default:
+		fputs(q, stdout);
+		for (size_t i = 0; i < f->len; i++)
+			printf("%02x", f->data[i]);
+		fputs(q, stdout);
+		break;
+	}
+}
+
+static int p_begin(void *ctx, const struct citcat_dump_schema *sc)
+{
+	struct printer *p = ctx;
+	p->sc = sc;
+	if (p->style == CSV)
+		for (size_t i = 0; i < sc->ncols; i++)
+			printf("%s%s", sc->cols[i], i + 1 < sc->ncols ? "," : "\n");
+	return 0;
+}
+
+static int p_record(void *ctx, const struct citcat_dump_rec *r)
+{
+	struct printer *p = ctx;
+	switch (p->style) {
+	case TEXT:
+		printf("%llu %s", (unsigned long long)r->rec, r->kind);
+		for (size_t i = 0; i < r->n; i++) {
+			printf(" %s=", p->sc->cols[r->f[i].col]);
+			put_field(&r->f[i], 0);
+		}
+		break;
+	case CSV: {
+		printf("%llu,%s", (unsigned long long)r->rec, r->kind);
+		size_t k = 0;
+		for (size_t c = 2; c < p->sc->ncols; c++) {
+			putchar(',');
+			if (k < r->n && r->f[k].col == c)
+				put_field(&r->f[k++], 0);
+		}
+		break;
+	}
+	case JSON:
+		printf("{\"rec\": %llu, \"kind\": \"%s\"", (unsigned long long)r->rec, r->kind);
+		for (size_t i = 0; i < r->n; i++) {
+			printf(", \"%s\": ", p->sc->cols[r->f[i].col]);
+			put_field(&r->f[i], r->f[i].type != CITCAT_DUMP_UINT);
+		}
+		putchar('}');
+		break;
+	}
+	putchar('\n');
+	return ferror(stdout) ? CITCAT_ERR_IO : 0;
+}
+
+static int p_progress(void *ctx, uint64_t n)
+{
+	struct printer *p = ctx;
+	cli_progress_update(&p->pr, n, 0, "rec");
+	if (ferror(stdout))
+		return CITCAT_ERR_IO;
+	return cli_interrupted() ? CITCAT_ERR_INTERRUPTED : 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	enum style style = TEXT;
+	const char *path = NULL;
+	struct citcat_dump_opts o = {sizeof o, 0, UINT64_MAX};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (cli_is_help(a)) {
+			fputs(dump_help, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "--csv") == 0 || strcmp(a, "--json") == 0) {
+			enum style s = a[2] == 'c' ? CSV : JSON;
+			if (style != TEXT && style != s)
+				return cli_usage_error("dump", "--csv and --json exclude each other");
+			style = s;
+		} else if (strcmp(a, "--from") == 0 || strcmp(a, "--count") == 0) {
+			if (i + 1 >= argc)
+				return cli_usage_error("dump", "%s needs a number", a);
+			uint64_t v;
+			if (cli_parse_u64(argv[++i], &v))
+				return cli_usage_error("dump", "%s: '%s' is not a number", a, argv[i]);
+			*(a[2] == 'f' ? &o.from : &o.count) = v;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("dump", "unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else {
+			return cli_usage_error("dump", "one file at a time");
+		}
+	}
+	if (!path)
+		return cli_usage_error("dump", "no file given");
+	/* the format registry (formats/registry.h, cli/formats_cli.c) */
+	const struct citcat_format *f;
+	if (cli_detect(path, &f))
+		return EXIT_USAGE;
+	if (!f)
+		return cli_fail("%s: offset 0: not a file citcat recognises", path);
+	citcat_dump_fn fn = cli_format(f)->dump;
+	if (!fn)
+		return cli_fail("%s: a %s; dump does not read it yet (see formats/DUMP.md)", path, f->what);
+	struct printer p = {.style = style};
+	cli_progress_init(&p.pr, "dumping");
+	struct citcat_dump_sink sink = {p_begin, p_record, p_progress, &p};
+	struct citcat_errinfo err = {0};
+	int rc = fn(path, &o, &sink, &err);
+	cli_progress_done(&p.pr);
+	if (rc == CITCAT_ERR_INTERRUPTED)
+		return cli_fail("dump: interrupted");
+	if (rc == CITCAT_ERR_IO && !err.code)
+		return cli_fail("dump: writing standard output failed");
+	if (rc < 0) {
+		if (!err.code)
+			citcat_errinfo_set(&err, rc, UINT64_MAX, "%s", citcat_errstr(rc));
+		return cli_errinfo(path, &err);
+	}
+	return EXIT_OK;
+}

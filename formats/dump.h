@@ -1,0 +1,93 @@
+/* Record dumpers: the records of a CAT, itrace, AES, IMS or address trace
+ * (din, xdin, PDATS, PDATS II) handed one at a time, as named fields, to a
+ * caller's sink.  The library never prints: `citcat dump` (cli/cmd_dump.c)
+ * turns the fields into text, CSV or JSON Lines.  The columns of each kind
+ * and what each record means: DUMP.md beside this file.
+ *
+ * Every dumper has the same signature (path + options + sink + error), so a
+ * format table can hold them.  They stream: memory stays bounded by one
+ * chunk (or one record) whatever the file's length, and records before
+ * OPTS->FROM are decoded but not handed out. */
+#ifndef CITCAT_DUMP_H
+#define CITCAT_DUMP_H
+
+#include "citcat.h"
+
+enum citcat_dump_type {
+	CITCAT_DUMP_UINT = 0, /* U: decimal */
+	CITCAT_DUMP_HEX = 1,  /* U: hexadecimal, WIDTH digits at least */
+	CITCAT_DUMP_STR = 2,  /* S: a name (no quotes, commas or spaces) */
+	CITCAT_DUMP_BYTES = 3 /* DATA, LEN: bytes, in file order */
+};
+
+struct citcat_dump_field {
+	uint8_t col;   /* index into the schema's columns (>= 2) */
+	uint8_t type;  /* enum citcat_dump_type */
+	uint8_t width; /* HEX: minimum digits */
+	uint64_t u;
+	const char *s;
+	const uint8_t *data;
+	size_t len;
+};
+
+#define CITCAT_DUMP_MAX_FIELDS 16
+
+/* One record.  Columns 0 and 1 of every schema are "rec" (REC, the
+ * record's number in the file, from 0) and "kind" (KIND); F holds the
+ * other columns that apply to this record, in column order.  Valid during
+ * the sink call only. */
+struct citcat_dump_rec {
+	uint64_t rec;
+	const char *kind;
+	size_t n;
+	struct citcat_dump_field f[CITCAT_DUMP_MAX_FIELDS];
+};
+
+/* The columns of one file kind (DUMP.md). */
+struct citcat_dump_schema {
+	const char *format; /* "cat", "itrace", "aes", "ims", "din", "xdin", "pdats", "pdats2" */
+	unsigned version;   /* the file's format version (0 when it has none) */
+	size_t ncols;
+	const char *const *cols;
+};
+
+/* Where records go.  The schema handed to BEGIN stays valid until the
+ * dumper returns.  Each callback returns 0 to go on or a negative code,
+ * which stops the dump and is returned (e.g. CITCAT_ERR_IO for a failed
+ * write, CITCAT_ERR_INTERRUPTED from PROGRESS).  BEGIN is called once,
+ * after the file's header was read and checked, before the first record;
+ * PROGRESS (may be NULL) now and then with the records read so far
+ * (handed out or skipped). */
+struct citcat_dump_sink {
+	int (*begin)(void *ctx, const struct citcat_dump_schema *schema);
+	int (*record)(void *ctx, const struct citcat_dump_rec *rec);
+	int (*progress)(void *ctx, uint64_t records_read);
+	void *ctx;
+};
+
+struct citcat_dump_opts {
+	size_t size;    /* sizeof(struct citcat_dump_opts) */
+	uint64_t from;  /* first record number handed out */
+	uint64_t count; /* records handed out at most (UINT64_MAX: all) */
+};
+
+/* Each returns 0 when the records asked for were handed out (a dump that
+ * stops after COUNT records does not read the rest of the file, so a
+ * corruption after them goes unnoticed), the sink's code, or a reader's
+ * error with ERR filled (file offset and message). */
+typedef int (*citcat_dump_fn)(const char *path, const struct citcat_dump_opts *opts,
+			      const struct citcat_dump_sink *sink, struct citcat_errinfo *err);
+int citcat_dump_cat(const char *path, const struct citcat_dump_opts *opts, const struct citcat_dump_sink *sink,
+		    struct citcat_errinfo *err);
+int citcat_dump_itrace(const char *path, const struct citcat_dump_opts *opts, const struct citcat_dump_sink *sink,
+		       struct citcat_errinfo *err);
+int citcat_dump_aes(const char *path, const struct citcat_dump_opts *opts, const struct citcat_dump_sink *sink,
+		    struct citcat_errinfo *err);
+int citcat_dump_ims(const char *path, const struct citcat_dump_opts *opts, const struct citcat_dump_sink *sink,
+		    struct citcat_errinfo *err);
+/* din, xdin, PDATS or PDATS II, plain or in an LZ4 frame, recognised by
+ * their first bytes as citcat_addr_reader_open does. */
+int citcat_dump_addr(const char *path, const struct citcat_dump_opts *opts, const struct citcat_dump_sink *sink,
+		     struct citcat_errinfo *err);
+
+#endif

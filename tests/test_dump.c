@@ -1,0 +1,177 @@
+/* The library's record dumpers (formats/dump.h) on hand-built files: record
+ * numbering, --from/--count selection, REPEAT copies in an AES (one record
+ * each, marked, and skipped without being read one by one when they lie
+ * before FROM), a sink that stops the dump, and errors. */
+#include "aes.h"
+#include "check.h"
+#include "dump.h"
+#include "itrace.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+struct coll {
+	char lines[64][160];
+	int n;
+	int stop_after; /* the sink returns an error after this many (0: never) */
+	const struct citcat_dump_schema *sc;
+};
+
+static int c_begin(void *ctx, const struct citcat_dump_schema *sc)
+{
+	((struct coll *)ctx)->sc = sc;
+	return 0;
+}
+
+/* "REC KIND col=value ...", values in decimal or 0x-hex as the type says. */
+static int c_record(void *ctx, const struct citcat_dump_rec *r)
+{
+	struct coll *c = ctx;
+	if (c->stop_after && c->n >= c->stop_after)
+		return CITCAT_ERR_INTERRUPTED;
+	if (c->n >= 64)
+		return CITCAT_ERR_LIMIT;
+	char *p = c->lines[c->n++];
+	size_t cap = 160, k = (size_t)snprintf(p, cap, "%llu %s", (unsigned long long)r->rec, r->kind);
+	for (size_t i = 0; i < r->n && k < cap; i++) {
+		const struct citcat_dump_field *f = &r->f[i];
+		const char *name = c->sc->cols[f->col];
+		if (f->type == CITCAT_DUMP_HEX)
+			k += (size_t)snprintf(p + k, cap - k, " %s=0x%0*llx", name, f->width, (unsigned long long)f->u);
+		else if (f->type == CITCAT_DUMP_UINT)
+			k += (size_t)snprintf(p + k, cap - k, " %s=%llu", name, (unsigned long long)f->u);
+		else if (f->type == CITCAT_DUMP_STR)
+			k += (size_t)snprintf(p + k, cap - k, " %s=%s", name, f->s);
+		else
+			k += (size_t)snprintf(p + k, cap - k, " %s=%zu bytes", name, f->len);
+	}
+	return 0;
+}
+
+static int dump(citcat_dump_fn fn, const char *path, uint64_t from, uint64_t count, struct coll *c)
+{
+	memset(c->lines, 0, sizeof c->lines);
+	c->n = 0;
+	struct citcat_dump_opts o = {sizeof o, from, count};
+	struct citcat_dump_sink s = {c_begin, c_record, NULL, c};
+	struct citcat_errinfo e = {0};
+	return fn(path, &o, &s, &e);
+}
+
+#define LINE(c, i, text) CHECK(strcmp((c)->lines[i], text) == 0 || (fprintf(stderr, "line %d: '%s'\n", i, (c)->lines[i]), 0))
+
+/* An AES of: OUTPUT 0x40000f40 = 5, then 5 identical INPUT reads of
+ * 0x4000050c = 1 (the writer makes one record and a REPEAT of 4), then an
+ * IRQ and END. */
+static void test_aes(const char *path)
+{
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	struct citcat_trace_id id = {1, 0x44, 100};
+	struct citcat_aes_writer *w;
+	CHECK_EQ(citcat_aes_writer_open(&w, path, &id, &cfg), 0);
+	struct citcat_aes_rec out = {.kind = CITCAT_AES_OUTPUT, .size = 4, .addr = 0x40000f40, .value = 5};
+	struct citcat_aes_rec in = {.kind = CITCAT_AES_INPUT, .size = 4, .addr = 0x4000050c, .value = 1};
+	struct citcat_aes_rec irq = {.kind = CITCAT_AES_IRQ, .line = 3, .bcount = 7, .pc = 0x100};
+	struct citcat_aes_rec end = {.kind = CITCAT_AES_END, .line = 1, .bcount = 9, .insns = 100};
+	CHECK_EQ(citcat_aes_write(w, &out), 0);
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(citcat_aes_write(w, &in), 0);
+	CHECK_EQ(citcat_aes_write(w, &irq), 0);
+	CHECK_EQ(citcat_aes_write(w, &end), 0);
+	CHECK_EQ(citcat_aes_writer_close(w), 0);
+
+	struct coll c = {0};
+	CHECK_EQ(dump(citcat_dump_aes, path, 0, UINT64_MAX, &c), 0);
+	CHECK_EQ(c.n, 8);
+	CHECK(strcmp(c.sc->format, "aes") == 0);
+	LINE(&c, 0, "0 output addr=0x40000f40 size=4 value=0x00000005");
+	LINE(&c, 1, "1 input addr=0x4000050c size=4 value=0x00000001");
+	LINE(&c, 2, "2 input repeat=1 addr=0x4000050c size=4 value=0x00000001");
+	LINE(&c, 5, "5 input repeat=1 addr=0x4000050c size=4 value=0x00000001");
+	LINE(&c, 6, "6 irq line=3 bcount=7 pc=0x00000100");
+	LINE(&c, 7, "7 end bcount=9 insns=100 reason=command");
+	/* FROM inside the run: numbering continues over the copies */
+	CHECK_EQ(dump(citcat_dump_aes, path, 4, 2, &c), 0);
+	CHECK_EQ(c.n, 2);
+	LINE(&c, 0, "4 input repeat=1 addr=0x4000050c size=4 value=0x00000001");
+	LINE(&c, 1, "5 input repeat=1 addr=0x4000050c size=4 value=0x00000001");
+	/* FROM past the run: the copies are skipped in one step */
+	CHECK_EQ(dump(citcat_dump_aes, path, 6, UINT64_MAX, &c), 0);
+	CHECK_EQ(c.n, 2);
+	LINE(&c, 0, "6 irq line=3 bcount=7 pc=0x00000100");
+	/* FROM past the end: nothing, no error */
+	CHECK_EQ(dump(citcat_dump_aes, path, 100, UINT64_MAX, &c), 0);
+	CHECK_EQ(c.n, 0);
+	/* a sink error stops the dump and is returned */
+	c.stop_after = 3;
+	CHECK_EQ(dump(citcat_dump_aes, path, 0, UINT64_MAX, &c), CITCAT_ERR_INTERRUPTED);
+	CHECK_EQ(c.n, 3);
+}
+
+/* An itrace of an instruction, an interrupt entry and the handler's first
+ * instruction: the entry's insn is the handler's index. */
+static void test_itrace(const char *path)
+{
+	struct citcat_itrace_writer *w;
+	CHECK_EQ(citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32), 0);
+	static struct citcat_itrace_rec r;
+	memset(&r, 0, sizeof r);
+	r.kind = CITCAT_REC_INSN;
+	r.pc = 0x100;
+	r.word = 0xe5810040;
+	r.n_acc = 2;
+	r.acc[0] = (struct citcat_access){0x2000, 0xab, 1, 0};
+	r.acc[1] = (struct citcat_access){0x2004, 0x1122334455667788ull, 8, 1};
+	CHECK_EQ(citcat_itrace_write(w, &r), 0);
+	struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = 2, .pc = 0x104};
+	CHECK_EQ(citcat_itrace_write(w, &irq), 0);
+	memset(&r, 0, sizeof r);
+	r.pc = 0x18;
+	r.word = 0xea000036;
+	CHECK_EQ(citcat_itrace_write(w, &r), 0);
+	CHECK_EQ(citcat_itrace_writer_close(w), 0);
+	struct coll c = {0};
+	CHECK_EQ(dump(citcat_dump_itrace, path, 0, UINT64_MAX, &c), 0);
+	CHECK_EQ(c.n, 3);
+	LINE(&c, 0, "0 insn insn=0 pc=0x00000100 word=0xe5810040 accesses=r1@0x00002000=0xab;w8@0x00002004=0x1122334455667788");
+	LINE(&c, 1, "1 irq insn=1 pc=0x00000104 line=2");
+	LINE(&c, 2, "2 insn insn=1 pc=0x00000018 word=0xea000036");
+	/* the instruction index counts the records skipped before FROM */
+	CHECK_EQ(dump(citcat_dump_itrace, path, 2, 1, &c), 0);
+	LINE(&c, 0, "2 insn insn=1 pc=0x00000018 word=0xea000036");
+}
+
+static void test_errors(const char *dir)
+{
+	struct coll c = {0};
+	char p[4200];
+	snprintf(p, sizeof p, "%s/missing", dir);
+	CHECK_EQ(dump(citcat_dump_cat, p, 0, UINT64_MAX, &c), CITCAT_ERR_IO);
+	CHECK_EQ(dump(citcat_dump_ims, p, 0, UINT64_MAX, &c), CITCAT_ERR_IO);
+	snprintf(p, sizeof p, "%s/t.aes", dir);
+	/* an AES is not a CAT */
+	CHECK_EQ(dump(citcat_dump_cat, p, 0, UINT64_MAX, &c), CITCAT_ERR_MAGIC);
+	/* options without their size are a caller mistake */
+	struct citcat_dump_opts o = {0, 0, UINT64_MAX};
+	struct citcat_dump_sink s = {c_begin, c_record, NULL, &c};
+	CHECK_EQ(citcat_dump_aes(p, &o, &s, NULL), CITCAT_ERR_INVAL);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/citcat-test-dump-XXXXXX";
+	if (!mkdtemp(dir))
+		return 1;
+	char a[4200], i[4200];
+	snprintf(a, sizeof a, "%s/t.aes", dir);
+	snprintf(i, sizeof i, "%s/t.itrace", dir);
+	test_aes(a);
+	test_itrace(i);
+	test_errors(dir);
+	unlink(a);
+	unlink(i);
+	rmdir(dir);
+	CHECK_DONE();
+}
