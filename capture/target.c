@@ -192,6 +192,13 @@ static void dma_burst(struct target *t, uint32_t pc)
 			return;
 		}
 		bus_dma(&t->bus, addr, buf, n, t->bcount, pc);
+		if (t->oracle && t->synced) {
+			/* after the instruction before this boundary (a WFI still open while asleep) */
+			flush_oracle(t);
+			struct citcat_itrace_rec dma = {.kind = CITCAT_REC_DMA, .pc = addr, .word = n};
+			if (citcat_itrace_write(t->oracle, &dma))
+				fail(t, CITCAT_ERR_IO, "writing the oracle trace");
+		}
 		if (t->lvt && t->synced)
 			lvt_tm_dma(t->lvt, addr, n, t->bcount, pc);
 		t->dma_count += n;
@@ -362,7 +369,7 @@ static void dev_write(struct target *t, uint32_t off, uint32_t v)
 	fail(t, CITCAT_ERR_TARGET, "bus error: write of unassigned device register 0x%08x", c->dev_base + off);
 }
 
-static void oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value)
+static void oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value, int uncached)
 {
 	if (!t->cur_valid)
 		return;
@@ -376,6 +383,7 @@ static void oracle_access(struct target *t, uint32_t addr, unsigned size, int wr
 	a->size = (uint8_t)size;
 	a->write = (uint8_t)write;
 	a->value = value;
+	a->uncached = (uint8_t)uncached;
 }
 
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
@@ -391,7 +399,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	bus_uncached(&t->bus, addr, 4, 0, v);
 	if (t->lvt && t->synced)
 		lvt_tm_uread(t->lvt, v);
-	oracle_access(t, addr, 4, 0, v);
+	oracle_access(t, addr, 4, 0, v, 1);
 	recompute_next(t); /* a read can schedule device work (UART RX) */
 	return v;
 }
@@ -407,7 +415,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	bus_uncached(&t->bus, addr, 4, 1, (uint32_t)value);
 	if (t->lvt && t->synced)
 		lvt_tm_uwrite(t->lvt, (uint32_t)off, (uint32_t)value);
-	oracle_access(t, addr, 4, 1, (uint32_t)value);
+	oracle_access(t, addr, 4, 1, (uint32_t)value, 1);
 	dev_write(t, (uint32_t)off, (uint32_t)value);
 	recompute_next(t);
 }
@@ -424,7 +432,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	bus_data(&t->bus, (uint32_t)addr, (unsigned)size, w, v);
 	if (t->lvt && t->synced)
 		(w ? lvt_tm_store : lvt_tm_load)(t->lvt, (uint32_t)addr, (unsigned)size);
-	oracle_access(t, (uint32_t)addr, (unsigned)size, w, v);
+	oracle_access(t, (uint32_t)addr, (unsigned)size, w, v, 0);
 }
 
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)

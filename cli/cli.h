@@ -78,6 +78,7 @@ struct convert_opts {
 	const char *image; /* --image: program image (IMS or ELF), for sdclsp decoding */
 	int lz4;           /* --lz4: wrap the output in an LZ4 frame (-1: by suffix) */
 	const char *daf;   /* --daf: data-address filtering trace to replay over the flow IN */
+	int uncached;      /* --uncached: itrace -> address trace keeps device accesses */
 };
 
 /* ---- address-trace formats: din, xdin, pdats, pdats2 (addr_cli.c) ---- */

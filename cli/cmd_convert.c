@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const char convert_help[] =
-	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4] [--daf RUN.daf]\n\n"
+	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4] [--uncached] [--daf RUN.daf]\n\n"
 	"Converts a trace between formats.  FMT is inferred from IN's contents and\n"
 	"OUT's suffix when not given.\n"
 	"  itrace   native full instruction trace (.itrace)\n"
@@ -19,6 +19,8 @@ static const char convert_help[] =
 	"  -o OUT        output file ('-' for standard output)\n"
 	"  --image FILE  program image (IMS or firmware ELF) to decode an SDC/LSP stream\n"
 	"  --lz4         wrap PDATS/PDATS II output in an LZ4 frame (also: a .lz4 suffix)\n"
+	"  --uncached    itrace -> din/xdin/pdats/pdats2: keep the uncached device accesses,\n"
+	"                which no cache sees and which are left out by default\n"
 	"  --daf FILE    rebuild the data accesses from a DAF trace (formats/DAF.md) over the\n"
 	"                program flow IN: an itrace (checked against its accesses) or an\n"
 	"                SDC-LSP stream with --image; OUT is din, xdin, pdats or pdats2\n";
@@ -58,6 +60,8 @@ int cmd_convert(int argc, char **argv)
 			o.daf = argv[++i];
 		} else if (strcmp(a, "--lz4") == 0) {
 			o.lz4 = 1;
+		} else if (strcmp(a, "--uncached") == 0) {
+			o.uncached = 1;
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error("convert", "unknown or incomplete option '%s'", a);
 		} else if (!in) {

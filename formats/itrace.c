@@ -48,6 +48,7 @@ struct citcat_itrace_reader {
 	struct cc_cursor cur;
 	struct state st;
 	struct citcat_errinfo err;
+	int want_dma;
 };
 
 int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
@@ -71,7 +72,8 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 
 int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
-	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_IRQ || (rec->kind == CITCAT_REC_IRQ && rec->line > 63))
+	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_DMA || (rec->kind == CITCAT_REC_IRQ && rec->line > 63) ||
+	    (rec->kind == CITCAT_REC_DMA && (rec->word == 0 || rec->word > CITCAT_ITRACE_MAX_DMA)))
 		return CITCAT_ERR_INVAL;
 	uint8_t *buf = cc_writer_reserve_fast(w->cw, REC_MAX);
 	if (!buf) {
@@ -86,6 +88,10 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 	if (rec->kind == CITCAT_REC_IRQ) {
 		*p++ = (uint8_t)(0x40 | rec->line);
 		p += cc_put_uvar(p, rec->pc);
+	} else if (rec->kind == CITCAT_REC_DMA) {
+		*p++ = 0x80;
+		p += cc_put_uvar(p, rec->pc);
+		p += cc_put_uvar(p, rec->word);
 	} else {
 		unsigned idx = (unsigned)(rec->pc >> 2) & (WT_SIZE - 1);
 		int pc_expl = rec->pc != s->next_pc;
@@ -109,7 +115,7 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 			if (sc == 4)
 				return CITCAT_ERR_INVAL;
 			int seq = a->addr == s->last_addr;
-			*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0));
+			*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0) | (a->uncached ? 0x08 : 0));
 			if (!seq)
 				p += cc_put_uvar(p, cc_zigzag((int64_t)(a->addr - s->last_addr)));
 			switch (sc) { /* little-endian, as ITRACE.md says */
@@ -163,6 +169,18 @@ static int reader_init(struct citcat_itrace_reader *r, int rc)
 		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata names an unknown ISA (%u)", ml ? m[0] : 0);
 		return r->err.code;
 	}
+	if (cc_reader_version(r->cr) < CITCAT_ITRACE_VERSION) {
+		/* Version 1 lacks the uncached flags and DMA records that exact
+		 * Dinero output needs; reading it as version 2 would call every
+		 * device access cacheable. */
+		r->err.code = CITCAT_ERR_UNSUPPORTED;
+		r->err.offset = 8;
+		snprintf(r->err.msg, sizeof r->err.msg,
+			 "itrace version %u is no longer read (version %d adds uncached flags and DMA records): "
+			 "regenerate it with this citcat's capture --oracle or replay -o",
+			 cc_reader_version(r->cr), CITCAT_ITRACE_VERSION);
+		return r->err.code;
+	}
 	r->isa = (enum citcat_isa)m[0];
 	return 0;
 }
@@ -194,6 +212,7 @@ void citcat_itrace_reader_close(struct citcat_itrace_reader *r)
 }
 
 enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r->isa; }
+void citcat_itrace_reader_dma(struct citcat_itrace_reader *r, int want) { r->want_dma = want != 0; }
 const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r) { return &r->err; }
 
 static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
@@ -203,10 +222,21 @@ static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *wh
 	return rc;
 }
 
+static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec);
+
 int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
 {
 	if (r->err.code)
 		return r->err.code;
+	for (;;) {
+		int rc = itrace_next1(r, rec);
+		if (rc != 1 || rec->kind != CITCAT_REC_DMA || r->want_dma)
+			return rc;
+	}
+}
+
+static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
+{
 	int rc = cc_cursor_next(r->cr, &r->cur);
 	if (rc <= 0) {
 		if (rc < 0)
@@ -220,6 +250,18 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 	uint8_t h = *p++;
 	uint64_t v;
 	switch (h >> 6) {
+	case 2:
+		if (h != 0x80)
+			return bad(r, start, "reserved bits set in a DMA record");
+		rec->kind = CITCAT_REC_DMA;
+		rec->line = 0;
+		rec->n_acc = 0;
+		if (cc_get_uvar(&p, end, &rec->pc) || rec->pc > UINT32_MAX)
+			return bad(r, start, "DMA address truncated or above 32 bits");
+		if (cc_get_uvar(&p, end, &v) || v == 0 || v > CITCAT_ITRACE_MAX_DMA)
+			return bad(r, start, "DMA length truncated, 0 or above 4096");
+		rec->word = (uint32_t)v;
+		break;
 	case 1:
 		rec->kind = CITCAT_REC_IRQ;
 		rec->line = h & 63;
@@ -263,9 +305,10 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 			if (p >= end)
 				return bad(r, start, "access truncated");
 			uint8_t ab = *p++;
-			if (ab & 0x0f)
+			if (ab & 0x07)
 				return bad(r, p - 1, "reserved access bits set");
 			a->write = ab >> 7;
+			a->uncached = (ab >> 3) & 1;
 			a->size = (uint8_t)(1u << ((ab >> 5) & 3));
 			if (ab & 0x10) {
 				a->addr = s->last_addr;
@@ -298,11 +341,14 @@ int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citc
 		return 0;
 	if (a->kind == CITCAT_REC_IRQ)
 		return a->line == b->line;
+	if (a->kind == CITCAT_REC_DMA)
+		return a->word == b->word;
 	if (a->word != b->word || a->n_acc != b->n_acc)
 		return 0;
 	for (uint32_t i = 0; i < a->n_acc; i++) {
 		const struct citcat_access *x = &a->acc[i], *y = &b->acc[i];
-		if (x->addr != y->addr || x->size != y->size || x->write != y->write || x->value != y->value)
+		if (x->addr != y->addr || x->size != y->size || x->write != y->write || x->value != y->value ||
+		    x->uncached != y->uncached)
 			return 0;
 	}
 	return 1;
