@@ -140,8 +140,9 @@ static int convert_pass(const char *in, const char *from, const char *out, const
 			int uncached)
 {
 	struct ref_source s;
-	/* din has no label for copy-back and invalidate (DIN.md) */
-	int rc = src_open(&s, in, from, uncached, cfg->fmt != CITCAT_ADDR_DIN);
+	/* DMA transfers go to xdin only, the format with sizes that Dinero IV
+	 * reads exactly (DIN.md, "From an itrace") */
+	int rc = src_open(&s, in, from, uncached, cfg->fmt == CITCAT_ADDR_XDIN);
 	if (rc) {
 		src_close(&s);
 		return rc;
