@@ -86,6 +86,8 @@ struct convert_opts {
 const char *addr_detect(const char *path, const uint8_t *head, size_t n);
 /* Converts IN (format FROM: itrace, din, xdin, pdats, pdats2) to OUT (format TO). */
 int addr_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
+/* itrace -> ChampSim input_instr records (convert_champsim.c). */
+int champsim_convert(const char *in, const char *from, const char *out, const struct convert_opts *o);
 int addr_info(const char *path, const char *fmt, int json);
 int addr_bench(int argc, char **argv);
 

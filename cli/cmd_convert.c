@@ -15,11 +15,12 @@ static const char convert_help[] =
 	"  pdats2   PDATS II (.pdats2)\n"
 	"  sdclsp[:b|e|r][:SETSxWAYS,NP]  SDC/LSP program-flow stream (.sdc)\n"
 	"  text     readable listing with disassembly, from an itrace only (.txt)\n"
+	"  champsim ChampSim input_instr records, from an itrace only (.champsim, .champsim.xz)\n"
 	"Options:\n"
 	"  -o OUT        output file ('-' for standard output)\n"
 	"  --image FILE  program image (IMS or firmware ELF) to decode an SDC/LSP stream\n"
 	"  --lz4         wrap PDATS/PDATS II output in an LZ4 frame (also: a .lz4 suffix)\n"
-	"  --uncached    itrace -> din/xdin/pdats/pdats2: keep the uncached device accesses,\n"
+	"  --uncached    itrace -> din/xdin/pdats/pdats2/champsim: keep the uncached device accesses,\n"
 	"                which no cache sees and which are left out by default\n"
 	"  --daf FILE    rebuild the data accesses from a DAF trace (formats/DAF.md) over the\n"
 	"                program flow IN: an itrace (checked against its accesses) or an\n"
@@ -32,6 +33,7 @@ static const char *by_suffix(const char *path)
 		{".itrace", "itrace"}, {".din", "din"}, {".xdin", "xdin"}, {".pdats", "pdats"},
 		{".pdats2", "pdats2"}, {".pdats.lz4", "pdats"}, {".pdats2.lz4", "pdats2"},
 		{".sdc", "sdclsp"}, {".sdc.lz4", "sdclsp"}, {".txt", "text"},
+		{".champsim", "champsim"}, {".champsim.xz", "champsim"},
 	};
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
 		if (cli_has_suffix(p, t[i].suf))
@@ -93,6 +95,8 @@ int cmd_convert(int argc, char **argv)
 		return daf_convert(in, from, out, to, &o);
 	if (strcmp(to, "text") == 0)
 		return text_convert(in, from, out);
+	if (strcmp(to, "champsim") == 0)
+		return champsim_convert(in, from, out, &o);
 	if (strncmp(from, "sdclsp", 6) == 0 || strncmp(to, "sdclsp", 6) == 0)
 		return sdclsp_convert(in, from, out, to, &o);
 	return addr_convert(in, from, out, to, &o);

@@ -76,6 +76,15 @@ int armdec_classify(struct armdec *d, uint32_t pc, uint32_t word, struct armdec_
 			c->exc_ret |= c->wr[i] == ARM_REG_CPSR;
 		c->exc_ret |= a->update_flags && in->id != ARM_INS_BX;
 		c->exc_ret |= a->usermode;
+		int rd_sp = 0, wr_sp = 0;
+		for (unsigned i = 0; i < c->nrd; i++)
+			rd_sp |= c->rd[i] == ARM_REG_SP;
+		for (unsigned i = 0; i < c->nwr; i++)
+			wr_sp |= c->wr[i] == ARM_REG_SP;
+		int from_lr = a->op_count >= 1 && a->operands[a->op_count - 1].type == ARM_OP_REG &&
+			      a->operands[a->op_count - 1].reg == ARM_REG_LR &&
+			      (in->id == ARM_INS_BX || in->id == ARM_INS_MOV);
+		c->ret = !c->link && !c->exc_ret && (from_lr || (rd_sp && wr_sp));
 	}
 	return 1;
 }

@@ -42,6 +42,7 @@ struct armdec_class {
 	uint8_t cond;     /* executes under a condition other than AL */
 	uint8_t link;     /* a call: BL, BLX (writes the return address to LR) */
 	uint8_t exc_ret;  /* writes CPSR from SPSR with the PC (SUBS/MOVS PC, LDM ... {pc}^) */
+	uint8_t ret;      /* a return: BX LR, MOV PC, LR, or the PC loaded from the stack with SP written back (POP) */
 	uint32_t target;  /* DIRECT_*: the branch target */
 	uint8_t nrd, nwr; /* Capstone ARM register ids read / written, implicit ones included */
 	uint16_t rd[ARMDEC_MAX_REGS], wr[ARMDEC_MAX_REGS];
