@@ -64,6 +64,13 @@ static void dma_burst(struct target *t, uint64_t now, uint32_t pc)
 			return;
 		}
 		bus_dma(&t->bus, addr, buf, n, t->bcount, pc);
+		if (t->oracle && t->synced) {
+			/* after the instruction before this boundary (a WFI still open while asleep) */
+			target_flush_oracle(t);
+			struct citcat_itrace_rec dma = {.kind = CITCAT_REC_DMA, .pc = addr, .word = n};
+			if (citcat_itrace_write(t->oracle, &dma))
+				target_fail(t, CITCAT_ERR_IO, "writing the oracle trace");
+		}
 		if (t->lvt && t->synced)
 			lvt_tm_dma(t->lvt, addr, n, t->bcount, pc);
 		t->dma_count += n;

@@ -78,6 +78,8 @@ static void flush_oracle(struct target *t)
 	t->cur_valid = 0;
 }
 
+void target_flush_oracle(struct target *t) { flush_oracle(t); }
+
 static void trace_stop(struct target *t, int reason)
 {
 	if (!t->recording)
@@ -216,7 +218,7 @@ static void dev_write(struct target *t, uint32_t off, uint32_t v)
 	fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, c->dev_base + off, "bus error: write of unassigned device register 0x%08x", c->dev_base + off);
 }
 
-static void oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value)
+static void oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value, int uncached)
 {
 	if (!t->cur_valid)
 		return;
@@ -230,6 +232,7 @@ static void oracle_access(struct target *t, uint32_t addr, unsigned size, int wr
 	a->size = (uint8_t)size;
 	a->write = (uint8_t)write;
 	a->value = value;
+	a->uncached = (uint8_t)uncached;
 }
 
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
@@ -249,7 +252,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	bus_uncached(&t->bus, addr, 4, 0, v);
 	if (t->lvt && t->synced)
 		lvt_tm_uread(t->lvt, v);
-	oracle_access(t, addr, 4, 0, v);
+	oracle_access(t, addr, 4, 0, v, 1);
 	recompute_next(t); /* a read can schedule device work (UART RX) */
 	return v;
 }
@@ -270,7 +273,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	bus_uncached(&t->bus, addr, 4, 1, (uint32_t)value);
 	if (t->lvt && t->synced)
 		lvt_tm_uwrite(t->lvt, (uint32_t)off, (uint32_t)value);
-	oracle_access(t, addr, 4, 1, (uint32_t)value);
+	oracle_access(t, addr, 4, 1, (uint32_t)value, 1);
 	dev_write(t, (uint32_t)off, (uint32_t)value);
 	recompute_next(t);
 }
@@ -289,7 +292,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	bus_data(&t->bus, (uint32_t)addr, (unsigned)size, w, v);
 	if (t->lvt && t->synced)
 		(w ? lvt_tm_store : lvt_tm_load)(t->lvt, (uint32_t)addr, (unsigned)size);
-	oracle_access(t, (uint32_t)addr, (unsigned)size, w, v);
+	oracle_access(t, (uint32_t)addr, (unsigned)size, w, v, 0);
 }
 
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)

@@ -106,6 +106,10 @@ struct target {
  * core.  Returns CODE (or the first failure's code). */
 int target_fail(struct target *t, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Closes the oracle record of the instruction that retired last (so that a
+ * record at this boundary, e.g. a DMA transfer, follows it). */
+void target_flush_oracle(struct target *t);
+
 static inline uint64_t splitmix(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);

@@ -21,9 +21,16 @@ struct ref_source {
 	struct citcat_itrace_rec *rec;
 	uint32_t next_acc; /* index into rec->acc; n_acc + 1 = instruction not yet given */
 	int have_rec;
+	int uncached;      /* give uncached (device) accesses too */
+	int dma;           /* give DMA transfers as copy-back + invalidate pairs */
+	uint64_t dma_at;   /* DMA record being given: next address, end, and whether its */
+	uint64_t dma_end;  /* invalidate (1) or copy-back (0) comes next */
+	int dma_inval;
 };
 
-static int src_open(struct ref_source *s, const char *path, const char *fmt)
+/* UNCACHED: keep uncached accesses; DMA: turn DMA records into references
+ * (DIN.md, "From an itrace"). */
+static int src_open(struct ref_source *s, const char *path, const char *fmt, int uncached, int dma)
 {
 	memset(s, 0, sizeof *s);
 	if (strcmp(fmt, "itrace") == 0) {
@@ -32,6 +39,9 @@ static int src_open(struct ref_source *s, const char *path, const char *fmt)
 			return cli_fail("out of memory");
 		if (citcat_itrace_reader_open(&s->it, path))
 			return cli_errinfo(path, citcat_itrace_reader_error(s->it));
+		s->uncached = uncached;
+		s->dma = dma;
+		citcat_itrace_reader_dma(s->it, dma);
 		return 0;
 	}
 	int f = citcat_addr_fmt_parse(fmt);
@@ -48,6 +58,23 @@ static int src_next(struct ref_source *s, struct citcat_ref *ref)
 	if (s->ar)
 		return citcat_addr_next(s->ar, ref);
 	for (;;) {
+		if (s->dma_at < s->dma_end) {
+			/* A DMA transfer snoops every cache line it overlaps: write
+			 * back if dirty, then invalidate.  Dinero applies c and v to
+			 * the one block holding the address, so the range goes out
+			 * in 8-byte granules (the smallest line size): exact for any
+			 * geometry. */
+			uint64_t next = (s->dma_at | 7) + 1;
+			if (next > s->dma_end)
+				next = s->dma_end;
+			ref->addr = s->dma_at;
+			ref->size = (uint32_t)(next - s->dma_at);
+			ref->type = s->dma_inval ? CITCAT_REF_INVAL : CITCAT_REF_COPYB;
+			if (s->dma_inval)
+				s->dma_at = next;
+			s->dma_inval ^= 1;
+			return 1;
+		}
 		if (s->have_rec) {
 			struct citcat_itrace_rec *r = s->rec;
 			if (s->next_acc == 0) {
@@ -57,6 +84,8 @@ static int src_next(struct ref_source *s, struct citcat_ref *ref)
 				ref->size = 4;
 				return 1;
 			}
+			while (!s->uncached && s->next_acc <= r->n_acc && r->acc[s->next_acc - 1].uncached)
+				s->next_acc++;
 			if (s->next_acc <= r->n_acc) {
 				const struct citcat_access *a = &r->acc[s->next_acc++ - 1];
 				ref->type = a->write ? CITCAT_REF_WRITE : CITCAT_REF_READ;
@@ -72,6 +101,10 @@ static int src_next(struct ref_source *s, struct citcat_ref *ref)
 		if (s->rec->kind == CITCAT_REC_INSN) { /* interrupt entries make no reference */
 			s->have_rec = 1;
 			s->next_acc = 0;
+		} else if (s->rec->kind == CITCAT_REC_DMA) {
+			s->dma_at = s->rec->pc;
+			s->dma_end = s->rec->pc + s->rec->word;
+			s->dma_inval = 0;
 		}
 	}
 }
@@ -90,10 +123,13 @@ static void src_close(struct ref_source *s)
 
 /* One conversion pass.  Returns EXIT_OK, EXIT_USAGE, or -1 when the output
  * needs 64-bit addresses (nothing printed, nothing left behind). */
-static int convert_pass(const char *in, const char *from, const char *out, const struct citcat_addr_config *cfg)
+static int convert_pass(const char *in, const char *from, const char *out, const struct citcat_addr_config *cfg,
+			int uncached)
 {
 	struct ref_source s;
-	int rc = src_open(&s, in, from);
+	/* DMA transfers go to xdin only, the format with sizes that Dinero IV
+	 * reads exactly (DIN.md, "From an itrace") */
+	int rc = src_open(&s, in, from, uncached, cfg->fmt == CITCAT_ADDR_XDIN);
 	if (rc) {
 		src_close(&s);
 		return rc;
@@ -162,10 +198,11 @@ int addr_convert(const char *in, const char *from, const char *out, const char *
 		return cli_fail("conversion from %s to %s is not available", from, to);
 	struct citcat_addr_config cfg = {sizeof cfg, tf, 32, 4, 0};
 	cfg.lz4 = cli_out_wrap(out, o ? o->lz4 : -1);
-	int rc = convert_pass(in, from, out, &cfg);
+	int uncached = o && o->uncached;
+	int rc = convert_pass(in, from, out, &cfg, uncached);
 	if (rc == -1) { /* an address above 4 GiB: redo as the 64-bit variant */
 		cfg.addr_bits = 64;
-		rc = convert_pass(in, from, out, &cfg);
+		rc = convert_pass(in, from, out, &cfg, uncached);
 	}
 	return rc < 0 ? EXIT_USAGE : rc;
 }
@@ -390,7 +427,7 @@ static int load_refs(const char *path, struct citcat_ref **v, size_t *n)
 		return cli_fail("%s: offset 0: not an itrace or address trace", path);
 	const char *fmt = f->name;
 	struct ref_source s;
-	int rc = src_open(&s, path, fmt);
+	int rc = src_open(&s, path, fmt, 1, 0); /* the core's references, as before itrace v2 */
 	size_t cap = 1 << 20;
 	*n = 0;
 	*v = rc ? NULL : malloc(cap * sizeof **v);

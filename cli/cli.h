@@ -94,11 +94,14 @@ struct convert_opts {
 	const char *image; /* --image: program image (IMS or ELF), for sdclsp decoding */
 	int lz4;           /* --lz4: wrap the output in an LZ4 frame (-1: by suffix) */
 	const char *daf;   /* --daf: data-address filtering trace to replay over the flow IN */
+	int uncached;      /* --uncached: itrace -> address trace keeps device accesses */
 };
 
 /* ---- address-trace formats: din, xdin, pdats, pdats2 (addr_cli.c) ---- */
 /* Converts IN (format FROM: itrace, din, xdin, pdats, pdats2) to OUT (format TO). */
 int addr_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
+/* itrace -> ChampSim input_instr records (convert_champsim.c). */
+int champsim_convert(const char *in, const char *from, const char *out, const struct convert_opts *o);
 int addr_info(const char *path, const char *fmt, int json);
 int addr_bench(int argc, char **argv);
 

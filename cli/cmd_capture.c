@@ -357,7 +357,9 @@ int cat_info(const char *path, int json)
 		return EXIT_USAGE;
 	}
 	const struct citcat_target_config *c = citcat_cat_config(r);
-	uint64_t n[CITCAT_CAT_KINDS] = {0}, insns = 0, branches = 0, cycles = 0, dma_bytes = 0;
+	/* n: every event; pre: those recorded before the trace start point P
+	 * (the SYNC marker), from the driver between TRC1 and P */
+	uint64_t n[CITCAT_CAT_KINDS] = {0}, pre[CITCAT_CAT_KINDS] = {0}, synced = 0, insns = 0, branches = 0, cycles = 0, dma_bytes = 0;
 	int stop = -1;
 	uint32_t sync_pc = 0, repl[2] = {0, 0};
 	/* the firmware's exit value: its write to EXIT, when the trace module
@@ -371,6 +373,10 @@ int cat_info(const char *path, int json)
 	uint64_t count = 0;
 	while ((rc = citcat_cat_next(r, &ev)) == 1) {
 		n[ev.kind]++;
+		if (ev.kind == CITCAT_CAT_SYNC)
+			synced = 1;
+		if (!synced)
+			pre[ev.kind]++;
 		if (ev.kind == CITCAT_CAT_STOP) {
 			insns = ev.insns;
 			branches = ev.bcount;
@@ -410,6 +416,12 @@ int cat_info(const char *path, int json)
 		printf("{\"kind\": \"cat\", \"version\": %d, \"events\": {", CITCAT_CAT_VERSION);
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
 			printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);
+		for (int part = 0; part < 2; part++) {
+			printf("}, \"events_%s\": {", part ? "traced" : "before_start");
+			for (int k = 1; k < CITCAT_CAT_KINDS; k++)
+				printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k),
+				       (unsigned long long)(part ? n[k] - pre[k] : pre[k]));
+		}
 		printf("}, \"instructions\": %llu, \"branches\": %llu, \"cycles\": %llu, \"dma_bytes\": %llu, "
 		       "\"file_bytes\": %llu, \"bytes_per_instruction\": %.4f, \"trace_start_pc\": %u, "
 		       "\"replacement_state\": [%u, %u], \"stop\": \"%s\", ",
@@ -448,9 +460,10 @@ int cat_info(const char *path, int json)
 			printf("  fault      %s at 0x%08x, address 0x%08x\n", citcat_fault_kind_name(fault_kind), fault_pc, fault_addr);
 		if (c->icache.repl == CITCAT_REPL_RANDOM || c->dcache.repl == CITCAT_REPL_RANDOM)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", repl[0], repl[1]);
-		printf("  events\n");
+		printf("  events            total  before start    traced\n");
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
-			printf("    %-15s %llu\n", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);
+			printf("    %-15s %11llu %13llu %9llu\n", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k],
+			       (unsigned long long)pre[k], (unsigned long long)(n[k] - pre[k]));
 		printf("  file       %llu bytes, %.3f per instruction\n", (unsigned long long)size,
 		       insns ? (double)size / (double)insns : 0.0);
 	}

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char convert_help[] =
-	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4|--zstd] [--daf RUN.daf]\n\n"
+	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4|--zstd] [--uncached] [--daf RUN.daf]\n\n"
 	"Converts a trace between formats.  FMT is inferred from IN's contents and\n"
 	"OUT's suffix when not given.  IN may be wrapped in LZ4, zstd or xz; an OUT\n"
 	"name ending in .lz4 or .zst (RUN.din.zst) is written in that wrapper.\n"
@@ -17,11 +17,14 @@ static const char convert_help[] =
 	"  pdats2   PDATS II (.pdats2)\n"
 	"  sdclsp[:b|e|r][:SETSxWAYS,NP]  SDC/LSP program-flow stream (.sdc)\n"
 	"  text     readable listing with disassembly, from an itrace only (.txt)\n"
+	"  champsim ChampSim input_instr records, from an itrace only (.champsim, .champsim.xz)\n"
 	"Options:\n"
 	"  -o OUT        output file ('-' for standard output)\n"
 	"  --image FILE  program image (IMS or firmware ELF) to decode an SDC/LSP stream\n"
 	"  --lz4         wrap the output in an LZ4 frame (also: a .lz4 suffix)\n"
 	"  --zstd        wrap the output in a zstd frame (also: a .zst suffix)\n"
+	"  --uncached    itrace -> din/xdin/pdats/pdats2/champsim: keep the uncached device accesses,\n"
+	"                which no cache sees and which are left out by default\n"
 	"  --daf FILE    rebuild the data accesses from a DAF trace (formats/DAF.md) over the\n"
 	"                program flow IN: an itrace (checked against its accesses) or an\n"
 	"                SDC-LSP stream with --image; OUT is din, xdin, pdats or pdats2\n";
@@ -49,6 +52,8 @@ int cmd_convert(int argc, char **argv)
 			o.lz4 = 1;
 		} else if (strcmp(a, "--zstd") == 0) {
 			o.lz4 = 2;
+		} else if (strcmp(a, "--uncached") == 0) {
+			o.uncached = 1;
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error("convert", "unknown or incomplete option '%s'", a);
 		} else if (!in) {
@@ -75,7 +80,7 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage_error("convert", "cannot tell the output format from '%s'; use --to", out);
 	if (!to)
 		to = tf->name;
-	if (cc_wrap_by_suffix(out, NULL) == CC_WRAP_XZ && o.lz4 < 0)
+	if (cc_wrap_by_suffix(out, NULL) == CC_WRAP_XZ && o.lz4 < 0 && strcmp(to, "champsim") != 0)
 		return cli_usage_error("convert", "citcat writes LZ4 (.lz4) and zstd (.zst) but not xz: '%s'", out);
 	if (o.daf)
 		return daf_convert(in, from, out, to, &o);

@@ -26,7 +26,8 @@ int itrace_info(const char *path, int json)
 	}
 	static struct citcat_itrace_rec rec, end;
 	end.kind = CITCAT_REC_INSN;
-	uint64_t insns = 0, irqs = 0, reads = 0, writes = 0, seq = 0, last = 0;
+	uint64_t insns = 0, irqs = 0, reads = 0, writes = 0, seq = 0, last = 0, dma = 0, dma_bytes = 0, uncached = 0;
+	citcat_itrace_reader_dma(r, 1);
 	struct cli_progress pr;
 	cli_progress_init(&pr, "reading");
 	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
@@ -38,12 +39,19 @@ int itrace_info(const char *path, int json)
 			end = rec;
 			continue;
 		}
+		if (rec.kind == CITCAT_REC_DMA) {
+			dma++;
+			dma_bytes += rec.word;
+			continue;
+		}
 		if (insns && rec.pc == last + 4)
 			seq++;
 		last = rec.pc;
 		insns++;
-		for (uint32_t i = 0; i < rec.n_acc; i++)
+		for (uint32_t i = 0; i < rec.n_acc; i++) {
 			rec.acc[i].write ? writes++ : reads++;
+			uncached += rec.acc[i].uncached;
+		}
 		if ((insns & 0xfffff) == 0)
 			cli_progress_update(&pr, insns, 0, "insn");
 		if ((insns & 0x3fff) == 0 && cli_interrupted()) {
@@ -68,9 +76,11 @@ int itrace_info(const char *path, int json)
 	}
 	if (json) {
 		printf("{\"kind\": \"itrace\", \"isa\": \"arm\", \"instructions\": %llu, \"interrupts\": %llu, "
-		       "\"reads\": %llu, \"writes\": %llu, \"file_bytes\": %ld, \"bytes_per_instruction\": %.4f",
+		       "\"reads\": %llu, \"writes\": %llu, \"uncached_accesses\": %llu, \"dma_transfers\": %llu, "
+		       "\"dma_bytes\": %llu, \"file_bytes\": %ld, \"bytes_per_instruction\": %.4f",
 		       (unsigned long long)insns, (unsigned long long)irqs, (unsigned long long)reads,
-		       (unsigned long long)writes, size, insns ? (double)size / (double)insns : 0.0);
+		       (unsigned long long)writes, (unsigned long long)uncached, (unsigned long long)dma,
+		       (unsigned long long)dma_bytes, size, insns ? (double)size / (double)insns : 0.0);
 		if (end.kind == CITCAT_REC_STOP)
 			printf(", \"stop\": \"%s\", \"stop_pc\": %llu", citcat_stop_reason_name(end.line),
 			       (unsigned long long)end.pc);
@@ -84,6 +94,8 @@ int itrace_info(const char *path, int json)
 		printf("  interrupts        %llu\n", (unsigned long long)irqs);
 		printf("  data reads        %llu\n", (unsigned long long)reads);
 		printf("  data writes       %llu\n", (unsigned long long)writes);
+		printf("  uncached          %llu of those accesses (device window)\n", (unsigned long long)uncached);
+		printf("  DMA transfers     %llu (%llu bytes)\n", (unsigned long long)dma, (unsigned long long)dma_bytes);
 		printf("  file bytes        %ld (%.3f per instruction)\n", size, insns ? (double)size / (double)insns : 0.0);
 		if (end.kind == CITCAT_REC_STOP)
 			printf("  ended by          %s at 0x%08llx\n", end.line == CITCAT_STOP_FAULT ? citcat_fault_kind_name(end.word)

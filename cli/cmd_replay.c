@@ -3,7 +3,7 @@
 #include "lvt_replay.h"
 #include "replay.h"
 
-#include <capstone/capstone.h>
+#include "armdec.h"
 #include <string.h>
 
 static const char replay_help[] =
@@ -27,16 +27,13 @@ static const char replay_help[] =
 	"last instructions and expected versus found); 2 on a usage or input error,\n"
 	"an interruption (Ctrl-C, SIGTERM, SIGHUP) or the --max-insns limit.\n";
 
-/* Prints "  #index  pc: word  mnemonic operands" with Capstone. */
-static void print_insn(csh cs, uint64_t index, uint32_t pc, uint32_t word, const char *mark)
+/* Prints "  #index  pc: word  mnemonic operands" with the shared decoder
+ * (NULL: none could be set up). */
+static void print_insn(struct armdec *dec, uint64_t index, uint32_t pc, uint32_t word, const char *mark)
 {
-	cs_insn *insn;
-	uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
-	size_t n = cs ? cs_disasm(cs, b, 4, pc, 1, &insn) : 0;
+	const cs_insn *in = dec ? armdec_decode(dec, pc, word) : NULL;
 	fprintf(stderr, "  %s #%-10llu 0x%08x: %08x  %s %s\n", mark, (unsigned long long)index, pc, word,
-		n ? insn[0].mnemonic : "(undecodable)", n ? insn[0].op_str : "");
-	if (n)
-		cs_free(insn, n);
+		in ? in->mnemonic : "(undecodable)", in ? in->op_str : "");
 }
 
 static int progress_cb(void *ctx, uint64_t insns, uint64_t total)
@@ -112,17 +109,15 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "citcat replay: DIVERGED: %s check failed at instruction #%llu (branch count %llu, pc 0x%08x)\n",
 			d->check, (unsigned long long)d->insn_index, (unsigned long long)d->bcount, d->pc);
 		fprintf(stderr, "  expected: %s\n  found:    %s\n", d->expected, d->found);
-		csh cs = 0;
-		if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &cs) != CS_ERR_OK)
-			cs = 0;
+		struct armdec dec;
+		int have_dec = armdec_init(&dec) == 0;
 		if (d->nhist) {
 			fprintf(stderr, "  last instructions before it (> marks the one where it was found):\n");
 			for (unsigned i = 0; i < d->nhist; i++)
-				print_insn(cs, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
+				print_insn(have_dec ? &dec : NULL, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
 					   d->hist_index[i] == d->insn_index ? ">" : " ");
 		}
-		if (cs)
-			cs_close(&cs);
+		armdec_fini(&dec);
 		return EXIT_CHECK;
 	}
 	if (rc) {

@@ -19,6 +19,12 @@ static int convert_text(const char *in, const char *from, const char *out, const
 	return text_convert(in, from, out);
 }
 
+static int convert_champsim(const char *in, const char *from, const char *out, const char *to,
+			    const struct convert_opts *o)
+{
+	return champsim_convert(in, from, out, o);
+}
+
 static const struct cli_format table[CITCAT_FMT_COUNT] = {
 	[CITCAT_FMT_CAT] = {.dump = citcat_dump_cat, .info = info_cat},
 	[CITCAT_FMT_ITRACE] = {.dump = citcat_dump_itrace, .info = info_itrace, .convert = addr_convert},
@@ -31,6 +37,7 @@ static const struct cli_format table[CITCAT_FMT_COUNT] = {
 	[CITCAT_FMT_PDATS2] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
 	[CITCAT_FMT_SDCLSP] = {.info = info_sdclsp, .convert = sdclsp_convert},
 	[CITCAT_FMT_TEXT] = {.convert = convert_text},
+	[CITCAT_FMT_CHAMPSIM] = {.convert = convert_champsim},
 };
 
 const struct cli_format *cli_format(const struct citcat_format *f)

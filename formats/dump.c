@@ -183,8 +183,9 @@ static void format_accesses(const struct citcat_itrace_rec *rec, char *buf, size
 	buf[0] = 0;
 	for (uint32_t i = 0; i < rec->n_acc && k < cap; i++) {
 		const struct citcat_access *a = &rec->acc[i];
-		int n = snprintf(buf + k, cap - k, "%s%c%u@0x%08llx=0x%0*llx", i ? ";" : "", a->write ? 'w' : 'r', a->size,
-				 (unsigned long long)a->addr, 2 * a->size, (unsigned long long)a->value);
+		int n = snprintf(buf + k, cap - k, "%s%c%u%s@0x%08llx=0x%0*llx", i ? ";" : "", a->write ? 'w' : 'r', a->size,
+				 a->uncached ? "u" : "", (unsigned long long)a->addr, 2 * a->size,
+				 (unsigned long long)a->value);
 		if (n < 0)
 			break;
 		k += (size_t)n;
@@ -207,6 +208,7 @@ int citcat_dump_itrace(const char *path, const struct citcat_dump_opts *o, const
 		citcat_itrace_reader_close(r);
 		return rc;
 	}
+	citcat_itrace_reader_dma(r, 1); /* every record, DMA transfers too */
 	struct itrace_dump *d = malloc(sizeof *d);
 	struct citcat_dump_schema sc = {"itrace", CITCAT_ITRACE_VERSION, IC_N, itrace_cols};
 	struct walk w;
@@ -241,6 +243,11 @@ int citcat_dump_itrace(const char *path, const struct citcat_dump_opts *o, const
 				fs(&w, IC_ACC, d->acc);
 			}
 			insn++;
+		} else if (d->rec.kind == CITCAT_REC_DMA) {
+			/* a DMA transfer at this boundary (ITRACE.md): PC its first
+			 * byte, WORD its length */
+			w.r.kind = "dma";
+			fu(&w, IC_LINE, d->rec.word);
 		} else if (d->rec.kind == CITCAT_REC_STOP) {
 			/* the abnormal end (ITRACE.md): LINE the stop reason; for a
 			 * fault, the kind and address in the accesses column */

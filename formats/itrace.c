@@ -55,6 +55,7 @@ struct citcat_itrace_reader {
 	struct cc_cursor cur;
 	struct state st;
 	struct citcat_errinfo err;
+	int want_dma;
 };
 
 int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
@@ -82,7 +83,8 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 {
 	if (!w || !rec)
 		return CITCAT_ERR_INVAL;
-	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_STOP || (rec->kind == CITCAT_REC_IRQ && rec->line > 63))
+	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_DMA || (rec->kind == CITCAT_REC_IRQ && rec->line > 63) ||
+	    (rec->kind == CITCAT_REC_DMA && (rec->word == 0 || rec->word > CITCAT_ITRACE_MAX_DMA)))
 		return CITCAT_ERR_INVAL;
 	if (rec->kind == CITCAT_REC_STOP &&
 	    (rec->line < STOP_FIRST || rec->line > STOP_LAST || rec->pc > UINT32_MAX ||
@@ -108,6 +110,10 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 			*p++ = (uint8_t)rec->word;
 			p += cc_put_uvar(p, rec->fault_addr);
 		}
+	} else if (rec->kind == CITCAT_REC_DMA) {
+		*p++ = 0x80;
+		p += cc_put_uvar(p, rec->pc);
+		p += cc_put_uvar(p, rec->word);
 	} else {
 		unsigned idx = (unsigned)(rec->pc >> 2) & (WT_SIZE - 1);
 		int pc_expl = rec->pc != s->next_pc;
@@ -131,7 +137,7 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 			if (sc == 4)
 				return CITCAT_ERR_INVAL;
 			int seq = a->addr == s->last_addr;
-			*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0));
+			*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0) | (a->uncached ? 0x08 : 0));
 			if (!seq)
 				p += cc_put_uvar(p, cc_zigzag((int64_t)(a->addr - s->last_addr)));
 			switch (sc) { /* little-endian, as ITRACE.md says */
@@ -171,6 +177,18 @@ static int reader_init(void *obj)
 		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata names an unknown ISA (%u)", ml ? m[0] : 0);
 		return r->err.code;
 	}
+	if (cc_reader_version(r->cr) < CITCAT_ITRACE_VERSION) {
+		/* Version 1 lacks the uncached flags and DMA records that exact
+		 * Dinero output needs; reading it as version 2 would call every
+		 * device access cacheable. */
+		r->err.code = CITCAT_ERR_UNSUPPORTED;
+		r->err.offset = 8;
+		snprintf(r->err.msg, sizeof r->err.msg,
+			 "itrace version %u is no longer read (version %d adds uncached flags and DMA records): "
+			 "regenerate it with this citcat's capture --oracle or replay -o",
+			 cc_reader_version(r->cr), CITCAT_ITRACE_VERSION);
+		return r->err.code;
+	}
 	if (ml != 8) {
 		r->err.code = CITCAT_ERR_CORRUPT;
 		r->err.offset = 12;
@@ -200,10 +218,18 @@ const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itra
 	return r ? &r->err : NULL;
 }
 
+void citcat_itrace_reader_dma(struct citcat_itrace_reader *r, int want)
+{
+	if (r)
+		r->want_dma = want != 0;
+}
+
 static int bad(struct citcat_itrace_reader *r, const uint8_t *at, const char *what)
 {
 	return cc_stream_bad(r->cr, &r->cur, &r->err, at, "itrace", what);
 }
+
+static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec);
 
 int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
 {
@@ -211,6 +237,15 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 		return CITCAT_ERR_INVAL;
 	if (r->err.code)
 		return r->err.code;
+	for (;;) {
+		int rc = itrace_next1(r, rec);
+		if (rc != 1 || rec->kind != CITCAT_REC_DMA || r->want_dma)
+			return rc;
+	}
+}
+
+static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
+{
 	int rc = cc_stream_next(r->cr, &r->cur, &r->err);
 	if (rc <= 0)
 		return rc;
@@ -221,6 +256,19 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 	uint8_t h = *p++;
 	uint64_t v;
 	switch (h >> 6) {
+	case 2:
+		if (h != 0x80)
+			return bad(r, start, "reserved bits set in a DMA record");
+		rec->kind = CITCAT_REC_DMA;
+		rec->line = 0;
+		rec->n_acc = 0;
+		rec->fault_addr = 0;
+		if (cc_get_uvar(&p, end, &rec->pc) || rec->pc > UINT32_MAX)
+			return bad(r, start, "DMA address truncated or above 32 bits");
+		if (cc_get_uvar(&p, end, &v) || v == 0 || v > CITCAT_ITRACE_MAX_DMA)
+			return bad(r, start, "DMA length truncated, 0 or above 4096");
+		rec->word = (uint32_t)v;
+		break;
 	case 1:
 		rec->kind = CITCAT_REC_IRQ;
 		rec->line = h & 63;
@@ -285,9 +333,10 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 			if (p >= end)
 				return bad(r, start, "access truncated");
 			uint8_t ab = *p++;
-			if (ab & 0x0f)
+			if (ab & 0x07)
 				return bad(r, p - 1, "reserved access bits set");
 			a->write = ab >> 7;
+			a->uncached = (ab >> 3) & 1;
 			a->size = (uint8_t)(1u << ((ab >> 5) & 3));
 			if (ab & 0x10) {
 				a->addr = s->last_addr;
@@ -324,11 +373,14 @@ int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citc
 		return a->line == b->line;
 	if (a->kind == CITCAT_REC_STOP)
 		return a->line == b->line && a->word == b->word && a->fault_addr == b->fault_addr;
+	if (a->kind == CITCAT_REC_DMA)
+		return a->word == b->word;
 	if (a->word != b->word || a->n_acc != b->n_acc)
 		return 0;
 	for (uint32_t i = 0; i < a->n_acc; i++) {
 		const struct citcat_access *x = &a->acc[i], *y = &b->acc[i];
-		if (x->addr != y->addr || x->size != y->size || x->write != y->write || x->value != y->value)
+		if (x->addr != y->addr || x->size != y->size || x->write != y->write || x->value != y->value ||
+		    x->uncached != y->uncached)
 			return 0;
 	}
 	return 1;

@@ -3,12 +3,12 @@
  * same few thousand instructions, the text of each (pc, word) is kept in a
  * small direct-mapped table, which makes the listing several times faster
  * than disassembling every record and keeps memory bounded. */
+#include "armdec.h"
 #include "listing.h"
 #include "cat.h"
 #include "input.h"
 #include "outfile.h"
 
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,8 +28,7 @@ struct dis_slot {
 
 struct citcat_listing_writer {
 	struct cc_outfile *out;
-	csh cs;
-	cs_insn *insn;
+	struct armdec dec; /* the shared ARM decoder */
 	struct dis_slot *dis;
 	uint64_t index;
 	char buf[OUTBUF];
@@ -55,10 +54,7 @@ static int lerr(struct citcat_listing_writer *w, int code, const char *fmt, ...)
 
 static void writer_free(struct citcat_listing_writer *w)
 {
-	if (w->insn)
-		cs_free(w->insn, 1);
-	if (w->cs)
-		cs_close(&w->cs);
+	armdec_fini(&w->dec);
 	free(w->dis);
 	free(w);
 }
@@ -84,7 +80,7 @@ int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *pa
 		snprintf(err->msg, sizeof err->msg, "out of memory");
 		return err->code = CITCAT_ERR_NOMEM;
 	}
-	if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &w->cs) != CS_ERR_OK || !(w->insn = cs_malloc(w->cs))) {
+	if (armdec_init(&w->dec)) {
 		writer_free(w);
 		snprintf(err->msg, sizeof err->msg, "Capstone cannot disassemble ARM code");
 		return err->code = CITCAT_ERR_UNSUPPORTED;
@@ -106,15 +102,12 @@ static const char *disassemble(struct citcat_listing_writer *w, uint32_t pc, uin
 	struct dis_slot *s = &w->dis[(pc >> 2) & (DIS_SLOTS - 1)];
 	if (s->valid && s->pc == pc && s->word == word)
 		return s->text;
-	uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
-	const uint8_t *code = b;
-	size_t size = 4;
-	uint64_t addr = pc;
-	if (cs_disasm_iter(w->cs, &code, &size, &addr, w->insn)) {
-		if (w->insn->op_str[0])
-			snprintf(s->text, sizeof s->text, "%-7.31s %.88s", w->insn->mnemonic, w->insn->op_str);
+	const cs_insn *in = armdec_decode(&w->dec, pc, word);
+	if (in) {
+		if (in->op_str[0])
+			snprintf(s->text, sizeof s->text, "%-7.31s %.88s", in->mnemonic, in->op_str);
 		else
-			snprintf(s->text, sizeof s->text, "%.31s", w->insn->mnemonic);
+			snprintf(s->text, sizeof s->text, "%.31s", in->mnemonic);
 	} else {
 		snprintf(s->text, sizeof s->text, ".word   0x%08x", word);
 	}

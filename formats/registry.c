@@ -41,6 +41,8 @@ static const struct citcat_format formats[CITCAT_FMT_COUNT] = {
 			       CITCAT_ADDR_PDATS2, 0},
 	[CITCAT_FMT_SDCLSP] = {CITCAT_FMT_SDCLSP, "sdclsp", "SDC-LSP program-flow stream", {".sdc"}, sniff_sdclsp, 0, 0},
 	[CITCAT_FMT_TEXT] = {CITCAT_FMT_TEXT, "text", "disassembled listing", {".txt"}, NULL, 0, 0},
+	/* written only (formats/CHAMPSIM.md); .champsim.xz is compressed by the writer itself */
+	[CITCAT_FMT_CHAMPSIM] = {CITCAT_FMT_CHAMPSIM, "champsim", "ChampSim input_instr trace", {".champsim"}, NULL, 0, 0},
 };
 
 const struct citcat_format *citcat_format_get(int id)

@@ -10,13 +10,11 @@
 int sdc_classifier_init(struct sdc_classifier *c)
 {
 	memset(c, 0, sizeof *c);
-	if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &c->cs) != CS_ERR_OK)
-		return CITCAT_ERR_INTERNAL;
-	c->cs_open = 1;
-	cs_option(c->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	c->insn = cs_malloc(c->cs);
+	int rc = armdec_init(&c->dec);
+	if (rc)
+		return rc == CITCAT_ERR_NOMEM ? rc : CITCAT_ERR_INTERNAL;
 	c->tab = malloc(CLS_SLOTS * sizeof *c->tab);
-	if (!c->insn || !c->tab) {
+	if (!c->tab) {
 		sdc_classifier_fini(c);
 		return CITCAT_ERR_NOMEM;
 	}
@@ -27,43 +25,23 @@ int sdc_classifier_init(struct sdc_classifier *c)
 
 void sdc_classifier_fini(struct sdc_classifier *c)
 {
-	if (c->insn)
-		cs_free(c->insn, 1);
-	if (c->cs_open)
-		cs_close(&c->cs);
+	armdec_fini(&c->dec);
 	free(c->tab);
 	memset(c, 0, sizeof *c);
 }
 
-/* The classification of one A32 word; the only place that knows ARM. */
+/* The classification of one A32 word, by the shared ARM decoder; its flow
+ * kinds are the SDC kinds one for one. */
 static void classify_word(struct sdc_classifier *c, uint64_t pc, uint32_t word, struct sdc_cls_entry *e)
 {
-	uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
-	const uint8_t *p = b;
-	size_t n = 4;
-	uint64_t addr = pc;
-	e->kind = SDC_PLAIN;
-	e->target = 0;
-	if (!cs_disasm_iter(c->cs, &p, &n, &addr, c->insn))
-		return; /* undefined: it does not branch (an exception would cut the stream) */
-	cs_insn *in = c->insn;
-	cs_arm *a = &in->detail->arm;
-	int cond = a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID;
-	if ((in->id == ARM_INS_B || in->id == ARM_INS_BL) && a->op_count >= 1 && a->operands[0].type == ARM_OP_IMM) {
-		e->kind = cond ? SDC_DIRECT_C : SDC_DIRECT_U;
-		e->target = (uint32_t)a->operands[0].imm;
-		return;
-	}
-	if (in->id == ARM_INS_BLX && a->op_count >= 1 && a->operands[0].type == ARM_OP_IMM) {
-		e->kind = SDC_UNSUPPORTED;
-		return;
-	}
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-	if (cs_regs_access(c->cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK)
-		for (unsigned i = 0; i < nwr; i++)
-			if (wr[i] == ARM_REG_PC)
-				e->kind = SDC_INDIRECT;
+	static const uint8_t kind[] = {
+		[ARMDEC_PLAIN] = SDC_PLAIN, [ARMDEC_DIRECT_U] = SDC_DIRECT_U, [ARMDEC_DIRECT_C] = SDC_DIRECT_C,
+		[ARMDEC_INDIRECT] = SDC_INDIRECT, [ARMDEC_THUMB] = SDC_UNSUPPORTED,
+	};
+	struct armdec_class ac;
+	armdec_classify(&c->dec, (uint32_t)pc, word, &ac);
+	e->kind = kind[ac.flow];
+	e->target = ac.target;
 }
 
 const struct sdc_cls_entry *sdc_classify(struct sdc_classifier *c, uint64_t pc, uint32_t word)

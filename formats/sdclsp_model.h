@@ -4,9 +4,8 @@
 #ifndef CITCAT_SDCLSP_MODEL_H
 #define CITCAT_SDCLSP_MODEL_H
 
+#include "armdec.h"
 #include "sdclsp.h"
-
-#include <capstone/capstone.h>
 
 /* ---- ARM A32 control-flow classification, cached per static PC ----
  * The cache is direct-mapped with a fixed size (SDCLSP.md, "Classification
@@ -29,9 +28,7 @@ struct sdc_cls_entry {
 };
 
 struct sdc_classifier {
-	csh cs;
-	int cs_open;
-	cs_insn *insn;
+	struct armdec dec; /* the shared ARM decoder (armdec.h) */
 	struct sdc_cls_entry *tab; /* 1 << SDC_CLS_BITS slots */
 };
 

@@ -180,7 +180,7 @@ static void emit_record(struct lreplayer *p, const struct citcat_itrace_rec *r)
 		oracle_compare(p, r);
 }
 
-static void add_access(struct lreplayer *p, uint32_t addr, unsigned size, int write, uint64_t value)
+static void add_access(struct lreplayer *p, uint32_t addr, unsigned size, int write, uint64_t value, int uncached)
 {
 	if (!p->cur_valid || p->cur.n_acc >= CITCAT_ITRACE_MAX_ACC)
 		return;
@@ -189,6 +189,7 @@ static void add_access(struct lreplayer *p, uint32_t addr, unsigned size, int wr
 	a->size = (uint8_t)size;
 	a->write = (uint8_t)write;
 	a->value = value;
+	a->uncached = (uint8_t)uncached;
 }
 
 static void sink_event(void *ctx, const struct citcat_cat_event *ev)
@@ -230,7 +231,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		}
 		bus_data(&p->bus, a, n, 1, v);
 		fa_mark(&p->bus.dc, a, n); /* figure 3, lines 13-15 */
-		add_access(p, a, n, 1, v);
+		add_access(p, a, n, 1, v, 0);
 		return;
 	}
 	if (event_pending(p, "load"))
@@ -287,7 +288,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	uint64_t v = 0;
 	for (unsigned i = 0; i < n; i++)
 		v |= (uint64_t)m[i] << (8 * i);
-	add_access(p, a, n, 0, v);
+	add_access(p, a, n, 0, v, 0);
 	fetch_event(p);
 }
 
@@ -308,7 +309,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 		return 0;
 	}
 	bus_uncached(&p->bus, addr, size, 0, r.value);
-	add_access(p, addr, size, 0, r.value);
+	add_access(p, addr, size, 0, r.value, 1);
 	fetch_event(p);
 	return r.value;
 }
@@ -322,7 +323,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	if (p->failed)
 		return;
 	bus_uncached(&p->bus, addr, size, 1, value); /* cache maintenance takes effect here */
-	add_access(p, addr, size, 1, value);
+	add_access(p, addr, size, 1, value, 1);
 }
 
 static inline void close_record(struct lreplayer *p)
@@ -364,6 +365,8 @@ static int apply_events(struct lreplayer *p, uint32_t a)
 				kset(p->dmaw, e->addr - p->ram_base + i);
 			}
 			core_code_changed(p->uc, e->addr, e->len);
+			struct citcat_itrace_rec dma = {.kind = CITCAT_REC_DMA, .pc = e->addr, .word = e->len};
+			emit_record(p, &dma);
 			p->res->dma++;
 			fetch_event(p);
 			continue;
@@ -571,6 +574,8 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct cit
 		input_error(p, cfg->oracle, citcat_itrace_reader_error(p->orc));
 		goto out;
 	}
+	if (p->orc) /* DMA records are compared too */
+		citcat_itrace_reader_dma(p->orc, 1);
 	p->ram = aligned_alloc(4096, p->ram_size);
 	p->known = calloc(1, p->ram_size / 8 + 1);
 	p->dmaw = calloc(1, p->ram_size / 8 + 1);

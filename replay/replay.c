@@ -126,6 +126,8 @@ int replay_oracle_differs(int rc, const struct citcat_itrace_rec *want, const st
 		}
 		if (v[i]->kind == CITCAT_REC_IRQ) {
 			snprintf(s[i], 200, "interrupt line %u, EPC 0x%08llx", v[i]->line, (unsigned long long)v[i]->pc);
+		} else if (v[i]->kind == CITCAT_REC_DMA) {
+			snprintf(s[i], 200, "DMA transfer of %u bytes to 0x%08llx", v[i]->word, (unsigned long long)v[i]->pc);
 		} else if (v[i]->kind == CITCAT_REC_STOP) {
 			snprintf(s[i], 200, "%s at 0x%08llx (fault kind %u, address 0x%08x)", citcat_stop_reason_name(v[i]->line),
 				 (unsigned long long)v[i]->pc, v[i]->word, v[i]->fault_addr);
@@ -317,13 +319,13 @@ static void observe(struct replayer *p, const struct citcat_itrace_rec *r)
 
 static inline void emit_record(struct replayer *p, const struct citcat_itrace_rec *r)
 {
-	if (p->cfg->on_record && !p->failed) {
+	if (p->cfg->on_record && !p->failed && r->kind != CITCAT_REC_DMA) {
 		int rc = p->cfg->on_record(p->cfg->record_ctx, r);
 		if (rc)
 			fail(p, rc < 0 ? rc : CITCAT_ERR_INTERRUPTED, UINT64_MAX,
 			     "the record callback stopped the replay");
 	}
-	if (p->cfg->observer && r->kind != CITCAT_REC_STOP) /* the observer sees executed records only */
+	if (p->cfg->observer && r->kind != CITCAT_REC_STOP && r->kind != CITCAT_REC_DMA) /* observers see executed core records only */
 		observe(p, r);
 	if (p->out && citcat_itrace_write(p->out, r))
 		fail(p, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", p->cfg->out_path, citcat_itrace_writer_error(p->out)->msg);
@@ -331,7 +333,7 @@ static inline void emit_record(struct replayer *p, const struct citcat_itrace_re
 		oracle_compare(p, r);
 }
 
-static void add_access(struct replayer *p, uint32_t addr, unsigned size, int write, uint64_t value)
+static void add_access(struct replayer *p, uint32_t addr, unsigned size, int write, uint64_t value, int uncached)
 {
 	if (!p->cur_valid || p->cur.n_acc >= CITCAT_ITRACE_MAX_ACC)
 		return;
@@ -340,6 +342,7 @@ static void add_access(struct replayer *p, uint32_t addr, unsigned size, int wri
 	a->size = (uint8_t)size;
 	a->write = (uint8_t)write;
 	a->value = value;
+	a->uncached = (uint8_t)uncached;
 }
 
 static int expected_fault(struct replayer *p, unsigned kind, uint32_t pc, uint32_t addr);
@@ -376,7 +379,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		return;
 	}
 	bus_data(&p->bus, a, (unsigned)size, w, v);
-	add_access(p, a, (unsigned)size, w, v);
+	add_access(p, a, (unsigned)size, w, v, 0);
 }
 
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
@@ -401,7 +404,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	uint64_t v = p->next.value;
 	next_aes(p);
 	bus_uncached(&p->bus, addr, size, 0, v);
-	add_access(p, addr, size, 0, v);
+	add_access(p, addr, size, 0, v, 1);
 	return v;
 }
 
@@ -427,7 +430,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	}
 	next_aes(p);
 	bus_uncached(&p->bus, addr, size, 1, value);
-	add_access(p, addr, size, 1, value);
+	add_access(p, addr, size, 1, value, 1);
 }
 
 static inline void close_record(struct replayer *p)
@@ -488,6 +491,8 @@ static int async_events(struct replayer *p, uint32_t a)
 				return 0;
 			}
 			bus_dma(&p->bus, d->addr, d->data, d->len, d->bcount, d->pc);
+			struct citcat_itrace_rec dma = {.kind = CITCAT_REC_DMA, .pc = d->addr, .word = d->len};
+			emit_record(p, &dma);
 			int orc = p->cfg->observer && p->cfg->observer->dma ? p->cfg->observer->dma(p->cfg->observer->ctx, d->addr, d->len) : 0;
 			if (orc)
 				observe_failed(p, orc);
@@ -782,6 +787,8 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		input_error(p, cfg->oracle, citcat_itrace_reader_error(p->orc));
 		goto out;
 	}
+	if (p->orc) /* DMA records are compared too */
+		citcat_itrace_reader_dma(p->orc, 1);
 	/* zero pages from the kernel, faulted in as the run touches them:
 	 * clearing the whole RAM up front cost more than short replays */
 	p->ram = mmap(NULL, p->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

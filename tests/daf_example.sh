@@ -19,7 +19,8 @@ case $name in # raw encoding on three examples (the unit test covers it too), to
       || { echo "FAIL: capture --daf --daf-raw exited $?"; exit 1; }
     dafs="$dafs $r.raw.daf" ;;
 esac
-"$citcat" convert "$r.itrace" -o "$r.din" || fail "itrace -> din"
+# --uncached: the DAF rebuild gives every data access of the core, device ones included
+"$citcat" convert "$r.itrace" -o "$r.din" --uncached || fail "itrace -> din"
 "$citcat" convert "$r.itrace" -o "$r.sdc" --to sdclsp:r:32x4,128 || fail "itrace -> sdc"
 for d in $dafs; do
   rm -f "$r.flow.din" "$r.it.din"

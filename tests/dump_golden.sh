@@ -17,8 +17,8 @@ citcat=$1 elf=$2
 
 "$citcat" capture "$elf" -o "$t/run.cat" --oracle "$t/run.itrace" --seed 1 -q >/dev/null || fail "capture"
 "$citcat" aes "$t/run.cat" -o "$t/run.aes" >/dev/null || fail "aes"
-"$citcat" convert "$t/run.itrace" -o "$t/run.din" || fail "convert din"
-"$citcat" convert "$t/run.itrace" -o "$t/run.pdats2" --to pdats2 || fail "convert pdats2"
+"$citcat" convert "$t/run.itrace" -o "$t/run.din" --uncached || fail "convert din"
+"$citcat" convert "$t/run.itrace" -o "$t/run.pdats2" --to pdats2 --uncached || fail "convert pdats2"
 
 # same FILE OPTIONS...: the dump equals the lines on standard input
 same() {
@@ -110,21 +110,22 @@ tail -n 1 "$t/cat.txt" | grep -Eq '^[0-9]+ stop bcount=[0-9]+ reason=command ins
 "$citcat" dump - --from 4 --count 1 <"$t/run.cat" | grep -qx '4 sync pc=0x00000044 gi=0x00000000 gd=0x00000000' || fail "dump -"
 
 # ---- itrace: the retired instructions from P ----
-# P's instructions (words as in CAT event 2) and their accesses: r0 =
+# P's instructions (words as in CAT event 2) and their accesses (device-window
+# accesses are uncached, marked u): r0 =
 # 'TRC1' to slot 0, 39 to DUMP_DONE, then loop 1's first load of 0x200000
 # (zero) and the add after it.
 same "itrace head" "$t/run.itrace" --count 8 <<'EOF'
 0 insn insn=0 pc=0x00000044 word=0xe2841c0f
-1 insn insn=1 pc=0x00000048 word=0xe5810040 accesses=w4@0x40000f40=0x54524331
+1 insn insn=1 pc=0x00000048 word=0xe5810040 accesses=w4u@0x40000f40=0x54524331
 2 insn insn=2 pc=0x0000004c word=0xe3a02027
-3 insn insn=3 pc=0x00000050 word=0xe58120fc accesses=w4@0x40000ffc=0x00000027
+3 insn insn=3 pc=0x00000050 word=0xe58120fc accesses=w4u@0x40000ffc=0x00000027
 4 insn insn=4 pc=0x00000054 word=0xe3a05602
 5 insn insn=5 pc=0x00000058 word=0xe3a06000
 6 insn insn=6 pc=0x0000005c word=0xe7957006 accesses=r4@0x00200000=0x00000000
 7 insn insn=7 pc=0x00000060 word=0xe0877006
 EOF
 same "itrace json" "$t/run.itrace" --json --from 1 --count 1 <<'EOF'
-{"rec": 1, "kind": "insn", "insn": 1, "pc": "0x00000048", "word": "0xe5810040", "accesses": "w4@0x40000f40=0x54524331"}
+{"rec": 1, "kind": "insn", "insn": 1, "pc": "0x00000048", "word": "0xe5810040", "accesses": "w4u@0x40000f40=0x54524331"}
 EOF
 # The interrupt in `b wait_here`, between two instructions: the handler's
 # first instruction is the IRQ vector (0x18), the next record.

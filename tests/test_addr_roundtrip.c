@@ -104,8 +104,11 @@ static uint64_t count_itrace_refs(const char *path)
 	uint64_t n = 0;
 	if (citcat_itrace_reader_open(&r, path) == 0)
 		while (citcat_itrace_next(r, &rec) == 1)
-			if (rec.kind == CITCAT_REC_INSN)
-				n += 1 + rec.n_acc;
+			if (rec.kind == CITCAT_REC_INSN) {
+				n += 1; /* the fetch, then the cacheable accesses (DIN.md) */
+				for (uint32_t i = 0; i < rec.n_acc; i++)
+					n += !rec.acc[i].uncached;
+			}
 	citcat_itrace_reader_close(r);
 	return n;
 }
@@ -163,6 +166,8 @@ static void roundtrip(const char *itrace)
 	CHECK(same_file(din, back));
 	snprintf(out, sizeof out, "%s/e.xdin", dir);
 	CHECK_EQ(run("'%s' convert '%s' -o '%s'", citcat, itrace, out), 0);
+	/* DMA transfers are xdin copy-back/invalidate pairs, which din cannot hold */
+	CHECK_EQ(run("grep -v '^[cv] ' '%s' >'%s.core'; mv '%s.core' '%s'", out, out, out, out), 0);
 	CHECK_EQ(run("'%s' convert '%s' -o '%s'", citcat, out, p2), 0);
 	CHECK_EQ(run("'%s' convert '%s' -o '%s'", citcat, p2, back), 0);
 	CHECK(same_file(din, back));

@@ -122,8 +122,8 @@ static void test_itrace(const char *path)
 	r.pc = 0x100;
 	r.word = 0xe5810040;
 	r.n_acc = 2;
-	r.acc[0] = (struct citcat_access){0x2000, 0xab, 1, 0};
-	r.acc[1] = (struct citcat_access){0x2004, 0x1122334455667788ull, 8, 1};
+	r.acc[0] = (struct citcat_access){0x2000, 0xab, 1, 0, 0};
+	r.acc[1] = (struct citcat_access){0x2004, 0x1122334455667788ull, 8, 1, 0};
 	CHECK_EQ(citcat_itrace_write(w, &r), 0);
 	struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = 2, .pc = 0x104};
 	CHECK_EQ(citcat_itrace_write(w, &irq), 0);

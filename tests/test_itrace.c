@@ -101,6 +101,114 @@ static void test_stop_record(const char *path)
 	citcat_itrace_reader_close(r);
 }
 
+/* Version 2: the uncached flag, DMA records (handed out only when asked),
+ * their byte encoding and their reserved bits. */
+static void test_v2(const char *path)
+{
+	struct citcat_itrace_writer *w;
+	static struct citcat_itrace_rec a, b, d, got;
+	a = mk(0x100, 0xe5913000, 2, 0x40000700);
+	a.acc[1].uncached = 1;
+	b = mk(0x104, 0xe5900000, 1, 0x2000);
+	memset(&d, 0, sizeof d);
+	d.kind = CITCAT_REC_DMA;
+	d.pc = 0x3008;
+	d.word = 8;
+	CHECK_EQ(citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32), 0);
+	CHECK_EQ(citcat_itrace_write(w, &a), 0);
+	CHECK_EQ(citcat_itrace_write(w, &d), 0);
+	CHECK_EQ(citcat_itrace_write(w, &b), 0);
+	d.word = 0; /* a DMA record of 0 or more than 4096 bytes is refused */
+	CHECK_EQ(citcat_itrace_write(w, &d), CITCAT_ERR_INVAL);
+	d.word = 4097;
+	CHECK_EQ(citcat_itrace_write(w, &d), CITCAT_ERR_INVAL);
+	d.word = 8;
+	CHECK_EQ(citcat_itrace_writer_close(w), 0);
+
+	struct citcat_itrace_reader *r;
+	/* by default the DMA record is skipped */
+	CHECK_EQ(citcat_itrace_reader_open(&r, path), 0);
+	CHECK_EQ(citcat_itrace_next(r, &got), 1);
+	CHECK(citcat_itrace_rec_equal(&got, &a));
+	CHECK_EQ(got.acc[0].uncached, 0);
+	CHECK_EQ(got.acc[1].uncached, 1);
+	CHECK_EQ(citcat_itrace_next(r, &got), 1);
+	CHECK(citcat_itrace_rec_equal(&got, &b));
+	CHECK_EQ(citcat_itrace_next(r, &got), 0);
+	citcat_itrace_reader_close(r);
+	/* asked for, it comes between the two instructions */
+	CHECK_EQ(citcat_itrace_reader_open(&r, path), 0);
+	citcat_itrace_reader_dma(r, 1);
+	CHECK_EQ(citcat_itrace_next(r, &got), 1);
+	CHECK_EQ(citcat_itrace_next(r, &got), 1);
+	CHECK_EQ(got.kind, CITCAT_REC_DMA);
+	CHECK_EQ(got.pc, 0x3008);
+	CHECK_EQ(got.word, 8);
+	CHECK(citcat_itrace_rec_equal(&got, &d));
+	CHECK_EQ(citcat_itrace_next(r, &got), 1);
+	CHECK(citcat_itrace_rec_equal(&got, &b));
+	CHECK_EQ(citcat_itrace_next(r, &got), 0);
+	citcat_itrace_reader_close(r);
+	/* the uncached flag takes part in equality */
+	struct citcat_itrace_rec a2 = a;
+	a2.acc[1].uncached = 0;
+	CHECK(!citcat_itrace_rec_equal(&a, &a2));
+
+	/* The payload bytes, by hand (ITRACE.md): instruction a = 0x30 (p, w,
+	 * 2 accesses), zz(0x100) = 0x200 as ULEB128 80 04, the word, then
+	 * access 0 read 4 bytes at 0x40000700: 0x40, zz = 0x80000e00 as
+	 * ULEB128 80 9c 80 80 08, value 44 33 22 11; access 1 write 4 bytes,
+	 * uncached, sequential: 0xc0 | 0x10 | 0x08 = 0xd8, value 88 66 44 22.
+	 * Then the DMA record: 80, ULEB128(0x3008) = 88 60, ULEB128(8) = 08. */
+	long size = file_size(path);
+	CHECK(size > 0);
+	if (size <= 0)
+		return;
+	uint8_t *buf = malloc((size_t)size);
+	FILE *f = fopen(path, "rb");
+	CHECK(fread(buf, 1, (size_t)size, f) == (size_t)size);
+	fclose(f);
+	static const uint8_t want[] = {0x32, 0x80, 0x04, 0x00, 0x30, 0x91, 0xe5, 0x40, 0x80, 0x9c, 0x80, 0x80, 0x08,
+				       0x44, 0x33, 0x22, 0x11, 0xd8, 0x88, 0x66, 0x44, 0x22, 0x80, 0x88, 0x60, 0x08};
+	size_t at = 0;
+	for (long i = 0; i + (long)sizeof want <= size; i++)
+		if (memcmp(buf + i, want, sizeof want) == 0)
+			at = (size_t)i;
+	CHECK(at != 0); /* the chunk payload (stored raw: too small to compress) holds exactly these bytes */
+	/* Reserved bits set, checksum recomputed: the DMA record's bits 5..0,
+	 * an access byte's bit 2; both are named as reserved. */
+	size_t c0 = 16 + 8 + 4; /* header, 8 bytes of metadata, header checksum */
+	static const size_t spots[2] = {22, 17};
+	static const uint8_t flips[2] = {0x01, 0x04};
+	for (int k = 0; k < 2 && at && memcmp(buf + c0, "BLK", 3) == 0; k++) {
+		uint8_t *h = buf + c0;
+		uint32_t stored = (uint32_t)h[8] | (uint32_t)h[9] << 8 | (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24;
+		buf[at + spots[k]] ^= flips[k];
+		uint8_t save[4];
+		memcpy(save, h + 20, 4);
+		uint32_t ck = XXH32(h, 20, 0);
+		XXH32_state_t *st = XXH32_createState();
+		XXH32_reset(st, 0);
+		XXH32_update(st, h, 20);
+		XXH32_update(st, h + 24, stored);
+		ck = XXH32_digest(st);
+		XXH32_freeState(st);
+		for (int i = 0; i < 4; i++)
+			h[20 + i] = (uint8_t)(ck >> (8 * i));
+		FILE *g = fopen(path, "wb");
+		fwrite(buf, 1, (size_t)size, g);
+		fclose(g);
+		unsigned long cnt;
+		struct citcat_errinfo e;
+		CHECK_EQ(read_all(path, &cnt, &e), CITCAT_ERR_CORRUPT);
+		CHECK(strstr(e.msg, "reserved") != NULL);
+		buf[at + spots[k]] ^= flips[k];
+		memcpy(h + 20, save, 4);
+	}
+	free(buf);
+	unlink(path);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/citcat-test-itrace-XXXXXX";
@@ -193,7 +301,16 @@ int main(void)
 	buf[8] = 9;
 	WRITE_BAD(size);
 	CHECK_EQ(read_all(bad, &cnt, &e), CITCAT_ERR_VERSION);
-	buf[8] = 1;
+	buf[8] = CITCAT_ITRACE_VERSION;
+	/* Version 1 (no uncached flags, no DMA records) is refused, saying so. */
+	{
+		struct cc_writer *cw;
+		uint8_t meta[8] = {CITCAT_ISA_ARM_A32, 0, 0, 0, 0, 0, 0, 0};
+		CHECK_EQ(cc_writer_open(&cw, bad, "CITR\r\n\x1a\n", 1, meta, sizeof meta, 4096), 0);
+		CHECK_EQ(cc_writer_close(cw), 0);
+		CHECK_EQ(read_all(bad, &cnt, &e), CITCAT_ERR_UNSUPPORTED);
+		CHECK(strstr(e.msg, "version 1") != NULL);
+	}
 	/* Trailing garbage after the end marker. */
 	{
 		FILE *g = fopen(bad, "wb");
@@ -248,6 +365,7 @@ int main(void)
 	CHECK_EQ(citcat_itrace_write(w, &rec), 0);
 	citcat_itrace_writer_abort(w);
 	CHECK(access(gone, F_OK) != 0);
+	test_v2(bad);
 
 	free(buf);
 	unlink(bad);

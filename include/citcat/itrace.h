@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_ITRACE_VERSION 1
+#define CITCAT_ITRACE_VERSION 2 /* 2: uncached flag per access, DMA records (ITRACE.md) */
 #define CITCAT_ITRACE_MAX_ACC 64 /* data accesses one instruction may make */
 
 enum citcat_isa {
@@ -22,13 +22,17 @@ enum citcat_rec_kind {
 	CITCAT_REC_INSN = 0, /* a retired instruction */
 	CITCAT_REC_IRQ = 1,  /* an interrupt entry, between two instructions */
 	CITCAT_REC_STOP = 2, /* an abnormal end (fault, WFI deadlock, interrupted): the last record */
+	CITCAT_REC_DMA = 3,  /* a DMA transfer into RAM, between two instructions */
 };
+
+#define CITCAT_ITRACE_MAX_DMA 4096 /* bytes one DMA record may name */
 
 struct citcat_access {
 	uint64_t addr;
 	uint64_t value; /* little-endian value of SIZE bytes */
 	uint8_t size;   /* 1, 2, 4 or 8 */
 	uint8_t write;  /* 0 read, 1 write */
+	uint8_t uncached; /* 1: an uncached device-window access (never in a cache); 0: cacheable RAM */
 };
 
 /* One itrace record.  For CITCAT_REC_INSN: PC, WORD and the accesses in
@@ -36,6 +40,11 @@ struct citcat_access {
  * EPC, the address of the first instruction not executed (where the
  * interrupted program resumes); the next record is the first instruction of
  * the handler.
+ * For CITCAT_REC_DMA: PC is the first byte the transfer wrote and WORD its
+ * length in bytes (1..CITCAT_ITRACE_MAX_DMA); it lies at the instruction
+ * boundary where the DMA engine wrote RAM (after the instruction before it,
+ * before an interrupt entry at the same boundary).  Readers hand DMA records
+ * out only when asked (citcat_itrace_reader_dma).
  * For CITCAT_REC_STOP: LINE is the stop reason (enum citcat_stop_reason,
  * CITCAT_STOP_FAULT or later), PC where the run ended (the faulting
  * instruction or fetch address, the WFI of a deadlock, the first instruction
@@ -82,8 +91,13 @@ CITCAT_API int citcat_itrace_reader_open(struct citcat_itrace_reader **r, const 
 CITCAT_API int citcat_itrace_reader_open_mem(struct citcat_itrace_reader **r, const void *buf, size_t len);
 /* Reads the next record into *REC (caller-owned, reused for the whole
  * run).  Returns 1, 0 at the end, or an error: CITCAT_ERR_INVAL (NULL
- * argument), _TRUNCATED, _CHECKSUM, _CORRUPT, _LIMIT, _IO. */
+ * argument), _TRUNCATED, _CHECKSUM, _CORRUPT, _LIMIT, _IO.  DMA records are
+ * skipped unless citcat_itrace_reader_dma(R, 1) was called: most consumers
+ * (listings, address traces of the core, WET) want the core's instructions
+ * and interrupt entries only. */
 CITCAT_API int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec);
+/* Asks for (WANT 1) or skips (0, the default) DMA records.  No effect for NULL. */
+CITCAT_API void citcat_itrace_reader_dma(struct citcat_itrace_reader *r, int want);
 /* The file's ISA (0 for NULL). */
 CITCAT_API enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r);
 /* The reader's last error (owned by R), or NULL for NULL. */
@@ -91,7 +105,8 @@ CITCAT_API const struct citcat_errinfo *citcat_itrace_reader_error(const struct 
 /* Frees R.  Accepts NULL. */
 CITCAT_API void citcat_itrace_reader_close(struct citcat_itrace_reader *r);
 
-/* 1 when two records are equal (accesses compared in order), else 0 (also
+/* 1 when two records are equal (accesses compared in order, with their
+ * uncached flags), else 0 (also
  * when either is NULL). */
 CITCAT_API int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citcat_itrace_rec *b);
 

@@ -16,7 +16,9 @@ extern "C" {
 
 struct citcat_replay_observer;
 
-/* Receives every regenerated itrace record in trace order.  REC is valid
+/* Receives every regenerated itrace record in trace order (instructions,
+ * interrupt entries and an abnormal end; DMA records are left out, as
+ * itrace readers leave them out by default).  REC is valid
  * during the call only.  Returns 0 to go on; non-zero stops the run (no
  * output file is left) with that code when it is a negative citcat_err
  * code, else with CITCAT_ERR_INTERRUPTED. */

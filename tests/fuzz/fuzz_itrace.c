@@ -1,6 +1,6 @@
 /* Fuzz target: the itrace reader must never crash, hang or read out of
  * bounds, whatever the bytes, and every record it returns is well formed
- * (kind, interrupt line, access count, sizes, value widths).  An input
+ * (kind, interrupt line, access count, sizes, value widths, DMA lengths).  An input
  * starting "CITR" is read as a whole file; any other input is a chunk's
  * records, wrapped in a valid container (wrap.h) so the record decoder is
  * reached despite the checksums.  The chunk is read twice: with the record
@@ -17,8 +17,14 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 	struct citcat_itrace_reader *r;
 	uint32_t n = 0;
 	if (citcat_itrace_reader_open_mem(&r, buf, len) == 0) {
+		citcat_itrace_reader_dma(r, 1);
 		while (citcat_itrace_next(r, &rec) == 1) {
 			n++;
+			if (rec.kind == CITCAT_REC_DMA) {
+				if (rec.n_acc || rec.pc > UINT32_MAX || rec.word == 0 || rec.word > CITCAT_ITRACE_MAX_DMA)
+					abort();
+				continue;
+			}
 			if (rec.kind == CITCAT_REC_IRQ) {
 				if (rec.line > 63 || rec.n_acc)
 					abort();
@@ -28,7 +34,7 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 				abort();
 			for (uint32_t i = 0; i < rec.n_acc; i++) {
 				const struct citcat_access *a = &rec.acc[i];
-				if ((a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8) || a->write > 1 ||
+				if ((a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8) || a->write > 1 || a->uncached > 1 ||
 				    (a->size < 8 && (a->value >> (8 * a->size))))
 					abort();
 			}

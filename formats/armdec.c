@@ -1,0 +1,90 @@
+/* The shared ARM A32 decoder: see armdec.h.  The one place outside the core
+ * models that knows ARM encodings (through Capstone). */
+#include "armdec.h"
+#include "citcat.h"
+
+#include <string.h>
+
+int armdec_init(struct armdec *d)
+{
+	memset(d, 0, sizeof *d);
+	if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &d->cs) != CS_ERR_OK)
+		return CITCAT_ERR_UNSUPPORTED;
+	d->open = 1;
+	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (!(d->insn = cs_malloc(d->cs))) {
+		armdec_fini(d);
+		return CITCAT_ERR_NOMEM;
+	}
+	return 0;
+}
+
+void armdec_fini(struct armdec *d)
+{
+	if (d->insn)
+		cs_free(d->insn, 1);
+	if (d->open)
+		cs_close(&d->cs);
+	memset(d, 0, sizeof *d);
+}
+
+const cs_insn *armdec_decode(struct armdec *d, uint32_t pc, uint32_t word)
+{
+	uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
+	const uint8_t *p = b;
+	size_t n = 4;
+	uint64_t addr = pc;
+	return cs_disasm_iter(d->cs, &p, &n, &addr, d->insn) ? d->insn : NULL;
+}
+
+int armdec_classify(struct armdec *d, uint32_t pc, uint32_t word, struct armdec_class *c)
+{
+	memset(c, 0, sizeof *c);
+	const cs_insn *in = armdec_decode(d, pc, word);
+	if (!in)
+		return 0; /* undefined: it does not branch (an exception would end the run) */
+	c->decoded = 1;
+	const cs_arm *a = &in->detail->arm;
+	c->cond = a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID;
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	if (cs_regs_access(d->cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+		for (unsigned i = 0; i < nrd && c->nrd < ARMDEC_MAX_REGS; i++)
+			c->rd[c->nrd++] = rd[i];
+		for (unsigned i = 0; i < nwr && c->nwr < ARMDEC_MAX_REGS; i++)
+			c->wr[c->nwr++] = wr[i];
+	}
+	int writes_pc = 0;
+	for (unsigned i = 0; i < c->nwr; i++)
+		writes_pc |= c->wr[i] == ARM_REG_PC;
+	if ((in->id == ARM_INS_B || in->id == ARM_INS_BL) && a->op_count >= 1 && a->operands[0].type == ARM_OP_IMM) {
+		c->flow = c->cond ? ARMDEC_DIRECT_C : ARMDEC_DIRECT_U;
+		c->target = (uint32_t)a->operands[0].imm;
+		c->link = in->id == ARM_INS_BL;
+		return 1;
+	}
+	if (in->id == ARM_INS_BLX && a->op_count >= 1 && a->operands[0].type == ARM_OP_IMM) {
+		c->flow = ARMDEC_THUMB;
+		return 1;
+	}
+	if (writes_pc) {
+		c->flow = ARMDEC_INDIRECT;
+		c->link = in->id == ARM_INS_BLX;
+		/* exception return: the S bit with PC as destination (SUBS/MOVS PC, ...)
+		 * or LDM with the ^ form, both of which write CPSR */
+		for (unsigned i = 0; i < c->nwr; i++)
+			c->exc_ret |= c->wr[i] == ARM_REG_CPSR;
+		c->exc_ret |= a->update_flags && in->id != ARM_INS_BX;
+		c->exc_ret |= a->usermode;
+		int rd_sp = 0, wr_sp = 0;
+		for (unsigned i = 0; i < c->nrd; i++)
+			rd_sp |= c->rd[i] == ARM_REG_SP;
+		for (unsigned i = 0; i < c->nwr; i++)
+			wr_sp |= c->wr[i] == ARM_REG_SP;
+		int from_lr = a->op_count >= 1 && a->operands[a->op_count - 1].type == ARM_OP_REG &&
+			      a->operands[a->op_count - 1].reg == ARM_REG_LR &&
+			      (in->id == ARM_INS_BX || in->id == ARM_INS_MOV);
+		c->ret = !c->link && !c->exc_ret && (from_lr || (rd_sp && wr_sp));
+	}
+	return 1;
+}
