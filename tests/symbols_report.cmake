@@ -1,0 +1,15 @@
+# Issue 12: symbols and source lines (common/symbols.c) against binutils,
+# the listing with --elf and ranges, the divergence report's extras, and
+# the HTML report rendered in headless Chromium.  Included from
+# CMakeLists.txt before the sanitizer block.
+find_program(CITCAT_ARM_NM arm-none-eabi-nm)
+find_program(CITCAT_ARM_ADDR2LINE arm-none-eabi-addr2line)
+if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES AND CITCAT_ARM_NM AND CITCAT_ARM_ADDR2LINE)
+  add_executable(test_symbols test_symbols.c)
+  citcat_target_setup(test_symbols)
+  target_link_libraries(test_symbols PRIVATE citcat)
+  target_include_directories(test_symbols PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/symbols)
+  add_test(NAME test_symbols_crc32 COMMAND test_symbols ${CITCAT_EXAMPLE_DIR}/crc32.elf ${CITCAT_ARM_NM}
+    ${CITCAT_ARM_ADDR2LINE} ${CMAKE_CURRENT_BINARY_DIR}/symbols)
+endif()
