@@ -8,6 +8,8 @@
 
 #include "citcat.h"
 
+struct citcat_cat_event;
+
 struct citcat_replay_config {
 	size_t struct_size;     /* sizeof(struct citcat_replay_config) */
 	const char *ims_path;   /* required */
@@ -33,6 +35,13 @@ struct citcat_replay_config {
 	 * interrupt entry, REGS is the state before the entry.  Non-zero stops
 	 * the run with that error code (OBS_ERR, if set, says why). */
 	const struct citcat_replay_observer *observer;
+	/* Optional (NULL: none): each regenerated bus event (CAT kinds FILL_I
+	 * .. IRQ) in bus order, with BUS_CTX; the ones an instruction makes
+	 * (its fetch, its data accesses) come before its observer record.
+	 * Non-zero stops the run like the observer's (OBS_ERR says why when
+	 * the observer is set). */
+	int (*bus)(void *bus_ctx, const struct citcat_cat_event *ev);
+	void *bus_ctx;
 };
 
 enum { CITCAT_OBS_SP = 13, CITCAT_OBS_LR = 14, CITCAT_OBS_PC = 15, CITCAT_OBS_CPSR = 16, CITCAT_OBS_SPSR = 17,

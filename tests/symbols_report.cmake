@@ -19,3 +19,10 @@ if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES AND CITCAT_ARM_NM AN
     ${CITCAT_ARM_ADDR2LINE})
   set_tests_properties(listing_symbols PROPERTIES FIXTURES_REQUIRED ex_crc32)
 endif()
+# The HTML report, rendered in headless Chromium (skipped, exit 77, when absent).
+if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES)
+  add_test(NAME report_html COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/report_html.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_EXAMPLE_DIR}/crc32.elf ${CMAKE_CURRENT_BINARY_DIR}/examples/crc32.cat
+    ${CMAKE_CURRENT_BINARY_DIR}/examples/crc32.itrace)
+  set_tests_properties(report_html PROPERTIES FIXTURES_REQUIRED ex_crc32 SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()
