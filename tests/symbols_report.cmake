@@ -26,3 +26,19 @@ if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES)
     ${CMAKE_CURRENT_BINARY_DIR}/examples/crc32.itrace)
   set_tests_properties(report_html PROPERTIES FIXTURES_REQUIRED ex_crc32 SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+# C++ firmware (issue 12): cxx_demo captured with its oracle and replayed exactly.
+if(CITCAT_EXAMPLES AND CITCAT_EXAMPLE_CXX_NAMES)
+  foreach(n IN LISTS CITCAT_EXAMPLE_CXX_NAMES)
+    add_test(NAME example_capture_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/example_capture.sh
+      $<TARGET_FILE:citcat_cli> ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CMAKE_CURRENT_BINARY_DIR}/examples ${n})
+    set_tests_properties(example_capture_${n} PROPERTIES FIXTURES_SETUP ex_${n})
+    add_test(NAME replay_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_example.sh
+      $<TARGET_FILE:citcat_cli> ${CMAKE_CURRENT_BINARY_DIR}/examples ${n})
+    set_tests_properties(replay_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+  endforeach()
+endif()
+# firmware.mk: C++, per-language flags, libm, -u _printf_float.
+if(CITCAT_EXAMPLES AND CITCAT_EXAMPLE_CXX_NAMES)
+  add_test(NAME firmware_mk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/firmware_mk.sh $<TARGET_FILE:citcat_cli>
+    ${CMAKE_SOURCE_DIR})
+endif()
