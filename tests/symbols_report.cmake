@@ -42,3 +42,8 @@ if(CITCAT_EXAMPLES AND CITCAT_EXAMPLE_CXX_NAMES)
   add_test(NAME firmware_mk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/firmware_mk.sh $<TARGET_FILE:citcat_cli>
     ${CMAKE_SOURCE_DIR})
 endif()
+# DMA input that ends: no storm of zero-length completions, exact replay.
+if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES)
+  add_test(NAME dma_input_end COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/dma_input_end.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_EXAMPLE_DIR}/crc32.elf)
+endif()
