@@ -47,3 +47,4 @@ if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES)
   add_test(NAME dma_input_end COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/dma_input_end.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_EXAMPLE_DIR}/crc32.elf)
 endif()
+citcat_fuzz_target(symbols)
