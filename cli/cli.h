@@ -95,6 +95,12 @@ struct convert_opts {
 	int lz4;           /* --lz4: wrap the output in an LZ4 frame (-1: by suffix) */
 	const char *daf;   /* --daf: data-address filtering trace to replay over the flow IN */
 	int uncached;      /* --uncached: itrace -> address trace keeps device accesses */
+	/* --to text only (convert_text.c): symbols and which part to list */
+	const char *elf;            /* --elf FW.elf: function+offset and file:line lines */
+	const char *function;       /* --function NAME: only instructions inside it (needs --elf) */
+	uint64_t from_insn, count;  /* --from-insn N, --count K (0: to the end) */
+	int pc_range;               /* --pc LO:HI given: only LO <= pc < HI */
+	uint64_t pc_lo, pc_hi;
 };
 
 /* ---- address-trace formats: din, xdin, pdats, pdats2 (addr_cli.c) ---- */
@@ -141,10 +147,21 @@ int cmd_replay(int argc, char **argv);
 int bench_capture(int argc, char **argv);
 /* ---- replay (issue 4) ---- */
 /* convert --to text: IN (format FROM, which must be itrace) as a listing. */
-int text_convert(const char *in, const char *from, const char *out);
+int text_convert(const char *in, const char *from, const char *out, const struct convert_opts *o);
 int bench_replay(int argc, char **argv);
 /* ---- first-access load-value trace (lvt_cli.c) ---- */
 int lvt_info(const char *path, int json);
 int bench_lvt(int argc, char **argv);
+
+/* ---- symbols for people (symbols_cli.c, issue 12) ---- */
+struct citcat_symbols;
+/* Opens the symbolizer of PATH, printing why not (returns EXIT_USAGE) on
+ * failure; 0 and *S set on success. */
+int cli_open_symbols(const char *path, struct citcat_symbols **s);
+/* Writes "0xPC" and, when SYMS (may be NULL) knows it, " FUNC+0xOFF
+ * (FILE:LINE)" into BUF (N bytes, always terminated); returns BUF.  For the
+ * divergence report, capture's fault message and dump. */
+const char *cli_describe_pc(struct citcat_symbols *syms, uint64_t pc, char *buf, size_t n);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -2,6 +2,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "outfile.h"
+#include "symbols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -122,16 +123,24 @@ static void uart_to_outfile(void *ctx, uint8_t b) { cc_outfile_write(ctx, &b, 1)
  * named by symbol (function+offset (file:line)) when the ELF has them. */
 static void abnormal_end_message(char *buf, size_t n, const char *elf, const struct citcat_capture_result *res)
 {
-	(void)elf; /* for the symbolizer */
+	/* the PC as "0xPC function+0xOFF (file:line)" when the ELF has symbols
+	 * and debug info (common/symbols.h); plain "0xPC" otherwise */
+	struct citcat_symbols *syms = NULL;
+	if (citcat_symbols_open(&syms, elf, NULL))
+		syms = NULL;
+	char pc[256];
 	if (res->stop == CITCAT_STOP_FAULT)
-		snprintf(buf, n, "fault at 0x%08x: %s, address 0x%08x, after %llu instructions", res->fault_pc,
-			 citcat_fault_kind_name(res->fault_kind), res->fault_addr, (unsigned long long)res->insns);
+		snprintf(buf, n, "fault at %s: %s, address 0x%08x, after %llu instructions",
+			 cli_describe_pc(syms, res->fault_pc, pc, sizeof pc), citcat_fault_kind_name(res->fault_kind),
+			 res->fault_addr, (unsigned long long)res->insns);
 	else if (res->stop == CITCAT_STOP_WFI_DEADLOCK)
-		snprintf(buf, n, "WFI at 0x%08x can never wake: no enabled interrupt line has a source that can raise it "
-			 "(%s), after %llu instructions", res->stop_pc, res->stop_detail, (unsigned long long)res->insns);
+		snprintf(buf, n, "WFI at %s can never wake: no enabled interrupt line has a source that can raise it "
+			 "(%s), after %llu instructions", cli_describe_pc(syms, res->stop_pc, pc, sizeof pc), res->stop_detail,
+			 (unsigned long long)res->insns);
 	else
-		snprintf(buf, n, "interrupted after %llu instructions, at 0x%08x", (unsigned long long)res->insns,
-			 res->stop_pc);
+		snprintf(buf, n, "interrupted after %llu instructions, at %s", (unsigned long long)res->insns,
+			 cli_describe_pc(syms, res->stop_pc, pc, sizeof pc));
+	citcat_symbols_close(syms);
 }
 
 static int progress_cb(void *ctx, uint64_t insns)
@@ -333,7 +342,7 @@ int cmd_capture(int argc, char **argv)
 				res.traced_insns ? (double)res.lvt.bits / (double)res.traced_insns : 0.0);
 	}
 	if (res.stop >= CITCAT_STOP_FAULT) {
-		char msg[400];
+		char msg[768];
 		abnormal_end_message(msg, sizeof msg, elf, &res);
 		fprintf(stderr, "citcat capture: %s; the trace is valid up to there (exit status 3)\n", msg);
 		return EXIT_ABNORMAL;

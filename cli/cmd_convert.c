@@ -6,7 +6,9 @@
 #include <string.h>
 
 static const char convert_help[] =
-	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4|--zstd] [--uncached] [--daf RUN.daf]\n\n"
+	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4|--zstd] [--uncached] [--daf RUN.daf]\n"
+	"       citcat convert RUN.itrace -o OUT.txt [--elf FW.elf] [--from-insn N] [--count K]\n"
+	"                      [--function NAME] [--pc LO:HI]\n\n"
 	"Converts a trace between formats.  FMT is inferred from IN's contents and\n"
 	"OUT's suffix when not given.  IN may be wrapped in LZ4, zstd or xz; an OUT\n"
 	"name ending in .lz4 or .zst (RUN.din.zst) is written in that wrapper.\n"
@@ -27,7 +29,14 @@ static const char convert_help[] =
 	"                which no cache sees and which are left out by default\n"
 	"  --daf FILE    rebuild the data accesses from a DAF trace (formats/DAF.md) over the\n"
 	"                program flow IN: an itrace (checked against its accesses) or an\n"
-	"                SDC-LSP stream with --image; OUT is din, xdin, pdats or pdats2\n";
+	"                SDC-LSP stream with --image; OUT is din, xdin, pdats or pdats2\n"
+	"Text listings (--to text):\n"
+	"  --elf FILE       the firmware ELF: a '; function+0xOFF (file:line)' line where\n"
+	"                   the function or source line changes\n"
+	"  --from-insn N    start at instruction N (counted from 0; numbers stay the trace's)\n"
+	"  --count K        list at most K instructions\n"
+	"  --function NAME  only instructions inside function NAME (needs --elf)\n"
+	"  --pc LO:HI       only instructions at LO <= pc < HI (interrupt entries: by return address)\n";
 
 int cmd_convert(int argc, char **argv)
 {
@@ -48,6 +57,23 @@ int cmd_convert(int argc, char **argv)
 			o.image = argv[++i];
 		} else if (strcmp(a, "--daf") == 0 && i + 1 < argc) {
 			o.daf = argv[++i];
+		} else if (strcmp(a, "--elf") == 0 && i + 1 < argc) {
+			o.elf = argv[++i];
+		} else if (strcmp(a, "--function") == 0 && i + 1 < argc) {
+			o.function = argv[++i];
+		} else if (strcmp(a, "--from-insn") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &o.from_insn))
+				return cli_usage_error("convert", "bad instruction number '%s'", argv[i]);
+		} else if (strcmp(a, "--count") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &o.count) || !o.count)
+				return cli_usage_error("convert", "bad instruction count '%s'", argv[i]);
+		} else if (strcmp(a, "--pc") == 0 && i + 1 < argc) {
+			char buf[64], *colon;
+			snprintf(buf, sizeof buf, "%s", argv[++i]);
+			if (!(colon = strchr(buf, ':')) || (*colon = 0, cli_parse_u64(buf, &o.pc_lo)) ||
+			    cli_parse_u64(colon + 1, &o.pc_hi) || o.pc_lo >= o.pc_hi)
+				return cli_usage_error("convert", "bad address range '%s' (LO:HI, LO < HI)", argv[i]);
+			o.pc_range = 1;
 		} else if (strcmp(a, "--lz4") == 0) {
 			o.lz4 = 1;
 		} else if (strcmp(a, "--zstd") == 0) {
@@ -64,8 +90,8 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (!in || !out)
 		return cli_usage_error("convert", "need an input file and -o OUT");
-	const char *ins[] = {in, o.image};
-	if (cli_check_distinct(ins, 2, &out, 1))
+	const char *ins[] = {in, o.image, o.elf};
+	if (cli_check_distinct(ins, 3, &out, 1))
 		return EXIT_USAGE;
 	if (!from) {
 		const struct citcat_format *f;
@@ -84,6 +110,8 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage_error("convert", "citcat writes LZ4 (.lz4) and zstd (.zst) but not xz: '%s'", out);
 	if (o.daf)
 		return daf_convert(in, from, out, to, &o);
+	if (strcmp(to, "text") != 0 && (o.elf || o.function || o.from_insn || o.count || o.pc_range))
+		return cli_usage_error("convert", "--elf, --function, --from-insn, --count and --pc are for --to text");
 	const struct citcat_format *ff = citcat_format_by_name(from);
 	int (*conv)(const char *, const char *, const char *, const char *, const struct convert_opts *) =
 		cli_format(tf)->convert;

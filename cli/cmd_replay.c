@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "lvt_replay.h"
 #include "replay.h"
+#include "symbols.h"
 
 #include "armdec.h"
 #include <string.h>
@@ -17,6 +18,8 @@ static const char replay_help[] =
 	"                   with the recorded CAT, event for event (timestamps aside)\n"
 	"  --oracle ITRACE  compare the instruction trace with the ground truth\n"
 	"  --max-insns N    stop after N instructions if the traced interval is longer\n"
+	"  --elf FW.elf     name functions and source lines (function+0xOFF (file:line))\n"
+	"                   in a divergence report\n"
 	"                   (exit 2, no output left: the trace would be incomplete)\n"
 	"On a terminal the progress line shows the length the IMS claims and an ETA.\n"
 	"  --lvt LVT        decode a first-access load-value trace instead (capture/LVT.md):\n"
@@ -24,16 +27,64 @@ static const char replay_help[] =
 	"                   or the decoder's own D-cache with first-access flags\n"
 	"Exit status: 0 when the replay completed and every requested check held;\n"
 	"1 on a divergence (reported with the instruction index, branch count, PC, the\n"
-	"last instructions and expected versus found); 2 on a usage or input error,\n"
+	"last instructions, expected versus found, the register file, the last interrupt\n"
+	"entry, and for a bus event with different data a hex diff of it); 2 on a usage or input error,\n"
 	"an interruption (Ctrl-C, SIGTERM, SIGHUP) or the --max-insns limit.\n";
 
 /* Prints "  #index  pc: word  mnemonic operands" with the shared decoder
- * (NULL: none could be set up). */
-static void print_insn(struct armdec *dec, uint64_t index, uint32_t pc, uint32_t word, const char *mark)
+ * (NULL: none could be set up), and "  <function+0xOFF (file:line)>" when
+ * SYMS knows the pc. */
+static void print_insn(struct armdec *dec, struct citcat_symbols *syms, uint64_t index, uint32_t pc, uint32_t word,
+		       const char *mark)
 {
 	const cs_insn *in = dec ? armdec_decode(dec, pc, word) : NULL;
-	fprintf(stderr, "  %s #%-10llu 0x%08x: %08x  %s %s\n", mark, (unsigned long long)index, pc, word,
-		in ? in->mnemonic : "(undecodable)", in ? in->op_str : "");
+	char where[200] = "";
+	if (syms && citcat_symbols_describe(syms, pc, where + 3, sizeof where - 4) > 0) {
+		memcpy(where, "  <", 3);
+		strcat(where, ">");
+	}
+	fprintf(stderr, "  %s #%-10llu 0x%08x: %08x  %s %s%s\n", mark, (unsigned long long)index, pc, word,
+		in ? in->mnemonic : "(undecodable)", in ? in->op_str : "", where);
+}
+
+/* The extras of issue 12: register file, last interrupt entry, and the
+ * bytes of a bus event whose data differ, 16 a row, differences marked. */
+static void print_divergence_state(const struct citcat_divergence *d, struct citcat_symbols *syms)
+{
+	char buf[256];
+	if (d->have_regs) {
+		static const char *const names[16] = {"r0", "r1", "r2",  "r3",  "r4",  "r5", "r6", "r7",
+						      "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc"};
+		fprintf(stderr, "  registers there:\n");
+		for (int i = 0; i < 16; i++)
+			fprintf(stderr, "%s%3s 0x%08x%s", i % 4 ? "  " : "    ", names[i], d->regs[i], i % 4 == 3 ? "\n" : "");
+		fprintf(stderr, "    cpsr 0x%08x (mode 0x%02x%s%s)\n", d->cpsr, d->cpsr & 0x1f, d->cpsr & 0x80 ? ", IRQ masked" : "",
+			d->cpsr & 0x20 ? ", Thumb" : "");
+		if (syms && citcat_symbols_describe(syms, d->regs[14], buf, sizeof buf) > 0)
+			fprintf(stderr, "    lr is in %s\n", buf);
+	}
+	if (d->have_irq)
+		fprintf(stderr, "  last interrupt entry: line %u after instruction #%llu, return address %s\n", d->irq_line,
+			(unsigned long long)d->irq_index, cli_describe_pc(syms, d->irq_epc, buf, sizeof buf));
+	else
+		fprintf(stderr, "  last interrupt entry: none before it\n");
+	if (d->have_data) {
+		fprintf(stderr, "  data: first difference at byte %u of the %u bytes at 0x%08x (0x%08x)\n", d->data_off,
+			d->data_len, d->data_addr, d->data_addr + d->data_off);
+		for (uint32_t row = 0; row < d->data_n; row += 16) {
+			uint32_t k, end = row + 16 < d->data_n ? row + 16 : d->data_n;
+			fprintf(stderr, "    +0x%03x expected", d->data_win + row);
+			for (k = row; k < end; k++)
+				fprintf(stderr, " %02x", d->data_expected[k]);
+			fprintf(stderr, "\n           found   ");
+			for (k = row; k < end; k++)
+				fprintf(stderr, " %02x", d->data_found[k]);
+			fprintf(stderr, "\n                   ");
+			for (k = row; k < end; k++)
+				fputs(d->data_expected[k] != d->data_found[k] ? " ^^" : "   ", stderr);
+			fputc('\n', stderr);
+		}
+	}
 }
 
 static int progress_cb(void *ctx, uint64_t insns, uint64_t total)
@@ -48,6 +99,7 @@ int cmd_replay(int argc, char **argv)
 	citcat_replay_config_default(&c);
 	const char *pos[2] = {NULL, NULL};
 	int npos = 0, quiet = 0;
+	const char *elf = NULL;
 	struct citcat_lvt_replay_config lc;
 	citcat_lvt_replay_config_default(&lc);
 	for (int i = 1; i < argc; i++) {
@@ -66,6 +118,8 @@ int cmd_replay(int argc, char **argv)
 				return cli_usage_error("replay", "bad instruction count '%s'", argv[i]);
 		} else if (strcmp(a, "--lvt") == 0 && i + 1 < argc) {
 			lc.lvt_path = argv[++i];
+		} else if (strcmp(a, "--elf") == 0 && i + 1 < argc) {
+			elf = argv[++i];
 		} else if (strcmp(a, "--image") == 0 && i + 1 < argc) {
 			lc.image_path = argv[++i];
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -84,8 +138,11 @@ int cmd_replay(int argc, char **argv)
 		return cli_usage_error("replay", "need RUN.ims and RUN.aes");
 	c.ims_path = pos[0];
 	c.aes_path = pos[1];
-	const char *ins[] = {c.ims_path, c.aes_path, c.verify_cat, c.oracle, lc.lvt_path, lc.image_path};
-	if (cli_check_distinct(ins, 6, &c.out_path, 1))
+	const char *ins[] = {c.ims_path, c.aes_path, c.verify_cat, c.oracle, lc.lvt_path, lc.image_path, elf};
+	if (cli_check_distinct(ins, 7, &c.out_path, 1))
+		return EXIT_USAGE;
+	struct citcat_symbols *syms = NULL;
+	if (elf && cli_open_symbols(elf, &syms))
 		return EXIT_USAGE;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "replay");
@@ -104,20 +161,28 @@ int cmd_replay(int argc, char **argv)
 		rc = citcat_replay_run(&c, &res, &err);
 	}
 	cli_progress_done(&pr);
+	if (rc != CITCAT_ERR_DIVERGED) {
+		citcat_symbols_close(syms);
+		syms = NULL;
+	}
 	if (rc == CITCAT_ERR_DIVERGED) {
 		const struct citcat_divergence *d = &res.div;
-		fprintf(stderr, "citcat replay: DIVERGED: %s check failed at instruction #%llu (branch count %llu, pc 0x%08x)\n",
-			d->check, (unsigned long long)d->insn_index, (unsigned long long)d->bcount, d->pc);
+		char where[256];
+		fprintf(stderr, "citcat replay: DIVERGED: %s check failed at instruction #%llu (branch count %llu, pc %s)\n",
+			d->check, (unsigned long long)d->insn_index, (unsigned long long)d->bcount,
+			cli_describe_pc(syms, d->pc, where, sizeof where));
 		fprintf(stderr, "  expected: %s\n  found:    %s\n", d->expected, d->found);
 		struct armdec dec;
 		int have_dec = armdec_init(&dec) == 0;
 		if (d->nhist) {
 			fprintf(stderr, "  last instructions before it (> marks the one where it was found):\n");
 			for (unsigned i = 0; i < d->nhist; i++)
-				print_insn(have_dec ? &dec : NULL, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
+				print_insn(have_dec ? &dec : NULL, syms, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
 					   d->hist_index[i] == d->insn_index ? ">" : " ");
 		}
 		armdec_fini(&dec);
+		print_divergence_state(d, syms);
+		citcat_symbols_close(syms);
 		return EXIT_CHECK;
 	}
 	if (rc) {

@@ -16,7 +16,7 @@ static int info_addr(const char *p, const struct citcat_format *f, int json) { r
 static int convert_text(const char *in, const char *from, const char *out, const char *to,
 			const struct convert_opts *o)
 {
-	return text_convert(in, from, out);
+	return text_convert(in, from, out, o);
 }
 
 static int convert_champsim(const char *in, const char *from, const char *out, const char *to,

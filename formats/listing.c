@@ -8,6 +8,7 @@
 #include "cat.h"
 #include "input.h"
 #include "outfile.h"
+#include "symbols.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -31,6 +32,10 @@ struct citcat_listing_writer {
 	struct armdec dec; /* the shared ARM decoder */
 	struct dis_slot *dis;
 	uint64_t index;
+	struct citcat_symbols *syms;
+	int src_valid; /* src_func/src_file/src_line describe the last listed instruction */
+	const char *src_func, *src_file;
+	int src_line;
 	char buf[OUTBUF];
 	size_t len;
 	struct citcat_errinfo err;
@@ -126,7 +131,7 @@ static int flush(struct citcat_listing_writer *w)
 }
 
 /* The longest line: 64 accesses of about 45 characters each. */
-#define MAX_LINE (200 + CITCAT_ITRACE_MAX_ACC * 48)
+#define MAX_LINE (400 + CITCAT_ITRACE_MAX_ACC * 48) /* with a source line */
 
 int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_itrace_rec *rec)
 {
@@ -140,6 +145,7 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 	size_t room = OUTBUF - w->len;
 	int n;
 	if (rec->kind == CITCAT_REC_IRQ) {
+		w->src_valid = 0;
 		n = snprintf(p, room, "%10s  interrupt line %u, EPC 0x%08llx\n", "--", rec->line,
 			     (unsigned long long)rec->pc);
 		w->len += (size_t)n;
@@ -158,12 +164,26 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 	}
 	if (rec->kind != CITCAT_REC_INSN)
 		return lerr(w, CITCAT_ERR_INVAL, "unknown record kind %u", rec->kind);
-	n = snprintf(p, room, "%10llu  %08llx  %08x  %s", (unsigned long long)w->index++, (unsigned long long)rec->pc,
+	if (w->syms) {
+		struct citcat_symloc loc = {0};
+		if (citcat_symbols_lookup(w->syms, rec->pc, &loc) > 0 &&
+		    (!w->src_valid || loc.func != w->src_func || loc.file != w->src_file || loc.line != w->src_line)) {
+			char d[160];
+			citcat_symbols_describe(w->syms, rec->pc, d, sizeof d);
+			p += snprintf(p, room, "%12s; %s\n", "", d);
+		}
+		w->src_valid = 1;
+		w->src_func = loc.func;
+		w->src_file = loc.file;
+		w->src_line = loc.line;
+	}
+	char *line = p; /* the instruction line, after any source line */
+	n = snprintf(p, room - (size_t)(p - start), "%10llu  %08llx  %08x  %s", (unsigned long long)w->index++, (unsigned long long)rec->pc,
 		     rec->word, disassemble(w, (uint32_t)rec->pc, rec->word));
 	p += n;
 	if (rec->n_acc) {
 		/* accesses start in a column of their own when the text allows */
-		int pad = ACC_COLUMN - (int)(p - start);
+		int pad = ACC_COLUMN - (int)(p - line);
 		if (pad < 1)
 			pad = 1;
 		memset(p, ' ', (size_t)pad);
@@ -201,6 +221,18 @@ void citcat_listing_writer_abort(struct citcat_listing_writer *w)
 		return;
 	cc_outfile_abort(w->out);
 	writer_free(w);
+}
+
+void citcat_listing_set_symbols(struct citcat_listing_writer *w, struct citcat_symbols *syms)
+{
+	w->syms = syms;
+	w->src_valid = 0;
+}
+
+void citcat_listing_set_index(struct citcat_listing_writer *w, uint64_t index)
+{
+	w->index = index;
+	w->src_valid = 0;
 }
 
 const struct citcat_errinfo *citcat_listing_writer_error(const struct citcat_listing_writer *w) { return &w->err; }

@@ -12,13 +12,23 @@
  * size in bytes, the address and the value in 2*size hex digits, in program
  * order, starting at column 73 when the disassembly leaves room.  An
  * interrupt line sits between the last instruction before the interrupt and
- * the first of the handler, as in the itrace. */
+ * the first of the handler, as in the itrace.
+ *
+ * With symbols (citcat_listing_set_symbols), a source line precedes each
+ * instruction whose function or source line differs from the previous
+ * listed instruction's (and the first one after a gap or an interrupt line):
+ *
+ *              ; FUNCTION+0xOFF (FILE:LINE)
+ *
+ * twelve spaces and "; ", then citcat_symbols_describe's text for its PC;
+ * addresses no symbol or line covers get none. */
 #ifndef CITCAT_LISTING_H
 #define CITCAT_LISTING_H
 
 #include "itrace.h"
 
 struct citcat_listing_writer;
+struct citcat_symbols;
 
 /* Opens PATH for the listing ("-" = standard output; NULL = in memory, see
  * cc_outfile).  The file appears only when citcat_listing_writer_close
@@ -36,6 +46,13 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 int citcat_listing_writer_close(struct citcat_listing_writer *w, struct citcat_errinfo *err);
 /* Drops the listing being written and frees W.  Accepts NULL. */
 void citcat_listing_writer_abort(struct citcat_listing_writer *w);
+/* Adds the source lines described above from SYMS (not owned; must
+ * outlive W; NULL turns them off). */
+void citcat_listing_set_symbols(struct citcat_listing_writer *w, struct citcat_symbols *syms);
+/* Numbers the next instruction written INDEX (and the ones after it from
+ * there), for listing a part of a trace with its own instruction numbers;
+ * the next instruction also gets a source line. */
+void citcat_listing_set_index(struct citcat_listing_writer *w, uint64_t index);
 const struct citcat_errinfo *citcat_listing_writer_error(const struct citcat_listing_writer *w);
 
 #endif

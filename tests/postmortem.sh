@@ -51,7 +51,8 @@ case "$section" in
 wild)
   pc=$(sym "$FW/crash_wild.elf" crash_pc)
   capture_abnormal wild "$FW/crash_wild.elf"
-  grep -q "fault at $pc: bus error (read of an unmapped address), address 0x30000000" "$t/wild.err" ||
+  # the PC is named function+offset (file:line) from the ELF's symbols and DWARF
+  grep -q "fault at $pc main+0x[0-9a-f]* (crash.c:[0-9]*): bus error (read of an unmapped address), address 0x30000000" "$t/wild.err" ||
     fail "wild: message: $(cat "$t/wild.err")"
   grep -q "crash 1" "$t/wild.uart" || fail "wild: UART output lost: $(cat "$t/wild.uart")"
   pipeline wild fault
@@ -67,11 +68,11 @@ wild)
   ;;
 stack)
   capture_abnormal stack "$FW/crash_stack.elf"
-  grep -q "fault at 0x[0-9a-f]*: bus error (write to an unmapped address), address 0xffffff[0-9a-f][0-9a-f]" "$t/stack.err" ||
+  grep -q "fault at 0x[0-9a-f]* dive+0x[0-9a-f]* (crash.c:[0-9]*): bus error (write to an unmapped address), address 0xffffff[0-9a-f][0-9a-f]" "$t/stack.err" ||
     fail "stack: message: $(cat "$t/stack.err")"
   pipeline stack fault
   # the faulting push lies in dive()
-  pc=$(sed -n 's/.*fault at \(0x[0-9a-f]*\):.*/\1/p' "$t/stack.err")
+  pc=$(sed -n 's/.*fault at \(0x[0-9a-f]*\) .*/\1/p' "$t/stack.err")
   read -r start size < <("$NM" -S "$FW/crash_stack.elf" | awk '$4 == "dive" { print "0x" $1, "0x" $2 }')
   [ -n "$start" ] && [ $((pc)) -ge $((start)) ] && [ $((pc)) -lt $((start + size)) ] ||
     fail "stack: fault pc $pc is not in dive ($start + $size)"
@@ -81,7 +82,7 @@ stack)
 undef)
   pc=$(sym "$FW/crash_undef.elf" crash_pc)
   capture_abnormal undef "$FW/crash_undef.elf"
-  grep -q "fault at $pc: undefined instruction, address 0x00000000" "$t/undef.err" || fail "undef: message: $(cat "$t/undef.err")"
+  grep -q "fault at $pc [a-z_]*+0x[0-9a-f]* (crash.c:[0-9]*): undefined instruction, address 0x00000000" "$t/undef.err" || fail "undef: message: $(cat "$t/undef.err")"
   pipeline undef fault
   last_lines undef "$pc" "fault at $pc: undefined instruction"
   tail -n 2 "$t/undef.txt" | head -n 1 | grep -q "e7f000f0" || fail "undef: $(tail -n 2 "$t/undef.txt")"

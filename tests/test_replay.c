@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *citcat, *exdir, *work;
+static const char *citcat, *exdir, *work, *fwdir; /* fwdir: the firmware ELFs (optional) */
 
 static char *path(const char *name, const char *suffix)
 {
@@ -135,6 +135,31 @@ static int64_t oracle_boundary(const char *oracle, uint64_t bcount, uint32_t pc,
 		}
 		idx++;
 		expect = rec.pc + 4;
+	}
+	citcat_itrace_reader_close(r);
+	return found;
+}
+
+/* The last interrupt entry of the oracle before instruction BEFORE: the
+ * instructions before it, its line and EPC; -1 when there is none. */
+static int64_t oracle_last_irq(const char *oracle, uint64_t before, unsigned *line, uint32_t *epc)
+{
+	struct citcat_itrace_reader *r;
+	if (citcat_itrace_reader_open(&r, oracle)) {
+		citcat_itrace_reader_close(r);
+		return -1;
+	}
+	static struct citcat_itrace_rec rec;
+	uint64_t idx = 0;
+	int64_t found = -1;
+	while (idx < before && citcat_itrace_next(r, &rec) == 1) {
+		if (rec.kind == CITCAT_REC_IRQ) {
+			found = (int64_t)idx;
+			*line = rec.line;
+			*epc = (uint32_t)rec.pc;
+		} else {
+			idx++;
+		}
 	}
 	citcat_itrace_reader_close(r);
 	return found;
@@ -305,8 +330,46 @@ static void check_cli(const char *name, const char *ims, const char *aes, const 
 	}
 	CHECK(!exists(out));
 	CHECK(!temp_left());
+	/* issue 12: the register file (pc as the library read it), the last
+	 * interrupt entry, the data diff */
+	char line[200];
+	if (d->have_regs) {
+		snprintf(line, sizeof line, " pc 0x%08x", d->regs[15]);
+		CHECK(strstr(err, "registers there:") != NULL && strstr(err, line) != NULL);
+		snprintf(line, sizeof line, "cpsr 0x%08x", d->cpsr);
+		CHECK(strstr(err, line) != NULL);
+	}
+	if (d->have_irq)
+		snprintf(line, sizeof line, "last interrupt entry: line %u after instruction #%llu, return address 0x%08x",
+			 d->irq_line, (unsigned long long)d->irq_index, d->irq_epc);
+	else
+		snprintf(line, sizeof line, "last interrupt entry: none before it");
+	CHECK(strstr(err, line) != NULL);
+	if (d->have_data) {
+		snprintf(line, sizeof line, "data: first difference at byte %u of the %u bytes at 0x%08x", d->data_off,
+			 d->data_len, d->data_addr);
+		CHECK(strstr(err, line) != NULL);
+		CHECK(strstr(err, " ^^") != NULL);
+	}
 	if (check_failures)
 		fprintf(stderr, "citcat replay said:\n%s\n", err);
+	/* with --elf: the same report, the pc named function+0xOFF (file:line) */
+	if (fwdir) {
+		char elf[4096];
+		snprintf(elf, sizeof elf, "%s/%s.elf", fwdir, name);
+		const char *eargs[] = {"replay", ims, aes, "--verify", expath(name, ".cat"), "--oracle", expath(name, ".itrace"),
+				       "--elf", elf, NULL};
+		CHECK_EQ(run_cli(eargs, err, sizeof err), 1);
+		snprintf(want, sizeof want, "(branch count %llu, pc 0x%08x ", (unsigned long long)d->bcount, d->pc);
+		const char *w = strstr(err, want);
+		CHECK(w != NULL);
+		/* "FUNCTION+0xOFF (FILE:LINE))" ends the line */
+		const char *eol = w ? strchr(w, '\n') : NULL, *plus = w ? strstr(w, "+0x") : NULL,
+			   *paren = plus ? strstr(plus, " (") : NULL, *colon = paren ? strchr(paren, ':') : NULL;
+		CHECK(eol && plus && paren && colon && colon < eol && eol[-1] == ')' && eol[-2] == ')' && colon[1] >= '1' &&
+		      colon[1] <= '9');
+		CHECK(strstr(err, "last instructions before it") == NULL || strstr(err, "  <") != NULL);
+	}
 }
 
 static void check_last_is(const struct citcat_divergence *d, uint64_t index, uint32_t pc)
@@ -357,6 +420,16 @@ static void irq_moved(const struct citcat_ims *ims)
 	CHECK_EQ(res.div.insn_index, at);
 	CHECK_EQ(res.div.pc, e.orig.pc);
 	CHECK_EQ(res.div.bcount, e.orig.bcount);
+	/* the last interrupt entry before it, as the oracle has it (interrupt 2 of sched's) */
+	unsigned iline = 0;
+	uint32_t iepc = 0;
+	int64_t last = oracle_last_irq(expath(name, ".itrace"), (uint64_t)at, &iline, &iepc);
+	CHECK(last >= 0);
+	CHECK(res.div.have_irq);
+	CHECK_EQ(res.div.irq_index, last);
+	CHECK_EQ(res.div.irq_line, iline);
+	CHECK_EQ(res.div.irq_epc, iepc);
+	CHECK(!res.div.have_data);
 	check_cli(name, path(name, ".ims"), path("irq_moved", ".aes"), &res.div);
 	/* with the AES alone: the schedule notices the branch count passing, at
 	 * or after the boundary */
@@ -480,6 +553,18 @@ static void ims_flipped(const char *name, const struct citcat_ims *ims)
 	CHECK_EQ(res.div.pc, pc);
 	CHECK(strstr(res.div.found, "different data") != NULL);
 	check_last_is(&res.div, (uint64_t)at, pc);
+	/* the diff: the line holding ADDR, the flipped byte the first (and only) difference */
+	CHECK(res.div.have_data);
+	CHECK(addr >= res.div.data_addr && addr < res.div.data_addr + res.div.data_len);
+	CHECK_EQ(res.div.data_off, addr - res.div.data_addr);
+	CHECK(res.div.data_win <= res.div.data_off && res.div.data_off < res.div.data_win + res.div.data_n);
+	CHECK(res.div.data_off - res.div.data_win < 16);
+	for (uint32_t k = 0; k < res.div.data_n && k < 64; k++)
+		CHECK_EQ(res.div.data_expected[k] ^ res.div.data_found[k],
+			 res.div.data_win + k == res.div.data_off ? 0x80 : 0);
+	/* the register file was read at the reading instruction */
+	CHECK(res.div.have_regs);
+	CHECK_EQ(res.div.regs[15], pc);
 	check_cli(name, path("flip_data", ".ims"), path(name, ".aes"), &res.div);
 	CHECK_EQ(replay_lib(path("flip_data", ".ims"), path(name, ".aes"), NULL, expath(name, ".itrace"), &res),
 		 CITCAT_ERR_DIVERGED);
@@ -560,10 +645,11 @@ static void dma_over_code(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: test_replay CITCAT EXAMPLES_DIR WORK_DIR\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: test_replay CITCAT EXAMPLES_DIR WORK_DIR [FIRMWARE_DIR]\n");
 		return 2;
 	}
+	fwdir = argc == 5 ? argv[4] : NULL;
 	citcat = argv[1];
 	exdir = argv[2];
 	work = argv[3];

@@ -2,13 +2,24 @@
 #
 #   include(path/to/examples/bsp/citcat_firmware.cmake)
 #   citcat_add_firmware(<name> SOURCES <src>... [DEFINITIONS <-DX=Y>...]
+#                       [CFLAGS <flag>...] [CXXFLAGS <flag>...] [LINK_FLAGS <flag>...]
 #                       [OUTPUT_DIRECTORY <dir>])
 #
 # Builds <dir>/<name>.elf (default dir: ${CMAKE_CURRENT_BINARY_DIR}) from the
-# sources plus the BSP, with one cross-compiler invocation, checks it with
-# check-firmware.sh (no Thumb, no VFP, vectors at 0), and adds a target
-# firmware_<name> built by default.  Sets CITCAT_FIRMWARE_FOUND to FALSE
-# (and does nothing else) when arm-none-eabi-gcc is missing.
+# sources plus the BSP, checks it with check-firmware.sh (no Thumb, no VFP,
+# vectors at 0), and adds a target firmware_<name> built by default.  Sets
+# CITCAT_FIRMWARE_FOUND to FALSE (and does nothing else) when
+# arm-none-eabi-gcc is missing.
+#
+# Each source is compiled on its own by its language: .c with
+# CITCAT_FW_CFLAGS (C11, C-only warnings) plus CFLAGS, .S/.s with
+# CITCAT_FW_ASFLAGS, .cpp/.cc/.cxx with arm-none-eabi-g++ and
+# CITCAT_FW_CXXFLAGS (C++17, -fno-exceptions -fno-rtti) plus CXXFLAGS;
+# DEFINITIONS go to all three.  The link adds newlib's libm and libc (nano),
+# libgcc, and for a program with C++ sources libstdc++ (nano; Debian's
+# libstdc++-arm-none-eabi-newlib).  printf of floating-point values needs
+# `-u _printf_float` in the link (newlib nano leaves it out): pass it with
+# LINK_FLAGS -u _printf_float.
 #
 # Why the flags look as they do: code is compiled for -mcpu=cortex-a9
 # -marm -mfloat-abi=soft, but with those flags GCC's multilib selection
@@ -24,6 +35,7 @@ set(CITCAT_BSP_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL "CITCAT BSP direct
 
 find_program(CITCAT_ARM_GCC arm-none-eabi-gcc)
 find_program(CITCAT_ARM_OBJDUMP arm-none-eabi-objdump)
+find_program(CITCAT_ARM_GXX arm-none-eabi-g++)
 set(CITCAT_FIRMWARE_FOUND FALSE)
 if(CITCAT_ARM_GCC AND CITCAT_ARM_OBJDUMP)
   get_filename_component(_citcat_bin "${CITCAT_ARM_GCC}" DIRECTORY)
@@ -35,6 +47,15 @@ if(CITCAT_ARM_GCC AND CITCAT_ARM_OBJDUMP)
     OUTPUT_VARIABLE CITCAT_FW_LIBC OUTPUT_STRIP_TRAILING_WHITESPACE)
   execute_process(COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_LIB_FLAGS} -print-libgcc-file-name
     OUTPUT_VARIABLE CITCAT_FW_LIBGCC OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_LIB_FLAGS} -print-file-name=libm.a
+    OUTPUT_VARIABLE CITCAT_FW_LIBM OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_LIB_FLAGS} -print-file-name=libstdc++_nano.a
+    OUTPUT_VARIABLE CITCAT_FW_LIBSTDCXX OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(CITCAT_ARM_GXX AND EXISTS "${CITCAT_FW_LIBSTDCXX}")
+    set(CITCAT_FIRMWARE_CXX_FOUND TRUE)
+  else()
+    set(CITCAT_FIRMWARE_CXX_FOUND FALSE)
+  endif()
   if(NOT _citcat_multi STREQUAL "." OR NOT EXISTS "${CITCAT_FW_LIBC}" OR NOT EXISTS "${CITCAT_FW_LIBGCC}")
     message(WARNING "arm-none-eabi-gcc: no ARM-state newlib/libgcc found "
       "(multilib '${_citcat_multi}', libc '${CITCAT_FW_LIBC}'); firmware is not built")
@@ -45,15 +66,18 @@ else()
   message(STATUS "arm-none-eabi-gcc not found: example firmware is not built")
 endif()
 
-set(CITCAT_FW_CFLAGS -mcpu=cortex-a9 -marm -mfloat-abi=soft --specs=nano.specs
-  -O2 -g -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes
-  -ffunction-sections -fdata-sections -fno-common)
+set(CITCAT_FW_COMMON_FLAGS -mcpu=cortex-a9 -marm -mfloat-abi=soft --specs=nano.specs -O2 -g
+  -ffunction-sections -fdata-sections)
+set(CITCAT_FW_CFLAGS ${CITCAT_FW_COMMON_FLAGS} -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -fno-common)
+set(CITCAT_FW_ASFLAGS ${CITCAT_FW_COMMON_FLAGS})
+set(CITCAT_FW_CXXFLAGS ${CITCAT_FW_COMMON_FLAGS} -std=c++17 -Wall -Wextra -Wshadow -fno-exceptions -fno-rtti
+  -fno-threadsafe-statics)
 set(CITCAT_FW_BSP_SOURCES
   ${CITCAT_BSP_DIR}/start.S ${CITCAT_BSP_DIR}/crt.c ${CITCAT_BSP_DIR}/syscalls.c
   ${CITCAT_BSP_DIR}/citcat_driver.S)
 
 function(citcat_add_firmware name)
-  cmake_parse_arguments(FW "" "OUTPUT_DIRECTORY" "SOURCES;DEFINITIONS" ${ARGN})
+  cmake_parse_arguments(FW "" "OUTPUT_DIRECTORY" "SOURCES;DEFINITIONS;CFLAGS;CXXFLAGS;LINK_FLAGS" ${ARGN})
   if(NOT CITCAT_FIRMWARE_FOUND)
     return()
   endif()
@@ -73,13 +97,42 @@ function(citcat_add_firmware name)
     set(werror -Werror)
   endif()
   set(out ${FW_OUTPUT_DIRECTORY}/${name}.elf)
+  set(objdir ${FW_OUTPUT_DIRECTORY}/${name}.obj)
+  set(cmds COMMAND ${CMAKE_COMMAND} -E make_directory ${objdir})
+  set(objs)
+  set(cxx FALSE)
+  set(i 0)
+  foreach(s IN LISTS CITCAT_FW_BSP_SOURCES srcs)
+    get_filename_component(base "${s}" NAME)
+    set(o ${objdir}/${i}_${base}.o) # numbered: two sources may share a name
+    math(EXPR i "${i} + 1")
+    if(s MATCHES "\\.(S|s)$")
+      list(APPEND cmds COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_ASFLAGS} ${FW_DEFINITIONS} -I${CITCAT_BSP_DIR} -c ${s} -o ${o})
+    elseif(s MATCHES "\\.(cpp|cc|cxx)$")
+      if(NOT CITCAT_FIRMWARE_CXX_FOUND)
+        message(WARNING "citcat_add_firmware(${name}): C++ needs arm-none-eabi-g++ and libstdc++-arm-none-eabi-newlib; not built")
+        return()
+      endif()
+      list(APPEND cmds COMMAND ${CITCAT_ARM_GXX} ${CITCAT_FW_CXXFLAGS} ${werror} ${FW_DEFINITIONS} ${FW_CXXFLAGS}
+        -I${CITCAT_BSP_DIR} -c ${s} -o ${o})
+      set(cxx TRUE)
+    else()
+      list(APPEND cmds COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_CFLAGS} ${werror} ${FW_DEFINITIONS} ${FW_CFLAGS}
+        -I${CITCAT_BSP_DIR} -c ${s} -o ${o})
+    endif()
+    list(APPEND objs ${o})
+  endforeach()
+  set(libs ${CITCAT_FW_LIBM} ${CITCAT_FW_LIBC} ${CITCAT_FW_LIBGCC})
+  if(cxx)
+    set(libs ${CITCAT_FW_LIBSTDCXX} ${libs})
+  endif()
   add_custom_command(OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${FW_OUTPUT_DIRECTORY}
-    COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_CFLAGS} ${werror} ${FW_DEFINITIONS}
-      -I${CITCAT_BSP_DIR} ${CITCAT_FW_BSP_SOURCES} ${srcs}
+    ${cmds}
+    COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_COMMON_FLAGS} ${objs} ${FW_LINK_FLAGS}
       -nostartfiles -nodefaultlibs -T ${CITCAT_BSP_DIR}/link.ld
       -Wl,--gc-sections -Wl,-Map=${FW_OUTPUT_DIRECTORY}/${name}.map
-      -Wl,--start-group ${CITCAT_FW_LIBC} ${CITCAT_FW_LIBGCC} -Wl,--end-group
+      -Wl,--start-group ${libs} -Wl,--end-group
       -o ${out}.tmp
     COMMAND sh ${CITCAT_BSP_DIR}/check-firmware.sh ${out}.tmp ${CITCAT_ARM_TOOL_PREFIX}
     COMMAND ${CMAKE_COMMAND} -E rename ${out}.tmp ${out}

@@ -202,6 +202,19 @@ static inline void citcat_dma_start(void *dst, uint32_t len, int irq)
 static inline uint32_t citcat_dma_status(void) { return CITCAT_REG(CITCAT_DMA_STATUS); }
 static inline uint32_t citcat_dma_count(void) { return CITCAT_REG(CITCAT_DMA_COUNT); }
 
+/*
+ * True once a completed transfer stopped short because the DMA input
+ * (--dma-in FILE) ended.  Every later start completes at its first step
+ * with COUNT 0 (and raises line 2 again if asked): restart only after a
+ * full-length completion, never unconditionally from the DMA-done handler,
+ * or the zero-length completions follow each other for the rest of the run
+ * (capture/TARGET.md, DMA engine).
+ */
+static inline int citcat_dma_input_ended(void)
+{
+    return (citcat_dma_status() & (CITCAT_DMA_ST_BUSY | CITCAT_DMA_ST_SHORT)) == CITCAT_DMA_ST_SHORT;
+}
+
 /* Wait by polling STATUS; returns the number of bytes transferred. */
 static inline uint32_t citcat_dma_wait(void)
 {

@@ -20,6 +20,10 @@ void citcat_crt_main(void) __attribute__((noreturn));
 void _init(void) {}
 void _fini(void) {}
 
+/* C++: static objects register their destructors with __cxa_atexit (in
+ * newlib) against this module handle, which crtbegin.o would define. */
+void *__dso_handle __attribute__((weak)) = &__dso_handle;
+
 /*
  * Called by _reset in SYS mode with the stacks set and .bss zeroed.
  * Tracing starts right before main() so the trace covers the program, not

@@ -106,6 +106,9 @@ int main(void)
         int next = cur ^ 1;
         if (want > CHUNK)
             want = CHUNK;
+        /* the next transfer only after a full one: a short one means the
+         * input ended, and a restart would only complete again with COUNT 0
+         * (capture/TARGET.md: restarting after the input has ended) */
         int more = want > 0 && got == CHUNK;
         if (more)
             dma_fill(next, want);

@@ -10,6 +10,8 @@
 #include <citcat/base.h>
 #include <citcat/itrace.h>
 
+struct citcat_cat_event;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -57,6 +59,13 @@ struct citcat_replay_config {
 	 * citcat_record_fn. */
 	citcat_record_fn on_record;
 	void *record_ctx;
+	/* Optional (NULL: none): each regenerated bus event (CAT kinds FILL_I
+	 * .. IRQ) in bus order, with BUS_CTX; the ones an instruction makes
+	 * (its fetch, its data accesses) come before its observer record.
+	 * Non-zero stops the run like the observer's (OBS_ERR says why when
+	 * the observer is set). */
+	int (*bus)(void *bus_ctx, const struct citcat_cat_event *ev);
+	void *bus_ctx;
 };
 
 enum { CITCAT_OBS_SP = 13, CITCAT_OBS_LR = 14, CITCAT_OBS_PC = 15, CITCAT_OBS_CPSR = 16, CITCAT_OBS_SPSR = 17,
@@ -92,6 +101,25 @@ struct citcat_divergence {
 	unsigned nhist;
 	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
 	uint64_t hist_index[CITCAT_REPLAY_HISTORY];
+	/* the register file of the core when it was found (in a data access:
+	 * during the instruction at pc); have_regs is 0 when it was not read */
+	int have_regs;
+	uint32_t regs[16]; /* r0..r12, sp, lr, pc */
+	uint32_t cpsr;
+	/* the last interrupt entry before it: line, return address (EPC) and
+	 * instructions retired before the entry; have_irq is 0 when none */
+	int have_irq;
+	unsigned irq_line;
+	uint32_t irq_epc;
+	uint64_t irq_index;
+	/* a bus event with different data (a line fill, write-back or DMA
+	 * transfer at data_addr, data_len bytes recorded): data_off is the byte
+	 * offset of the first difference, and the data_n bytes from offset
+	 * data_win (a multiple of 16 at most 16 before data_off) of the recorded
+	 * and regenerated data are kept; have_data is 0 for other divergences */
+	int have_data;
+	uint32_t data_addr, data_len, data_off, data_win, data_n;
+	uint8_t data_expected[64], data_found[64];
 };
 
 struct citcat_replay_result {

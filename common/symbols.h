@@ -1,0 +1,58 @@
+/* Symbols and source lines of a firmware ELF, for the places a person reads
+ * an address: the text listing, the divergence report, capture's fault
+ * message, the HTML report.  Built on elfutils' libdwfl (symbol table) and
+ * libdw (DWARF line tables); nothing is parsed by hand.
+ *
+ * One symbolizer per ELF, opened once; lookups are cached in a small
+ * direct-mapped table, since traces visit the same few thousand addresses
+ * millions of times.  The library never prints: the caller formats (see
+ * citcat_symbols_describe). */
+#ifndef CITCAT_SYMBOLS_H
+#define CITCAT_SYMBOLS_H
+
+#include "citcat.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct citcat_symbols;
+
+/* What is known about one address.  Strings belong to the symbolizer and
+ * stay valid until it is closed; NULL / 0 when unknown. */
+struct citcat_symloc {
+	const char *func;    /* the function (sized symbol) containing the address */
+	uint64_t func_start; /* its first address */
+	uint64_t func_size;  /* its size in bytes */
+	uint64_t offset;     /* address - func_start */
+	const char *file;    /* source file of the line table row (as DWARF names it) */
+	int line;            /* its line, > 0 when known */
+};
+
+/* Opens the ELF at PATH.  Returns 0, CITCAT_ERR_INVAL for a NULL argument,
+ * CITCAT_ERR_IO when the file cannot be read, CITCAT_ERR_MAGIC when it is
+ * not an ELF file, CITCAT_ERR_NOMEM; ERR (may be NULL) gets the detail.
+ * An ELF without DWARF is accepted: lookups then give symbols only.  On
+ * failure *S is NULL. */
+int citcat_symbols_open(struct citcat_symbols **s, const char *path, struct citcat_errinfo *err);
+/* Frees S.  Accepts NULL. */
+void citcat_symbols_close(struct citcat_symbols *s);
+/* Whether the ELF has DWARF line tables (1) or not (0). */
+int citcat_symbols_has_lines(const struct citcat_symbols *s);
+
+/* Fills LOC for ADDR.  Returns 1 when a function or a source line was
+ * found, 0 when neither (LOC is then all NULL / 0), CITCAT_ERR_INVAL for
+ * NULL arguments. */
+int citcat_symbols_lookup(struct citcat_symbols *s, uint64_t addr, struct citcat_symloc *loc);
+
+/* The address range [*START, *END) of the function (sized symbol of type
+ * FUNC) named NAME.  Returns 1 when found, 0 when there is no such
+ * function, CITCAT_ERR_INVAL for NULL arguments. */
+int citcat_symbols_function(struct citcat_symbols *s, const char *name, uint64_t *start, uint64_t *end);
+
+/* Writes "func+0xOFF (file.c:LINE)" for ADDR into BUF (N bytes, always
+ * terminated): the file without its directories; either part is left out
+ * when unknown, and "" is written when both are.  Returns the length
+ * snprintf would have written (0 when nothing is known). */
+int citcat_symbols_describe(struct citcat_symbols *s, uint64_t addr, char *buf, size_t n);
+
+#endif
