@@ -4,11 +4,12 @@
 #include "cli.h"
 #include "formats_cli.h"
 #include "dump.h"
+#include "symbols.h"
 
 #include <string.h>
 
 static const char dump_help[] =
-	"usage: citcat dump [--csv|--json] [--from N] [--count K] FILE\n\n"
+	"usage: citcat dump [--csv|--json] [--from N] [--count K] [--elf FW.elf] FILE\n\n"
 	"Prints the records of a CAT, itrace, AES, IMS, din/xdin, PDATS or PDATS II file\n"
 	"(recognised by its contents), one per line, with its record number and the\n"
 	"fields that apply to it: a CAT event with its bus position and timestamp (when\n"
@@ -18,6 +19,8 @@ static const char dump_help[] =
 	"  --json      one JSON object per line (JSON Lines)\n"
 	"  --from N    start at record N (numbered from 0)\n"
 	"  --count K   print at most K records\n"
+	"  --elf FW    name each record's pc: two more columns, func (function+0xOFF)\n"
+	"              and src (file:line), empty where the ELF does not know the pc\n"
 	"The file is read as a stream: memory stays bounded whatever its length.\n";
 
 enum style { TEXT, CSV, JSON };
@@ -26,7 +29,30 @@ struct printer {
 	enum style style;
 	const struct citcat_dump_schema *sc;
 	struct cli_progress pr;
+	struct citcat_symbols *syms; /* --elf, or NULL */
 };
+
+/* With --elf: the record's pc (its "pc" column) as FUNC ("name+0xOFF") and
+ * SRC ("file:line"), both empty when unknown or when it has no pc. */
+static void where(const struct printer *p, const struct citcat_dump_rec *r, char *func, size_t fn, char *src,
+		  size_t sn)
+{
+	func[0] = src[0] = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		if (strcmp(p->sc->cols[r->f[i].col], "pc") != 0)
+			continue;
+		struct citcat_symloc loc;
+		if (citcat_symbols_lookup(p->syms, r->f[i].u, &loc) != 1)
+			return;
+		if (loc.func)
+			snprintf(func, fn, "%s+0x%llx", loc.func, (unsigned long long)loc.offset);
+		if (loc.file && loc.line > 0) {
+			const char *b = strrchr(loc.file, '/');
+			snprintf(src, sn, "%s:%d", b ? b + 1 : loc.file, loc.line);
+		}
+		return;
+	}
+}
 
 static void put_field(const struct citcat_dump_field *f, int quote)
 {
@@ -56,13 +82,16 @@ static int p_begin(void *ctx, const struct citcat_dump_schema *sc)
 	p->sc = sc;
 	if (p->style == CSV)
 		for (size_t i = 0; i < sc->ncols; i++)
-			printf("%s%s", sc->cols[i], i + 1 < sc->ncols ? "," : "\n");
+			printf("%s%s", sc->cols[i], i + 1 < sc->ncols ? "," : p->syms ? ",func,src\n" : "\n");
 	return 0;
 }
 
 static int p_record(void *ctx, const struct citcat_dump_rec *r)
 {
 	struct printer *p = ctx;
+	char func[160], src[160];
+	if (p->syms)
+		where(p, r, func, sizeof func, src, sizeof src);
 	switch (p->style) {
 	case TEXT:
 		printf("%llu %s", (unsigned long long)r->rec, r->kind);
@@ -70,6 +99,10 @@ static int p_record(void *ctx, const struct citcat_dump_rec *r)
 			printf(" %s=", p->sc->cols[r->f[i].col]);
 			put_field(&r->f[i], 0);
 		}
+		if (p->syms && func[0])
+			printf(" func=%s", func);
+		if (p->syms && src[0])
+			printf(" src=%s", src);
 		break;
 	case CSV: {
 		printf("%llu,%s", (unsigned long long)r->rec, r->kind);
@@ -79,6 +112,8 @@ static int p_record(void *ctx, const struct citcat_dump_rec *r)
 			if (k < r->n && r->f[k].col == c)
 				put_field(&r->f[k++], 0);
 		}
+		if (p->syms)
+			printf(",%s,%s", func, src);
 		break;
 	}
 	case JSON:
@@ -87,6 +122,10 @@ static int p_record(void *ctx, const struct citcat_dump_rec *r)
 			printf(", \"%s\": ", p->sc->cols[r->f[i].col]);
 			put_field(&r->f[i], r->f[i].type != CITCAT_DUMP_UINT);
 		}
+		if (p->syms && func[0])
+			printf(", \"func\": \"%s\"", func);
+		if (p->syms && src[0])
+			printf(", \"src\": \"%s\"", src);
 		putchar('}');
 		break;
 	}
@@ -106,13 +145,17 @@ static int p_progress(void *ctx, uint64_t n)
 int cmd_dump(int argc, char **argv)
 {
 	enum style style = TEXT;
-	const char *path = NULL;
+	const char *path = NULL, *elf = NULL;
 	struct citcat_dump_opts o = {sizeof o, 0, UINT64_MAX};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
 			fputs(dump_help, stdout);
 			return EXIT_OK;
+		} else if (strcmp(a, "--elf") == 0) {
+			if (i + 1 >= argc)
+				return cli_usage_error("dump", "--elf needs a file");
+			elf = argv[++i];
 		} else if (strcmp(a, "--csv") == 0 || strcmp(a, "--json") == 0) {
 			enum style s = a[2] == 'c' ? CSV : JSON;
 			if (style != TEXT && style != s)
@@ -145,11 +188,14 @@ int cmd_dump(int argc, char **argv)
 	if (!fn)
 		return cli_fail("%s: a %s; dump does not read it yet (see formats/DUMP.md)", path, f->what);
 	struct printer p = {.style = style};
+	if (elf && cli_open_symbols(elf, &p.syms))
+		return EXIT_USAGE;
 	cli_progress_init(&p.pr, "dumping");
 	struct citcat_dump_sink sink = {p_begin, p_record, p_progress, &p};
 	struct citcat_errinfo err = {0};
 	int rc = fn(path, &o, &sink, &err);
 	cli_progress_done(&p.pr);
+	citcat_symbols_close(p.syms);
 	if (rc == CITCAT_ERR_INTERRUPTED)
 		return cli_fail("dump: interrupted");
 	if (rc == CITCAT_ERR_IO && !err.code)

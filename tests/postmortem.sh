@@ -59,6 +59,10 @@ wild)
   grep -q "\"fault\": \"bus error (read of an unmapped address)\", \"fault_pc\": $((pc)), \"fault_addr\": $((0x30000000))" \
     "$t/wild.json" || fail "wild: info --json: $(cat "$t/wild.json")"
   last_lines wild "$pc" "fault at $pc: bus error (read of an unmapped address), address 0x30000000"
+  # dump shows the fault as the itrace's last record, named from the ELF
+  "$C" dump --elf "$FW/crash_wild.elf" "$t/wild.itrace" | tail -n 1 |
+    grep -q "^[0-9]* stop insn=[0-9]* pc=$pc line=3 accesses=fault1@0x30000000 func=main+0x[0-9a-f]* src=crash.c:[0-9]*\$" ||
+    fail "wild: dump --elf: $("$C" dump --elf "$FW/crash_wild.elf" "$t/wild.itrace" | tail -n 1)"
   # the last instruction is the load itself, with no access (it faulted)
   tail -n 2 "$t/wild.txt" | head -n 1 | grep -q "ldr.*\[r1\]$" || fail "wild: $(tail -n 2 "$t/wild.txt")"
   # a tampered END (another fault address) is a divergence, not a pass
