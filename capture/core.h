@@ -8,6 +8,8 @@
 #ifndef CITCAT_CORE_H
 #define CITCAT_CORE_H
 
+#include <citcat/itrace.h>
+
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
@@ -66,5 +68,20 @@ static inline uc_err core_wfi_retire(uc_engine *uc, uint32_t a)
  * would run on.  UC is the engine (a struct bus code_changed callback takes
  * it as its context).  Done for every change: cheap where no code lies. */
 void core_code_changed(void *uc, uint32_t addr, uint32_t len);
+
+/* Appends the data access (ADDR, SIZE, WRITE, VALUE, UNCACHED) to the
+ * instruction record R, which the caller has checked has room for it
+ * (n_acc < CITCAT_ITRACE_MAX_ACC): the capture oracle and both replayers
+ * record accesses alike. */
+static inline void core_record_access(struct citcat_itrace_rec *r, uint32_t addr, unsigned size, int write,
+				      uint64_t value, int uncached)
+{
+	struct citcat_access *a = &r->acc[r->n_acc++];
+	a->addr = addr;
+	a->size = (uint8_t)size;
+	a->write = (uint8_t)write;
+	a->value = value;
+	a->uncached = (uint8_t)uncached;
+}
 
 #endif

@@ -227,12 +227,7 @@ static void oracle_access(struct target *t, uint32_t addr, unsigned size, int wr
 		     CITCAT_ITRACE_MAX_ACC);
 		return;
 	}
-	struct citcat_access *a = &t->cur.acc[t->cur.n_acc++];
-	a->addr = addr;
-	a->size = (uint8_t)size;
-	a->write = (uint8_t)write;
-	a->value = value;
-	a->uncached = (uint8_t)uncached;
+	core_record_access(&t->cur, addr, size, write, value, uncached);
 }
 
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)

@@ -184,12 +184,7 @@ static void add_access(struct lreplayer *p, uint32_t addr, unsigned size, int wr
 {
 	if (!p->cur_valid || p->cur.n_acc >= CITCAT_ITRACE_MAX_ACC)
 		return;
-	struct citcat_access *a = &p->cur.acc[p->cur.n_acc++];
-	a->addr = addr;
-	a->size = (uint8_t)size;
-	a->write = (uint8_t)write;
-	a->value = value;
-	a->uncached = (uint8_t)uncached;
+	core_record_access(&p->cur, addr, size, write, value, uncached);
 }
 
 static void sink_event(void *ctx, const struct citcat_cat_event *ev)
@@ -473,13 +468,6 @@ void citcat_lvt_replay_config_default(struct citcat_lvt_replay_config *c)
 	c->size = sizeof *c;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* RAM from the binary; only its code counts as known, and it must be the
  * code the capture ran (the START record's hash of it at P). */
 static int load_binary(struct lreplayer *p, uint64_t want_hash)
@@ -548,7 +536,7 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct cit
 	p->cfg = cfg;
 	p->res = res;
 	p->err = err;
-	double t0 = now_s();
+	double t0 = replay_now_s();
 	int rc = 0;
 	struct citcat_lvt_rec start;
 
@@ -653,7 +641,7 @@ out:
 	if (p->failed == 2 && !rc)
 		rc = err->code ? err->code : CITCAT_ERR_INTERNAL;
 	res->insns = p->insns;
-	res->seconds = now_s() - t0;
+	res->seconds = replay_now_s() - t0;
 	citcat_itrace_writer_abort(p->out);
 	citcat_itrace_reader_close(p->orc);
 	citcat_lvt_reader_close(p->lvt);

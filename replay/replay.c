@@ -391,12 +391,7 @@ static void add_access(struct replayer *p, uint32_t addr, unsigned size, int wri
 {
 	if (!p->cur_valid || p->cur.n_acc >= CITCAT_ITRACE_MAX_ACC)
 		return;
-	struct citcat_access *a = &p->cur.acc[p->cur.n_acc++];
-	a->addr = addr;
-	a->size = (uint8_t)size;
-	a->write = (uint8_t)write;
-	a->value = value;
-	a->uncached = (uint8_t)uncached;
+	core_record_access(&p->cur, addr, size, write, value, uncached);
 }
 
 static int expected_fault(struct replayer *p, unsigned kind, uint32_t pc, uint32_t addr);
@@ -711,13 +706,6 @@ void citcat_replay_config_default(struct citcat_replay_config *c)
 	c->size = sizeof *c;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Loads the IMS into RAM and the known-bytes bitmap. */
 static int load_memory(struct replayer *p)
 {
@@ -793,7 +781,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	p->cfg = cfg;
 	p->res = res;
 	p->err = err;
-	double t0 = now_s();
+	double t0 = replay_now_s();
 	int rc = 0;
 
 	if ((rc = citcat_ims_read(cfg->ims_path, &p->ims, err))) {
@@ -999,7 +987,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 out:
 	res->insns = p->insns;
-	res->seconds = now_s() - t0;
+	res->seconds = replay_now_s() - t0;
 	citcat_itrace_writer_abort(p->out);
 	citcat_itrace_reader_close(p->orc);
 	citcat_cat_reader_close(p->cat);
@@ -1075,9 +1063,9 @@ double citcat_replay_bare_seconds(const char *ims_path, const char *aes_path, ui
 		if (!ue)
 			ue = (uc_err)arm_set_state(uc, &ims.regs);
 		if (!ue) {
-			double t0 = now_s();
+			double t0 = replay_now_s();
 			ue = uc_emu_start(uc, ims.regs.slot[ARM_SLOT_PC], CORE_UNTIL, 0, insns);
-			t = now_s() - t0;
+			t = replay_now_s() - t0;
 		}
 		if (ue) { /* an error stops it early: the time would not be for INSNS */
 			t = -1;

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <time.h>
 
 /* Fills D with a divergence found at instruction INDEX (branch count BCOUNT,
  * PC): the check, the expected text, FOUND_FMT formatted with AP, and the
@@ -21,5 +22,13 @@ void replay_divergence_fill(struct citcat_divergence *d, const char *check, uint
  * in WANT_TEXT and GOT_TEXT for the divergence report. */
 int replay_oracle_differs(int rc, const struct citcat_itrace_rec *want, const struct citcat_itrace_rec *got,
 			  char want_text[200], char got_text[200]);
+
+/* Monotonic seconds, for the result's run time. */
+static inline double replay_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 #endif
