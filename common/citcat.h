@@ -9,6 +9,7 @@
 
 #include <citcat/base.h>
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,12 @@
  * returns CODE, so that `return citcat_errinfo_set(...)` reads naturally. */
 int citcat_errinfo_set(struct citcat_errinfo *e, int code, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* First error wins: when E holds no error yet (code 0), fills it like
+ * citcat_errinfo_set from FMT and AP; either way returns E's code, so a
+ * later failure never hides the first one.  E must not be NULL. */
+int citcat_errinfo_vfirst(struct citcat_errinfo *e, int code, uint64_t offset, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /* Copies a caller's configuration struct USER (which starts with its
  * `size_t size`) into DST of DST_SIZE bytes with libipt's

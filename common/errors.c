@@ -17,6 +17,16 @@ int citcat_errinfo_set(struct citcat_errinfo *e, int code, uint64_t offset, cons
 	return code;
 }
 
+int citcat_errinfo_vfirst(struct citcat_errinfo *e, int code, uint64_t offset, const char *fmt, va_list ap)
+{
+	if (!e->code) {
+		e->code = code;
+		e->offset = offset;
+		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	}
+	return e->code;
+}
+
 const char *citcat_errstr(int code)
 {
 	switch (code) {

@@ -124,6 +124,13 @@ static inline void addr_puts(uint8_t *p, uint64_t v, unsigned n)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Accounts for K bytes of a flushed packet: they are both output and payload. */
+static inline void addr_count_packet(struct citcat_addr_writer *w, size_t k)
+{
+	w->len += k;
+	w->payload += k;
+}
+
 /* Per-format halves (din.c, pdats.c, pdats2.c). */
 int din_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);
 int din_next(struct citcat_addr_reader *r, struct citcat_ref *ref);

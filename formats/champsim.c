@@ -35,15 +35,11 @@ static int werr(struct citcat_champsim_writer *w, int code, const char *fmt, ...
 
 static int werr(struct citcat_champsim_writer *w, int code, const char *fmt, ...)
 {
-	if (!w->err.code) {
-		va_list ap;
-		va_start(ap, fmt);
-		w->err.code = code;
-		w->err.offset = UINT64_MAX;
-		vsnprintf(w->err.msg, sizeof w->err.msg, fmt, ap);
-		va_end(ap);
-	}
-	return w->err.code;
+	va_list ap;
+	va_start(ap, fmt);
+	code = citcat_errinfo_vfirst(&w->err, code, UINT64_MAX, fmt, ap);
+	va_end(ap);
+	return code;
 }
 
 /* A Capstone ARM register as a ChampSim register number (CHAMPSIM.md,

@@ -197,6 +197,17 @@ static int media(struct daf_rvu *r, const struct daf_step *s, int al)
 /* ---- memory classes ---- */
 
 /* Fills the offset fields of a single load/store from its register offset. */
+/* Base, transfer register and P/U/W addressing of a single load/store word W
+ * (A5.3 and the extra load/stores of A5.2.8 share the layout). */
+static void ls_regs(struct daf_step *s, uint32_t w, unsigned p, unsigned wb)
+{
+	s->rn = (w >> 16) & 15;
+	s->rt = (w >> 12) & 15;
+	s->pre = (uint8_t)p;
+	s->up = (w >> 23) & 1;
+	s->wback = (uint8_t)(wb || !p);
+}
+
 static void reg_offset(const struct daf_rvu *r, struct daf_step *s, unsigned type, unsigned amt)
 {
 	uint32_t x;
@@ -279,11 +290,7 @@ void daf_rvu_begin(struct daf_rvu *r, uint32_t pc, uint32_t w, struct daf_step *
 				escape(s);
 				return;
 			}
-			s->rn = (w >> 16) & 15;
-			s->rt = (w >> 12) & 15;
-			s->pre = (uint8_t)p;
-			s->up = (w >> 23) & 1;
-			s->wback = (uint8_t)(wb || !p);
+			ls_regs(s, w, p, wb);
 			if (w & (1u << 22)) {
 				s->off_known = 1;
 				s->off = ((w >> 4) & 0xf0) | (w & 15);
@@ -373,11 +380,7 @@ void daf_rvu_begin(struct daf_rvu *r, uint32_t pc, uint32_t w, struct daf_step *
 			escape(s);
 			return;
 		}
-		s->rn = (w >> 16) & 15;
-		s->rt = (w >> 12) & 15;
-		s->pre = (uint8_t)p;
-		s->up = (w >> 23) & 1;
-		s->wback = (uint8_t)(wb || !p);
+		ls_regs(s, w, p, wb);
 		s->load = (w >> 20) & 1;
 		s->size = (w & (1u << 22)) ? 1 : 4;
 		s->count = 1;

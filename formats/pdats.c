@@ -28,8 +28,7 @@ static int pdats_emit(struct citcat_addr_writer *w)
 		p[k++] = (uint8_t)w->prep;
 	addr_puts(p + k, w->pdelta, n);
 	k += n;
-	w->len += k;
-	w->payload += k;
+	addr_count_packet(w, k);
 	w->ppend = 0;
 	return 0;
 }

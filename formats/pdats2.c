@@ -31,8 +31,7 @@ static int p2_escape(struct citcat_addr_writer *w, unsigned kind, uint64_t addr)
 		addr_puts(p + 2, addr, w->bits / 8);
 		k += w->bits / 8;
 	}
-	w->len += k;
-	w->payload += k;
+	addr_count_packet(w, k);
 	w->pmax = 0;
 	return 0;
 }

@@ -187,6 +187,18 @@ static int enc_fail(struct sdclsp_encoder *e, int code, const char *fmt, ...)
 	return code;
 }
 
+/* 0 when E can take another event, else the error to return (and keep). */
+static int enc_usable(struct sdclsp_encoder *e)
+{
+	if (!e)
+		return CITCAT_ERR_INVAL;
+	if (e->failed)
+		return e->failed;
+	if (e->finished)
+		return enc_fail(e, CITCAT_ERR_INVAL, "encoder already finished");
+	return 0;
+}
+
 static int emit_block(struct sdclsp_encoder *e, uint32_t nbits)
 {
 	uint8_t h[8];
@@ -445,17 +457,13 @@ static int end_stream(struct sdclsp_encoder *e)
 
 int sdclsp_encode_insn(struct sdclsp_encoder *e, uint64_t pc, uint32_t word)
 {
-	if (!e)
-		return CITCAT_ERR_INVAL;
-	if (e->failed)
-		return e->failed;
-	if (e->finished)
-		return enc_fail(e, CITCAT_ERR_INVAL, "encoder already finished");
+	int rc = enc_usable(e);
+	if (rc)
+		return rc;
 	if (pc > 0xffffffffu || (pc & 3))
 		return enc_fail(e, CITCAT_ERR_INVAL, "instruction address 0x%llx is not a 32-bit ARM address",
 				(unsigned long long)pc);
 	uint32_t a = (uint32_t)pc;
-	int rc;
 	if (e->have_pending) {
 		uint32_t cont = e->pkind == SDC_DIRECT_U ? e->ptarget : e->ppc + 4;
 		if ((a != cont || e->sl == e->m.cfg.max_sl) && (rc = end_stream(e)) < 0)
@@ -484,14 +492,11 @@ int sdclsp_encode_insn(struct sdclsp_encoder *e, uint64_t pc, uint32_t word)
 
 int sdclsp_encode_irq(struct sdclsp_encoder *e, uint64_t epc)
 {
-	if (!e)
-		return CITCAT_ERR_INVAL;
-	if (e->failed)
-		return e->failed;
-	if (e->finished)
-		return enc_fail(e, CITCAT_ERR_INVAL, "encoder already finished");
+	int rc = enc_usable(e);
+	if (rc)
+		return rc;
 	e->st.interrupts++;
-	int rc = 0;
+	rc = 0;
 	/* The interrupted stream ends at the last instruction executed.  The
 	 * decoder cannot see the interrupt, so the handler's SA is compared with
 	 * the decoder's usual inference from that instruction: it differs (and
