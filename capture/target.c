@@ -190,8 +190,9 @@ static uint32_t dev_read(struct target *t, uint32_t off)
 
 /* The registers the devices' write functions serve (the rest is a bus
  * error), asked before the write is recorded: a faulting write leaves no
- * UWRITE in the CAT.  test_regmap checks this list against TARGET.md's
- * access columns through the model. */
+ * UWRITE in the CAT.  This list repeats what the devices' write functions
+ * accept (capture/dev_*.c): a device with a new writable register must be
+ * added here too.  No test checks the two against each other yet. */
 static int dev_writable(uint32_t off)
 {
 #define W(reg) case CITCAT_DEV_OFF(reg):
