@@ -1,0 +1,3 @@
+# Cortex-M7 groundwork (issue 11 part 2): Unicorn's M-profile behaviour,
+# citcat's M-profile exception model, the M7 BSP.
+citcat_unit_test(test_unicorn_m)
