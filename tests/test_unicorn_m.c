@@ -35,6 +35,9 @@
  *  - the System Control Space 0xE000E000 is not emulated: nothing is mapped
  *    there (an access is unmapped) and uc_mmio_map may serve it;
  *  - wfi returns from uc_emu_start with PC after it, as in ARM state;
+ *  - inside an IT block a code hook reads no IT bits in XPSR, a
+ *    condition-failed instruction gets no code hook, and uc_emu_stop takes
+ *    effect only after the block;
  *  - code hooks give the instruction's address and size (2 or 4); a memory
  *    hook reads PC = the address of the instruction accessing (a code hook
  *    is installed). */
@@ -324,6 +327,32 @@ int main(void)
 	seen.intr_redirect = 0x11c;
 	CHECK(uc_emu_start(uc, 0x117, UNTIL, 0, 0) != UC_ERR_OK);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0);
+	uc_close(uc);
+
+	/* IT blocks (0x200: movs r0,#0; cmp r0,#0; itte eq; moveq r1,#1;
+	 * moveq r2,#2; movne r3,#3; movs r4,#4; b .): the code hook of an
+	 * instruction inside the block reads XPSR with the IT bits 0 (QEMU
+	 * keeps ITSTATE in the translation); the condition-failed movne at
+	 * 0x20a gets no code hook at all; and uc_emu_stop from the hook at
+	 * 0x206 takes effect only after the block, before 0x20c.  So an
+	 * exception cannot be taken inside an IT block from a code hook: the
+	 * model defers it to the first boundary after the block
+	 * (TARGET-M7.md). */
+	static const uint16_t itprog[] = {0x2000, 0x2800, 0xbf06, 0x2101, 0x2202, 0x2303, 0x2404, 0xe7fe};
+	uc = setup();
+	uc_mem_write(uc, 0x200, itprog, sizeof itprog);
+	wr(uc, UC_ARM_REG_XPSR, 0x01000000u);
+	seen.stop_at = 0x206;
+	CHECK_EQ(uc_emu_start(uc, 0x201, UNTIL, 0, 0), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x20c);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 2);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0x3000); /* setup value: movne did not run */
+	CHECK_EQ(rd(uc, UC_ARM_REG_R4), 0);
+	CHECK_EQ(seen.n_code, 6); /* 200 202 204 206 208 20c */
+	CHECK_EQ(seen.code_addr[3], 0x206);
+	CHECK_EQ(seen.code_addr[4], 0x208);
+	CHECK_EQ(seen.code_addr[5], 0x20c);
 	uc_close(uc);
 
 	/* The SCS: unmapped in Unicorn; uc_mmio_map serves it. */
