@@ -218,6 +218,25 @@ int m7exc_boundary(struct m7exc *m, uint32_t epc)
 	return take(m, b, epc);
 }
 
+uint32_t m7exc_it_block_end(uc_engine *uc, uint32_t addr, uint16_t hw)
+{
+	if ((hw & 0xff00u) != 0xbf00u || (hw & 0xfu) == 0)
+		return 0; /* not IT (mask 0: a hint such as nop, wfi) */
+	unsigned mask = hw & 0xfu, n = 4;
+	while (!(mask & 1)) { /* the lowest set bit of the mask ends the block */
+		mask >>= 1;
+		n--;
+	}
+	uint32_t a = addr + 2;
+	for (unsigned i = 0; i < n; i++) {
+		uint16_t h;
+		if (uc_mem_read(uc, a, &h, 2))
+			return a;
+		a += (h >> 11) >= 0x1d ? 4u : 2u; /* 0b11101, 0b11110, 0b11111: 32-bit */
+	}
+	return a;
+}
+
 void m7exc_set_pending(struct m7exc *m, int exc)
 {
 	if (exc >= 2 && exc < M7EXC_NEXC)

@@ -123,6 +123,14 @@ int m7exc_reset_core(struct m7exc *m);
  * M7EXC_E_*. */
 int m7exc_boundary(struct m7exc *m, uint32_t epc);
 
+/* IT blocks: Unicorn can neither stop nor redirect inside one and shows no
+ * ITSTATE (tests/test_unicorn_m.c), so exceptions are not taken there
+ * (TARGET-M7.md).  If HW (the first halfword of the instruction at ADDR) is
+ * an IT instruction, returns the address after its block (the instruction
+ * lengths read from the code in the engine), else 0.  The caller skips
+ * m7exc_boundary for addresses in (ADDR, end). */
+uint32_t m7exc_it_block_end(uc_engine *uc, uint32_t addr, uint16_t hw);
+
 /* Whether some pending exception would preempt now (cheap test). */
 int m7exc_wants_entry(struct m7exc *m);
 

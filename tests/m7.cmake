@@ -18,8 +18,13 @@ if(CITCAT_FIRMWARE_M7_FOUND)
   foreach(n IN LISTS CITCAT_EXAMPLE_M7_NAMES)
     list(APPEND m7_examples ${CITCAT_EXAMPLE_DIR}/m7/${n}_m7.elf)
   endforeach()
+  set(m7_runset all)
+  if(CITCAT_SANITIZE)
+    set(m7_runset sched,idle) # interrupts through the NVIC; memory checks only
+  endif()
   add_test(NAME m7_bsp COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/m7_bsp.sh $<TARGET_FILE:m7_run>
-    ${PROJECT_SOURCE_DIR}/examples/bsp-m7 ${CITCAT_ARM_TOOL_PREFIX_M7} ${CMAKE_CURRENT_BINARY_DIR}/m7/m7_smoke.elf
+    ${PROJECT_SOURCE_DIR}/examples/bsp-m7 ${CITCAT_ARM_TOOL_PREFIX_M7} ${m7_runset}
+    ${CMAKE_CURRENT_BINARY_DIR}/m7/m7_smoke.elf
     ${m7_examples})
   set_tests_properties(m7_bsp PROPERTIES LABELS e2e)
 endif()

@@ -1,7 +1,8 @@
 /* m7_run ELF: runs a Cortex-M7 firmware built with examples/bsp-m7 on
  * Unicorn with citcat's exception model (capture/m7exc.c) and a minimal
  * stand-in for the citcat devices: SYSCTL (EXIT, ID), the UART's TX (to
- * stdout), the cycle counter (one cycle per instruction), the interrupt
+ * stdout), the cycle counter (one cycle per instruction), ENTROPY (fixed
+ * generators), SCRATCH and CLOCK_HZ, the timer, the interrupt
  * controller (lines latch into PENDING; a line pending and enabled holds
  * NVIC IRQ n pending while that IRQ is not active, the level-sensitive
  * wiring TARGET-M7.md proposes), the cache-maintenance registers (no
@@ -32,9 +33,12 @@ static struct {
 	struct m7exc m;
 	uint64_t cycles, hooks;
 	uint32_t last_pc;
+	uint32_t it_addr, it_end; /* no exception entry inside an IT block */
 	int done, err;
 	uint32_t exit_code;
-	uint32_t intc_pending, intc_enable, cycles_hi;
+	uint32_t intc_pending, intc_enable, cycles_hi, scratch, rng;
+	uint32_t timer_period, timer_on, timer_ticks;
+	uint64_t timer_next;
 	uint32_t dump[64];
 	uint32_t dump_done;
 	int tracing;
@@ -81,6 +85,17 @@ static void wire_lines(void)
 	}
 }
 
+/* TARGET.md's timer: every PERIOD cycles TICKS counts and line 0 latches. */
+static void timer_step(void)
+{
+	if (r.timer_on && r.timer_period && r.cycles >= r.timer_next) {
+		uint64_t k = (r.cycles - r.timer_next) / r.timer_period + 1;
+		r.timer_ticks += (uint32_t)k;
+		r.timer_next += k * r.timer_period;
+		r.intc_pending |= 1u << CITCAT_IRQ_TIMER;
+	}
+}
+
 static void report_error(int rc)
 {
 	char msg[200];
@@ -110,7 +125,17 @@ static void hcode(uc_engine *uc, uint64_t a, uint32_t size, void *u)
 	r.last_pc = (uint32_t)a;
 	r.cycles++;
 	m7exc_systick_advance(&r.m, 1);
+	timer_step();
 	wire_lines();
+	if (a > r.it_addr && a < r.it_end)
+		return;
+	uint16_t hw = 0;
+	uc_mem_read(r.uc, a, &hw, 2);
+	uint32_t end = m7exc_it_block_end(r.uc, (uint32_t)a, hw);
+	if (end) {
+		r.it_addr = (uint32_t)a;
+		r.it_end = end;
+	}
 	int rc = m7exc_boundary(&r.m, (uint32_t)a);
 	if (rc < 0)
 		report_error(rc);
@@ -172,6 +197,14 @@ static uint64_t dev_read(uc_engine *uc, uint64_t off, unsigned size, void *u)
 	uint32_t a = DEV_BASE + (uint32_t)off;
 	switch (a) {
 	case CITCAT_SYSCTL_ID: return CITCAT_SYSCTL_ID_VALUE;
+	case CITCAT_SYSCTL_SCRATCH: return r.scratch;
+	case CITCAT_SYSCTL_CLOCK_HZ: return 100000000u;
+	case CITCAT_ENTROPY_RANDOM: /* xorshift32: any value will do for the stand-in */
+		r.rng ^= r.rng << 13;
+		r.rng ^= r.rng >> 17;
+		r.rng ^= r.rng << 5;
+		return r.rng;
+	case CITCAT_ENTROPY_SENSOR: return (r.rng = r.rng * 1664525u + 1013904223u) >> 20; /* 12 bits */
 	case CITCAT_CYCLES_LO: r.cycles_hi = (uint32_t)(r.cycles >> 32); return (uint32_t)r.cycles;
 	case CITCAT_CYCLES_HI: return r.cycles_hi;
 	case CITCAT_INTC_PENDING: return r.intc_pending;
@@ -182,8 +215,14 @@ static uint64_t dev_read(uc_engine *uc, uint64_t off, unsigned size, void *u)
 				return i;
 		return CITCAT_INTC_NONE;
 	case CITCAT_UART_STATUS: return CITCAT_UART_ST_TXREADY | CITCAT_UART_ST_RXEND;
+	case CITCAT_TIMER_PERIOD: return r.timer_period;
+	case CITCAT_TIMER_CTRL: return r.timer_on;
+	case CITCAT_TIMER_REMAIN: return r.timer_on && r.timer_period ? (uint32_t)(r.timer_next - r.cycles) : 0;
+	case CITCAT_TIMER_TICKS: return r.timer_ticks;
 	}
-	fail(16, "unmodelled device read");
+	char msg[64];
+	snprintf(msg, sizeof msg, "unmodelled device read at 0x%08x", a);
+	fail(16, msg);
 	return 0;
 }
 
@@ -199,6 +238,13 @@ static void dev_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t v64, 
 	case CITCAT_SYSCTL_EXIT: r.exit_code = v; r.done = 1; uc_emu_stop(r.uc); return;
 	case CITCAT_UART_DATA: putchar((int)(v & 0xff)); return;
 	case CITCAT_UART_CTRL: return;
+	case CITCAT_SYSCTL_SCRATCH: r.scratch = v; return;
+	case CITCAT_TIMER_PERIOD: r.timer_period = v; r.timer_next = r.cycles + v; return;
+	case CITCAT_TIMER_CTRL:
+		if ((v & 1) && !r.timer_on)
+			r.timer_next = r.cycles + r.timer_period;
+		r.timer_on = v & 1;
+		return;
 	case CITCAT_INTC_ENABLE: r.intc_enable = v; return;
 	case CITCAT_INTC_ACK: r.intc_pending &= ~v; return;
 	case CITCAT_INTC_SET: r.intc_pending |= v; return;
@@ -207,7 +253,9 @@ static void dev_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t v64, 
 	case CITCAT_TRACE_CMD: r.tracing = v == CITCAT_TRACE_CMD_TRC1; return;
 	case CITCAT_TRACE_DUMP_DONE: r.dump_done = v; return;
 	}
-	fail(17, "unmodelled device write");
+	char msg[64];
+	snprintf(msg, sizeof msg, "unmodelled device write at 0x%08x", a);
+	fail(17, msg);
 }
 
 int main(int argc, char **argv)
@@ -246,6 +294,7 @@ int main(int argc, char **argv)
 		}
 	}
 	citcat_image_free(img);
+	r.rng = 0x9E3779B9u;
 	m7exc_init(&r.m, r.uc, (struct m7exc_bus){bus_access, NULL});
 	int rc = m7exc_reset_core(&r.m);
 	if (rc < 0) {
@@ -266,12 +315,16 @@ int main(int argc, char **argv)
 			uc_mem_read(r.uc, rd(UC_ARM_REG_PC) - 2, &prev, 2);
 			if (prev == 0xbf30 && !m7exc_wants_entry(&r.m)) {
 				uint64_t due = m7exc_systick_due(&r.m);
+				if (r.timer_on && r.timer_period && (r.intc_enable & 1u) && r.timer_next - r.cycles < due)
+					due = r.timer_next > r.cycles ? r.timer_next - r.cycles : 0;
 				if (due == UINT64_MAX) {
 					fail(19, "wfi with nothing to wake the core");
 					break;
 				}
 				r.cycles += due;
 				m7exc_systick_advance(&r.m, due);
+				timer_step();
+				wire_lines();
 			}
 		}
 	}

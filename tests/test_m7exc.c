@@ -3,11 +3,12 @@
  * stacking with and without alignment padding (frame words worked out by
  * hand below), PRIMASK and BASEPRI, SysTick, SVC on the process stack,
  * return through bx lr and pop {pc}, faults with and without a handler,
- * lockup, and the SCS registers.
+ * lockup, an interrupt pended inside an IT block, and the SCS registers.
  *
  * The harness is what the capture model will do (TARGET-M7.md): a code
  * hook advances SysTick by one cycle (here: one per code hook, so cycle
- * numbers are hook numbers) and takes a pending exception at the boundary;
+ * numbers are hook numbers) and takes a pending exception at the boundary
+ * unless that is inside an IT block (m7exc_it_block_end);
  * the interrupt hook hands svc (2), EXC_RETURN (8) and bkpt (7) to the
  * model; UC_HOOK_INSN_INVALID hands it udf; the SCS is Unicorn MMIO served
  * by m7exc_scs_*; a store to 0x40000000 ends the run with its value.  The
@@ -137,6 +138,19 @@
  *  ldr r6, [r4]          @ COUNTFLAG is set
  *  b exit
  *  .ltorg
+ *  .org 0x480
+ * itirq:                 @ IRQ0 becomes pending inside an IT block
+ *  ldr r4, =0xE000E100
+ *  mov.w r5, #1
+ *  str r5, [r4]          @ ISER0: IRQ0 enabled
+ *  ldr r4, =0xE000E200
+ *  cmp r5, r5            @ Z set
+ *  itt eq
+ *  streq r5, [r4]        @ ISPR0: IRQ0 pending, inside the block
+ *  moveq.w r6, #0x61     @ 32-bit, still inside: no entry before it
+ *  mov.w r6, #0x62       @ IRQ0 is taken before this one
+ *  b exit
+ *  .ltorg
  */
 #include "check.h"
 #include "m7exc.h"
@@ -173,6 +187,9 @@ static const struct {
 	{0x3e0, {0x08, 0x4c, 0x4f, 0xf0, 0x09, 0x05, 0x65, 0x60, 0x4f, 0xf0, 0x00, 0x05, 0xa5, 0x60, 0x4f, 0xf0}},
 	{0x3f0, {0x07, 0x05, 0x25, 0x60, 0x03, 0x2f, 0xfd, 0xd1, 0x4f, 0xf0, 0x00, 0x05, 0x25, 0x60, 0x26, 0x68}},
 	{0x400, {0x8c, 0xe6, 0x00, 0x00, 0x10, 0xe0, 0x00, 0xe0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}},
+	{0x480, {0x06, 0x4c, 0x4f, 0xf0, 0x01, 0x05, 0x25, 0x60, 0x05, 0x4c, 0xad, 0x42, 0x04, 0xbf, 0x25, 0x60}},
+	{0x490, {0x4f, 0xf0, 0x61, 0x06, 0x4f, 0xf0, 0x62, 0x06, 0x40, 0xe6, 0x00, 0x00, 0x00, 0xe1, 0x00, 0xe0}},
+	{0x4a0, {0x00, 0xe2, 0x00, 0xe0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}},
 };
 
 #define RAM_SIZE 0x100000u
@@ -193,6 +210,7 @@ static struct h {
 	unsigned n_entries;
 	uint64_t hooks;
 	uint32_t last_pc, hook_at_3f4;
+	uint32_t it_addr, it_end; /* the IT block being executed: no entry in (it_addr, it_end) */
 	int done, err, bad_intr;
 	uint32_t exit_code;
 } h;
@@ -237,6 +255,15 @@ static void hcode(uc_engine *uc, uint64_t a, uint32_t size, void *u)
 		h.hook_at_3f4 = (uint32_t)h.hooks;
 	h.last_pc = (uint32_t)a;
 	m7exc_systick_advance(&h.m, 1);
+	if (a > h.it_addr && a < h.it_end)
+		return; /* inside an IT block: exceptions wait for its end */
+	uint16_t hw = 0;
+	uc_mem_read(uc, a, &hw, 2);
+	uint32_t end = m7exc_it_block_end(uc, (uint32_t)a, hw);
+	if (end) {
+		h.it_addr = (uint32_t)a;
+		h.it_end = end;
+	}
 	int rc = m7exc_boundary(&h.m, (uint32_t)a);
 	if (rc < 0)
 		failed(rc);
@@ -560,6 +587,31 @@ static void test_faults(void)
 	uc_close(h.uc);
 }
 
+static void test_it_block(void)
+{
+	/* IRQ0 is pended by the first instruction of the itt block (0x48e);
+	 * the boundary before 0x490 is inside the block, so the entry waits
+	 * for 0x494, the first instruction after it (TARGET-M7.md). */
+	setup(0x480);
+	run();
+	CHECK_EQ(h.err, 0);
+	CHECK_EQ(h.exit_code, 0x62);
+	CHECK_EQ(h.n_entries, 1);
+	CHECK_EQ(h.entry_exc[0], 16);
+	CHECK_EQ(h.entry_epc[0], 0x494);
+	CHECK_EQ(h.log[6].value, 0x494); /* the stacked return address */
+	CHECK_EQ(h.log[7].value & 0x0600fc00u, 0); /* no IT state stacked */
+	/* the block's extent from the code: itt at 0x48c covers a 16-bit and
+	 * a 32-bit instruction: 0x48e + 2 + 4 = 0x494 */
+	CHECK_EQ(m7exc_it_block_end(h.uc, 0x48c, 0xbf04), 0x494);
+	CHECK_EQ(m7exc_it_block_end(h.uc, 0x48c, 0xbf08), 0x490); /* it: one instruction */
+	CHECK_EQ(m7exc_it_block_end(h.uc, 0x48c, 0xbf01), 0x49a); /* itttt: four (2 + 4 + 4 + 2) */
+	CHECK_EQ(m7exc_it_block_end(h.uc, 0x48c, 0xbf00), 0);     /* nop */
+	CHECK_EQ(m7exc_it_block_end(h.uc, 0x48c, 0xbf30), 0);     /* wfi */
+	CHECK_EQ(m7exc_it_block_end(h.uc, 0x48c, 0x4770), 0);     /* bx lr */
+	uc_close(h.uc);
+}
+
 static void test_scs(void)
 {
 	setup(0x100);
@@ -630,6 +682,7 @@ int main(void)
 	test_systick();
 	test_svc_psp();
 	test_faults();
+	test_it_block();
 	test_scs();
 	CHECK_DONE();
 }
