@@ -31,7 +31,7 @@
 static struct {
 	uc_engine *uc;
 	struct m7exc m;
-	uint64_t cycles, hooks;
+	uint64_t cycles, hooks, entries, returns;
 	uint32_t last_pc;
 	uint32_t it_addr, it_end; /* no exception entry inside an IT block */
 	int done, err;
@@ -139,6 +139,7 @@ static void hcode(uc_engine *uc, uint64_t a, uint32_t size, void *u)
 	int rc = m7exc_boundary(&r.m, (uint32_t)a);
 	if (rc < 0)
 		report_error(rc);
+	r.entries += rc == 1;
 }
 
 static void hintr(uc_engine *uc, uint32_t intno, void *u)
@@ -149,6 +150,8 @@ static void hintr(uc_engine *uc, uint32_t intno, void *u)
 		 : intno == 8 ? m7exc_return(&r.m, pc | 1u, r.last_pc)
 		 : intno == 7 ? m7exc_fault(&r.m, M7EXC_F_BKPT, pc, 0)
 			      : -100;
+	r.entries += rc == 1;
+	r.returns += intno == 8 && rc == 0;
 	if (rc == -100)
 		fail(12, "unexpected Unicorn interrupt");
 	else if (rc < 0)
@@ -333,6 +336,8 @@ int main(int argc, char **argv)
 	if (r.err)
 		return 100 + r.err;
 	printf("exit %u\n", r.exit_code);
+	fprintf(stderr, "m7_run: %llu code hooks, %llu exception entries, %llu returns\n", (unsigned long long)r.hooks,
+		(unsigned long long)r.entries, (unsigned long long)r.returns);
 
 	/* the driver's dump against the core's state at P */
 	int bad = 0;
