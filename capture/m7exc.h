@@ -1,0 +1,179 @@
+/* citcat's model of the Cortex-M7 (ARMv7-M) exception logic, on a Unicorn
+ * engine opened with UC_CPU_ARM_CORTEX_M7 and UC_MODE_THUMB | UC_MODE_MCLASS:
+ * the NVIC, SysTick, the SCB registers, exception entry (stacking), exception
+ * return (unstacking) and faults.  Unicorn takes no M-profile exception
+ * itself (tests/test_unicorn_m.c): it reports svc, bkpt, udf and EXC_RETURN
+ * branches, and this module does what the core would.  Specified in
+ * capture/TARGET-M7.md; meant to be shared unchanged by the capture model
+ * and the replayer, as armcore.c is for the A-profile IRQ entry.
+ *
+ * Every memory access the exception logic makes (the eight stacking writes,
+ * the eight unstacking reads, the vector read) goes through struct
+ * m7exc_bus, the data side of the memory-system model, in the order the
+ * spec states, so that they reach the D-cache and the CAT and replay call
+ * for call.
+ *
+ * Internal module (not in the public API).  Plain struct, no allocation:
+ * callers and tests keep it by value. */
+#ifndef CITCAT_M7EXC_H
+#define CITCAT_M7EXC_H
+
+#include <stdint.h>
+#include <unicorn/unicorn.h>
+
+/* Exception numbers (ARMv7-M B1.5.2); IRQ n is M7EXC_IRQ0 + n. */
+enum {
+	M7EXC_RESET = 1,
+	M7EXC_NMI = 2,
+	M7EXC_HARDFAULT = 3,
+	M7EXC_MEMMANAGE = 4,
+	M7EXC_BUSFAULT = 5,
+	M7EXC_USAGEFAULT = 6,
+	M7EXC_SVCALL = 11,
+	M7EXC_DEBUGMON = 12,
+	M7EXC_PENDSV = 14,
+	M7EXC_SYSTICK = 15,
+	M7EXC_IRQ0 = 16,
+	M7EXC_NIRQ = 32, /* external interrupt lines modelled (ICTR.INTLINESNUM = 0) */
+	M7EXC_NEXC = M7EXC_IRQ0 + M7EXC_NIRQ
+};
+
+/* Implemented priority bits: priority fields keep bits [7:8-M7EXC_PRIO_BITS]. */
+#define M7EXC_PRIO_BITS 4
+#define M7EXC_PRIO_MASK ((uint8_t)(0xffu << (8 - M7EXC_PRIO_BITS)))
+
+/* The System Control Space. */
+#define M7EXC_SCS_BASE 0xE000E000u
+#define M7EXC_SCS_SIZE 0x1000u
+#define M7EXC_CPUID 0x411FC270u /* ARM, variant 1, Cortex-M7 (0xC27), revision 0 */
+
+/* EXC_RETURN values without floating-point state (the only ones the model
+ * produces or accepts: FP context stacking is not modelled). */
+#define M7EXC_RET_HANDLER 0xFFFFFFF1u
+#define M7EXC_RET_THREAD_MSP 0xFFFFFFF9u
+#define M7EXC_RET_THREAD_PSP 0xFFFFFFFDu
+
+/* Faults the caller reports (m7exc_fault); each sets its CFSR bit. */
+enum m7exc_fault {
+	M7EXC_F_IACCVIOL,   /* MemManage: fetch from an execute-never address */
+	M7EXC_F_IBUSERR,    /* BusFault: instruction fetch bus error */
+	M7EXC_F_PRECISERR,  /* BusFault: data bus error, ADDR goes to BFAR */
+	M7EXC_F_UNDEFINSTR, /* UsageFault: undefined instruction */
+	M7EXC_F_INVSTATE,   /* UsageFault: EPSR.T = 0 */
+	M7EXC_F_INVPC,      /* UsageFault: bad EXC_RETURN */
+	M7EXC_F_UNALIGNED,  /* UsageFault: unaligned access with CCR.UNALIGN_TRP */
+	M7EXC_F_DIVBYZERO,  /* UsageFault: division by 0 with CCR.DIV_0_TRP */
+	M7EXC_F_BKPT        /* a bkpt with no debugger: HardFault, HFSR.DEBUGEVT */
+};
+
+/* Errors (negative), after which the core cannot go on; m->err_* say why. */
+enum {
+	M7EXC_E_UC = -1,        /* a Unicorn register access failed */
+	M7EXC_E_BUS = -2,       /* a stacking, unstacking or vector access failed */
+	M7EXC_E_NOHANDLER = -3, /* the vector of the exception to take is 0 */
+	M7EXC_E_VECTOR = -4,    /* the vector has bit 0 clear (not Thumb) */
+	M7EXC_E_LOCKUP = -5     /* a fault at priority -1 or above (HardFault, NMI, FAULTMASK) */
+};
+
+/* The data side of the memory system: one aligned 32-bit access at ADDR.
+ * Reads fill *VALUE.  Returns 0, or non-zero for a bus error. */
+struct m7exc_bus {
+	int (*access)(void *ctx, uint32_t addr, int write, uint32_t *value);
+	void *ctx;
+};
+
+struct m7exc {
+	uc_engine *uc;
+	struct m7exc_bus bus;
+
+	/* NVIC and system handler state, one bit per exception number */
+	uint64_t pending, active;
+	uint32_t irq_enable;          /* NVIC ISER/ICER, IRQ n at bit n */
+	uint8_t prio[M7EXC_NEXC];     /* programmable priorities (4..15, IRQs), masked */
+
+	/* SCB */
+	uint32_t vtor, prigroup, scr, ccr, shcsr_ena, cfsr, hfsr, mmfar, bfar;
+
+	/* SysTick */
+	uint32_t st_csr, st_rvr, st_cvr;
+
+	int reset_request;            /* AIRCR.SYSRESETREQ was written (not modelled: the caller stops) */
+
+	/* the last error: exception number, PC (return address of the frame
+	 * being made, or the faulting instruction), fault address, and what */
+	int err_exc;
+	uint32_t err_pc, err_addr;
+	const char *err_what;
+};
+
+/* Reset state (TARGET-M7.md "Reset"): nothing pending or active, every
+ * priority 0, VTOR 0, CCR.STKALIGN = 1, SysTick off.  Does not touch the
+ * engine. */
+void m7exc_init(struct m7exc *m, uc_engine *uc, struct m7exc_bus bus);
+
+/* The core's reset: MSP from the vector table word at VTOR, PC from the next
+ * (two bus reads), thread mode, privileged, xPSR = T only, masks clear.
+ * Returns 0 or a negative M7EXC_E_*. */
+int m7exc_reset_core(struct m7exc *m);
+
+/* At the boundary before the instruction at EPC (from its code hook, which
+ * then must not let it run, or between runs): takes the highest-priority
+ * pending exception if it preempts the current execution priority.
+ * Returns 1 taken (PC is now the handler's), 0 nothing, or a negative
+ * M7EXC_E_*. */
+int m7exc_boundary(struct m7exc *m, uint32_t epc);
+
+/* IT blocks: Unicorn can neither stop nor redirect inside one and shows no
+ * ITSTATE (tests/test_unicorn_m.c), so exceptions are not taken there
+ * (TARGET-M7.md).  If HW (the first halfword of the instruction at ADDR) is
+ * an IT instruction, returns the address after its block (the instruction
+ * lengths read from the code in the engine), else 0.  The caller skips
+ * m7exc_boundary for addresses in (ADDR, end). */
+uint32_t m7exc_it_block_end(uc_engine *uc, uint32_t addr, uint16_t hw);
+
+/* Whether some pending exception would preempt now (cheap test). */
+int m7exc_wants_entry(struct m7exc *m);
+
+/* The svc just executed (UC_HOOK_INTR 2; RET_PC is the next instruction):
+ * SVCall is taken at once, or escalates to HardFault when its priority does
+ * not preempt.  Returns 1, or a negative M7EXC_E_*. */
+int m7exc_svc(struct m7exc *m, uint32_t ret_pc);
+
+/* A synchronous fault of the instruction at PC (ADDR: the data address for
+ * PRECISERR): the fault's exception, or HardFault when that one is disabled
+ * or cannot preempt (HFSR.FORCED), is taken at once with PC as return
+ * address.  Returns 1, or a negative M7EXC_E_* (lockup, no handler). */
+int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr);
+
+/* An EXC_RETURN value EXC_RET was loaded into PC by the instruction at
+ * INSN_PC (UC_HOOK_INTR 8: Unicorn reports PC = EXC_RET & ~1): exception
+ * return with unstacking, or the fault the architecture takes instead (a
+ * branch to 0xFFFFFFxx in thread mode: MemManage IACCVIOL; a bad value:
+ * UsageFault INVPC).  Returns 0 returned, 1 a fault was taken, or a
+ * negative M7EXC_E_*. */
+int m7exc_return(struct m7exc *m, uint32_t exc_ret, uint32_t insn_pc);
+
+/* Sets exception EXC (2..M7EXC_NEXC-1) pending, as hardware would (an IRQ
+ * line's edge, ICSR.PENDSVSET ...). */
+void m7exc_set_pending(struct m7exc *m, int exc);
+
+/* Advances SysTick by N clock cycles (the processor clock: TARGET-M7.md). */
+void m7exc_systick_advance(struct m7exc *m, uint64_t n);
+/* Cycles until SysTick next reaches 0 and can pend its exception
+ * (UINT64_MAX: never without a register write). */
+uint64_t m7exc_systick_due(const struct m7exc *m);
+
+/* SCS register access at OFF (0 .. M7EXC_SCS_SIZE-1) of SIZE bytes (1, 2 or
+ * 4; only the priority registers take 1 and 2).  Returns 0, or -1 for an
+ * unassigned register or a wrong size (a bus error for the caller). */
+int m7exc_scs_read(struct m7exc *m, uint32_t off, unsigned size, uint32_t *v);
+int m7exc_scs_write(struct m7exc *m, uint32_t off, unsigned size, uint32_t v);
+
+/* The execution priority now (ARMv7-M ExecutionPriority; 256 in thread
+ * mode with nothing active or masked), or INT32_MIN on a Unicorn error. */
+int m7exc_exec_priority(struct m7exc *m);
+
+/* "HardFault", "IRQ 3", ... (static storage for IRQs: not reentrant). */
+const char *m7exc_name(int exc);
+
+#endif
