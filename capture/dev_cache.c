@@ -17,4 +17,10 @@ static int cache_write(struct target *t, uint32_t off, uint32_t v)
 	return -1;
 }
 
-const struct device dev_cache = {"cache", CITCAT_DEV_OFF(CITCAT_CACHE_BASE), 0x100, NULL, cache_write, NULL, NULL, NULL};
+static int cache_writable(uint32_t off)
+{
+	return off == R(INV_I) || off == R(INV_D) || off == R(CLEAN_INV_D) || off == R(CLEAN_D);
+}
+
+const struct device dev_cache = {"cache", CITCAT_DEV_OFF(CITCAT_CACHE_BASE), 0x100, NULL, cache_write, NULL, NULL, NULL,
+				 cache_writable};

@@ -15,4 +15,5 @@ static int cycles_read(struct target *t, uint32_t off, uint32_t *v)
 	return -1;
 }
 
-const struct device dev_cycles = {"cycles", CITCAT_DEV_OFF(CITCAT_CYCLES_BASE), 0x100, cycles_read, NULL, NULL, NULL, NULL};
+const struct device dev_cycles = {"cycles", CITCAT_DEV_OFF(CITCAT_CYCLES_BASE), 0x100, cycles_read, NULL, NULL, NULL, NULL,
+				  NULL};

@@ -92,5 +92,10 @@ static uint64_t dma_next_wakeup(const struct target *t)
 	return (t->intc_enable & (1u << CITCAT_IRQ_DMA_DONE)) && t->dma_irq ? dma_next_event(t) : UINT64_MAX;
 }
 
+static int dma_writable(uint32_t off)
+{
+	return off == R(DST) || off == R(LEN) || off == R(CTRL);
+}
+
 const struct device dev_dma = {"dma", CITCAT_DEV_OFF(CITCAT_DMA_BASE), 0x100, dma_read, dma_write, dma_next_event, dma_burst,
-			       dma_next_wakeup};
+			       dma_next_wakeup, dma_writable};

@@ -34,4 +34,5 @@ static int entropy_read(struct target *t, uint32_t off, uint32_t *v)
 	return -1;
 }
 
-const struct device dev_entropy = {"entropy", CITCAT_DEV_OFF(CITCAT_ENTROPY_BASE), 0x100, entropy_read, NULL, NULL, NULL, NULL};
+const struct device dev_entropy = {"entropy", CITCAT_DEV_OFF(CITCAT_ENTROPY_BASE), 0x100, entropy_read, NULL, NULL, NULL,
+				   NULL, NULL};

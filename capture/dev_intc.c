@@ -33,4 +33,10 @@ static int intc_write(struct target *t, uint32_t off, uint32_t v)
 	return -1;
 }
 
-const struct device dev_intc = {"intc", CITCAT_DEV_OFF(CITCAT_INTC_BASE), 0x100, intc_read, intc_write, NULL, NULL, NULL};
+static int intc_writable(uint32_t off)
+{
+	return off == R(ENABLE) || off == R(ACK) || off == R(SET);
+}
+
+const struct device dev_intc = {"intc", CITCAT_DEV_OFF(CITCAT_INTC_BASE), 0x100, intc_read, intc_write, NULL, NULL, NULL,
+				intc_writable};

@@ -26,4 +26,10 @@ static int sysctl_write(struct target *t, uint32_t off, uint32_t v)
 	return -1;
 }
 
-const struct device dev_sysctl = {"sysctl", CITCAT_DEV_OFF(CITCAT_SYSCTL_BASE), 0x100, sysctl_read, sysctl_write, NULL, NULL, NULL};
+static int sysctl_writable(uint32_t off)
+{
+	return off == R(EXIT) || off == R(SCRATCH);
+}
+
+const struct device dev_sysctl = {"sysctl", CITCAT_DEV_OFF(CITCAT_SYSCTL_BASE), 0x100, sysctl_read, sysctl_write, NULL, NULL,
+				  NULL, sysctl_writable};

@@ -52,5 +52,10 @@ static uint64_t timer_next_wakeup(const struct target *t)
 	return (t->intc_enable & (1u << CITCAT_IRQ_TIMER)) ? timer_next_event(t) : UINT64_MAX;
 }
 
+static int timer_writable(uint32_t off)
+{
+	return off == R(PERIOD) || off == R(CTRL);
+}
+
 const struct device dev_timer = {"timer", CITCAT_DEV_OFF(CITCAT_TIMER_BASE), 0x100, timer_read, timer_write,
-				 timer_next_event, timer_fire, timer_next_wakeup};
+				 timer_next_event, timer_fire, timer_next_wakeup, timer_writable};

@@ -23,4 +23,10 @@ static int trace_write(struct target *t, uint32_t off, uint32_t v)
 	return -1;
 }
 
-const struct device dev_trace = {"trace", CITCAT_DEV_OFF(CITCAT_TRACE_BASE), 0x100, NULL, trace_write, NULL, NULL, NULL};
+static int trace_writable(uint32_t off)
+{
+	return off == R(CMD) || (off >= R(REG(0)) && off <= R(DUMP_DONE));
+}
+
+const struct device dev_trace = {"trace", CITCAT_DEV_OFF(CITCAT_TRACE_BASE), 0x100, NULL, trace_write, NULL, NULL, NULL,
+				 trace_writable};

@@ -39,4 +39,4 @@ static void trng_fire(struct target *t, uint64_t now, uint32_t pc)
 }
 
 const struct device dev_trng = {"trng", CITCAT_DEV_OFF(CITCAT_TRNG_BASE), 0x100, trng_read, NULL, trng_next_event,
-				trng_fire, NULL};
+				trng_fire, NULL, NULL};

@@ -61,5 +61,10 @@ static uint64_t uart_next_wakeup(const struct target *t)
 	return (t->intc_enable & (1u << CITCAT_IRQ_UART_RX)) && t->uart_irq ? uart_next_event(t) : UINT64_MAX;
 }
 
+static int uart_writable(uint32_t off)
+{
+	return off == R(DATA) || off == R(CTRL);
+}
+
 const struct device dev_uart = {"uart", CITCAT_DEV_OFF(CITCAT_UART_BASE), 0x100, uart_read, uart_write, uart_next_event,
-				uart_arrive, uart_next_wakeup};
+				uart_arrive, uart_next_wakeup, uart_writable};

@@ -186,27 +186,19 @@ static uint32_t dev_read(struct target *t, uint32_t off)
 	return 0;
 }
 
-/* The registers the devices' write functions serve (the rest is a bus
- * error), asked before the write is recorded: a faulting write leaves no
- * UWRITE in the CAT.  This list repeats what the devices' write functions
- * accept (capture/dev_*.c): a device with a new writable register must be
- * added here too.  No test checks the two against each other yet. */
-static int dev_writable(uint32_t off)
+/* Decided before the write reaches the bus, so that a write the device
+ * refuses is a bus error rather than an UWRITE in the CAT. */
+int target_dev_writable(uint32_t off)
 {
-#define W(reg) case CITCAT_DEV_OFF(reg):
-	switch (off) {
-	W(CITCAT_SYSCTL_EXIT) W(CITCAT_SYSCTL_SCRATCH)
-	W(CITCAT_CACHE_INV_I) W(CITCAT_CACHE_INV_D) W(CITCAT_CACHE_CLEAN_INV_D) W(CITCAT_CACHE_CLEAN_D)
-	W(CITCAT_INTC_ENABLE) W(CITCAT_INTC_ACK) W(CITCAT_INTC_SET)
-	W(CITCAT_TIMER_PERIOD) W(CITCAT_TIMER_CTRL)
-	W(CITCAT_UART_DATA) W(CITCAT_UART_CTRL)
-	W(CITCAT_DMA_DST) W(CITCAT_DMA_LEN) W(CITCAT_DMA_CTRL)
-	W(CITCAT_TRACE_CMD)
-		return 1;
+	for (unsigned i = 0; i < target_ndevices; i++) {
+		const struct device *d = target_devices[i];
+		if (off - d->base < d->size)
+			return d->writable && d->writable(off - d->base);
 	}
-#undef W
-	return off >= CITCAT_DEV_OFF(CITCAT_TRACE_REG(0)) && off <= CITCAT_DEV_OFF(CITCAT_TRACE_DUMP_DONE);
+	return 0;
 }
+
+#define dev_writable target_dev_writable /* the name the call site below uses */
 
 static void dev_write(struct target *t, uint32_t off, uint32_t v)
 {

@@ -36,7 +36,15 @@ struct device {
 	uint64_t (*next_event)(const struct target *t);
 	void (*fire)(struct target *t, uint64_t now, uint32_t pc);
 	uint64_t (*next_wakeup)(const struct target *t);
+	/* Whether a 4-byte write of offset OFF is accepted (write returns 0
+	 * there), asked before the write is recorded; NULL: no register is
+	 * writable.  tests/test_regmap.c probes every offset against write. */
+	int (*writable)(uint32_t off);
 };
+
+/* Whether the device window offset OFF (4-byte aligned) is a register some
+ * device accepts a write of: the table's writable members. */
+int target_dev_writable(uint32_t off);
 
 /* The device table (capture/devices.c). */
 extern const struct device *const target_devices[];

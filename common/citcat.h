@@ -32,4 +32,13 @@ int citcat_errinfo_vfirst(struct citcat_errinfo *e, int code, uint64_t offset, c
  * version of the struct). */
 int cc_config_from_user(void *dst, size_t dst_size, const void *user, size_t min_size);
 
+/* The start of a function that reports into an optional errinfo: ERR, or
+ * DUMMY when ERR is NULL, cleared (no error, offset UINT64_MAX). */
+struct citcat_errinfo *cc_errinfo_start(struct citcat_errinfo *err, struct citcat_errinfo *dummy);
+
+/* The start of a run (replay, LVT decoding, WET building): *ERR as
+ * cc_errinfo_start leaves it, and the caller's result struct RES
+ * (RES_SIZE bytes) cleared.  Returns CITCAT_ERR_INVAL for a NULL RES. */
+int cc_run_start(struct citcat_errinfo **err, struct citcat_errinfo *dummy, void *res, size_t res_size);
+
 #endif

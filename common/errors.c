@@ -27,6 +27,24 @@ int citcat_errinfo_vfirst(struct citcat_errinfo *e, int code, uint64_t offset, c
 	return e->code;
 }
 
+struct citcat_errinfo *cc_errinfo_start(struct citcat_errinfo *err, struct citcat_errinfo *dummy)
+{
+	if (!err)
+		err = dummy;
+	memset(err, 0, sizeof *err);
+	err->offset = UINT64_MAX;
+	return err;
+}
+
+int cc_run_start(struct citcat_errinfo **err, struct citcat_errinfo *dummy, void *res, size_t res_size)
+{
+	*err = cc_errinfo_start(*err, dummy);
+	if (!res)
+		return citcat_errinfo_set(*err, CITCAT_ERR_INVAL, UINT64_MAX, "no result struct");
+	memset(res, 0, res_size);
+	return 0;
+}
+
 const char *citcat_errstr(int code)
 {
 	switch (code) {

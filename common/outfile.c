@@ -358,3 +358,13 @@ void cc_outfile_abort(struct cc_outfile *o)
 		unlink(o->tmp);
 	outfile_free(o);
 }
+
+int cc_outfile_finish(struct cc_outfile *o, int rc, const struct citcat_errinfo *werr, struct citcat_errinfo *err)
+{
+	if (!rc)
+		return cc_outfile_commit(o, err);
+	if (err)
+		*err = *werr;
+	cc_outfile_abort(o);
+	return rc;
+}

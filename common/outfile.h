@@ -47,5 +47,9 @@ int cc_outfile_take(struct cc_outfile *o, uint8_t **buf, size_t *len);
 /* Removes the temporary file (nothing is removed for straight-through
  * outputs); frees O.  Accepts NULL. */
 void cc_outfile_abort(struct cc_outfile *o);
+/* The close of a writer built on O: with RC non-zero (the writer failed;
+ * WERR says how, copied to ERR, which may be NULL) the output is removed,
+ * otherwise committed.  Frees O.  Returns RC or cc_outfile_commit's code. */
+int cc_outfile_finish(struct cc_outfile *o, int rc, const struct citcat_errinfo *werr, struct citcat_errinfo *err);
 
 #endif

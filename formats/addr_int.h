@@ -132,6 +132,17 @@ static inline void addr_count_packet(struct citcat_addr_writer *w, size_t k)
 }
 
 /* Per-format halves (din.c, pdats.c, pdats2.c). */
+/* One reference of a run the reader holds (a PDATS repeat, a PDATS II
+ * sequential run): ADDR of TYPE, no size.  Returns 1. */
+static inline int addr_run_ref(struct citcat_addr_reader *r, struct citcat_ref *ref, uint64_t addr, unsigned type)
+{
+	ref->addr = addr;
+	ref->type = (uint8_t)type;
+	ref->size = 0;
+	r->refs++;
+	return 1;
+}
+
 int din_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);
 int din_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
 int pdats_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);

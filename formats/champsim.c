@@ -219,10 +219,7 @@ int citcat_champsim_writer_open(struct citcat_champsim_writer **wp, const char *
 				struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
-	if (!err)
-		err = &dummy;
-	memset(err, 0, sizeof *err);
-	err->offset = UINT64_MAX;
+	err = cc_errinfo_start(err, &dummy);
 	if (!wp)
 		return err->code = CITCAT_ERR_INVAL;
 	*wp = NULL;
@@ -297,14 +294,7 @@ int citcat_champsim_writer_close(struct citcat_champsim_writer *w, struct citcat
 	int rc = w->err.code;
 	if (!rc && !put_prev(w, 0, 0))
 		rc = flush(w, 1);
-	rc = rc ? rc : w->err.code;
-	if (rc) {
-		if (err)
-			*err = w->err;
-		cc_outfile_abort(w->out);
-	} else {
-		rc = cc_outfile_commit(w->out, err);
-	}
+	rc = cc_outfile_finish(w->out, rc ? rc : w->err.code, &w->err, err);
 	writer_free(w);
 	return rc;
 }

@@ -64,10 +64,7 @@ int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *pa
 			       struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
-	if (!err)
-		err = &dummy;
-	memset(err, 0, sizeof *err);
-	err->offset = UINT64_MAX;
+	err = cc_errinfo_start(err, &dummy);
 	if (!wp)
 		return err->code = CITCAT_ERR_INVAL;
 	*wp = NULL;
@@ -199,14 +196,7 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 
 int citcat_listing_writer_close(struct citcat_listing_writer *w, struct citcat_errinfo *err)
 {
-	int rc = w->err.code ? w->err.code : flush(w);
-	if (rc) {
-		if (err)
-			*err = w->err;
-		cc_outfile_abort(w->out);
-	} else {
-		rc = cc_outfile_commit(w->out, err);
-	}
+	int rc = cc_outfile_finish(w->out, w->err.code ? w->err.code : flush(w), &w->err, err);
 	writer_free(w);
 	return rc;
 }

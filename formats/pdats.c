@@ -68,11 +68,7 @@ int pdats_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 		r->prep--;
 		uint64_t a = (r->last[r->ptype] + r->pdelta) & r->mask;
 		r->last[r->ptype] = a;
-		ref->addr = a;
-		ref->type = r->ptype;
-		ref->size = 0;
-		r->refs++;
-		return 1;
+		return addr_run_ref(r, ref, a, r->ptype);
 	}
 	long avail = addr_record_bytes(r);
 	if (avail < 0)

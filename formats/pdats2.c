@@ -119,11 +119,7 @@ int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 	if (r->pseq) {
 		r->pseq--;
 		r->ilast = (r->ilast + (1u << r->ishift)) & r->mask;
-		ref->addr = r->ilast;
-		ref->type = CITCAT_REF_IFETCH;
-		ref->size = 0;
-		r->refs++;
-		return 1;
+		return addr_run_ref(r, ref, r->ilast, CITCAT_REF_IFETCH);
 	}
 	long avail = addr_record_bytes(r);
 	if (avail < 0)

@@ -386,22 +386,26 @@ static int load_binary(struct lreplayer *p, uint64_t want_hash)
 	return 0;
 }
 
-int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct citcat_replay_result *res,
+int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct citcat_replay_result *res,
 			  struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
-	if (!err)
-		err = &dummy;
-	memset(err, 0, sizeof *err);
-	memset(res, 0, sizeof *res);
-	if (!cfg || cfg->size != sizeof *cfg || !cfg->lvt_path || !cfg->image_path)
-		return CITCAT_ERR_INVAL;
+	int rc = cc_run_start(&err, &dummy, res, sizeof *res);
+	if (rc)
+		return rc;
+	/* the caller's struct may be older or newer than ours (citcat/base.h) */
+	struct citcat_lvt_replay_config cfgv;
+	const struct citcat_lvt_replay_config *cfg = &cfgv;
+	if (cc_config_from_user(&cfgv, sizeof cfgv, ucfg, offsetof(struct citcat_lvt_replay_config, image_path) +
+							 sizeof cfgv.image_path) ||
+	    !cfg->lvt_path || !cfg->image_path)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+					  "bad LVT decoder configuration (LVT and ELF required)");
 	struct lreplayer *p = calloc(1, sizeof *p);
 	if (!p)
 		return CITCAT_ERR_NOMEM;
 	p->cfg = cfg;
 	replay_begin(&p->c, res, err, cfg->oracle, cfg->out_path);
-	int rc = 0;
 	struct citcat_lvt_rec start;
 
 	if ((rc = citcat_lvt_reader_open(&p->lvt, cfg->lvt_path))) {

@@ -649,14 +649,14 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 		     struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
-	if (!err)
-		err = &dummy;
-	memset(err, 0, sizeof *err);
-	memset(res, 0, sizeof *res);
-	if (!cfg || cfg->struct_size != sizeof *cfg || !cfg->ims_path || !cfg->aes_path || !cfg->out_path)
+	int rc = cc_run_start(&err, &dummy, res, sizeof *res);
+	if (rc)
+		return rc;
+	struct citcat_wet_build_config c; /* older or newer callers both work (citcat/base.h) */
+	if (cc_config_from_user(&c, sizeof c, cfg, offsetof(struct citcat_wet_build_config, out_path) + sizeof c.out_path) ||
+	    !c.ims_path || !c.aes_path || !c.out_path)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "incomplete configuration");
 	double t0 = now_s();
-	struct citcat_wet_build_config c = *cfg;
 	if (!c.seg_insns)
 		c.seg_insns = WET_SEG_DEFAULT;
 	if (c.node_kind != CITCAT_WET_NODES_PATH && c.node_kind != CITCAT_WET_NODES_BB)
@@ -669,7 +669,6 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	b->cfg = &c;
 	b->res = res;
 	b->seg_first_ts = 1;
-	int rc;
 	struct citcat_ims ims;
 	if ((rc = citcat_ims_read(c.ims_path, &ims, err))) {
 		res->replay.err_path = c.ims_path;
