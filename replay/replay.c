@@ -17,6 +17,7 @@
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
+#include "ckpt.h"
 #include "core.h"
 #include "ims.h"
 #include "itrace.h"
@@ -553,7 +554,7 @@ static int async_events(struct replayer *p, uint32_t a)
 		}
 		uint32_t cpsr;
 		uc_reg_read(p->uc, UC_ARM_REG_CPSR, &cpsr);
-		if (cpsr & ARM_CPSR_I) {
+		if ((cpsr & ARM_CPSR_I) && p->next.line != CITCAT_CKPT_LINE) { /* a checkpoint ignores CPSR.I */
 			diverge(p, "interrupt schedule", "interrupts enabled (CPSR.I = 0) for the recorded interrupt",
 				"CPSR 0x%08x with interrupts masked", cpsr);
 			return 0;
@@ -566,7 +567,7 @@ static int async_events(struct replayer *p, uint32_t a)
 		p->irq_line = line;
 		p->irq_epc = a;
 		p->irq_index = p->insns;
-		if (arm_take_irq(p->uc, a))
+		if ((line == CITCAT_CKPT_LINE ? arm_take_ckpt : arm_take_irq)(p->uc, a)) /* capture/ckpt.h */
 			fail(p, CITCAT_ERR_UNICORN, UINT64_MAX, "IRQ entry failed");
 		p->res->irqs++;
 		p->after_exception = 1;

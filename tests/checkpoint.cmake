@@ -1,0 +1,10 @@
+# Segment checkpoints (issue 14 part 3; tests/checkpoint.sh).  Included from
+# tests/CMakeLists.txt; needs the example firmware and the crash firmware of
+# postmortem.cmake.
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  foreach(section examples dilation postmortem usage)
+    add_test(NAME checkpoint_${section} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint.sh ${section}
+      $<TARGET_FILE:citcat_cli> ${CITCAT_EXAMPLE_DIR} ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+    set_tests_properties(checkpoint_${section} PROPERTIES LABELS e2e TIMEOUT 300)
+  endforeach()
+endif()
