@@ -12,9 +12,12 @@
 #   postmortem: faults and an instruction limit that fall in a later
 #     segment still replay exactly up to the end.
 #   usage: errors for intervals below the minimum and with --lvt.
-# usage: checkpoint.sh SECTION CITCAT EXAMPLE_DIR DATA_DIR CRASH_DIR
+#   irq: tests/firmware/ckpt.c sees no line 15 in the interrupt controller
+#     (with and without checkpoints), and checkpoints that land inside its
+#     timer handler (IRQ mode, CPSR.I = 1) replay exactly.
+# usage: checkpoint.sh SECTION CITCAT EXAMPLE_DIR DATA_DIR FIRMWARE_DIR [NM]
 . "$(dirname "$0")/testlib.sh"
-section=$1 C=$2 EX=$3 DATA=$4 FW=$5
+section=$1 C=$2 EX=$3 DATA=$4 FW=$5 NM=${6:-arm-none-eabi-nm}
 export CITCAT_NO_PROGRESS=1
 
 # pipeline STEM: extract $t/STEM.cat, replay with --verify and --oracle,
@@ -106,6 +109,27 @@ usage)
   expect 2 "LVT or DAF" "$C" capture "$EX/idle.elf" -o "$t/x.cat" --checkpoint-every 1000 --lvt "$t/x.lvt"
   [ -e "$t/x.cat" ] && fail "a CAT was left behind"
   finish checkpoint_usage
+  ;;
+irq)
+  for ck in "" "--checkpoint-every 1000"; do
+    "$C" capture "$FW/ckpt.elf" -o "$t/k.cat" --oracle "$t/k.oracle" --seed 1 -q --exit-status $ck >"$t/out" 2>"$t/err" ||
+      fail "capture $ck: exit $?: $(cat "$t/out" "$t/err")"
+    grep -q "ckpt: .* OK" "$t/out" || fail "capture $ck: $(cat "$t/out")"
+  done
+  pipeline k
+  # checkpoints whose EPC lies inside citcat_irq_timer (nm -S: address, size)
+  read -r lo sz < <("$NM" -S "$FW/ckpt.elf" | awk '$4 == "citcat_irq_timer" { print $1, $2 }')
+  [ -n "$lo" ] || fail "no citcat_irq_timer in ckpt.elf"
+  ckpts k >/dev/null
+  inside=0 all=0
+  while read -r epc; do
+    all=$((all + 1))
+    (( 0x$epc >= 0x$lo && 0x$epc < 0x$lo + 0x$sz )) && inside=$((inside + 1))
+  done < <(grep -o "interrupt line 15.*" "$t/k.txt" | grep -o -i "0x[0-9a-f]*\|[0-9a-f]\{8\}" | sed 's/^0x//' | head -n 100000)
+  [ "$all" -ge 10 ] || fail "only $all checkpoints with an EPC"
+  [ "$inside" -ge 1 ] || fail "no checkpoint landed in the timer handler ($all checkpoints)"
+  echo "ckpt: $all checkpoints, $inside inside the timer handler"
+  finish checkpoint_irq
   ;;
 *) echo "unknown section $section"; exit 2 ;;
 esac
