@@ -1,7 +1,7 @@
 #!/bin/bash
 # Segment checkpoints (issue 14 part 3, capture --checkpoint-every;
 # capture/TARGET.md, Checkpoints).
-#   examples: every example firmware captured with checkpoints replays
+#   example NAME: an example firmware captured with checkpoints replays
 #     serially exactly: --verify against the CAT and --oracle against the
 #     capture's ground truth (which holds the checkpoint handler's
 #     instructions), and the replayed itrace equals the oracle byte for byte.
@@ -41,20 +41,20 @@ ckpts() {
 }
 
 case $section in
-examples)
-  for elf in "$EX"/*.elf; do
-    n=$(basename "$elf" .elf)
-    case $n in *_long) continue ;; esac
-    extra=()
-    [ "$n" = uartline ] && extra=(--uart-in "$DATA/uartline.txt")
-    "$C" capture "$elf" -o "$t/$n.cat" --oracle "$t/$n.oracle" --seed 1 -q --checkpoint-every 20000 "${extra[@]}" \
-      >/dev/null 2>"$t/err" || { fail "$n: capture: $(cat "$t/err")"; continue; }
-    k=$(ckpts "$n")
-    [ "$k" -ge 1 ] || fail "$n: no checkpoint in the oracle"
-    pipeline "$n"
-    echo "$n: $k checkpoints, replayed exactly"
-  done
-  finish checkpoint_examples
+example)
+  # one example (NAME in $6; $7.. extra capture options), N = 20000: a
+  # segment is N instructions from its start point plus the checkpoint's
+  # entry (under 100), so there are at least I / (N + 100) - 1 interrupts
+  n=$6
+  shift 6
+  "$C" capture "$EX/$n.elf" -o "$t/$n.cat" --oracle "$t/$n.oracle" --seed 1 -q --checkpoint-every 20000 "$@" \
+    >/dev/null 2>"$t/err" || fail "$n: capture: $(cat "$t/err")"
+  "$C" info --json "$t/$n.cat" >"$t/$n.json" || fail "$n: info"
+  i=$(jnum "$t/$n.json" instructions) k=$(jnum "$t/$n.json" irq)
+  [ "$k" -ge $((i / 20100 - 1)) ] && [ "$k" -ge 1 ] || fail "$n: $k interrupts for $i instructions"
+  pipeline "$n"
+  echo "$n: $i instructions, $k interrupts, replayed exactly"
+  finish "checkpoint_example_$n"
   ;;
 dilation)
   N=25000
