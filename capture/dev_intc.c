@@ -26,9 +26,11 @@ static int intc_read(struct target *t, uint32_t off, uint32_t *v)
 static int intc_write(struct target *t, uint32_t off, uint32_t v)
 {
 	switch (off) {
-	case R(ENABLE): t->intc_enable = v; return 0;
+	/* line CITCAT_CKPT_LINE is the checkpoint interrupt's (TARGET.md,
+	 * Checkpoints): ENABLE and SET ignore its bit */
+	case R(ENABLE): t->intc_enable = v & ~(1u << CITCAT_CKPT_LINE); return 0;
 	case R(ACK): t->intc_pending &= ~v; return 0;
-	case R(SET): t->intc_pending |= v; return 0;
+	case R(SET): t->intc_pending |= v & ~(1u << CITCAT_CKPT_LINE); return 0;
 	}
 	return -1;
 }

@@ -16,6 +16,7 @@
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
+#include "ckpt.h"
 #include "core.h"
 #include "image.h"
 #include "target_int.h"
@@ -261,6 +262,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		lvt_tm_uwrite(t->lvt, (uint32_t)off, (uint32_t)value);
 	oracle_access(t, addr, 4, 1, (uint32_t)value, 1);
 	dev_write(t, (uint32_t)off, (uint32_t)value);
+	ckpt_uwrite(t, (uint32_t)off);
 	recompute_next(t);
 }
 
@@ -425,6 +427,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	if (t->bus.cycle >= t->next_event)
 		devices_advance(t, a);
+	if (t->cfg->checkpoint_every && ckpt_boundary(t, a))
+		return;
 	if (t->intc_pending & t->intc_enable) {
 		uint32_t cpsr;
 		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
@@ -649,6 +653,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 	}
 	uint32_t pc = (uint32_t)entry;
+	if ((rc = ckpt_config(t)))
+		goto out;
 	recompute_next(t);
 	while (!t->failed && !t->stop_request) {
 		if (t->bare) {

@@ -71,6 +71,9 @@ struct target {
 	uint64_t bcount, traced_insns;
 	uint32_t expect_pc; /* address + 4 of the last retired instruction */
 	int after_exception;
+	/* segment checkpoints (capture/ckpt.c) */
+	uint64_t ckpt_seg_start, ckpt_count;
+	int ckpt_busy, ckpt_point_pending;
 
 	/* core */
 	uint64_t insns;

@@ -34,6 +34,8 @@ static const char capture_help[] =
 	"  --entropy-in FILE     RANDOM register input (default: seeded generator)\n"
 	"  --seed N              device-input seed (default: from the clock, printed)\n"
 	"  --max-insns N         stop after N instructions (suffixes K, M, G: 100M)\n"
+	"  --checkpoint-every N  a segment checkpoint every N instructions (at least 1000;\n"
+	"                        capture/TARGET.md, Checkpoints)\n"
 	"  --exit-status         exit with the firmware's exit value (modulo 256) when it\n"
 	"                        ends by EXIT\n"
 	"  --timestamps          record a bus-cycle timestamp with every event\n"
@@ -226,6 +228,11 @@ static int parse_target_opt(int argc, char **argv, int *i, struct citcat_capture
 		NEED_VAL;
 		if (cli_parse_count(v, &c->max_insns) || c->max_insns == 0)
 			return cli_usage_error("capture", "bad instruction count '%s'", v);
+	} else if (strcmp(a, "--checkpoint-every") == 0) {
+		NEED_VAL;
+		if (cli_parse_count(v, &c->checkpoint_every) || c->checkpoint_every < CITCAT_CHECKPOINT_MIN)
+			return cli_usage_error("capture", "bad checkpoint interval '%s' (at least %u instructions)", v,
+					       CITCAT_CHECKPOINT_MIN);
 	} else if (strcmp(a, "--clock-hz") == 0) {
 		NEED_VAL;
 		if (cli_parse_count(v, &n) || n == 0 || n > UINT32_MAX)

@@ -264,7 +264,7 @@ static int apply_events(struct lreplayer *p, uint32_t a)
 			fetch_event(p);
 			continue;
 		}
-		if (!replay_irq_enabled(&p->c))
+		if (!replay_irq_enabled(&p->c, e->line))
 			return 0;
 		struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = e->line, .pc = a};
 		replay_output(&p->c, &irq);

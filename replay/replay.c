@@ -17,6 +17,7 @@
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
+#include "ckpt.h"
 #include "core.h"
 #include "ims.h"
 #include "itrace.h"
@@ -373,7 +374,7 @@ static int async_events(struct replayer *p, uint32_t a)
 			next_aes(p);
 			continue;
 		}
-		if (!replay_irq_enabled(&p->c))
+		if (!replay_irq_enabled(&p->c, p->next.line))
 			return 0;
 		unsigned line = p->next.line;
 		bus_irq(&p->c.bus, line, a, p->c.bcount);

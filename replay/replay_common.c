@@ -4,6 +4,7 @@
  * set-up and release. */
 #include "replay_int.h"
 #include "armcore.h"
+#include "ckpt.h"
 #include "itrace.h"
 
 #include <errno.h>
@@ -175,11 +176,11 @@ void replay_event_missed(struct replay_core *c, int is_irq, const char *what, ui
 		       "branch %llu passed without reaching pc 0x%08x", (unsigned long long)bcount, pc);
 }
 
-int replay_irq_enabled(struct replay_core *c)
+int replay_irq_enabled(struct replay_core *c, unsigned line)
 {
 	uint32_t cpsr;
 	uc_reg_read(c->uc, UC_ARM_REG_CPSR, &cpsr);
-	if (!(cpsr & ARM_CPSR_I))
+	if (!(cpsr & ARM_CPSR_I) || line == CITCAT_CKPT_LINE) /* a checkpoint ignores CPSR.I (capture/ckpt.h) */
 		return 1;
 	replay_diverge(c, "interrupt schedule", "interrupts enabled (CPSR.I = 0) for the recorded interrupt",
 		       "CPSR 0x%08x with interrupts masked", cpsr);
@@ -192,7 +193,7 @@ void replay_enter_irq(struct replay_core *c, unsigned line, uint32_t a)
 	c->irq_line = line;
 	c->irq_epc = a;
 	c->irq_index = c->insns;
-	if (arm_take_irq(c->uc, a))
+	if ((line == CITCAT_CKPT_LINE ? arm_take_ckpt : arm_take_irq)(c->uc, a))
 		replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "IRQ entry failed");
 	c->res->irqs++;
 	c->after_exception = 1;

@@ -139,7 +139,7 @@ void replay_event_missed(struct replay_core *c, int is_irq, const char *what, ui
 
 /* Before taking a recorded interrupt: with interrupts masked, reports the
  * divergence and returns 0. */
-int replay_irq_enabled(struct replay_core *c);
+int replay_irq_enabled(struct replay_core *c, unsigned line);
 
 /* Takes the recorded interrupt on LINE at the boundary before A (its
  * record already written): the exception entry, remembered for the

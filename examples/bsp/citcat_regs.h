@@ -111,4 +111,12 @@
 #define CITCAT_TRACE_CMD_STOP  0x53544F50u /* 'STOP' */
 #define CITCAT_TRACE_NSLOTS    39u
 
+/* Checkpoint interrupt (capture --checkpoint-every, TARGET.md "Checkpoints"):
+ * no register; the model takes it at an instruction boundary through the
+ * FIQ vector and records it as interrupt line 15 in the CAT, AES and
+ * itrace.  Checkpoint intervals below CITCAT_CKPT_MIN are refused. */
+#define CITCAT_CKPT_LINE       15u
+#define CITCAT_CKPT_VECTOR     0x0000001Cu
+#define CITCAT_CKPT_MIN        1000u
+
 #endif /* CITCAT_REGS_H */

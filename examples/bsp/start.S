@@ -1,10 +1,10 @@
 /*
  * start.S - vector table, reset handler and IRQ entry for the modelled target.
  *
- * The vector base is fixed at 0 (TARGET.md).  Only IRQ is modelled: every
- * other exception stops the capture with an error, so those vectors just
- * park the core (they exist so a stray exception on real hardware does not
- * run into code).
+ * The vector base is fixed at 0 (TARGET.md).  Only IRQ and the checkpoint
+ * interrupt (through the FIQ vector) are modelled: every other exception
+ * stops the capture with an error, so those vectors just park the core
+ * (they exist so a stray exception on real hardware does not run into code).
  */
 
     .syntax unified
@@ -27,7 +27,7 @@ _vectors:
     b       .                       @ 0x10 data abort (not modelled)
     b       .                       @ 0x14 reserved
     b       citcat_irq_entry        @ 0x18 IRQ
-    b       .                       @ 0x1C FIQ (not modelled)
+    b       citcat_ckpt_entry       @ 0x1C FIQ: the checkpoint interrupt
 
     .text
     .global _reset
@@ -94,3 +94,28 @@ citcat_spin_point:
     b       citcat_spin_point       @ left only by an interrupt (see above)
     bx      lr
     .size   citcat_spin_until_irq, . - citcat_spin_until_irq
+
+/*
+ * Checkpoint interrupt entry (capture --checkpoint-every; TARGET.md,
+ * Checkpoints).  The model enters through the FIQ vector whatever CPSR.I
+ * and CPSR.F, with SPSR_fiq = CPSR, mode FIQ, I = F = A = 1,
+ * LR_fiq = EPC + 4.  The handler runs the CITCAT driver again, so the
+ * trace module sees a new start point (the driver's INV_I store) with both
+ * caches empty and a full register dump: the next segment starts like the
+ * first.  The driver runs in ABT mode (unused otherwise, with its own
+ * stack): outside FIQ mode r8..r12 are the common registers, so dump slots
+ * 8..12 hold the interrupted code's values and slots 31..38 the FIQ bank
+ * with LR_fiq and SPSR_fiq.  Every register is restored; `subs pc, lr, #4`
+ * returns to EPC with CPSR from SPSR_fiq.
+ * Cost: 6 instructions here plus the driver's 68.
+ */
+    .global citcat_ckpt_entry
+    .type   citcat_ckpt_entry, %function
+citcat_ckpt_entry:
+    cps     #MODE_ABT               @ I, F, A stay set
+    push    {r0, lr}                @ LR_abt (r0 keeps the stack 8-byte aligned)
+    bl      citcat_trace_start      @ the driver: TRC1, CLEAN_INV_D, INV_I, dump
+    pop     {r0, lr}
+    cps     #MODE_FIQ
+    subs    pc, lr, #4
+    .size   citcat_ckpt_entry, . - citcat_ckpt_entry

@@ -54,7 +54,14 @@ struct citcat_capture_config {
 	 * firmware that turns cycles into seconds; 0 = CITCAT_CLOCK_HZ_DEFAULT.
 	 * Timing in the model is in cycles either way. */
 	uint32_t clock_hz;
+	/* Segment checkpoints (capture/TARGET.md, Checkpoints): the checkpoint
+	 * interrupt once this many instructions have retired since the last
+	 * trace start point (0 = none; otherwise at least 1000; not with an
+	 * LVT or DAF trace). */
+	uint64_t checkpoint_every;
 };
+
+#define CITCAT_CHECKPOINT_MIN 1000u /* the smallest checkpoint interval */
 
 #define CITCAT_CLOCK_HZ_DEFAULT 100000000u /* 100 MHz */
 

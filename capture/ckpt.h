@@ -1,0 +1,29 @@
+/* Segment checkpoints (capture --checkpoint-every, TARGET.md "Checkpoints"):
+ * the checkpoint interrupt's entry, shared by the capture model and the
+ * replayer, and the trace module's checkpoint logic in the model. */
+#ifndef CITCAT_CKPT_H
+#define CITCAT_CKPT_H
+
+#include <stdint.h>
+#include <unicorn/unicorn.h>
+
+#include "citcat_regs.h"
+
+/* Takes the checkpoint interrupt at the boundary before the instruction at
+ * EPC (TARGET.md, Checkpoints): SPSR_fiq = CPSR; mode FIQ; I, F, A set; T,
+ * IT, J cleared; LR_fiq = EPC + 4; PC = CITCAT_CKPT_VECTOR.  Called like
+ * arm_take_irq.  Returns 0 or a Unicorn error. */
+int arm_take_ckpt(uc_engine *uc, uint32_t epc);
+
+struct target;
+
+/* Model side (capture/ckpt.c).  ckpt_config checks the configuration once
+ * before the run (0 or an error recorded with target_fail).  ckpt_boundary
+ * runs at every instruction boundary A before interrupts are considered and
+ * returns 1 when it took the checkpoint there (the instruction at A does
+ * not execute now).  ckpt_uwrite sees every device write the core made. */
+int ckpt_config(struct target *t);
+int ckpt_boundary(struct target *t, uint32_t a);
+void ckpt_uwrite(struct target *t, uint32_t off);
+
+#endif

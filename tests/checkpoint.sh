@@ -1,0 +1,135 @@
+#!/bin/bash
+# Segment checkpoints (issue 14 part 3, capture --checkpoint-every;
+# capture/TARGET.md, Checkpoints).
+#   example NAME: an example firmware captured with checkpoints replays
+#     serially exactly: --verify against the CAT and --oracle against the
+#     capture's ground truth (which holds the checkpoint handler's
+#     instructions), and the replayed itrace equals the oracle byte for byte.
+#   dilation: matmul (its path does not depend on time) captured with and
+#     without checkpoints differs by exactly 75 instructions, 4 branches and
+#     43 uncached writes per checkpoint (TARGET.md, counted from the
+#     disassembly), and every checkpoint is on line 15 at the FIQ vector.
+#   postmortem: faults and an instruction limit that fall in a later
+#     segment still replay exactly up to the end.
+#   usage: errors for intervals below the minimum and with --lvt.
+#   irq: tests/firmware/ckpt.c sees no line 15 in the interrupt controller
+#     (with and without checkpoints), and checkpoints that land inside its
+#     timer handler (IRQ mode, CPSR.I = 1) replay exactly.
+# usage: checkpoint.sh SECTION CITCAT EXAMPLE_DIR DATA_DIR FIRMWARE_DIR [NM]
+. "$(dirname "$0")/testlib.sh"
+section=$1 C=$2 EX=$3 DATA=$4 FW=$5 NM=${6:-arm-none-eabi-nm}
+export CITCAT_NO_PROGRESS=1
+
+# pipeline STEM: extract $t/STEM.cat, replay with --verify and --oracle,
+# compare the itrace with the oracle byte for byte
+pipeline() {
+  local s=$t/$1
+  "$C" ims "$s.cat" -o "$s.ims" 2>"$t/err" || { fail "$1: ims: $(cat "$t/err")"; return; }
+  "$C" aes "$s.cat" -o "$s.aes" 2>"$t/err" || { fail "$1: aes: $(cat "$t/err")"; return; }
+  "$C" replay "$s.ims" "$s.aes" -o "$s.itrace" --verify "$s.cat" --oracle "$s.oracle" 2>"$t/err" ||
+    { fail "$1: replay: $(cat "$t/err")"; return; }
+  cmp -s "$s.itrace" "$s.oracle" || fail "$1: the replayed itrace differs from the oracle"
+}
+
+# jnum FILE KEY: the first number after "KEY": in a JSON file
+jnum() { grep -o "\"$2\": [0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
+
+# ckpts STEM: checkpoint interrupts in the listing of $t/STEM.oracle (line 15)
+ckpts() {
+  "$C" convert "$t/$1.oracle" -o "$t/$1.txt" --to text 2>"$t/err" || fail "$1: listing: $(cat "$t/err")"
+  grep -c "interrupt line 15" "$t/$1.txt"
+}
+
+case $section in
+example)
+  # one example (NAME in $6; $7.. extra capture options), N = 20000: a
+  # segment is N instructions from its start point plus the checkpoint's
+  # entry (under 100), so there are at least I / (N + 100) - 1 interrupts
+  n=$6
+  shift 6
+  "$C" capture "$EX/$n.elf" -o "$t/$n.cat" --oracle "$t/$n.oracle" --seed 1 -q --checkpoint-every 20000 "$@" \
+    >/dev/null 2>"$t/err" || fail "$n: capture: $(cat "$t/err")"
+  "$C" info --json "$t/$n.cat" >"$t/$n.json" || fail "$n: info"
+  i=$(jnum "$t/$n.json" instructions) k=$(jnum "$t/$n.json" irq)
+  [ "$k" -ge $((i / 20100 - 1)) ] && [ "$k" -ge 1 ] || fail "$n: $k interrupts for $i instructions"
+  pipeline "$n"
+  echo "$n: $i instructions, $k interrupts, replayed exactly"
+  finish "checkpoint_example_$n"
+  ;;
+dilation)
+  N=25000
+  "$C" capture "$EX/matmul.elf" -o "$t/a.cat" --oracle "$t/a.oracle" --seed 1 -q >/dev/null 2>"$t/err" ||
+    fail "capture: $(cat "$t/err")"
+  "$C" capture "$EX/matmul.elf" -o "$t/b.cat" --oracle "$t/b.oracle" --seed 1 -q --checkpoint-every $N >/dev/null 2>"$t/err" ||
+    fail "capture with checkpoints: $(cat "$t/err")"
+  "$C" info --json "$t/a.cat" >"$t/a.json" && "$C" info --json "$t/b.cat" >"$t/b.json" || fail "info"
+  k=$(ckpts b)
+  [ "$(ckpts a)" -eq 0 ] || fail "checkpoints without the option"
+  [ "$k" -ge 10 ] || fail "only $k checkpoints"
+  [ "$(jnum "$t/b.json" irq)" -eq "$k" ] || fail "CAT irq events $(jnum "$t/b.json" irq), listing $k"
+  di=$(( $(jnum "$t/b.json" instructions) - $(jnum "$t/a.json" instructions) ))
+  db=$(( $(jnum "$t/b.json" branches) - $(jnum "$t/a.json" branches) ))
+  du=$(( $(jnum "$t/b.json" uncached_write) - $(jnum "$t/a.json" uncached_write) ))
+  [ "$di" -eq $((75 * k)) ] || fail "instructions +$di for $k checkpoints, expected 75 each"
+  [ "$db" -eq $((4 * k)) ] || fail "branches +$db for $k checkpoints, expected 4 each"
+  [ "$du" -eq $((43 * k)) ] || fail "uncached writes +$du for $k checkpoints, expected 43 each"
+  # each checkpoint enters at the FIQ vector: the line after it is 0x1c
+  grep -A1 "interrupt line 15" "$t/b.txt" | grep -v "interrupt line 15" | grep -v -- '^--$' |
+    grep -v "^ *[0-9]* *0000001c" | head -n 1 >"$t/bad"
+  [ -s "$t/bad" ] && fail "a checkpoint not followed by the FIQ vector: $(cat "$t/bad")"
+  # the first one is exactly N instructions after P: N instruction lines
+  # precede the first checkpoint in the listing
+  first=$(grep -n -m1 "interrupt line 15" "$t/b.txt" | cut -d: -f1)
+  before=$(head -n "$first" "$t/b.txt" | grep -c '^ *[0-9]')
+  [ "$before" -eq "$N" ] || fail "first checkpoint after $before instructions, expected $N"
+  pipeline b
+  echo "matmul: $k checkpoints: +$di instructions, +$db branches, +$du uncached writes"
+  finish checkpoint_dilation
+  ;;
+postmortem)
+  for n in wild stack undef; do
+    "$C" capture "$FW/crash_$n.elf" -o "$t/$n.cat" --oracle "$t/$n.oracle" --seed 1 -q --checkpoint-every 1000 \
+      >/dev/null 2>"$t/err"
+    rc=$?
+    [ $rc -eq 3 ] || fail "$n: capture exited $rc, expected 3: $(cat "$t/err")"
+    k=$(ckpts "$n")
+    [ "$k" -ge 1 ] || fail "$n: the fault is not in a later segment ($k checkpoints)"
+    pipeline "$n"
+    tail -n 1 "$t/$n.txt" | grep -qi "fault\|undefined\|bus error" || fail "$n: listing ends $(tail -n 1 "$t/$n.txt")"
+  done
+  "$C" capture "$FW/crash_hang.elf" -o "$t/lim.cat" --oracle "$t/lim.oracle" --seed 1 -q --max-insns 100K \
+    --checkpoint-every 7000 >/dev/null 2>"$t/err" || fail "limit: capture: $(cat "$t/err")"
+  [ "$(ckpts lim)" -ge 10 ] || fail "limit: $(ckpts lim) checkpoints"
+  pipeline lim
+  finish checkpoint_postmortem
+  ;;
+usage)
+  expect 2 "checkpoint interval" "$C" capture "$EX/idle.elf" -o "$t/x.cat" --checkpoint-every 999
+  expect 2 "checkpoint interval" "$C" capture "$EX/idle.elf" -o "$t/x.cat" --checkpoint-every 0
+  expect 2 "LVT or DAF" "$C" capture "$EX/idle.elf" -o "$t/x.cat" --checkpoint-every 1000 --lvt "$t/x.lvt"
+  [ -e "$t/x.cat" ] && fail "a CAT was left behind"
+  finish checkpoint_usage
+  ;;
+irq)
+  for ck in "" "--checkpoint-every 1000"; do
+    "$C" capture "$FW/ckpt.elf" -o "$t/k.cat" --oracle "$t/k.oracle" --seed 1 -q --exit-status $ck >"$t/out" 2>"$t/err" ||
+      fail "capture $ck: exit $?: $(cat "$t/out" "$t/err")"
+    grep -q "ckpt: .* OK" "$t/out" || fail "capture $ck: $(cat "$t/out")"
+  done
+  pipeline k
+  # checkpoints whose EPC lies inside citcat_irq_timer (nm -S: address, size)
+  read -r lo sz < <("$NM" -S "$FW/ckpt.elf" | awk '$4 == "citcat_irq_timer" { print $1, $2 }')
+  [ -n "$lo" ] || fail "no citcat_irq_timer in ckpt.elf"
+  ckpts k >/dev/null
+  inside=0 all=0
+  while read -r epc; do
+    all=$((all + 1))
+    (( 0x$epc >= 0x$lo && 0x$epc < 0x$lo + 0x$sz )) && inside=$((inside + 1))
+  done < <(grep -o "interrupt line 15.*" "$t/k.txt" | grep -o -i "0x[0-9a-f]*\|[0-9a-f]\{8\}" | sed 's/^0x//' | head -n 100000)
+  [ "$all" -ge 10 ] || fail "only $all checkpoints with an EPC"
+  [ "$inside" -ge 1 ] || fail "no checkpoint landed in the timer handler ($all checkpoints)"
+  echo "ckpt: $all checkpoints, $inside inside the timer handler"
+  finish checkpoint_irq
+  ;;
+*) echo "unknown section $section"; exit 2 ;;
+esac
