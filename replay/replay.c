@@ -20,6 +20,7 @@
 #include "core.h"
 #include "ims.h"
 #include "itrace.h"
+#include "thumb.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -57,6 +58,8 @@ struct replayer {
 	uint64_t bcount, insns;
 	uint64_t cur_index; /* index of the instruction at cur_pc */
 	uint32_t expect_pc, cur_pc;
+	uint8_t itstate; /* ITSTATE after the last retired instruction (capture/thumb.h) */
+	uint8_t last_size, last_thumb; /* of the last retired instruction */
 	int after_exception, done, failed;
 	int fault_seen; /* the recorded fault was reproduced (AES END, CITCAT_STOP_FAULT) */
 	struct citcat_itrace_rec cur, orec;
@@ -553,6 +556,11 @@ static int async_events(struct replayer *p, uint32_t a)
 		}
 		uint32_t cpsr;
 		uc_reg_read(p->uc, UC_ARM_REG_CPSR, &cpsr);
+		if (p->itstate) {
+			diverge(p, "interrupt schedule", "an interrupt outside IT blocks (TARGET.md)",
+				"an interrupt recorded inside an IT block (ITSTATE 0x%02x)", p->itstate);
+			return 0;
+		}
 		if (cpsr & ARM_CPSR_I) {
 			diverge(p, "interrupt schedule", "interrupts enabled (CPSR.I = 0) for the recorded interrupt",
 				"CPSR 0x%08x with interrupts masked", cpsr);
@@ -576,6 +584,50 @@ static int async_events(struct replayer *p, uint32_t a)
 	return 0;
 }
 
+/* The instruction at A (SIZE bytes, WORD, THUMB state) retires, as in the
+ * capture model (capture/target.c, retire). */
+static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word, int thumb)
+{
+	thumb_ifetch(&p->bus, a, size);
+	unsigned k = (unsigned)(p->insns % CITCAT_REPLAY_HISTORY);
+	p->hist_pc[k] = a;
+	p->hist_word[k] = word;
+	p->hist_index[k] = p->insns;
+	p->insns++;
+	p->bus.cycle++;
+	p->expect_pc = a + size;
+	p->itstate = thumb_is_it(word, size) ? (uint8_t)(word & 0xff) : thumb_it_advance(p->itstate);
+	p->last_size = (uint8_t)size;
+	p->last_thumb = (uint8_t)thumb;
+	p->cur.kind = CITCAT_REC_INSN;
+	p->cur.pc = a;
+	p->cur.word = word;
+	p->cur.size = (uint8_t)size;
+	p->cur.thumb = (uint8_t)thumb;
+	p->cur.n_acc = 0;
+	p->cur_valid = 1;
+}
+
+/* The condition-failed instructions of an IT block that Unicorn ran no code
+ * hook for, as in the capture model (capture/target.c, it_skipped). */
+static void it_skipped(struct replayer *p, uint32_t a)
+{
+	uint32_t cpsr;
+	uc_reg_read(p->uc, UC_ARM_REG_CPSR, &cpsr);
+	while (p->itstate && a != p->expect_pc && !p->failed && !thumb_cond_passed(p->itstate >> 4, cpsr)) {
+		uint32_t pc = p->expect_pc, off = pc - p->ram_base;
+		uint16_t hw;
+		if (off >= p->ram_size || p->ram_size - off < 4 || !known_range(p, pc, 2))
+			break;
+		memcpy(&hw, p->ram + off, 2);
+		unsigned size = thumb_size(hw);
+		if (!known_range(p, pc, size) || p->insns == p->total)
+			break;
+		retire(p, pc, size, thumb_word_at(p->ram + off, size), 1);
+		close_record(p);
+	}
+}
+
 static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct replayer *p = ctx;
@@ -588,6 +640,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		return;
 	}
 	close_record(p);
+	if (p->itstate && !p->after_exception)
+		it_skipped(p, a);
 	if (core_branched(a, p->expect_pc, p->after_exception))
 		p->bcount++;
 	p->after_exception = 0;
@@ -608,7 +662,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		}
 		if (e && e->line == CITCAT_STOP_WFI_DEADLOCK) {
 			unsigned k = (unsigned)((p->insns + CITCAT_REPLAY_HISTORY - 1) % CITCAT_REPLAY_HISTORY);
-			if (!p->insns || !core_is_wfi(p->hist_word[k])) {
+			if (!p->insns || !(p->last_thumb ? thumb_is_wfi(p->hist_word[k], p->last_size) : core_is_wfi(p->hist_word[k]))) {
 				diverge(p, "stop", "a WFI as the last instruction (the recording ended asleep)",
 					"the last instruction is not a WFI");
 				return;
@@ -633,31 +687,19 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	 * its boundary has been passed (a divergence async_events reports). */
 	if (p->next_async && (p->next.pc == a || p->next.bcount < p->bcount) && (async_events(p, a) || p->failed))
 		return;
-	if (size != 4 || a - p->ram_base >= p->ram_size) {
-		diverge(p, "instruction fetch", "an ARM instruction in RAM", size != 4 ? "Thumb state at 0x%08x" : "a fetch from 0x%08x", a);
+	if (a - p->ram_base >= p->ram_size || p->ram_size - (a - p->ram_base) < size) {
+		diverge(p, "instruction fetch", "an instruction in RAM", "a fetch from 0x%08x", a);
 		return;
 	}
-	if (!known_range(p, a, 4)) {
+	if (!known_range(p, a, size)) {
 		diverge(p, "memory image", "an instruction the IMS holds", "a fetch from 0x%08x, which the IMS does not hold", a);
 		return;
 	}
-	bus_ifetch(&p->bus, a);
-	uint32_t word;
-	memcpy(&word, p->ram + (a - p->ram_base), 4);
-	unsigned k = (unsigned)(p->insns % CITCAT_REPLAY_HISTORY);
-	p->hist_pc[k] = a;
-	p->hist_word[k] = word;
-	p->hist_index[k] = p->insns;
-	p->insns++;
-	p->bus.cycle++;
-	p->expect_pc = a + 4;
-	p->cur.kind = CITCAT_REC_INSN;
-	p->cur.pc = a;
-	p->cur.word = word;
-	p->cur.n_acc = 0;
-	p->cur_valid = 1;
-	if (core_is_wfi(word))
-		core_wfi_retire(uc, a); /* the wake-up is in the AES */
+	uint32_t word = thumb_word_at(p->ram + (a - p->ram_base), size);
+	int thumb = thumb_state(uc, a, size);
+	retire(p, a, size, word, thumb);
+	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word))
+		thumb_wfi_retire(uc, a, size, thumb); /* the wake-up is in the AES */
 	if (p->cfg->progress && (p->insns & 0xfffff) == 0 && p->cfg->progress(p->cfg->progress_ctx, p->insns, p->total))
 		fail(p, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions", (unsigned long long)p->insns);
 }
@@ -895,14 +937,14 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	next_aes(p);
 	if (cfg->progress && cfg->progress(cfg->progress_ctx, 0, p->total))
 		fail(p, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted before the first instruction");
-	p->expect_pc = p->ims.regs.slot[ARM_SLOT_PC];
-	uint32_t pc = p->expect_pc;
+	p->expect_pc = p->ims.regs.slot[ARM_SLOT_PC] & ~1u;
+	uint32_t pc = p->expect_pc | ((p->ims.regs.slot[ARM_SLOT_CPSR] >> 5) & 1); /* bit 0 selects the state */
 	while (!p->failed && !p->done) {
 		ue = uc_emu_start(p->uc, pc, CORE_UNTIL, 0, 0);
 		if (p->failed || p->done)
 			break;
-		uc_reg_read(p->uc, UC_ARM_REG_PC, &pc);
-		if (ue == UC_ERR_INSN_INVALID && expected_fault(p, CITCAT_FAULT_UNDEF, pc, 0))
+		pc = thumb_resume_pc(p->uc);
+		if (ue == UC_ERR_INSN_INVALID && expected_fault(p, CITCAT_FAULT_UNDEF, pc & ~1u, 0))
 			break; /* as the capture model: Unicorn stops at an undefined instruction */
 		if (ue) {
 			diverge(p, "execution", "the recorded run to continue", "Unicorn stopped at 0x%08x: %s", pc, uc_strerror(ue));
@@ -911,7 +953,8 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		/* Unicorn ends a run, without an error or a code hook, when the PC
 		 * reaches the until address: restarting there would loop forever
 		 * (found by fuzz_replay).  It lies above RAM, so it is a fetch. */
-		if (pc == CORE_UNTIL) {
+		if ((pc & ~1u) == CORE_UNTIL) {
+			pc &= ~1u;
 			if (pc != p->expect_pc && !p->after_exception)
 				p->bcount++; /* as in hook_unmapped */
 			p->cur_pc = pc;
