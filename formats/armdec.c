@@ -64,6 +64,8 @@ const cs_insn *armdec_decode_isa(struct armdec *d, uint32_t pc, uint32_t word, u
 	return d->insn_t->size == (size == 2 ? 2 : 4) ? d->insn_t : NULL; /* the whole word, no more, no less */
 }
 
+static int classify_insn(csh cs, const cs_insn *in, struct armdec_class *c);
+
 int armdec_classify(struct armdec *d, uint32_t pc, uint32_t word, struct armdec_class *c)
 {
 	return armdec_classify_isa(d, pc, word, 4, 0, c);
@@ -73,8 +75,31 @@ int armdec_classify_isa(struct armdec *d, uint32_t pc, uint32_t word, unsigned s
 			struct armdec_class *c)
 {
 	memset(c, 0, sizeof *c);
-	const cs_insn *in = armdec_decode_isa(d, pc, word, size, thumb);
+	const cs_insn *in;
+	cs_insn *own = NULL;
 	csh cs = thumb ? d->cst : d->cs;
+	if (thumb) {
+		/* Capstone's iterating decoder carries IT-block state from one
+		 * call to the next (an IT makes the next instructions
+		 * conditional); a class must be a function of (PC, word) alone,
+		 * so Thumb words are classified by cs_disasm, which starts with
+		 * no IT state (tests/test_thumb_formats.c) */
+		uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
+		size_t n = cs_disasm(cs, b, size == 2 ? 2 : 4, pc, 1, &own);
+		in = n == 1 && own->size == (size == 2 ? 2 : 4) ? own : NULL;
+		if (!in && n)
+			cs_free(own, n), own = NULL;
+	} else {
+		in = armdec_decode(d, pc, word);
+	}
+	int r = classify_insn(cs, in, c);
+	if (own)
+		cs_free(own, 1);
+	return r;
+}
+
+static int classify_insn(csh cs, const cs_insn *in, struct armdec_class *c)
+{
 	if (!in)
 		return 0; /* undefined: it does not branch (an exception would end the run) */
 	c->decoded = 1;

@@ -31,6 +31,7 @@ struct citcat_listing_writer {
 	struct cc_outfile *out;
 	struct armdec dec; /* the shared ARM decoder */
 	struct dis_slot *dis;
+	unsigned it_left; /* Thumb instructions left in the IT block being listed */
 	uint64_t index;
 	struct citcat_symbols *syms;
 	int src_valid; /* src_func/src_file/src_line describe the last listed instruction */
@@ -104,7 +105,16 @@ static const char *disassemble(struct citcat_listing_writer *w, uint32_t pc, uin
 {
 	struct dis_slot *s = &w->dis[((pc >> 2) ^ ((pc & 2) << 10)) & (DIS_SLOTS - 1)];
 	int key = 1 + (int)size + 8 * thumb;
-	if (s->valid == key && s->pc == pc && s->word == word)
+	/* Capstone's iterating decoder carries an IT instruction's block into
+	 * the next decodes (they show the block's conditions): an IT and its
+	 * block are decoded every time, in order, so that state never reaches
+	 * another instruction through the cache. */
+	int in_it = thumb && (w->it_left || (size == 2 && (word & 0xff00) == 0xbf00 && (word & 0xf)));
+	if (w->it_left)
+		w->it_left--;
+	else if (in_it)
+		w->it_left = 4 - (unsigned)__builtin_ctz(word & 0xf); /* the block's length: 4 - trailing zeros of the mask */
+	if (!in_it && s->valid == key && s->pc == pc && s->word == word)
 		return s->text;
 	const cs_insn *in = armdec_decode_isa(&w->dec, pc, word, size, thumb);
 	if (in) {
