@@ -24,3 +24,7 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     set_tests_properties(replay_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
   endforeach()
 endif()
+
+# itrace version 3 by hand, version 2 still read, Thumb classification and listing.
+citcat_unit_test(test_thumb_formats)
+target_include_directories(test_thumb_formats PRIVATE ${CMAKE_SOURCE_DIR}/formats ${CMAKE_SOURCE_DIR}/common)
