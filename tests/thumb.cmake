@@ -28,3 +28,19 @@ endif()
 # itrace version 3 by hand, version 2 still read, Thumb classification and listing.
 citcat_unit_test(test_thumb_formats)
 target_include_directories(test_thumb_formats PRIVATE ${CMAKE_SOURCE_DIR}/formats ${CMAKE_SOURCE_DIR}/common)
+
+# SDC-LSP on Thumb (ISA 2): decode(encode(trace)) equals the trace's
+# addresses, sizes and states, every variant and several configurations.
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  foreach(n crc32_thumb sched_thumb)
+    if(n IN_LIST CITCAT_EXAMPLE_THUMB_NAMES)
+      add_test(NAME sdclsp_roundtrip_${n} COMMAND test_sdclsp_roundtrip ${CMAKE_CURRENT_BINARY_DIR}/thumb/${n}.itrace
+        ${CITCAT_EXAMPLE_DIR}/${n}.elf)
+      set_tests_properties(sdclsp_roundtrip_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+    endif()
+  endforeach()
+  add_test(NAME sdclsp_roundtrip_thumb_asm COMMAND test_sdclsp_roundtrip ${CMAKE_CURRENT_BINARY_DIR}/thumb/thumb_test.itrace
+    ${CMAKE_CURRENT_BINARY_DIR}/firmware/thumb_test.elf)
+  set_tests_properties(thumb_asm PROPERTIES FIXTURES_SETUP ex_thumb_test)
+  set_tests_properties(sdclsp_roundtrip_thumb_asm PROPERTIES FIXTURES_REQUIRED ex_thumb_test)
+endif()
