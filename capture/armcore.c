@@ -17,6 +17,14 @@ int arm_take_irq(uc_engine *uc, uint32_t epc)
 	return (int)e;
 }
 
+int arm_sctlr_te(uc_engine *uc)
+{
+	uc_arm_cp_reg r = {.cp = 15, .crn = 1, .crm = 0, .opc1 = 0, .opc2 = 0};
+	if (uc_reg_read(uc, UC_ARM_REG_CP_REG, &r))
+		return 0;
+	return (int)((r.val >> 30) & 1);
+}
+
 static uc_err wr(uc_engine *uc, int reg, uint32_t v) { return uc_reg_write(uc, reg, &v); }
 
 /* Unicorn switches register banks on CPSR writes (checked by test_armcore). */
@@ -55,8 +63,9 @@ int arm_set_state(uc_engine *uc, const struct arm_state *s)
 		e = wr(uc, UC_ARM_REG_SP, s->slot[13]);
 	if (!e)
 		e = wr(uc, UC_ARM_REG_LR, s->slot[14]);
+	/* a PC write sets the state from bit 0 (tests/test_unicorn_thumb.c) */
 	if (!e)
-		e = wr(uc, UC_ARM_REG_PC, s->slot[ARM_SLOT_PC]);
+		e = wr(uc, UC_ARM_REG_PC, (s->slot[ARM_SLOT_PC] & ~1u) | ((s->slot[ARM_SLOT_CPSR] >> 5) & 1));
 	return (int)e;
 }
 

@@ -42,8 +42,12 @@ _Static_assert(ARM_SLOTS == CITCAT_REG_SLOTS, "register slots of the IMS");
  * Returns 0 or a Unicorn error. */
 int arm_take_irq(uc_engine *uc, uint32_t epc);
 
+/* SCTLR.TE (bit 30): exceptions are taken in Thumb state. */
+int arm_sctlr_te(uc_engine *uc);
+
 /* Loads every register of S into the engine (banked ones by switching
- * modes), ending in S's CPSR with PC = slot 15. */
+ * modes), ending in S's CPSR with PC = slot 15 (in Thumb state when
+ * CPSR.T is set). */
 int arm_set_state(uc_engine *uc, const struct arm_state *s);
 /* Reads the full state (PC = current PC). */
 int arm_get_state(uc_engine *uc, struct arm_state *s);

@@ -20,6 +20,7 @@
 #include "core.h"
 #include "image.h"
 #include "target_int.h"
+#include "thumb.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -378,7 +379,7 @@ static int wfi_sleep(struct target *t, uint32_t pc)
 			at = t->dma_next;
 		if (at > t->bus.cycle)
 			t->bus.cycle = at;
-		devices_advance(t, pc + 4);
+		devices_advance(t, t->expect_pc); /* the boundary after the WFI */
 		if (t->failed)
 			return -1;
 		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns)) {
@@ -390,6 +391,59 @@ static int wfi_sleep(struct target *t, uint32_t pc)
 	return 0;
 }
 
+/* The instruction at A (SIZE bytes, WORD as thumb_word_at reads it, THUMB
+ * state) retires: fetch, count, open its oracle record.  Returns 0, or -1
+ * when the model cannot record it. */
+static int retire(struct target *t, uint32_t a, unsigned size, uint32_t word, int thumb)
+{
+	if (thumb && (t->daf || t->lvt)) {
+		fail(t, CITCAT_ERR_TARGET, "Thumb code at 0x%08x: %s mode decodes A32 instructions only", a,
+		     t->daf ? "DAF" : "LVT");
+		return -1;
+	}
+	thumb_ifetch(&t->bus, a, size);
+	t->bus.cycle++;
+	t->insns++;
+	t->expect_pc = a + size;
+	t->last_pc = a;
+	t->itstate = thumb_is_it(word, size) ? (uint8_t)(word & 0xff) : thumb_it_advance(t->itstate);
+	if (t->synced) {
+		t->traced_insns++;
+		if (t->oracle || t->daf) {
+			t->cur.kind = CITCAT_REC_INSN;
+			t->cur.pc = a;
+			t->cur.word = word;
+			t->cur.size = (uint8_t)size;
+			t->cur.thumb = (uint8_t)thumb;
+			t->cur.n_acc = 0;
+			t->cur_valid = 1;
+		}
+	}
+	return 0;
+}
+
+/* Unicorn runs no code hook for an instruction of an IT block whose
+ * condition fails (tests/test_unicorn_thumb.c); architecturally it retires
+ * as a no-op.  At the boundary before A, retire every such instruction from
+ * expect_pc on: those of the current IT block whose condition fails with the
+ * flags as they are (a failed instruction changes none). */
+static void it_skipped(struct target *t, uint32_t a)
+{
+	uint32_t cpsr;
+	uc_reg_read(t->uc, UC_ARM_REG_CPSR, &cpsr);
+	while (t->itstate && a != t->expect_pc && !t->failed && !thumb_cond_passed(t->itstate >> 4, cpsr)) {
+		uint32_t pc = t->expect_pc, off = pc - t->ram_base;
+		uint16_t hw;
+		if (off >= t->ram_size || t->ram_size - off < 4)
+			break;
+		memcpy(&hw, t->ram + off, 2);
+		unsigned size = thumb_size(hw);
+		if (retire(t, pc, size, thumb_word_at(t->ram + off, size), 1))
+			return;
+		flush_oracle(t);
+	}
+}
+
 static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
@@ -399,6 +453,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	 * apply the branch-counter rule (TARGET.md) to where execution went. */
 	if (t->cur_valid)
 		flush_oracle(t);
+	if (t->itstate && !t->after_exception)
+		it_skipped(t, a);
 	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
 		t->bcount++;
 	t->after_exception = 0;
@@ -427,12 +483,17 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	if (t->bus.cycle >= t->next_event)
 		devices_advance(t, a);
-	if (t->cfg->checkpoint_every && ckpt_boundary(t, a))
+	if (t->cfg->checkpoint_every && !t->itstate && ckpt_boundary(t, a)) /* not inside an IT block either */
 		return;
-	if (t->intc_pending & t->intc_enable) {
+	if ((t->intc_pending & t->intc_enable) && !t->itstate) { /* never inside an IT block (TARGET.md) */
 		uint32_t cpsr;
 		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
 		if (!(cpsr & ARM_CPSR_I)) {
+			if (arm_sctlr_te(uc)) {
+				fail(t, CITCAT_ERR_TARGET, "IRQ at 0x%08x with SCTLR.TE = 1 (Thumb exception entry) is not "
+					 "supported: the IMS does not record SCTLR", a);
+				return;
+			}
 			uint32_t m = t->intc_pending & t->intc_enable, line = 0;
 			while (!(m & (1u << line)))
 				line++;
@@ -450,37 +511,22 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 			return; /* the instruction at A does not execute now */
 		}
 	}
-	if (size != 4 || a - t->ram_base >= t->ram_size) {
-		fault(t, size != 4 ? CITCAT_FAULT_THUMB : CITCAT_FAULT_FETCH, a, a,
-		      size != 4 ? "Thumb code at 0x%08x: the target runs ARM (A32) state only"
-				: "instruction fetch outside RAM at 0x%08x", a);
+	if (a - t->ram_base >= t->ram_size || t->ram_size - (a - t->ram_base) < size) {
+		fault(t, CITCAT_FAULT_FETCH, a, a, "instruction fetch outside RAM at 0x%08x", a);
 		return;
 	}
-	bus_ifetch(&t->bus, a);
-	uint32_t off = a - t->ram_base, word;
-	memcpy(&word, t->ram + off, 4);
-	t->bus.cycle++;
-	t->insns++;
-	t->expect_pc = a + 4;
-	t->last_pc = a;
-	if (t->synced) {
-		t->traced_insns++;
-		if (t->oracle || t->daf) {
-			t->cur.kind = CITCAT_REC_INSN;
-			t->cur.pc = a;
-			t->cur.word = word;
-			t->cur.n_acc = 0;
-			t->cur_valid = 1;
-		}
-	}
-	if (core_is_wfi(word)) {
-		if ((word >> 28) != 0xE) {
+	uint32_t off = a - t->ram_base, word = thumb_word_at(t->ram + off, size);
+	int thumb = thumb_state(uc, a, size), in_it = t->itstate != 0;
+	if (retire(t, a, size, word, thumb))
+		return;
+	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word)) {
+		if (thumb ? in_it : (word >> 28) != 0xE) {
 			fail(t, CITCAT_ERR_TARGET, "conditional WFI at 0x%08x is not supported", a);
 			return;
 		}
 		if (wfi_sleep(t, a))
 			return;
-		core_wfi_retire(uc, a); /* WFI retires; skip Unicorn's halt */
+		thumb_wfi_retire(uc, a, size, thumb); /* WFI retires; skip Unicorn's halt */
 	}
 	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
 		t->interrupt_pending = 1; /* the run ends at the next boundary, with a valid trace */
@@ -683,13 +729,14 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			rc = fail(t, CITCAT_ERR_UNICORN, "emulation stopped at pc 0x%08x: %s", pc, uc_strerror(ue));
 			break;
 		}
-		uc_reg_read(t->uc, UC_ARM_REG_PC, &pc);
+		pc = thumb_resume_pc(t->uc);
 		/* Unicorn ends a run, with no error and no code hook, when the PC
 		 * reaches the until address; restarting there would loop forever
 		 * and never see the stop flag (found by fuzz_replay, then fuzz_elf).
 		 * The address lies above any RAM, so the core would fetch from
 		 * nothing: the bus error of hook_unmapped. */
-		if (pc == CORE_UNTIL) {
+		if ((pc & ~1u) == CORE_UNTIL) {
+			pc &= ~1u;
 			if (t->synced && pc != t->expect_pc && !t->after_exception)
 				t->bcount++; /* as hook_unmapped for a fetch */
 			fault(t, CITCAT_FAULT_FETCH, pc, pc, "bus error: instruction fetch of unmapped address 0x%08x", pc);

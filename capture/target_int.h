@@ -69,11 +69,12 @@ struct target {
 	struct citcat_daf_writer *daf; /* DAF mode (formats/DAF.md): fed like the oracle */
 	int recording, synced, sync_pending, stop_pending, ended;
 	uint64_t bcount, traced_insns;
-	uint32_t expect_pc; /* address + 4 of the last retired instruction */
+	uint32_t expect_pc; /* address + size of the last retired instruction */
 	int after_exception;
 	/* segment checkpoints (capture/ckpt.c) */
 	uint64_t ckpt_seg_start, ckpt_count;
 	int ckpt_busy, ckpt_point_pending;
+	uint8_t itstate; /* ITSTATE after the last retired instruction (capture/thumb.h) */
 
 	/* core */
 	uint64_t insns;

@@ -46,12 +46,15 @@ int sdclsp_load_image(const char *path, struct citcat_image **img, struct citcat
 	return 0;
 }
 
-static int encode_file(const char *in, const char *out, const char *to, const struct convert_opts *o)
+/* One encoding pass with instruction set ISA; -2 (nothing written) when an
+ * A32 pass meets Thumb code in a file that can be read again. */
+static int encode_pass(const char *in, const char *out, const char *to, const struct convert_opts *o, int isa)
 {
 	struct sdclsp_config c;
 	struct citcat_errinfo err;
 	if (sdclsp_config_parse(&c, to, &err) < 0)
 		return cli_usage_error("convert", "%s", err.msg);
+	c.isa = (uint8_t)isa;
 	struct citcat_itrace_reader *r;
 	int rc = citcat_itrace_reader_open(&r, in);
 	if (rc < 0) {
@@ -78,7 +81,12 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
 		if (rec.kind == CITCAT_REC_STOP)
 			continue; /* an abnormal end: no program flow */
-		rc = rec.kind == CITCAT_REC_IRQ ? sdclsp_encode_irq(e, rec.pc) : sdclsp_encode_insn(e, rec.pc, rec.word);
+		if (rec.kind == CITCAT_REC_INSN && rec.thumb && isa != CITCAT_SDCLSP_ISA_ARMV7 && strcmp(in, "-") != 0) {
+			rc = -2; /* Thumb code: redo as an ARMv7 stream (SDCLSP.md, "Thumb") */
+			break;
+		}
+		rc = rec.kind == CITCAT_REC_IRQ ? sdclsp_encode_irq(e, rec.pc)
+						: sdclsp_encode_insn_isa(e, rec.pc, rec.word, rec.size, rec.thumb);
 		if (rc < 0)
 			break;
 		if ((++n & 0xfffff) == 0)
@@ -92,7 +100,10 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 	if (rc == 0)
 		rc = sdclsp_encoder_finish(e);
 	int status = EXIT_OK;
-	if (rc == CITCAT_ERR_INTERRUPTED) {
+	if (rc == -2) {
+		cc_outfile_abort(f);
+		status = -2;
+	} else if (rc == CITCAT_ERR_INTERRUPTED) {
 		cli_fail("convert: interrupted after %llu records; no output written", (unsigned long long)n);
 		cc_outfile_abort(f);
 		status = EXIT_USAGE;
@@ -109,6 +120,12 @@ static int encode_file(const char *in, const char *out, const char *to, const st
 	sdclsp_encoder_free(e);
 	citcat_itrace_reader_close(r);
 	return status;
+}
+
+static int encode_file(const char *in, const char *out, const char *to, const struct convert_opts *o)
+{
+	int rc = encode_pass(in, out, to, o, CITCAT_SDCLSP_ISA_A32);
+	return rc == -2 ? encode_pass(in, out, to, o, CITCAT_SDCLSP_ISA_ARMV7) : rc;
 }
 
 /* Decodes to Dinero din (instruction fetches only) with the din writer. */
@@ -138,8 +155,10 @@ static int decode_file(const char *in, const char *out, const char *to, const st
 	uint64_t pc, n = 0;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "decoding");
-	while ((rc = sdclsp_decoder_next(d, &pc)) == 1) {
-		struct citcat_ref ref = {.addr = pc, .size = 4, .type = CITCAT_REF_IFETCH};
+	unsigned isize;
+	int ithumb;
+	while ((rc = sdclsp_decoder_next_isa(d, &pc, &isize, &ithumb)) == 1) {
+		struct citcat_ref ref = {.addr = pc, .size = isize, .type = CITCAT_REF_IFETCH};
 		if ((rc = citcat_addr_put(w, &ref)) < 0)
 			break;
 		if ((++n & 0xfffff) == 0)

@@ -16,6 +16,16 @@ int armdec_init(struct armdec *d)
 		armdec_fini(d);
 		return CITCAT_ERR_NOMEM;
 	}
+	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d->cst) != CS_ERR_OK) {
+		armdec_fini(d);
+		return CITCAT_ERR_UNSUPPORTED;
+	}
+	d->open_t = 1;
+	cs_option(d->cst, CS_OPT_DETAIL, CS_OPT_ON);
+	if (!(d->insn_t = cs_malloc(d->cst))) {
+		armdec_fini(d);
+		return CITCAT_ERR_NOMEM;
+	}
 	return 0;
 }
 
@@ -25,6 +35,10 @@ void armdec_fini(struct armdec *d)
 		cs_free(d->insn, 1);
 	if (d->open)
 		cs_close(&d->cs);
+	if (d->insn_t)
+		cs_free(d->insn_t, 1);
+	if (d->open_t)
+		cs_close(&d->cst);
 	memset(d, 0, sizeof *d);
 }
 
@@ -37,10 +51,55 @@ const cs_insn *armdec_decode(struct armdec *d, uint32_t pc, uint32_t word)
 	return cs_disasm_iter(d->cs, &p, &n, &addr, d->insn) ? d->insn : NULL;
 }
 
+const cs_insn *armdec_decode_isa(struct armdec *d, uint32_t pc, uint32_t word, unsigned size, int thumb)
+{
+	if (!thumb)
+		return armdec_decode(d, pc, word);
+	uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
+	const uint8_t *p = b;
+	size_t n = size == 2 ? 2 : 4;
+	uint64_t addr = pc;
+	if (!cs_disasm_iter(d->cst, &p, &n, &addr, d->insn_t))
+		return NULL;
+	return d->insn_t->size == (size == 2 ? 2 : 4) ? d->insn_t : NULL; /* the whole word, no more, no less */
+}
+
+static int classify_insn(csh cs, const cs_insn *in, struct armdec_class *c);
+
 int armdec_classify(struct armdec *d, uint32_t pc, uint32_t word, struct armdec_class *c)
 {
+	return armdec_classify_isa(d, pc, word, 4, 0, c);
+}
+
+int armdec_classify_isa(struct armdec *d, uint32_t pc, uint32_t word, unsigned size, int thumb,
+			struct armdec_class *c)
+{
 	memset(c, 0, sizeof *c);
-	const cs_insn *in = armdec_decode(d, pc, word);
+	const cs_insn *in;
+	cs_insn *own = NULL;
+	csh cs = thumb ? d->cst : d->cs;
+	if (thumb) {
+		/* Capstone's iterating decoder carries IT-block state from one
+		 * call to the next (an IT makes the next instructions
+		 * conditional); a class must be a function of (PC, word) alone,
+		 * so Thumb words are classified by cs_disasm, which starts with
+		 * no IT state (tests/test_thumb_formats.c) */
+		uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
+		size_t n = cs_disasm(cs, b, size == 2 ? 2 : 4, pc, 1, &own);
+		in = n == 1 && own->size == (size == 2 ? 2 : 4) ? own : NULL;
+		if (!in && n)
+			cs_free(own, n), own = NULL;
+	} else {
+		in = armdec_decode(d, pc, word);
+	}
+	int r = classify_insn(cs, in, c);
+	if (own)
+		cs_free(own, 1);
+	return r;
+}
+
+static int classify_insn(csh cs, const cs_insn *in, struct armdec_class *c)
+{
 	if (!in)
 		return 0; /* undefined: it does not branch (an exception would end the run) */
 	c->decoded = 1;
@@ -48,7 +107,7 @@ int armdec_classify(struct armdec *d, uint32_t pc, uint32_t word, struct armdec_
 	c->cond = a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID;
 	cs_regs rd, wr;
 	uint8_t nrd = 0, nwr = 0;
-	if (cs_regs_access(d->cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
 		for (unsigned i = 0; i < nrd && c->nrd < ARMDEC_MAX_REGS; i++)
 			c->rd[c->nrd++] = rd[i];
 		for (unsigned i = 0; i < nwr && c->nwr < ARMDEC_MAX_REGS; i++)
@@ -65,6 +124,14 @@ int armdec_classify(struct armdec *d, uint32_t pc, uint32_t word, struct armdec_
 	}
 	if (in->id == ARM_INS_BLX && a->op_count >= 1 && a->operands[0].type == ARM_OP_IMM) {
 		c->flow = ARMDEC_THUMB;
+		c->target = (uint32_t)a->operands[0].imm;
+		c->link = 1;
+		return 1;
+	}
+	if ((in->id == ARM_INS_CBZ || in->id == ARM_INS_CBNZ) && a->op_count >= 2 && a->operands[1].type == ARM_OP_IMM) {
+		c->flow = ARMDEC_DIRECT_C;
+		c->cond = 1;
+		c->target = (uint32_t)a->operands[1].imm;
 		return 1;
 	}
 	if (writes_pc) {

@@ -14,6 +14,9 @@ struct armdec {
 	csh cs;
 	int open;
 	cs_insn *insn; /* reused by every decode */
+	csh cst;       /* the same in Thumb mode (issue 11) */
+	int open_t;
+	cs_insn *insn_t;
 };
 
 /* 0, CITCAT_ERR_UNSUPPORTED (this Capstone has no ARM) or CITCAT_ERR_NOMEM. */
@@ -24,6 +27,10 @@ void armdec_fini(struct armdec *d);
 /* Decodes WORD at PC.  Returns the instruction (valid until the next call on
  * D) or NULL when Capstone does not decode it. */
 const cs_insn *armdec_decode(struct armdec *d, uint32_t pc, uint32_t word);
+/* The same for an instruction of SIZE bytes (2 or 4) in Thumb state when
+ * THUMB, as the itrace records it (WORD: its bytes as a little-endian
+ * number, ITRACE.md); THUMB = 0 is armdec_decode. */
+const cs_insn *armdec_decode_isa(struct armdec *d, uint32_t pc, uint32_t word, unsigned size, int thumb);
 
 /* How an instruction leaves the straight line (SDCLSP.md, "Classification"). */
 enum armdec_flow {
@@ -31,7 +38,7 @@ enum armdec_flow {
 	ARMDEC_DIRECT_U,    /* B/BL without a condition: to TARGET */
 	ARMDEC_DIRECT_C,    /* B/BL with a condition: to TARGET when taken */
 	ARMDEC_INDIRECT,    /* any other PC write: BX, returns, loads and data processing into PC */
-	ARMDEC_THUMB,       /* BLX imm: switches to Thumb, which the target does not run */
+	ARMDEC_THUMB,       /* BLX imm: switches state (ARM to Thumb, or Thumb to ARM); to TARGET */
 };
 
 #define ARMDEC_MAX_REGS 20
@@ -50,5 +57,10 @@ struct armdec_class {
 
 /* Classifies WORD at PC into *C; returns C->decoded. */
 int armdec_classify(struct armdec *d, uint32_t pc, uint32_t word, struct armdec_class *c);
+/* The same for an instruction of SIZE bytes in Thumb state when THUMB.  In
+ * Thumb state CBZ/CBNZ are DIRECT_C; an instruction's IT condition is not
+ * known from its word alone, so COND says only what the encoding says. */
+int armdec_classify_isa(struct armdec *d, uint32_t pc, uint32_t word, unsigned size, int thumb,
+			struct armdec_class *c);
 
 #endif

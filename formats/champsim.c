@@ -100,12 +100,14 @@ void citcat_champsim_encode(struct armdec *d, const struct citcat_itrace_rec *re
 			    int uncached, uint8_t out[CITCAT_CHAMPSIM_REC], struct citcat_champsim_stats *st)
 {
 	struct armdec_class c;
-	armdec_classify(d, (uint32_t)rec->pc, rec->word, &c);
+	unsigned isz = rec->size ? rec->size : 4; /* 0: an A32 record (itrace.h) */
+	armdec_classify_isa(d, (uint32_t)rec->pc, rec->word, isz, rec->thumb, &c);
 	uint8_t dst[NDST] = {0}, src[NSRC] = {0};
 	uint64_t dmem[NDST] = {0}, smem[NSRC] = {0};
 	unsigned nd = 0, ns = 0, nmd = 0, nms = 0;
-	int branch = c.flow == ARMDEC_DIRECT_U || c.flow == ARMDEC_DIRECT_C || c.flow == ARMDEC_INDIRECT;
-	int taken = have_next ? next_pc != rec->pc + 4 : branch && !c.cond;
+	int branch = c.flow == ARMDEC_DIRECT_U || c.flow == ARMDEC_DIRECT_C || c.flow == ARMDEC_INDIRECT ||
+		     c.flow == ARMDEC_THUMB; /* BLX imm: a call that switches state */
+	int taken = have_next ? next_pc != rec->pc + isz : branch && !c.cond;
 	if (branch) {
 		/* the registers ChampSim infers the branch type from (its
 		 * inc/instruction.h), set as its converters set them */

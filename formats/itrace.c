@@ -10,7 +10,7 @@
 
 #define MAGIC "CITR\r\n\x1a\n"
 #define WT_SIZE 4096
-#define REC_MAX (1 + CC_UVAR_MAX + 4 + CC_UVAR_MAX + CITCAT_ITRACE_MAX_ACC * (1 + CC_UVAR_MAX + 8))
+#define REC_MAX (1 + CC_UVAR_MAX + 1 + 4 + CC_UVAR_MAX + CITCAT_ITRACE_MAX_ACC * (1 + CC_UVAR_MAX + 8))
 #define CHUNK (1u << 20)
 /* STOP records (ITRACE.md): the abnormal stop reasons and fault kinds of
  * capture/cat.h (enum citcat_stop_reason, enum citcat_fault_kind) */
@@ -25,6 +25,7 @@
 struct wt_ent {
 	uint64_t pc;
 	uint32_t word;
+	uint8_t isa; /* version 3 ISA code: 0 A32, 1 16-bit Thumb, 2 32-bit Thumb */
 };
 struct wtab {
 	struct wt_ent e[WT_SIZE];
@@ -40,7 +41,7 @@ static void state_reset(struct state *s)
 	s->next_pc = 0;
 	s->last_addr = 0;
 	for (unsigned i = 0; i < WT_SIZE; i++)
-		s->wt.e[i] = (struct wt_ent){WT_EMPTY, 0};
+		s->wt.e[i] = (struct wt_ent){WT_EMPTY, 0, 0};
 }
 
 struct citcat_itrace_writer {
@@ -56,7 +57,12 @@ struct citcat_itrace_reader {
 	struct state st;
 	struct citcat_errinfo err;
 	int want_dma;
+	unsigned version; /* 2: every instruction is A32 (ITRACE.md, Version changes) */
 };
+
+/* The word-table slot of PC: an A32 PC's slot is that of version 2; the
+ * halfword between two words takes a slot 2048 away (ITRACE.md). */
+static inline unsigned wt_index(uint64_t pc) { return (unsigned)((pc >> 2) ^ ((pc & 2) << 10)) & (WT_SIZE - 1); }
 
 int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
 {
@@ -85,6 +91,10 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 		return CITCAT_ERR_INVAL;
 	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_DMA || (rec->kind == CITCAT_REC_IRQ && rec->line > 63) ||
 	    (rec->kind == CITCAT_REC_DMA && (rec->word == 0 || rec->word > CITCAT_ITRACE_MAX_DMA)))
+		return CITCAT_ERR_INVAL;
+	if (rec->kind == CITCAT_REC_INSN &&
+	    (rec->thumb > 1 || (rec->thumb ? rec->size != 2 && rec->size != 4 : rec->size != 0 && rec->size != 4) ||
+	     (rec->size == 2 && rec->word > 0xffff)))
 		return CITCAT_ERR_INVAL;
 	if (rec->kind == CITCAT_REC_STOP &&
 	    (rec->line < STOP_FIRST || rec->line > STOP_LAST || rec->pc > UINT32_MAX ||
@@ -115,19 +125,25 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 		p += cc_put_uvar(p, rec->pc);
 		p += cc_put_uvar(p, rec->word);
 	} else {
-		unsigned idx = (unsigned)(rec->pc >> 2) & (WT_SIZE - 1);
+		unsigned idx = wt_index(rec->pc), size = rec->size ? rec->size : 4;
+		uint8_t isa = !rec->thumb ? 0 : size == 2 ? 1 : 2;
 		int pc_expl = rec->pc != s->next_pc;
 		struct wt_ent *te = &s->wt.e[idx];
-		int w_expl = !(te->pc == rec->pc && te->word == rec->word);
+		int w_expl = !(te->pc == rec->pc && te->word == rec->word && te->isa == isa);
 		uint32_t n = rec->n_acc;
 		*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4) | (n < 15 ? n : 15));
 		if (pc_expl)
 			p += cc_put_uvar(p, cc_zigzag((int64_t)(rec->pc - s->next_pc)));
 		if (w_expl) {
-			cc_put32(p, rec->word);
-			p += 4;
+			*p++ = isa;
+			if (size == 2)
+				cc_put16(p, (uint16_t)rec->word);
+			else
+				cc_put32(p, rec->word);
+			p += size;
 			te->pc = rec->pc;
 			te->word = rec->word;
+			te->isa = isa;
 		}
 		if (n >= 15)
 			p += cc_put_uvar(p, n - 15);
@@ -149,7 +165,7 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 			p += a->size;
 			s->last_addr = a->addr + a->size;
 		}
-		s->next_pc = rec->pc + 4;
+		s->next_pc = rec->pc + size;
 	}
 	cc_writer_commit_fast(w->cw, (size_t)(p - buf), 1);
 	return 0;
@@ -177,16 +193,16 @@ static int reader_init(void *obj)
 		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata names an unknown ISA (%u)", ml ? m[0] : 0);
 		return r->err.code;
 	}
-	if (cc_reader_version(r->cr) < CITCAT_ITRACE_VERSION) {
+	if (cc_reader_version(r->cr) < 2) {
 		/* Version 1 lacks the uncached flags and DMA records that exact
 		 * Dinero output needs; reading it as version 2 would call every
 		 * device access cacheable. */
 		r->err.code = CITCAT_ERR_UNSUPPORTED;
 		r->err.offset = 8;
 		snprintf(r->err.msg, sizeof r->err.msg,
-			 "itrace version %u is no longer read (version %d adds uncached flags and DMA records): "
+			 "itrace version %u is no longer read (version 2 adds uncached flags and DMA records): "
 			 "regenerate it with this citcat's capture --oracle or replay -o",
-			 cc_reader_version(r->cr), CITCAT_ITRACE_VERSION);
+			 cc_reader_version(r->cr));
 		return r->err.code;
 	}
 	if (ml != 8) {
@@ -204,6 +220,7 @@ static int reader_init(void *obj)
 			return r->err.code;
 		}
 	r->isa = (enum citcat_isa)m[0];
+	r->version = cc_reader_version(r->cr);
 	return 0;
 }
 
@@ -255,6 +272,8 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 	const uint8_t *p = r->cur.p, *end = r->cur.end, *start = p;
 	uint8_t h = *p++;
 	uint64_t v;
+	rec->size = 0;
+	rec->thumb = 0;
 	switch (h >> 6) {
 	case 2:
 		if (h != 0x80)
@@ -308,19 +327,32 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 		} else {
 			rec->pc = s->next_pc;
 		}
-		unsigned idx = (unsigned)(rec->pc >> 2) & (WT_SIZE - 1);
+		unsigned idx = r->version < 3 ? (unsigned)(rec->pc >> 2) & (WT_SIZE - 1) : wt_index(rec->pc);
+		uint8_t isa = 0;
 		if (h & 0x10) {
-			if (end - p < 4)
+			if (r->version >= 3) {
+				if (p >= end)
+					return bad(r, start, "instruction ISA byte truncated");
+				isa = *p++;
+				if (isa > 2)
+					return bad(r, p - 1, "unknown instruction ISA code");
+			}
+			unsigned size = isa == 1 ? 2 : 4;
+			if ((size_t)(end - p) < size)
 				return bad(r, start, "instruction word truncated");
-			rec->word = cc_get32(p);
-			p += 4;
+			rec->word = size == 2 ? cc_get16(p) : cc_get32(p);
+			p += size;
 			s->wt.e[idx].pc = rec->pc;
 			s->wt.e[idx].word = rec->word;
+			s->wt.e[idx].isa = isa;
 		} else {
 			if (s->wt.e[idx].pc != rec->pc)
 				return bad(r, start, "instruction word omitted but not known for this PC");
 			rec->word = s->wt.e[idx].word;
+			isa = s->wt.e[idx].isa;
 		}
+		rec->size = isa == 1 ? 2 : 4;
+		rec->thumb = isa != 0;
 		uint64_t n = h & 15;
 		if (n == 15) {
 			if (cc_get_uvar(&p, end, &v) || v > CITCAT_ITRACE_MAX_ACC - 15)
@@ -353,7 +385,7 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 			p += a->size;
 			s->last_addr = a->addr + a->size;
 		}
-		s->next_pc = rec->pc + 4;
+		s->next_pc = rec->pc + rec->size;
 		break;
 	}
 	default:
@@ -375,7 +407,8 @@ int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citc
 		return a->line == b->line && a->word == b->word && a->fault_addr == b->fault_addr;
 	if (a->kind == CITCAT_REC_DMA)
 		return a->word == b->word;
-	if (a->word != b->word || a->n_acc != b->n_acc)
+	if (a->word != b->word || a->n_acc != b->n_acc || a->thumb != b->thumb ||
+	    (a->size ? a->size : 4) != (b->size ? b->size : 4)) /* size 0: 4, as the writer takes it */
 		return 0;
 	for (uint32_t i = 0; i < a->n_acc; i++) {
 		const struct citcat_access *x = &a->acc[i], *y = &b->acc[i];

@@ -23,7 +23,7 @@
 
 struct dis_slot {
 	uint32_t pc, word;
-	int valid;
+	int valid; /* 1 + size + 8 * thumb of the text's instruction; 0: empty */
 	char text[DIS_TEXT]; /* "mnemonic operands", mnemonic padded to 8 */
 };
 
@@ -31,6 +31,7 @@ struct citcat_listing_writer {
 	struct cc_outfile *out;
 	struct armdec dec; /* the shared ARM decoder */
 	struct dis_slot *dis;
+	unsigned it_left; /* Thumb instructions left in the IT block being listed */
 	uint64_t index;
 	struct citcat_symbols *syms;
 	int src_valid; /* src_func/src_file/src_line describe the last listed instruction */
@@ -95,23 +96,39 @@ int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *pa
 	return 0;
 }
 
-static const char *disassemble(struct citcat_listing_writer *w, uint32_t pc, uint32_t word)
+/* The instruction of SIZE bytes in Thumb state when THUMB (the Capstone mode
+ * switches per instruction). */
+static const char *disassemble(struct citcat_listing_writer *w, uint32_t pc, uint32_t word, unsigned size, int thumb)
 {
-	struct dis_slot *s = &w->dis[(pc >> 2) & (DIS_SLOTS - 1)];
-	if (s->valid && s->pc == pc && s->word == word)
+	struct dis_slot *s = &w->dis[((pc >> 2) ^ ((pc & 2) << 10)) & (DIS_SLOTS - 1)];
+	int key = 1 + (int)size + 8 * thumb;
+	/* Capstone's iterating decoder carries an IT instruction's block into
+	 * the next decodes (they show the block's conditions): an IT and its
+	 * block are decoded every time, in order, so that state never reaches
+	 * another instruction through the cache. */
+	int in_it = thumb && (w->it_left || (size == 2 && (word & 0xff00) == 0xbf00 && (word & 0xf)));
+	if (w->it_left)
+		w->it_left--;
+	else if (in_it)
+		w->it_left = 4 - (unsigned)__builtin_ctz(word & 0xf); /* the block's length: 4 - trailing zeros of the mask */
+	if (!in_it && s->valid == key && s->pc == pc && s->word == word)
 		return s->text;
-	const cs_insn *in = armdec_decode(&w->dec, pc, word);
+	const cs_insn *in = armdec_decode_isa(&w->dec, pc, word, size, thumb);
 	if (in) {
 		if (in->op_str[0])
 			snprintf(s->text, sizeof s->text, "%-7.31s %.88s", in->mnemonic, in->op_str);
 		else
 			snprintf(s->text, sizeof s->text, "%.31s", in->mnemonic);
+	} else if (size == 2) {
+		snprintf(s->text, sizeof s->text, ".short  0x%04x", word);
+	} else if (thumb) {
+		snprintf(s->text, sizeof s->text, ".inst.w 0x%04x%04x", word & 0xffff, word >> 16);
 	} else {
 		snprintf(s->text, sizeof s->text, ".word   0x%08x", word);
 	}
 	s->pc = pc;
 	s->word = word;
-	s->valid = 1;
+	s->valid = key;
 	return s->text;
 }
 
@@ -171,8 +188,16 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 		w->src_line = loc.line;
 	}
 	char *line = p; /* the instruction line, after any source line */
-	n = snprintf(p, room - (size_t)(p - start), "%10llu  %08llx  %08x  %s", (unsigned long long)w->index++, (unsigned long long)rec->pc,
-		     rec->word, disassemble(w, (uint32_t)rec->pc, rec->word));
+	unsigned isz = rec->size ? rec->size : 4;
+	char wtxt[12]; /* A32: the word; Thumb: the halfwords in memory order, as objdump shows them */
+	if (!rec->thumb)
+		snprintf(wtxt, sizeof wtxt, "%08x", rec->word);
+	else if (isz == 2)
+		snprintf(wtxt, sizeof wtxt, "%04x    ", rec->word & 0xffff);
+	else
+		snprintf(wtxt, sizeof wtxt, "%04x%04x", rec->word & 0xffff, rec->word >> 16);
+	n = snprintf(p, room - (size_t)(p - start), "%10llu  %08llx  %s  %s", (unsigned long long)w->index++, (unsigned long long)rec->pc,
+		     wtxt, disassemble(w, (uint32_t)rec->pc, rec->word, isz, rec->thumb));
 	p += n;
 	if (rec->n_acc) {
 		/* accesses start in a column of their own when the text allows */

@@ -7,6 +7,7 @@
 #include <lz4frame.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,6 +67,8 @@ int sdclsp_config_check(const struct sdclsp_config *c, struct citcat_errinfo *er
 	if (c->shift > 31 || c->u < 1 || c->u > 29 || c->hist < 1 || c->hist > SDCLSP_MAX_HIST)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "shift %u, u %u or history %u out of range",
 			       c->shift, c->u, c->hist);
+	if (c->isa > CITCAT_SDCLSP_ISA_ARMV7)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "unknown ISA %u", c->isa);
 	if (c->max_sl < 1 || c->max_sl > SDCLSP_MAX_SL_LIMIT)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "maximum stream length %u not in 1..%u",
 			       c->max_sl, SDCLSP_MAX_SL_LIMIT);
@@ -166,8 +169,10 @@ struct sdclsp_encoder {
 	/* stream detector */
 	int open, have_pending, s_has_infer, s_explicit, infer_valid;
 	uint32_t sa, sl, infer;
-	uint32_t ppc, ptarget;
-	uint8_t pkind;
+	uint32_t ppc, ptarget; /* stream addresses (bit 0: Thumb) */
+	uint8_t pkind, psize;
+	int armv7;         /* CITCAT_SDCLSP_ISA_ARMV7 (SDCLSP.md, "Thumb") */
+	unsigned sa_shift; /* SA fields hold SA >> sa_shift: 2 (A32), 0 (ARMv7) */
 	/* LSP-hit run (e, r) */
 	uint32_t run;
 	uint32_t run_sa, run_sl, run_si;
@@ -241,7 +246,8 @@ int sdclsp_encoder_alloc(struct sdclsp_encoder **ep, const struct sdclsp_config 
 	/* the caller's struct may be newer than ours (citcat/base.h); every
 	 * member of this first version is required */
 	struct sdclsp_config cv;
-	if (cc_config_from_user(&cv, sizeof cv, c, sizeof cv) || sdclsp_config_check(&cv, NULL) < 0)
+	if (cc_config_from_user(&cv, sizeof cv, c, offsetof(struct sdclsp_config, max_sl) + sizeof cv.max_sl) ||
+	    sdclsp_config_check(&cv, NULL) < 0)
 		return CITCAT_ERR_INVAL;
 	c = &cv;
 	struct sdclsp_encoder *e = calloc(1, sizeof *e);
@@ -251,6 +257,9 @@ int sdclsp_encoder_alloc(struct sdclsp_encoder **ep, const struct sdclsp_config 
 	int rc = e->buf ? sdc_model_init(&e->m, c) : CITCAT_ERR_NOMEM;
 	if (rc == 0 && (rc = sdc_classifier_init(&e->cls)) < 0)
 		sdc_model_fini(&e->m);
+	e->armv7 = c->isa == CITCAT_SDCLSP_ISA_ARMV7;
+	e->cls.armv7 = e->armv7;
+	e->sa_shift = e->armv7 ? 0 : 2;
 	if (rc < 0) {
 		free(e->buf);
 		free(e);
@@ -263,7 +272,7 @@ int sdclsp_encoder_alloc(struct sdclsp_encoder **ep, const struct sdclsp_config 
 	cc_put16(h + 8, SDCLSP_VERSION);
 	h[10] = c->variant;
 	h[11] = c->repl;
-	h[12] = 1; /* ARM A32 */
+	h[12] = e->armv7 ? CITCAT_SDCLSP_ISA_ARMV7 : CITCAT_SDCLSP_ISA_A32;
 	h[13] = c->flags;
 	cc_put32(h + 14, c->n_set);
 	cc_put32(h + 18, c->n_way);
@@ -354,15 +363,16 @@ static int process_stream(struct sdclsp_encoder *e, uint32_t sa, uint32_t sl)
 	int inferable = has_infer && e->infer == sa;
 	if (!inferable)
 		e->st.explicit_sa++;
-	e->st.fbase_bits += 30 + m->sl_bits;
-	e->st.base_bits += m->sl_bits + (inferable ? 0 : 30);
-	e->st.nexs_bits += m->sl_bits + (inferable ? 0 : 8 * nexs_groups((sa ^ e->nexs_prev) >> 2));
+	unsigned sab = 32 - e->sa_shift; /* SA field width */
+	e->st.fbase_bits += sab + m->sl_bits;
+	e->st.base_bits += m->sl_bits + (inferable ? 0 : sab);
+	e->st.nexs_bits += m->sl_bits + (inferable ? 0 : 8 * nexs_groups((sa ^ e->nexs_prev) >> e->sa_shift));
 	e->nexs_prev = sa;
 	if (e->stream_fn)
 		e->stream_fn(e->stream_ctx, sa, sl, inferable);
 
 	int force = 0;
-	unsigned lowbits = 30 - c->u;
+	unsigned lowbits = sab - c->u;
 	if (c->variant == SDCLSP_R) {
 		uint32_t up = sa >> (32 - c->u);
 		force = up != m->lvsa;
@@ -408,13 +418,13 @@ static int process_stream(struct sdclsp_encoder *e, uint32_t sa, uint32_t sl)
 			if (explicit_sa) {
 				uint32_t up = sa >> (32 - c->u);
 				if (c->variant == SDCLSP_B) {
-					put(e, sa >> 2, 30);
+					put(e, sa >> e->sa_shift, sab);
 				} else if (c->variant == SDCLSP_E ? up == m->lvsa : !force) {
 					put(e, 1, 1);
-					put(e, (sa >> 2) & ((1u << lowbits) - 1), lowbits);
+					put(e, (sa >> e->sa_shift) & ((1u << lowbits) - 1), lowbits);
 				} else {
 					put(e, 0, 1);
-					put(e, sa >> 2, 30);
+					put(e, sa >> e->sa_shift, sab);
 					if (c->variant == SDCLSP_E)
 						m->lvsa = up;
 				}
@@ -444,7 +454,7 @@ static int end_stream(struct sdclsp_encoder *e)
 		break;
 	case SDC_PLAIN:
 		e->infer_valid = 1;
-		e->infer = e->ppc + 4;
+		e->infer = e->ppc + e->psize;
 		break;
 	default:
 		e->infer_valid = 0;
@@ -457,19 +467,28 @@ static int end_stream(struct sdclsp_encoder *e)
 
 int sdclsp_encode_insn(struct sdclsp_encoder *e, uint64_t pc, uint32_t word)
 {
+	return sdclsp_encode_insn_isa(e, pc, word, 4, 0);
+}
+
+int sdclsp_encode_insn_isa(struct sdclsp_encoder *e, uint64_t pc, uint32_t word, unsigned size, int thumb)
+{
 	int rc = enc_usable(e);
 	if (rc)
 		return rc;
-	if (pc > 0xffffffffu || (pc & 3))
-		return enc_fail(e, CITCAT_ERR_INVAL, "instruction address 0x%llx is not a 32-bit ARM address",
+	if (thumb && !e->armv7)
+		return enc_fail(e, CITCAT_ERR_UNSUPPORTED,
+				"Thumb instruction at 0x%llx: this stream is A32 only (ISA 1; Thumb needs ISA 2)",
 				(unsigned long long)pc);
-	uint32_t a = (uint32_t)pc;
+	if (pc > 0xffffffffu || (pc & (thumb ? 1 : 3)) || (thumb ? size != 2 && size != 4 : size != 4))
+		return enc_fail(e, CITCAT_ERR_INVAL, "instruction address 0x%llx (%u bytes, %s) is not a 32-bit ARM address",
+				(unsigned long long)pc, size, thumb ? "Thumb" : "ARM");
+	uint32_t a = (uint32_t)pc | (thumb ? 1u : 0u); /* the stream address */
 	if (e->have_pending) {
-		uint32_t cont = e->pkind == SDC_DIRECT_U ? e->ptarget : e->ppc + 4;
+		uint32_t cont = e->pkind == SDC_DIRECT_U ? e->ptarget : e->ppc + e->psize;
 		if ((a != cont || e->sl == e->m.cfg.max_sl) && (rc = end_stream(e)) < 0)
 			return rc;
 	}
-	const struct sdc_cls_entry *ce = sdc_classify(&e->cls, pc, word);
+	const struct sdc_cls_entry *ce = sdc_classify_isa(&e->cls, a, word, size);
 	if (!ce)
 		return enc_fail(e, CITCAT_ERR_NOMEM, "out of memory");
 	if (ce->kind == SDC_UNSUPPORTED)
@@ -484,6 +503,7 @@ int sdclsp_encode_insn(struct sdclsp_encoder *e, uint64_t pc, uint32_t word)
 	e->sl++;
 	e->have_pending = 1;
 	e->ppc = a;
+	e->psize = (uint8_t)size;
 	e->pkind = ce->kind;
 	e->ptarget = ce->target;
 	e->st.instructions++;

@@ -56,6 +56,7 @@
 #define sdclsp_encoder_alloc citcat_sdclsp_encoder_alloc
 #define sdclsp_encoder_free citcat_sdclsp_encoder_free
 #define sdclsp_encode_insn citcat_sdclsp_encode_insn
+#define sdclsp_encode_insn_isa citcat_sdclsp_encode_insn_isa
 #define sdclsp_encode_irq citcat_sdclsp_encode_irq
 #define sdclsp_encoder_finish citcat_sdclsp_encoder_finish
 #define sdclsp_encoder_stats citcat_sdclsp_encoder_stats
@@ -64,6 +65,7 @@
 #define sdclsp_decoder_open citcat_sdclsp_decoder_open
 #define sdclsp_decoder_open_mem citcat_sdclsp_decoder_open_mem
 #define sdclsp_decoder_next citcat_sdclsp_decoder_next
+#define sdclsp_decoder_next_isa citcat_sdclsp_decoder_next_isa
 #define sdclsp_decoder_config citcat_sdclsp_decoder_config
 #define sdclsp_decoder_error citcat_sdclsp_decoder_error
 #define sdclsp_decoder_close citcat_sdclsp_decoder_close

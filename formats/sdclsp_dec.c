@@ -31,9 +31,10 @@ struct sdclsp_decoder {
 	unsigned nacc;
 	uint64_t trailer[8];
 	/* replay */
-	uint32_t cur, remaining, runs_left;
+	uint32_t cur, remaining, runs_left; /* cur: a stream address (bit 0: Thumb) */
 	int infer_valid;
 	uint32_t infer;
+	unsigned sa_shift; /* SA fields hold SA >> sa_shift: 2 (ISA 1), 0 (ISA 2) */
 	uint64_t n_insn, n_streams;
 };
 
@@ -86,7 +87,7 @@ static int parse_header(struct sdclsp_decoder *d, struct sdclsp_config *c)
 				SDCLSP_VERSION);
 	if (XXH32(h, 36, 0) != cc_get32(h + 36))
 		return dec_fail(d, CITCAT_ERR_CHECKSUM, 36, "header checksum mismatch");
-	if (h[12] != 1)
+	if (h[12] != CITCAT_SDCLSP_ISA_A32 && h[12] != CITCAT_SDCLSP_ISA_ARMV7)
 		return dec_fail(d, CITCAT_ERR_UNSUPPORTED, 12, "ISA %u not supported", h[12]);
 	for (int i = 33; i < 36; i++)
 		if (h[i])
@@ -96,6 +97,7 @@ static int parse_header(struct sdclsp_decoder *d, struct sdclsp_config *c)
 	c->variant = h[10];
 	c->repl = h[11];
 	c->flags = h[13];
+	c->isa = h[12];
 	c->n_set = cc_get32(h + 14);
 	c->n_way = cc_get32(h + 18);
 	c->n_p = cc_get32(h + 22);
@@ -119,6 +121,7 @@ static int dec_open(struct sdclsp_decoder *d, const struct citcat_image *img, in
 	if (!d->blk)
 		return dec_fail(d, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	d->m.cfg = c;
+	d->sa_shift = c.isa == CITCAT_SDCLSP_ISA_ARMV7 ? 0 : 2;
 	if (model) {
 		if ((rc = sdc_model_init(&d->m, &c)) < 0)
 			return dec_fail(d, rc, UINT64_MAX, "out of memory");
@@ -126,6 +129,7 @@ static int dec_open(struct sdclsp_decoder *d, const struct citcat_image *img, in
 		if ((rc = sdc_classifier_init(&d->cls)) < 0)
 			return dec_fail(d, rc, UINT64_MAX, "cannot start Capstone");
 		d->have_cls = 1;
+		d->cls.armv7 = c.isa == CITCAT_SDCLSP_ISA_ARMV7;
 	}
 	d->img = img;
 	return 0;
@@ -311,13 +315,13 @@ static int next_stream(struct sdclsp_decoder *d)
 			if (c->variant != SDCLSP_B && (rc = get_bits(d, 1, &s)) < 0)
 				return rc;
 			if (c->variant != SDCLSP_B && s) {
-				if ((rc = get_bits(d, 30u - c->u, &x)) < 0)
+				if ((rc = get_bits(d, 32u - d->sa_shift - c->u, &x)) < 0)
 					return rc;
-				sa = (m->lvsa << (32 - c->u)) | (x << 2);
+				sa = (m->lvsa << (32 - c->u)) | (x << d->sa_shift);
 			} else {
-				if ((rc = get_bits(d, 30, &x)) < 0)
+				if ((rc = get_bits(d, 32u - d->sa_shift, &x)) < 0)
 					return rc;
-				sa = x << 2;
+				sa = x << d->sa_shift;
 				if (c->variant == SDCLSP_E)
 					m->lvsa = sa >> (32 - c->u);
 			}
@@ -349,7 +353,14 @@ done:
 
 int sdclsp_decoder_next(struct sdclsp_decoder *d, uint64_t *pc)
 {
-	if (!d || !pc)
+	unsigned size;
+	int thumb;
+	return sdclsp_decoder_next_isa(d, pc, &size, &thumb);
+}
+
+int sdclsp_decoder_next_isa(struct sdclsp_decoder *d, uint64_t *pc, unsigned *size, int *thumb)
+{
+	if (!d || !pc || !size || !thumb)
 		return CITCAT_ERR_INVAL;
 	if (d->failed)
 		return d->failed;
@@ -369,26 +380,39 @@ int sdclsp_decoder_next(struct sdclsp_decoder *d, uint64_t *pc)
 			return 0;
 		}
 	}
-	uint32_t a = d->cur;
+	uint32_t a = d->cur, t = a & 1, ia = a & ~1u; /* stream address, state, instruction address */
+	if (t && d->sa_shift)
+		return dec_fail(d, CITCAT_ERR_CORRUPT, d->blk_off, "Thumb address 0x%08x in an A32 stream", a);
 	const struct sdc_cls_entry *e = sdc_cls_find(&d->cls, a);
 	if (!e) {
-		uint8_t w[4];
-		if (citcat_image_read(d->img, a, w, 4) != 0)
+		/* the image is walked by decoded size: a Thumb instruction's first
+		 * halfword says whether a second one follows */
+		uint8_t w[4] = {0};
+		unsigned n = 4;
+		if (t) {
+			if (citcat_image_read(d->img, ia, w, 2) != 0)
+				return dec_fail(d, CITCAT_ERR_CORRUPT, d->blk_off,
+						"instruction address 0x%08x is not in the program image", ia);
+			n = (cc_get16(w) >> 11) >= 0x1d ? 4 : 2;
+		}
+		if (citcat_image_read(d->img, ia, w, n) != 0)
 			return dec_fail(d, CITCAT_ERR_CORRUPT, d->blk_off,
-					"instruction address 0x%08x is not in the program image", a);
-		if (!(e = sdc_classify(&d->cls, a, cc_get32(w))))
+					"instruction address 0x%08x is not in the program image", ia);
+		if (!(e = sdc_classify_isa(&d->cls, a, n == 2 ? cc_get16(w) : cc_get32(w), n)))
 			return dec_fail(d, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	}
 	if (e->kind == SDC_UNSUPPORTED)
 		return dec_fail(d, CITCAT_ERR_UNSUPPORTED, d->blk_off, "BLX to Thumb at 0x%08x", a);
 	if (--d->remaining) {
-		d->cur = e->kind == SDC_DIRECT_U ? e->target : a + 4;
+		d->cur = e->kind == SDC_DIRECT_U ? e->target : a + e->size;
 	} else {
 		d->infer_valid = e->kind != SDC_INDIRECT;
-		d->infer = e->kind == SDC_PLAIN ? a + 4 : e->target;
+		d->infer = e->kind == SDC_PLAIN ? a + e->size : e->target;
 	}
 	d->n_insn++;
-	*pc = a;
+	*pc = ia;
+	*size = e->size;
+	*thumb = (int)t;
 	return 1;
 }
 

@@ -32,25 +32,40 @@ void sdc_classifier_fini(struct sdc_classifier *c)
 
 /* The classification of one A32 word, by the shared ARM decoder; its flow
  * kinds are the SDC kinds one for one. */
-static void classify_word(struct sdc_classifier *c, uint64_t pc, uint32_t word, struct sdc_cls_entry *e)
+static void classify_word(struct sdc_classifier *c, uint64_t spc, uint32_t word, unsigned size,
+			  struct sdc_cls_entry *e)
 {
 	static const uint8_t kind[] = {
 		[ARMDEC_PLAIN] = SDC_PLAIN, [ARMDEC_DIRECT_U] = SDC_DIRECT_U, [ARMDEC_DIRECT_C] = SDC_DIRECT_C,
 		[ARMDEC_INDIRECT] = SDC_INDIRECT, [ARMDEC_THUMB] = SDC_UNSUPPORTED,
 	};
 	struct armdec_class ac;
-	armdec_classify(&c->dec, (uint32_t)pc, word, &ac);
+	int thumb = (int)(spc & 1);
+	armdec_classify_isa(&c->dec, (uint32_t)spc & ~1u, word, size, thumb, &ac);
 	e->kind = kind[ac.flow];
-	e->target = ac.target;
+	e->size = (uint8_t)size;
+	/* targets as stream addresses: a Thumb branch stays in Thumb state */
+	e->target = ac.flow == ARMDEC_DIRECT_U || ac.flow == ARMDEC_DIRECT_C ? ac.target | (uint32_t)thumb : ac.target;
+	if (ac.flow == ARMDEC_THUMB && c->armv7) {
+		/* BLX imm (SDCLSP.md, "Thumb"): a direct call into the other state;
+		 * an ARM target is word-aligned (Align(PC, 4) + imm from Thumb) */
+		e->kind = SDC_DIRECT_U;
+		e->target = thumb ? ac.target & ~3u : ac.target | 1u;
+	}
 }
 
 const struct sdc_cls_entry *sdc_classify(struct sdc_classifier *c, uint64_t pc, uint32_t word)
 {
-	struct sdc_cls_entry *e = &c->tab[sdc_cls_slot(pc)];
-	if (e->pc != pc || e->word != word) { /* new, evicted, or code changed under us */
-		e->pc = pc;
+	return sdc_classify_isa(c, pc, word, 4);
+}
+
+const struct sdc_cls_entry *sdc_classify_isa(struct sdc_classifier *c, uint64_t spc, uint32_t word, unsigned size)
+{
+	struct sdc_cls_entry *e = &c->tab[sdc_cls_slot(spc)];
+	if (e->pc != spc || e->word != word) { /* new, evicted, or code changed under us */
+		e->pc = spc;
 		e->word = word;
-		classify_word(c, pc, word, e);
+		classify_word(c, spc, word, size, e);
 	}
 	return e;
 }

@@ -21,18 +21,25 @@ enum sdc_kind {
 };
 
 struct sdc_cls_entry {
-	uint64_t pc;     /* UINT64_MAX: empty */
+	uint64_t pc;     /* UINT64_MAX: empty; the stream address (bit 0: Thumb) */
 	uint32_t word;
-	uint32_t target; /* direct branches */
+	uint32_t target; /* direct branches: a stream address (bit 0: Thumb) */
 	uint8_t kind;
+	uint8_t size;    /* 2 or 4 */
 };
 
 struct sdc_classifier {
 	struct armdec dec; /* the shared ARM decoder (armdec.h) */
+	int armv7;         /* CITCAT_SDCLSP_ISA_ARMV7: BLX imm is a direct call that switches state */
 	struct sdc_cls_entry *tab; /* 1 << SDC_CLS_BITS slots */
 };
 
-static inline size_t sdc_cls_slot(uint64_t pc) { return (size_t)(pc >> 2) & ((1u << SDC_CLS_BITS) - 1); }
+/* Bits 17..2 of the PC; a Thumb halfword address (bit 1 set) flips the top
+ * bit, so two Thumb neighbours do not evict each other. */
+static inline size_t sdc_cls_slot(uint64_t pc)
+{
+	return (size_t)((pc >> 2) ^ (((pc >> 1) & 1) << (SDC_CLS_BITS - 1))) & ((1u << SDC_CLS_BITS) - 1);
+}
 
 int sdc_classifier_init(struct sdc_classifier *c);
 void sdc_classifier_fini(struct sdc_classifier *c);
@@ -40,6 +47,9 @@ void sdc_classifier_fini(struct sdc_classifier *c);
  * cached or its word changed (evicting the PC in its slot).  Never NULL;
  * the entry is valid until the next call. */
 const struct sdc_cls_entry *sdc_classify(struct sdc_classifier *c, uint64_t pc, uint32_t word);
+/* The same for the stream address SPC (bit 0: Thumb) of an instruction of
+ * SIZE bytes. */
+const struct sdc_cls_entry *sdc_classify_isa(struct sdc_classifier *c, uint64_t spc, uint32_t word, unsigned size);
 /* Lookup only: NULL when PC is not cached (never classified, or evicted). */
 static inline const struct sdc_cls_entry *sdc_cls_find(const struct sdc_classifier *c, uint64_t pc)
 {

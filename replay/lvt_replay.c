@@ -296,7 +296,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	if (p->ev_valid && (p->ev.pc == a || p->ev.bcount < p->c.bcount) && (apply_events(p, a) || p->c.failed))
 		return;
-	if (!replay_fetch_in_ram(&p->c, a, size))
+	if (!replay_fetch_in_ram(&p->c, a, size, 1))
 		return;
 	if (!replay_known_range(&p->c, a, 4)) {
 		uint32_t o = a - p->c.ram_base;
@@ -309,7 +309,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	uint32_t word;
 	memcpy(&word, p->c.ram + (a - p->c.ram_base), 4);
 	p->xpage[(a - p->c.ram_base) >> 12] = 1;
-	replay_retire(&p->c, a, word);
+	replay_retire(&p->c, a, 4, word, 0);
 	if (core_is_wfi(word))
 		core_wfi_retire(uc, a); /* the wake-up is the next interrupt record */
 	if (p->cfg->progress && (p->c.insns & 0xfffff) == 0 && p->cfg->progress(p->cfg->progress_ctx, p->c.insns, 0))

@@ -21,6 +21,7 @@
 #include "core.h"
 #include "ims.h"
 #include "itrace.h"
+#include "thumb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,6 +375,11 @@ static int async_events(struct replayer *p, uint32_t a)
 			next_aes(p);
 			continue;
 		}
+		if (p->c.itstate) {
+			replay_diverge(&p->c, "interrupt schedule", "an interrupt outside IT blocks (TARGET.md)",
+				       "an interrupt recorded inside an IT block (ITSTATE 0x%02x)", p->c.itstate);
+			return 0;
+		}
 		if (!replay_irq_enabled(&p->c, p->next.line))
 			return 0;
 		unsigned line = p->next.line;
@@ -385,6 +391,35 @@ static int async_events(struct replayer *p, uint32_t a)
 		return 1;
 	}
 	return 0;
+}
+
+/* The instruction at A (SIZE bytes, WORD, THUMB state) retires, as in the
+ * capture model (capture/target.c, retire). */
+static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word, int thumb)
+{
+	thumb_ifetch(&p->c.bus, a, size);
+	replay_retire(&p->c, a, size, word, thumb);
+	p->c.bus.cycle++;
+}
+
+/* The condition-failed instructions of an IT block that Unicorn ran no code
+ * hook for, as in the capture model (capture/target.c, it_skipped). */
+static void it_skipped(struct replayer *p, uint32_t a)
+{
+	uint32_t cpsr;
+	uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
+	while (p->c.itstate && a != p->c.expect_pc && !p->c.failed && !thumb_cond_passed(p->c.itstate >> 4, cpsr)) {
+		uint32_t pc = p->c.expect_pc, off = pc - p->c.ram_base;
+		uint16_t hw;
+		if (off >= p->c.ram_size || p->c.ram_size - off < 4 || !replay_known_range(&p->c, pc, 2))
+			break;
+		memcpy(&hw, p->c.ram + off, 2);
+		unsigned size = thumb_size(hw);
+		if (!replay_known_range(&p->c, pc, size) || p->c.insns == p->total)
+			break;
+		retire(p, pc, size, thumb_word_at(p->c.ram + off, size), 1);
+		close_record(p);
+	}
 }
 
 static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
@@ -399,6 +434,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		return;
 	}
 	close_record(p);
+	if (p->c.itstate && !p->c.after_exception)
+		it_skipped(p, a);
 	replay_boundary(&p->c, a);
 	if (p->c.insns == p->total) {
 		/* the end of the traced interval; an abnormal one is reproduced
@@ -415,7 +452,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		}
 		if (e && e->line == CITCAT_STOP_WFI_DEADLOCK) {
 			unsigned k = (unsigned)((p->c.insns + CITCAT_REPLAY_HISTORY - 1) % CITCAT_REPLAY_HISTORY);
-			if (!p->c.insns || !core_is_wfi(p->c.hist_word[k])) {
+			if (!p->c.insns || !(p->c.last_thumb ? thumb_is_wfi(p->c.hist_word[k], p->c.last_size) : core_is_wfi(p->c.hist_word[k]))) {
 				replay_diverge(&p->c, "stop", "a WFI as the last instruction (the recording ended asleep)",
 					"the last instruction is not a WFI");
 				return;
@@ -440,19 +477,17 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	 * its boundary has been passed (a divergence async_events reports). */
 	if (p->next_async && (p->next.pc == a || p->next.bcount < p->c.bcount) && (async_events(p, a) || p->c.failed))
 		return;
-	if (!replay_fetch_in_ram(&p->c, a, size))
+	if (!replay_fetch_in_ram(&p->c, a, size, 0))
 		return;
-	if (!replay_known_range(&p->c, a, 4)) {
+	if (!replay_known_range(&p->c, a, size)) {
 		replay_diverge(&p->c, "memory image", "an instruction the IMS holds", "a fetch from 0x%08x, which the IMS does not hold", a);
 		return;
 	}
-	bus_ifetch(&p->c.bus, a);
-	uint32_t word;
-	memcpy(&word, p->c.ram + (a - p->c.ram_base), 4);
-	replay_retire(&p->c, a, word);
-	p->c.bus.cycle++;
-	if (core_is_wfi(word))
-		core_wfi_retire(uc, a); /* the wake-up is in the AES */
+	uint32_t word = thumb_word_at(p->c.ram + (a - p->c.ram_base), size);
+	int thumb = thumb_state(uc, a, size);
+	retire(p, a, size, word, thumb);
+	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word))
+		thumb_wfi_retire(uc, a, size, thumb); /* the wake-up is in the AES */
 	if (p->cfg->progress && (p->c.insns & 0xfffff) == 0 && p->cfg->progress(p->cfg->progress_ctx, p->c.insns, p->total))
 		replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions", (unsigned long long)p->c.insns);
 }

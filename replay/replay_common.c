@@ -157,12 +157,15 @@ void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r)
 		replay_diverge(c, "instruction trace", want, "%s", got);
 }
 
-int replay_fetch_in_ram(struct replay_core *c, uint32_t a, uint32_t size)
+int replay_fetch_in_ram(struct replay_core *c, uint32_t a, uint32_t size, int arm_only)
 {
-	if (size == 4 && a - c->ram_base < c->ram_size)
+	if (arm_only && size != 4) {
+		replay_diverge(c, "instruction fetch", "an ARM instruction in RAM", "Thumb state at 0x%08x", a);
+		return 0;
+	}
+	if (a - c->ram_base < c->ram_size && c->ram_size - (a - c->ram_base) >= size)
 		return 1;
-	replay_diverge(c, "instruction fetch", "an ARM instruction in RAM",
-		       size != 4 ? "Thumb state at 0x%08x" : "a fetch from 0x%08x", a);
+	replay_diverge(c, "instruction fetch", "an instruction in RAM", "a fetch from 0x%08x", a);
 	return 0;
 }
 
@@ -225,19 +228,21 @@ int replay_open_core(struct replay_core *c, uint32_t dev_base, uint32_t dev_size
 		ue = (uc_err)arm_set_state(c->uc, regs);
 	if (ue)
 		return replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: %s", uc_strerror(ue));
-	c->expect_pc = regs->slot[ARM_SLOT_PC];
+	c->expect_pc = regs->slot[ARM_SLOT_PC] & ~1u;
 	return 0;
 }
 
 void replay_run(struct replay_core *c, replay_fault_fn fault)
 {
-	uint32_t pc = c->expect_pc;
+	uint32_t cpsr;
+	uc_reg_read(c->uc, UC_ARM_REG_CPSR, &cpsr);
+	uint32_t pc = c->expect_pc | ((cpsr >> 5) & 1); /* bit 0 of the start address selects the state */
 	while (!c->failed && !c->done) {
 		uc_err ue = uc_emu_start(c->uc, pc, CORE_UNTIL, 0, 0);
 		if (c->failed || c->done)
 			break;
-		uc_reg_read(c->uc, UC_ARM_REG_PC, &pc);
-		if (ue == UC_ERR_INSN_INVALID && fault && fault(c, CITCAT_FAULT_UNDEF, pc, 0))
+		pc = thumb_resume_pc(c->uc);
+		if (ue == UC_ERR_INSN_INVALID && fault && fault(c, CITCAT_FAULT_UNDEF, pc & ~1u, 0))
 			break; /* as the capture model: Unicorn stops at an undefined instruction */
 		if (ue) {
 			replay_diverge(c, "execution", "the recorded run to continue", "Unicorn stopped at 0x%08x: %s", pc,
@@ -247,10 +252,11 @@ void replay_run(struct replay_core *c, replay_fault_fn fault)
 		/* Unicorn ends a run, without an error or a code hook, when the PC
 		 * reaches the until address: restarting there would loop forever
 		 * (found by fuzz_replay).  It lies above RAM, so it is a fetch. */
-		if (pc == CORE_UNTIL) {
+		if ((pc & ~1u) == CORE_UNTIL) {
+			pc &= ~1u;
 			replay_boundary(c, pc); /* as the hooks for a fetch from nothing */
 			if (!fault || !fault(c, CITCAT_FAULT_FETCH, pc, pc))
-				replay_diverge(c, "instruction fetch", "an ARM instruction in RAM", "a fetch from 0x%08x", pc);
+				replay_diverge(c, "instruction fetch", "an instruction in RAM", "a fetch from 0x%08x", pc);
 			break;
 		}
 	}

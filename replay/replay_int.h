@@ -15,6 +15,7 @@
 #include "bus.h"
 #include "armcore.h"
 #include "core.h"
+#include "thumb.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -36,6 +37,8 @@ struct replay_core {
 	uint64_t bcount, insns;
 	uint64_t cur_index; /* index of the instruction at cur_pc */
 	uint32_t expect_pc, cur_pc;
+	uint8_t itstate; /* ITSTATE after the last retired instruction (capture/thumb.h) */
+	uint8_t last_size, last_thumb; /* of the last retired instruction */
 	/* failed: 1 a divergence (res->div), 2 an error (err, res->err_path) */
 	int after_exception, done, failed;
 	struct citcat_itrace_rec cur, orec; /* the record being built; the oracle's */
@@ -112,22 +115,29 @@ static inline void replay_boundary(struct replay_core *c, uint32_t a)
 	c->cur_index = c->insns;
 }
 
-/* The instruction at A (SIZE bytes as Unicorn reports it) must be an ARM
- * instruction in RAM; otherwise reports the divergence and returns 0. */
-int replay_fetch_in_ram(struct replay_core *c, uint32_t a, uint32_t size);
+/* The instruction at A (SIZE bytes as Unicorn reports it) must lie in RAM,
+ * and be an ARM one when ARM_ONLY (the LVT decoder: LVT.md); otherwise
+ * reports the divergence and returns 0. */
+int replay_fetch_in_ram(struct replay_core *c, uint32_t a, uint32_t size, int arm_only);
 
-/* Retires the instruction WORD at A: the history ring, the counters and a
- * new record (closed at the next boundary). */
-static inline void replay_retire(struct replay_core *c, uint32_t a, uint32_t word)
+/* Retires the instruction WORD at A (SIZE bytes, in Thumb state when THUMB):
+ * the history ring, the counters, the IT state and a new record (closed at
+ * the next boundary). */
+static inline void replay_retire(struct replay_core *c, uint32_t a, unsigned size, uint32_t word, int thumb)
 {
 	unsigned k = (unsigned)(c->insns % CITCAT_REPLAY_HISTORY);
 	c->hist_pc[k] = a;
 	c->hist_word[k] = word;
 	c->insns++;
-	c->expect_pc = a + 4;
+	c->expect_pc = a + size;
+	c->itstate = thumb_is_it(word, size) ? (uint8_t)(word & 0xff) : thumb_it_advance(c->itstate);
+	c->last_size = (uint8_t)size;
+	c->last_thumb = (uint8_t)thumb;
 	c->cur.kind = CITCAT_REC_INSN;
 	c->cur.pc = a;
 	c->cur.word = word;
+	c->cur.size = (uint8_t)size;
+	c->cur.thumb = (uint8_t)thumb;
 	c->cur.n_acc = 0;
 	c->cur_valid = 1;
 }

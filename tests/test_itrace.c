@@ -155,7 +155,8 @@ static void test_v2(const char *path)
 	CHECK(!citcat_itrace_rec_equal(&a, &a2));
 
 	/* The payload bytes, by hand (ITRACE.md): instruction a = 0x30 (p, w,
-	 * 2 accesses), zz(0x100) = 0x200 as ULEB128 80 04, the word, then
+	 * 2 accesses), zz(0x100) = 0x200 as ULEB128 80 04, ISA code 00 (A32,
+	 * version 3) and the word, then
 	 * access 0 read 4 bytes at 0x40000700: 0x40, zz = 0x80000e00 as
 	 * ULEB128 80 9c 80 80 08, value 44 33 22 11; access 1 write 4 bytes,
 	 * uncached, sequential: 0xc0 | 0x10 | 0x08 = 0xd8, value 88 66 44 22.
@@ -168,7 +169,7 @@ static void test_v2(const char *path)
 	FILE *f = fopen(path, "rb");
 	CHECK(fread(buf, 1, (size_t)size, f) == (size_t)size);
 	fclose(f);
-	static const uint8_t want[] = {0x32, 0x80, 0x04, 0x00, 0x30, 0x91, 0xe5, 0x40, 0x80, 0x9c, 0x80, 0x80, 0x08,
+	static const uint8_t want[] = {0x32, 0x80, 0x04, 0x00, 0x00, 0x30, 0x91, 0xe5, 0x40, 0x80, 0x9c, 0x80, 0x80, 0x08,
 				       0x44, 0x33, 0x22, 0x11, 0xd8, 0x88, 0x66, 0x44, 0x22, 0x80, 0x88, 0x60, 0x08};
 	size_t at = 0;
 	for (long i = 0; i + (long)sizeof want <= size; i++)
@@ -178,7 +179,7 @@ static void test_v2(const char *path)
 	/* Reserved bits set, checksum recomputed: the DMA record's bits 5..0,
 	 * an access byte's bit 2; both are named as reserved. */
 	size_t c0 = 16 + 8 + 4; /* header, 8 bytes of metadata, header checksum */
-	static const size_t spots[2] = {22, 17};
+	static const size_t spots[2] = {23, 18};
 	static const uint8_t flips[2] = {0x01, 0x04};
 	for (int k = 0; k < 2 && at && memcmp(buf + c0, "BLK", 3) == 0; k++) {
 		uint8_t *h = buf + c0;

@@ -27,13 +27,21 @@ static void one(const char *trace, const struct citcat_image *img, const char *s
 	CHECK_EQ(sdclsp_config_parse(&c, spec, &err), 0);
 	struct citcat_itrace_reader *r;
 	static struct citcat_itrace_rec rec;
+	/* a trace with Thumb code needs the ARMv7 stream (SDCLSP.md, "Thumb") */
+	CHECK_EQ(citcat_itrace_reader_open(&r, trace), 0);
+	while (citcat_itrace_next(r, &rec) == 1)
+		if (rec.kind == CITCAT_REC_INSN && rec.thumb) {
+			c.isa = CITCAT_SDCLSP_ISA_ARMV7;
+			break;
+		}
+	citcat_itrace_reader_close(r);
 	struct sdclsp_encoder *e;
 	struct membuf out = {0};
 	int rc = citcat_itrace_reader_open(&r, trace);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(sdclsp_encoder_alloc(&e, &c, mem_sink, &out), 0);
 	while (rc == 0 && (rc = citcat_itrace_next(r, &rec)) == 1)
-		rc = rec.kind == CITCAT_REC_IRQ ? sdclsp_encode_irq(e, rec.pc) : sdclsp_encode_insn(e, rec.pc, rec.word);
+		rc = rec.kind == CITCAT_REC_IRQ ? sdclsp_encode_irq(e, rec.pc) : sdclsp_encode_insn_isa(e, rec.pc, rec.word, rec.size, rec.thumb);
 	if (rc < 0)
 		fprintf(stderr, "%s %s: %s\n", trace, spec, sdclsp_encoder_error(e)->msg);
 	CHECK_EQ(rc, 0);
@@ -43,13 +51,15 @@ static void one(const char *trace, const struct citcat_image *img, const char *s
 
 	struct sdclsp_decoder *d;
 	uint64_t pc, n = 0, bad = 0;
+	unsigned size = 0;
+	int thumb = 0;
 	CHECK_EQ(sdclsp_decoder_open_mem(&d, out.p, out.len, img), 0);
 	CHECK_EQ(citcat_itrace_reader_open(&r, trace), 0);
 	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
 		if (rec.kind == CITCAT_REC_IRQ)
 			continue;
-		int k = sdclsp_decoder_next(d, &pc);
-		if (k != 1 || pc != rec.pc) {
+		int k = sdclsp_decoder_next_isa(d, &pc, &size, &thumb);
+		if (k != 1 || pc != rec.pc || size != rec.size || thumb != rec.thumb) {
 			if (!bad++)
 				fprintf(stderr, "%s %s: instruction %llu: %s 0x%llx, want 0x%llx\n", trace, spec,
 					(unsigned long long)n, k == 1 ? "got" : sdclsp_decoder_error(d)->msg,

@@ -28,6 +28,11 @@
 # (ARMv4T, ARM state) by asking the driver for their paths with the
 # multilib-neutral flags -marm -mfloat-abi=soft and linking them explicitly
 # (-nostartfiles -nodefaultlibs).  check-firmware.sh verifies the result.
+#
+# THUMB builds the C and C++ sources with -mthumb (Thumb-2) and links GCC's
+# Thumb multilib for the core (thumb/v7-a/nofp: Thumb newlib, libm,
+# libgcc); the BSP's startup code, vectors and CITCAT driver stay ARM, and
+# the linker makes the calls between the two interwork (bl becomes blx).
 
 include_guard(DIRECTORY) # variables are directory-scoped: re-evaluate per including directory
 
@@ -51,6 +56,17 @@ if(CITCAT_ARM_GCC AND CITCAT_ARM_OBJDUMP)
     OUTPUT_VARIABLE CITCAT_FW_LIBM OUTPUT_STRIP_TRAILING_WHITESPACE)
   execute_process(COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_LIB_FLAGS} -print-file-name=libstdc++_nano.a
     OUTPUT_VARIABLE CITCAT_FW_LIBSTDCXX OUTPUT_STRIP_TRAILING_WHITESPACE)
+  # Thumb firmware (THUMB below): GCC's own multilib for -mthumb on this
+  # core, the Thumb-2 newlib, libm, libgcc and libstdc++ of thumb/v7-a/nofp.
+  set(CITCAT_FW_THUMB_LIB_FLAGS -mcpu=cortex-a9 -mthumb -mfloat-abi=soft --specs=nano.specs)
+  foreach(_l libc_nano.a libm.a libstdc++_nano.a)
+    execute_process(COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_THUMB_LIB_FLAGS} -print-file-name=${_l}
+      OUTPUT_VARIABLE _p OUTPUT_STRIP_TRAILING_WHITESPACE)
+    list(APPEND CITCAT_FW_THUMB_LIBS ${_p})
+  endforeach()
+  execute_process(COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_THUMB_LIB_FLAGS} -print-libgcc-file-name
+    OUTPUT_VARIABLE _p OUTPUT_STRIP_TRAILING_WHITESPACE)
+  list(APPEND CITCAT_FW_THUMB_LIBS ${_p})
   if(CITCAT_ARM_GXX AND EXISTS "${CITCAT_FW_LIBSTDCXX}")
     set(CITCAT_FIRMWARE_CXX_FOUND TRUE)
   else()
@@ -77,7 +93,11 @@ set(CITCAT_FW_BSP_SOURCES
   ${CITCAT_BSP_DIR}/citcat_driver.S)
 
 function(citcat_add_firmware name)
-  cmake_parse_arguments(FW "" "OUTPUT_DIRECTORY" "SOURCES;DEFINITIONS;CFLAGS;CXXFLAGS;LINK_FLAGS" ${ARGN})
+  cmake_parse_arguments(FW "THUMB" "OUTPUT_DIRECTORY" "SOURCES;DEFINITIONS;CFLAGS;CXXFLAGS;LINK_FLAGS" ${ARGN})
+  if(FW_THUMB) # C and C++ in Thumb-2 with the Thumb multilib; the BSP's assembly stays ARM
+    list(APPEND FW_CFLAGS -mthumb)
+    list(APPEND FW_CXXFLAGS -mthumb)
+  endif()
   if(NOT CITCAT_FIRMWARE_FOUND)
     return()
   endif()
@@ -125,6 +145,16 @@ function(citcat_add_firmware name)
   set(libs ${CITCAT_FW_LIBM} ${CITCAT_FW_LIBC} ${CITCAT_FW_LIBGCC})
   if(cxx)
     set(libs ${CITCAT_FW_LIBSTDCXX} ${libs})
+  endif()
+  if(FW_THUMB)
+    list(GET CITCAT_FW_THUMB_LIBS 0 _libc)
+    list(GET CITCAT_FW_THUMB_LIBS 1 _libm)
+    list(GET CITCAT_FW_THUMB_LIBS 2 _libstdcxx)
+    list(GET CITCAT_FW_THUMB_LIBS 3 _libgcc)
+    set(libs ${_libm} ${_libc} ${_libgcc})
+    if(cxx)
+      set(libs ${_libstdcxx} ${libs})
+    endif()
   endif()
   add_custom_command(OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${FW_OUTPUT_DIRECTORY}

@@ -12,6 +12,11 @@
 #   LDFLAGS_EXTRA="-u _printf_float"   the link; newlib nano leaves printf's
 #                              floating-point conversions out unless asked
 #   CROSS=arm-none-eabi-
+#   THUMB=1                    C and C++ in Thumb-2 (-mthumb) with GCC's Thumb
+#                              multilib for the core (thumb/v7-a/nofp newlib,
+#                              libm, libgcc, libstdc++); the BSP's assembly
+#                              (vectors, IRQ entry, CITCAT driver) stays ARM
+#                              and the linker interworks the calls
 # Each source is compiled on its own by its language (C11 with C-only
 # warnings; C++17 with -fno-exceptions -fno-rtti; assembly with the common
 # flags only), into OUT.obj/, then linked with the BSP against newlib's
@@ -19,7 +24,7 @@
 # libstdc++-arm-none-eabi-newlib) when there is C++.  See
 # citcat_firmware.cmake for why the libraries are named explicitly (the
 # default "." multilib is the ARM-state one).  The ELF is checked with
-# check-firmware.sh (no Thumb, no VFP, vectors at 0).
+# check-firmware.sh (no VFP, vectors at 0).
 
 BSP   := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 CROSS ?= arm-none-eabi-
@@ -32,15 +37,21 @@ ifeq ($(strip $(SRC)),)
 $(error set SRC to the program's C/C++/assembly sources, e.g. SRC=myprog.c)
 endif
 
+ifeq ($(THUMB),1)
+LIBFLAGS  := -mcpu=cortex-a9 -mthumb -mfloat-abi=soft --specs=nano.specs
+ISAFLAG   := -mthumb
+else
 LIBFLAGS  := -marm -mfloat-abi=soft --specs=nano.specs
+ISAFLAG   :=
+endif
 LIBC      := $(shell $(CC) $(LIBFLAGS) -print-file-name=libc_nano.a)
 LIBM      := $(shell $(CC) $(LIBFLAGS) -print-file-name=libm.a)
 LIBGCC    := $(shell $(CC) $(LIBFLAGS) -print-libgcc-file-name)
 LIBSTDCXX := $(shell $(CC) $(LIBFLAGS) -print-file-name=libstdc++_nano.a)
 COMMON    := -mcpu=cortex-a9 -marm -mfloat-abi=soft --specs=nano.specs -O2 -g -ffunction-sections -fdata-sections
 CPPFLAGS  := -I$(BSP) $(CPPFLAGS_EXTRA)
-CFLAGS    := $(COMMON) -std=c11 -Wall -Wextra -Wstrict-prototypes -fno-common $(CFLAGS_EXTRA)
-CXXFLAGS  := $(COMMON) -std=c++17 -Wall -Wextra -fno-exceptions -fno-rtti -fno-threadsafe-statics $(CXXFLAGS_EXTRA)
+CFLAGS    := $(COMMON) $(ISAFLAG) -std=c11 -Wall -Wextra -Wstrict-prototypes -fno-common $(CFLAGS_EXTRA)
+CXXFLAGS  := $(COMMON) $(ISAFLAG) -std=c++17 -Wall -Wextra -fno-exceptions -fno-rtti -fno-threadsafe-statics $(CXXFLAGS_EXTRA)
 ASFLAGS   := $(COMMON) $(ASFLAGS_EXTRA)
 BSP_SRC   := $(BSP)/start.S $(BSP)/crt.c $(BSP)/syscalls.c $(BSP)/citcat_driver.S
 

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_ITRACE_VERSION 2 /* 2: uncached flag per access, DMA records (ITRACE.md) */
+#define CITCAT_ITRACE_VERSION 3 /* 3: instruction size and state per record; 2: uncached flags, DMA records (ITRACE.md) */
 #define CITCAT_ITRACE_MAX_ACC 64 /* data accesses one instruction may make */
 
 enum citcat_isa {
@@ -35,8 +35,12 @@ struct citcat_access {
 	uint8_t uncached; /* 1: an uncached device-window access (never in a cache); 0: cacheable RAM */
 };
 
-/* One itrace record.  For CITCAT_REC_INSN: PC, WORD and the accesses in
- * program order.  For CITCAT_REC_IRQ: LINE is the interrupt line and PC the
+/* One itrace record.  For CITCAT_REC_INSN: PC, WORD, SIZE, THUMB and the
+ * accesses in program order.  WORD holds the instruction's SIZE bytes as a
+ * little-endian number (a 32-bit Thumb instruction has its first halfword
+ * in bits 15..0); SIZE is 4 (A32 or 32-bit Thumb) or 2 (16-bit Thumb);
+ * THUMB is 1 for Thumb state.  Readers always set both; writers take
+ * SIZE = 0 as 4 (A32 producers that predate version 3).  For CITCAT_REC_IRQ: LINE is the interrupt line and PC the
  * EPC, the address of the first instruction not executed (where the
  * interrupted program resumes); the next record is the first instruction of
  * the handler.
@@ -54,6 +58,8 @@ struct citcat_access {
 struct citcat_itrace_rec {
 	uint8_t kind;
 	uint8_t line;
+	uint8_t size;  /* CITCAT_REC_INSN: 2 or 4 bytes */
+	uint8_t thumb; /* CITCAT_REC_INSN: 1 in Thumb state, 0 in ARM state */
 	uint32_t word;
 	uint64_t pc;
 	uint32_t fault_addr;

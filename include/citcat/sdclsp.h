@@ -49,7 +49,13 @@ struct citcat_sdclsp_config {
 	uint32_t n_way;   /* power of two, 1..256; n_set * n_way >= 2, <= 65536 */
 	uint32_t n_p;     /* LSP entries, power of two, 1..65536 */
 	uint32_t max_sl;  /* longest stream, 1..65536 */
+	uint8_t isa;      /* CITCAT_SDCLSP_ISA_*; 0 is A32 (callers that predate Thumb) */
 };
+
+/* Instruction sets (SDCLSP.md, "Thumb"): A32 only (SA fields hold SA[31:2]),
+ * or ARMv7 A32 and Thumb (stream addresses carry the state in bit 0, SA
+ * fields hold all 32 bits). */
+enum { CITCAT_SDCLSP_ISA_A32 = 1, CITCAT_SDCLSP_ISA_ARMV7 = 2 };
 
 /* Defaults of VARIANT: [32x4, 128], shift 4, MRU, history 1, max SL 256,
  * u = 14 for e and 12 for r (unused by b).  Returns 0, CITCAT_ERR_INVAL
@@ -102,6 +108,11 @@ CITCAT_API void citcat_sdclsp_encoder_free(struct citcat_sdclsp_encoder *e);
  * for a BLX to Thumb, CITCAT_ERR_INVAL for a NULL E or a PC above 32 bits or
  * not word aligned, or the sink's error. */
 CITCAT_API int citcat_sdclsp_encode_insn(struct citcat_sdclsp_encoder *e, uint64_t pc, uint32_t word);
+/* The same for an instruction of SIZE bytes in Thumb state when THUMB (as
+ * an itrace record gives them); Thumb needs CITCAT_SDCLSP_ISA_ARMV7
+ * (otherwise CITCAT_ERR_UNSUPPORTED). */
+CITCAT_API int citcat_sdclsp_encode_insn_isa(struct citcat_sdclsp_encoder *e, uint64_t pc, uint32_t word,
+					      unsigned size, int thumb);
 /* Feeds an interrupt entry (between the last instruction executed and the
  * first handler instruction).  EPC is only checked, the stream is cut.
  * Returns 0 or an error as for citcat_sdclsp_encode_insn. */
@@ -130,6 +141,9 @@ CITCAT_API int citcat_sdclsp_decoder_open_mem(struct citcat_sdclsp_decoder **d, 
  * _CORRUPT (impossible record, address not in the image, counts differ),
  * _TRUNCATED, _CHECKSUM, _UNSUPPORTED. */
 CITCAT_API int citcat_sdclsp_decoder_next(struct citcat_sdclsp_decoder *d, uint64_t *pc);
+/* The same, with the instruction's size in bytes and state (1 Thumb). */
+CITCAT_API int citcat_sdclsp_decoder_next_isa(struct citcat_sdclsp_decoder *d, uint64_t *pc, unsigned *size,
+					      int *thumb);
 /* The stream's configuration and the decoder's last error (owned by D), or
  * NULL for NULL. */
 CITCAT_API const struct citcat_sdclsp_config *citcat_sdclsp_decoder_config(const struct citcat_sdclsp_decoder *d);

@@ -1,0 +1,46 @@
+# Thumb-2 on the ARMv7-A target (issue 11, part 1).
+# Unicorn's Thumb behaviour and the IRQ entry from Thumb state.
+citcat_unit_test(test_unicorn_thumb)
+target_include_directories(test_unicorn_thumb PRIVATE ${CMAKE_SOURCE_DIR}/capture ${CMAKE_SOURCE_DIR}/common)
+
+# Hand-written Thumb tests (IT blocks, interworking, pop {pc}, interrupts in
+# IT blocks and in 32-bit streams) and every example built with -mthumb:
+# capture -> ims/aes -> replay --verify --oracle exact.
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  citcat_add_firmware(thumb_test THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/thumb_main.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/firmware/thumb_asm.S OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  add_test(NAME thumb_asm COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_check.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/thumb_test.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb)
+  foreach(n IN LISTS CITCAT_EXAMPLE_THUMB_NAMES)
+    set(extra)
+    if(n STREQUAL "uartline_thumb")
+      set(extra --uart-in ${CITCAT_EXAMPLE_DATA_DIR}/uartline.txt)
+    endif()
+    add_test(NAME example_capture_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/example_capture.sh
+      $<TARGET_FILE:citcat_cli> ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb ${n} ${extra})
+    set_tests_properties(example_capture_${n} PROPERTIES FIXTURES_SETUP ex_${n})
+    add_test(NAME replay_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_example.sh
+      $<TARGET_FILE:citcat_cli> ${CMAKE_CURRENT_BINARY_DIR}/thumb ${n})
+    set_tests_properties(replay_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+  endforeach()
+endif()
+
+# itrace version 3 by hand, version 2 still read, Thumb classification and listing.
+citcat_unit_test(test_thumb_formats)
+target_include_directories(test_thumb_formats PRIVATE ${CMAKE_SOURCE_DIR}/formats ${CMAKE_SOURCE_DIR}/common)
+
+# SDC-LSP on Thumb (ISA 2): decode(encode(trace)) equals the trace's
+# addresses, sizes and states, every variant and several configurations.
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  foreach(n crc32_thumb sched_thumb)
+    if(n IN_LIST CITCAT_EXAMPLE_THUMB_NAMES)
+      add_test(NAME sdclsp_roundtrip_${n} COMMAND test_sdclsp_roundtrip ${CMAKE_CURRENT_BINARY_DIR}/thumb/${n}.itrace
+        ${CITCAT_EXAMPLE_DIR}/${n}.elf)
+      set_tests_properties(sdclsp_roundtrip_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+    endif()
+  endforeach()
+  add_test(NAME sdclsp_roundtrip_thumb_asm COMMAND test_sdclsp_roundtrip ${CMAKE_CURRENT_BINARY_DIR}/thumb/thumb_test.itrace
+    ${CMAKE_CURRENT_BINARY_DIR}/firmware/thumb_test.elf)
+  set_tests_properties(thumb_asm PROPERTIES FIXTURES_SETUP ex_thumb_test)
+  set_tests_properties(sdclsp_roundtrip_thumb_asm PROPERTIES FIXTURES_REQUIRED ex_thumb_test)
+endif()
