@@ -5,6 +5,7 @@
 #include "bistream.h"
 #include "bytes.h"
 #include "defuse.h"
+#include "input.h"
 #include "tier1.h"
 #include "wet_int.h"
 
@@ -203,8 +204,8 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 			}
 			w->nodes[i].gfirst = w->ngrp;
 			w->nodes[i].ngroups = (uint32_t)ng;
-			for (int g = 0; g < ng; g++)
-				w->grp[w->ngrp + (uint32_t)g] = (struct rgrp){0, 0};
+			for (int gi = 0; gi < ng; gi++)
+				w->grp[w->ngrp + (uint32_t)gi] = (struct rgrp){0, 0};
 			for (uint32_t k = 0; k < w->nodes[i].n; k++) {
 				struct rstmt *st = &w->stmt[w->nodes[i].first + k];
 				st->grp = gr[k];
@@ -291,14 +292,59 @@ static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint6
 	return 0;
 }
 
+/* A WET compressed as a whole (.lz4, .zst, .xz: the input layer,
+ * common/input.h) or read from standard input ("-") is unwrapped into an
+ * anonymous temporary file, streaming: queries seek, so they need a
+ * regular file.  Offsets in later errors count bytes of the unwrapped
+ * WET, as the input layer's do.  A plain file is left to fopen (w->f
+ * stays NULL). */
+static int open_unwrapped(struct citcat_wet *w, const char *path)
+{
+	struct cc_input *in = NULL;
+	struct citcat_errinfo e = {0};
+	int rc = cc_input_open(&in, path, &e);
+	if (rc) {
+		cc_input_close(in);
+		return werr(w, rc, e.offset, "%s", e.msg[0] ? e.msg : citcat_errstr(rc));
+	}
+	if (cc_input_wrap(in) == CC_WRAP_NONE && strcmp(path, "-")) {
+		cc_input_close(in);
+		return 0;
+	}
+	FILE *t = tmpfile();
+	if (!t) {
+		cc_input_close(in);
+		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot create a temporary file to unwrap the WET into");
+	}
+	w->f = t;
+	uint8_t b[CC_INPUT_BUF];
+	long n;
+	while ((n = cc_input_read(in, b, sizeof b)) > 0)
+		if (fwrite(b, 1, (size_t)n, t) != (size_t)n) {
+			cc_input_close(in);
+			return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot write the unwrapped WET to a temporary file");
+		}
+	if (n < 0) {
+		const struct citcat_errinfo *ie = cc_input_error(in);
+		rc = werr(w, (int)n, ie->offset, "%s", ie->msg[0] ? ie->msg : citcat_errstr((int)n));
+	}
+	cc_input_close(in);
+	if (!rc && fflush(t))
+		rc = werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot write the unwrapped WET to a temporary file");
+	return rc;
+}
+
 static int wet_open_file(struct citcat_wet **wp, const char *path, const void *buf, size_t len)
 {
+	int rc;
 	struct citcat_wet *w = calloc(1, sizeof *w);
 	*wp = w;
 	if (!w)
 		return CITCAT_ERR_NOMEM;
 	w->err.offset = UINT64_MAX;
-	if (!(w->f = path ? fopen(path, "rb") : len ? fmemopen((void *)buf, len, "rb") : NULL)) {
+	if (path && (rc = open_unwrapped(w, path)))
+		return rc;
+	if (!w->f && !(w->f = path ? fopen(path, "rb") : len ? fmemopen((void *)buf, len, "rb") : NULL)) {
 		if (!path)
 			return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
 		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot open");
@@ -338,7 +384,7 @@ static int wet_open_file(struct citcat_wet **wp, const char *path, const void *b
 		return werr(w, CITCAT_ERR_CORRUPT, fo, "footer: section offsets are inconsistent with the file size");
 	uint8_t *g = malloc(glen ? glen : 1), *x = malloc(ilen ? ilen : 1);
 	struct wet_decoder *dec = NULL;
-	int rc = 0;
+	rc = 0;
 	if (!g || !x || wet_decoder_open(&dec))
 		rc = werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	if (!rc)
