@@ -70,6 +70,7 @@ struct tup_ent { /* a unique tuple of the segment */
 
 struct seg_ent {
 	uint64_t first_insn, first_ts;
+	uint64_t reach; /* the smallest INDEX its instances name as producer or control parent */
 	uint32_t n_insns, n_nodes;
 	uint64_t off[CITCAT_WET_NSTREAMS];
 	uint32_t len[CITCAT_WET_NSTREAMS], count[CITCAT_WET_NSTREAMS];
@@ -107,7 +108,7 @@ struct builder {
 	size_t tt_cap, tt_n;
 	/* segment */
 	struct u32vec s[CITCAT_WET_NSTREAMS], key[CITCAT_WET_NSTREAMS]; /* values and their keys */
-	uint64_t seg_first_insn, seg_first_ts;
+	uint64_t seg_first_insn, seg_first_ts, seg_reach; /* seg_reach: as INDEX + 1, UINT64_MAX none yet */
 	uint32_t seg_insns, seg_nodes;
 	struct seg_ent *segs;
 	size_t nsegs, segs_cap;
@@ -410,6 +411,8 @@ static int flush_segment(struct builder *b)
 	struct seg_ent *e = &b->segs[b->nsegs++];
 	e->first_insn = b->seg_first_insn;
 	e->first_ts = b->seg_first_ts;
+	e->reach = b->seg_reach == UINT64_MAX || b->seg_reach - 1 > b->seg_first_insn ? b->seg_first_insn : b->seg_reach - 1;
+	b->seg_reach = UINT64_MAX;
 	e->n_insns = b->seg_insns;
 	e->n_nodes = b->seg_nodes;
 	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
@@ -577,6 +580,11 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 		if (du->def[i] <= WET_R_FLAGS && du->def[i] != 13 && du->def[i] != 14)
 			b->blk_def[du->def[i]] = du->cond == 14 ? (uint16_t)(pos + 1) : 0;
 	b->res->deps += np;
+	for (unsigned i = 0; i < nst; i++) /* local producers lie in the node, in the segment */
+		if (b->prod[i] < b->seg_reach)
+			b->seg_reach = b->prod[i];
+	if (parent && parent < b->seg_reach)
+		b->seg_reach = parent;
 	fail |= spush(b, CITCAT_WET_S_CDEP, pc, parent ? (uint32_t)(me - parent) : 0);
 	b->res->cdeps += parent != 0;
 	/* defs: the results wait in the node for tier 1 (0 when the condition failed) */
@@ -754,6 +762,7 @@ static int write_tail(struct builder *b)
 		const struct seg_ent *e = &b->segs[i];
 		cc_put64(p, e->first_insn);
 		cc_put64(p + 8, e->first_ts);
+		cc_put64(p + 24, e->reach);
 		cc_put32(p + 16, e->n_insns);
 		cc_put32(p + 20, e->n_nodes);
 		p += WET_SEG_HDR;
@@ -820,6 +829,7 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	b->cfg = &c;
 	b->res = res;
 	b->seg_first_ts = 1;
+	b->seg_reach = UINT64_MAX;
 	int rc;
 	struct citcat_ims ims;
 	if ((rc = citcat_ims_read(c.ims_path, &ims, err))) {

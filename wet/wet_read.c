@@ -45,6 +45,7 @@ struct rstmt {
 
 struct rseg {
 	uint64_t first_insn, first_ts;
+	uint64_t reach; /* no instance of it names a producer or control parent below this INDEX */
 	uint32_t n_insns, n_nodes;
 	uint64_t off[CITCAT_WET_NSTREAMS];
 	uint32_t len[CITCAT_WET_NSTREAMS], count[CITCAT_WET_NSTREAMS];
@@ -261,11 +262,15 @@ static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint6
 		struct rseg *s = &w->segs[i];
 		s->first_insn = cc_get64(p);
 		s->first_ts = cc_get64(p + 8);
+		s->reach = cc_get64(p + 24);
 		s->n_insns = cc_get32(p + 16);
 		s->n_nodes = cc_get32(p + 20);
 		if (s->first_insn != insn || s->first_ts != ts || s->n_nodes > WET_BLOCK_MAX || s->n_insns > WET_BLOCK_MAX ||
 		    (!s->n_nodes && !s->n_insns))
 			return werr(w, CITCAT_ERR_CORRUPT, at, "index: segment %u does not follow the one before", i);
+		if (s->reach > s->first_insn)
+			return werr(w, CITCAT_ERR_CORRUPT, at + 24, "index: segment %u reaches back to %llu, after its start", i,
+				    (unsigned long long)s->reach);
 		insn += s->n_insns;
 		ts += s->n_nodes;
 		p += WET_SEG_HDR;
@@ -542,9 +547,10 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 			uint32_t d, o = back ? n - 1 - j : j;
 			if ((rc = get(w, s, CITCAT_WET_S_DEP, WET_KEY(in->pc, o), back, &d)))
 				return rc;
-			if (!d || d > in->index)
-				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP], "producer distance %u at instruction %llu",
-					    d, (unsigned long long)in->index);
+			if (!d || d > in->index || in->index - d < s->reach)
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP],
+					    "producer distance %u at instruction %llu (before the segment's reach)", d,
+					    (unsigned long long)in->index);
 			in->dep[o] = in->index - d;
 		}
 		/* plus the local edges the node implies, nearest first */
@@ -568,7 +574,7 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 		/* the control parent, after the producers */
 		if ((rc = get(w, s, CITCAT_WET_S_CDEP, in->pc, back, &v)))
 			return rc;
-		if (v > in->index)
+		if (v > in->index || (v && in->index - v < s->reach))
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_CDEP], "control parent distance %u at instruction %llu",
 				    v, (unsigned long long)in->index);
 		in->has_ctrl = v != 0;
@@ -855,8 +861,9 @@ static void set_del(struct set64 *s, uint64_t idx)
 	}
 }
 
-/* Forward slices: one bit per instance from the start on, in lazily
- * allocated pages (1 bit an instruction at most). */
+/* Forward slices: one bit per instance from the start on, in pages of
+ * 2^16 instances allocated as members appear and freed once no later
+ * segment reaches back into them (WET.md, "Queries"). */
 struct bitpages {
 	uint64_t base;
 	uint64_t **pg;
@@ -885,7 +892,7 @@ static int bp_add(struct bitpages *b, uint64_t idx)
 struct slice_ctx {
 	struct set64 set;
 	struct bitpages fw;
-	uint64_t start;
+	uint64_t start, last; /* last: the latest member */
 	int forward;
 	int (*cb)(void *ctx, const struct citcat_wet_insn *in);
 	void *ctx;
@@ -904,6 +911,7 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 			return 0;
 		if (bp_add(&c->fw, in->index))
 			return c->nomem = 1, CITCAT_ERR_NOMEM;
+		c->last = in->index;
 	} else {
 		member = in->index == c->start || set_has(&c->set, in->index);
 		if (!member)
@@ -935,12 +943,37 @@ int citcat_wet_slice(struct citcat_wet *w, uint64_t index, int forward,
 	if (forward) {
 		c.fw.base = index;
 		c.fw.npg = (size_t)((w->insns - index) >> 16) + 1;
-		if (!(c.fw.pg = calloc(c.fw.npg, sizeof *c.fw.pg)))
+		c.last = index;
+		uint64_t *reach = malloc((w->nsegs + 1) * sizeof *reach);
+		if (!reach || !(c.fw.pg = calloc(c.fw.npg, sizeof *c.fw.pg))) {
+			free(reach);
 			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		}
+		/* reach[j]: no instance of segment j or later names an instance
+		 * below it, so member bits below it are never asked for again */
+		reach[w->nsegs] = UINT64_MAX;
+		for (uint32_t j = w->nsegs; j-- > 0;)
+			reach[j] = w->segs[j].reach < reach[j + 1] ? w->segs[j].reach : reach[j + 1];
 		struct citcat_wet_walk wk = {.backward = 0, .by_index = 1, .what = CITCAT_WET_W_DEP, .from = index,
-					     .to = UINT64_MAX, .cb = slice_cb, .ctx = &c, .progress = progress,
-					     .progress_ctx = progress_ctx};
-		rc = citcat_wet_walk(w, &wk);
+					     .to = UINT64_MAX, .cb = slice_cb, .ctx = &c};
+		size_t freed = 0; /* pages below this one are freed */
+		for (uint32_t j = 0; j < w->nsegs && !rc; j++) {
+			const struct rseg *s = &w->segs[j];
+			if (!s->n_insns || s->first_insn + s->n_insns - 1 < index)
+				continue;
+			if (c.last < reach[j])
+				break; /* no later instance can name a member: the slice is complete */
+			for (; freed < c.fw.npg && index + ((uint64_t)freed + 1) * 65536 <= reach[j]; freed++) {
+				free(c.fw.pg[freed]);
+				c.fw.pg[freed] = NULL;
+			}
+			if (progress && progress(progress_ctx, j, w->nsegs)) {
+				rc = werr(w, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+				break;
+			}
+			rc = walk_segment(w, &wk, j);
+		}
+		free(reach);
 	} else {
 		/* segment by segment downwards, skipping segments nothing wanted lies in */
 		struct citcat_wet_walk wk = {.backward = 1, .by_index = 1, .what = CITCAT_WET_W_DEP, .from = 0,
