@@ -22,7 +22,8 @@ static const char wet_help[] =
 	"                   (default) or basic blocks (runs of consecutive addresses)\n"
 	"  --segment N      instructions per segment (default 65536)\n"
 	"Queries (INDEX = the instruction's position in the itrace, interrupt entries\n"
-	"not counted, from 0; timestamps number node executions from 1):\n"
+	"not counted, from 0; timestamps number node executions from 1; RUN.wet may be\n"
+	"compressed whole, .lz4/.zst/.xz, or - for standard input):\n"
 	"  --cf [--backward] [--range T1:T2]   control flow: one PC per line (0x%08x)\n"
 	"  --loads [--pc PC]                  INDEX PC ADDRESS SIZE VALUE per load\n"
 	"  --addrs [--pc PC]                  the same for loads and stores\n"
@@ -138,9 +139,11 @@ static int cmd_wet_build(int argc, char **argv)
 		       ", \"segments\": %" PRIu64 ", \"deps\": %" PRIu64 ", \"file_bytes\": %" PRIu64 ", \"graph_bytes\": %" PRIu64
 		       ", \"index_bytes\": %" PRIu64 ", \"seconds\": %.3f, \"minsn_per_s\": %.3f, \"cdeps\": %" PRIu64
 		       ", \"cfg\": {\"functions\": %" PRIu64 ", \"nodes\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"branches\": %" PRIu64
-		       ", \"control_deps\": %" PRIu64 ", \"back_edges\": %" PRIu64 "}, \"node_stmts\": %" PRIu64 ", \"local_deps\": %" PRIu64 ", ",
+		       ", \"control_deps\": %" PRIu64 ", \"back_edges\": %" PRIu64 "}, \"node_stmts\": %" PRIu64 ", \"local_deps\": %" PRIu64
+		       ", \"regvals\": %" PRIu64 ", \"tuples\": %" PRIu64 ", \"groups\": %" PRIu64 ", ",
 		       res.insns, res.irqs, res.node_execs, res.nodes, res.segments, res.deps, res.file_bytes, res.graph_bytes,
-		       res.index_bytes, res.seconds, mips, res.cdeps, res.cfg[0], res.cfg[1], res.cfg[2], res.cfg[3], res.cfg[4], res.cfg[5], res.node_stmts, res.local_deps);
+		       res.index_bytes, res.seconds, mips, res.cdeps, res.cfg[0], res.cfg[1], res.cfg[2], res.cfg[3], res.cfg[4], res.cfg[5], res.node_stmts, res.local_deps,
+		       res.regvals, res.tuples, res.groups);
 		print_sizes(stdout, res.stream, res.insns, 1);
 		printf("}\n");
 	} else {

@@ -462,6 +462,29 @@ static int walk_cb(void *ctx, const struct citcat_wet_insn *in)
 	return 0;
 }
 
+/* A walk with values (and perhaps accesses) only: the results. */
+static int val_cb(void *ctx, const struct citcat_wet_insn *in)
+{
+	struct wctx *c = ctx;
+	struct ref *f = c->f;
+	uint64_t j = in->index;
+	REQ(j == c->expect, "values walk delivered instruction %" PRIu64 ", expected %" PRIu64, j, c->expect);
+	c->expect += c->backward ? (uint64_t)-1 : 1;
+	c->seen++;
+	REQ(in->pc == f->pc[j], "instruction %" PRIu64 ": pc differs", j);
+	struct wet_du du;
+	wet_decode(c->dec, in->pc, in->word, &du);
+	int passed = du.cond >= 14 || wet_cond_passed(du.cond, j ? f->regs[j - 1][CITCAT_OBS_CPSR] : f->start[CITCAT_OBS_CPSR]);
+	REQ(in->executed == passed, "instruction %" PRIu64 ": condition %d, reference %d", j, in->executed, passed);
+	REQ(in->n_val == (passed ? du.ndef : 0u), "instruction %" PRIu64 ": %u results", j, in->n_val);
+	for (unsigned k = 0; k < in->n_val; k++) {
+		unsigned d = du.def[k];
+		uint32_t v = d < 15 ? f->regs[j][d] : d == WET_R_FLAGS ? f->regs[j][CITCAT_OBS_CPSR] >> 27 : f->regs[j][CITCAT_OBS_SPSR];
+		REQ(in->val[k] == v, "instruction %" PRIu64 ": result %u is %08x, snapshot %08x", j, k, in->val[k], v);
+	}
+	return 0;
+}
+
 /* ---- slices over the reference ---- */
 static uint64_t ref_backward(const struct ref *f, uint64_t start, uint8_t *mark)
 {
@@ -592,6 +615,24 @@ int main(int argc, char **argv)
 					     .to = UINT64_MAX, .cb = walk_cb, .ctx = &c};
 		REQ(citcat_wet_walk(w, &wk) == 0, "walk: %s", citcat_wet_error(w)->msg);
 		REQ(c.seen == f.n, "walk saw %" PRIu64 " of %" PRIu64, c.seen, f.n);
+	}
+	/* register results alone (tier 1: the backward walk then resolves each
+	 * segment's tuples from the node and pattern streams only), and a
+	 * range starting mid-run, both ways: every value equals the snapshot */
+	for (int back = 0; back < 2; back++) {
+		struct wctx c = {&f, dec, back ? f.n - 1 : 0, 0, back};
+		struct citcat_wet_walk wk = {.backward = back, .by_index = 1, .what = CITCAT_WET_W_VAL, .from = 0,
+					     .to = UINT64_MAX, .cb = val_cb, .ctx = &c};
+		REQ(citcat_wet_walk(w, &wk) == 0, "values walk: %s", citcat_wet_error(w)->msg);
+		REQ(c.seen == f.n, "values walk saw %" PRIu64 " of %" PRIu64, c.seen, f.n);
+		uint64_t lo = f.n / 3, hi = f.n - f.n / 5;
+		struct wctx rg = {&f, dec, back ? hi : lo, 0, back};
+		wk.from = lo;
+		wk.to = hi;
+		wk.ctx = &rg;
+		wk.what = CITCAT_WET_W_VAL | CITCAT_WET_W_ACC;
+		REQ(citcat_wet_walk(w, &wk) == 0, "values walk %" PRIu64 "..%" PRIu64 ": %s", lo, hi, citcat_wet_error(w)->msg);
+		REQ(rg.seen == hi - lo + 1, "values walk saw %" PRIu64 " of %" PRIu64, rg.seen, hi - lo + 1);
 	}
 	/* slices: 24 starting points: evenly spaced, plus the last instance,
 	 * plus loads, plus instances inside interrupt handlers */

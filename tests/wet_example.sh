@@ -51,8 +51,21 @@ s=$(head -n 1 "$t/ref/starts.txt")
 "$citcat" wet query "$t/bb.wet" --forward-slice "$s" 2>/dev/null | cmp -s - "$t/ref/fslice0.txt" || fail "--nodes bb: --forward-slice $s"
 q --cf --json >"$t/j" && grep -q '^{"query": "cf", "pcs": \[' "$t/j" || fail "--cf --json"
 
+# compressed WET files and standard input (the input layer): the same answers
+lz4 -qf "$t/run.wet" "$t/run.wet.lz4" && zstd -qf "$t/run.wet" -o "$t/run.wet.zst" && xz -kf -T1 "$t/run.wet" ||
+  fail "cannot compress the WET"
+for z in lz4 zst xz; do
+  "$citcat" wet query "$t/run.wet.$z" --cf --backward 2>"$t/qerr" | cmp -s - "$t/cfb" || fail "--cf --backward on .$z: $(cat "$t/qerr")"
+  "$citcat" wet query "$t/run.wet.$z" --slice "$s" 2>"$t/qerr" | cmp -s - "$t/ref/slice0.txt" || fail "--slice on .$z"
+done
+"$citcat" wet query - --loads <"$t/run.wet.zst" 2>"$t/qerr" | cmp -s - "$t/ref/loads.txt" || fail "--loads on zstd standard input"
+
 if [ -n "$tamper" ]; then
   w="$t/run.wet"
+  # a truncated compressed WET: exit 2 naming the file and the offset
+  zs=$(stat -c %s "$w.zst")
+  head -c $((zs / 2)) "$w.zst" >"$t/trunc.wet.zst"
+  expect 2 "trunc.wet.zst.*offset" "$citcat" wet query "$t/trunc.wet.zst" --cf
   size=$(stat -c %s "$w")
   # truncated: no footer any more
   head -c $((size - 7)) "$w" >"$t/trunc.wet"

@@ -1,13 +1,13 @@
 /* ARM register def/use sets (see defuse.h). */
 #include "defuse.h"
 
-#include <capstone/capstone.h>
+#include "armdec.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 struct wet_decoder {
-	csh cs;
-	cs_insn *insn;
+	struct armdec a; /* the shared decoder (formats/armdec.h) */
 };
 
 int wet_decoder_open(struct wet_decoder **d)
@@ -15,14 +15,8 @@ int wet_decoder_open(struct wet_decoder **d)
 	*d = calloc(1, sizeof **d);
 	if (!*d)
 		return -1;
-	if (cs_open(CS_ARCH_ARM, CS_MODE_ARM, &(*d)->cs) != CS_ERR_OK) {
+	if (armdec_init(&(*d)->a)) {
 		free(*d);
-		*d = NULL;
-		return -1;
-	}
-	cs_option((*d)->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	if (!((*d)->insn = cs_malloc((*d)->cs))) {
-		wet_decoder_close(*d);
 		*d = NULL;
 		return -1;
 	}
@@ -33,9 +27,7 @@ void wet_decoder_close(struct wet_decoder *d)
 {
 	if (!d)
 		return;
-	if (d->insn)
-		cs_free(d->insn, 1);
-	cs_close(&d->cs);
+	armdec_fini(&d->a);
 	free(d);
 }
 
@@ -68,15 +60,13 @@ void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du
 	du->cond = (uint8_t)(word >> 28);
 	if (du->cond != 14 && du->cond != 15)
 		add(du->use, &du->nuse, WET_R_FLAGS);
-	uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
-	const uint8_t *code = b;
-	size_t size = 4;
-	uint64_t addr = pc;
-	if (!cs_disasm_iter(d->cs, &code, &size, &addr, d->insn))
+	const cs_insn *insn = armdec_decode(&d->a, pc, word);
+	if (!insn)
 		return;
+	/* the whole access lists (armdec_classify keeps at most ARMDEC_MAX_REGS) */
 	cs_regs rr, wr;
 	uint8_t nr = 0, nw = 0;
-	if (cs_regs_access(d->cs, d->insn, rr, &nr, wr, &nw) == CS_ERR_OK) {
+	if (cs_regs_access(d->a.cs, insn, rr, &nr, wr, &nw) == CS_ERR_OK) {
 		for (unsigned i = 0; i < nr; i++)
 			if (logical(rr[i]) >= 0)
 				add(du->use, &du->nuse, (unsigned)logical(rr[i]));
@@ -87,7 +77,7 @@ void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du
 	int writes_pc = 0;
 	for (unsigned i = 0; i < nw; i++)
 		writes_pc |= wr[i] == ARM_REG_PC;
-	if (d->insn->detail->arm.update_flags && !writes_pc)
+	if (insn->detail->arm.update_flags && !writes_pc)
 		add(du->def, &du->ndef, WET_R_FLAGS);
 	int spsr = (word >> 22) & 1;
 	if ((word & 0x0FBF0FFFu) == 0x010F0000u) /* MRS Rd, CPSR/SPSR */

@@ -1,5 +1,6 @@
 /* Internal: which registers an ARM (A32) instruction reads and writes, for
- * the WET's register dependences.  Capstone supplies the operand access
+ * the WET's register dependences.  Capstone, through the shared decoder
+ * formats/armdec.h, supplies the operand access
  * lists; the special cases it does not report (condition flags read by a
  * conditional instruction, MRS/MSR, exception returns restoring CPSR from
  * SPSR) are added here.  The PC is never a location: reading it gives a
@@ -26,7 +27,7 @@ struct wet_du {
 };
 
 struct wet_decoder;
-/* Returns 0 or -1 (Capstone could not be opened / out of memory). */
+/* Returns 0 or -1 (the shared decoder, formats/armdec.h, could not be opened / out of memory). */
 int wet_decoder_open(struct wet_decoder **d);
 void wet_decoder_close(struct wet_decoder *d);
 /* Fills DU for the instruction WORD at PC (an undecodable word reads and

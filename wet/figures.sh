@@ -37,10 +37,10 @@ for n in "${names[@]}"; do
   for kind in path bb; do
     /usr/bin/time -v "$citcat" wet "$t/r.ims" "$t/r.aes" -o "$t/$kind.wet" --nodes $kind --json >"$t/$kind.json" 2>"$t/$kind.time" ||
       { echo "$n $kind: wet failed"; continue; }
-    python3 - "$t/$kind.json" "$it" "$itxz" "$kind" "$(peak "$t/$kind.time")" "$(secs "$t/$kind.time")" <<'EOF'
+    python3 - "$t/$kind.json" "$it" "$itxz" "$kind" "$(peak "$t/$kind.time")" "$(secs "$t/$kind.time")" "$ia" "$iaxz" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1])); it, itxz, kind, rss = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
-cpu = float(sys.argv[6])
+cpu = float(sys.argv[6]); ia, iaxz = int(sys.argv[7]), int(sys.argv[8])
 n = j["insns"]; s = j["streams"]
 print(f"-- nodes {kind}: {n} insns, {j['node_execs']} node executions of {j['nodes']} nodes ({j['node_stmts']} statements), "
       f"{j['deps']} data deps ({j['local_deps']} local), {j['cdeps']} control parents; "
@@ -48,16 +48,41 @@ print(f"-- nodes {kind}: {n} insns, {j['node_execs']} node executions of {j['nod
       f"{j['cfg']['back_edges']} back edges")
 print(f"   built in {cpu:.2f} s CPU = {n / cpu / 1e6:.2f} M insn/s (two replays; wall {j['seconds']:.2f} s), peak RSS {rss} MB")
 print(f"   {'stream':8} {'original':>12} {'tier 1':>12} {'tier 2':>12} {'bits/insn':>10}")
+# original: 4 bytes per label as the graph would hold it (a register
+# result each, every producer including the local ones); tier 1: the
+# values the streams hold (unique tuples + patterns for register
+# results); tier 2: stored bytes
+comp = {"node": "timestamps (node labels)", "cond": "values", "accn": "values", "akind": "values",
+        "aaddr": "values", "aval": "values", "avalhi": "values", "uval": "values", "vpat": "values",
+        "depn": "edges", "dep": "edges", "cdep": "edges"}
+tot = {}
 to = t1 = t2 = 0
+rows = []
 for k, v in s.items():
-    orig = 4 * v["values"] + (4 * j["local_deps"] if k == "dep" else 0)
-    to += orig; t1 += 4 * v["values"]; t2 += v["bytes"]
-    print(f"   {k:8} {orig:12} {4 * v['values']:12} {v['bytes']:12} {8 * v['bytes'] / n:10.3f}")
-g = j["graph_bytes"] + j["index_bytes"]
+    if k == "vpat":
+        continue
+    o1, b1, st = 4 * v["values"], 4 * v["values"], v["bytes"]
+    name = k
+    if k == "uval":
+        name = "regval"
+        o1 = 4 * j["regvals"]
+        b1 = 4 * (v["values"] + s["vpat"]["values"])
+        st = v["bytes"] + s["vpat"]["bytes"]
+    if k == "dep":
+        o1 += 4 * j["local_deps"]
+    to += o1; t1 += b1; t2 += st
+    c = tot.setdefault(comp[k], [0, 0, 0]); c[0] += o1; c[1] += b1; c[2] += st
+    print(f"   {name:8} {o1:12} {b1:12} {st:12} {8 * st / n:10.3f}")
 print(f"   {'streams':8} {to:12} {t1:12} {t2:12} {8 * t2 / n:10.3f}")
+print(f"   register results: {j['regvals']} values -> {s['uval']['values']} unique in {j['tuples']} tuples "
+      f"+ {s['vpat']['values']} patterns ({j['groups']} value groups in the node table)")
+for c, (o1, b1, st) in tot.items():
+    print(f"   {c:26} orig {o1 / 1e6:9.3f} MB  orig/tier-1 {o1 / max(b1, 1):7.2f}  orig/tier-2 {o1 / max(st, 1):7.2f}")
+g = j["graph_bytes"] + j["index_bytes"]
 print(f"   file {j['file_bytes']} bytes = {8 * j['file_bytes'] / n:.3f} bits/insn (graph+index {g}); "
       f"itrace {8 * it / n:.3f} bits/insn, xz -9 itrace {8 * itxz / n:.3f}; "
-      f"WET / itrace {j['file_bytes'] / it:.3f}, WET / xz itrace {j['file_bytes'] / itxz:.3f}")
+      f"WET / itrace {j['file_bytes'] / it:.3f}, WET / xz itrace {j['file_bytes'] / itxz:.3f}; "
+      f"IMS+AES {8 * ia / n:.3f} bits/insn (xz -9 {8 * iaxz / n:.3f})")
 EOF
     w="$t/$kind.wet"
     for q in "--cf" "--cf --backward" "--loads" "--addrs"; do

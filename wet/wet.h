@@ -23,10 +23,11 @@ enum citcat_wet_stream {
 	CITCAT_WET_S_AADDR,  /* address, per access */
 	CITCAT_WET_S_AVAL,   /* value (low 32 bits), per access */
 	CITCAT_WET_S_AVALHI, /* high 32 bits, per 8-byte access */
-	CITCAT_WET_S_REGVAL, /* value written, per register result */
+	CITCAT_WET_S_UVAL,   /* unique register-result tuples of the segment (version 3, tier 1) */
 	CITCAT_WET_S_DEPN,   /* number of producers, per instruction */
 	CITCAT_WET_S_DEP,    /* INDEX distance to each producer, nearest first */
 	CITCAT_WET_S_CDEP,   /* INDEX distance to the control parent, 0 none, per instruction (version 2) */
+	CITCAT_WET_S_VPAT,   /* per node execution and value group: 0 new tuple, else its ordinal + 1 (version 3) */
 	CITCAT_WET_NSTREAMS
 };
 const char *citcat_wet_stream_name(unsigned s);
@@ -61,6 +62,8 @@ struct citcat_wet_build_result {
 	uint64_t local_deps; /* producers inferred from the node (not stored) */
 	uint64_t cfg[6]; /* functions, CFG nodes, CFG edges, branches, static control dependences, back edges */
 	uint64_t node_stmts; /* statements held by the node table */
+	uint64_t regvals;    /* register results of instances whose condition held (before tier 1) */
+	uint64_t tuples, groups; /* unique tuples stored (tier 1); value groups of the node table */
 	uint64_t file_bytes, graph_bytes, index_bytes;
 	struct citcat_wet_stream_size stream[CITCAT_WET_NSTREAMS];
 	double seconds;

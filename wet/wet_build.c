@@ -12,6 +12,7 @@
 #include "ims.h"
 #include "itrace.h"
 #include "outfile.h"
+#include "tier1.h"
 #include "wet_int.h"
 
 #include <stdarg.h>
@@ -53,10 +54,23 @@ struct node {
 	uint32_t kind, pc, n, hash;
 	uint32_t *words;
 	uint32_t *pcs; /* path nodes: each statement's address */
+	/* tier 1: value groups (tier1.h); per statement its group and the
+	 * position of its first result in the group's tuple; per group its
+	 * tuple's width and offset in a node execution's results, and the
+	 * statements in group order (gorder[gstart[g] .. gstart[g+1])) */
+	uint32_t ngroups;
+	uint16_t *grp, *slot, *gorder;
+	uint32_t *gwidth, *goff, *gstart;
+	uint8_t *ndef;
+};
+
+struct tup_ent { /* a unique tuple of the segment */
+	uint32_t node, g, hash, off, ord;
 };
 
 struct seg_ent {
 	uint64_t first_insn, first_ts;
+	uint64_t reach; /* the smallest INDEX its instances name as producer or control parent */
 	uint32_t n_insns, n_nodes;
 	uint64_t off[CITCAT_WET_NSTREAMS];
 	uint32_t len[CITCAT_WET_NSTREAMS], count[CITCAT_WET_NSTREAMS];
@@ -84,9 +98,17 @@ struct builder {
 	 * the last statement that defines it, if that statement is
 	 * unconditional; 0 otherwise (local edges, WET.md) */
 	uint16_t blk_def[WET_R_FLAGS + 1];
+	/* the node's register results, per statement (0 when its condition
+	 * failed), and how many slots the open node holds */
+	uint32_t blk_val[WET_NODE_MAX_INSNS][WET_DU_MAX];
+	uint32_t blk_nval;
+	uint32_t tup[WET_NODE_MAX_INSNS * WET_DU_MAX];
+	/* unique tuples of the segment (tier 1): hash table, and their number */
+	struct tup_ent *tt;
+	size_t tt_cap, tt_n;
 	/* segment */
 	struct u32vec s[CITCAT_WET_NSTREAMS], key[CITCAT_WET_NSTREAMS]; /* values and their keys */
-	uint64_t seg_first_insn, seg_first_ts;
+	uint64_t seg_first_insn, seg_first_ts, seg_reach; /* seg_reach: as INDEX + 1, UINT64_MAX none yet */
 	uint32_t seg_insns, seg_nodes;
 	struct seg_ent *segs;
 	size_t nsegs, segs_cap;
@@ -154,7 +176,61 @@ static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t
 	return h;
 }
 
+/* Tier 1: the value groups of node X (tier1.h). */
+static int node_groups(struct builder *b, struct node *x)
+{
+	x->ngroups = 0;
+	if (!x->n)
+		return 0;
+	struct wet_du *du = malloc(x->n * sizeof *du);
+	const struct wet_du **dp = malloc(x->n * sizeof *dp);
+	x->grp = malloc(x->n * sizeof *x->grp);
+	x->slot = malloc(x->n * sizeof *x->slot);
+	x->gorder = malloc(x->n * sizeof *x->gorder);
+	x->ndef = malloc(x->n);
+	x->gwidth = calloc(x->n, sizeof *x->gwidth);
+	x->goff = calloc(x->n + 1, sizeof *x->goff);
+	x->gstart = calloc(x->n + 1, sizeof *x->gstart);
+	int rc = CITCAT_ERR_NOMEM;
+	if (!du || !dp || !x->grp || !x->slot || !x->gorder || !x->ndef || !x->gwidth || !x->goff || !x->gstart)
+		goto out;
+	for (uint32_t k = 0; k < x->n; k++) {
+		const struct wet_du *d = decode(b, x->pcs ? x->pcs[k] : x->pc + 4 * k, x->words[k]);
+		if (!d)
+			goto out;
+		du[k] = *d; /* the decode cache may move */
+		dp[k] = &du[k];
+		x->ndef[k] = du[k].ndef;
+	}
+	int ng = wet_value_groups(dp, x->words, x->n, x->grp);
+	if (ng < 0)
+		goto out;
+	x->ngroups = (uint32_t)ng;
+	for (uint32_t k = 0; k < x->n; k++)
+		if (x->grp[k] != WET_GROUP_NONE) {
+			x->slot[k] = (uint16_t)x->gwidth[x->grp[k]];
+			x->gwidth[x->grp[k]] += x->ndef[k];
+			x->gstart[x->grp[k] + 1]++;
+		}
+	for (uint32_t g = 0; g < x->ngroups; g++) {
+		x->goff[g + 1] = x->goff[g] + x->gwidth[g];
+		x->gstart[g + 1] += x->gstart[g];
+	}
+	uint32_t fill[WET_NODE_MAX_INSNS];
+	memcpy(fill, x->gstart, x->ngroups * sizeof *fill);
+	for (uint32_t k = 0; k < x->n; k++)
+		if (x->grp[k] != WET_GROUP_NONE)
+			x->gorder[fill[x->grp[k]]++] = (uint16_t)k;
+	b->res->groups += x->ngroups;
+	rc = 0;
+out:
+	free(du);
+	free(dp);
+	return rc;
+}
+
 /* The id of the node (KIND, PC, WORDS[N], PCS[N] for a path), added when new. */
+static int node_groups(struct builder *b, struct node *x);
 static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
 		   const uint32_t *pcs, uint32_t *id)
 {
@@ -199,6 +275,10 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 	x->hash = hv;
 	x->words = NULL;
 	x->pcs = NULL;
+	x->ngroups = 0;
+	x->grp = x->slot = x->gorder = NULL;
+	x->gwidth = x->goff = x->gstart = NULL;
+	x->ndef = NULL;
 	if (n) {
 		if (!(x->words = malloc(n * sizeof *words)))
 			return CITCAT_ERR_NOMEM;
@@ -211,7 +291,7 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 	}
 	b->nh[h] = (uint32_t)b->nnodes + 1;
 	*id = (uint32_t)b->nnodes++;
-	return 0;
+	return node_groups(b, x);
 }
 
 /* Appends V to stream K with key KEY (the statement's address). */
@@ -221,7 +301,7 @@ static inline int spush(struct builder *b, unsigned k, uint32_t key, uint32_t v)
 }
 
 static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
-		     const uint32_t *pcs)
+		     const uint32_t *pcs, uint32_t *idp)
 {
 	uint32_t id;
 	int rc = node_id(b, kind, pc, n, words, pcs, &id);
@@ -231,6 +311,64 @@ static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, 
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 	b->seg_nodes++;
 	b->ts++;
+	if (idp)
+		*idp = id;
+	return 0;
+}
+
+/* Tier 1: the register results of the node execution just closed (node
+ * ID), one pattern value per group: 0 and the tuple's values when the
+ * segment has not seen the tuple, else its ordinal + 1. */
+static int emit_values(struct builder *b, uint32_t id)
+{
+	const struct node *x = &b->nodes[id];
+	if (!x->ngroups)
+		return 0;
+	for (uint32_t k = 0; k < x->n; k++)
+		if (x->grp[k] != WET_GROUP_NONE)
+			memcpy(b->tup + x->goff[x->grp[k]] + x->slot[k], b->blk_val[k], x->ndef[k] * sizeof b->tup[0]);
+	for (uint32_t g = 0; g < x->ngroups; g++) {
+		const uint32_t *t = b->tup + x->goff[g];
+		uint32_t wd = x->gwidth[g], key = WET_KEY(x->pcs ? x->pcs[x->gorder[x->gstart[g]]] : x->pc + 4 * x->gorder[x->gstart[g]], g);
+		if ((b->tt_n + 1) * 2 > b->tt_cap) {
+			size_t nc = b->tt_cap ? b->tt_cap * 2 : 4096;
+			struct tup_ent *n = calloc(nc, sizeof *n);
+			if (!n)
+				return CITCAT_ERR_NOMEM;
+			for (size_t i = 0; i < b->tt_cap; i++)
+				if (b->tt[i].ord) {
+					size_t h = b->tt[i].hash & (nc - 1);
+					while (n[h].ord)
+						h = (h + 1) & (nc - 1);
+					n[h] = b->tt[i];
+				}
+			free(b->tt);
+			b->tt = n;
+			b->tt_cap = nc;
+		}
+		uint32_t hv = XXH32(t, wd * sizeof *t, id * 0x9E3779B1u + g);
+		size_t h = hv & (b->tt_cap - 1);
+		for (; b->tt[h].ord; h = (h + 1) & (b->tt_cap - 1)) {
+			const struct tup_ent *e = &b->tt[h];
+			if (e->hash == hv && e->node == id && e->g == g && !memcmp(b->s[CITCAT_WET_S_UVAL].v + e->off, t, wd * sizeof *t))
+				break;
+		}
+		if (b->tt[h].ord) { /* ord is the ordinal + 1 */
+			if (spush(b, CITCAT_WET_S_VPAT, key, b->tt[h].ord))
+				return CITCAT_ERR_NOMEM;
+			continue;
+		}
+		b->tt[h] = (struct tup_ent){id, g, hv, (uint32_t)b->s[CITCAT_WET_S_UVAL].n, (uint32_t)++b->tt_n};
+		int fail = spush(b, CITCAT_WET_S_VPAT, key, 0);
+		for (uint32_t j = x->gstart[g]; j < x->gstart[g + 1]; j++) {
+			uint32_t k = x->gorder[j], pc = x->pcs ? x->pcs[k] : x->pc + 4 * k;
+			for (unsigned i = 0; i < x->ndef[k]; i++)
+				fail |= spush(b, CITCAT_WET_S_UVAL, WET_KEY(pc, i), b->blk_val[k][i]);
+		}
+		if (fail)
+			return CITCAT_ERR_NOMEM;
+		b->res->tuples++;
+	}
 	return 0;
 }
 
@@ -239,9 +377,13 @@ static int close_block(struct builder *b)
 	if (!b->blk_n)
 		return 0;
 	int path = b->cfg->node_kind == CITCAT_WET_NODES_PATH;
+	uint32_t id;
 	int rc = emit_node(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word,
-			   path ? b->blk_pc : NULL);
+			   path ? b->blk_pc : NULL, &id);
+	if (!rc && (rc = emit_values(b, id)))
+		berr(b, rc, "out of memory");
 	b->blk_n = 0;
+	b->blk_nval = 0;
 	memset(b->blk_def, 0, sizeof b->blk_def);
 	return rc;
 }
@@ -269,6 +411,8 @@ static int flush_segment(struct builder *b)
 	struct seg_ent *e = &b->segs[b->nsegs++];
 	e->first_insn = b->seg_first_insn;
 	e->first_ts = b->seg_first_ts;
+	e->reach = b->seg_reach == UINT64_MAX || b->seg_reach - 1 > b->seg_first_insn ? b->seg_first_insn : b->seg_reach - 1;
+	b->seg_reach = UINT64_MAX;
 	e->n_insns = b->seg_insns;
 	e->n_nodes = b->seg_nodes;
 	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
@@ -293,6 +437,9 @@ static int flush_segment(struct builder *b)
 		b->s[k].n = 0;
 		b->key[k].n = 0;
 	}
+	if (b->tt_n)
+		memset(b->tt, 0, b->tt_cap * sizeof *b->tt);
+	b->tt_n = 0;
 	b->seg_first_insn = b->insns;
 	b->seg_first_ts = b->ts + 1;
 	b->seg_insns = b->seg_nodes = 0;
@@ -306,6 +453,10 @@ static int seg_full(const struct builder *b)
 	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
 		if (b->s[k].n > WET_BLOCK_MAX - 2048)
 			return 1;
+	/* the open node's results and patterns join the streams when it closes */
+	if (b->s[CITCAT_WET_S_UVAL].n + b->blk_nval > WET_BLOCK_MAX - 2048 ||
+	    b->s[CITCAT_WET_S_VPAT].n + b->blk_n > WET_BLOCK_MAX - 2048)
+		return 1;
 	return 0;
 }
 
@@ -429,16 +580,24 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 		if (du->def[i] <= WET_R_FLAGS && du->def[i] != 13 && du->def[i] != 14)
 			b->blk_def[du->def[i]] = du->cond == 14 ? (uint16_t)(pos + 1) : 0;
 	b->res->deps += np;
+	for (unsigned i = 0; i < nst; i++) /* local producers lie in the node, in the segment */
+		if (b->prod[i] < b->seg_reach)
+			b->seg_reach = b->prod[i];
+	if (parent && parent < b->seg_reach)
+		b->seg_reach = parent;
 	fail |= spush(b, CITCAT_WET_S_CDEP, pc, parent ? (uint32_t)(me - parent) : 0);
 	b->res->cdeps += parent != 0;
-	/* defs */
+	/* defs: the results wait in the node for tier 1 (0 when the condition failed) */
+	memset(b->blk_val[pos], 0, du->ndef * sizeof b->blk_val[pos][0]);
+	b->blk_nval += du->ndef;
 	if (passed) {
 		for (unsigned i = 0; i < du->ndef; i++) {
 			unsigned d = du->def[i];
 			uint32_t v = d < 15 ? regs[d] : d == WET_R_FLAGS ? regs[CITCAT_OBS_CPSR] >> 27 : regs[CITCAT_OBS_SPSR];
-			fail |= spush(b, CITCAT_WET_S_REGVAL, WET_KEY(pc, i), v);
+			b->blk_val[pos][i] = v;
 			b->reg_w[wet_phys(d, b->cpsr)] = me;
 		}
+		b->res->regvals += du->ndef;
 		for (uint32_t k = 0; k < r->n_acc; k++) {
 			const struct citcat_access *a = &r->acc[k];
 			if (a->write && (uint32_t)a->addr - b->ram_base < b->ram_size)
@@ -473,7 +632,7 @@ static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const ui
 	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, b->cpsr, b->sp);
 	if (rc)
 		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
-	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL, NULL))
+	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL, NULL, NULL))
 		return b->err.code;
 	uint32_t after = (b->cpsr & ~0x1fu) | 0x12u | 0x80u;
 	b->reg_w[wet_phys(WET_R_SPSR, after)] = b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)];
@@ -547,7 +706,7 @@ void citcat_wet_build_config_default(struct citcat_wet_build_config *c)
 }
 
 static const char *const stream_names[CITCAT_WET_NSTREAMS] = {
-	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "regval", "depn", "dep", "cdep"};
+	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "uval", "depn", "dep", "cdep", "vpat"};
 
 const char *citcat_wet_stream_name(unsigned s)
 {
@@ -603,6 +762,7 @@ static int write_tail(struct builder *b)
 		const struct seg_ent *e = &b->segs[i];
 		cc_put64(p, e->first_insn);
 		cc_put64(p + 8, e->first_ts);
+		cc_put64(p + 24, e->reach);
 		cc_put32(p + 16, e->n_insns);
 		cc_put32(p + 20, e->n_nodes);
 		p += WET_SEG_HDR;
@@ -669,6 +829,7 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	b->cfg = &c;
 	b->res = res;
 	b->seg_first_ts = 1;
+	b->seg_reach = UINT64_MAX;
 	struct citcat_ims ims;
 	if ((rc = citcat_ims_read(c.ims_path, &ims, err))) {
 		res->replay.err_path = c.ims_path;
@@ -736,9 +897,18 @@ out:
 	wet_cd_close(b->cd);
 	free(b->dc);
 	for (size_t i = 0; i < b->nnodes; i++) {
-		free(b->nodes[i].words);
-		free(b->nodes[i].pcs);
+		struct node *x = &b->nodes[i];
+		free(x->words);
+		free(x->pcs);
+		free(x->grp);
+		free(x->slot);
+		free(x->gorder);
+		free(x->gwidth);
+		free(x->goff);
+		free(x->gstart);
+		free(x->ndef);
 	}
+	free(b->tt);
 	free(b->nodes);
 	free(b->nh);
 	free(b->segs);

@@ -7,10 +7,10 @@
 
 #define WET_MAGIC "CITCWET\0"
 #define WET_FOOT_MAGIC "CWETEND\0"
-#define WET_VERSION 2
+#define WET_VERSION 3
 #define WET_HDR_LEN 16
 #define WET_FOOT_LEN 64
-#define WET_SEG_HDR 24                   /* per segment in the index */
+#define WET_SEG_HDR 32                   /* per segment in the index */
 #define WET_SEG_STREAM 24                /* per stream of a segment */
 #define WET_NODE_MAX_INSNS 1024          /* instructions a node may hold */
 #define WET_SEG_DEFAULT (1u << 16)

@@ -5,6 +5,8 @@
 #include "bistream.h"
 #include "bytes.h"
 #include "defuse.h"
+#include "input.h"
+#include "tier1.h"
 #include "wet_int.h"
 
 #include <stdarg.h>
@@ -17,6 +19,16 @@ struct rnode {
 	uint8_t kind, line;
 	uint32_t pc, n;
 	uint32_t first; /* index of its first statement in stmt[] */
+	uint32_t ngroups, gfirst; /* tier 1: its value groups, from grp[gfirst] */
+};
+
+struct rgrp { /* a value group of a node (tier 1) */
+	uint32_t key;   /* the key of its pattern values */
+	uint32_t width; /* results in its tuple */
+};
+
+struct rtup { /* a unique tuple of the open segment */
+	uint32_t node, g, off;
 };
 
 struct rstmt {
@@ -26,10 +38,14 @@ struct rstmt {
 	 * implies, when its condition held ([0..nloc)) and when it failed */
 	uint8_t nloc, nloc_failed;
 	uint16_t loc[WET_DU_MAX], loc_failed;
+	/* tier 1: its group (WET_GROUP_NONE: no results) and the position of
+	 * its first result in the group's tuple */
+	uint16_t grp, slot;
 };
 
 struct rseg {
 	uint64_t first_insn, first_ts;
+	uint64_t reach; /* no instance of it names a producer or control parent below this INDEX */
 	uint32_t n_insns, n_nodes;
 	uint64_t off[CITCAT_WET_NSTREAMS];
 	uint32_t len[CITCAT_WET_NSTREAMS], count[CITCAT_WET_NSTREAMS];
@@ -44,6 +60,8 @@ struct citcat_wet {
 	struct rnode *nodes;
 	uint32_t nnodes;
 	struct rstmt *stmt;
+	struct rgrp *grp;
+	uint32_t ngrp;
 	struct rseg *segs;
 	uint32_t nsegs;
 	uint64_t insns, node_execs, irqs;
@@ -52,6 +70,17 @@ struct citcat_wet {
 	size_t buf_cap;
 	struct wet_cursor cur[CITCAT_WET_NSTREAMS];
 	struct citcat_wet_insn in;
+	/* tier 1, for the open segment: its unique values decoded, its tuples
+	 * (forward order), the tuples created before the walk's position, the
+	 * current node execution's tuple per group; while collecting, the
+	 * tuples are found in backward order */
+	uint32_t *uv, *ukeys;
+	size_t uv_cap, ukeys_cap;
+	struct rtup *tup;
+	size_t ntup, tup_cap;
+	uint64_t tcnt;
+	int collect;
+	uint32_t pat[WET_NODE_MAX_INSNS];
 };
 
 static int werr(struct citcat_wet *w, int code, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -139,6 +168,7 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 		return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: trailing bytes");
 	if (!(w->stmt = calloc(nst ? nst : 1, sizeof *w->stmt)))
 		return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
+	size_t gcap = 0;
 	pos = 4;
 	for (uint32_t i = 0; i < n; i++) {
 		pos += 12;
@@ -152,6 +182,43 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 			}
 			s->word = cc_get32(g + pos);
 			wet_decode(dec, s->pc, s->word, &s->du);
+		}
+		/* tier 1: the value groups */
+		if (w->nodes[i].n) {
+			const struct wet_du *dp[WET_NODE_MAX_INSNS];
+			uint32_t words[WET_NODE_MAX_INSNS];
+			uint16_t gr[WET_NODE_MAX_INSNS];
+			for (uint32_t k = 0; k < w->nodes[i].n; k++) {
+				dp[k] = &w->stmt[w->nodes[i].first + k].du;
+				words[k] = w->stmt[w->nodes[i].first + k].word;
+			}
+			int ng = wet_value_groups(dp, words, w->nodes[i].n, gr);
+			if (ng < 0)
+				return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
+			if (w->ngrp + (uint32_t)ng > gcap) {
+				size_t nc = gcap * 2 + (size_t)ng + 64;
+				struct rgrp *p = realloc(w->grp, nc * sizeof *p);
+				if (!p)
+					return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
+				w->grp = p;
+				gcap = nc;
+			}
+			w->nodes[i].gfirst = w->ngrp;
+			w->nodes[i].ngroups = (uint32_t)ng;
+			for (int gi = 0; gi < ng; gi++)
+				w->grp[w->ngrp + (uint32_t)gi] = (struct rgrp){0, 0};
+			for (uint32_t k = 0; k < w->nodes[i].n; k++) {
+				struct rstmt *st = &w->stmt[w->nodes[i].first + k];
+				st->grp = gr[k];
+				if (gr[k] == WET_GROUP_NONE)
+					continue;
+				struct rgrp *G = &w->grp[w->ngrp + gr[k]];
+				if (!G->width)
+					G->key = WET_KEY(st->pc, gr[k]);
+				st->slot = (uint16_t)G->width;
+				G->width += st->du.ndef;
+			}
+			w->ngrp += (uint32_t)ng;
 		}
 		/* local edges, from the statements before each one */
 		uint16_t def[WET_R_FLAGS + 1] = {0};
@@ -195,11 +262,15 @@ static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint6
 		struct rseg *s = &w->segs[i];
 		s->first_insn = cc_get64(p);
 		s->first_ts = cc_get64(p + 8);
+		s->reach = cc_get64(p + 24);
 		s->n_insns = cc_get32(p + 16);
 		s->n_nodes = cc_get32(p + 20);
 		if (s->first_insn != insn || s->first_ts != ts || s->n_nodes > WET_BLOCK_MAX || s->n_insns > WET_BLOCK_MAX ||
 		    (!s->n_nodes && !s->n_insns))
 			return werr(w, CITCAT_ERR_CORRUPT, at, "index: segment %u does not follow the one before", i);
+		if (s->reach > s->first_insn)
+			return werr(w, CITCAT_ERR_CORRUPT, at + 24, "index: segment %u reaches back to %llu, after its start", i,
+				    (unsigned long long)s->reach);
 		insn += s->n_insns;
 		ts += s->n_nodes;
 		p += WET_SEG_HDR;
@@ -226,14 +297,59 @@ static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint6
 	return 0;
 }
 
+/* A WET compressed as a whole (.lz4, .zst, .xz: the input layer,
+ * common/input.h) or read from standard input ("-") is unwrapped into an
+ * anonymous temporary file, streaming: queries seek, so they need a
+ * regular file.  Offsets in later errors count bytes of the unwrapped
+ * WET, as the input layer's do.  A plain file is left to fopen (w->f
+ * stays NULL). */
+static int open_unwrapped(struct citcat_wet *w, const char *path)
+{
+	struct cc_input *in = NULL;
+	struct citcat_errinfo e = {0};
+	int rc = cc_input_open(&in, path, &e);
+	if (rc) {
+		cc_input_close(in);
+		return werr(w, rc, e.offset, "%s", e.msg[0] ? e.msg : citcat_errstr(rc));
+	}
+	if (cc_input_wrap(in) == CC_WRAP_NONE && strcmp(path, "-")) {
+		cc_input_close(in);
+		return 0;
+	}
+	FILE *t = tmpfile();
+	if (!t) {
+		cc_input_close(in);
+		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot create a temporary file to unwrap the WET into");
+	}
+	w->f = t;
+	uint8_t b[CC_INPUT_BUF];
+	long n;
+	while ((n = cc_input_read(in, b, sizeof b)) > 0)
+		if (fwrite(b, 1, (size_t)n, t) != (size_t)n) {
+			cc_input_close(in);
+			return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot write the unwrapped WET to a temporary file");
+		}
+	if (n < 0) {
+		const struct citcat_errinfo *ie = cc_input_error(in);
+		rc = werr(w, (int)n, ie->offset, "%s", ie->msg[0] ? ie->msg : citcat_errstr((int)n));
+	}
+	cc_input_close(in);
+	if (!rc && fflush(t))
+		rc = werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot write the unwrapped WET to a temporary file");
+	return rc;
+}
+
 static int wet_open_file(struct citcat_wet **wp, const char *path, const void *buf, size_t len)
 {
+	int rc;
 	struct citcat_wet *w = calloc(1, sizeof *w);
 	*wp = w;
 	if (!w)
 		return CITCAT_ERR_NOMEM;
 	w->err.offset = UINT64_MAX;
-	if (!(w->f = path ? fopen(path, "rb") : len ? fmemopen((void *)buf, len, "rb") : NULL)) {
+	if (path && (rc = open_unwrapped(w, path)))
+		return rc;
+	if (!w->f && !(w->f = path ? fopen(path, "rb") : len ? fmemopen((void *)buf, len, "rb") : NULL)) {
 		if (!path)
 			return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
 		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot open");
@@ -273,7 +389,7 @@ static int wet_open_file(struct citcat_wet **wp, const char *path, const void *b
 		return werr(w, CITCAT_ERR_CORRUPT, fo, "footer: section offsets are inconsistent with the file size");
 	uint8_t *g = malloc(glen ? glen : 1), *x = malloc(ilen ? ilen : 1);
 	struct wet_decoder *dec = NULL;
-	int rc = 0;
+	rc = 0;
 	if (!g || !x || wet_decoder_open(&dec))
 		rc = werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	if (!rc)
@@ -314,6 +430,10 @@ void citcat_wet_close(struct citcat_wet *w)
 		wet_cursor_fini(&w->cur[k]);
 	free(w->nodes);
 	free(w->stmt);
+	free(w->grp);
+	free(w->uv);
+	free(w->ukeys);
+	free(w->tup);
 	free(w->segs);
 	free(w->buf);
 	free(w);
@@ -371,8 +491,8 @@ static unsigned stream_mask(int what)
 		     1u << CITCAT_WET_S_AVALHI;
 	if (what & CITCAT_WET_W_DEP)
 		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP | 1u << CITCAT_WET_S_CDEP;
-	if (what & CITCAT_WET_W_VAL)
-		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_REGVAL;
+	if (what & CITCAT_WET_W_VAL) /* the unique values are decoded apart (load_values) */
+		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_VPAT;
 	return m;
 }
 
@@ -427,9 +547,10 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 			uint32_t d, o = back ? n - 1 - j : j;
 			if ((rc = get(w, s, CITCAT_WET_S_DEP, WET_KEY(in->pc, o), back, &d)))
 				return rc;
-			if (!d || d > in->index)
-				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP], "producer distance %u at instruction %llu",
-					    d, (unsigned long long)in->index);
+			if (!d || d > in->index || in->index - d < s->reach)
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP],
+					    "producer distance %u at instruction %llu (before the segment's reach)", d,
+					    (unsigned long long)in->index);
 			in->dep[o] = in->index - d;
 		}
 		/* plus the local edges the node implies, nearest first */
@@ -453,7 +574,7 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 		/* the control parent, after the producers */
 		if ((rc = get(w, s, CITCAT_WET_S_CDEP, in->pc, back, &v)))
 			return rc;
-		if (v > in->index)
+		if (v > in->index || (v && in->index - v < s->reach))
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_CDEP], "control parent distance %u at instruction %llu",
 				    v, (unsigned long long)in->index);
 		in->has_ctrl = v != 0;
@@ -463,20 +584,58 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 		in->ctrl = 0;
 	}
 	in->n_val = 0;
-	if (mask & (1u << CITCAT_WET_S_REGVAL) && in->executed) {
-		unsigned n = st->du.ndef;
-		in->n_val = n;
-		for (unsigned j = 0; j < n; j++) {
-			unsigned o = back ? n - 1 - j : j;
-			if ((rc = get(w, s, CITCAT_WET_S_REGVAL, WET_KEY(in->pc, o), back, &in->val[o])))
-				return rc;
-		}
+	if (mask & (1u << CITCAT_WET_S_VPAT) && !w->collect && in->executed && st->grp != WET_GROUP_NONE) {
+		/* from the node execution's tuple (node_patterns checked it fits) */
+		in->n_val = st->du.ndef;
+		memcpy(in->val, w->uv + w->tup[w->pat[st->grp]].off + st->slot, st->du.ndef * sizeof in->val[0]);
 	}
 	(void)cpsr_unknown;
 	return 0;
 }
 
 #define WALK_SKIP 0x7fffffff
+
+/* Tier 1: the pattern values of a node execution (node ID) in direction
+ * BACK.  While collecting, notes the tuples it creates; otherwise resolves
+ * each group's tuple into w->pat. */
+static int node_patterns(struct citcat_wet *w, const struct rseg *s, uint32_t id, int back)
+{
+	const struct rnode *nd = &w->nodes[id];
+	for (uint32_t j = 0; j < nd->ngroups; j++) {
+		uint32_t g = back ? nd->ngroups - 1 - j : j, v;
+		const struct rgrp *G = &w->grp[nd->gfirst + g];
+		int rc = get(w, s, CITCAT_WET_S_VPAT, G->key, back, &v);
+		if (rc)
+			return rc;
+		if (w->collect) {
+			if (v)
+				continue;
+			if (w->ntup == w->tup_cap) {
+				size_t nc = w->tup_cap ? w->tup_cap * 2 : 1024;
+				struct rtup *p = realloc(w->tup, nc * sizeof *p);
+				if (!p)
+					return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+				w->tup = p;
+				w->tup_cap = nc;
+			}
+			w->tup[w->ntup++] = (struct rtup){id, g, 0};
+			continue;
+		}
+		uint64_t ord;
+		if (!v) {
+			ord = back ? --w->tcnt : w->tcnt++;
+		} else {
+			ord = v - 1;
+			if (ord >= w->tcnt)
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_VPAT],
+					    "value pattern %u names a tuple not yet stored (%llu so far)", v, (unsigned long long)w->tcnt);
+		}
+		if (ord >= w->ntup || w->tup[ord].node != id || w->tup[ord].g != g)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_VPAT], "value pattern %u names a tuple of another group", v);
+		w->pat[g] = (uint32_t)ord;
+	}
+	return 0;
+}
 
 /* One pass over segment SI's open cursors in direction BACK, calling the
  * walk's callback when CALL is set. */
@@ -497,6 +656,8 @@ static int segment_pass(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 		const struct rnode *nd = &w->nodes[id];
 		if ((back ? idx - s->first_insn : s->first_insn + s->n_insns - idx) < nd->n)
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_NODE], "nodes hold more instructions than the segment");
+		if (mask & (1u << CITCAT_WET_S_VPAT) && (rc = node_patterns(w, s, id, back)))
+			return rc;
 		for (uint32_t j = 0; j < nd->n; j++) {
 			uint32_t k = back ? nd->n - 1 - j : j;
 			in->index = back ? --idx : idx++;
@@ -519,6 +680,60 @@ static int segment_pass(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 	return 0;
 }
 
+/* Tier 1: after the collecting pass, places the segment's tuples (found
+ * in backward order) in the unique-value stream and decodes it whole. */
+static int load_values(struct citcat_wet *w, const struct rseg *s)
+{
+	for (size_t i = 0, j = w->ntup ? w->ntup - 1 : 0; i < j; i++, j--) {
+		struct rtup t = w->tup[i];
+		w->tup[i] = w->tup[j];
+		w->tup[j] = t;
+	}
+	uint64_t m = 0;
+	for (size_t i = 0; i < w->ntup; i++) {
+		w->tup[i].off = (uint32_t)m;
+		m += w->grp[w->nodes[w->tup[i].node].gfirst + w->tup[i].g].width;
+		if (m > WET_BLOCK_MAX)
+			break;
+	}
+	if (m != s->count[CITCAT_WET_S_UVAL])
+		return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_UVAL],
+			    "stream block uval: the patterns need %llu values, it holds %u", (unsigned long long)m,
+			    s->count[CITCAT_WET_S_UVAL]);
+	if (m > w->uv_cap || m > w->ukeys_cap) {
+		uint32_t *a = realloc(w->uv, (m ? m : 1) * sizeof *a);
+		if (a)
+			w->uv = a;
+		uint32_t *b = realloc(w->ukeys, (m ? m : 1) * sizeof *b);
+		if (b)
+			w->ukeys = b;
+		if (!a || !b)
+			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		w->uv_cap = w->ukeys_cap = m;
+	}
+	size_t at = 0;
+	for (size_t i = 0; i < w->ntup; i++) {
+		const struct rnode *nd = &w->nodes[w->tup[i].node];
+		for (uint32_t k = 0; k < nd->n; k++) {
+			const struct rstmt *st = &w->stmt[nd->first + k];
+			if (st->grp == w->tup[i].g)
+				for (unsigned j = 0; j < st->du.ndef; j++)
+					w->ukeys[at + st->slot + j] = WET_KEY(st->pc, j);
+		}
+		at += w->grp[nd->gfirst + w->tup[i].g].width;
+	}
+	int rc = open_stream(w, s, CITCAT_WET_S_UVAL);
+	if (rc)
+		return rc;
+	struct wet_cursor *c = &w->cur[CITCAT_WET_S_UVAL];
+	if (wet_cursor_rewind(c, w->ukeys))
+		return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_UVAL], "stream block uval: inconsistent codes");
+	for (uint64_t i = 0; i < m; i++)
+		if ((rc = get(w, s, CITCAT_WET_S_UVAL, w->ukeys[i], 0, &w->uv[i])))
+			return rc;
+	return 0;
+}
+
 /* Blocks are stored at their end: a forward walk first walks the segment
  * back to its start (keyed codes need the statements in lockstep). */
 static int walk_segment(struct citcat_wet *w, const struct citcat_wet_walk *wk, uint32_t si)
@@ -529,7 +744,24 @@ static int walk_segment(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
 		if (mask & (1u << k) && (rc = open_stream(w, s, k)))
 			return rc;
-	if (!wk->backward && (rc = segment_pass(w, wk, si, mask, 1, 0)))
+	if (!(mask & (1u << CITCAT_WET_S_VPAT))) {
+		if (!wk->backward && (rc = segment_pass(w, wk, si, mask, 1, 0)))
+			return rc;
+		return segment_pass(w, wk, si, mask, wk->backward, 1);
+	}
+	/* tier 1: a backward pass finds the segment's tuples (a forward walk
+	 * makes it over every stream, as above; a backward one over the nodes
+	 * and patterns, then returns them forwards), then the values are
+	 * decoded */
+	unsigned np = 1u << CITCAT_WET_S_NODE | 1u << CITCAT_WET_S_VPAT;
+	w->collect = 1;
+	w->ntup = 0;
+	rc = segment_pass(w, wk, si, wk->backward ? np : mask, 1, 0);
+	w->collect = 0;
+	if (rc || (rc = load_values(w, s)))
+		return rc;
+	w->tcnt = 0;
+	if (wk->backward && (rc = segment_pass(w, wk, si, np, 0, 0)))
 		return rc;
 	return segment_pass(w, wk, si, mask, wk->backward, 1);
 }
@@ -629,8 +861,9 @@ static void set_del(struct set64 *s, uint64_t idx)
 	}
 }
 
-/* Forward slices: one bit per instance from the start on, in lazily
- * allocated pages (1 bit an instruction at most). */
+/* Forward slices: one bit per instance from the start on, in pages of
+ * 2^16 instances allocated as members appear and freed once no later
+ * segment reaches back into them (WET.md, "Queries"). */
 struct bitpages {
 	uint64_t base;
 	uint64_t **pg;
@@ -659,7 +892,7 @@ static int bp_add(struct bitpages *b, uint64_t idx)
 struct slice_ctx {
 	struct set64 set;
 	struct bitpages fw;
-	uint64_t start;
+	uint64_t start, last; /* last: the latest member */
 	int forward;
 	int (*cb)(void *ctx, const struct citcat_wet_insn *in);
 	void *ctx;
@@ -678,6 +911,7 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 			return 0;
 		if (bp_add(&c->fw, in->index))
 			return c->nomem = 1, CITCAT_ERR_NOMEM;
+		c->last = in->index;
 	} else {
 		member = in->index == c->start || set_has(&c->set, in->index);
 		if (!member)
@@ -709,12 +943,37 @@ int citcat_wet_slice(struct citcat_wet *w, uint64_t index, int forward,
 	if (forward) {
 		c.fw.base = index;
 		c.fw.npg = (size_t)((w->insns - index) >> 16) + 1;
-		if (!(c.fw.pg = calloc(c.fw.npg, sizeof *c.fw.pg)))
+		c.last = index;
+		uint64_t *reach = malloc((w->nsegs + 1) * sizeof *reach);
+		if (!reach || !(c.fw.pg = calloc(c.fw.npg, sizeof *c.fw.pg))) {
+			free(reach);
 			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		}
+		/* reach[j]: no instance of segment j or later names an instance
+		 * below it, so member bits below it are never asked for again */
+		reach[w->nsegs] = UINT64_MAX;
+		for (uint32_t j = w->nsegs; j-- > 0;)
+			reach[j] = w->segs[j].reach < reach[j + 1] ? w->segs[j].reach : reach[j + 1];
 		struct citcat_wet_walk wk = {.backward = 0, .by_index = 1, .what = CITCAT_WET_W_DEP, .from = index,
-					     .to = UINT64_MAX, .cb = slice_cb, .ctx = &c, .progress = progress,
-					     .progress_ctx = progress_ctx};
-		rc = citcat_wet_walk(w, &wk);
+					     .to = UINT64_MAX, .cb = slice_cb, .ctx = &c};
+		size_t freed = 0; /* pages below this one are freed */
+		for (uint32_t j = 0; j < w->nsegs && !rc; j++) {
+			const struct rseg *s = &w->segs[j];
+			if (!s->n_insns || s->first_insn + s->n_insns - 1 < index)
+				continue;
+			if (c.last < reach[j])
+				break; /* no later instance can name a member: the slice is complete */
+			for (; freed < c.fw.npg && index + ((uint64_t)freed + 1) * 65536 <= reach[j]; freed++) {
+				free(c.fw.pg[freed]);
+				c.fw.pg[freed] = NULL;
+			}
+			if (progress && progress(progress_ctx, j, w->nsegs)) {
+				rc = werr(w, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+				break;
+			}
+			rc = walk_segment(w, &wk, j);
+		}
+		free(reach);
 	} else {
 		/* segment by segment downwards, skipping segments nothing wanted lies in */
 		struct citcat_wet_walk wk = {.backward = 1, .by_index = 1, .what = CITCAT_WET_W_DEP, .from = 0,

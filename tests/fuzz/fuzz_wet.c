@@ -25,10 +25,10 @@ static void reseal(uint8_t *b, size_t n)
 	if (ioff <= fo && ilen <= fo - ioff && ilen >= 32) {
 		uint8_t *x = b + ioff;
 		uint32_t ns = cc_get32(x + 24), nk = cc_get32(x + 28);
-		uint64_t per = 24 + 24 * (uint64_t)nk;
+		uint64_t per = 32 + 24 * (uint64_t)nk;
 		for (uint64_t s = 0; nk <= 64 && s < ns && 32 + (s + 1) * per <= ilen; s++)
 			for (uint32_t k = 0; k < nk; k++) {
-				uint8_t *e = x + 32 + s * per + 24 + 24 * k;
+				uint8_t *e = x + 32 + s * per + 32 + 24 * k;
 				uint64_t off = cc_get64(e), len = cc_get32(e + 8);
 				if (off <= n && len <= n - off)
 					cc_put64(e + 16, XXH64(b + off, len, 0));
