@@ -662,6 +662,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 	}
 	uint32_t pc = (uint32_t)entry;
 	recompute_next(t);
+	double t_run = now_s();
 	while (!t->failed && !t->stop_request) {
 		if (t->bare) {
 			/* Baseline for benchmarks: the same image on plain Unicorn for
@@ -702,6 +703,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			break;
 		}
 	}
+	if (bench->run_seconds)
+		*bench->run_seconds = now_s() - t_run;
 	if (t->failed) {
 		rc = err->code;
 		goto out;
