@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <lz4.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,7 +232,14 @@ static void bg_start(struct cc_writer *w)
 	pthread_mutex_init(&bg->mu, NULL);
 	pthread_cond_init(&bg->cv, NULL);
 	w->bg = bg;
-	if (pthread_create(&bg->th, NULL, bg_main, w)) {
+	/* the thread blocks every signal (it inherits the mask set here), so
+	 * Ctrl-C and SIGTERM reach the caller's thread as before */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int prc = pthread_create(&bg->th, NULL, bg_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (prc) {
 		pthread_mutex_destroy(&bg->mu);
 		pthread_cond_destroy(&bg->cv);
 		free(bg->spare);
