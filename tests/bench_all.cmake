@@ -8,3 +8,6 @@ if(CITCAT_EXAMPLES AND "sched" IN_LIST CITCAT_EXAMPLE_NAMES AND "crc32" IN_LIST 
     -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
   set_tests_properties(bench_all_runs PROPERTIES LABELS e2e)
 endif()
+# the compression thread of common/container.c writes what the inline path
+# writes, and its errors reach the caller
+citcat_unit_test(test_writer_thread)
