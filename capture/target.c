@@ -36,9 +36,7 @@ int target_fail(struct target *t, int code, const char *fmt, ...)
 		return t->err->code;
 	va_list ap;
 	va_start(ap, fmt);
-	t->err->code = code;
-	t->err->offset = UINT64_MAX;
-	vsnprintf(t->err->msg, sizeof t->err->msg, fmt, ap);
+	citcat_errinfo_vfirst(t->err, code, UINT64_MAX, fmt, ap);
 	va_end(ap);
 	t->failed = 1;
 	if (t->uc) /* failures before the engine exists (loading) stop nothing */
@@ -520,10 +518,8 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 		if (*f)
 			fclose(*f);
 		*f = NULL;
-		t->err->code = CITCAT_ERR_IO;
-		t->err->offset = UINT64_MAX;
-		snprintf(t->err->msg, sizeof t->err->msg, "%s: cannot open %s: %s", path, what, strerror(e));
-		return CITCAT_ERR_IO;
+		return citcat_errinfo_set(t->err, CITCAT_ERR_IO, UINT64_MAX, "%s: cannot open %s: %s", path, what,
+					  strerror(e));
 	}
 	return 0;
 }

@@ -1,12 +1,181 @@
-/* Internal to the replayers (replay.c, lvt_replay.c): not installed. */
+/* Internal to the replayers (replay.c, lvt_replay.c): not installed.
+ *
+ * Both replayers drive a Unicorn core through the same hook structure
+ * (capture/core.h) and keep the same run state: the instruction being
+ * retired and its itrace record, the branch counter, a history ring for the
+ * divergence report, the regenerated itrace and the oracle it is compared
+ * with.  That state and what acts on it alone live here, once, as struct
+ * replay_core, the first member of each replayer's own struct; the checks
+ * that differ (the AES schedule, the LVT's load values) stay in each
+ * replayer. */
 #ifndef CITCAT_REPLAY_INT_H
 #define CITCAT_REPLAY_INT_H
 
 #include "replay.h"
+#include "bus.h"
+#include "armcore.h"
+#include "core.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <time.h>
+#include <unicorn/unicorn.h>
+
+struct replay_core {
+	struct citcat_replay_result *res;
+	struct citcat_errinfo *err;
+	uc_engine *uc;
+	struct bus bus;
+	uint8_t *ram, *known; /* RAM and a bitmap of the bytes whose value is known */
+	uint32_t ram_base, ram_size;
+
+	struct citcat_itrace_reader *orc; /* the oracle, or NULL */
+	struct citcat_itrace_writer *out; /* the regenerated itrace, or NULL */
+	const char *oracle_path, *out_path;
+
+	uint64_t bcount, insns;
+	uint64_t cur_index; /* index of the instruction at cur_pc */
+	uint32_t expect_pc, cur_pc;
+	/* failed: 1 a divergence (res->div), 2 an error (err, res->err_path) */
+	int after_exception, done, failed;
+	struct citcat_itrace_rec cur, orec; /* the record being built; the oracle's */
+	int cur_valid;
+	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
+	/* a divergence also records the register file and the last interrupt
+	 * entry (irq_*, kept by the replayer) when snapshot is set */
+	int snapshot;
+	int irq_seen;
+	unsigned irq_line;
+	uint32_t irq_epc;
+	uint64_t irq_index;
+	double t0; /* when the run began (replay_now_s) */
+};
+
+static inline int replay_kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }
+static inline void replay_kset(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+static inline void replay_kclr(uint8_t *m, uint32_t i) { m[i >> 3] &= (uint8_t)~(1u << (i & 7)); }
+
+/* Whether every byte of [ADDR, ADDR + SIZE) (within RAM) is known. */
+static inline int replay_known_range(const struct replay_core *c, uint32_t addr, unsigned size)
+{
+	uint32_t off = addr - c->ram_base;
+	if ((off & 7) + size <= 8) { /* within one bitmap byte: one mask test */
+		unsigned m = ((1u << size) - 1) << (off & 7);
+		return (c->known[off >> 3] & m) == m;
+	}
+	for (unsigned i = 0; i < size; i++)
+		if (!replay_kbit(c->known, off + i))
+			return 0;
+	return 1;
+}
+
+/* Starts the run state: results in RES, errors in ERR, the oracle and the
+ * regenerated itrace at these paths (either may be NULL). */
+void replay_begin(struct replay_core *c, struct citcat_replay_result *res, struct citcat_errinfo *err,
+		  const char *oracle_path, const char *out_path);
+
+/* Records the first divergence (at the instruction at cur_pc: the check,
+ * the expected text, FOUND_FMT formatted) and stops the core; nothing once
+ * the run has failed. */
+void replay_diverge(struct replay_core *c, const char *check, const char *expected, const char *found_fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Records the first error (CODE at file offset OFF in PATH, which may be
+ * NULL when the message names the file) and stops the core.  Returns CODE. */
+int replay_fail(struct replay_core *c, const char *path, int code, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* An input file at PATH is unusable: keep its reader's error E. */
+void replay_input_error(struct replay_core *c, const char *path, const struct citcat_errinfo *e);
+
+/* Adds a data access to the record of the instruction being retired. */
+static inline void replay_add_access(struct replay_core *c, uint32_t addr, unsigned size, int write, uint64_t value,
+				     int uncached)
+{
+	if (!c->cur_valid || c->cur.n_acc >= CITCAT_ITRACE_MAX_ACC)
+		return;
+	core_record_access(&c->cur, addr, size, write, value, uncached);
+}
+
+/* Writes record R to the regenerated itrace and compares it with the
+ * oracle's next one. */
+void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r);
+
+/* The instruction boundary before the instruction at A: the branch-counter
+ * rule, and A becomes the current instruction. */
+static inline void replay_boundary(struct replay_core *c, uint32_t a)
+{
+	if (core_branched(a, c->expect_pc, c->after_exception))
+		c->bcount++;
+	c->after_exception = 0;
+	c->cur_pc = a;
+	c->cur_index = c->insns;
+}
+
+/* The instruction at A (SIZE bytes as Unicorn reports it) must be an ARM
+ * instruction in RAM; otherwise reports the divergence and returns 0. */
+int replay_fetch_in_ram(struct replay_core *c, uint32_t a, uint32_t size);
+
+/* Retires the instruction WORD at A: the history ring, the counters and a
+ * new record (closed at the next boundary). */
+static inline void replay_retire(struct replay_core *c, uint32_t a, uint32_t word)
+{
+	unsigned k = (unsigned)(c->insns % CITCAT_REPLAY_HISTORY);
+	c->hist_pc[k] = a;
+	c->hist_word[k] = word;
+	c->insns++;
+	c->expect_pc = a + 4;
+	c->cur.kind = CITCAT_REC_INSN;
+	c->cur.pc = a;
+	c->cur.word = word;
+	c->cur.n_acc = 0;
+	c->cur_valid = 1;
+}
+
+/* An asynchronous event (IS_IRQ: an interrupt, else a DMA transfer) was due
+ * at branch BCOUNT, pc PC: when that boundary has been passed, reports the
+ * divergence.  WHAT names it ("an interrupt", ...). */
+void replay_event_missed(struct replay_core *c, int is_irq, const char *what, uint64_t bcount, uint32_t pc);
+
+/* Before taking a recorded interrupt: with interrupts masked, reports the
+ * divergence and returns 0. */
+int replay_irq_enabled(struct replay_core *c);
+
+/* Takes the recorded interrupt on LINE at the boundary before A (its
+ * record already written): the exception entry, remembered for the
+ * divergence report. */
+void replay_enter_irq(struct replay_core *c, unsigned line, uint32_t a);
+
+/* Opens the oracle (DMA records compared too) and the regenerated itrace
+ * when their paths are set.  Returns 0 or the error (recorded). */
+int replay_open_itraces(struct replay_core *c);
+
+/* The engine with the replayer's MMIO callbacks and HOOKS (context CTX),
+ * started from REGS.  Returns 0 or the error (recorded). */
+int replay_open_core(struct replay_core *c, uint32_t dev_base, uint32_t dev_size, uc_cb_mmio_read_t mmio_read,
+		     uc_cb_mmio_write_t mmio_write, const struct core_hooks *hooks, void *ctx,
+		     const struct arm_state *regs);
+
+/* Whether the replayer reproduces a recorded fault of KIND at PC (address
+ * ADDR) here: it then ends the run and returns 1. */
+typedef int (*replay_fault_fn)(struct replay_core *c, unsigned kind, uint32_t pc, uint32_t addr);
+
+/* Runs the core from expect_pc until the run is done or has failed.  When
+ * Unicorn stops on its own (an undefined instruction, the until address)
+ * that is a divergence unless FAULT (may be NULL) reproduces it. */
+void replay_run(struct replay_core *c, replay_fault_fn fault);
+
+/* After the run: the oracle must end with it. */
+void replay_oracle_end(struct replay_core *c);
+
+/* The run's result code: CITCAT_ERR_DIVERGED, the recorded error, or 0 once
+ * the regenerated itrace is complete. */
+int replay_finish(struct replay_core *c);
+
+/* Sets the result's instruction count and run time, and releases the
+ * engine, the bus, the itrace reader and writer (a written itrace that was
+ * not finished is removed). */
+void replay_fini(struct replay_core *c);
 
 /* Fills D with a divergence found at instruction INDEX (branch count BCOUNT,
  * PC): the check, the expected text, FOUND_FMT formatted with AP, and the
