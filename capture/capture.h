@@ -16,6 +16,9 @@ struct cc_capture_bench {
 	 * unfiltered load-value trace). */
 	void (*lvt_raw)(void *ctx, const uint8_t *bytes, unsigned n);
 	void *lvt_raw_ctx;
+	/* When not NULL: receives the seconds spent inside uc_emu_start (and
+	 * the hooks it calls), without loading, set-up and closing files. */
+	double *run_seconds;
 };
 
 /* citcat_capture_run with the benchmark options B (NULL: none). */

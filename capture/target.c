@@ -702,6 +702,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 	if ((rc = ckpt_config(t)))
 		goto out;
 	recompute_next(t);
+	double t_run = now_s();
 	while (!t->failed && !t->stop_request) {
 		if (t->bare) {
 			/* Baseline for benchmarks: the same image on plain Unicorn for
@@ -743,6 +744,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			break;
 		}
 	}
+	if (bench->run_seconds)
+		*bench->run_seconds = now_s() - t_run;
 	if (t->failed) {
 		rc = err->code;
 		goto out;

@@ -2,6 +2,7 @@
  * dilation (thesis section 5.2).  Benchmarks print numbers; they never fail
  * on time. */
 #include "aes.h"
+#include "bench_bare.h"
 #include "capture.h"
 #include "citcat_regs.h"
 #include "cli.h"
@@ -17,8 +18,8 @@ static const char bench_replay_help[] =
 	"usage: citcat bench replay [FIRMWARE.elf...] [--json]\n\n"
 	"For each firmware, in this process: capture it (seed 1) to a temporary\n"
 	"directory, extract the IMS and AES, then time the replay writing the full\n"
-	"instruction trace (no --verify, no --oracle) and bare Unicorn (no hooks)\n"
-	"running the IMS's code from the trace start point for as many instructions.\n"
+	"instruction trace (no --verify, no --oracle) against the bare baseline of\n"
+	"citcat bench all (plain Unicorn on the recorded path from the trace start).\n"
 	"Prints replay and bare Minsn/s and their ratio, and the tracing dilation:\n"
 	"the instructions the CITCAT driver adds after the start point P (up to its\n"
 	"DUMP_DONE store) as a share of all traced instructions.  The model adds no\n"
@@ -112,11 +113,13 @@ static int bench_one(const char *elf, const char *dir, struct run *out)
 		cli_errinfo(res.err_path ? res.err_path : elf, &err);
 		goto out;
 	}
-	double bare = citcat_replay_bare_seconds(ims_p, aes_p, res.insns, &err);
-	if (bare < 0) {
+	/* the shared honest baseline (capture/bench_bare.h) */
+	struct cc_bare_result br;
+	if (cc_bare_run(ims_p, aes_p, itr, &br, &err)) {
 		cli_errinfo(ims_p, &err);
 		goto out;
 	}
+	double bare = br.run_s;
 	out->insns = res.insns;
 	out->irqs = res.irqs;
 	out->dma = res.dma;

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <lz4.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,9 @@ struct cc_reader {
  * "file ends inside ..." that follows it. */
 #define rerr(r, ecode, off, ...) \
 	((r)->in_failed ? (r)->err.code : citcat_errinfo_set(&(r)->err, ecode, off, __VA_ARGS__))
+
+static void bg_start(struct cc_writer *w);
+static int bg_wait(struct cc_writer *w);
 
 static int wwrite(struct cc_writer *w, const void *p, size_t n)
 {
@@ -97,6 +102,8 @@ int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC
 		cc_writer_abort(w);
 		return e;
 	}
+	if (cc_writer_threads)
+		bg_start(w);
 	*out = w;
 	return 0;
 nomem:
@@ -104,40 +111,175 @@ nomem:
 	return CITCAT_ERR_NOMEM;
 }
 
-int cc_writer_flush(struct cc_writer *w)
+/* Compresses, checksums and writes one chunk of LEN raw bytes at RAW
+ * holding NREC records (CONTAINER.md).  Runs on the caller's thread or on
+ * the writer's compression thread; it touches only ZBUF, OUT, BYTES and the
+ * error ERR it is given. */
+static int write_chunk(struct cc_writer *w, const uint8_t *raw, size_t len, uint32_t nrec, struct citcat_errinfo *err)
 {
-	if (w->err.code)
-		return w->err.code;
-	if (w->len == 0)
-		return 0;
-	int z = LZ4_compress_default((const char *)w->buf, (char *)w->zbuf, (int)w->len, (int)w->zcap);
-	const uint8_t *payload = w->buf;
-	uint32_t stored = (uint32_t)w->len, cflags = 0;
-	if (z > 0 && (size_t)z < w->len) {
+	int z = LZ4_compress_default((const char *)raw, (char *)w->zbuf, (int)len, (int)w->zcap);
+	const uint8_t *payload = raw;
+	uint32_t stored = (uint32_t)len, cflags = 0;
+	if (z > 0 && (size_t)z < len) {
 		payload = w->zbuf;
 		stored = (uint32_t)z;
 		cflags = 1;
 	}
 	uint8_t h[CHUNK_HDR];
 	memcpy(h, "BLK", 4);
-	cc_put32(h + 4, (uint32_t)w->len);
+	cc_put32(h + 4, (uint32_t)len);
 	cc_put32(h + 8, stored);
-	cc_put32(h + 12, w->nrec);
+	cc_put32(h + 12, nrec);
 	cc_put32(h + 16, cflags);
 	XXH32_state_t st;
 	XXH32_reset(&st, 0);
 	XXH32_update(&st, h, 20);
 	XXH32_update(&st, payload, stored);
 	cc_put32(h + 20, XXH32_digest(&st));
-	int rc = wwrite(w, h, sizeof h);
-	if (!rc)
-		rc = wwrite(w, payload, stored);
-	w->total_rec += w->nrec;
-	w->total_raw += w->len;
-	w->len = 0;
-	w->nrec = 0;
-	return rc;
+	if (cc_outfile_write(w->out, h, sizeof h) || cc_outfile_write(w->out, payload, stored))
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "write failed: %s", strerror(errno));
+	w->bytes += sizeof h + stored;
+	return 0;
 }
+
+/* ---- the compression thread ----
+ * A bounded queue of one chunk: while the thread compresses and writes the
+ * chunk it was handed (PEND), the encoder fills the other buffer.  Handing
+ * over the next chunk waits for the previous one, so at most two chunks
+ * are in memory.  The bytes written are exactly those of the inline path;
+ * an error of the thread is reported at the next hand-over, flush or
+ * close (with its errno), and the file is then removed as usual. */
+int cc_writer_threads = 1;
+
+struct cc_writer_bg {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint8_t *spare;      /* the buffer the encoder fills next */
+	const uint8_t *pend; /* the chunk being written, when PENDING */
+	size_t pend_len;
+	uint32_t pend_nrec;
+	int pending, quit;
+	struct citcat_errinfo err; /* the thread's first error */
+	int err_errno;
+};
+
+static void *bg_main(void *arg)
+{
+	struct cc_writer *w = arg;
+	struct cc_writer_bg *bg = w->bg;
+	pthread_mutex_lock(&bg->mu);
+	for (;;) {
+		while (!bg->pending && !bg->quit)
+			pthread_cond_wait(&bg->cv, &bg->mu);
+		if (!bg->pending)
+			break;
+		pthread_mutex_unlock(&bg->mu);
+		struct citcat_errinfo e = {0};
+		int rc = bg->err.code ? 0 : write_chunk(w, bg->pend, bg->pend_len, bg->pend_nrec, &e);
+		int en = errno;
+		pthread_mutex_lock(&bg->mu);
+		if (rc && !bg->err.code) {
+			bg->err = e;
+			bg->err_errno = en;
+		}
+		bg->pending = 0;
+		pthread_cond_broadcast(&bg->cv);
+	}
+	pthread_mutex_unlock(&bg->mu);
+	return NULL;
+}
+
+/* Waits until the thread is idle; takes over its error.  Returns W's error. */
+static int bg_wait(struct cc_writer *w)
+{
+	struct cc_writer_bg *bg = w->bg;
+	pthread_mutex_lock(&bg->mu);
+	while (bg->pending)
+		pthread_cond_wait(&bg->cv, &bg->mu);
+	if (bg->err.code && !w->err.code) {
+		w->err = bg->err;
+		errno = bg->err_errno;
+	}
+	pthread_mutex_unlock(&bg->mu);
+	return w->err.code;
+}
+
+static void bg_stop(struct cc_writer *w)
+{
+	struct cc_writer_bg *bg = w->bg;
+	if (!bg)
+		return;
+	pthread_mutex_lock(&bg->mu);
+	bg->quit = 1;
+	pthread_cond_broadcast(&bg->cv);
+	pthread_mutex_unlock(&bg->mu);
+	pthread_join(bg->th, NULL);
+	pthread_mutex_destroy(&bg->mu);
+	pthread_cond_destroy(&bg->cv);
+	free(bg->spare);
+	free(bg);
+	w->bg = NULL;
+}
+
+static void bg_start(struct cc_writer *w)
+{
+	struct cc_writer_bg *bg = calloc(1, sizeof *bg);
+	if (!bg || !(bg->spare = malloc(w->cap))) {
+		free(bg);
+		return; /* no thread: chunks are written inline */
+	}
+	pthread_mutex_init(&bg->mu, NULL);
+	pthread_cond_init(&bg->cv, NULL);
+	w->bg = bg;
+	/* the thread blocks every signal (it inherits the mask set here), so
+	 * Ctrl-C and SIGTERM reach the caller's thread as before */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int prc = pthread_create(&bg->th, NULL, bg_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (prc) {
+		pthread_mutex_destroy(&bg->mu);
+		pthread_cond_destroy(&bg->cv);
+		free(bg->spare);
+		free(bg);
+		w->bg = NULL;
+	}
+}
+
+/* Ends the chunk being built: hands it to the thread (WAIT 0 returns at
+ * once) or writes it inline. */
+static int end_chunk(struct cc_writer *w, int wait)
+{
+	if (w->err.code)
+		return w->err.code;
+	if (w->len) {
+		if (w->bg) {
+			if (bg_wait(w))
+				return w->err.code;
+			struct cc_writer_bg *bg = w->bg;
+			pthread_mutex_lock(&bg->mu);
+			bg->pend = w->buf;
+			bg->pend_len = w->len;
+			bg->pend_nrec = w->nrec;
+			bg->pending = 1;
+			w->buf = bg->spare;
+			bg->spare = (uint8_t *)bg->pend;
+			pthread_cond_broadcast(&bg->cv);
+			pthread_mutex_unlock(&bg->mu);
+		} else if (write_chunk(w, w->buf, w->len, w->nrec, &w->err)) {
+			return w->err.code;
+		}
+		w->total_rec += w->nrec;
+		w->total_raw += w->len;
+		w->len = 0;
+		w->nrec = 0;
+	}
+	return wait && w->bg ? bg_wait(w) : 0;
+}
+
+int cc_writer_flush(struct cc_writer *w) { return end_chunk(w, 1); }
 
 uint8_t *cc_writer_reserve(struct cc_writer *w, size_t n)
 {
@@ -145,7 +287,7 @@ uint8_t *cc_writer_reserve(struct cc_writer *w, size_t n)
 		werr(w, CITCAT_ERR_LIMIT, "record of %zu bytes exceeds the chunk size", n);
 		return NULL;
 	}
-	if (w->cap - w->len < n && cc_writer_flush(w))
+	if (w->cap - w->len < n && end_chunk(w, 0))
 		return NULL;
 	if (w->err.code)
 		return NULL;
@@ -164,6 +306,7 @@ void cc_writer_commit(struct cc_writer *w, size_t n, uint32_t nrec)
 
 static void writer_free(struct cc_writer *w)
 {
+	bg_stop(w);
 	free(w->buf);
 	free(w->zbuf);
 	free(w);
@@ -173,6 +316,8 @@ int cc_writer_close(struct cc_writer *w)
 {
 	if (!w)
 		return CITCAT_ERR_INVAL;
+	if (w->bg)
+		bg_wait(w); /* idle, whatever the error, before OUT is closed */
 	int rc = cc_writer_flush(w);
 	if (!rc) {
 		uint8_t e[END_LEN];
@@ -196,12 +341,18 @@ void cc_writer_abort(struct cc_writer *w)
 {
 	if (!w)
 		return;
+	bg_stop(w); /* the thread may be writing to OUT */
 	cc_outfile_abort(w->out);
 	writer_free(w);
 }
 
 const struct citcat_errinfo *cc_writer_error(const struct cc_writer *w) { return &w->err; }
-uint64_t cc_writer_bytes(const struct cc_writer *w) { return w->bytes + w->len; }
+uint64_t cc_writer_bytes(const struct cc_writer *w)
+{
+	if (w->bg) /* the chunk in flight is counted once it is written */
+		bg_wait((struct cc_writer *)w);
+	return w->bytes + w->len;
+}
 size_t cc_writer_chunk_used(const struct cc_writer *w) { return w->len; }
 
 /* ---- reader ---- */

@@ -32,7 +32,13 @@ struct cc_writer {
 	uint64_t bytes, total_rec, total_raw;
 	size_t reserved;
 	struct citcat_errinfo err;
+	struct cc_writer_bg *bg; /* the compression thread, or NULL (container.c) */
 };
+
+/* Whether writers opened from now on compress and write their full chunks
+ * on a second thread (1, the default) or inline (0).  The file's bytes are
+ * the same either way; the benchmarks switch it to compare. */
+extern int cc_writer_threads;
 
 
 /* Writer.  The file is written to PATH.tmp-XXXXXX and renamed to PATH by

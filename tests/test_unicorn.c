@@ -14,6 +14,9 @@ static const uint32_t prog[] = {0xe3a00001, 0xe3a01002, 0xe5932000, 0xe2824001, 
 static int mode;
 static int mem_calls;
 static uint32_t mem_pc;
+static int no_code_hook; /* setup() without the code hook */
+static uint32_t mem_pcs[8], blk_addr[8], blk_size[8];
+static int n_mem_pcs, n_blk;
 
 static uint32_t rd(uc_engine *uc, int r)
 {
@@ -36,6 +39,8 @@ static void hmem(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, voi
 {
 	mem_calls++;
 	mem_pc = rd(uc, UC_ARM_REG_PC);
+	if (n_mem_pcs < 8)
+		mem_pcs[n_mem_pcs++] = mem_pc;
 	if (mode == 3 && t == UC_MEM_READ) {
 		uint32_t x = 0xabcd;
 		uc_mem_write(uc, a, &x, 4);
@@ -55,9 +60,18 @@ static uc_engine *setup(void)
 	uc_mem_write(uc, 0x1000, &x, 4);
 	uc_reg_write(uc, UC_ARM_REG_R3, &r3);
 	uc_hook h;
-	uc_hook_add(uc, &h, UC_HOOK_CODE, hcode, NULL, 1, 0);
+	if (!no_code_hook)
+		uc_hook_add(uc, &h, UC_HOOK_CODE, hcode, NULL, 1, 0);
 	uc_hook_add(uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, hmem, NULL, 1, 0);
 	return uc;
+}
+
+static void hblock(uc_engine *uc, uint64_t a, uint32_t s, void *u)
+{
+	if (n_blk < 8) {
+		blk_addr[n_blk] = (uint32_t)a;
+		blk_size[n_blk++] = s;
+	}
 }
 
 int main(void)
@@ -134,5 +148,63 @@ int main(void)
 	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x18);
 	CHECK_EQ(rd(uc, UC_ARM_REG_SP), s.slot[ARM_SLOT_SP_IRQ]);
 	uc_close(uc);
+
+	/* Issue 14 (block-granular instrumentation, the bare baseline of
+	 * capture/bench_bare.c): what Unicorn 2.0.1 does without a code hook. */
+	mode = 0;
+	no_code_hook = 1;
+	/* Without a code hook, the PC read in a memory hook is the start of the
+	 * translation block, not the accessing instruction: the ldr at 0x108
+	 * reports 0x100, and after the WFI ended the first run, the str at
+	 * 0x118 reports 0x114, where the second block starts.  An UC_HOOK_BLOCK
+	 * alone does not change that.  So a block layer must attribute accesses
+	 * itself (from the block's decoded layout), not by reading PC. */
+	uc = setup();
+	n_mem_pcs = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x120, 0, 0), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x114);
+	CHECK_EQ(uc_emu_start(uc, 0x114, 0x120, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_mem_pcs, 2);
+	CHECK_EQ(mem_pcs[0], 0x100);
+	CHECK_EQ(mem_pcs[1], 0x114);
+	uc_close(uc);
+	uc = setup();
+	uc_hook hb;
+	CHECK_EQ(uc_hook_add(uc, &hb, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
+	n_mem_pcs = n_blk = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x120, 0, 0), UC_ERR_OK);
+	/* the block hook sees the block once, before it runs: it ends at (and
+	 * includes) the WFI, 5 instructions, 20 bytes */
+	CHECK_EQ(n_blk, 1);
+	CHECK_EQ(blk_addr[0], 0x100);
+	CHECK_EQ(blk_size[0], 20);
+	CHECK_EQ(mem_pcs[0], 0x100);
+	uc_close(uc);
+
+	/* An instruction count stops exactly after that many instructions, in
+	 * the middle of a block, with PC at the next one, and a later
+	 * uc_emu_start goes on from there; the count's internal code hook makes
+	 * the memory hook's PC exact again (0x108).  A word changed behind the
+	 * core runs after uc_ctl_remove_cache: the WFI made a NOP at 0x110
+	 * retires as one instruction and the run continues. */
+	uc = setup();
+	n_mem_pcs = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x120, 0, 3), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x10c);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0x77);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R4), 0);
+	CHECK_EQ(mem_pcs[0], 0x108);
+	CHECK_EQ(uc_emu_start(uc, 0x10c, 0x120, 0, 1), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x110);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R4), 0x78);
+	uint32_t nop = 0xe320f000;
+	uc_mem_write(uc, 0x110, &nop, 4);
+	CHECK_EQ(uc_ctl_remove_cache(uc, 0x110, 0x114), UC_ERR_OK);
+	CHECK_EQ(uc_emu_start(uc, 0x110, 0x120, 0, 3), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x11c);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R5), 5);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R6), 0);
+	uc_close(uc);
+	no_code_hook = 0;
 	CHECK_DONE();
 }

@@ -1,0 +1,55 @@
+/* The one bare-Unicorn baseline every benchmark compares against (issue 14,
+ * part 1): the traced interval of a recorded run, executed by plain Unicorn
+ * with no hooks, from the same start state, on the recorded path.
+ *
+ *  - Start: the IMS registers and memory at the trace start point P.
+ *  - Device reads: the AES's INPUT and COUNTER values in order (MMIO
+ *    callback; device writes are dropped).
+ *  - Interrupts and DMA transfers: applied at the instruction index where
+ *    the recorded run had them (taken from the replayed itrace, which
+ *    carries IRQ and DMA records between its instructions), so idle loops
+ *    spin exactly as long as they did when recorded.  The run is split into
+ *    segments at those indices (uc_emu_start with a count); between
+ *    segments the IRQ entry (arm_take_irq) or the DMA copy is done untimed.
+ *  - WFI: each WFI the itrace shows executing is made a NOP in the bare RAM
+ *    before the segment that runs it (Unicorn would end uc_emu_start at a
+ *    WFI); it retires as one instruction, as in the model.
+ *  - Only uc_emu_start is timed (RUN_S); loading the IMS, mapping RAM,
+ *    reading the itrace and the AES between segments is SETUP_S and
+ *    OUTSIDE_S.
+ *  - The path is checked: before each interrupt or DMA, the PC Unicorn
+ *    stopped at must be the one the itrace recorded there (PATH_OK), and
+ *    every recorded device read must have been consumed.
+ *
+ * Unicorn's instruction count is itself an internal per-instruction hook
+ * (about 10% of a bare run, TARGET.md "Where the time goes"), so this
+ * baseline is slightly slower than Unicorn with no count at all; the
+ * ratios against it are correspondingly a little flattering.  Internal. */
+#ifndef CITCAT_BENCH_BARE_H
+#define CITCAT_BENCH_BARE_H
+
+#include "citcat.h"
+
+#include <stdint.h>
+
+struct cc_bare_result {
+	uint64_t insns;      /* instructions executed (= the itrace's) */
+	uint64_t segments;   /* uc_emu_start calls */
+	uint64_t irqs, dma;  /* applied between segments */
+	uint64_t wfis;       /* distinct WFI addresses made NOPs */
+	uint64_t dev_reads;  /* device reads served from the AES */
+	uint64_t dev_reads_recorded; /* INPUT + COUNTER records in the AES */
+	int path_ok;         /* every event PC matched and every device read was used */
+	uint32_t first_bad_pc, want_pc; /* the first mismatch when !path_ok */
+	double run_s;        /* time inside uc_emu_start only */
+	double setup_s;      /* IMS load, RAM, engine */
+	double outside_s;    /* reading the schedule, IRQ entries, DMA copies */
+};
+
+/* Runs the baseline for the run whose IMS, AES and replayed itrace (with
+ * DMA records, as citcat replay writes it) are given.  Returns 0 with *R
+ * filled, or a negative CITCAT_ERR_* with ERR set. */
+int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+		struct citcat_errinfo *err);
+
+#endif
