@@ -146,7 +146,7 @@ int cmd_dump(int argc, char **argv)
 {
 	enum style style = TEXT;
 	const char *path = NULL, *elf = NULL;
-	struct citcat_dump_opts o = {sizeof o, 0, UINT64_MAX};
+	struct citcat_dump_opts o = {.size = sizeof o, .count = UINT64_MAX};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {

@@ -69,6 +69,14 @@ struct citcat_dump_opts {
 	size_t size;    /* sizeof(struct citcat_dump_opts) */
 	uint64_t from;  /* first record number handed out */
 	uint64_t count; /* records handed out at most (UINT64_MAX: all) */
+	/* LVT and DAF: the program flow, an itrace of the same run (the
+	 * capture's --oracle, or the one `citcat replay` regenerated), whose
+	 * instructions tell which record comes next; NULL: none (the dumper
+	 * then fails with CITCAT_ERR_INVAL; DUMP.md) */
+	const char *itrace;
+	/* SDC-LSP: the program image the stream decodes against (borrowed);
+	 * NULL: none (CITCAT_ERR_INVAL) */
+	const struct citcat_image *image;
 };
 
 /* Each returns 0 when the records asked for were handed out (a dump that

@@ -53,7 +53,7 @@ static int dump(citcat_dump_fn fn, const char *path, uint64_t from, uint64_t cou
 {
 	memset(c->lines, 0, sizeof c->lines);
 	c->n = 0;
-	struct citcat_dump_opts o = {sizeof o, from, count};
+	struct citcat_dump_opts o = {.size = sizeof o, .from = from, .count = count};
 	struct citcat_dump_sink s = {c_begin, c_record, NULL, c};
 	struct citcat_errinfo e = {0};
 	return fn(path, &o, &s, &e);
@@ -154,7 +154,7 @@ static void test_errors(const char *dir)
 	/* an AES is not a CAT */
 	CHECK_EQ(dump(citcat_dump_cat, p, 0, UINT64_MAX, &c), CITCAT_ERR_MAGIC);
 	/* options without their size are a caller mistake */
-	struct citcat_dump_opts o = {0, 0, UINT64_MAX};
+	struct citcat_dump_opts o = {.size = 0, .count = UINT64_MAX};
 	struct citcat_dump_sink s = {c_begin, c_record, NULL, &c};
 	CHECK_EQ(citcat_dump_aes(p, &o, &s, NULL), CITCAT_ERR_INVAL);
 }
