@@ -5,8 +5,11 @@
 #include "addr.h"
 #include "aes.h"
 #include "cat.h"
+#include "daf.h"
 #include "ims.h"
 #include "itrace.h"
+#include "lvt.h"
+#include "sdclsp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -522,5 +525,421 @@ int citcat_dump_addr(const char *path, const struct citcat_dump_opts *o, const s
 					RC_N, addr_cols};
 	rc = walk_run(rc, o, s, &sc, addr_next, addr_error, &a, err);
 	citcat_addr_reader_close(a.r);
+	return rc;
+}
+
+/* ---- dumpers that need the program flow or image ----
+ *
+ * An LVT's value widths and a DAF record's presence and meaning come from
+ * the instruction being executed, and an SDC-LSP stream's records decode
+ * only with the program image (DUMP.md).  The LVT and DAF dumpers walk an
+ * itrace of the same run beside the file (OPTS->ITRACE) and take from it
+ * which record comes next; a record that does not fit the flow stops the
+ * dump with CITCAT_ERR_CORRUPT. */
+
+struct flow {
+	const char *path;
+	struct citcat_itrace_reader *it;
+	struct citcat_itrace_rec rec;
+	struct citcat_errinfo err; /* an error that is not the dumped file's reader's */
+};
+
+/* An error of the flow's reader (E, may be NULL), in F->ERR naming its file. */
+static int flow_fail(struct flow *f, int rc, const struct citcat_errinfo *e)
+{
+	const char *msg = e && e->msg[0] ? e->msg : citcat_errstr(rc);
+	if (e && e->offset != UINT64_MAX)
+		return citcat_errinfo_set(&f->err, rc, UINT64_MAX, "the flow %s: offset %llu: %s", f->path,
+					  (unsigned long long)e->offset, msg);
+	return citcat_errinfo_set(&f->err, rc, UINT64_MAX, "the flow %s: %s", f->path, msg);
+}
+
+static int flow_open(struct flow *f, const struct citcat_dump_opts *o, const char *what)
+{
+	if (!o || o->size < sizeof *o || !o->itrace)
+		return citcat_errinfo_set(&f->err, CITCAT_ERR_INVAL, UINT64_MAX,
+					  "%s records decode only against the program flow: an itrace of the same run "
+					  "is needed",
+					  what);
+	f->path = o->itrace;
+	int rc = citcat_itrace_reader_open(&f->it, o->itrace);
+	return rc ? flow_fail(f, rc, citcat_itrace_reader_error(f->it)) : 0;
+}
+
+/* The next record of the flow: 1, 0 at its end, or an error (in F->ERR,
+ * naming the flow's file). */
+static int flow_next(struct flow *f)
+{
+	int rc = citcat_itrace_next(f->it, &f->rec);
+	return rc < 0 ? flow_fail(f, rc, citcat_itrace_reader_error(f->it)) : rc;
+}
+
+/* ---- LVT ---- */
+
+enum { LC_INSN = 2, LC_PC, LC_ADDR, LC_SIZE, LC_VALUE, LC_LINE, LC_BCOUNT, LC_LEN, LC_REASON, LC_INSNS, LC_HASH,
+       LC_RNG, LC_BITS, LC_N };
+static const char *const lvt_cols[LC_N] = {"rec",   "kind",   "insn", "pc",     "addr",  "size", "value", "line",
+					   "bcount", "len", "reason", "insns", "hash", "rng",   "bits"};
+
+struct lvt_src {
+	struct citcat_lvt_reader *r;
+	struct flow f;
+	int state;     /* 0: START next, 1: walking the flow, 2: STOP read */
+	int serving;   /* F.REC is an instruction whose loads are being served */
+	uint32_t acc;  /* its next access */
+	uint64_t insn; /* index of F.REC (instructions of the flow before it) */
+	struct citcat_lvt_rec rec;
+};
+
+static const struct citcat_errinfo *lvt_error(void *ctx)
+{
+	struct lvt_src *l = ctx;
+	return l->f.err.code ? &l->f.err : citcat_lvt_reader_error(l->r);
+}
+
+static const char *lvt_kind(unsigned k)
+{
+	static const char *const names[] = {"?", "hit", "value", "irq", "dma", "start", "stop"};
+	return k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+/* The record just read (GOT 1), the next one (GOT 2: peeked, not read) or
+ * the end of the records (GOT 0) is not the one the flow asks for (WANT). */
+static int lvt_mismatch(struct lvt_src *l, int got, const char *want)
+{
+	uint64_t off = UINT64_MAX, bit = 0;
+	char what[80] = "the end of the records";
+	if (got) {
+		citcat_lvt_reader_pos(l->r, &off, &bit);
+		snprintf(what, sizeof what, "a %s record %s bit %llu of the chunk", lvt_kind(l->rec.kind),
+			 got == 1 ? "at" : "after the one at", (unsigned long long)bit);
+	}
+	return citcat_errinfo_set(&l->f.err, CITCAT_ERR_CORRUPT, off,
+				  "%s where the flow %s has %s at instruction %llu (pc 0x%08x): not the same run, or "
+				  "one of them is damaged",
+				  what, l->f.path, want, (unsigned long long)l->insn, (unsigned)l->f.rec.pc);
+}
+
+/* Reads the record the flow asks for: a load of SIZE bytes, or an event
+ * (SIZE 0) of kind EV; WANT names it for messages. */
+static int lvt_read(struct lvt_src *l, unsigned size, int ev, const char *want)
+{
+	int rc = size ? 0 : citcat_lvt_peek(l->r);
+	if (!size && (rc == CITCAT_LVT_HIT || rc == CITCAT_LVT_VALUE)) { /* a load where the flow has none */
+		l->rec.kind = (uint8_t)rc;
+		return lvt_mismatch(l, 2, want);
+	}
+	if (rc >= 0)
+		rc = citcat_lvt_next(l->r, size, &l->rec);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return lvt_mismatch(l, 0, want);
+	int ok = size ? l->rec.kind == CITCAT_LVT_HIT || l->rec.kind == CITCAT_LVT_VALUE : l->rec.kind == ev;
+	if (ok && ev == CITCAT_LVT_IRQ)
+		ok = l->rec.line == l->f.rec.line && l->rec.pc == l->f.rec.pc;
+	if (ok && ev == CITCAT_LVT_DMA)
+		ok = l->rec.addr == l->f.rec.pc && l->rec.len == l->f.rec.word;
+	return ok ? 1 : lvt_mismatch(l, 1, want);
+}
+
+static int lvt_next(void *ctx, struct walk *w, int fill)
+{
+	struct lvt_src *l = ctx;
+	const struct citcat_lvt_rec *e = &l->rec;
+	int rc;
+	if (l->state == 0) { /* the first record is START (the reader checks) */
+		if ((rc = citcat_lvt_next(l->r, 0, &l->rec)) <= 0)
+			return rc; /* 0: no trace start point was reached, no records */
+		l->state = 1;
+		if (fill) {
+			w->r.kind = "start";
+			fu(w, LC_INSN, 0);
+			fx(w, LC_PC, e->regs[15], 8);
+			fx(w, LC_HASH, e->code_hash, 16);
+			fx(w, LC_RNG, e->dc_rng, 8);
+		}
+		return 1;
+	}
+	if (l->state == 2) /* after STOP: the reader checks that nothing follows */
+		return citcat_lvt_next(l->r, 0, &l->rec);
+	for (;;) {
+		while (l->serving && l->acc < l->f.rec.n_acc && l->f.rec.acc[l->acc].write)
+			l->acc++;
+		if (l->serving && l->acc < l->f.rec.n_acc) {
+			const struct citcat_access *a = &l->f.rec.acc[l->acc++];
+			char want[64];
+			snprintf(want, sizeof want, "a %u-byte load of 0x%08llx", a->size, (unsigned long long)a->addr);
+			if ((rc = lvt_read(l, a->size, 0, want)) < 0)
+				return rc;
+			if (fill) {
+				w->r.kind = lvt_kind(e->kind);
+				fu(w, LC_INSN, l->insn);
+				fx(w, LC_PC, l->f.rec.pc, 8);
+				fx(w, LC_ADDR, a->addr, 8);
+				fu(w, LC_SIZE, a->size);
+				if (e->kind == CITCAT_LVT_VALUE)
+					fx(w, LC_VALUE, e->value, 2u * e->size);
+			}
+			return 1;
+		}
+		if (l->serving) {
+			l->serving = 0;
+			l->insn++;
+		}
+		if ((rc = flow_next(&l->f)) < 0)
+			return rc;
+		if (rc == 0) {
+			if ((rc = lvt_read(l, 0, CITCAT_LVT_STOP, "its end")) < 0)
+				return rc;
+			l->state = 2;
+			if (fill) {
+				w->r.kind = "stop";
+				fu(w, LC_BCOUNT, e->st.bcount);
+				fs(w, LC_REASON, stop_name(e->line));
+				fu(w, LC_INSNS, e->st.insns);
+				fu(w, LC_BITS, e->st.bits);
+			}
+			return 1;
+		}
+		switch (l->f.rec.kind) {
+		case CITCAT_REC_INSN:
+			l->serving = 1;
+			l->acc = 0;
+			continue;
+		case CITCAT_REC_IRQ:
+			if ((rc = lvt_read(l, 0, CITCAT_LVT_IRQ, "an interrupt entry")) < 0)
+				return rc;
+			if (fill) {
+				w->r.kind = "irq";
+				fu(w, LC_INSN, l->insn);
+				fx(w, LC_PC, e->pc, 8);
+				fu(w, LC_LINE, e->line);
+				fu(w, LC_BCOUNT, e->bcount);
+			}
+			return 1;
+		case CITCAT_REC_DMA:
+			if ((rc = lvt_read(l, 0, CITCAT_LVT_DMA, "a DMA transfer")) < 0)
+				return rc;
+			if (fill) {
+				w->r.kind = "dma";
+				fu(w, LC_INSN, l->insn);
+				fx(w, LC_PC, e->pc, 8);
+				fx(w, LC_ADDR, e->addr, 8);
+				fu(w, LC_BCOUNT, e->bcount);
+				fu(w, LC_LEN, e->len);
+			}
+			return 1;
+		default: /* the itrace's abnormal end: an LVT has no record of it */
+			continue;
+		}
+	}
+}
+
+int citcat_dump_lvt(const char *path, const struct citcat_dump_opts *o, const struct citcat_dump_sink *s,
+		    struct citcat_errinfo *err)
+{
+	struct lvt_src *l = calloc(1, sizeof *l);
+	if (!l)
+		return CITCAT_ERR_NOMEM;
+	int rc = flow_open(&l->f, o, "LVT");
+	if (!rc)
+		citcat_itrace_reader_dma(l->f.it, 1); /* the LVT places DMA transfers */
+	if (!rc)
+		rc = citcat_lvt_reader_open(&l->r, path);
+	struct citcat_dump_schema sc = {"lvt", CITCAT_LVT_VERSION, LC_N, lvt_cols};
+	rc = walk_run(rc, o, s, &sc, lvt_next, lvt_error, l, err);
+	citcat_lvt_reader_close(l->r);
+	citcat_itrace_reader_close(l->f.it);
+	free(l);
+	return rc;
+}
+
+/* ---- DAF ---- */
+
+enum { DC_INSN = 2, DC_PC, DC_EXEC, DC_ADDR, DC_ACC, DC_INSNS, DC_N };
+static const char *const daf_cols[DC_N] = {"rec", "kind", "insn", "pc", "executed", "addr", "accesses", "insns"};
+
+struct daf_src {
+	struct citcat_daf_decoder *d;
+	struct flow f;
+	struct citcat_itrace_rec out;
+	uint64_t insn;
+	int ended;
+	char acc[CITCAT_ITRACE_MAX_ACC * 24];
+};
+
+static const struct citcat_errinfo *daf_error(void *ctx)
+{
+	struct daf_src *a = ctx;
+	return a->f.err.code ? &a->f.err : citcat_daf_decoder_error(a->d);
+}
+
+/* "r4@0x00200000;w4@...": direction, size, address (a DAF carries no values). */
+static void format_refs(const struct citcat_itrace_rec *rec, char *buf, size_t cap)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (uint32_t i = 0; i < rec->n_acc && k < cap; i++) {
+		const struct citcat_access *a = &rec->acc[i];
+		int n = snprintf(buf + k, cap - k, "%s%c%u@0x%08llx", i ? ";" : "", a->write ? 'w' : 'r', a->size,
+				 (unsigned long long)a->addr);
+		if (n < 0)
+			break;
+		k += (size_t)n;
+	}
+}
+
+static int daf_next(void *ctx, struct walk *w, int fill)
+{
+	struct daf_src *a = ctx;
+	int rc;
+	if (a->ended)
+		return 0;
+	for (;;) {
+		if ((rc = flow_next(&a->f)) < 0)
+			return rc;
+		if (rc == 0) { /* the end chunk: the flow's instruction count */
+			if ((rc = citcat_daf_decoder_finish(a->d)) < 0)
+				return rc;
+			a->ended = 1;
+			if (fill) {
+				w->r.kind = "end";
+				fu(w, DC_INSNS, a->insn);
+			}
+			return 1;
+		}
+		const struct citcat_itrace_rec *fr = &a->f.rec;
+		if (fr->kind != CITCAT_REC_INSN)
+			continue;
+		struct citcat_daf_stats b = *citcat_daf_decoder_stats(a->d);
+		if ((rc = citcat_daf_decode(a->d, fr->pc, fr->word, &a->out)) < 0)
+			return rc;
+		const struct citcat_daf_stats *n = citcat_daf_decoder_stats(a->d);
+		uint64_t insn = a->insn++;
+		/* the rebuilt accesses must be the flow's: else the two are not of
+		 * the same run */
+		int same = a->out.n_acc == fr->n_acc;
+		for (uint32_t i = 0; same && i < fr->n_acc; i++)
+			same = a->out.acc[i].addr == fr->acc[i].addr && a->out.acc[i].size == fr->acc[i].size &&
+			       a->out.acc[i].write == fr->acc[i].write;
+		if (!same) {
+			citcat_errinfo_set(&a->f.err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+					   "instruction %llu (pc 0x%08x): the accesses rebuilt from the DAF differ from "
+					   "the flow %s's: not the same run, or one of them is damaged",
+					   (unsigned long long)insn, (unsigned)fr->pc, a->f.path);
+			return CITCAT_ERR_CORRUPT;
+		}
+		if (n->records == b.records)
+			continue; /* inferred: no record */
+		if (!fill)
+			return 1;
+		int traced = n->loads_traced + n->stores_traced != b.loads_traced + b.stores_traced;
+		fu(w, DC_INSN, insn);
+		fx(w, DC_PC, fr->pc, 8);
+		if (n->escapes != b.escapes) {
+			w->r.kind = "escape";
+		} else if (n->cond_bits != b.cond_bits) {
+			w->r.kind = "cond";
+			fu(w, DC_EXEC, a->out.n_acc != 0);
+			if (traced)
+				fx(w, DC_ADDR, a->out.acc[0].addr, 8);
+		} else {
+			w->r.kind = "addr";
+			fx(w, DC_ADDR, a->out.acc[0].addr, 8);
+		}
+		if (a->out.n_acc) {
+			format_refs(&a->out, a->acc, sizeof a->acc);
+			fs(w, DC_ACC, a->acc);
+		}
+		return 1;
+	}
+}
+
+int citcat_dump_daf(const char *path, const struct citcat_dump_opts *o, const struct citcat_dump_sink *s,
+		    struct citcat_errinfo *err)
+{
+	struct daf_src *a = calloc(1, sizeof *a);
+	if (!a)
+		return CITCAT_ERR_NOMEM;
+	int rc = flow_open(&a->f, o, "DAF");
+	if (!rc)
+		rc = citcat_daf_decoder_open(&a->d, path);
+	struct citcat_dump_schema sc = {"daf", CITCAT_DAF_VERSION, DC_N, daf_cols};
+	rc = walk_run(rc, o, s, &sc, daf_next, daf_error, a, err);
+	citcat_daf_decoder_close(a->d);
+	citcat_itrace_reader_close(a->f.it);
+	free(a);
+	return rc;
+}
+
+/* ---- SDC-LSP ---- */
+
+enum { SC_REPEAT = 2, SC_RUN, SC_INSN, SC_PC, SC_SL, SC_SI, SC_SENT, SC_N };
+static const char *const sdc_cols[SC_N] = {"rec", "kind", "repeat", "run", "insn", "pc", "sl", "si", "sa_sent"};
+
+struct sdc_src {
+	struct sdclsp_decoder *d;
+	struct sdclsp_dec_stream st;
+	int have; /* ST is a stream not handed out yet */
+	struct citcat_errinfo err;
+};
+
+static const struct citcat_errinfo *sdc_error(void *ctx)
+{
+	struct sdc_src *c = ctx;
+	return c->err.code ? &c->err : sdclsp_decoder_error(c->d);
+}
+
+static void sdc_stream(void *ctx, const struct sdclsp_dec_stream *st)
+{
+	struct sdc_src *c = ctx;
+	c->st = *st;
+	c->have = 1;
+}
+
+static int sdc_next(void *ctx, struct walk *w, int fill)
+{
+	struct sdc_src *c = ctx;
+	while (!c->have) { /* instructions inside a stream read no record */
+		uint64_t pc;
+		int rc = sdclsp_decoder_next(c->d, &pc);
+		if (rc <= 0)
+			return rc;
+	}
+	c->have = 0;
+	if (!fill)
+		return 1;
+	static const char *const kinds[] = {"?", "lsp_hit", "sdc_hit", "sdc_miss"};
+	const struct sdclsp_dec_stream *st = &c->st;
+	w->r.kind = kinds[st->kind];
+	if (st->copy)
+		fu(w, SC_REPEAT, 1);
+	else if (st->kind == SDCLSP_DEC_LSP_HIT)
+		fu(w, SC_RUN, st->run);
+	fu(w, SC_INSN, st->insn);
+	fx(w, SC_PC, st->sa, 8);
+	fu(w, SC_SL, st->sl);
+	if (st->kind != SDCLSP_DEC_SDC_MISS)
+		fu(w, SC_SI, st->si);
+	else
+		fu(w, SC_SENT, st->sa_sent);
+	return 1;
+}
+
+int citcat_dump_sdclsp(const char *path, const struct citcat_dump_opts *o, const struct citcat_dump_sink *s,
+		       struct citcat_errinfo *err)
+{
+	struct sdc_src c = {0};
+	int rc;
+	if (!o || o->size < sizeof *o || !o->image) {
+		rc = citcat_errinfo_set(&c.err, CITCAT_ERR_INVAL, UINT64_MAX,
+					"an SDC-LSP stream decodes only with the program image");
+	} else if ((rc = sdclsp_decoder_open(&c.d, path, o->image)) == 0) {
+		sdclsp_decoder_set_stream_cb(c.d, sdc_stream, &c);
+	}
+	struct citcat_dump_schema sc = {"sdclsp", SDCLSP_VERSION, SC_N, sdc_cols};
+	rc = walk_run(rc, o, s, &sc, sdc_next, sdc_error, &c, err);
+	sdclsp_decoder_close(c.d);
 	return rc;
 }
