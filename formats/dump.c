@@ -81,6 +81,16 @@ static int walk_step(struct walk *w, walk_next_fn next, void *ctx)
 	return w->s->record(w->s->ctx, &w->r);
 }
 
+/* For sources that read much between two records (a DAF's flow may run
+ * millions of instructions without one): progress, and so Ctrl-C, every
+ * 65536 calls. */
+static int walk_poll(struct walk *w, uint32_t *calls)
+{
+	if ((++*calls & 0xffffu) || !w->s->progress)
+		return 0;
+	return w->s->progress(w->s->ctx, w->n);
+}
+
 static void copy_err(struct citcat_errinfo *err, const struct citcat_errinfo *e)
 {
 	if (err && e && e->code)
@@ -588,6 +598,7 @@ struct lvt_src {
 	int serving;   /* F.REC is an instruction whose loads are being served */
 	uint32_t acc;  /* its next access */
 	uint64_t insn; /* index of F.REC (instructions of the flow before it) */
+	uint32_t polls;
 	struct citcat_lvt_rec rec;
 };
 
@@ -687,7 +698,7 @@ static int lvt_next(void *ctx, struct walk *w, int fill)
 			l->serving = 0;
 			l->insn++;
 		}
-		if ((rc = flow_next(&l->f)) < 0)
+		if ((rc = walk_poll(w, &l->polls)) != 0 || (rc = flow_next(&l->f)) < 0)
 			return rc;
 		if (rc == 0) {
 			if ((rc = lvt_read(l, 0, CITCAT_LVT_STOP, "its end")) < 0)
@@ -765,6 +776,7 @@ struct daf_src {
 	struct flow f;
 	struct citcat_itrace_rec out;
 	uint64_t insn;
+	uint32_t polls;
 	int ended;
 	char acc[CITCAT_ITRACE_MAX_ACC * 24];
 };
@@ -797,7 +809,7 @@ static int daf_next(void *ctx, struct walk *w, int fill)
 	if (a->ended)
 		return 0;
 	for (;;) {
-		if ((rc = flow_next(&a->f)) < 0)
+		if ((rc = walk_poll(w, &a->polls)) != 0 || (rc = flow_next(&a->f)) < 0)
 			return rc;
 		if (rc == 0) { /* the end chunk: the flow's instruction count */
 			if ((rc = citcat_daf_decoder_finish(a->d)) < 0)
@@ -882,6 +894,7 @@ struct sdc_src {
 	struct sdclsp_decoder *d;
 	struct sdclsp_dec_stream st;
 	int have; /* ST is a stream not handed out yet */
+	uint32_t polls;
 	struct citcat_errinfo err;
 };
 
@@ -903,8 +916,8 @@ static int sdc_next(void *ctx, struct walk *w, int fill)
 	struct sdc_src *c = ctx;
 	while (!c->have) { /* instructions inside a stream read no record */
 		uint64_t pc;
-		int rc = sdclsp_decoder_next(c->d, &pc);
-		if (rc <= 0)
+		int rc = walk_poll(w, &c->polls);
+		if (rc || (rc = sdclsp_decoder_next(c->d, &pc)) <= 0)
 			return rc;
 	}
 	c->have = 0;
