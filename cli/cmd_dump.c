@@ -230,6 +230,8 @@ int cmd_dump(int argc, char **argv)
 		dump_free_image(img, &ims);
 		return EXIT_USAGE;
 	}
+	if (!elf && f->id == CITCAT_FMT_CAT) /* the firmware the CAT records, build id checked */
+		cli_symbols_from_cat(path, &p.syms, NULL, 0);
 	cli_progress_init(&p.pr, "dumping");
 	struct citcat_dump_sink sink = {p_begin, p_record, p_progress, &p};
 	struct citcat_errinfo err = {0};

@@ -5,3 +5,12 @@ if(TINY_ELF)
   add_test(NAME dump_flow COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/dump_flow.sh $<TARGET_FILE:citcat_cli> ${TINY_ELF})
   set_tests_properties(dump_flow PROPERTIES LABELS e2e)
 endif()
+
+# The firmware recorded in the CAT (capture/CAT.md, version 4).
+citcat_unit_test(test_cat_elf)
+find_program(ARM_READELF arm-none-eabi-readelf)
+if("counter" IN_LIST CITCAT_EXAMPLE_NAMES AND ARM_READELF)
+  add_test(NAME cat_elf COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cat_elf.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_EXAMPLE_DIR}/counter.elf ${ARM_READELF})
+  set_tests_properties(cat_elf PROPERTIES LABELS e2e FIXTURES_REQUIRED ex_counter)
+endif()
