@@ -47,5 +47,9 @@ int cc_outfile_take(struct cc_outfile *o, uint8_t **buf, size_t *len);
 /* Removes the temporary file (nothing is removed for straight-through
  * outputs); frees O.  Accepts NULL. */
 void cc_outfile_abort(struct cc_outfile *o);
+/* Removes the temporary file of every outfile still being written (up to
+ * 64 at once), leaving the outfiles themselves alone.  Async-signal-safe:
+ * for a signal handler that is about to _exit (the CLI's second Ctrl-C). */
+void cc_outfile_remove_temps(void);
 
 #endif

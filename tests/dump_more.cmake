@@ -14,3 +14,10 @@ if("counter" IN_LIST CITCAT_EXAMPLE_NAMES AND ARM_READELF)
     ${CITCAT_EXAMPLE_DIR}/counter.elf ${ARM_READELF})
   set_tests_properties(cat_elf PROPERTIES LABELS e2e FIXTURES_REQUIRED ex_counter)
 endif()
+
+# A second interrupt forces the exit, temporary outputs removed (cli/util.c).
+if(TARGET firmware_crash_hang)
+  add_test(NAME sigint_twice COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/sigint_twice.sh $<TARGET_FILE:citcat_cli>
+    ${CMAKE_CURRENT_BINARY_DIR}/crash_hang.elf)
+  set_tests_properties(sigint_twice PROPERTIES LABELS e2e TIMEOUT 300)
+endif()
