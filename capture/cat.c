@@ -2,6 +2,9 @@
 #include "cat.h"
 #include "bytes.h"
 #include "container.h"
+#include "elfid.h"
+
+#include <limits.h>
 
 #include <stddef.h>
 #include <stdio.h>
@@ -169,9 +172,16 @@ struct citcat_cat_reader {
 	struct dstate st;
 	struct citcat_errinfo err;
 	unsigned max_stop; /* the highest stop reason the file's version has */
+	int has_elf;
+	struct citcat_cat_elf elf; /* version 4: the firmware, when recorded */
 };
 
-int citcat_cat_writer_open(struct citcat_cat_writer **out, const char *path, const struct citcat_target_config *cfg)
+/* The ELF record after the configuration (CAT.md, "Metadata"): build-id
+ * length, a reserved byte, path length (u16), build id, path. */
+#define ELF_REC_HEAD 4
+
+int citcat_cat_writer_open_elf(struct citcat_cat_writer **out, const char *path, const struct citcat_target_config *cfg,
+			       const char *elf_path)
 {
 	if (!out)
 		return CITCAT_ERR_INVAL;
@@ -179,22 +189,43 @@ int citcat_cat_writer_open(struct citcat_cat_writer **out, const char *path, con
 	if (!cfg)
 		return CITCAT_ERR_INVAL;
 	const char *why;
-	uint8_t meta[CITCAT_TARGET_META_LEN];
+	uint8_t meta[CITCAT_TARGET_META_LEN + ELF_REC_HEAD + CITCAT_CAT_BUILD_ID_MAX + CITCAT_CAT_ELF_PATH_MAX];
+	size_t mlen = CITCAT_TARGET_META_LEN;
 	citcat_target_config_encode(cfg, meta);
 	struct citcat_target_config chk;
-	if (citcat_target_config_decode(meta, sizeof meta, &chk, &why))
+	if (citcat_target_config_decode(meta, CITCAT_TARGET_META_LEN, &chk, &why))
 		return CITCAT_ERR_INVAL;
+	if (elf_path) {
+		char abs[PATH_MAX];
+		const char *p = realpath(elf_path, abs) ? abs : elf_path;
+		size_t plen = strlen(p), blen = 0;
+		uint8_t *rec = meta + CITCAT_TARGET_META_LEN;
+		if (plen > CITCAT_CAT_ELF_PATH_MAX)
+			plen = 0; /* too long to record: recorded as unknown */
+		if (citcat_elf_build_id(elf_path, rec + ELF_REC_HEAD, CITCAT_CAT_BUILD_ID_MAX, &blen, NULL) != 1)
+			blen = 0;
+		rec[0] = (uint8_t)blen;
+		rec[1] = 0;
+		cc_put16(rec + 2, (uint16_t)plen);
+		memcpy(rec + ELF_REC_HEAD + blen, p, plen);
+		mlen += ELF_REC_HEAD + blen + plen;
+	}
 	struct citcat_cat_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		return CITCAT_ERR_NOMEM;
 	w->cfg = *cfg;
-	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_CAT_VERSION, meta, sizeof meta, CHUNK);
+	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_CAT_VERSION, meta, (uint32_t)mlen, CHUNK);
 	if (rc) {
 		free(w);
 		return rc;
 	}
 	*out = w;
 	return 0;
+}
+
+int citcat_cat_writer_open(struct citcat_cat_writer **out, const char *path, const struct citcat_target_config *cfg)
+{
+	return citcat_cat_writer_open_elf(out, path, cfg, NULL);
 }
 
 static unsigned size_code(unsigned size) { return size == 1 ? 0 : size == 2 ? 1 : 2; }
@@ -301,6 +332,42 @@ uint64_t citcat_cat_writer_bytes(const struct citcat_cat_writer *w) { return w ?
 
 /* ---- reader ---- */
 
+/* Version 4: the ELF record after the configuration, N bytes at P (file
+ * offset 16 + 96). */
+static int read_elf_rec(struct citcat_cat_reader *r, const uint8_t *p, uint32_t n)
+{
+	const uint64_t base = 16 + CITCAT_TARGET_META_LEN;
+	const char *why = NULL;
+	uint64_t off = base;
+	uint32_t blen = n >= ELF_REC_HEAD ? p[0] : 0, plen = n >= ELF_REC_HEAD ? cc_get16(p + 2) : 0;
+	if (n < ELF_REC_HEAD)
+		why = "the ELF record is cut short";
+	else if (blen > CITCAT_CAT_BUILD_ID_MAX)
+		why = "the ELF record's build id is longer than 64 bytes";
+	else if (p[1] && (off = base + 1))
+		why = "the ELF record's reserved byte is not 0";
+	else if (plen > CITCAT_CAT_ELF_PATH_MAX && (off = base + 2))
+		why = "the ELF record's path is longer than 4095 bytes";
+	else if (n != ELF_REC_HEAD + blen + plen && (off = 12))
+		why = "the metadata length does not match the ELF record's";
+	else if (memchr(p + ELF_REC_HEAD + blen, 0, plen)) {
+		off = base + (uint64_t)((const uint8_t *)memchr(p + ELF_REC_HEAD + blen, 0, plen) - p);
+		why = "the ELF record's path contains a NUL byte";
+	}
+	if (why) {
+		r->err.code = CITCAT_ERR_CORRUPT;
+		r->err.offset = off;
+		snprintf(r->err.msg, sizeof r->err.msg, "CAT header: %s", why);
+		return r->err.code;
+	}
+	r->has_elf = 1;
+	r->elf.build_id_len = (uint8_t)blen;
+	memcpy(r->elf.build_id, p + ELF_REC_HEAD, blen);
+	memcpy(r->elf.path, p + ELF_REC_HEAD + blen, plen);
+	r->elf.path[plen] = 0;
+	return 0;
+}
+
 static int reader_init(void *obj)
 {
 	struct citcat_cat_reader *r = obj;
@@ -324,7 +391,10 @@ static int reader_init(void *obj)
 		r->err.code = rc;
 		r->err.offset = 16 + (roff >= 0 ? (unsigned)roff : 0);
 		snprintf(r->err.msg, sizeof r->err.msg, "CAT header: %s", why);
+		return rc;
 	}
+	if (cc_reader_version(r->cr) >= 4 && ml > CITCAT_TARGET_META_LEN)
+		rc = read_elf_rec(r, m + CITCAT_TARGET_META_LEN, ml - CITCAT_TARGET_META_LEN);
 	return rc;
 }
 
@@ -335,6 +405,7 @@ CC_STREAM_READER_FUNCS(citcat_cat_reader, struct citcat_cat_reader, &reader_kind
 
 const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_reader *r) { return r ? &r->cfg : NULL; }
 const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r) { return r ? &r->err : NULL; }
+const struct citcat_cat_elf *citcat_cat_elf(const struct citcat_cat_reader *r) { return r && r->has_elf ? &r->elf : NULL; }
 uint64_t citcat_cat_reader_offset(const struct citcat_cat_reader *r) { return r ? cc_reader_chunk_offset(r->cr) : 0; }
 uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *r) { return r ? cc_reader_file_size(r->cr) : 0; }
 

@@ -671,7 +671,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 		t->bus.code_changed = core_code_changed;
 		t->bus.code_ctx = t->uc;
-		if (cat_path && (rc = citcat_cat_writer_open(&t->cat, cat_path, &cfg->target))) {
+		if (cat_path && (rc = citcat_cat_writer_open_elf(&t->cat, cat_path, &cfg->target, elf))) {
 			fail(t, rc, "%s: cannot create the CAT: %s", cat_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}

@@ -163,6 +163,14 @@ int cli_open_symbols(const char *path, struct citcat_symbols **s);
  * (FILE:LINE)" into BUF (N bytes, always terminated); returns BUF.  For the
  * divergence report, capture's fault message and dump. */
 const char *cli_describe_pc(struct citcat_symbols *syms, uint64_t pc, char *buf, size_t n);
+/* The firmware a version 4 CAT records (capture/CAT.md): printed by info
+ * (E may be NULL: nothing), and used for symbols when --elf is not given:
+ * *S is the ELF's symbolizer when its build id still matches the recorded
+ * one (ELF, N bytes, gets its path), else NULL with a warning on standard
+ * error (none when the CAT records no firmware).  Always returns 0. */
+struct citcat_cat_elf;
+void cli_print_cat_elf(const struct citcat_cat_elf *e, int json);
+int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *elf, size_t n);
 int cmd_report(int argc, char **argv);
 
 #endif

@@ -451,6 +451,7 @@ int cat_info(const char *path, int json)
 		if (stop == CITCAT_STOP_FAULT)
 			printf("\"fault\": \"%s\", \"fault_pc\": %u, \"fault_addr\": %u, ", citcat_fault_kind_name(fault_kind),
 			       fault_pc, fault_addr);
+		cli_print_cat_elf(citcat_cat_elf(r), 1);
 		printf("\"config\": {\"ram_base\": %u, \"ram_size\": %u, \"icache\": \"%u:%u:%u:%s\", "
 		       "\"dcache\": \"%u:%u:%u:%s\", \"dcache_write\": \"%s\", \"penalty\": {\"miss\": %u, \"wb\": %u, "
 		       "\"uncached\": %u}, \"timestamps\": %s, \"seed\": %llu}}\n",
@@ -474,6 +475,7 @@ int cat_info(const char *path, int json)
 			printf("  exit value %d\n", (int)exit_value);
 		if (stop == CITCAT_STOP_FAULT)
 			printf("  fault      %s at 0x%08x, address 0x%08x\n", citcat_fault_kind_name(fault_kind), fault_pc, fault_addr);
+		cli_print_cat_elf(citcat_cat_elf(r), 0);
 		if (c->icache.repl == CITCAT_REPL_RANDOM || c->dcache.repl == CITCAT_REPL_RANDOM)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", repl[0], repl[1]);
 		printf("  events            total  before start    traced\n");

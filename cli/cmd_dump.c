@@ -4,23 +4,30 @@
 #include "cli.h"
 #include "formats_cli.h"
 #include "dump.h"
+#include "ims.h"
 #include "symbols.h"
 
 #include <string.h>
 
 static const char dump_help[] =
-	"usage: citcat dump [--csv|--json] [--from N] [--count K] [--elf FW.elf] FILE\n\n"
-	"Prints the records of a CAT, itrace, AES, IMS, din/xdin, PDATS or PDATS II file\n"
-	"(recognised by its contents), one per line, with its record number and the\n"
-	"fields that apply to it: a CAT event with its bus position and timestamp (when\n"
-	"recorded), an itrace record with its instruction index, an AES record with its\n"
-	"instruction boundary (branch count, PC).  Columns: formats/DUMP.md.\n"
+	"usage: citcat dump [--csv|--json] [--from N] [--count K] [--elf FW.elf]\n"
+	"                   [--itrace RUN.itrace] [--image RUN.ims|FW.elf] FILE\n\n"
+	"Prints the records of a CAT, itrace, AES, IMS, din/xdin, PDATS, PDATS II, LVT,\n"
+	"DAF or SDC-LSP file (recognised by its contents), one per line, with its record\n"
+	"number and the fields that apply to it: a CAT event with its bus position and\n"
+	"timestamp (when recorded), an itrace, LVT or DAF record with its instruction\n"
+	"index, an AES record with its instruction boundary (branch count, PC), an\n"
+	"SDC-LSP stream with the index of its first instruction.  Columns: formats/DUMP.md.\n"
 	"  --csv       comma-separated values, with a header line naming the columns\n"
 	"  --json      one JSON object per line (JSON Lines)\n"
 	"  --from N    start at record N (numbered from 0)\n"
 	"  --count K   print at most K records\n"
 	"  --elf FW    name each record's pc: two more columns, func (function+0xOFF)\n"
 	"              and src (file:line), empty where the ELF does not know the pc\n"
+	"  --itrace T  LVT, DAF: the program flow, an itrace of the same run (capture\n"
+	"              --oracle, or what replay regenerated); their records decode\n"
+	"              only against the instructions executed\n"
+	"  --image I   SDC-LSP: the program image (the run's IMS or the firmware ELF)\n"
 	"The file is read as a stream: memory stays bounded whatever its length.\n";
 
 enum style { TEXT, CSV, JSON };
@@ -142,11 +149,20 @@ static int p_progress(void *ctx, uint64_t n)
 	return cli_interrupted() ? CITCAT_ERR_INTERRUPTED : 0;
 }
 
+/* The image sdclsp_load_image gave: the IMS owns it when it came from one. */
+static void dump_free_image(struct citcat_image *img, struct citcat_ims *ims)
+{
+	if (ims->memory)
+		citcat_ims_fini(ims);
+	else
+		citcat_image_free(img);
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	enum style style = TEXT;
-	const char *path = NULL, *elf = NULL;
-	struct citcat_dump_opts o = {sizeof o, 0, UINT64_MAX};
+	const char *path = NULL, *elf = NULL, *image = NULL;
+	struct citcat_dump_opts o = {.size = sizeof o, .count = UINT64_MAX};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
@@ -156,6 +172,10 @@ int cmd_dump(int argc, char **argv)
 			if (i + 1 >= argc)
 				return cli_usage_error("dump", "--elf needs a file");
 			elf = argv[++i];
+		} else if (strcmp(a, "--itrace") == 0 || strcmp(a, "--image") == 0) {
+			if (i + 1 >= argc)
+				return cli_usage_error("dump", "%s needs a file", a);
+			*(a[3] == 't' ? &o.itrace : &image) = argv[++i];
 		} else if (strcmp(a, "--csv") == 0 || strcmp(a, "--json") == 0) {
 			enum style s = a[2] == 'c' ? CSV : JSON;
 			if (style != TEXT && style != s)
@@ -187,15 +207,38 @@ int cmd_dump(int argc, char **argv)
 	citcat_dump_fn fn = cli_format(f)->dump;
 	if (!fn)
 		return cli_fail("%s: a %s; dump does not read it yet (see formats/DUMP.md)", path, f->what);
-	struct printer p = {.style = style};
-	if (elf && cli_open_symbols(elf, &p.syms))
+	/* the inputs an LVT, DAF or SDC-LSP file's records decode against */
+	int flow = f->id == CITCAT_FMT_LVT || f->id == CITCAT_FMT_DAF;
+	if ((o.itrace && !flow) || (image && f->id != CITCAT_FMT_SDCLSP))
+		return cli_usage_error("dump", "%s: a %s does not take %s", path, f->what,
+				       o.itrace && !flow ? "--itrace" : "--image");
+	if (flow && !o.itrace)
+		return cli_usage_error("dump", "%s: the records of a %s decode only against the program flow: give --itrace "
+					       "RUN.itrace (the capture's --oracle, or what replay regenerated)",
+				       path, f->what);
+	if (f->id == CITCAT_FMT_SDCLSP && !image)
+		return cli_usage_error("dump", "%s: an SDC-LSP stream decodes only with the program image: give --image "
+					       "RUN.ims or --image FIRMWARE.elf",
+				       path);
+	struct citcat_image *img = NULL;
+	struct citcat_ims ims = {0};
+	if (image && sdclsp_load_image(image, &img, &ims))
 		return EXIT_USAGE;
+	o.image = img;
+	struct printer p = {.style = style};
+	if (elf && cli_open_symbols(elf, &p.syms)) {
+		dump_free_image(img, &ims);
+		return EXIT_USAGE;
+	}
+	if (!elf && f->id == CITCAT_FMT_CAT) /* the firmware the CAT records, build id checked */
+		cli_symbols_from_cat(path, &p.syms, NULL, 0);
 	cli_progress_init(&p.pr, "dumping");
 	struct citcat_dump_sink sink = {p_begin, p_record, p_progress, &p};
 	struct citcat_errinfo err = {0};
 	int rc = fn(path, &o, &sink, &err);
 	cli_progress_done(&p.pr);
 	citcat_symbols_close(p.syms);
+	dump_free_image(img, &ims);
 	if (rc == CITCAT_ERR_INTERRUPTED)
 		return cli_fail("dump: interrupted");
 	if (rc == CITCAT_ERR_IO && !err.code)

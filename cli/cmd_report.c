@@ -661,8 +661,11 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 
 	struct report r = {0};
+	static char recorded[4096];
 	if (elf && cli_open_symbols(elf, &r.syms))
 		return EXIT_USAGE;
+	if (!elf && !cli_symbols_from_cat(cat, &r.syms, recorded, sizeof recorded) && r.syms)
+		elf = recorded; /* the firmware the CAT records, build id checked */
 	const char *tmpdir = getenv("TMPDIR");
 	char dirbuf[4096];
 	snprintf(dirbuf, sizeof dirbuf, "%s/citcat-report-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "outfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -365,7 +366,21 @@ int cli_has_suffix(const char *s, const char *suf)
 
 static volatile sig_atomic_t got_signal;
 
-static void on_signal(int sig) { got_signal = sig; }
+/* The first signal asks for a clean stop at the next boundary (the long
+ * loops poll cli_interrupted); a second one, while that stop is under way,
+ * forces the exit at once: status 130, temporary outputs removed, nothing
+ * renamed into place. */
+static void on_signal(int sig)
+{
+	if (got_signal) {
+		static const char msg[] = "\ncitcat: interrupted again: aborted, temporary outputs removed\n";
+		cc_outfile_remove_temps();
+		ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+		(void)n;
+		_exit(130);
+	}
+	got_signal = sig;
+}
 
 void cli_catch_signals(void)
 {

@@ -98,6 +98,39 @@ static int descriptor_file(const char *path, const struct stat *st)
 	return 0;
 }
 
+/* The temporary files being written, for cc_outfile_remove_temps (a second
+ * Ctrl-C): slots set once the file exists, cleared before its name is freed.
+ * Atomic so that outfiles opened on other threads may share the table. */
+#define LIVE_TEMPS 64
+static char *live_temps[LIVE_TEMPS];
+
+static void temp_live(char *tmp)
+{
+	for (int i = 0; i < LIVE_TEMPS; i++) {
+		char *none = NULL;
+		if (__atomic_compare_exchange_n(&live_temps[i], &none, tmp, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			return;
+	}
+	/* more than LIVE_TEMPS at once: this one is not removed by a forced abort */
+}
+
+static void temp_gone(char *tmp)
+{
+	for (int i = 0; tmp && i < LIVE_TEMPS; i++) {
+		char *p = tmp;
+		__atomic_compare_exchange_n(&live_temps[i], &p, NULL, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	}
+}
+
+void cc_outfile_remove_temps(void)
+{
+	for (int i = 0; i < LIVE_TEMPS; i++) {
+		char *p = __atomic_load_n(&live_temps[i], __ATOMIC_SEQ_CST);
+		if (p)
+			unlink(p);
+	}
+}
+
 /* Opens the file-system output PATH: straight through for character
  * devices, FIFOs and descriptor paths; otherwise a temporary file beside
  * the final regular file (beside the target of a symbolic link, which stays
@@ -157,6 +190,7 @@ static int open_path(struct cc_outfile *o, const char *path, struct citcat_errin
 		o->tmp = NULL;
 		return oerr(err, e, "cannot create %s: %s", path);
 	}
+	temp_live(o->tmp);
 	return 0;
 }
 
@@ -277,6 +311,7 @@ static int end_frame(struct cc_outfile *o)
 
 static void outfile_free(struct cc_outfile *o)
 {
+	temp_gone(o->tmp);
 	LZ4F_freeCompressionContext(o->cctx);
 	ZSTD_freeCCtx(o->zctx);
 	free(o->zbuf);

@@ -51,5 +51,9 @@ void cc_outfile_abort(struct cc_outfile *o);
  * WERR says how, copied to ERR, which may be NULL) the output is removed,
  * otherwise committed.  Frees O.  Returns RC or cc_outfile_commit's code. */
 int cc_outfile_finish(struct cc_outfile *o, int rc, const struct citcat_errinfo *werr, struct citcat_errinfo *err);
+/* Removes the temporary file of every outfile still being written (up to
+ * 64 at once), leaving the outfiles themselves alone.  Async-signal-safe:
+ * for a signal handler that is about to _exit (the CLI's second Ctrl-C). */
+void cc_outfile_remove_temps(void);
 
 #endif

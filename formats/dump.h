@@ -45,7 +45,7 @@ struct citcat_dump_rec {
 
 /* The columns of one file kind (DUMP.md). */
 struct citcat_dump_schema {
-	const char *format; /* "cat", "itrace", "aes", "ims", "din", "xdin", "pdats", "pdats2" */
+	const char *format; /* "cat", "itrace", "aes", "ims", "din", "xdin", "pdats", "pdats2", "lvt", "daf", "sdclsp" */
 	unsigned version;   /* the file's format version (0 when it has none) */
 	size_t ncols;
 	const char *const *cols;
@@ -69,6 +69,14 @@ struct citcat_dump_opts {
 	size_t size;    /* sizeof(struct citcat_dump_opts) */
 	uint64_t from;  /* first record number handed out */
 	uint64_t count; /* records handed out at most (UINT64_MAX: all) */
+	/* LVT and DAF: the program flow, an itrace of the same run (the
+	 * capture's --oracle, or the one `citcat replay` regenerated), whose
+	 * instructions tell which record comes next; NULL: none (the dumper
+	 * then fails with CITCAT_ERR_INVAL; DUMP.md) */
+	const char *itrace;
+	/* SDC-LSP: the program image the stream decodes against (borrowed);
+	 * NULL: none (CITCAT_ERR_INVAL) */
+	const struct citcat_image *image;
 };
 
 /* Each returns 0 when the records asked for were handed out (a dump that
@@ -89,5 +97,17 @@ int citcat_dump_ims(const char *path, const struct citcat_dump_opts *opts, const
  * their first bytes as citcat_addr_reader_open does. */
 int citcat_dump_addr(const char *path, const struct citcat_dump_opts *opts, const struct citcat_dump_sink *sink,
 		     struct citcat_errinfo *err);
+
+/* LVT and DAF: the records in the order OPTS->ITRACE's instructions consume
+ * them (DUMP.md); CITCAT_ERR_INVAL without OPTS->ITRACE, CITCAT_ERR_CORRUPT
+ * when a record does not fit the flow (not the same run). */
+int citcat_dump_lvt(const char *path, const struct citcat_dump_opts *o, const struct citcat_dump_sink *s,
+		    struct citcat_errinfo *err);
+int citcat_dump_daf(const char *path, const struct citcat_dump_opts *o, const struct citcat_dump_sink *s,
+		    struct citcat_errinfo *err);
+/* SDC-LSP: one record per stream, decoded with OPTS->IMAGE (CITCAT_ERR_INVAL
+ * without it). */
+int citcat_dump_sdclsp(const char *path, const struct citcat_dump_opts *o, const struct citcat_dump_sink *s,
+		       struct citcat_errinfo *err);
 
 #endif

@@ -95,6 +95,21 @@ void sdclsp_encoder_set_record_cb(struct sdclsp_encoder *e, sdclsp_record_fn fn,
 typedef void (*sdclsp_stream_fn)(void *ctx, uint32_t sa, uint32_t sl, int inferable);
 void sdclsp_encoder_set_stream_cb(struct sdclsp_encoder *e, sdclsp_stream_fn fn, void *ctx);
 
+/* citcat dump only (not exported): every stream descriptor the decoder
+ * reads, as it reads it (before the stream's first instruction is handed
+ * out by sdclsp_decoder_next). */
+enum { SDCLSP_DEC_LSP_HIT = 1, SDCLSP_DEC_SDC_HIT = 2, SDCLSP_DEC_SDC_MISS = 3 };
+struct sdclsp_dec_stream {
+	uint8_t kind;    /* SDCLSP_DEC_*: the record class the stream came from */
+	uint8_t copy;    /* 1: a later stream of an e/r LSP-hit run record (no bits of its own) */
+	uint8_t sa_sent; /* SDC miss: 1 when the record carries the SA */
+	uint32_t run;    /* the LSP-hit record that was read: streams it covers (b: 1) */
+	uint32_t si, sa, sl;
+	uint64_t insn;   /* instructions before the stream */
+};
+typedef void (*sdclsp_dec_stream_fn)(void *ctx, const struct sdclsp_dec_stream *s);
+void sdclsp_decoder_set_stream_cb(struct sdclsp_decoder *d, sdclsp_dec_stream_fn fn, void *ctx);
+
 /* Write an encoder's output with common/outfile.h (cc_outfile_sink), which
  * handles the temporary name and the optional LZ4 frame. */
 

@@ -36,6 +36,8 @@ struct sdclsp_decoder {
 	uint32_t infer;
 	unsigned sa_shift; /* SA fields hold SA >> sa_shift: 2 (ISA 1), 0 (ISA 2) */
 	uint64_t n_insn, n_streams;
+	sdclsp_dec_stream_fn stream_cb; /* citcat dump: every stream descriptor read */
+	void *stream_ctx;
 };
 
 static int dec_fail(struct sdclsp_decoder *d, int code, uint64_t off, const char *fmt, ...)
@@ -180,6 +182,12 @@ void sdclsp_decoder_close(struct sdclsp_decoder *d)
 	free(d);
 }
 
+void sdclsp_decoder_set_stream_cb(struct sdclsp_decoder *d, sdclsp_dec_stream_fn fn, void *ctx)
+{
+	d->stream_cb = fn;
+	d->stream_ctx = ctx;
+}
+
 const struct sdclsp_config *sdclsp_decoder_config(const struct sdclsp_decoder *d) { return d ? &d->m.cfg : NULL; }
 const struct citcat_errinfo *sdclsp_decoder_error(const struct sdclsp_decoder *d) { return d ? &d->err : NULL; }
 
@@ -274,8 +282,10 @@ static int next_stream(struct sdclsp_decoder *d)
 	struct sdc_model *m = &d->m;
 	const struct sdclsp_config *c = &m->cfg;
 	uint32_t sa = 0, sl = 0, si = 0, v = 0;
+	struct sdclsp_dec_stream info = {.kind = SDCLSP_DEC_LSP_HIT, .insn = d->n_insn};
 	int rc;
 	if (d->runs_left) {
+		info.copy = 1;
 		d->runs_left--;
 		si = m->lsp[sdc_lsp_index(m)];
 		if ((rc = hit_stream(d, si, &sa, &sl)) < 0)
@@ -294,6 +304,7 @@ static int next_stream(struct sdclsp_decoder *d)
 			run++;
 			sdc_aolc_update(m, run);
 		}
+		info.run = run;
 		d->runs_left = run - 1;
 		si = m->lsp[sdc_lsp_index(m)];
 		if ((rc = hit_stream(d, si, &sa, &sl)) < 0)
@@ -304,10 +315,12 @@ static int next_stream(struct sdclsp_decoder *d)
 	if ((rc = get_bits(d, m->si_bits, &si)) < 0)
 		return rc;
 	if (si) {
+		info.kind = SDCLSP_DEC_SDC_HIT;
 		if ((rc = hit_stream(d, si, &sa, &sl)) < 0)
 			return rc;
 	} else {
 		uint32_t explicit_sa = 1;
+		info.kind = SDCLSP_DEC_SDC_MISS;
 		if (d->infer_valid && !(c->flags & SDCLSP_FLAG_SA_ALWAYS) && (rc = get_bits(d, 1, &explicit_sa)) < 0)
 			return rc;
 		if (explicit_sa) {
@@ -328,6 +341,7 @@ static int next_stream(struct sdclsp_decoder *d)
 		} else {
 			sa = d->infer;
 		}
+		info.sa_sent = (uint8_t)explicit_sa;
 		if ((rc = get_bits(d, m->sl_bits, &sl)) < 0)
 			return rc;
 		if (++sl > c->max_sl)
@@ -344,6 +358,12 @@ static int next_stream(struct sdclsp_decoder *d)
 	}
 	m->lsp[p] = si;
 done:
+	if (d->stream_cb) {
+		info.si = si;
+		info.sa = sa;
+		info.sl = sl;
+		d->stream_cb(d->stream_ctx, &info);
+	}
 	sdc_hist_push(m, si);
 	d->cur = sa;
 	d->remaining = sl;

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "dump.h"
 #include "itrace.h"
+#include "lvt.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -49,11 +50,13 @@ static int c_record(void *ctx, const struct citcat_dump_rec *r)
 	return 0;
 }
 
+static const char *flow_path; /* --itrace for the LVT dumper */
+
 static int dump(citcat_dump_fn fn, const char *path, uint64_t from, uint64_t count, struct coll *c)
 {
 	memset(c->lines, 0, sizeof c->lines);
 	c->n = 0;
-	struct citcat_dump_opts o = {sizeof o, from, count};
+	struct citcat_dump_opts o = {.size = sizeof o, .from = from, .count = count, .itrace = flow_path};
 	struct citcat_dump_sink s = {c_begin, c_record, NULL, c};
 	struct citcat_errinfo e = {0};
 	return fn(path, &o, &s, &e);
@@ -143,6 +146,99 @@ static void test_itrace(const char *path)
 	LINE(&c, 0, "2 insn insn=1 pc=0x00000018 word=0xea000036");
 }
 
+/* An itrace flow of: 0x100 loading 0x2000, 0x104 storing then loading
+ * 0x2004, an interrupt entry (EPC 0x108, line 2), 0x18; NLOADS2 = 0 drops
+ * the second load (a flow that does not fit the LVT). */
+static void write_flow(const char *path, int nloads2)
+{
+	struct citcat_itrace_writer *w;
+	CHECK_EQ(citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32), 0);
+	static struct citcat_itrace_rec r;
+	memset(&r, 0, sizeof r);
+	r.pc = 0x100;
+	r.word = 0xe5910000;
+	r.n_acc = 1;
+	r.acc[0] = (struct citcat_access){0x2000, 0xdeadbeef, 4, 0, 0};
+	CHECK_EQ(citcat_itrace_write(w, &r), 0);
+	r.pc = 0x104;
+	r.n_acc = 1 + (uint32_t)nloads2;
+	r.acc[0] = (struct citcat_access){0x2004, 7, 4, 1, 0};
+	r.acc[1] = (struct citcat_access){0x2004, 7, 4, 0, 0};
+	CHECK_EQ(citcat_itrace_write(w, &r), 0);
+	struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = 2, .pc = 0x108};
+	CHECK_EQ(citcat_itrace_write(w, &irq), 0);
+	memset(&r, 0, sizeof r);
+	r.pc = 0x18;
+	r.word = 0xea000036;
+	CHECK_EQ(citcat_itrace_write(w, &r), 0);
+	CHECK_EQ(citcat_itrace_writer_close(w), 0);
+}
+
+/* An LVT of that run: START (P = 0x100), the first load's value, an FA hit
+ * for the load after the store, the interrupt, STOP.  Its records come out
+ * in flow order with the instruction index of the load or boundary. */
+static void test_lvt(const char *dir)
+{
+	char lvt[4200], flow[4200], bad[4200];
+	snprintf(lvt, sizeof lvt, "%s/t.lvt", dir);
+	snprintf(flow, sizeof flow, "%s/flow.itrace", dir);
+	snprintf(bad, sizeof bad, "%s/bad.itrace", dir);
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	struct citcat_lvt_writer *w;
+	CHECK_EQ(citcat_lvt_writer_open(&w, lvt, &cfg, 0), 0);
+	struct citcat_lvt_rec start = {.kind = CITCAT_LVT_START, .code_hash = 0x1122334455667788ull, .dc_rng = 9};
+	start.regs[15] = 0x100;
+	CHECK_EQ(citcat_lvt_put_event(w, &start), 0);
+	CHECK_EQ(citcat_lvt_put_value(w, 0xdeadbeef, 4), 0);
+	CHECK_EQ(citcat_lvt_put_hit(w), 0);
+	struct citcat_lvt_rec irq = {.kind = CITCAT_LVT_IRQ, .line = 2, .bcount = 1, .pc = 0x108};
+	CHECK_EQ(citcat_lvt_put_event(w, &irq), 0);
+	struct citcat_lvt_rec stop = {.kind = CITCAT_LVT_STOP, .line = CITCAT_STOP_COMMAND};
+	stop.st = (struct citcat_lvt_stats){.insns = 3, .bcount = 2, .loads = 2, .hits = 1, .value_bytes = 4,
+					    .raw_bytes = 8, .irqs = 1};
+	CHECK_EQ(citcat_lvt_put_event(w, &stop), 0);
+	CHECK_EQ(citcat_lvt_writer_close(w), 0);
+	write_flow(flow, 1);
+	write_flow(bad, 0);
+
+	struct coll c = {0};
+	flow_path = flow;
+	CHECK_EQ(dump(citcat_dump_lvt, lvt, 0, UINT64_MAX, &c), 0);
+	CHECK_EQ(c.n, 5);
+	CHECK(strcmp(c.sc->format, "lvt") == 0);
+	LINE(&c, 0, "0 start insn=0 pc=0x00000100 hash=0x1122334455667788 rng=0x00000009");
+	LINE(&c, 1, "1 value insn=0 pc=0x00000100 addr=0x00002000 size=4 value=0xdeadbeef");
+	LINE(&c, 2, "2 hit insn=1 pc=0x00000104 addr=0x00002004 size=4");
+	/* the entry's insn is the handler's first instruction, as in the itrace */
+	LINE(&c, 3, "3 irq insn=2 pc=0x00000108 line=2 bcount=1");
+	CHECK(strncmp(c.lines[4], "4 stop bcount=2 reason=command insns=3 bits=", 44) == 0);
+	CHECK_EQ(dump(citcat_dump_lvt, lvt, 2, 1, &c), 0);
+	CHECK_EQ(c.n, 1);
+	LINE(&c, 0, "2 hit insn=1 pc=0x00000104 addr=0x00002004 size=4");
+	/* a flow without the second load: the hit is left over where the flow
+	 * has the interrupt */
+	flow_path = bad;
+	struct citcat_dump_opts o = {.size = sizeof o, .count = UINT64_MAX, .itrace = bad};
+	struct citcat_dump_sink s = {c_begin, c_record, NULL, &c};
+	struct citcat_errinfo e = {0};
+	c.n = 0;
+	CHECK_EQ(citcat_dump_lvt(lvt, &o, &s, &e), CITCAT_ERR_CORRUPT);
+	CHECK(strstr(e.msg, "a hit record") && strstr(e.msg, "an interrupt entry at instruction 2"));
+	CHECK_EQ(c.n, 2); /* START and the value went out before */
+	/* no flow: a caller mistake, said so */
+	o.itrace = NULL;
+	memset(&e, 0, sizeof e);
+	CHECK_EQ(citcat_dump_lvt(lvt, &o, &s, &e), CITCAT_ERR_INVAL);
+	CHECK(strstr(e.msg, "program flow") != NULL);
+	CHECK_EQ(citcat_dump_daf(lvt, &o, &s, &e), CITCAT_ERR_INVAL);
+	CHECK_EQ(citcat_dump_sdclsp(lvt, &o, &s, &e), CITCAT_ERR_INVAL);
+	flow_path = NULL;
+	unlink(lvt);
+	unlink(flow);
+	unlink(bad);
+}
+
 static void test_errors(const char *dir)
 {
 	struct coll c = {0};
@@ -154,7 +250,7 @@ static void test_errors(const char *dir)
 	/* an AES is not a CAT */
 	CHECK_EQ(dump(citcat_dump_cat, p, 0, UINT64_MAX, &c), CITCAT_ERR_MAGIC);
 	/* options without their size are a caller mistake */
-	struct citcat_dump_opts o = {0, 0, UINT64_MAX};
+	struct citcat_dump_opts o = {.size = 0, .count = UINT64_MAX};
 	struct citcat_dump_sink s = {c_begin, c_record, NULL, &c};
 	CHECK_EQ(citcat_dump_aes(p, &o, &s, NULL), CITCAT_ERR_INVAL);
 }
@@ -170,6 +266,7 @@ int main(void)
 	test_aes(a);
 	test_itrace(i);
 	test_errors(dir);
+	test_lvt(dir);
 	unlink(a);
 	unlink(i);
 	rmdir(dir);

@@ -161,7 +161,7 @@ function(citcat_add_firmware name)
     ${cmds}
     COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_COMMON_FLAGS} ${objs} ${FW_LINK_FLAGS}
       -nostartfiles -nodefaultlibs -T ${CITCAT_BSP_DIR}/link.ld
-      -Wl,--gc-sections -Wl,-Map=${FW_OUTPUT_DIRECTORY}/${name}.map
+      -Wl,--gc-sections -Wl,--build-id -Wl,-Map=${FW_OUTPUT_DIRECTORY}/${name}.map
       -Wl,--start-group ${libs} -Wl,--end-group
       -o ${out}.tmp
     COMMAND sh ${CITCAT_BSP_DIR}/check-firmware.sh ${out}.tmp ${CITCAT_ARM_TOOL_PREFIX}

@@ -76,7 +76,7 @@ $(OBJ):
 
 $(OUT): $(OBJS) $(BSP)/link.ld
 	$(CC) $(COMMON) $(OBJS) $(LDFLAGS_EXTRA) -nostartfiles -nodefaultlibs -T $(BSP)/link.ld \
-	    -Wl,--gc-sections -Wl,--start-group $(LIBS) -Wl,--end-group -o $@.tmp
+	    -Wl,--gc-sections -Wl,--build-id -Wl,--start-group $(LIBS) -Wl,--end-group -o $@.tmp
 	sh $(BSP)/check-firmware.sh $@.tmp $(CROSS)
 	mv $@.tmp $@
 

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_CAT_VERSION 3     /* written; readers accept 2 and 3 (CAT.md, Version changes) */
+#define CITCAT_CAT_VERSION 4     /* written; readers accept 2 to 4 (CAT.md, Version changes) */
 #define CITCAT_CAT_MIN_VERSION 2 /* the oldest version readers accept */
 
 enum citcat_cat_kind {
@@ -91,6 +91,25 @@ struct citcat_cat_reader;
  * _NOMEM or _IO (errno kept).  Failure convention of base.h (*W is NULL). */
 CITCAT_API int citcat_cat_writer_open(struct citcat_cat_writer **w, const char *path,
 				      const struct citcat_target_config *cfg);
+/* The firmware a CAT was captured from (version 4 metadata, CAT.md): the
+ * ELF's absolute path and its GNU build id, so that later commands can find
+ * its symbols and check it is still the same file. */
+#define CITCAT_CAT_ELF_PATH_MAX 4095
+#define CITCAT_CAT_BUILD_ID_MAX 64
+struct citcat_cat_elf {
+	char path[CITCAT_CAT_ELF_PATH_MAX + 1]; /* absolute, NUL-terminated; "" when not recorded */
+	uint8_t build_id[CITCAT_CAT_BUILD_ID_MAX];
+	uint8_t build_id_len; /* 0: the ELF had no build id */
+};
+/* As citcat_cat_writer_open, recording the firmware ELF_PATH (made
+ * absolute; NULL records nothing) and its build id.  An ELF whose path
+ * cannot be resolved or whose build id cannot be read is recorded with
+ * what could be found (the capture itself reads the ELF first). */
+CITCAT_API int citcat_cat_writer_open_elf(struct citcat_cat_writer **w, const char *path,
+					  const struct citcat_target_config *cfg, const char *elf_path);
+/* The firmware recorded in the CAT R reads, or NULL when it records none
+ * (versions 2 and 3, or written without).  Owned by R. */
+CITCAT_API const struct citcat_cat_elf *citcat_cat_elf(const struct citcat_cat_reader *r);
 /* Appends one event.  Returns 0, CITCAT_ERR_INVAL (NULL argument, bad kind
  * or size) or _IO; details in citcat_cat_writer_error. */
 CITCAT_API int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event *ev);
