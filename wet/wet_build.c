@@ -14,6 +14,7 @@
 #include "outfile.h"
 #include "tier1.h"
 #include "wet_int.h"
+#include "ckpt.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -674,6 +675,17 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 {
 	struct pass1 *p = ctx;
 	int rc;
+	/* The WET models A32 instructions and IRQ-mode entries only (WET.md):
+	 * refuse what it would get wrong rather than answer wrongly. */
+	if (r->kind == CITCAT_REC_INSN && r->thumb)
+		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					  "instruction %llu at 0x%08x is Thumb; the WET handles ARM (A32) code only",
+					  (unsigned long long)p->insns, (unsigned)r->pc);
+	if (r->kind == CITCAT_REC_IRQ && r->line == CITCAT_CKPT_LINE)
+		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					  "a segment checkpoint after instruction %llu; the WET does not model "
+					  "checkpointed captures (capture without --checkpoint-every)",
+					  (unsigned long long)p->insns);
 	if (r->kind != CITCAT_REC_INSN) {
 		if ((rc = wet_cd_irq(p->cd, (uint32_t)r->pc, p->cpsr, p->sp)))
 			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
