@@ -90,11 +90,10 @@ int citcat_aes_writer_open(struct citcat_aes_writer **out, const char *path, con
 	cc_put32(meta + 20, cfg->dev_base);
 	w->dev_base = cfg->dev_base;
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_AES_VERSION, meta, sizeof meta, 0);
-	if (rc) {
-		free(w);
-		return rc;
-	}
-	*out = w;
+	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
+	if (rc)
+		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "cannot create %s: %s", path ? path : "(no path)",
+					  rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	return 0;
 }
 
@@ -493,7 +492,9 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	}
 	if ((rc = citcat_aes_writer_open(&w, out_path, &id, &cfg))) {
 		citcat_cat_reader_close(r);
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", out_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		rc = citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", out_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		citcat_aes_writer_abort(w);
+		return rc;
 	}
 	struct citcat_cat_event ev;
 	int synced = 0;

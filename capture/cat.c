@@ -6,6 +6,7 @@
 
 #include <limits.h>
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,11 +216,10 @@ int citcat_cat_writer_open_elf(struct citcat_cat_writer **out, const char *path,
 		return CITCAT_ERR_NOMEM;
 	w->cfg = *cfg;
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_CAT_VERSION, meta, (uint32_t)mlen, CHUNK);
-	if (rc) {
-		free(w);
-		return rc;
-	}
-	*out = w;
+	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
+	if (rc)
+		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "cannot create %s: %s", path ? path : "(no path)",
+					  rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	return 0;
 }
 

@@ -387,6 +387,8 @@ int cc_input_open_mem(struct cc_input **out, const void *buf, size_t len, struct
 	if (!out)
 		return CITCAT_ERR_INVAL;
 	*out = NULL;
+	if (!buf && len) /* (NULL, 0) is an empty input; a NULL buffer with bytes is a caller mistake */
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "NULL buffer of %zu bytes", len);
 	struct cc_input *in = calloc(1, sizeof *in);
 	if (!in)
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");

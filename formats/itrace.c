@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "container.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,12 +77,11 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 		return CITCAT_ERR_NOMEM;
 	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, 0, 0, 0, 0};
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
-	if (rc) {
-		free(w);
-		return rc;
-	}
 	state_reset(&w->st);
-	*out = w;
+	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
+	if (rc)
+		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "cannot create %s: %s", path ? path : "(no path)",
+					  rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	return 0;
 }
 

@@ -59,15 +59,23 @@
     .arm
     .text
 
-#define TRACE_BASE_LO   0x0F00          /* 0x40000F00 */
-#define TRACE_BASE_HI   0x4000
-#define CMD             0x00
-#define REG(k)          (0x40 + 4 * (k))
-#define DUMP_DONE       0xFC
-#define NSLOTS          39
+#include "citcat_regs.h"
+
+#define TRACE_BASE_LO   (CITCAT_TRACE_BASE & 0xFFFF)    /* 0x0F00 */
+#define TRACE_BASE_HI   (CITCAT_TRACE_BASE >> 16)       /* 0x4000 */
+/* trace module registers relative to its base */
+#define CMD             (CITCAT_TRACE_CMD - CITCAT_TRACE_BASE)
+#define REG(k)          (CITCAT_TRACE_REG(k) - CITCAT_TRACE_BASE)
+#define DUMP_DONE       (CITCAT_TRACE_DUMP_DONE - CITCAT_TRACE_BASE)
+#define NSLOTS          CITCAT_TRACE_NSLOTS
 /* cache maintenance registers relative to the trace module base */
-#define INV_I           (0x40000100 - 0x40000F00)   /* -0xE00 */
-#define CLEAN_INV_D     (0x40000108 - 0x40000F00)   /* -0xDF8 */
+#define INV_I           (CITCAT_CACHE_INV_I - CITCAT_TRACE_BASE)        /* -0xE00 */
+#define CLEAN_INV_D     (CITCAT_CACHE_CLEAN_INV_D - CITCAT_TRACE_BASE)  /* -0xDF8 */
+/* command values, built with movw/movt (no literal pool) */
+#define TRC1_LO         (CITCAT_TRACE_CMD_TRC1 & 0xFFFF)
+#define TRC1_HI         (CITCAT_TRACE_CMD_TRC1 >> 16)
+#define STOP_LO         (CITCAT_TRACE_CMD_STOP & 0xFFFF)
+#define STOP_HI         (CITCAT_TRACE_CMD_STOP >> 16)
 
 #define MODE_FIQ        0x11
 #define MODE_IRQ        0x12
@@ -85,8 +93,8 @@ citcat_trace_start:
     cpsid   i                       @ no IRQ from here to the end of the dump
     movw    r0, #TRACE_BASE_LO
     movt    r0, #TRACE_BASE_HI      @ r0 = trace module base (no literal pool)
-    movw    r1, #0x4331
-    movt    r1, #0x5452             @ r1 = 'TRC1'
+    movw    r1, #TRC1_LO
+    movt    r1, #TRC1_HI             @ r1 = 'TRC1'
     str     r1, [r0, #CMD]          @ arm the trace: recording starts
     str     r1, [r0, #CLEAN_INV_D]  @ write back dirty D lines, invalidate D
     str     r1, [r0, #INV_I]        @ invalidate I: the next boundary is P
@@ -158,8 +166,8 @@ citcat_trace_stop:
     push    {r0, r1}
     movw    r0, #TRACE_BASE_LO
     movt    r0, #TRACE_BASE_HI
-    movw    r1, #0x4F50
-    movt    r1, #0x5354             @ 'STOP'
+    movw    r1, #STOP_LO
+    movt    r1, #STOP_HI             @ 'STOP'
     str     r1, [r0, #CMD]
     pop     {r0, r1}
     bx      lr

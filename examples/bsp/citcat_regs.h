@@ -7,12 +7,20 @@
  * capture/devices.c, the bus, the IMS and AES extractors, the LVT trace
  * module), so the two cannot disagree; tests/test_regmap.c checks the
  * device table and capture/TARGET.md against it.  Plain macros only, valid
- * C for any target.  Mirrors capture/TARGET.md (version 1).
+ * C for any target, and assembler-safe: a .S file (examples/bsp/citcat_driver.S)
+ * may include it, where the C-only parts (<stdint.h>, the uint32_t casts)
+ * are left out (GNU as reads the C `u` suffix of the constants itself).
+ * Mirrors capture/TARGET.md (version 1).
  */
 #ifndef CITCAT_REGS_H
 #define CITCAT_REGS_H
 
+#ifndef __ASSEMBLER__
 #include <stdint.h>
+#define CITCAT_REGS_U32(x)     ((uint32_t)(x))
+#else
+#define CITCAT_REGS_U32(x)     (x)
+#endif
 
 /* ---- memory map ------------------------------------------------------- */
 
@@ -20,7 +28,7 @@
 #define CITCAT_RAM_SIZE        0x01000000u /* 16 MiB, the model's default --ram */
 #define CITCAT_DEV_BASE        0x40000000u
 /* an address's offset in the device window (the model works in offsets) */
-#define CITCAT_DEV_OFF(addr)   ((uint32_t)(addr) - CITCAT_DEV_BASE)
+#define CITCAT_DEV_OFF(addr)   (CITCAT_REGS_U32(addr) - CITCAT_DEV_BASE)
 
 /* System control */
 #define CITCAT_SYSCTL_BASE     0x40000000u
@@ -105,7 +113,7 @@
 /* Trace module */
 #define CITCAT_TRACE_BASE      0x40000F00u
 #define CITCAT_TRACE_CMD       (CITCAT_TRACE_BASE + 0x00u)
-#define CITCAT_TRACE_REG(k)    (CITCAT_TRACE_BASE + 0x40u + 4u * (uint32_t)(k))
+#define CITCAT_TRACE_REG(k)    (CITCAT_TRACE_BASE + 0x40u + 4u * CITCAT_REGS_U32(k))
 #define CITCAT_TRACE_DUMP_DONE (CITCAT_TRACE_BASE + 0xFCu)
 #define CITCAT_TRACE_CMD_TRC1  0x54524331u /* 'TRC1' */
 #define CITCAT_TRACE_CMD_STOP  0x53544F50u /* 'STOP' */

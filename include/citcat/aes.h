@@ -55,7 +55,8 @@ struct citcat_aes_reader;
 /* Creates the AES PATH ("-" = stdout) of the traced interval ID of a
  * target configured as CFG (temporary name, renamed by close).  Returns 0,
  * CITCAT_ERR_INVAL (NULL W, ID or CFG), _NOMEM or _IO (errno kept).  Failure
- * convention of base.h (*W is NULL). */
+ * convention of base.h: *W holds the error when it could be allocated
+ * (citcat_aes_writer_error); abort it in every case. */
 CITCAT_API int citcat_aes_writer_open(struct citcat_aes_writer **w, const char *path,
 				      const struct citcat_trace_id *id, const struct citcat_target_config *cfg);
 /* Appends one record.  Returns 0, CITCAT_ERR_INVAL (NULL argument, a record

@@ -6,10 +6,14 @@
  *  - A NULL handle (or a NULL required pointer argument) is a caller mistake:
  *    CITCAT_ERR_INVAL from functions returning int; a NULL or zero result
  *    from accessors; no effect for close/free/abort.
- *  - Objects are opaque handles.  Every NAME_open(&h, ...) follows one
- *    failure convention: on failure *h is set either to NULL or to a handle
- *    that holds the error (read it with NAME_error), and the caller releases
- *    *h with the matching close/abort in every case; those accept NULL.
+ *  - Objects are opaque handles.  Every NAME_open / NAME_open_mem(&h, ...),
+ *    reader or writer, follows one failure convention: it returns a
+ *    negative code and sets *h (when h is not NULL) either to NULL - a NULL
+ *    required argument, or no memory for the object - or to a handle that
+ *    holds the error (read it with NAME_error: code, file offset, a message
+ *    naming the file), and the caller releases *h with the matching
+ *    close/abort in every case; those accept NULL.  Functions that take a
+ *    struct citcat_errinfo * fill it instead (when not NULL).
  *  - Configuration structs start with a `size_t size` member that the
  *    caller sets to sizeof the struct it was compiled with (NAME_default()
  *    does it).  The library copies min(size, its own size) bytes and treats

@@ -88,7 +88,8 @@ struct citcat_cat_reader;
 /* Creates the CAT PATH ("-" = stdout) for a target configured as CFG; the
  * file is written under a temporary name and renamed by close.  Returns 0,
  * CITCAT_ERR_INVAL (NULL W or CFG, a configuration the format cannot hold),
- * _NOMEM or _IO (errno kept).  Failure convention of base.h (*W is NULL). */
+ * _NOMEM or _IO (errno kept).  Failure convention of base.h: *W holds the
+ * error when it could be allocated; abort it in every case. */
 CITCAT_API int citcat_cat_writer_open(struct citcat_cat_writer **w, const char *path,
 				      const struct citcat_target_config *cfg);
 /* The firmware a CAT was captured from (version 4 metadata, CAT.md): the

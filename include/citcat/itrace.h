@@ -72,7 +72,8 @@ struct citcat_itrace_reader;
 
 /* Creates PATH ("-" = stdout); the file is written under a temporary name
  * and renamed by close.  Returns 0, CITCAT_ERR_INVAL (NULL W, unknown ISA),
- * _NOMEM or _IO (errno kept).  Failure convention of base.h (*W is NULL). */
+ * _NOMEM or _IO (errno kept).  Failure convention of base.h: *W holds the
+ * error when it could be allocated; abort it in every case. */
 CITCAT_API int citcat_itrace_writer_open(struct citcat_itrace_writer **w, const char *path, enum citcat_isa isa);
 /* Appends one record.  Returns 0, CITCAT_ERR_INVAL (NULL argument, more
  * than CITCAT_ITRACE_MAX_ACC accesses, bad kind) or an I/O error (details in

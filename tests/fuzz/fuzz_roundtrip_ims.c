@@ -1,12 +1,12 @@
 /* Round-trip fuzz target of the IMS encoder (roundtrip.h): read, write (E1),
  * read E1 to the same state (configuration, trace id, registers,
  * replacement states, memory byte for byte), write again (E2), E1 == E2
- * byte for byte.  Inputs as for fuzz_ims.c: a whole file ("CIMS"), or
- * [nrec byte][runs] wrapped in a container with the default target
- * configuration (1 MiB RAM at 0x100000). */
+ * byte for byte.  An IMS is one state, so for the generic loop it is a
+ * stream of one record (a pointer to the state read).  Inputs as for
+ * fuzz_ims.c: a whole file ("CIMS"), or [nrec byte][runs] wrapped in a
+ * container with the default target configuration (1 MiB RAM at 0x100000). */
 #include "ims.h"
 #include "roundtrip.h"
-#include "wrap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,34 +26,90 @@ static int same_memory(const struct citcat_image *a, const struct citcat_image *
 	return 1;
 }
 
-static void round_trip(const uint8_t *buf, size_t len)
+static int same(const void *pa, const void *pb)
 {
-	struct citcat_ims a, b;
-	struct citcat_errinfo e;
-	if (citcat_ims_read_mem(buf, len, &a, &e) != 0)
-		return;
-	char *e1 = fuzz_path("e1.ims"), *e2 = fuzz_path("e2.ims");
-	if (citcat_ims_write(&a, e1, &e) != 0)
-		rt_fail("the writer refused a state the reader returned");
-	if (citcat_ims_read(e1, &b, &e) != 0)
-		rt_fail("E1 does not read back");
-	if (memcmp(&a.cfg, &b.cfg, sizeof a.cfg) != 0 || a.id.hash != b.id.hash || a.id.start_pc != b.id.start_pc ||
-	    a.id.insns != b.id.insns || memcmp(&a.regs, &b.regs, sizeof a.regs) != 0 ||
-	    a.repl_state[0] != b.repl_state[0] || a.repl_state[1] != b.repl_state[1] || !same_memory(a.memory, b.memory))
-		rt_fail("E1 reads back to another state");
-	if (citcat_ims_write(&b, e2, &e) != 0)
-		rt_fail("writing E2 failed");
-	rt_same_files(e1, e2);
-	citcat_ims_fini(&a);
-	citcat_ims_fini(&b);
-	free(e1);
-	free(e2);
+	const struct citcat_ims *a = *(const struct citcat_ims *const *)pa, *b = *(const struct citcat_ims *const *)pb;
+	return memcmp(&a->cfg, &b->cfg, sizeof a->cfg) == 0 && a->id.hash == b->id.hash &&
+	       a->id.start_pc == b->id.start_pc && a->id.insns == b->id.insns &&
+	       memcmp(&a->regs, &b->regs, sizeof a->regs) == 0 && a->repl_state[0] == b->repl_state[0] &&
+	       a->repl_state[1] == b->repl_state[1] && same_memory(a->memory, b->memory);
 }
+
+struct ims_reader {
+	struct citcat_ims ims;
+	int ok, given;
+};
+
+static int opened(void **r, struct ims_reader *x, int rc)
+{
+	x->ok = rc == 0;
+	*r = x;
+	return rc;
+}
+static struct ims_reader *reader_alloc(void)
+{
+	struct ims_reader *x = calloc(1, sizeof *x);
+	if (!x)
+		abort();
+	return x;
+}
+static int open_mem(void **r, const void *buf, size_t len)
+{
+	struct ims_reader *x = reader_alloc();
+	struct citcat_errinfo e;
+	return opened(r, x, citcat_ims_read_mem(buf, len, &x->ims, &e));
+}
+static int open_file(void **r, const char *path)
+{
+	struct ims_reader *x = reader_alloc();
+	struct citcat_errinfo e;
+	return opened(r, x, citcat_ims_read(path, &x->ims, &e));
+}
+static int next(void *r, void *rec)
+{
+	struct ims_reader *x = r;
+	if (x->given)
+		return 0;
+	x->given = 1;
+	*(struct citcat_ims **)rec = &x->ims;
+	return 1;
+}
+static void close_r(void *r)
+{
+	struct ims_reader *x = r;
+	if (x && x->ok)
+		citcat_ims_fini(&x->ims);
+	free(x);
+}
+static int writer_open(void **w, const char *path, void *r)
+{
+	(void)r;
+	*w = strdup(path);
+	return *w ? 0 : -1;
+}
+static int write_rec(void *w, const void *rec)
+{
+	struct citcat_errinfo e;
+	return citcat_ims_write(*(struct citcat_ims *const *)rec, w, &e);
+}
+static int writer_close(void *w)
+{
+	free(w);
+	return 0;
+}
+static void writer_abort(void *w) { free(w); }
+
+static const struct rt_codec codec = {
+	.e1 = "e1.ims", .e2 = "e2.ims", .rec_size = sizeof(struct citcat_ims *),
+	.open_mem = open_mem, .open_file = open_file, .next = next, .close = close_r,
+	.writer_open = writer_open, .write = write_rec, .writer_close = writer_close, .writer_abort = writer_abort,
+	.same = same,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size >= 4 && memcmp(data, "CIMS", 4) == 0) {
-		round_trip(data, size);
+		rt_round_trip(&codec, data, size);
 		return 0;
 	}
 	uint8_t meta[CITCAT_IMS_META_LEN] = {0}; /* LRU caches: replacement states 0 */
@@ -66,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *b = wrap_container("CIMS\r\n\x1a\n", CITCAT_IMS_VERSION, meta, sizeof meta, size ? data + 1 : data,
 				    size ? size - 1 : 0, size ? data[0] : 0, &len);
 	if (b)
-		round_trip(b, len);
+		rt_round_trip(&codec, b, len);
 	free(b);
 	return 0;
 }

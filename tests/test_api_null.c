@@ -1,0 +1,250 @@
+/* Every exported libcitcat function called with NULL handles and NULL
+ * pointer arguments (include/citcat/base.h): int functions return
+ * CITCAT_ERR_INVAL (or the value their declaration documents for NULL),
+ * accessors NULL or 0, close/free/abort/fini/default are no-ops, and
+ * nothing crashes.  Then every *_open with a valid &h but a NULL required
+ * argument: CITCAT_ERR_INVAL and *h NULL or a handle holding the error;
+ * and every writer open that fails on its file: *h holds the error.
+ *
+ * Every call goes through one of the macros below; api_null_cover.sh fails
+ * when a function libcitcat.so exports (nm -D) has no such call here, so a
+ * new export must be added to this file.  Public headers only.
+ * Usage: test_api_null */
+#include <citcat/citcat.h>
+
+#include "check.h"
+
+#include <string.h>
+
+/* int/enum result must be CITCAT_ERR_INVAL */
+#define INVAL(fn, args) CHECK_EQ((int)fn args, CITCAT_ERR_INVAL)
+/* a documented integer value for NULL */
+#define VALUE(fn, args, v) CHECK_EQ((long long)(fn args), (long long)(v))
+/* a pointer result that must be NULL */
+#define NUL(fn, args) CHECK((fn args) == NULL)
+/* a name function: never NULL, "?" for a bad value */
+#define NAMEQ(fn, args) CHECK((fn args) != NULL && strcmp(fn args, "?") == 0)
+/* a string that must be there */
+#define NONNULL(fn, args) CHECK((fn args) != NULL)
+/* no effect, no crash */
+#define VOID(fn, args) fn args
+
+static void all_null(void)
+{
+	/* addr.h */
+	NUL(citcat_addr_fmt_name, (99));
+	VALUE(citcat_addr_fmt_parse, (NULL), 0);
+	VALUE(citcat_addr_sniff, (NULL, 8), 0);
+	INVAL(citcat_addr_writer_open, (NULL, NULL, NULL));
+	INVAL(citcat_addr_put, (NULL, NULL));
+	INVAL(citcat_addr_writer_finish, (NULL));
+	INVAL(citcat_addr_writer_close, (NULL));
+	INVAL(citcat_addr_writer_take, (NULL, NULL, NULL));
+	VOID(citcat_addr_writer_abort, (NULL));
+	NUL(citcat_addr_writer_error, (NULL));
+	VALUE(citcat_addr_writer_payload_bytes, (NULL), 0);
+	VALUE(citcat_addr_writer_refs, (NULL), 0);
+	INVAL(citcat_addr_reader_open, (NULL, NULL, 0));
+	INVAL(citcat_addr_reader_open_mem, (NULL, NULL, 0, 0));
+	INVAL(citcat_addr_next, (NULL, NULL));
+	VALUE(citcat_addr_reader_fmt, (NULL), 0);
+	VALUE(citcat_addr_reader_lz4, (NULL), 0);
+	VALUE(citcat_addr_reader_addr_bits, (NULL), 0);
+	VALUE(citcat_addr_reader_istride, (NULL), 0);
+	VALUE(citcat_addr_reader_payload_bytes, (NULL), 0);
+	NUL(citcat_addr_reader_error, (NULL));
+	VOID(citcat_addr_reader_close, (NULL));
+
+	/* aes.h */
+	NAMEQ(citcat_aes_kind_name, (9999));
+	VALUE(citcat_aes_is_counter, (NULL, 0), 0);
+	INVAL(citcat_aes_writer_open, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_aes_write, (NULL, NULL));
+	INVAL(citcat_aes_writer_close, (NULL));
+	VOID(citcat_aes_writer_abort, (NULL));
+	NUL(citcat_aes_writer_error, (NULL));
+	INVAL(citcat_aes_reader_open, (NULL, NULL));
+	INVAL(citcat_aes_reader_open_mem, (NULL, NULL, 0));
+	NUL(citcat_aes_trace_id, (NULL));
+	INVAL(citcat_aes_next, (NULL, NULL));
+	VALUE(citcat_aes_pending_repeats, (NULL), 0);
+	VALUE(citcat_aes_skip_repeats, (NULL), 0);
+	NUL(citcat_aes_reader_error, (NULL));
+	VOID(citcat_aes_reader_close, (NULL));
+	INVAL(citcat_aes_extract, (NULL, NULL, NULL, NULL, NULL, NULL));
+
+	/* base.h */
+	NONNULL(citcat_errstr, (-12345));
+	NONNULL(citcat_version, ());
+
+	/* capture.h */
+	VOID(citcat_capture_config_default, (NULL));
+	INVAL(citcat_capture_run, (NULL, NULL, NULL, NULL, NULL, NULL));
+
+	/* cat.h */
+	NAMEQ(citcat_stop_reason_name, (9999));
+	NAMEQ(citcat_fault_kind_name, (9999));
+	NAMEQ(citcat_cat_kind_name, (9999));
+	INVAL(citcat_cat_writer_open, (NULL, NULL, NULL));
+	INVAL(citcat_cat_write, (NULL, NULL));
+	INVAL(citcat_cat_writer_close, (NULL));
+	VOID(citcat_cat_writer_abort, (NULL));
+	NUL(citcat_cat_writer_error, (NULL));
+	VALUE(citcat_cat_writer_bytes, (NULL), 0);
+	INVAL(citcat_cat_reader_open, (NULL, NULL));
+	INVAL(citcat_cat_reader_open_mem, (NULL, NULL, 0));
+	NUL(citcat_cat_config, (NULL));
+	INVAL(citcat_cat_next, (NULL, NULL));
+	VALUE(citcat_cat_reader_offset, (NULL), 0);
+	VALUE(citcat_cat_reader_file_size, (NULL), 0);
+	NUL(citcat_cat_reader_error, (NULL));
+	VOID(citcat_cat_reader_close, (NULL));
+
+	/* image.h */
+	INVAL(citcat_image_alloc, (NULL));
+	VOID(citcat_image_free, (NULL));
+	INVAL(citcat_image_add, (NULL, 0, NULL, 0));
+	INVAL(citcat_image_load_elf, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_image_read, (NULL, 0, NULL, 0));
+	VALUE(citcat_image_segments, (NULL), 0);
+	VOID(citcat_image_segment, (NULL, 0, NULL, NULL, NULL));
+	VALUE(citcat_image_bytes, (NULL), 0);
+
+	/* ims.h */
+	INVAL(citcat_ims_extract, (NULL, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_ims_write, (NULL, NULL, NULL));
+	INVAL(citcat_ims_read, (NULL, NULL, NULL));
+	INVAL(citcat_ims_read_mem, (NULL, 0, NULL, NULL));
+	VOID(citcat_ims_fini, (NULL));
+
+	/* itrace.h */
+	INVAL(citcat_itrace_writer_open, (NULL, NULL, CITCAT_ISA_ARM_A32));
+	INVAL(citcat_itrace_write, (NULL, NULL));
+	INVAL(citcat_itrace_writer_close, (NULL));
+	VOID(citcat_itrace_writer_abort, (NULL));
+	NUL(citcat_itrace_writer_error, (NULL));
+	VALUE(citcat_itrace_writer_bytes, (NULL), 0);
+	INVAL(citcat_itrace_reader_open, (NULL, NULL));
+	INVAL(citcat_itrace_reader_open_mem, (NULL, NULL, 0));
+	INVAL(citcat_itrace_next, (NULL, NULL));
+	VOID(citcat_itrace_reader_dma, (NULL, 1));
+	VALUE(citcat_itrace_isa, (NULL), 0);
+	NUL(citcat_itrace_reader_error, (NULL));
+	VOID(citcat_itrace_reader_close, (NULL));
+	VALUE(citcat_itrace_rec_equal, (NULL, NULL), 0);
+
+	/* replay.h */
+	VOID(citcat_replay_config_default, (NULL));
+	INVAL(citcat_replay_run, (NULL, NULL, NULL));
+
+	/* sdclsp.h */
+	INVAL(citcat_sdclsp_config_init, (NULL, CITCAT_SDCLSP_R));
+	INVAL(citcat_sdclsp_config_parse, (NULL, NULL, NULL));
+	INVAL(citcat_sdclsp_config_check, (NULL, NULL));
+	NAMEQ(citcat_sdclsp_variant_name, (99));
+	INVAL(citcat_sdclsp_encoder_alloc, (NULL, NULL, NULL, NULL));
+	VOID(citcat_sdclsp_encoder_free, (NULL));
+	INVAL(citcat_sdclsp_encode_insn, (NULL, 0, 0));
+	INVAL(citcat_sdclsp_encode_irq, (NULL, 0));
+	INVAL(citcat_sdclsp_encoder_finish, (NULL));
+	NUL(citcat_sdclsp_encoder_stats, (NULL));
+	NUL(citcat_sdclsp_encoder_error, (NULL));
+	INVAL(citcat_sdclsp_decoder_open, (NULL, NULL, NULL));
+	INVAL(citcat_sdclsp_decoder_open_mem, (NULL, NULL, 0, NULL));
+	INVAL(citcat_sdclsp_decoder_next, (NULL, NULL));
+	NUL(citcat_sdclsp_decoder_config, (NULL));
+	NUL(citcat_sdclsp_decoder_error, (NULL));
+	VOID(citcat_sdclsp_decoder_close, (NULL));
+	INVAL(citcat_sdclsp_read_summary, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_sdclsp_read_summary_stop, (NULL, NULL, NULL, NULL, NULL, NULL));
+	VALUE(citcat_sdclsp_is_magic, (NULL, 8), 0);
+	VALUE(citcat_sdclsp_probe, (NULL), 0);
+
+	/* target.h, trace_id.h */
+	VOID(citcat_target_config_default, (NULL));
+	VALUE(citcat_trace_hash_event, (42, NULL), 42);
+	VOID(citcat_trace_id_make, (NULL, 0, 0, 0, 0, NULL));
+}
+
+/* *h is NULL or holds an error with code RC; the matching close takes it. */
+#define OPEN_INVAL(h, call, errfn, closefn)                                                        \
+	do {                                                                                       \
+		h = (void *)1;                                                                     \
+		CHECK_EQ(call, CITCAT_ERR_INVAL);                                                  \
+		CHECK(h != (void *)1);                                                             \
+		CHECK(!h || (errfn(h) && errfn(h)->code == CITCAT_ERR_INVAL));                     \
+		closefn(h);                                                                        \
+	} while (0)
+
+/* A valid &h with a NULL required argument. */
+static void open_null_args(void)
+{
+	struct citcat_cat_writer *cw;
+	struct citcat_aes_writer *aw;
+	struct citcat_cat_reader *cr;
+	struct citcat_itrace_reader *ir;
+	struct citcat_aes_reader *ar;
+	struct citcat_addr_reader *dr;
+	struct citcat_sdclsp_decoder *sd;
+	struct citcat_target_config tc;
+	citcat_target_config_default(&tc);
+	struct citcat_trace_id id = {0};
+
+	OPEN_INVAL(cw, citcat_cat_writer_open(&cw, "unused.cat", NULL), citcat_cat_writer_error, citcat_cat_writer_abort);
+	OPEN_INVAL(aw, citcat_aes_writer_open(&aw, "unused.aes", NULL, &tc), citcat_aes_writer_error, citcat_aes_writer_abort);
+	OPEN_INVAL(aw, citcat_aes_writer_open(&aw, "unused.aes", &id, NULL), citcat_aes_writer_error, citcat_aes_writer_abort);
+	OPEN_INVAL(cr, citcat_cat_reader_open_mem(&cr, NULL, 16), citcat_cat_reader_error, citcat_cat_reader_close);
+	OPEN_INVAL(ir, citcat_itrace_reader_open_mem(&ir, NULL, 16), citcat_itrace_reader_error, citcat_itrace_reader_close);
+	OPEN_INVAL(ar, citcat_aes_reader_open_mem(&ar, NULL, 16), citcat_aes_reader_error, citcat_aes_reader_close);
+	OPEN_INVAL(dr, citcat_addr_reader_open_mem(&dr, NULL, 16, CITCAT_ADDR_AUTO), citcat_addr_reader_error,
+		   citcat_addr_reader_close);
+	OPEN_INVAL(sd, citcat_sdclsp_decoder_open(&sd, "unused.sdc", NULL), citcat_sdclsp_decoder_error,
+		   citcat_sdclsp_decoder_close);
+	OPEN_INVAL(sd, citcat_sdclsp_decoder_open_mem(&sd, "x", 1, NULL), citcat_sdclsp_decoder_error,
+		   citcat_sdclsp_decoder_close);
+
+	/* a live handle with a NULL required pointer */
+	struct citcat_image *img = NULL;
+	CHECK_EQ(citcat_image_alloc(&img), 0);
+	CHECK_EQ(citcat_image_add(img, 0, NULL, 4), CITCAT_ERR_INVAL);
+	CHECK_EQ(citcat_image_read(img, 0, NULL, 4), CITCAT_ERR_INVAL);
+	CHECK_EQ(citcat_image_load_elf(img, NULL, NULL, NULL), CITCAT_ERR_INVAL);
+	citcat_image_free(img);
+}
+
+/* A writer open that fails on the file gives its detail through the handle
+ * (base.h), like the readers: code _IO and a message naming the path. */
+#define OPEN_IO(h, call, errfn, abortfn)                                                           \
+	do {                                                                                       \
+		h = NULL;                                                                          \
+		CHECK_EQ(call, CITCAT_ERR_IO);                                                     \
+		CHECK(h != NULL);                                                                  \
+		CHECK(h && errfn(h)->code == CITCAT_ERR_IO && strstr(errfn(h)->msg, NODIR));        \
+		abortfn(h);                                                                        \
+	} while (0)
+#define NODIR "/nonexistent-citcat-dir/out"
+
+static void writer_open_detail(void)
+{
+	struct citcat_target_config tc;
+	citcat_target_config_default(&tc);
+	struct citcat_trace_id id = {0};
+	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0};
+	struct citcat_cat_writer *cw;
+	struct citcat_itrace_writer *iw;
+	struct citcat_aes_writer *aw;
+	struct citcat_addr_writer *dw;
+	OPEN_IO(cw, citcat_cat_writer_open(&cw, NODIR, &tc), citcat_cat_writer_error, citcat_cat_writer_abort);
+	OPEN_IO(iw, citcat_itrace_writer_open(&iw, NODIR, CITCAT_ISA_ARM_A32), citcat_itrace_writer_error,
+		citcat_itrace_writer_abort);
+	OPEN_IO(aw, citcat_aes_writer_open(&aw, NODIR, &id, &tc), citcat_aes_writer_error, citcat_aes_writer_abort);
+	OPEN_IO(dw, citcat_addr_writer_open(&dw, NODIR, &ac), citcat_addr_writer_error, citcat_addr_writer_abort);
+}
+
+int main(void)
+{
+	all_null();
+	open_null_args();
+	writer_open_detail();
+	CHECK_DONE();
+}
