@@ -86,6 +86,7 @@ static void all_null(void)
 	NAMEQ(citcat_fault_kind_name, (9999));
 	NAMEQ(citcat_cat_kind_name, (9999));
 	INVAL(citcat_cat_writer_open, (NULL, NULL, NULL));
+	INVAL(citcat_cat_writer_open_elf, (NULL, NULL, NULL, NULL));
 	INVAL(citcat_cat_write, (NULL, NULL));
 	INVAL(citcat_cat_writer_close, (NULL));
 	VOID(citcat_cat_writer_abort, (NULL));
@@ -98,6 +99,7 @@ static void all_null(void)
 	VALUE(citcat_cat_reader_offset, (NULL), 0);
 	VALUE(citcat_cat_reader_file_size, (NULL), 0);
 	NUL(citcat_cat_reader_error, (NULL));
+	NUL(citcat_cat_elf, (NULL));
 	VOID(citcat_cat_reader_close, (NULL));
 
 	/* image.h */
@@ -145,6 +147,7 @@ static void all_null(void)
 	INVAL(citcat_sdclsp_encoder_alloc, (NULL, NULL, NULL, NULL));
 	VOID(citcat_sdclsp_encoder_free, (NULL));
 	INVAL(citcat_sdclsp_encode_insn, (NULL, 0, 0));
+	INVAL(citcat_sdclsp_encode_insn_isa, (NULL, 0, 0, 4, 0));
 	INVAL(citcat_sdclsp_encode_irq, (NULL, 0));
 	INVAL(citcat_sdclsp_encoder_finish, (NULL));
 	NUL(citcat_sdclsp_encoder_stats, (NULL));
@@ -152,6 +155,7 @@ static void all_null(void)
 	INVAL(citcat_sdclsp_decoder_open, (NULL, NULL, NULL));
 	INVAL(citcat_sdclsp_decoder_open_mem, (NULL, NULL, 0, NULL));
 	INVAL(citcat_sdclsp_decoder_next, (NULL, NULL));
+	INVAL(citcat_sdclsp_decoder_next_isa, (NULL, NULL, NULL, NULL));
 	NUL(citcat_sdclsp_decoder_config, (NULL));
 	NUL(citcat_sdclsp_decoder_error, (NULL));
 	VOID(citcat_sdclsp_decoder_close, (NULL));
@@ -191,6 +195,7 @@ static void open_null_args(void)
 	struct citcat_trace_id id = {0};
 
 	OPEN_INVAL(cw, citcat_cat_writer_open(&cw, "unused.cat", NULL), citcat_cat_writer_error, citcat_cat_writer_abort);
+	OPEN_INVAL(cw, citcat_cat_writer_open_elf(&cw, "unused.cat", NULL, NULL), citcat_cat_writer_error, citcat_cat_writer_abort);
 	OPEN_INVAL(aw, citcat_aes_writer_open(&aw, "unused.aes", NULL, &tc), citcat_aes_writer_error, citcat_aes_writer_abort);
 	OPEN_INVAL(aw, citcat_aes_writer_open(&aw, "unused.aes", &id, NULL), citcat_aes_writer_error, citcat_aes_writer_abort);
 	OPEN_INVAL(cr, citcat_cat_reader_open_mem(&cr, NULL, 16), citcat_cat_reader_error, citcat_cat_reader_close);
@@ -235,6 +240,7 @@ static void writer_open_detail(void)
 	struct citcat_aes_writer *aw;
 	struct citcat_addr_writer *dw;
 	OPEN_IO(cw, citcat_cat_writer_open(&cw, NODIR, &tc), citcat_cat_writer_error, citcat_cat_writer_abort);
+	OPEN_IO(cw, citcat_cat_writer_open_elf(&cw, NODIR, &tc, NULL), citcat_cat_writer_error, citcat_cat_writer_abort);
 	OPEN_IO(iw, citcat_itrace_writer_open(&iw, NODIR, CITCAT_ISA_ARM_A32), citcat_itrace_writer_error,
 		citcat_itrace_writer_abort);
 	OPEN_IO(aw, citcat_aes_writer_open(&aw, NODIR, &id, &tc), citcat_aes_writer_error, citcat_aes_writer_abort);
