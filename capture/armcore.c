@@ -1,13 +1,13 @@
 #include "armcore.h"
 
-int arm_take_irq(uc_engine *uc, uint32_t epc)
+int arm_take_exception(uc_engine *uc, uint32_t epc, uint32_t mode, uint32_t masks, uint32_t vector)
 {
-	uint32_t cpsr, ncpsr, lr = epc + 4, pc = ARM_IRQ_VECTOR;
+	uint32_t cpsr, ncpsr, lr = epc + 4, pc = vector;
 	uc_err e = uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
-	/* mode IRQ; I and A set; Thumb, IT and J cleared; flags, E, F kept */
-	ncpsr = (cpsr & ~(0x1fu | ARM_CPSR_T | 0x0600fc00u | (1u << 24))) | ARM_MODE_IRQ | ARM_CPSR_I | ARM_CPSR_A;
+	/* MODE; MASKS set; Thumb, IT and J cleared; flags, E and other masks kept */
+	ncpsr = (cpsr & ~(0x1fu | ARM_CPSR_T | 0x0600fc00u | (1u << 24))) | mode | masks;
 	if (!e)
-		e = uc_reg_write(uc, UC_ARM_REG_CPSR, &ncpsr); /* switches to the IRQ bank */
+		e = uc_reg_write(uc, UC_ARM_REG_CPSR, &ncpsr); /* switches to the mode's bank */
 	if (!e)
 		e = uc_reg_write(uc, UC_ARM_REG_SPSR, &cpsr);
 	if (!e)
@@ -15,6 +15,12 @@ int arm_take_irq(uc_engine *uc, uint32_t epc)
 	if (!e)
 		e = uc_reg_write(uc, UC_ARM_REG_PC, &pc);
 	return (int)e;
+}
+
+int arm_take_irq(uc_engine *uc, uint32_t epc)
+{
+	/* mode IRQ; I and A set; F kept */
+	return arm_take_exception(uc, epc, ARM_MODE_IRQ, ARM_CPSR_I | ARM_CPSR_A, ARM_IRQ_VECTOR);
 }
 
 int arm_sctlr_te(uc_engine *uc)

@@ -41,6 +41,10 @@ _Static_assert(ARM_SLOTS == CITCAT_REG_SLOTS, "register slots of the IMS");
  * instruction at EPC (which then does not execute) or between runs.
  * Returns 0 or a Unicorn error. */
 int arm_take_irq(uc_engine *uc, uint32_t epc);
+/* The entry both arm_take_irq and the checkpoint entry (capture/ckpt.h) make:
+ * SPSR_<MODE> = CPSR; CPSR.M = MODE, MASKS (I/F/A bits) set, T, IT and J
+ * cleared; LR_<MODE> = EPC + 4; PC = VECTOR.  Returns 0 or a Unicorn error. */
+int arm_take_exception(uc_engine *uc, uint32_t epc, uint32_t mode, uint32_t masks, uint32_t vector);
 
 /* SCTLR.TE (bit 30): exceptions are taken in Thumb state. */
 int arm_sctlr_te(uc_engine *uc);

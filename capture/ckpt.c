@@ -17,20 +17,8 @@ _Static_assert(CITCAT_CKPT_MIN == CITCAT_CHECKPOINT_MIN, "citcat_regs.h and citc
 
 int arm_take_ckpt(uc_engine *uc, uint32_t epc)
 {
-	uint32_t cpsr, ncpsr, lr = epc + 4, pc = CITCAT_CKPT_VECTOR;
-	uc_err e = uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
-	/* mode FIQ; I, F and A set; Thumb, IT and J cleared; flags, E kept */
-	ncpsr = (cpsr & ~(0x1fu | ARM_CPSR_T | 0x0600fc00u | (1u << 24))) | ARM_MODE_FIQ | ARM_CPSR_I | ARM_CPSR_F |
-		ARM_CPSR_A;
-	if (!e)
-		e = uc_reg_write(uc, UC_ARM_REG_CPSR, &ncpsr); /* switches to the FIQ bank */
-	if (!e)
-		e = uc_reg_write(uc, UC_ARM_REG_SPSR, &cpsr);
-	if (!e)
-		e = uc_reg_write(uc, UC_ARM_REG_LR, &lr);
-	if (!e)
-		e = uc_reg_write(uc, UC_ARM_REG_PC, &pc);
-	return (int)e;
+	/* like an FIQ: mode FIQ; I, F and A set (TARGET.md, "Checkpoints") */
+	return arm_take_exception(uc, epc, ARM_MODE_FIQ, ARM_CPSR_I | ARM_CPSR_F | ARM_CPSR_A, CITCAT_CKPT_VECTOR);
 }
 
 int ckpt_config(struct target *t)

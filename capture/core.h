@@ -84,4 +84,17 @@ static inline void core_record_access(struct citcat_itrace_rec *r, uint32_t addr
 	a->uncached = (uint8_t)uncached;
 }
 
+/* Starts R as the record of the instruction WORD at A (SIZE bytes, Thumb
+ * state when THUMB), with no accesses yet: the capture oracle and both
+ * replayers start their records alike. */
+static inline void core_record_insn(struct citcat_itrace_rec *r, uint32_t a, uint32_t word, unsigned size, int thumb)
+{
+	r->kind = CITCAT_REC_INSN;
+	r->pc = a;
+	r->word = word;
+	r->size = (uint8_t)size;
+	r->thumb = (uint8_t)thumb;
+	r->n_acc = 0;
+}
+
 #endif

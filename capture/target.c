@@ -410,12 +410,7 @@ static int retire(struct target *t, uint32_t a, unsigned size, uint32_t word, in
 	if (t->synced) {
 		t->traced_insns++;
 		if (t->oracle || t->daf) {
-			t->cur.kind = CITCAT_REC_INSN;
-			t->cur.pc = a;
-			t->cur.word = word;
-			t->cur.size = (uint8_t)size;
-			t->cur.thumb = (uint8_t)thumb;
-			t->cur.n_acc = 0;
+			core_record_insn(&t->cur, a, word, size, thumb);
 			t->cur_valid = 1;
 		}
 	}
@@ -590,12 +585,9 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			 struct citcat_capture_result *res, struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
-	if (!err)
-		err = &dummy;
-	memset(err, 0, sizeof *err);
-	if (!res)
-		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no result struct");
-	memset(res, 0, sizeof *res);
+	int rc0 = cc_run_start(&err, &dummy, res, sizeof *res);
+	if (rc0)
+		return rc0;
 	res->exit_code = -1;
 	/* the caller's struct may be older or newer than ours (citcat/base.h) */
 	struct citcat_capture_config cfgv;

@@ -591,12 +591,9 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		      struct citcat_errinfo *err)
 {
 	struct citcat_errinfo dummy;
-	if (!err)
-		err = &dummy;
-	memset(err, 0, sizeof *err);
-	if (!res)
-		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no result struct");
-	memset(res, 0, sizeof *res);
+	int rc0 = cc_run_start(&err, &dummy, res, sizeof *res);
+	if (rc0)
+		return rc0;
 	/* the caller's struct may be older or newer than ours (citcat/base.h) */
 	struct citcat_replay_config cfgv;
 	const struct citcat_replay_config *cfg = &cfgv;

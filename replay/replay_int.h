@@ -133,12 +133,7 @@ static inline void replay_retire(struct replay_core *c, uint32_t a, unsigned siz
 	c->itstate = thumb_is_it(word, size) ? (uint8_t)(word & 0xff) : thumb_it_advance(c->itstate);
 	c->last_size = (uint8_t)size;
 	c->last_thumb = (uint8_t)thumb;
-	c->cur.kind = CITCAT_REC_INSN;
-	c->cur.pc = a;
-	c->cur.word = word;
-	c->cur.size = (uint8_t)size;
-	c->cur.thumb = (uint8_t)thumb;
-	c->cur.n_acc = 0;
+	core_record_insn(&c->cur, a, word, size, thumb);
 	c->cur_valid = 1;
 }
 
