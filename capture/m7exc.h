@@ -18,6 +18,8 @@
 #ifndef CITCAT_M7EXC_H
 #define CITCAT_M7EXC_H
 
+#include "citcat_m7_regs.h"
+
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
@@ -42,9 +44,9 @@ enum {
 #define M7EXC_PRIO_BITS 4
 #define M7EXC_PRIO_MASK ((uint8_t)(0xffu << (8 - M7EXC_PRIO_BITS)))
 
-/* The System Control Space. */
-#define M7EXC_SCS_BASE 0xE000E000u
-#define M7EXC_SCS_SIZE 0x1000u
+/* The System Control Space (examples/bsp-m7/citcat_m7_regs.h, the map the firmware uses). */
+#define M7EXC_SCS_BASE CITCAT_M7_SCS_BASE
+#define M7EXC_SCS_SIZE CITCAT_M7_SCS_SIZE
 #define M7EXC_CPUID 0x411FC270u /* ARM, variant 1, Cortex-M7 (0xC27), revision 0 */
 
 /* EXC_RETURN values without floating-point state (the only ones the model
@@ -122,6 +124,20 @@ int m7exc_reset_core(struct m7exc *m);
  * Returns 1 taken (PC is now the handler's), 0 nothing, or a negative
  * M7EXC_E_*. */
 int m7exc_boundary(struct m7exc *m, uint32_t epc);
+
+/* The exception m7exc_boundary would take now (the highest-priority
+ * eligible pending one, if it preempts), 0 for none, or a negative
+ * M7EXC_E_*: what the capture records as an EXC event before taking it. */
+int m7exc_next_entry(struct m7exc *m);
+
+/* Whether some pending exception is eligible (an IRQ enabled in the NVIC,
+ * or any other), whatever its priority: what wakes a WFI (TARGET-M7.md). */
+int m7exc_any_eligible(const struct m7exc *m);
+
+/* Takes exception EXC (2..M7EXC_NEXC-1) at the boundary before EPC whatever
+ * the priorities say: the replayer's entry at a recorded EXC event.
+ * Returns 1, or a negative M7EXC_E_*. */
+int m7exc_enter(struct m7exc *m, int exc, uint32_t epc);
 
 /* IT blocks: Unicorn can neither stop nor redirect inside one and shows no
  * ITSTATE (tests/test_unicorn_m.c), so exceptions are not taken there

@@ -137,6 +137,7 @@ int ims_info(const char *path, int json)
 	} else {
 		printf("%s: initial machine state (IMS v%d), trace id %016llx\n", path, CITCAT_IMS_VERSION,
 		       (unsigned long long)ims.id.hash);
+		printf("  target     %s\n", cli_target_name(ims.cfg.isa));
 		printf("  start      0x%08x, %llu instructions in the traced interval\n", ims.id.start_pc,
 		       (unsigned long long)ims.id.insns);
 		if (ims.cfg.icache.repl == CITCAT_REPL_RANDOM || ims.cfg.dcache.repl == CITCAT_REPL_RANDOM)
