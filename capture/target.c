@@ -511,7 +511,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		return;
 	}
 	uint32_t off = a - t->ram_base, word = thumb_word_at(t->ram + off, size);
-	int thumb = thumb_state(uc, a, size), in_it = t->itstate != 0;
+	int thumb = thumb_state_in(a, size, t->block_thumb), in_it = t->itstate != 0;
 	if (retire(t, a, size, word, thumb))
 		return;
 	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word)) {
@@ -683,7 +683,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 		struct core_hooks hooks = {hook_code, hook_mem,
 					   UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
-					   hook_unmapped, hook_intr};
+					   hook_unmapped, hook_intr, &t->block_thumb};
 		ue = core_add_hooks(t->uc, &hooks, t, t->ram_base, t->ram_size);
 		if (ue) {
 			rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn hook set-up failed: %s", uc_strerror(ue));
