@@ -30,6 +30,9 @@ static const char bench_all_help[] =
 	"applied at their recorded instruction, each executed WFI a NOP: the recorded\n"
 	"path, checked at every interrupt.  Only uc_emu_start is timed there; for\n"
 	"capture and replay the run loop is timed and set-up is on its own line.\n"
+	"'bare + empty hooks' is that baseline with an empty code hook on every\n"
+	"instruction and an empty memory hook on every RAM access: the ceiling of\n"
+	"any model built on per-instruction hooks.\n"
 	"Figures: seconds, Minsn/s (instructions of that phase: capture counts the\n"
 	"boot before the trace start too) and the ratio to the bare Minsn/s.\n"
 	"Files are compressed and written on a second thread (common/container.c);\n"
@@ -172,6 +175,12 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 		cli_errinfo(ims_p, &err);
 		goto out;
 	}
+	struct cc_bare_result hk; /* the ceiling of per-instruction hooks (bench_bare.h) */
+	if (cc_bare_run_hooked(ims_p, aes_p, itr, &hk, &err)) {
+		cli_errinfo(ims_p, &err);
+		goto out;
+	}
+	add(f, "bare + empty hooks", hk.insns, hk.run_s, hk.setup_s);
 	if (all) {
 		char list[256], *save = NULL;
 		snprintf(list, sizeof list, "%s", formats);
