@@ -13,6 +13,9 @@
  *  - the PC read inside a memory hook is only right when a code hook is
  *    installed (without one it is the start of the translation block), so
  *    accesses are attributed by the code hook's address instead;
+ *  - a translation block is in one state (ARM or Thumb) and its block hook
+ *    runs before the code hooks of its instructions, so CPSR.T is read once
+ *    per block (struct core_hooks, block_thumb), not per instruction;
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
