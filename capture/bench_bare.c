@@ -69,8 +69,26 @@ static int patch_wfi(struct bare *b, uint32_t pc)
 	return 0;
 }
 
+static void empty_code(uc_engine *uc, uint64_t a, uint32_t size, void *ctx) {}
+static void empty_mem(uc_engine *uc, uc_mem_type type, uint64_t a, int size, int64_t value, void *ctx) {}
+
+static int bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+		    struct citcat_errinfo *err, int hooks);
+
 int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
 		struct citcat_errinfo *err)
+{
+	return bare_run(ims_path, aes_path, itrace_path, r, err, 0);
+}
+
+int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+		       struct citcat_errinfo *err)
+{
+	return bare_run(ims_path, aes_path, itrace_path, r, err, 1);
+}
+
+static int bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+		    struct citcat_errinfo *err, int hooks)
 {
 	memset(r, 0, sizeof *r);
 	r->path_ok = 1;
@@ -121,6 +139,12 @@ int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_p
 			      bare_write, b);
 	if (!ue)
 		ue = (uc_err)arm_set_state(b->uc, &ims.regs);
+	uc_hook hk;
+	if (!ue && hooks)
+		ue = uc_hook_add(b->uc, &hk, UC_HOOK_CODE, empty_code, NULL, 1, 0);
+	if (!ue && hooks)
+		ue = uc_hook_add(b->uc, &hk, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, empty_mem, NULL, b->ram_base,
+				 (uint64_t)b->ram_base + b->ram_size - 1);
 	if (ue) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: %s", uc_strerror(ue));
 		goto out;

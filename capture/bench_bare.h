@@ -52,4 +52,12 @@ struct cc_bare_result {
 int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
 		struct citcat_errinfo *err);
 
+/* The same run with an empty UC_HOOK_CODE on every instruction and an empty
+ * memory hook on every RAM access, as the capture model and the replayer
+ * install them: what Unicorn's per-instruction and per-access hook dispatch
+ * alone costs, so the ceiling of any model built on those hooks (TARGET.md
+ * "Where the time goes").  Same results as cc_bare_run. */
+int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+		       struct citcat_errinfo *err);
+
 #endif

@@ -19,6 +19,15 @@ uc_err core_open(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_t *
 	return e;
 }
 
+/* A translation block is in one state, and its block hook runs before the
+ * code hooks of its instructions (tests/test_unicorn_thumb.c). */
+static void hook_block_state(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
+{
+	uint32_t cpsr;
+	uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+	*(uint8_t *)ctx = (uint8_t)((cpsr >> 5) & 1);
+}
+
 uc_err core_add_hooks(uc_engine *uc, const struct core_hooks *h, void *ctx, uint32_t ram_base, uint32_t ram_size)
 {
 	uc_hook hk;
@@ -30,6 +39,8 @@ uc_err core_add_hooks(uc_engine *uc, const struct core_hooks *h, void *ctx, uint
 		e = uc_hook_add(uc, &hk, UC_HOOK_MEM_UNMAPPED, h->unmapped, ctx, 1, 0);
 	if (!e)
 		e = uc_hook_add(uc, &hk, UC_HOOK_INTR, h->intr, ctx, 1, 0);
+	if (!e && h->block_thumb)
+		e = uc_hook_add(uc, &hk, UC_HOOK_BLOCK, hook_block_state, h->block_thumb, 1, 0);
 	return e;
 }
 

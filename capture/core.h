@@ -41,13 +41,17 @@ uc_err core_open_m7(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_
 /* The hook set of a modelled run, all with context CTX: CODE before every
  * instruction, MEM on data accesses within RAM (MEM_TYPES, e.g.
  * UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ), UNMAPPED on accesses to nothing,
- * INTR on CPU exceptions.  Returns a Unicorn error. */
+ * INTR on CPU exceptions.  BLOCK_THUMB (NULL: none) is where a block hook
+ * keeps CPSR.T of the translation block about to run, read once per block
+ * instead of once per instruction (capture/thumb.h, thumb_state_in).
+ * Returns a Unicorn error. */
 struct core_hooks {
 	uc_cb_hookcode_t code;
 	uc_cb_hookmem_t mem;
 	int mem_types;
 	uc_cb_eventmem_t unmapped;
 	uc_cb_hookintr_t intr;
+	uint8_t *block_thumb;
 };
 uc_err core_add_hooks(uc_engine *uc, const struct core_hooks *h, void *ctx, uint32_t ram_base, uint32_t ram_size);
 /* core_add_hooks plus INVALID on undefined instructions (the M7 takes a

@@ -13,6 +13,9 @@
  *  - the PC read inside a memory hook is only right when a code hook is
  *    installed (without one it is the start of the translation block), so
  *    accesses are attributed by the code hook's address instead;
+ *  - a translation block is in one state (ARM or Thumb) and its block hook
+ *    runs before the code hooks of its instructions, so CPSR.T is read once
+ *    per block (struct core_hooks, block_thumb), not per instruction;
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
@@ -512,7 +515,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		return;
 	}
 	uint32_t off = a - t->ram_base, word = thumb_word_at(t->ram + off, size);
-	int thumb = thumb_state(uc, a, size), in_it = t->itstate != 0;
+	int thumb = thumb_state_in(a, size, t->block_thumb), in_it = t->itstate != 0;
 	if (retire(t, a, size, word, thumb))
 		return;
 	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word)) {
@@ -714,7 +717,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 		struct core_hooks hooks = {hook_code, hook_mem,
 					   UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
-					   hook_unmapped, hook_intr};
+					   hook_unmapped, hook_intr, m7 ? NULL : &t->block_thumb};
 		ue = m7 ? target_m7_add_hooks(t, hooks) : core_add_hooks(t->uc, &hooks, t, t->ram_base, t->ram_size);
 		if (ue) {
 			rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn hook set-up failed: %s", uc_strerror(ue));

@@ -88,6 +88,13 @@ static inline int thumb_state(uc_engine *uc, uint32_t a, unsigned size)
 	return (cpsr >> 5) & 1;
 }
 
+/* The same from BLOCK_THUMB, CPSR.T as the block hook of the translation
+ * block read it (struct core_hooks, block_thumb): a block is in one state,
+ * so no register read per instruction. */
+static inline int thumb_state_in(uint32_t a, unsigned size, int block_thumb)
+{
+	return size == 2 || (a & 2) || block_thumb;
+}
 /* A WFI at A (SIZE bytes, THUMB state) retires: continue after it instead
  * of Unicorn's halt.  A PC write selects the state by bit 0 (Unicorn 2.0.1,
  * tests/test_unicorn_thumb.c), so the Thumb bit goes with it. */

@@ -3,6 +3,7 @@
  * on time. */
 #include "aes.h"
 #include "bench_bare.h"
+#include "bench_prep.h"
 #include "capture.h"
 #include "citcat_regs.h"
 #include "cli.h"
@@ -26,8 +27,6 @@ static const char bench_replay_help[] =
 	"instructions per interrupt or per cycle-counter read: the trace module\n"
 	"records interrupts and device reads itself.  With no files, the built-in\n"
 	"examples are used (CITCAT_EXAMPLES_DIR overrides where they are).\n";
-
-static void discard(void *ctx, uint8_t b) {}
 
 
 /* Instructions from P up to and including the driver's uncached store to
@@ -60,47 +59,18 @@ struct run {
  * firmware never starts tracing (skipped), or an exit code after printing. */
 static int bench_one(const char *elf, const char *dir, struct run *out)
 {
-	char cat[600], ims_p[600], aes_p[600], itr[600];
-	snprintf(cat, sizeof cat, "%s/run.cat", dir);
-	snprintf(ims_p, sizeof ims_p, "%s/run.ims", dir);
-	snprintf(aes_p, sizeof aes_p, "%s/run.aes", dir);
-	snprintf(itr, sizeof itr, "%s/run.itrace", dir);
-	struct citcat_capture_config c;
-	citcat_capture_config_default(&c);
-	c.target.seed = 1;
-	c.uart_tx = discard;
-	struct citcat_capture_result cres;
+	struct bench_prep bp;
+	bench_prep_init(&bp, dir, NULL);
+	int rc = bench_prepare(&bp, elf);
+	if (rc)
+		return rc;
+	rc = EXIT_USAGE;
 	struct citcat_errinfo err;
-	int rc = EXIT_USAGE;
-	if (citcat_capture_run(&c, elf, cat, NULL, &cres, &err))
-		return cli_errinfo(elf, &err);
-	if (!cres.traced) {
-		remove(cat);
-		return 1;
-	}
-	struct citcat_ims ims;
-	struct citcat_ims_stats ist;
-	struct citcat_aes_stats ast;
-	if (citcat_ims_extract(cat, &ims, &ist, NULL, NULL, &err)) {
-		cli_errinfo(cat, &err);
-		goto out;
-	}
-	uint32_t dev_base = ims.cfg.dev_base;
-	int wrc = citcat_ims_write(&ims, ims_p, &err);
-	citcat_ims_fini(&ims);
-	if (wrc) {
-		cli_errinfo(ims_p, &err);
-		goto out;
-	}
-	if (citcat_aes_extract(cat, aes_p, &ast, NULL, NULL, &err)) {
-		cli_errinfo(cat, &err);
-		goto out;
-	}
 	struct citcat_replay_config rc_cfg;
 	citcat_replay_config_default(&rc_cfg);
-	rc_cfg.ims_path = ims_p;
-	rc_cfg.aes_path = aes_p;
-	rc_cfg.out_path = itr;
+	rc_cfg.ims_path = bp.ims;
+	rc_cfg.aes_path = bp.aes;
+	rc_cfg.out_path = bp.itr;
 	struct citcat_replay_result res;
 	int r = citcat_replay_run(&rc_cfg, &res, &err);
 	if (r == CITCAT_ERR_DIVERGED) {
@@ -115,24 +85,20 @@ static int bench_one(const char *elf, const char *dir, struct run *out)
 	}
 	/* the shared honest baseline (capture/bench_bare.h) */
 	struct cc_bare_result br;
-	if (cc_bare_run(ims_p, aes_p, itr, &br, &err)) {
-		cli_errinfo(ims_p, &err);
+	if (cc_bare_run(bp.ims, bp.aes, bp.itr, &br, &err)) {
+		cli_errinfo(bp.ims, &err);
 		goto out;
 	}
-	double bare = br.run_s;
 	out->insns = res.insns;
 	out->irqs = res.irqs;
 	out->dma = res.dma;
-	out->counter_reads = ast.records[CITCAT_AES_COUNTER];
+	out->counter_reads = bp.aes_stats.records[CITCAT_AES_COUNTER];
 	out->replay_s = res.seconds;
-	out->bare_s = bare;
-	out->driver = driver_insns(itr, dev_base);
+	out->bare_s = br.run_s;
+	out->driver = driver_insns(bp.itr, bp.dev_base);
 	rc = 0;
 out:
-	remove(cat);
-	remove(ims_p);
-	remove(aes_p);
-	remove(itr);
+	bench_prep_remove(&bp);
 	return rc;
 }
 

@@ -3,6 +3,7 @@
  * part 1).  Benchmarks print numbers; they never pass or fail on time. */
 #include "aes.h"
 #include "bench_bare.h"
+#include "bench_prep.h"
 #include "capture.h"
 #include "cli.h"
 #include "container.h"
@@ -29,13 +30,14 @@ static const char bench_all_help[] =
 	"applied at their recorded instruction, each executed WFI a NOP: the recorded\n"
 	"path, checked at every interrupt.  Only uc_emu_start is timed there; for\n"
 	"capture and replay the run loop is timed and set-up is on its own line.\n"
+	"'bare + empty hooks' is that baseline with an empty code hook on every\n"
+	"instruction and an empty memory hook on every RAM access: the ceiling of\n"
+	"any model built on per-instruction hooks.\n"
 	"Figures: seconds, Minsn/s (instructions of that phase: capture counts the\n"
 	"boot before the trace start too) and the ratio to the bare Minsn/s.\n"
 	"Files are compressed and written on a second thread (common/container.c);\n"
 	"the phases marked '1 thread' do that inline, for comparison.\n"
 	"bench capture prints the capture and extraction phases only.\n";
-
-static void discard(void *ctx, uint8_t b) {}
 
 static double now_s(void)
 {
@@ -127,33 +129,21 @@ static int convert_phase(struct fw *f, const char *itr, const char *fmt)
 
 static int bench_fw(const char *elf, const char *dir, int all, const char *formats, struct fw *f)
 {
-	char cat[600], orc[600], ims_p[600], aes_p[600], itr[600];
-	snprintf(cat, sizeof cat, "%s/run.cat", dir);
-	snprintf(orc, sizeof orc, "%s/oracle.itrace", dir);
-	snprintf(ims_p, sizeof ims_p, "%s/run.ims", dir);
-	snprintf(aes_p, sizeof aes_p, "%s/run.aes", dir);
-	snprintf(itr, sizeof itr, "%s/run.itrace", dir);
-	struct citcat_capture_config c;
-	citcat_capture_config_default(&c);
-	c.target.seed = 1;
-	c.uart_tx = discard;
-	c.progress = cap_progress;
+	struct bench_prep bp;
+	bench_prep_init(&bp, dir, cap_progress);
+	int rc = bench_prepare(&bp, elf);
+	if (rc)
+		return rc;
+	const char *cat = bp.cat, *orc = bp.orc, *ims_p = bp.ims, *aes_p = bp.aes, *itr = bp.itr;
+	f->insns = bp.cap.insns;
+	f->traced = bp.cap.traced_insns;
+	add(f, "capture (CAT)", bp.cap.insns, bp.cap_run_s, bp.cap.seconds - bp.cap_run_s);
 	struct citcat_capture_result res;
 	struct citcat_errinfo err;
-	int rc = EXIT_USAGE;
+	rc = EXIT_USAGE;
 	double run = 0;
 	struct cc_capture_bench b = {.run_seconds = &run};
-	if (cc_capture_run_bench(&c, &b, elf, cat, NULL, &res, &err))
-		return cli_errinfo(elf, &err);
-	if (!res.traced) {
-		remove(cat);
-		return 1;
-	}
-	f->insns = res.insns;
-	f->traced = res.traced_insns;
-	add(f, "capture (CAT)", res.insns, run, res.seconds - run);
-	run = 0;
-	if (cc_capture_run_bench(&c, &b, elf, cat, orc, &res, &err)) {
+	if (cc_capture_run_bench(&bp.cfg, &b, elf, cat, orc, &res, &err)) {
 		cli_errinfo(elf, &err);
 		goto out;
 	}
@@ -162,7 +152,7 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 	/* the same with every file compressed and written inline (no thread) */
 	cc_writer_threads = 0;
 	run = 0;
-	int crc = cc_capture_run_bench(&c, &b, elf, cat, orc, &res, &err);
+	int crc = cc_capture_run_bench(&bp.cfg, &b, elf, cat, orc, &res, &err);
 	cc_writer_threads = 1;
 	if (crc) {
 		cli_errinfo(elf, &err);
@@ -170,27 +160,8 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 	}
 	remove(orc);
 	add(f, "capture + oracle, 1 thread", res.insns, run, res.seconds - run);
-	struct citcat_ims ims;
-	struct citcat_ims_stats ist;
-	struct citcat_aes_stats ast;
-	double t0 = now_s();
-	if (citcat_ims_extract(cat, &ims, &ist, NULL, NULL, &err)) {
-		cli_errinfo(cat, &err);
-		goto out;
-	}
-	int wrc = citcat_ims_write(&ims, ims_p, &err);
-	citcat_ims_fini(&ims);
-	if (wrc) {
-		cli_errinfo(ims_p, &err);
-		goto out;
-	}
-	add(f, "ims", f->traced, now_s() - t0, 0);
-	t0 = now_s();
-	if (citcat_aes_extract(cat, aes_p, &ast, NULL, NULL, &err)) {
-		cli_errinfo(cat, &err);
-		goto out;
-	}
-	add(f, "aes", f->traced, now_s() - t0, 0);
+	add(f, "ims", f->traced, bp.ims_s, 0);
+	add(f, "aes", f->traced, bp.aes_s, 0);
 	if ((rc = replay_phase(f, "replay --verify", ims_p, aes_p, cat, NULL, elf)))
 		goto out;
 	remove(cat);
@@ -204,6 +175,12 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 		cli_errinfo(ims_p, &err);
 		goto out;
 	}
+	struct cc_bare_result hk; /* the ceiling of per-instruction hooks (bench_bare.h) */
+	if (cc_bare_run_hooked(ims_p, aes_p, itr, &hk, &err)) {
+		cli_errinfo(ims_p, &err);
+		goto out;
+	}
+	add(f, "bare + empty hooks", hk.insns, hk.run_s, hk.setup_s);
 	if (all) {
 		char list[256], *save = NULL;
 		snprintf(list, sizeof list, "%s", formats);
@@ -213,11 +190,7 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 	}
 	rc = 0;
 out:
-	remove(cat);
-	remove(orc);
-	remove(ims_p);
-	remove(aes_p);
-	remove(itr);
+	bench_prep_remove(&bp);
 	return rc;
 }
 

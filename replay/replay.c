@@ -488,7 +488,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		return;
 	}
 	uint32_t word = thumb_word_at(p->c.ram + (a - p->c.ram_base), size);
-	int thumb = thumb_state(uc, a, size);
+	int thumb = thumb_state_in(a, size, p->c.block_thumb);
 	retire(p, a, size, word, thumb);
 	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word))
 		thumb_wfi_retire(uc, a, size, thumb); /* the wake-up is in the AES */
@@ -683,7 +683,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 	int itr = cfg->out_path || cfg->oracle || cfg->observer || cfg->on_record;
 	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | (itr ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
-				   hook_unmapped, hook_intr};
+				   hook_unmapped, hook_intr, &p->c.block_thumb};
 	if ((rc = replay_open_core(&p->c, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, mmio_write, &hooks, p,
 				   &p->ims.regs)))
 		goto out;

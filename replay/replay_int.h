@@ -39,6 +39,7 @@ struct replay_core {
 	uint32_t expect_pc, cur_pc;
 	uint8_t itstate; /* ITSTATE after the last retired instruction (capture/thumb.h) */
 	uint8_t last_size, last_thumb; /* of the last retired instruction */
+	uint8_t block_thumb; /* CPSR.T of the running translation block (struct core_hooks) */
 	/* failed: 1 a divergence (res->div), 2 an error (err, res->err_path) */
 	int after_exception, done, failed;
 	struct citcat_itrace_rec cur, orec; /* the record being built; the oracle's */

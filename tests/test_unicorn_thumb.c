@@ -75,6 +75,31 @@ static void hcode(uc_engine *uc, uint64_t a, uint32_t s, void *u)
 		uc_emu_stop(uc);
 }
 
+/* Issue 14: a block hook's view of the state (blk_*), checked in every
+ * code hook of that block against CPSR.T there (blk_bad counts misses). */
+static uint32_t blk_a, blk_size, blk_t, blk_hooks;
+static unsigned blk_bad, blk_codes;
+
+static void hblock(uc_engine *uc, uint64_t a, uint32_t s, void *u)
+{
+	(void)u;
+	blk_a = (uint32_t)a;
+	blk_size = s;
+	blk_t = (rd(uc, UC_ARM_REG_CPSR) >> 5) & 1;
+	blk_hooks++;
+}
+
+static void hcode_blk(uc_engine *uc, uint64_t a, uint32_t s, void *u)
+{
+	(void)s;
+	(void)u;
+	blk_codes++;
+	if (((rd(uc, UC_ARM_REG_CPSR) >> 5) & 1) != blk_t || a < blk_a || a >= (uint64_t)blk_a + blk_size)
+		blk_bad++;
+	if (a == 0x1016)
+		uc_emu_stop(uc);
+}
+
 static uc_engine *setup(void)
 {
 	uc_engine *uc;
@@ -195,6 +220,24 @@ int main(void)
 	CHECK_EQ(rd(uc, UC_ARM_REG_R7), 0x77);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x1234);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 7);
+	uc_close(uc);
+
+	/* Issue 14 (capture/thumb.h, thumb_state): a translation block is in
+	 * one state, and its block hook runs before the code hook of each of
+	 * its instructions, so CPSR.T read once in the block hook is the state
+	 * of every instruction of the block: across the Thumb IT block, the
+	 * WFI, bx to ARM and bx back to Thumb. */
+	uc = setup();
+	uc_hook hb, hc;
+	CHECK_EQ(uc_hook_add(uc, &hb, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
+	CHECK_EQ(uc_hook_add(uc, &hc, UC_HOOK_CODE, hcode_blk, NULL, 1, 0), UC_ERR_OK);
+	CHECK_EQ(uc_emu_start(uc, 0x1001, 0x2000, 0, 0), UC_ERR_OK); /* to the WFI */
+	CHECK_EQ(uc_emu_start(uc, thumb_resume_pc(uc), 0x2000, 0, 0), UC_ERR_OK); /* bx to ARM, back, stop at 0x1016 */
+	CHECK_EQ(rd(uc, UC_ARM_REG_R5), 5);
+	CHECK_EQ(blk_bad, 0);
+	CHECK(blk_hooks >= 3); /* Thumb, ARM, Thumb again */
+	CHECK(blk_codes > blk_hooks);
+	CHECK_EQ(blk_t, 1);    /* the last block (0x1016) is Thumb */
 	uc_close(uc);
 
 	/* The helpers against the architecture's tables. */
