@@ -140,19 +140,19 @@ static int cmd_wet_build(int argc, char **argv)
 		       ", \"index_bytes\": %" PRIu64 ", \"seconds\": %.3f, \"minsn_per_s\": %.3f, \"cdeps\": %" PRIu64
 		       ", \"cfg\": {\"functions\": %" PRIu64 ", \"nodes\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"branches\": %" PRIu64
 		       ", \"control_deps\": %" PRIu64 ", \"back_edges\": %" PRIu64 "}, \"node_stmts\": %" PRIu64 ", \"local_deps\": %" PRIu64
-		       ", \"regvals\": %" PRIu64 ", \"tuples\": %" PRIu64 ", \"groups\": %" PRIu64 ", ",
+		       ", \"regvals\": %" PRIu64 ", \"tuples\": %" PRIu64 ", \"groups\": %" PRIu64 ", \"dep_labels\": %" PRIu64 ", ",
 		       res.insns, res.irqs, res.node_execs, res.nodes, res.segments, res.deps, res.file_bytes, res.graph_bytes,
 		       res.index_bytes, res.seconds, mips, res.cdeps, res.cfg[0], res.cfg[1], res.cfg[2], res.cfg[3], res.cfg[4], res.cfg[5], res.node_stmts, res.local_deps,
-		       res.regvals, res.tuples, res.groups);
+		       res.regvals, res.tuples, res.groups, res.dep_labels);
 		print_sizes(stdout, res.stream, res.insns, 1);
 		printf("}\n");
 	} else {
 		fprintf(stderr,
 			"citcat wet: %" PRIu64 " instructions, %" PRIu64 " interrupts, %" PRIu64 " node executions of %" PRIu64
-			" nodes, %" PRIu64 " data dependences (%" PRIu64 " local, unlabelled), %" PRIu64
+			" nodes, %" PRIu64 " data dependences (%" PRIu64 " local, unlabelled; the rest under %" PRIu64 " shared labels), %" PRIu64
 			" control dependences (%" PRIu64 " functions, %" PRIu64
 			" branches); %" PRIu64 " bytes (%.3f bits/insn) in %.2f s (%.2f Minsn/s)\n",
-			res.insns, res.irqs, res.node_execs, res.nodes, res.deps, res.local_deps, res.cdeps, res.cfg[0], res.cfg[3], res.file_bytes,
+			res.insns, res.irqs, res.node_execs, res.nodes, res.deps, res.local_deps, res.dep_labels, res.cdeps, res.cfg[0], res.cfg[3], res.file_bytes,
 			res.insns ? 8.0 * (double)res.file_bytes / (double)res.insns : 0.0, res.seconds, mips);
 	}
 	return EXIT_OK;

@@ -9,6 +9,7 @@
 #   DIR holds NAME.cat and NAME.itrace (e.g. build/tests/examples);
 #   SLICES (default 5) evenly spaced backward and forward slices per run.
 # Needs python3, xz and /usr/bin/time.  Run it under nice on a shared machine.
+# KINDS="path" (environment) limits the node kinds (default "path bb").
 set -u
 citcat=$1 dir=$2
 shift 2
@@ -30,11 +31,13 @@ for n in "${names[@]}"; do
   "$citcat" ims "$dir/$n.cat" -o "$t/r.ims" 2>/dev/null || { echo "$n: ims failed"; continue; }
   "$citcat" aes "$dir/$n.cat" -o "$t/r.aes" 2>/dev/null || { echo "$n: aes failed"; continue; }
   it=$(stat -c %s "$dir/$n.itrace")
-  itxz=$(xz -9 -T1 -c "$dir/$n.itrace" | wc -c)
+  # NAME.itrace.xzsize, when present, holds that size (long runs: xz -9 of
+  # a few hundred MB takes minutes; compute it once; 0: not measured)
+  if [ -s "$dir/$n.itrace.xzsize" ]; then itxz=$(cat "$dir/$n.itrace.xzsize"); else itxz=$(xz -9 -T1 -c "$dir/$n.itrace" | wc -c); fi
   ia=$(( $(stat -c %s "$t/r.ims") + $(stat -c %s "$t/r.aes") ))
   iaxz=$(( $(xz -9 -T1 -c "$t/r.ims" | wc -c) + $(xz -9 -T1 -c "$t/r.aes" | wc -c) ))
   echo "== $n: itrace $it bytes (xz -9: $itxz), IMS+AES $ia bytes (xz -9 each: $iaxz)"
-  for kind in path bb; do
+  for kind in ${KINDS:-path bb}; do
     /usr/bin/time -v "$citcat" wet "$t/r.ims" "$t/r.aes" -o "$t/$kind.wet" --nodes $kind --json >"$t/$kind.json" 2>"$t/$kind.time" ||
       { echo "$n $kind: wet failed"; continue; }
     python3 - "$t/$kind.json" "$it" "$itxz" "$kind" "$(peak "$t/$kind.time")" "$(secs "$t/$kind.time")" "$ia" "$iaxz" <<'EOF'
@@ -69,6 +72,7 @@ for k, v in s.items():
         b1 = 4 * (v["values"] + s["vpat"]["values"])
         st = v["bytes"] + s["vpat"]["bytes"]
     if k == "dep":
+        # original: every producer a label of its own (local edges too)
         o1 += 4 * j["local_deps"]
     to += o1; t1 += b1; t2 += st
     c = tot.setdefault(comp[k], [0, 0, 0]); c[0] += o1; c[1] += b1; c[2] += st
@@ -76,12 +80,14 @@ for k, v in s.items():
 print(f"   {'streams':8} {to:12} {t1:12} {t2:12} {8 * t2 / n:10.3f}")
 print(f"   register results: {j['regvals']} values -> {s['uval']['values']} unique in {j['tuples']} tuples "
       f"+ {s['vpat']['values']} patterns ({j['groups']} value groups in the node table)")
+print(f"   non-local producers (section 3.3): {s['dep']['values']} edges hold {j['dep_labels']} labels, "
+      f"{s['dep']['values'] - j['dep_labels']} name a label of their node execution instead ({s['dep']['bytes']} bytes)")
 for c, (o1, b1, st) in tot.items():
     print(f"   {c:26} orig {o1 / 1e6:9.3f} MB  orig/tier-1 {o1 / max(b1, 1):7.2f}  orig/tier-2 {o1 / max(st, 1):7.2f}")
 g = j["graph_bytes"] + j["index_bytes"]
 print(f"   file {j['file_bytes']} bytes = {8 * j['file_bytes'] / n:.3f} bits/insn (graph+index {g}); "
       f"itrace {8 * it / n:.3f} bits/insn, xz -9 itrace {8 * itxz / n:.3f}; "
-      f"WET / itrace {j['file_bytes'] / it:.3f}, WET / xz itrace {j['file_bytes'] / itxz:.3f}; "
+      f"WET / itrace {j['file_bytes'] / it:.3f}, WET / xz itrace {j['file_bytes'] / itxz if itxz else float('nan'):.3f}; "
       f"IMS+AES {8 * ia / n:.3f} bits/insn (xz -9 {8 * iaxz / n:.3f})")
 EOF
     w="$t/$kind.wet"

@@ -25,7 +25,7 @@ enum citcat_wet_stream {
 	CITCAT_WET_S_AVALHI, /* high 32 bits, per 8-byte access */
 	CITCAT_WET_S_UVAL,   /* unique register-result tuples of the segment (version 3, tier 1) */
 	CITCAT_WET_S_DEPN,   /* number of producers, per instruction */
-	CITCAT_WET_S_DEP,    /* INDEX distance to each producer, nearest first */
+	CITCAT_WET_S_DEP,    /* per stored producer, nearest first: 2 x INDEX distance (a new label), or 2 x an earlier label of the node execution's ordinal + 1 (version 4) */
 	CITCAT_WET_S_CDEP,   /* INDEX distance to the control parent, 0 none, per instruction (version 2) */
 	CITCAT_WET_S_VPAT,   /* per node execution and value group: 0 new tuple, else its ordinal + 1 (version 3) */
 	CITCAT_WET_NSTREAMS
@@ -67,6 +67,7 @@ struct citcat_wet_build_result {
 	uint64_t file_bytes, graph_bytes, index_bytes;
 	struct citcat_wet_stream_size stream[CITCAT_WET_NSTREAMS];
 	double seconds;
+	uint64_t dep_labels; /* version 4: labels stored for the stored (non-local) producers; the rest share one */
 };
 
 /* Replays IMS + AES and writes the WET.  Returns 0, CITCAT_ERR_DIVERGED

@@ -121,6 +121,13 @@ struct builder {
 	uint64_t reg_w[WET_NPHYS]; /* last writer INDEX + 1, 0 = none (initial state) */
 	uint32_t *mem_w[NPAGES];   /* per RAM byte, the same (as INDEX + 1) */
 	uint64_t prod[256];
+	/* version 4, shared labels (section 3.3): the stored producers of the
+	 * open node's instances (as INDEX + 1), nearest first per instance, and
+	 * how many each instance has; labels at the node's close */
+	uint64_t *nprod, *nlab;
+	uint32_t *ncre;
+	size_t nprod_n, nprod_cap;
+	uint16_t blk_nst[WET_NODE_MAX_INSNS];
 	uint32_t ram_base, ram_size;
 };
 
@@ -373,6 +380,56 @@ static int emit_values(struct builder *b, uint32_t id)
 	return 0;
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+	return a < c ? -1 : a > c;
+}
+
+/* Shared labels (WET.md, "Shared labels"): the stored producers of the
+ * node execution just closed, edge by edge in order (instance, then
+ * nearest producer first).  The first edge naming a producer holds its
+ * label, 2 x the INDEX distance from its consumer to the producer; every
+ * later edge naming the same producer refers to the label: 2 x its
+ * ordinal among the node execution's labels + 1. */
+static int emit_labels(struct builder *b)
+{
+	size_t n = b->nprod_n;
+	uint64_t first = b->insns - b->blk_n + 1; /* the node's first instance, as a shadow entry */
+	/* each edge's creator: sorted by (producer, edge), a producer's first
+	 * edge comes first */
+	for (size_t e = 0; e < n; e++)
+		b->nlab[e] = b->nprod[e] << 20 | e;
+	if (n > 1)
+		qsort(b->nlab, n, sizeof *b->nlab, cmp_u64);
+	uint32_t crt = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t e = (uint32_t)(b->nlab[i] & 0xfffff);
+		if (!i || b->nlab[i] >> 20 != b->nlab[i - 1] >> 20) {
+			b->ncre[e] = UINT32_MAX; /* creates the label */
+			crt = e;
+		} else {
+			b->ncre[e] = crt;
+		}
+	}
+	int fail = 0;
+	uint32_t nl = 0;
+	size_t e = 0;
+	for (uint32_t k = 0; k < b->blk_n; k++)
+		for (unsigned o = 0; o < b->blk_nst[k]; o++, e++) {
+			uint32_t key = WET_KEY(b->blk_pc[k], o);
+			if (b->ncre[e] == UINT32_MAX) {
+				b->nlab[e] = nl++; /* the sort is done: nlab holds the creators' ordinals */
+				fail |= spush(b, CITCAT_WET_S_DEP, key, 2 * (uint32_t)(first + k - b->nprod[e]));
+			} else {
+				fail |= spush(b, CITCAT_WET_S_DEP, key, 2 * (uint32_t)b->nlab[b->ncre[e]] + 1);
+			}
+		}
+	b->res->dep_labels += nl;
+	b->nprod_n = 0;
+	return fail ? CITCAT_ERR_NOMEM : 0;
+}
+
 static int close_block(struct builder *b)
 {
 	if (!b->blk_n)
@@ -382,6 +439,8 @@ static int close_block(struct builder *b)
 	int rc = emit_node(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word,
 			   path ? b->blk_pc : NULL, &id);
 	if (!rc && (rc = emit_values(b, id)))
+		berr(b, rc, "out of memory");
+	if (!rc && (rc = emit_labels(b)))
 		berr(b, rc, "out of memory");
 	b->blk_n = 0;
 	b->blk_nval = 0;
@@ -456,7 +515,8 @@ static int seg_full(const struct builder *b)
 			return 1;
 	/* the open node's results and patterns join the streams when it closes */
 	if (b->s[CITCAT_WET_S_UVAL].n + b->blk_nval > WET_BLOCK_MAX - 2048 ||
-	    b->s[CITCAT_WET_S_VPAT].n + b->blk_n > WET_BLOCK_MAX - 2048)
+	    b->s[CITCAT_WET_S_VPAT].n + b->blk_n > WET_BLOCK_MAX - 2048 ||
+	    b->s[CITCAT_WET_S_DEP].n + b->nprod_n > WET_BLOCK_MAX - 2048)
 		return 1;
 	return 0;
 }
@@ -516,8 +576,8 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 			return b->err.code;
 	if (!b->blk_n && seg_full(b) && flush_segment(b))
 		return b->err.code;
-	if (b->insns >= UINT32_MAX - 1)
-		return berr(b, CITCAT_ERR_LIMIT, "more than 2^32-2 instructions: beyond this WET version's limit");
+	if (b->insns >= (1u << 31) - 1) /* a label is 2 x an INDEX distance in 32 bits */
+		return berr(b, CITCAT_ERR_LIMIT, "more than 2^31-1 instructions: beyond this WET version's limit");
 	const struct wet_du *du = decode(b, pc, r->word);
 	if (!du)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
@@ -575,8 +635,24 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 			    (unsigned long long)b->insns, pc);
 	b->res->local_deps += ninf;
 	fail |= spush(b, CITCAT_WET_S_DEPN, pc, nst);
-	for (unsigned i = 0; i < nst; i++)
-		fail |= spush(b, CITCAT_WET_S_DEP, WET_KEY(pc, i), (uint32_t)(me - b->prod[i]));
+	/* the stored producers wait for the node's labels (emit_labels) */
+	if (nst && b->nprod_n + nst > b->nprod_cap) {
+		size_t nc = (size_t)WET_NODE_MAX_INSNS * 256; /* a node's most */
+		uint64_t *p = realloc(b->nprod, nc * sizeof *p), *q = p ? realloc(b->nlab, nc * sizeof *q) : NULL;
+		if (p)
+			b->nprod = p;
+		if (q)
+			b->nlab = q;
+		uint32_t *c = q ? realloc(b->ncre, nc * sizeof *c) : NULL;
+		if (!c)
+			return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+		b->ncre = c;
+		b->nprod_cap = nc;
+	}
+	if (nst)
+		memcpy(b->nprod + b->nprod_n, b->prod, nst * sizeof *b->prod);
+	b->nprod_n += nst;
+	b->blk_nst[pos] = (uint16_t)nst;
 	for (unsigned i = 0; i < du->ndef; i++)
 		if (du->def[i] <= WET_R_FLAGS && du->def[i] != 13 && du->def[i] != 14)
 			b->blk_def[du->def[i]] = du->cond == 14 ? (uint16_t)(pos + 1) : 0;
@@ -921,6 +997,9 @@ out:
 		free(x->ndef);
 	}
 	free(b->tt);
+	free(b->nprod);
+	free(b->nlab);
+	free(b->ncre);
 	free(b->nodes);
 	free(b->nh);
 	free(b->segs);

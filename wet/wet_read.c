@@ -81,6 +81,15 @@ struct citcat_wet {
 	uint64_t tcnt;
 	int collect;
 	uint32_t pat[WET_NODE_MAX_INSNS];
+	/* version 4, shared labels: the open node execution's dep values
+	 * (eref) and stored producers (eprod), edge by edge (instance, then
+	 * nearest first), from efirst[k] for its k-th instance (enum_[k] of
+	 * them); its labels' producers in order (lprod) */
+	uint64_t *eprod, *lprod;
+	uint32_t *eref;
+	size_t e_cap;
+	uint32_t efirst[WET_NODE_MAX_INSNS], enum_[WET_NODE_MAX_INSNS];
+	uint32_t cur_k; /* the statement's position in its node, for labels() */
 };
 
 static int werr(struct citcat_wet *w, int code, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -434,6 +443,9 @@ void citcat_wet_close(struct citcat_wet *w)
 	free(w->uv);
 	free(w->ukeys);
 	free(w->tup);
+	free(w->eprod);
+	free(w->lprod);
+	free(w->eref);
 	free(w->segs);
 	free(w->buf);
 	free(w);
@@ -537,22 +549,18 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 	}
 	in->n_dep = 0;
 	if (mask & (1u << CITCAT_WET_S_DEPN)) {
-		uint32_t n;
-		if ((rc = get(w, s, CITCAT_WET_S_DEPN, in->pc, back, &n)))
-			return rc;
-		if (n > 256)
-			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEPN], "%u producers of one instruction", n);
-		in->n_dep = n;
-		for (uint32_t j = 0; j < n; j++) {
-			uint32_t d, o = back ? n - 1 - j : j;
-			if ((rc = get(w, s, CITCAT_WET_S_DEP, WET_KEY(in->pc, o), back, &d)))
-				return rc;
-			if (!d || d > in->index || in->index - d < s->reach)
+		/* the stored producers, resolved from the shared labels by
+		 * node_deps() */
+		uint32_t n = w->enum_[w->cur_k];
+		const uint64_t *ep = n ? w->eprod + w->efirst[w->cur_k] : NULL;
+		for (uint32_t o = 0; o < n; o++) {
+			if (ep[o] >= in->index || (o && ep[o] >= ep[o - 1]))
 				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP],
-					    "producer distance %u at instruction %llu (before the segment's reach)", d,
+					    "producers of instruction %llu are not before it, distinct and nearest first",
 					    (unsigned long long)in->index);
-			in->dep[o] = in->index - d;
+			in->dep[o] = ep[o];
 		}
+		in->n_dep = n;
 		/* plus the local edges the node implies, nearest first */
 		const uint16_t *loc = in->executed ? st->loc : &st->loc_failed;
 		unsigned nloc = in->executed ? st->nloc : st->nloc_failed;
@@ -594,6 +602,74 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 }
 
 #define WALK_SKIP 0x7fffffff
+
+/* Version 4: the stored producers of a node execution of ND whose first
+ * instance is FIRST, in direction BACK (WET.md, "Shared labels"): every
+ * instance's depn and dep values, then each edge's producer, resolved in
+ * execution order. */
+static int node_deps(struct citcat_wet *w, const struct rseg *s, const struct rnode *nd, uint64_t first, int back)
+{
+	const struct rstmt *st = &w->stmt[nd->first];
+	uint32_t ne = 0, n;
+	int rc;
+	/* the counts and values, in the walk's direction */
+	for (uint32_t j = 0; j < nd->n; j++) {
+		uint32_t k = back ? nd->n - 1 - j : j;
+		if ((rc = get(w, s, CITCAT_WET_S_DEPN, st[k].pc, back, &n)))
+			return rc;
+		if (n > 255)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEPN], "%u stored producers of one instruction", n);
+		w->enum_[k] = n;
+		ne += n;
+	}
+	if (ne > w->e_cap) { /* at most 1024 x 255 */
+		size_t nc = (ne + 4095u) & ~(size_t)4095;
+		uint64_t *a = realloc(w->eprod, nc * sizeof *a), *b = a ? realloc(w->lprod, nc * sizeof *b) : NULL;
+		if (a)
+			w->eprod = a;
+		if (b)
+			w->lprod = b;
+		uint32_t *c = b ? realloc(w->eref, nc * sizeof *c) : NULL;
+		if (!c)
+			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		w->eref = c;
+		w->e_cap = nc;
+	}
+	for (uint32_t k = 0, e = 0; k < nd->n; k++) {
+		w->efirst[k] = e;
+		e += w->enum_[k];
+	}
+	for (uint32_t j = 0; j < nd->n; j++) {
+		uint32_t k = back ? nd->n - 1 - j : j;
+		for (uint32_t i = 0; i < w->enum_[k]; i++) {
+			uint32_t o = back ? w->enum_[k] - 1 - i : i;
+			if ((rc = get(w, s, CITCAT_WET_S_DEP, WET_KEY(st[k].pc, o), back, &w->eref[w->efirst[k] + o])))
+				return rc;
+		}
+	}
+	/* each edge's producer, in execution order: an even value is a new
+	 * label (2 x distance), an odd one names an earlier label */
+	uint32_t nl = 0;
+	for (uint32_t k = 0, e = 0; k < nd->n; k++)
+		for (uint32_t o = 0; o < w->enum_[k]; o++, e++) {
+			uint32_t v = w->eref[e];
+			if (!(v & 1)) {
+				uint32_t d = v / 2;
+				if (!d || d > first + k - s->reach)
+					return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP],
+						    "label distance %u at instruction %llu (zero, or before the segment's reach)", d,
+						    (unsigned long long)(first + k));
+				w->eprod[e] = w->lprod[nl++] = first + k - d;
+			} else if (v / 2 >= nl) {
+				return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_DEP],
+					    "a producer of instruction %llu names label %u of %u created so far",
+					    (unsigned long long)(first + k), v / 2 + 1, nl);
+			} else {
+				w->eprod[e] = w->lprod[v / 2];
+			}
+		}
+	return 0;
+}
 
 /* Tier 1: the pattern values of a node execution (node ID) in direction
  * BACK.  While collecting, notes the tuples it creates; otherwise resolves
@@ -658,11 +734,14 @@ static int segment_pass(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 			return werr(w, CITCAT_ERR_CORRUPT, s->off[CITCAT_WET_S_NODE], "nodes hold more instructions than the segment");
 		if (mask & (1u << CITCAT_WET_S_VPAT) && (rc = node_patterns(w, s, id, back)))
 			return rc;
+		if (mask & (1u << CITCAT_WET_S_DEPN) && (rc = node_deps(w, s, nd, back ? idx - nd->n : idx, back)))
+			return rc;
 		for (uint32_t j = 0; j < nd->n; j++) {
 			uint32_t k = back ? nd->n - 1 - j : j;
 			in->index = back ? --idx : idx++;
 			in->ts = ts;
 			in->pc = w->stmt[nd->first + k].pc;
+			w->cur_k = k;
 			in->word = w->stmt[nd->first + k].word;
 			if ((rc = labels(w, s, &w->stmt[nd->first + k], mask, back, 0)))
 				return rc;
