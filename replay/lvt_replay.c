@@ -446,7 +446,7 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 	}
 	p->c.bus.dc.rng = start.dc_rng;
 	/* MEM_READ, before the read: the hook puts the value where the core loads it */
-	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_unmapped, hook_intr};
+	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_unmapped, hook_intr, NULL};
 	struct arm_state regs;
 	memcpy(regs.slot, start.regs, sizeof regs.slot);
 	if ((rc = replay_open_core(&p->c, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read, mmio_write, &hooks, p, &regs)))
