@@ -365,6 +365,7 @@ static const char *const repl_names[] = {"lru", "fifo", "plru", "random"};
 
 int cat_info(const char *path, int json)
 {
+	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_CAT)); /* before "-" is read */
 	struct citcat_cat_reader *r;
 	int rc = citcat_cat_reader_open(&r, path);
 	if (rc) {
@@ -429,7 +430,7 @@ int cat_info(const char *path, int json)
 	}
 	uint64_t size = citcat_cat_reader_file_size(r);
 	if (json) {
-		printf("{\"kind\": \"cat\", \"version\": %d, \"events\": {", CITCAT_CAT_VERSION);
+		printf("{\"kind\": \"cat\", \"version\": %d, \"events\": {", version);
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
 			printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);
 		for (int part = 0; part < 2; part++) {
@@ -460,7 +461,7 @@ int cat_info(const char *path, int json)
 		       c->dcache.write_through ? "wt" : "wb", c->pen_miss, c->pen_wb, c->pen_uncached,
 		       c->timestamps ? "true" : "false", (unsigned long long)c->seed);
 	} else {
-		printf("%s: cache-filtered address trace (CAT v%d), ARM A32\n", path, CITCAT_CAT_VERSION);
+		printf("%s: cache-filtered address trace (CAT v%d), ARM A32\n", path, version);
 		printf("  RAM        0x%08x + %u bytes; devices at 0x%08x\n", c->ram_base, c->ram_size, c->dev_base);
 		printf("  I-cache    %u bytes, %u-way, %u-byte lines, %s\n", c->icache.size, c->icache.ways, c->icache.line,
 		       repl_names[c->icache.repl]);
