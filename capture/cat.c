@@ -245,6 +245,8 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 	if ((ev->kind == CITCAT_CAT_EXC && (!m7 || ev->value < 2 || ev->value > 511)) || (ev->kind == CITCAT_CAT_IRQ && m7) ||
 	    (ev->kind == CITCAT_CAT_STOP && ev->line == CITCAT_STOP_FAULT && ev->value == CITCAT_FAULT_EXCEPTION && !m7))
 		return CITCAT_ERR_INVAL;
+	if (ev->kind == CITCAT_CAT_IRQ && ev->line > 15)
+		return CITCAT_ERR_INVAL; /* the 4-bit line field (CAT.md): never truncated to another line */
 	if (ev->kind == CITCAT_CAT_STOP &&
 	    (ev->line >= CITCAT_STOP_REASONS ||
 	     (ev->line == CITCAT_STOP_FAULT && (ev->value == 0 || ev->value >= CITCAT_FAULT_KINDS))))

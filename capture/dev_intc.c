@@ -4,6 +4,14 @@
 
 #define R(reg) ((uint32_t)(CITCAT_INTC_##reg - CITCAT_INTC_BASE))
 
+/* The lines firmware can enable and set: 0..14.  The CAT's IRQ event has a
+ * 4-bit line field (CAT.md), and line CITCAT_CKPT_LINE (15) is the
+ * checkpoint interrupt's (TARGET.md, Checkpoints): ENABLE and SET ignore
+ * every other bit, so PENDING & ENABLE only ever has lines the CAT carries
+ * as themselves.  (Bits 16..31 used to be kept and their interrupts
+ * recorded as line & 15: another line's.) */
+#define INTC_LINES (((1u << 16) - 1) & ~(1u << CITCAT_CKPT_LINE))
+
 static int intc_read(struct target *t, uint32_t off, uint32_t *v)
 {
 	switch (off) {
@@ -26,11 +34,9 @@ static int intc_read(struct target *t, uint32_t off, uint32_t *v)
 static int intc_write(struct target *t, uint32_t off, uint32_t v)
 {
 	switch (off) {
-	/* line CITCAT_CKPT_LINE is the checkpoint interrupt's (TARGET.md,
-	 * Checkpoints): ENABLE and SET ignore its bit */
-	case R(ENABLE): t->intc_enable = v & ~(1u << CITCAT_CKPT_LINE); return 0;
+	case R(ENABLE): t->intc_enable = v & INTC_LINES; return 0;
 	case R(ACK): t->intc_pending &= ~v; return 0;
-	case R(SET): t->intc_pending |= v & ~(1u << CITCAT_CKPT_LINE); return 0;
+	case R(SET): t->intc_pending |= v & INTC_LINES; return 0;
 	}
 	return -1;
 }

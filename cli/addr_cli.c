@@ -222,6 +222,7 @@ int addr_convert(const char *in, const char *from, const char *out, const char *
 
 int addr_info(const char *path, const char *fmt, int json)
 {
+	int version = cli_file_version(path, citcat_format_by_name(fmt)); /* before "-" is read; din: -1 */
 	struct citcat_addr_reader *r;
 	if (citcat_addr_reader_open(&r, path, citcat_addr_fmt_parse(fmt))) {
 		int rc = cli_errinfo(path, citcat_addr_reader_error(r));
@@ -264,6 +265,8 @@ int addr_info(const char *path, const char *fmt, int json)
 			printf(", \"addr_bits\": %u", bits);
 		if (f == CITCAT_ADDR_PDATS2)
 			printf(", \"istride\": %u", stride);
+		if (version >= 0)
+			printf(", \"version\": %d", version);
 		printf("}\n");
 		return EXIT_OK;
 	}
@@ -275,6 +278,8 @@ int addr_info(const char *path, const char *fmt, int json)
 		printf(", %u-bit addresses", bits);
 	if (f == CITCAT_ADDR_PDATS2)
 		printf(", instruction stride %u", stride);
+	if (version >= 0)
+		printf(", version %d", version);
 	printf("\n  references        %llu\n", (unsigned long long)refs);
 	printf("  instruction fetch %llu\n  data reads        %llu\n  data writes       %llu\n",
 	       (unsigned long long)by_type[2], (unsigned long long)by_type[0], (unsigned long long)by_type[1]);

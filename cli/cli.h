@@ -144,7 +144,6 @@ int bench_extract(int argc, char **argv);
 int cmd_ims(int argc, char **argv);
 int cmd_aes(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
-int bench_capture(int argc, char **argv);
 int bench_all(int argc, char **argv, int all); /* bench all / capture (bench_run.c) */
 /* ---- replay (issue 4) ---- */
 /* convert --to text: IN (format FROM, which must be itrace) as a listing. */

@@ -2,6 +2,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "elfprofile.h"
+#include "formats_cli.h"
 #include "outfile.h"
 #include "symbols.h"
 
@@ -389,6 +390,7 @@ static const char *const repl_names[] = {"lru", "fifo", "plru", "random"};
 
 int cat_info(const char *path, int json)
 {
+	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_CAT)); /* before "-" is read */
 	struct citcat_cat_reader *r;
 	int rc = citcat_cat_reader_open(&r, path);
 	if (rc) {
@@ -453,7 +455,7 @@ int cat_info(const char *path, int json)
 	}
 	uint64_t size = citcat_cat_reader_file_size(r);
 	if (json) {
-		printf("{\"kind\": \"cat\", \"version\": %d, \"target\": \"%s\", \"events\": {", CITCAT_CAT_VERSION,
+		printf("{\"kind\": \"cat\", \"version\": %d, \"target\": \"%s\", \"events\": {", version,
 		       cli_target_id(citcat_cat_config(r)->isa));
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
 			if (citcat_cat_kind_name((unsigned)k)[0] != '?') /* a reserved kind */
@@ -488,7 +490,7 @@ int cat_info(const char *path, int json)
 		       c->dcache.write_through ? "wt" : "wb", c->pen_miss, c->pen_wb, c->pen_uncached,
 		       c->timestamps ? "true" : "false", (unsigned long long)c->seed);
 	} else {
-		printf("%s: cache-filtered address trace (CAT v%d), %s\n", path, CITCAT_CAT_VERSION,
+		printf("%s: cache-filtered address trace (CAT v%d), %s\n", path, version,
 		       cli_target_name(citcat_cat_config(r)->isa));
 		printf("  RAM        0x%08x + %u bytes; devices at 0x%08x\n", c->ram_base, c->ram_size, c->dev_base);
 		printf("  I-cache    %u bytes, %u-way, %u-byte lines, %s\n", c->icache.size, c->icache.ways, c->icache.line,
@@ -516,106 +518,5 @@ int cat_info(const char *path, int json)
 		       insns ? (double)size / (double)insns : 0.0);
 	}
 	citcat_cat_reader_close(r);
-	return EXIT_OK;
-}
-
-/* ---- bench capture ---- */
-
-static void discard(void *ctx, uint8_t b) {}
-
-int bench_capture(int argc, char **argv)
-{
-	int json = 0, nfiles = 0;
-	const char *files[256];
-	struct citcat_capture_config c;
-	citcat_capture_config_default(&c);
-	int seed_given = 0;
-	for (int i = 1; i < argc; i++) {
-		if (cli_is_help(argv[i])) {
-			printf("usage: citcat bench capture [FIRMWARE.elf...] [--json] [target options]\n\n"
-			       "Runs each firmware in this process through the full capture (CAT written to a\n"
-			       "temporary file) and on bare Unicorn (no hooks, caches or devices) for the same\n"
-			       "number of instructions, and prints target Minsn/s of both, their ratio, and CAT\n"
-			       "bytes per instruction.  With no files, the built-in examples are used.\n");
-			return EXIT_OK;
-		}
-		if (strcmp(argv[i], "--json") == 0) {
-			json = 1;
-			continue;
-		}
-		int r = parse_target_opt(argc, argv, &i, &c, &seed_given);
-		if (r > 0)
-			return r;
-		if (r == 0)
-			continue;
-		if (argv[i][0] == '-')
-			return cli_usage_error("bench capture", "unknown option '%s'", argv[i]);
-		if (nfiles < 256)
-			files[nfiles++] = argv[i];
-	}
-	if (!seed_given)
-		c.target.seed = 1;
-	if (nfiles == 0) {
-		nfiles = cli_default_examples(files, 16, 0);
-		if (!nfiles)
-			return cli_fail("bench capture: no firmware given and no built examples found (set CITCAT_EXAMPLES_DIR)");
-	}
-	char tmp[] = "/tmp/citcat-bench-XXXXXX";
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return cli_fail("bench capture: cannot create a temporary file");
-	close(fd);
-	c.uart_tx = discard;
-	double sum_cap_t = 0, sum_bare_t = 0;
-	uint64_t sum_insns = 0, sum_bytes = 0, sum_traced = 0;
-	if (json)
-		printf("{\"benchmark\": \"capture\", \"runs\": [");
-	else
-		printf("%-14s %12s %10s %10s %7s %9s\n", "firmware", "insns", "capture", "bare", "ratio", "CAT B/insn");
-	for (int k = 0; k < nfiles; k++) {
-		struct citcat_capture_result res, bres;
-		struct citcat_errinfo err;
-		struct citcat_capture_config ck = c;
-		target_from_elf(&ck, files[k]); /* per firmware: the A and M7 examples may be mixed */
-		int rc = citcat_capture_run(&ck, files[k], tmp, NULL, &res, &err);
-		if (rc) {
-			remove(tmp);
-			return cli_errinfo(files[k], &err);
-		}
-		struct citcat_capture_config b = ck;
-		b.max_insns = res.insns;
-		rc = cc_capture_run_bench(&b, &(struct cc_capture_bench){.bare = 1}, files[k], NULL, NULL, &bres, &err);
-		if (rc) {
-			remove(tmp);
-			return cli_errinfo(files[k], &err);
-		}
-		double cap = (double)res.insns / res.seconds / 1e6, bare = (double)bres.insns / bres.seconds / 1e6;
-		double bpi = res.traced_insns ? (double)res.cat_bytes / (double)res.traced_insns : 0;
-		const char *name = strrchr(files[k], '/') ? strrchr(files[k], '/') + 1 : files[k];
-		if (json)
-			printf("%s{\"firmware\": \"%s\", \"instructions\": %llu, \"capture_minsn_s\": %.2f, "
-			       "\"bare_minsn_s\": %.2f, \"ratio\": %.3f, \"cat_bytes\": %llu, \"cat_bytes_per_insn\": %.4f}",
-			       k ? ", " : "", name, (unsigned long long)res.insns, cap, bare, cap / bare,
-			       (unsigned long long)res.cat_bytes, bpi);
-		else
-			printf("%-14s %12llu %10.2f %10.2f %7.3f %9.4f\n", name, (unsigned long long)res.insns, cap, bare,
-			       cap / bare, bpi);
-		sum_cap_t += res.seconds;
-		sum_bare_t += bres.seconds;
-		sum_insns += res.insns;
-		sum_traced += res.traced_insns;
-		sum_bytes += res.cat_bytes;
-	}
-	remove(tmp);
-	double cap = (double)sum_insns / sum_cap_t / 1e6, bare = (double)sum_insns / sum_bare_t / 1e6;
-	if (json)
-		printf("], \"total\": {\"instructions\": %llu, \"capture_minsn_s\": %.2f, \"bare_minsn_s\": %.2f, "
-		       "\"ratio\": %.3f, \"cat_bytes_per_insn\": %.4f}, \"ratio\": %.3f}\n",
-		       (unsigned long long)sum_insns, cap, bare, cap / bare,
-		       sum_traced ? (double)sum_bytes / (double)sum_traced : 0.0, cap / bare);
-	else
-		printf("%-14s %12llu %10.2f %10.2f %7.3f %9.4f\n(Minsn/s of target instructions; ratio = capture / bare)\n",
-		       "total", (unsigned long long)sum_insns, cap, bare, cap / bare,
-		       sum_traced ? (double)sum_bytes / (double)sum_traced : 0.0);
 	return EXIT_OK;
 }

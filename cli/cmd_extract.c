@@ -1,6 +1,7 @@
 /* citcat ims / citcat aes: extraction from a CAT; info for IMS and AES files. */
 #include "aes.h"
 #include "cli.h"
+#include "formats_cli.h"
 #include "ims.h"
 
 #include <lz4frame.h>
@@ -112,6 +113,7 @@ static long file_size(const char *path)
 
 int ims_info(const char *path, int json)
 {
+	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_IMS)); /* before "-" is read */
 	struct citcat_ims ims;
 	struct citcat_errinfo err = {0};
 	if (citcat_ims_read(path, &ims, &err))
@@ -126,7 +128,7 @@ int ims_info(const char *path, int json)
 	if (json) {
 		printf("{\"kind\": \"ims\", \"version\": %d, \"start_pc\": %u, \"instructions\": %llu, "
 		       "\"replacement_state\": [%u, %u], \"registers\": {",
-		       CITCAT_IMS_VERSION, ims.id.start_pc, (unsigned long long)ims.id.insns, ims.repl_state[0],
+		       version, ims.id.start_pc, (unsigned long long)ims.id.insns, ims.repl_state[0],
 		       ims.repl_state[1]);
 		for (int k = 0; k < ARM_SLOTS; k++)
 			printf("%s\"%s\": %u", k ? ", " : "", slot_names[k], ims.regs.slot[k]);
@@ -135,7 +137,7 @@ int ims_info(const char *path, int json)
 		       ARM_SLOTS, (unsigned long long)mem, nseg, (unsigned long long)raw, fsize,
 		       (unsigned long long)ims.id.hash);
 	} else {
-		printf("%s: initial machine state (IMS v%d), trace id %016llx\n", path, CITCAT_IMS_VERSION,
+		printf("%s: initial machine state (IMS v%d), trace id %016llx\n", path, version,
 		       (unsigned long long)ims.id.hash);
 		printf("  target     %s\n", cli_target_name(ims.cfg.isa));
 		printf("  start      0x%08x, %llu instructions in the traced interval\n", ims.id.start_pc,
@@ -251,6 +253,7 @@ int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *e
 
 int aes_info(const char *path, int json)
 {
+	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_AES)); /* before "-" is read */
 	struct aes_sizes sz;
 	struct citcat_errinfo err = {0};
 	if (aes_measure(path, &sz, &err))
@@ -262,7 +265,7 @@ int aes_info(const char *path, int json)
 	}
 	double ipb = sz.file_bytes ? (double)sz.insns / (double)sz.file_bytes : 0;
 	if (json) {
-		printf("{\"kind\": \"aes\", \"version\": %d, \"instructions\": %llu, \"records\": {", CITCAT_AES_VERSION,
+		printf("{\"kind\": \"aes\", \"version\": %d, \"instructions\": %llu, \"records\": {", version,
 		       (unsigned long long)sz.insns);
 		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
 			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)sz.count[k]);
@@ -276,7 +279,7 @@ int aes_info(const char *path, int json)
 		       (unsigned long long)sz.dma_bytes, (unsigned long long)sz.file_bytes, ipb,
 		       (unsigned long long)sz.id.hash);
 	} else {
-		printf("%s: asynchronous event schedule (AES v%d), trace id %016llx\n", path, CITCAT_AES_VERSION,
+		printf("%s: asynchronous event schedule (AES v%d), trace id %016llx\n", path, version,
 		       (unsigned long long)sz.id.hash);
 		printf("  %-10s %10s %12s %12s\n", "record", "count", "raw bytes", "LZ4 bytes");
 		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)

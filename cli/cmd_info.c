@@ -17,6 +17,7 @@ static const char info_help[] =
 
 int itrace_info(const char *path, int json)
 {
+	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_ITRACE)); /* before "-" is read */
 	struct citcat_itrace_reader *r;
 	int rc = citcat_itrace_reader_open(&r, path);
 	if (rc) {
@@ -76,10 +77,10 @@ int itrace_info(const char *path, int json)
 		fclose(f);
 	}
 	if (json) {
-		printf("{\"kind\": \"itrace\", \"isa\": \"%s\", \"instructions\": %llu, \"interrupts\": %llu, "
+		printf("{\"kind\": \"itrace\", \"version\": %d, \"isa\": \"%s\", \"instructions\": %llu, \"interrupts\": %llu, "
 		       "\"reads\": %llu, \"writes\": %llu, \"uncached_accesses\": %llu, \"dma_transfers\": %llu, "
 		       "\"dma_bytes\": %llu, \"file_bytes\": %ld, \"bytes_per_instruction\": %.4f",
-		       isa == CITCAT_ISA_ARMV7M ? "armv7-m" : "arm", (unsigned long long)insns, (unsigned long long)irqs,
+		       version, isa == CITCAT_ISA_ARMV7M ? "armv7-m" : "arm", (unsigned long long)insns, (unsigned long long)irqs,
 		       (unsigned long long)reads, (unsigned long long)writes, (unsigned long long)uncached, (unsigned long long)dma,
 		       (unsigned long long)dma_bytes, size, insns ? (double)size / (double)insns : 0.0);
 		if (end.kind == CITCAT_REC_STOP)
@@ -89,7 +90,7 @@ int itrace_info(const char *path, int json)
 			printf(", \"fault\": \"%s\", \"fault_addr\": %u", citcat_fault_kind_name(end.word), end.fault_addr);
 		printf("}\n");
 	} else {
-		printf("%s: native instruction trace (itrace v%d), %s\n", path, CITCAT_ITRACE_VERSION,
+		printf("%s: native instruction trace (itrace v%d), %s\n", path, version,
 		       isa == CITCAT_ISA_ARMV7M ? "Cortex-M7 (ARMv7-M, Thumb)" : "ARMv7 (A32/Thumb)");
 		printf("  instructions      %llu (%.1f%% sequential)\n", (unsigned long long)insns,
 		       insns ? 100.0 * (double)seq / (double)insns : 0.0);

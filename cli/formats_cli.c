@@ -76,6 +76,39 @@ int cli_detect(const char *path, const struct citcat_format **f)
 	return 0;
 }
 
+int cli_file_version(const char *path, const struct citcat_format *f)
+{
+	size_t at, width;
+	switch (f ? f->id : CITCAT_FMT_NONE) {
+	case CITCAT_FMT_CAT: case CITCAT_FMT_ITRACE: case CITCAT_FMT_IMS: case CITCAT_FMT_AES: case CITCAT_FMT_LVT:
+	case CITCAT_FMT_DAF: case CITCAT_FMT_WET: case CITCAT_FMT_SDCLSP:
+		at = 8, width = 2; /* after the 8-byte magic, little-endian */
+		break;
+	case CITCAT_FMT_PDATS: case CITCAT_FMT_PDATS2:
+		at = 4, width = 1;
+		break;
+	default:
+		return -1;
+	}
+	struct cc_input *in = NULL;
+	uint8_t *head = NULL;
+	int rc;
+	if (strcmp(path, "-") == 0) {
+		head = malloc(STDIN_HEAD);
+		long n = head ? cli_read_head(path, head, STDIN_HEAD) : -1;
+		rc = n < 0 ? -1 : cc_input_open_mem(&in, head, (size_t)n, NULL);
+	} else {
+		rc = cc_input_open(&in, path, NULL);
+	}
+	const uint8_t *p;
+	int v = -1;
+	if (rc == 0 && cc_input_peek(in, &p, at + width) == (long)(at + width))
+		v = width == 2 ? p[at] | p[at + 1] << 8 : p[at];
+	cc_input_close(in);
+	free(head);
+	return v;
+}
+
 int cli_out_wrap(const char *out, int opt)
 {
 	if (opt > 0)

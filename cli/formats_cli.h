@@ -33,6 +33,13 @@ const struct cli_format *cli_format(const struct citcat_format *f);
  * returns EXIT_USAGE. */
 int cli_detect(const char *path, const struct citcat_format **f);
 
+/* The format version PATH ("-": standard input, whose head is put back)
+ * carries, read from its unwrapped header (common/CONTAINER.md for the
+ * container kinds, PDATS.md, PDATS2.md, SDCLSP.md), for `citcat info`:
+ * a reader may accept older versions than the one citcat writes.  -1 when
+ * it cannot be read or F's format has no version (din/xdin text). */
+int cli_file_version(const char *path, const struct citcat_format *f);
+
 /* The wrapper to write OUT in: OPT when positive (--lz4 1, --zstd 2), else
  * what its suffix asks for (.lz4, .zst); CC_OUT_PLAIN otherwise. */
 int cli_out_wrap(const char *out, int opt);

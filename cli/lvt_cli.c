@@ -4,6 +4,7 @@
  * load-value trace, gzip -1 of it, and LVT encode/decode speed. */
 #include "capture.h"
 #include "cli.h"
+#include "formats_cli.h"
 #include "lvt.h"
 #include "lvt_replay.h"
 
@@ -16,6 +17,7 @@ static const char *const stop_names[] = {"exit", "command", "limit"};
 
 int lvt_info(const char *path, int json)
 {
+	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_LVT)); /* before "-" is read */
 	struct citcat_lvt_summary s;
 	struct citcat_errinfo err;
 	if (citcat_lvt_summary(path, &s, &err))
@@ -33,7 +35,7 @@ int lvt_info(const char *path, int json)
 		       "\"interrupts\": %llu, \"dma\": %llu, \"stream_bits\": %llu, \"bits_per_instruction\": %.6f, "
 		       "\"compression_ratio\": %.4f, \"payload_bytes\": %llu, \"file_bytes\": %llu, "
 		       "\"dcache\": \"%u:%u:%u:%s\", \"dcache_write\": \"%s\"}\n",
-		       CITCAT_LVT_VERSION, s.gran_shift ? "word" : "byte", s.has_start ? "true" : "false",
+		       version, s.gran_shift ? "word" : "byte", s.has_start ? "true" : "false",
 		       (unsigned long long)st->insns, (unsigned long long)st->bcount,
 		       s.has_start ? stop_names[s.stop.line] : "none", s.has_start ? s.start.regs[15] : 0,
 		       (unsigned long long)st->loads, (unsigned long long)st->hits, hr, (unsigned long long)st->ureads,
@@ -43,7 +45,7 @@ int lvt_info(const char *path, int json)
 		       d->write_through ? "wt" : "wb");
 		return EXIT_OK;
 	}
-	printf("%s: first-access load-value trace (LVT v%d), ARM A32\n", path, CITCAT_LVT_VERSION);
+	printf("%s: first-access load-value trace (LVT v%d), ARM A32\n", path, version);
 	printf("  D-cache      %u bytes, %u-way, %u-byte lines, %s, %s; FA flag per %s\n", d->size, d->ways, d->line,
 	       repl_names[d->repl], d->write_through ? "write-through" : "write-back", s.gran_shift ? "word" : "byte");
 	if (!s.has_start) {

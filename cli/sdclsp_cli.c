@@ -203,6 +203,7 @@ static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b :
 
 int sdclsp_info(const char *path, int json)
 {
+	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_SDCLSP)); /* before "-" is read */
 	struct sdclsp_config c;
 	struct sdclsp_stats s;
 	struct citcat_errinfo err;
@@ -210,19 +211,19 @@ int sdclsp_info(const char *path, int json)
 		return cli_errinfo(path, &err);
 	static const char *repl[] = {"mru", "lru", "fifo"};
 	if (json) {
-		printf("{\"kind\": \"sdclsp\", \"variant\": \"%s\", \"n_set\": %u, \"n_way\": %u, \"n_p\": %u, "
+		printf("{\"kind\": \"sdclsp\", \"version\": %d, \"variant\": \"%s\", \"n_set\": %u, \"n_way\": %u, \"n_p\": %u, "
 		       "\"shift\": %u, \"u\": %u, \"max_sl\": %u, \"history\": %u, \"replacement\": \"%s\", "
 		       "\"sa_always\": %s, \"instructions\": %llu, \"streams\": %llu, \"bits\": %llu, "
 		       "\"hr_sdc\": %.6f, \"hr_lsp\": %.6f, \"bits_per_instruction\": %.6f, "
 		       "\"msdc\": %.6f, \"hsdc\": %.6f, \"hlsp\": %.6f}\n",
-		       sdclsp_variant_name(c.variant), c.n_set, c.n_way, c.n_p, c.shift, c.u, c.max_sl, c.hist,
+		       version, sdclsp_variant_name(c.variant), c.n_set, c.n_way, c.n_p, c.shift, c.u, c.max_sl, c.hist,
 		       repl[c.repl], (c.flags & SDCLSP_FLAG_SA_ALWAYS) ? "true" : "false",
 		       (unsigned long long)s.instructions, (unsigned long long)s.streams, (unsigned long long)s.bits,
 		       ratio(s.sdc_hits, s.streams), ratio(s.lsp_hits, s.streams), ratio(s.bits, s.instructions),
 		       ratio(s.msdc_bits, s.bits), ratio(s.hsdc_bits, s.bits), ratio(s.hlsp_bits, s.bits));
 	} else {
-		printf("%s: SDC-LSP stream, %sSDC-LSP [%ux%u, %u], shift %u, u %u, max SL %u, history %u, %s%s\n",
-		       path, sdclsp_variant_name(c.variant), c.n_set, c.n_way, c.n_p, c.shift, c.u, c.max_sl, c.hist,
+		printf("%s: SDC-LSP stream (v%d), %sSDC-LSP [%ux%u, %u], shift %u, u %u, max SL %u, history %u, %s%s\n",
+		       path, version, sdclsp_variant_name(c.variant), c.n_set, c.n_way, c.n_p, c.shift, c.u, c.max_sl, c.hist,
 		       repl[c.repl], (c.flags & SDCLSP_FLAG_SA_ALWAYS) ? ", SA on every miss" : "");
 		printf("  instructions  %llu\n  streams       %llu (avg SL %.2f)\n  bits          %llu (%.4f per instruction)\n",
 		       (unsigned long long)s.instructions, (unsigned long long)s.streams,

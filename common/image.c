@@ -1,4 +1,5 @@
 #include "image.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,16 +82,11 @@ int citcat_image_add(struct citcat_image *img, uint64_t addr, const void *data, 
 		if (need > s->len) {
 			if (need > (1ull << 32))
 				return CITCAT_ERR_LIMIT;
-			if (need > s->cap) {
-				uint64_t nc = s->cap * 2 > need ? s->cap * 2 : need;
-				if (nc > (1ull << 32))
-					nc = need;
-				uint8_t *nd = realloc(s->data, (size_t)nc);
-				if (!nd)
-					return CITCAT_ERR_NOMEM;
-				s->data = nd;
-				s->cap = nc;
-			}
+			size_t cap = (size_t)s->cap;
+			int rc = cc_grow(&s->data, &cap, (size_t)need, 1, (size_t)need, (size_t)1 << 32);
+			if (rc)
+				return rc;
+			s->cap = cap;
 			s->len = need;
 		}
 		memcpy(s->data + (addr - s->addr), data, len);
@@ -115,15 +111,9 @@ int citcat_image_add(struct citcat_image *img, uint64_t addr, const void *data, 
 	for (size_t i = lo; i < hi; i++)
 		free(img->s[i].data);
 	if (hi == lo) { /* insert a new slot at lo */
-		if (img->n == img->cap) {
-			size_t nc = img->cap ? img->cap * 2 : 8;
-			struct seg *ns = realloc(img->s, nc * sizeof *ns);
-			if (!ns) {
-				free(nd);
-				return CITCAT_ERR_NOMEM;
-			}
-			img->s = ns;
-			img->cap = nc;
+		if (cc_grow(&img->s, &img->cap, img->n + 1, sizeof *img->s, 8, SIZE_MAX)) {
+			free(nd);
+			return CITCAT_ERR_NOMEM;
 		}
 		memmove(img->s + lo + 1, img->s + lo, (img->n - lo) * sizeof *img->s);
 		img->n++;
@@ -205,15 +195,9 @@ static int add_owned(struct citcat_image *img, uint64_t addr, uint8_t *data, uin
 		free(data);
 		return rc;
 	}
-	if (img->n == img->cap) {
-		size_t nc = img->cap ? img->cap * 2 : 8;
-		struct seg *ns = realloc(img->s, nc * sizeof *ns);
-		if (!ns) {
-			free(data);
-			return CITCAT_ERR_NOMEM;
-		}
-		img->s = ns;
-		img->cap = nc;
+	if (cc_grow(&img->s, &img->cap, img->n + 1, sizeof *img->s, 8, SIZE_MAX)) {
+		free(data);
+		return CITCAT_ERR_NOMEM;
 	}
 	memmove(img->s + lo + 1, img->s + lo, (img->n - lo) * sizeof *img->s);
 	img->n++;

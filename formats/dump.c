@@ -234,8 +234,8 @@ int citcat_dump_cat(const char *path, const struct citcat_dump_opts *o, const st
 
 /* ---- itrace ---- */
 
-enum { IC_INSN = 2, IC_PC, IC_WORD, IC_LINE, IC_ACC, IC_N };
-static const char *const itrace_cols[IC_N] = {"rec", "kind", "insn", "pc", "word", "line", "accesses"};
+enum { IC_INSN = 2, IC_PC, IC_WORD, IC_SIZE, IC_ISA, IC_LINE, IC_ACC, IC_N };
+static const char *const itrace_cols[IC_N] = {"rec", "kind", "insn", "pc", "word", "size", "isa", "line", "accesses"};
 
 /* "w4@0x40000f40=0x54524331;r1@...": direction, size, address, value. */
 static void format_accesses(const struct citcat_itrace_rec *rec, char *buf, size_t cap)
@@ -281,7 +281,11 @@ static int itrace_next(void *ctx, struct walk *w, int fill)
 	fx(w, IC_PC, d->rec.pc, 8);
 	if (is_insn) {
 		w->r.kind = "insn";
-		fx(w, IC_WORD, d->rec.word, 8);
+		/* version 3: each instruction's size and state (a version 2 file
+		 * reads as A32, 4 bytes: ITRACE.md); the word as wide as it is */
+		fx(w, IC_WORD, d->rec.word, d->rec.size == 2 ? 4 : 8);
+		fu(w, IC_SIZE, d->rec.size);
+		fs(w, IC_ISA, d->rec.thumb ? "thumb" : "arm");
 		if (d->rec.n_acc) {
 			format_accesses(&d->rec, d->acc, sizeof d->acc);
 			fs(w, IC_ACC, d->acc);

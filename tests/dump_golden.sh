@@ -5,7 +5,7 @@
 # the target (TARGET.md), not copied from the tool: the addresses come from
 # counting tiny.S's instructions (4 bytes each from 0: _start = 0x20,
 # P = 0x44, loop 1 at 0x5c..0x70, the DMA poll at 0x94..0x9c, loop 3 at
-# 0xc8..0xcc, wait_here = 0xd0, wfi = 0xd4), the words from the ARM A32
+# 0xc8..0xcc, wait_here = 0xd0, wfi = 0xd4; every one A32, size 4), the words from the ARM A32
 # encodings (GNU as turns `ldr rX, =C` into `mov rX, #C` when C is an ARM
 # immediate, as for 0x200000), data bytes little-endian.  Fields the program
 # cannot fix (cycle-counter and entropy values, DMA data, interrupt timing)
@@ -115,24 +115,24 @@ tail -n 1 "$t/cat.txt" | grep -Eq '^[0-9]+ stop bcount=[0-9]+ reason=command ins
 # 'TRC1' to slot 0, 39 to DUMP_DONE, then loop 1's first load of 0x200000
 # (zero) and the add after it.
 same "itrace head" "$t/run.itrace" --count 8 <<'EOF'
-0 insn insn=0 pc=0x00000044 word=0xe2841c0f
-1 insn insn=1 pc=0x00000048 word=0xe5810040 accesses=w4u@0x40000f40=0x54524331
-2 insn insn=2 pc=0x0000004c word=0xe3a02027
-3 insn insn=3 pc=0x00000050 word=0xe58120fc accesses=w4u@0x40000ffc=0x00000027
-4 insn insn=4 pc=0x00000054 word=0xe3a05602
-5 insn insn=5 pc=0x00000058 word=0xe3a06000
-6 insn insn=6 pc=0x0000005c word=0xe7957006 accesses=r4@0x00200000=0x00000000
-7 insn insn=7 pc=0x00000060 word=0xe0877006
+0 insn insn=0 pc=0x00000044 word=0xe2841c0f size=4 isa=arm
+1 insn insn=1 pc=0x00000048 word=0xe5810040 size=4 isa=arm accesses=w4u@0x40000f40=0x54524331
+2 insn insn=2 pc=0x0000004c word=0xe3a02027 size=4 isa=arm
+3 insn insn=3 pc=0x00000050 word=0xe58120fc size=4 isa=arm accesses=w4u@0x40000ffc=0x00000027
+4 insn insn=4 pc=0x00000054 word=0xe3a05602 size=4 isa=arm
+5 insn insn=5 pc=0x00000058 word=0xe3a06000 size=4 isa=arm
+6 insn insn=6 pc=0x0000005c word=0xe7957006 size=4 isa=arm accesses=r4@0x00200000=0x00000000
+7 insn insn=7 pc=0x00000060 word=0xe0877006 size=4 isa=arm
 EOF
 same "itrace json" "$t/run.itrace" --json --from 1 --count 1 <<'EOF'
-{"rec": 1, "kind": "insn", "insn": 1, "pc": "0x00000048", "word": "0xe5810040", "accesses": "w4u@0x40000f40=0x54524331"}
+{"rec": 1, "kind": "insn", "insn": 1, "pc": "0x00000048", "word": "0xe5810040", "size": 4, "isa": "arm", "accesses": "w4u@0x40000f40=0x54524331"}
 EOF
 # The interrupt in `b wait_here`, between two instructions: the handler's
 # first instruction is the IRQ vector (0x18), the next record.
 "$citcat" dump "$t/run.itrace" >"$t/itrace.txt" || fail "itrace dump"
 n=$(grep -n ' irq insn=[0-9]* pc=0x000000d0 line=0$' "$t/itrace.txt" | cut -d: -f1)
 [ -n "$n" ] || fail "itrace: no interrupt entry with EPC 0xd0"
-[ -n "$n" ] && { sed -n "$((n + 1))p" "$t/itrace.txt" | grep -q ' insn insn=[0-9]* pc=0x00000018 word=0xea000036$' ||
+[ -n "$n" ] && { sed -n "$((n + 1))p" "$t/itrace.txt" | grep -q ' insn insn=[0-9]* pc=0x00000018 word=0xea000036 size=4 isa=arm$' ||
   fail "itrace: after the EPC-0xd0 entry: $(sed -n "$((n + 1))p" "$t/itrace.txt") (expected b irq at 0x18, irq = 0xf8)"; }
 [ "$(grep -c ' irq ' "$t/itrace.txt")" -eq 5 ] || fail "itrace: interrupt entries != 5"
 

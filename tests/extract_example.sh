@@ -12,7 +12,7 @@ num() { grep -o "\"$2\": [0-9.]*" <<<"$1" | head -n 1 | sed 's/.*: //'; }
 str() { grep -o "\"$2\": \"[^\"]*\"" <<<"$1" | head -n 1 | sed 's/.*: "//; s/"$//'; }
 obj() { sed -n "s/.*\"$2\": {\([^}]*\)}.*/\1/p" <<<"$1"; }
 
-# own names: replay_NAME extracts from the same CAT in parallel
+# own names: replay_NAME replays them (this test is its fixture ex_NAME_x)
 ims=$out/$name.x.ims aes=$out/$name.x.aes
 rm -f "$ims" "$aes"
 "$citcat" ims "$cat" -o "$ims" || fail "citcat ims exited $?"

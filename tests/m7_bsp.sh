@@ -3,7 +3,7 @@
 # RUN: "all", or the comma-separated examples to run (the others are only
 # checked; sanitizer builds run two).
 #
-# The Cortex-M7 BSP (examples/bsp-m7): each ELF passes check-firmware-m7.sh
+# The Cortex-M7 BSP (examples/bsp-m7): each ELF passes check-firmware.sh (m7)
 # and has the layout TARGET-M7.md states (.vectors at 0 with the initial MSP
 # at the top of the 16 MiB RAM and a Thumb reset vector, Thumb entry, no
 # .data before .text); the smoke firmware runs to exit 0 under m7_run
@@ -19,7 +19,7 @@ fail() { echo "m7_bsp: $*" >&2; exit 1; }
 
 check_elf() {
 	local elf=$1
-	sh "$bsp/check-firmware-m7.sh" "$elf" "$prefix" || fail "$elf: check-firmware-m7.sh"
+	sh "$bsp/../bsp/check-firmware.sh" "$elf" "$prefix" m7 || fail "$elf: check-firmware.sh (m7)"
 	local words msp reset entry vaddr
 	words=$("${prefix}objdump" -s -j .vectors "$elf" | awk '$1 == "0000" { print $2, $3; exit }')
 	msp=$(awk '{ s = $1; print substr(s,7,2) substr(s,5,2) substr(s,3,2) substr(s,1,2) }' <<<"$words")

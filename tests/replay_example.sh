@@ -2,14 +2,23 @@
 # Replays one example's capture from its IMS and AES alone and checks it
 # exactly: the regenerated bus trace against the CAT and the instruction
 # trace against the oracle (both from the ex_NAME fixture).
-# Usage: replay_example.sh CITCAT DIR NAME   (DIR holds NAME.cat, NAME.itrace)
+# Usage: replay_example.sh CITCAT DIR NAME [extracted]   (DIR holds NAME.cat, NAME.itrace)
+# With "extracted", the IMS and AES are the ones extract_NAME wrote from the
+# same CAT (NAME.x.ims, NAME.x.aes: its fixture), not extracted again.
 set -u
-citcat=$1 dir=$2 name=$3
+citcat=$1 dir=$2 name=$3 extracted=${4:-}
 run=$dir/$name
-rm -f "$run.ims" "$run.aes" "$run.replay.itrace"
-"$citcat" ims "$run.cat" -o "$run.ims" || { echo "FAIL: citcat ims exited $?"; exit 1; }
-"$citcat" aes "$run.cat" -o "$run.aes" || { echo "FAIL: citcat aes exited $?"; exit 1; }
-"$citcat" replay "$run.ims" "$run.aes" -o "$run.replay.itrace" --verify "$run.cat" --oracle "$run.itrace"
+rm -f "$run.replay.itrace"
+if [ "$extracted" = extracted ]; then
+  ims=$run.x.ims aes=$run.x.aes
+  [ -e "$ims" ] && [ -e "$aes" ] || { echo "FAIL: extract_$name left no $ims, $aes"; exit 1; }
+else
+  ims=$run.ims aes=$run.aes
+  rm -f "$ims" "$aes"
+  "$citcat" ims "$run.cat" -o "$ims" || { echo "FAIL: citcat ims exited $?"; exit 1; }
+  "$citcat" aes "$run.cat" -o "$aes" || { echo "FAIL: citcat aes exited $?"; exit 1; }
+fi
+"$citcat" replay "$ims" "$aes" -o "$run.replay.itrace" --verify "$run.cat" --oracle "$run.itrace"
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: citcat replay exited $rc"; exit 1; }
 # the written trace is the oracle, byte for byte (the encoding is canonical)

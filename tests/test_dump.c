@@ -134,16 +134,32 @@ static void test_itrace(const char *path)
 	r.pc = 0x18;
 	r.word = 0xea000036;
 	CHECK_EQ(citcat_itrace_write(w, &r), 0);
+	/* the handler in Thumb state (itrace version 3): a 16-bit instruction
+	 * (push {r4, lr}: 0xb510) and a 32-bit one (ldr.w r0, [r1, #4]:
+	 * 0xf8d1 0x0004, first halfword in the low bits, ITRACE.md) */
+	memset(&r, 0, sizeof r);
+	r.pc = 0x1000;
+	r.thumb = 1;
+	r.size = 2;
+	r.word = 0xb510;
+	CHECK_EQ(citcat_itrace_write(w, &r), 0);
+	r.pc = 0x1002;
+	r.size = 4;
+	r.word = 0x0004f8d1;
+	CHECK_EQ(citcat_itrace_write(w, &r), 0);
 	CHECK_EQ(citcat_itrace_writer_close(w), 0);
 	struct coll c = {0};
 	CHECK_EQ(dump(citcat_dump_itrace, path, 0, UINT64_MAX, &c), 0);
-	CHECK_EQ(c.n, 3);
-	LINE(&c, 0, "0 insn insn=0 pc=0x00000100 word=0xe5810040 accesses=r1@0x00002000=0xab;w8@0x00002004=0x1122334455667788");
+	CHECK_EQ(c.n, 5);
+	LINE(&c, 0, "0 insn insn=0 pc=0x00000100 word=0xe5810040 size=4 isa=arm "
+		    "accesses=r1@0x00002000=0xab;w8@0x00002004=0x1122334455667788");
 	LINE(&c, 1, "1 irq insn=1 pc=0x00000104 line=2");
-	LINE(&c, 2, "2 insn insn=1 pc=0x00000018 word=0xea000036");
+	LINE(&c, 2, "2 insn insn=1 pc=0x00000018 word=0xea000036 size=4 isa=arm");
+	LINE(&c, 3, "3 insn insn=2 pc=0x00001000 word=0xb510 size=2 isa=thumb");
+	LINE(&c, 4, "4 insn insn=3 pc=0x00001002 word=0x0004f8d1 size=4 isa=thumb");
 	/* the instruction index counts the records skipped before FROM */
 	CHECK_EQ(dump(citcat_dump_itrace, path, 2, 1, &c), 0);
-	LINE(&c, 0, "2 insn insn=1 pc=0x00000018 word=0xea000036");
+	LINE(&c, 0, "2 insn insn=1 pc=0x00000018 word=0xea000036 size=4 isa=arm");
 }
 
 /* An itrace flow of: 0x100 loading 0x2000, 0x104 storing then loading

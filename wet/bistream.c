@@ -5,6 +5,7 @@
  * the sequence of states is the same whichever way the block is walked. */
 #include "bistream.h"
 #include "bytes.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +18,11 @@ static int is_delta(unsigned m) { return m == WET_M_DFCM || m == WET_M_DLASTN; }
 
 static int bits_push(struct wet_bits *b, unsigned bit)
 {
-	if (b->n == b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 1024;
-		uint64_t *w = realloc(b->w, nc / 8);
-		if (!w)
+	if (b->n == b->cap) { /* CAP counts bits: grow the 64-bit words */
+		size_t words = b->cap / 64;
+		if (cc_grow(&b->w, &words, words + 1, sizeof *b->w, 16, SIZE_MAX / 64))
 			return -1;
-		b->w = w;
-		b->cap = nc;
+		b->cap = words * 64;
 	}
 	uint64_t m = 1ull << (b->n & 63);
 	if (bit)
@@ -44,14 +43,8 @@ static int bits_pop(struct wet_bits *b)
 
 static int vals_push(struct wet_vals *s, uint32_t v)
 {
-	if (s->n == s->cap) {
-		size_t nc = s->cap ? s->cap * 2 : 256;
-		uint32_t *p = realloc(s->v, nc * sizeof *p);
-		if (!p)
-			return -1;
-		s->v = p;
-		s->cap = nc;
-	}
+	if (cc_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 256, SIZE_MAX))
+		return -1;
 	s->v[s->n++] = v;
 	return 0;
 }

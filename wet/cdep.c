@@ -4,6 +4,7 @@
 #include "cdep.h"
 
 #include "citcat.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -133,16 +134,9 @@ int wet_is_call(uint32_t word)
 
 static int push_frame(struct wet_cd *cd, uint8_t kind, uint32_t ret, uint32_t mode, uint32_t sp, uint64_t call1)
 {
-	if (cd->nfr == cd->fr_cap) {
-		if (cd->fr_cap >= MAX_FRAMES)
-			return CITCAT_ERR_LIMIT;
-		size_t nc = cd->fr_cap ? cd->fr_cap * 2 : 64;
-		struct frame *p = realloc(cd->fr, nc * sizeof *p);
-		if (!p)
-			return CITCAT_ERR_NOMEM;
-		cd->fr = p;
-		cd->fr_cap = nc;
-	}
+	int rc = cc_grow(&cd->fr, &cd->fr_cap, cd->nfr + 1, sizeof *cd->fr, 64, MAX_FRAMES);
+	if (rc)
+		return rc;
 	struct frame *f = &cd->fr[cd->nfr++];
 	memset(f, 0, sizeof *f);
 	f->kind = kind;
@@ -167,14 +161,8 @@ static int add_edge(struct wet_cd *cd, uint32_t from, uint32_t to)
 		return CITCAT_ERR_NOMEM;
 	if (!added)
 		return 0;
-	if (cd->nedge == cd->edge_cap) {
-		size_t nc = cd->edge_cap ? cd->edge_cap * 2 : 1024;
-		uint64_t *p = realloc(cd->edge, nc * sizeof *p);
-		if (!p)
-			return CITCAT_ERR_NOMEM;
-		cd->edge = p;
-		cd->edge_cap = nc;
-	}
+	if (cc_grow(&cd->edge, &cd->edge_cap, cd->nedge + 1, sizeof *cd->edge, 1024, SIZE_MAX))
+		return CITCAT_ERR_NOMEM;
 	cd->edge[cd->nedge++] = key;
 	return 0;
 }
@@ -261,14 +249,8 @@ int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, i
 		if (map_put(&cd->nodes, (uint64_t)t->func << 32 | pc, cd->nnode, &node, &added))
 			return CITCAT_ERR_NOMEM;
 		if (added) {
-			if (cd->nnode == cd->node_func_cap) {
-				size_t nc = cd->node_func_cap ? cd->node_func_cap * 2 : 1024;
-				uint32_t *p = realloc(cd->node_func, nc * sizeof *p);
-				if (!p)
-					return CITCAT_ERR_NOMEM;
-				cd->node_func = p;
-				cd->node_func_cap = nc;
-			}
+			if (cc_grow(&cd->node_func, &cd->node_func_cap, cd->nnode + 1, sizeof *cd->node_func, 1024, SIZE_MAX))
+				return CITCAT_ERR_NOMEM;
 			cd->node_func[cd->nnode++] = t->func;
 		}
 		if (t->last_node != NONE && (rc = add_edge(cd, t->last_node, node)))
@@ -296,14 +278,8 @@ int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, i
 		cd->prev_serial = t->serial;
 		if (cd->branch[node]) {
 			if (cd->serial[node] != t->serial) {
-				if (cd->nundo == cd->undo_cap) {
-					size_t nc = cd->undo_cap ? cd->undo_cap * 2 : 1024;
-					struct undo *p = realloc(cd->undo, nc * sizeof *p);
-					if (!p)
-						return CITCAT_ERR_NOMEM;
-					cd->undo = p;
-					cd->undo_cap = nc;
-				}
+				if (cc_grow(&cd->undo, &cd->undo_cap, cd->nundo + 1, sizeof *cd->undo, 1024, SIZE_MAX))
+					return CITCAT_ERR_NOMEM;
 				cd->undo[cd->nundo++] = (struct undo){node, cd->last[node], cd->serial[node]};
 				cd->serial[node] = t->serial;
 			}
@@ -537,15 +513,9 @@ int wet_cd_analyse(struct wet_cd *cd)
 				continue;
 			for (uint32_t j = g.sfirst[a]; j < g.sfirst[a + 1]; j++)
 				for (uint32_t r = g.slist[j]; r != g.ipdom[a] && r != m; r = g.ipdom[r]) {
-					if (npairs == pcap) {
-						size_t nc = pcap ? pcap * 2 : 4096;
-						uint64_t *p = realloc(pairs, nc * sizeof *p);
-						if (!p) {
-							rc = CITCAT_ERR_NOMEM;
-							goto out;
-						}
-						pairs = p;
-						pcap = nc;
+					if (cc_grow(&pairs, &pcap, npairs + 1, sizeof *pairs, 4096, SIZE_MAX)) {
+						rc = CITCAT_ERR_NOMEM;
+						goto out;
 					}
 					pairs[npairs++] = (uint64_t)fn[r] << 32 | fn[a];
 				}

@@ -15,6 +15,7 @@
 #include "tier1.h"
 #include "wet_int.h"
 #include "ckpt.h"
+#include "grow.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,14 +34,8 @@ struct u32vec {
 
 static int vpush(struct u32vec *a, uint32_t x)
 {
-	if (a->n == a->cap) {
-		size_t nc = a->cap ? a->cap * 2 : 4096;
-		uint32_t *p = realloc(a->v, nc * sizeof *p);
-		if (!p)
-			return -1;
-		a->v = p;
-		a->cap = nc;
-	}
+	if (cc_grow(&a->v, &a->cap, a->n + 1, sizeof *a->v, 4096, SIZE_MAX))
+		return -1;
 	a->v[a->n++] = x;
 	return 0;
 }
@@ -268,14 +263,8 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 			return 0;
 		}
 	}
-	if (b->nnodes == b->nodes_cap) {
-		size_t nc = b->nodes_cap ? b->nodes_cap * 2 : 1024;
-		struct node *p = realloc(b->nodes, nc * sizeof *p);
-		if (!p)
-			return CITCAT_ERR_NOMEM;
-		b->nodes = p;
-		b->nodes_cap = nc;
-	}
+	if (cc_grow(&b->nodes, &b->nodes_cap, b->nnodes + 1, sizeof *b->nodes, 1024, SIZE_MAX))
+		return CITCAT_ERR_NOMEM;
 	struct node *x = &b->nodes[b->nnodes];
 	x->kind = kind;
 	x->pc = pc;
@@ -460,14 +449,8 @@ static int flush_segment(struct builder *b)
 {
 	if (!b->seg_insns && !b->seg_nodes)
 		return 0;
-	if (b->nsegs == b->segs_cap) {
-		size_t nc = b->segs_cap ? b->segs_cap * 2 : 256;
-		struct seg_ent *p = realloc(b->segs, nc * sizeof *p);
-		if (!p)
-			return berr(b, CITCAT_ERR_NOMEM, "out of memory");
-		b->segs = p;
-		b->segs_cap = nc;
-	}
+	if (cc_grow(&b->segs, &b->segs_cap, b->nsegs + 1, sizeof *b->segs, 256, SIZE_MAX))
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 	struct seg_ent *e = &b->segs[b->nsegs++];
 	e->first_insn = b->seg_first_insn;
 	e->first_ts = b->seg_first_ts;

@@ -8,6 +8,7 @@
 #include "input.h"
 #include "tier1.h"
 #include "wet_int.h"
+#include "grow.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -204,14 +205,8 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 			int ng = wet_value_groups(dp, words, w->nodes[i].n, gr);
 			if (ng < 0)
 				return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
-			if (w->ngrp + (uint32_t)ng > gcap) {
-				size_t nc = gcap * 2 + (size_t)ng + 64;
-				struct rgrp *p = realloc(w->grp, nc * sizeof *p);
-				if (!p)
-					return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
-				w->grp = p;
-				gcap = nc;
-			}
+			if (cc_grow(&w->grp, &gcap, (size_t)w->ngrp + (size_t)ng, sizeof *w->grp, 64, SIZE_MAX))
+				return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
 			w->nodes[i].gfirst = w->ngrp;
 			w->nodes[i].ngroups = (uint32_t)ng;
 			for (int gi = 0; gi < ng; gi++)
@@ -686,14 +681,8 @@ static int node_patterns(struct citcat_wet *w, const struct rseg *s, uint32_t id
 		if (w->collect) {
 			if (v)
 				continue;
-			if (w->ntup == w->tup_cap) {
-				size_t nc = w->tup_cap ? w->tup_cap * 2 : 1024;
-				struct rtup *p = realloc(w->tup, nc * sizeof *p);
-				if (!p)
-					return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-				w->tup = p;
-				w->tup_cap = nc;
-			}
+			if (cc_grow(&w->tup, &w->tup_cap, w->ntup + 1, sizeof *w->tup, 1024, SIZE_MAX))
+				return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			w->tup[w->ntup++] = (struct rtup){id, g, 0};
 			continue;
 		}

@@ -8,7 +8,7 @@
 #
 # Builds <dir>/<name>.elf (default dir: ${CMAKE_CURRENT_BINARY_DIR}) from the
 # C and assembly sources plus the M7 BSP, checks it with
-# check-firmware-m7.sh, and adds a target firmware_<name> built by default.
+# bsp/check-firmware.sh (target m7), and adds a target firmware_<name> built by default.
 # Sets CITCAT_FIRMWARE_M7_FOUND to FALSE (and does nothing else) when
 # arm-none-eabi-gcc or its Thumb v7e-m newlib is missing.
 #
@@ -23,6 +23,7 @@
 # SysTick) as before.  C++ is not wired up yet.
 
 include_guard(DIRECTORY)
+include(${CMAKE_CURRENT_LIST_DIR}/../bsp/citcat_firmware_rules.cmake) # the build rule shared with bsp/
 
 set(CITCAT_BSP_M7_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL "CITCAT Cortex-M7 BSP directory")
 get_filename_component(_citcat_bsp_a "${CMAKE_CURRENT_LIST_DIR}/../bsp" ABSOLUTE)
@@ -55,42 +56,14 @@ function(citcat_add_firmware_m7 name)
   if(NOT FW_OUTPUT_DIRECTORY)
     set(FW_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   endif()
-  set(werror)
-  if(CITCAT_WERROR)
-    set(werror -Werror)
-  endif()
-  set(out ${FW_OUTPUT_DIRECTORY}/${name}.elf)
-  set(objdir ${FW_OUTPUT_DIRECTORY}/${name}.obj)
-  set(cmds COMMAND ${CMAKE_COMMAND} -E make_directory ${objdir})
-  set(objs)
-  set(srcs)
-  set(i 0)
-  foreach(s IN LISTS CITCAT_FW_M7_BSP_SOURCES FW_SOURCES)
-    get_filename_component(s "${s}" ABSOLUTE)
-    list(APPEND srcs ${s})
-    get_filename_component(base "${s}" NAME)
-    set(o ${objdir}/${i}_${base}.o)
-    math(EXPR i "${i} + 1")
-    set(inc -I${CITCAT_BSP_M7_DIR} -I${CITCAT_BSP_SHARED_DIR})
-    if(s MATCHES "\\.(S|s)$")
-      list(APPEND cmds COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_M7_COMMON} ${FW_DEFINITIONS} ${inc} -c ${s} -o ${o})
-    else()
-      list(APPEND cmds COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_M7_CFLAGS} ${werror} ${FW_DEFINITIONS} ${FW_CFLAGS}
-        ${inc} -c ${s} -o ${o})
-    endif()
-    list(APPEND objs ${o})
-  endforeach()
-  add_custom_command(OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${FW_OUTPUT_DIRECTORY}
-    ${cmds}
-    COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_M7_COMMON} ${objs} ${FW_LINK_FLAGS} -nostartfiles
-      -T ${CITCAT_BSP_M7_DIR}/link.ld -Wl,--gc-sections -Wl,-Map=${FW_OUTPUT_DIRECTORY}/${name}.map -lm
-      -o ${out}.tmp
-    COMMAND sh ${CITCAT_BSP_M7_DIR}/check-firmware-m7.sh ${out}.tmp ${CITCAT_ARM_TOOL_PREFIX_M7}
-    COMMAND ${CMAKE_COMMAND} -E rename ${out}.tmp ${out}
-    DEPENDS ${srcs} ${CITCAT_BSP_M7_DIR}/citcat_m7.h ${CITCAT_BSP_M7_DIR}/citcat_m7_regs.h ${CITCAT_BSP_SHARED_DIR}/citcat_target.h
-      ${CITCAT_BSP_SHARED_DIR}/citcat_regs.h ${CITCAT_BSP_M7_DIR}/link.ld ${CITCAT_BSP_M7_DIR}/check-firmware-m7.sh
-    COMMENT "Building Cortex-M7 firmware ${name}.elf"
-    VERBATIM)
-  add_custom_target(firmware_${name} ALL DEPENDS ${out})
+  citcat_firmware_rule(${name} ${FW_OUTPUT_DIRECTORY} TARGET m7 TOOL_PREFIX ${CITCAT_ARM_TOOL_PREFIX_M7}
+    COMMENT "Building Cortex-M7 firmware ${name}.elf" GCC ${CITCAT_ARM_GCC}
+    SOURCES ${FW_SOURCES} BSP_SOURCES ${CITCAT_FW_M7_BSP_SOURCES} INCLUDES ${CITCAT_BSP_M7_DIR} ${CITCAT_BSP_SHARED_DIR}
+    CFLAGS ${CITCAT_FW_M7_CFLAGS} ASFLAGS ${CITCAT_FW_M7_COMMON}
+    DEFINITIONS ${FW_DEFINITIONS} USER_CFLAGS ${FW_CFLAGS}
+    LINK_FIRST ${CITCAT_FW_M7_COMMON}
+    LINK ${FW_LINK_FLAGS} -nostartfiles -T ${CITCAT_BSP_M7_DIR}/link.ld -Wl,--gc-sections
+      -Wl,-Map=${FW_OUTPUT_DIRECTORY}/${name}.map -lm
+    DEPENDS ${CITCAT_BSP_M7_DIR}/citcat_m7.h ${CITCAT_BSP_M7_DIR}/citcat_m7_regs.h ${CITCAT_BSP_SHARED_DIR}/citcat_target.h
+      ${CITCAT_BSP_SHARED_DIR}/citcat_regs.h ${CITCAT_BSP_M7_DIR}/link.ld)
 endfunction()

@@ -7,7 +7,7 @@
 # (both), LDFLAGS_EXTRA (the link, e.g. "-u _printf_float"), CROSS
 # (default arm-none-eabi-).  See citcat_firmware_m7.cmake for the flags and
 # the BSP (examples/bsp-m7/ plus crt.c and syscalls.c of examples/bsp/).
-# The ELF is checked with check-firmware-m7.sh.
+# The ELF is checked with ../bsp/check-firmware.sh (target m7).
 
 BSP    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 SHARED := $(BSP)/../bsp
@@ -44,7 +44,7 @@ $(OBJ):
 
 $(OUT): $(OBJS) $(BSP)/link.ld
 	$(CC) $(COMMON) $(OBJS) $(LDFLAGS_EXTRA) -nostartfiles -T $(BSP)/link.ld -Wl,--gc-sections -lm -o $@.tmp
-	sh $(BSP)/check-firmware-m7.sh $@.tmp $(CROSS)
+	sh $(SHARED)/check-firmware.sh $@.tmp $(CROSS) m7
 	mv $@.tmp $@
 
 .PHONY: clean

@@ -35,6 +35,7 @@
 # the linker makes the calls between the two interwork (bl becomes blx).
 
 include_guard(DIRECTORY) # variables are directory-scoped: re-evaluate per including directory
+include(${CMAKE_CURRENT_LIST_DIR}/citcat_firmware_rules.cmake) # the build rule shared with bsp-m7
 
 set(CITCAT_BSP_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL "CITCAT BSP directory")
 
@@ -107,41 +108,11 @@ function(citcat_add_firmware name)
   if(NOT FW_OUTPUT_DIRECTORY)
     set(FW_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   endif()
-  set(srcs)
-  foreach(s IN LISTS FW_SOURCES)
-    get_filename_component(s "${s}" ABSOLUTE)
-    list(APPEND srcs "${s}")
-  endforeach()
-  set(werror)
-  if(CITCAT_WERROR)
-    set(werror -Werror)
+  citcat_firmware_has_cxx(cxx ${FW_SOURCES})
+  if(cxx AND NOT CITCAT_FIRMWARE_CXX_FOUND)
+    message(WARNING "citcat_add_firmware(${name}): C++ needs arm-none-eabi-g++ and libstdc++-arm-none-eabi-newlib; not built")
+    return()
   endif()
-  set(out ${FW_OUTPUT_DIRECTORY}/${name}.elf)
-  set(objdir ${FW_OUTPUT_DIRECTORY}/${name}.obj)
-  set(cmds COMMAND ${CMAKE_COMMAND} -E make_directory ${objdir})
-  set(objs)
-  set(cxx FALSE)
-  set(i 0)
-  foreach(s IN LISTS CITCAT_FW_BSP_SOURCES srcs)
-    get_filename_component(base "${s}" NAME)
-    set(o ${objdir}/${i}_${base}.o) # numbered: two sources may share a name
-    math(EXPR i "${i} + 1")
-    if(s MATCHES "\\.(S|s)$")
-      list(APPEND cmds COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_ASFLAGS} ${FW_DEFINITIONS} -I${CITCAT_BSP_DIR} -c ${s} -o ${o})
-    elseif(s MATCHES "\\.(cpp|cc|cxx)$")
-      if(NOT CITCAT_FIRMWARE_CXX_FOUND)
-        message(WARNING "citcat_add_firmware(${name}): C++ needs arm-none-eabi-g++ and libstdc++-arm-none-eabi-newlib; not built")
-        return()
-      endif()
-      list(APPEND cmds COMMAND ${CITCAT_ARM_GXX} ${CITCAT_FW_CXXFLAGS} ${werror} ${FW_DEFINITIONS} ${FW_CXXFLAGS}
-        -I${CITCAT_BSP_DIR} -c ${s} -o ${o})
-      set(cxx TRUE)
-    else()
-      list(APPEND cmds COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_CFLAGS} ${werror} ${FW_DEFINITIONS} ${FW_CFLAGS}
-        -I${CITCAT_BSP_DIR} -c ${s} -o ${o})
-    endif()
-    list(APPEND objs ${o})
-  endforeach()
   set(libs ${CITCAT_FW_LIBM} ${CITCAT_FW_LIBC} ${CITCAT_FW_LIBGCC})
   if(cxx)
     set(libs ${CITCAT_FW_LIBSTDCXX} ${libs})
@@ -156,19 +127,14 @@ function(citcat_add_firmware name)
       set(libs ${_libstdcxx} ${libs})
     endif()
   endif()
-  add_custom_command(OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${FW_OUTPUT_DIRECTORY}
-    ${cmds}
-    COMMAND ${CITCAT_ARM_GCC} ${CITCAT_FW_COMMON_FLAGS} ${objs} ${FW_LINK_FLAGS}
-      -nostartfiles -nodefaultlibs -T ${CITCAT_BSP_DIR}/link.ld
+  citcat_firmware_rule(${name} ${FW_OUTPUT_DIRECTORY} TARGET a TOOL_PREFIX ${CITCAT_ARM_TOOL_PREFIX}
+    COMMENT "Building firmware ${name}.elf" GCC ${CITCAT_ARM_GCC} GXX ${CITCAT_ARM_GXX}
+    SOURCES ${FW_SOURCES} BSP_SOURCES ${CITCAT_FW_BSP_SOURCES} INCLUDES ${CITCAT_BSP_DIR}
+    CFLAGS ${CITCAT_FW_CFLAGS} ASFLAGS ${CITCAT_FW_ASFLAGS} CXXFLAGS ${CITCAT_FW_CXXFLAGS}
+    DEFINITIONS ${FW_DEFINITIONS} USER_CFLAGS ${FW_CFLAGS} USER_CXXFLAGS ${FW_CXXFLAGS}
+    LINK_FIRST ${CITCAT_FW_COMMON_FLAGS}
+    LINK ${FW_LINK_FLAGS} -nostartfiles -nodefaultlibs -T ${CITCAT_BSP_DIR}/link.ld
       -Wl,--gc-sections -Wl,--build-id -Wl,-Map=${FW_OUTPUT_DIRECTORY}/${name}.map
       -Wl,--start-group ${libs} -Wl,--end-group
-      -o ${out}.tmp
-    COMMAND sh ${CITCAT_BSP_DIR}/check-firmware.sh ${out}.tmp ${CITCAT_ARM_TOOL_PREFIX}
-    COMMAND ${CMAKE_COMMAND} -E rename ${out}.tmp ${out}
-    DEPENDS ${srcs} ${CITCAT_FW_BSP_SOURCES} ${CITCAT_BSP_DIR}/citcat_target.h ${CITCAT_BSP_DIR}/citcat_regs.h
-      ${CITCAT_BSP_DIR}/link.ld ${CITCAT_BSP_DIR}/check-firmware.sh
-    COMMENT "Building firmware ${name}.elf"
-    VERBATIM)
-  add_custom_target(firmware_${name} ALL DEPENDS ${out})
+    DEPENDS ${CITCAT_BSP_DIR}/citcat_target.h ${CITCAT_BSP_DIR}/citcat_regs.h ${CITCAT_BSP_DIR}/link.ld)
 endfunction()

@@ -117,7 +117,7 @@ CITCAT_API int citcat_cat_writer_open_elf(struct citcat_cat_writer **w, const ch
  * (versions 2 and 3, or written without).  Owned by R. */
 CITCAT_API const struct citcat_cat_elf *citcat_cat_elf(const struct citcat_cat_reader *r);
 /* Appends one event.  Returns 0, CITCAT_ERR_INVAL (NULL argument, bad kind
- * or size) or _IO; details in citcat_cat_writer_error. */
+ * or size, an IRQ line above 15) or _IO; details in citcat_cat_writer_error. */
 CITCAT_API int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event *ev);
 /* Completes the file, renames it into place and frees W.  Returns 0 or an
  * error (the output is then removed).  CITCAT_ERR_INVAL for NULL. */

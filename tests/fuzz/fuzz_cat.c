@@ -3,10 +3,8 @@
  * line length and alignment, DMA length, interrupt line, stop reason).
  * An input starting "CCAT" is read as a whole file; any other input is
  * [configuration byte][records] and is wrapped in a valid container
- * (wrap.h) so the record decoder is reached despite the checksums.  The
- * configuration byte: bit 0 timestamps, bits 2..1 the I-cache line and bits
- * 4..3 the D-cache line (32, 16, 64 or 8 bytes), so that 0 is the default
- * target.  A wrapped chunk is read twice: with the record count taken from
+ * (wrap_cat_input() in wrap.h) so the record decoder is reached despite the
+ * checksums.  A wrapped chunk is read twice: with the record count taken from
  * the first read, the second reaches the end marker when every record
  * decoded. */
 #include "cat.h"
@@ -76,19 +74,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		read_all(data, size);
 		return 0;
 	}
-	static const uint32_t lines[4] = {32, 16, 64, 8};
-	struct citcat_target_config cfg;
-	citcat_target_config_default(&cfg);
-	unsigned sel = size ? data[0] : 0;
-	cfg.timestamps = sel & 1;
-	cfg.icache.line = lines[(sel >> 1) & 3];
-	cfg.dcache.line = lines[(sel >> 3) & 3];
-	const uint8_t *rec = size ? data + 1 : data;
-	size_t len = size ? size - 1 : 0, blen;
+	const uint8_t *rec;
+	size_t len, blen;
 	/* the records are read as the A target's, then as the Cortex-M7's */
-	for (cfg.isa = CITCAT_TARGET_ARMV7A; cfg.isa <= CITCAT_TARGET_CORTEX_M7; cfg.isa++) {
+	for (uint32_t isa = CITCAT_TARGET_ARMV7A; isa <= CITCAT_TARGET_CORTEX_M7; isa++) {
 		uint8_t meta[CITCAT_TARGET_META_LEN];
-		citcat_target_config_encode(&cfg, meta);
+		wrap_cat_input(data, size, isa, meta, &rec, &len);
 		uint32_t nrec = 1;
 		for (int pass = 0; pass < 2; pass++) {
 			uint8_t *b = wrap_container("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, rec, len, nrec, &blen);

@@ -32,17 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		read_one(data, size);
 		return 0;
 	}
-	/* metadata: default target configuration (1 MiB RAM at 0x100000),
-	 * trace id, registers, replacement states */
-	uint8_t meta[CITCAT_IMS_META_LEN] = {0}; /* LRU caches: replacement states 0 */
-	struct citcat_target_config cfg;
-	citcat_target_config_default(&cfg);
-	cfg.ram_base = 0x100000;
-	cfg.ram_size = 0x100000;
-	citcat_target_config_encode(&cfg, meta);
 	size_t len;
-	uint8_t *b = wrap_container("CIMS\r\n\x1a\n", CITCAT_IMS_VERSION, meta, sizeof meta, size ? data + 1 : data,
-				    size ? size - 1 : 0, size ? data[0] : 0, &len);
+	uint8_t *b = wrap_ims_input(data, size, &len);
 	if (b)
 		read_one(b, len);
 	free(b);

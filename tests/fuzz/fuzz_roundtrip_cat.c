@@ -45,16 +45,10 @@ static const struct rt_codec codec = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t lines[4] = {32, 16, 64, 8};
-	struct citcat_target_config cfg;
-	citcat_target_config_default(&cfg);
-	unsigned sel = size ? data[0] : 0;
-	cfg.timestamps = sel & 1;
-	cfg.icache.line = lines[(sel >> 1) & 3];
-	cfg.dcache.line = lines[(sel >> 3) & 3];
 	uint8_t meta[CITCAT_TARGET_META_LEN];
-	citcat_target_config_encode(&cfg, meta);
-	rt_fuzz(&codec, data, size, "CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, size ? data + 1 : data,
-		size ? size - 1 : 0);
+	const uint8_t *rec;
+	size_t len;
+	wrap_cat_input(data, size, CITCAT_TARGET_ARMV7A, meta, &rec, &len);
+	rt_fuzz(&codec, data, size, "CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, rec, len);
 	return 0;
 }

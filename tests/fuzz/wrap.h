@@ -11,6 +11,8 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "ims.h" /* and cat.h: the CAT and IMS input conventions below */
+
 static void wrap_put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
@@ -53,6 +55,44 @@ static uint8_t *wrap_container(const char magic[8], uint16_t version, const uint
 	wrap_put32(e + 20, XXH32(e, 20, 0));
 	*out_len = total;
 	return b;
+}
+
+/* The CAT targets' wrapped input (fuzz_cat.c, fuzz_roundtrip_cat.c):
+ * [configuration byte][records].  The configuration byte: bit 0
+ * timestamps, bits 2..1 the I-cache line and bits 4..3 the D-cache line
+ * (32, 16, 64 or 8 bytes), so that 0 is the default target.  Fills META
+ * with that configuration and points *REC, *LEN at the records. */
+static inline void wrap_cat_input(const uint8_t *data, size_t size, uint32_t isa, uint8_t meta[CITCAT_TARGET_META_LEN],
+				  const uint8_t **rec, size_t *len)
+{
+	static const uint32_t lines[4] = {32, 16, 64, 8};
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	unsigned sel = size ? data[0] : 0;
+	cfg.timestamps = sel & 1;
+	cfg.icache.line = lines[(sel >> 1) & 3];
+	cfg.dcache.line = lines[(sel >> 3) & 3];
+	cfg.isa = isa;
+	citcat_target_config_encode(&cfg, meta);
+	*rec = size ? data + 1 : data;
+	*len = size ? size - 1 : 0;
+}
+
+/* The IMS targets' wrapped input (fuzz_ims.c, fuzz_roundtrip_ims.c):
+ * [nrec byte][memory runs] in a container whose metadata is the default
+ * target configuration with 1 MiB RAM at 0x100000, trace id and registers
+ * zero, replacement states 0 (LRU caches).  Returns the malloc'ed
+ * container and its length. */
+static inline uint8_t *wrap_ims_input(const uint8_t *data, size_t size, size_t *out_len)
+{
+	uint8_t meta[CITCAT_IMS_META_LEN] = {0};
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	cfg.ram_base = 0x100000;
+	cfg.ram_size = 0x100000;
+	citcat_target_config_encode(&cfg, meta);
+	return wrap_container("CIMS\r\n\x1a\n", CITCAT_IMS_VERSION, meta, sizeof meta, size ? data + 1 : data,
+			      size ? size - 1 : 0, size ? data[0] : 0, out_len);
 }
 
 #endif
