@@ -148,7 +148,7 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	int rc;
 	do
 		rc = cat_next(p, &rec);
-	while (rc == 1 && (rec.kind == CITCAT_CAT_START || rec.kind == CITCAT_CAT_SYNC));
+	while (rc == 1 && (rec.kind == CITCAT_CAT_START || rec.kind == CITCAT_CAT_SYNC || rec.kind == CITCAT_CAT_CKPT));
 	/* the events are described (snprintf) only for a divergence report:
 	 * doing it for every event was a fifth of --verify (REPLAY.md) */
 	char got[200], want[200];

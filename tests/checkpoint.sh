@@ -82,6 +82,19 @@ dilation)
   first=$(grep -n -m1 "interrupt line 15" "$t/b.txt" | cut -d: -f1)
   before=$(head -n "$first" "$t/b.txt" | grep -c '^ *[0-9]')
   [ "$before" -eq "$N" ] || fail "first checkpoint after $before instructions, expected $N"
+  # CAT version 5: one CKPT event per checkpoint at its start point P_k,
+  # which is 14 instructions into the checkpoint (the vector's b, 6 handler
+  # instructions, the driver's 7 up to and including the INV_I store), so the
+  # j-th CKPT counts j * (N + 14) instructions since P, and its branch
+  # counter is the checkpoint IRQ's plus 2 (the vector's b, the bl to the
+  # driver)
+  [ "$(jnum "$t/b.json" ckpt)" -eq "$k" ] || fail "CAT ckpt events $(jnum "$t/b.json" ckpt), checkpoints $k"
+  [ "$(jnum "$t/a.json" ckpt)" -eq 0 ] || fail "ckpt events without the option"
+  "$C" dump "$t/b.cat" >"$t/b.dump" 2>"$t/err" || fail "dump: $(cat "$t/err")"
+  awk -v n=$N '/ irq line=15 / { sub("bcount=", "", $4); b = $4 }
+    / ckpt / { j++; sub("insns=", "", $4); sub("bcount=", "", $5)
+               if ($4 != j * (n + 14) || $5 != b + 2) { print "ckpt " j ": " $0; exit } }' "$t/b.dump" >"$t/bad"
+  [ -s "$t/bad" ] && fail "$(cat "$t/bad")"
   pipeline b
   echo "matmul: $k checkpoints: +$di instructions, +$db branches, +$du uncached writes"
   finish checkpoint_dilation

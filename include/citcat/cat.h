@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_CAT_VERSION 4     /* written; readers accept 2 to 4 (CAT.md, Version changes) */
+#define CITCAT_CAT_VERSION 5     /* written; readers accept 2 to 5 (CAT.md, Version changes) */
 #define CITCAT_CAT_MIN_VERSION 2 /* the oldest version readers accept */
 
 enum citcat_cat_kind {
@@ -26,7 +26,8 @@ enum citcat_cat_kind {
 	CITCAT_CAT_START = 9,     /* recording armed (CMD = TRC1) */
 	CITCAT_CAT_SYNC = 10,     /* trace start point P: pc = P */
 	CITCAT_CAT_STOP = 11,     /* recording ended: reason, totals */
-	CITCAT_CAT_KINDS = 12
+	CITCAT_CAT_CKPT = 12,     /* segment start point P_k (version 5): pc = P_k, insns, bcount, repl_state */
+	CITCAT_CAT_KINDS = 13
 };
 
 enum citcat_stop_reason {
@@ -71,11 +72,11 @@ struct citcat_cat_event {
 	uint64_t value; /* STOP FAULT: enum citcat_fault_kind */
 	uint32_t len;          /* FILL/WB/DMA bytes */
 	const uint8_t *data;   /* FILL/WB/DMA (valid until the next event) */
-	uint64_t bcount;       /* DMA/IRQ: branch counter; STOP: total branches */
-	uint32_t pc;           /* DMA/IRQ: boundary (EPC); SYNC: P; STOP FAULT: fault PC */
-	uint64_t insns;        /* STOP: instructions retired in the traced interval */
+	uint64_t bcount;       /* DMA/IRQ: branch counter; STOP: total branches; CKPT: branch counter at P_k */
+	uint32_t pc;           /* DMA/IRQ: boundary (EPC); SYNC: P; CKPT: P_k; STOP FAULT: fault PC */
+	uint64_t insns;        /* STOP: instructions retired in the traced interval; CKPT: retired since P */
 	uint64_t cycle;        /* bus-cycle timestamp (0 when not recorded); STOP: cycles */
-	uint32_t repl_state[2];/* SYNC: I- and D-cache random-replacement generator at P
+	uint32_t repl_state[2];/* SYNC, CKPT: I- and D-cache random-replacement generator at P (P_k)
 				* (0 for a cache whose policy is not random) */
 };
 
