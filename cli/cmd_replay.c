@@ -17,6 +17,9 @@ static const char replay_help[] =
 	"  --verify CAT     re-simulate the caches and compare the regenerated bus trace\n"
 	"                   with the recorded CAT, event for event (timestamps aside)\n"
 	"  --oracle ITRACE  compare the instruction trace with the ground truth\n"
+	"  --segment K      the IMS and AES are segment K of a checkpointed capture\n"
+	"                   (citcat ims/aes --segment K): --verify compares with the\n"
+	"                   CAT's slice of that segment (replay/SEGMENTS.md)\n"
 	"  --max-insns N    stop after N instructions if the traced interval is longer\n"
 	"  --elf FW.elf     name functions and source lines (function+0xOFF (file:line))\n"
 	"                   in a divergence report\n"
@@ -113,6 +116,10 @@ int cmd_replay(int argc, char **argv)
 			c.verify_cat = argv[++i];
 		} else if (strcmp(a, "--oracle") == 0 && i + 1 < argc) {
 			c.oracle = argv[++i];
+		} else if (strcmp(a, "--segment") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &c.verify_segment) || c.verify_segment >= UINT32_MAX)
+				return cli_usage_error("replay", "bad segment number '%s'", argv[i]);
+			c.verify_segment++;
 		} else if (strcmp(a, "--max-insns") == 0 && i + 1 < argc) {
 			if (cli_parse_count(argv[++i], &c.max_insns) || c.max_insns == 0)
 				return cli_usage_error("replay", "bad instruction count '%s'", argv[i]);
