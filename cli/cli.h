@@ -144,6 +144,8 @@ int bench_extract(int argc, char **argv);
 int cmd_ims(int argc, char **argv);
 int cmd_aes(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_plan(int argc, char **argv);  /* cmd_segments.c */
+int cmd_merge(int argc, char **argv); /* cmd_segments.c */
 int bench_capture(int argc, char **argv);
 int bench_all(int argc, char **argv, int all); /* bench all / capture (bench_run.c) */
 /* ---- replay (issue 4) ---- */
