@@ -8,8 +8,14 @@
 #include <citcat/cat.h>
 #include <citcat/itrace.h>
 
+#include <citcat/ims.h>
+#include <citcat/aes.h>
+#include <citcat/replay.h>
+
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char plan_help[] =
 	"usage: citcat plan RUN.cat -o JOBS.txt [--prefix P] [--citcat PATH]\n\n"
@@ -158,43 +164,14 @@ int cmd_plan(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int cmd_merge(int argc, char **argv)
+/* Joins the itraces IN[0..NIN) into OUT (merge_help); an exit status. */
+static int merge_files(const char *const *in, int nin, const char *out, uint64_t *nrec_out)
 {
-	const char *out = NULL;
-	const char **in = calloc((size_t)argc + 1, sizeof *in);
-	int nin = 0, rc = EXIT_OK;
-	if (!in) {
-		fprintf(stderr, "citcat: merge: out of memory\n");
-		return EXIT_USAGE;
-	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (cli_is_help(a)) {
-			fputs(merge_help, stdout);
-			free(in);
-			return EXIT_OK;
-		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
-			out = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			free(in);
-			return cli_usage_error("merge", "unknown or incomplete option '%s'", a);
-		} else {
-			in[nin++] = a;
-		}
-	}
-	if (!nin || !out) {
-		free(in);
-		return cli_usage_error("merge", "need the segments' itraces and -o OUT.itrace");
-	}
-	if (cli_check_distinct(in, (size_t)nin, &out, 1)) {
-		free(in);
-		return EXIT_USAGE;
-	}
 	struct citcat_itrace_writer *w = NULL;
 	struct citcat_itrace_reader *r = NULL;
 	struct citcat_itrace_rec rec;
 	enum citcat_isa isa = 0;
-	int ended = 0; /* the previous input ended with an abnormal-end record */
+	int ended = 0, rc = EXIT_OK; /* ended: an input ended with an abnormal-end record */
 	uint64_t nrec = 0;
 	for (int i = 0; i < nin && rc == EXIT_OK; i++) {
 		if (citcat_itrace_reader_open(&r, in[i])) {
@@ -242,7 +219,6 @@ int cmd_merge(int argc, char **argv)
 		r = NULL;
 	}
 	citcat_itrace_reader_close(r);
-	free(in);
 	if (rc != EXIT_OK) {
 		citcat_itrace_writer_abort(w);
 		return rc;
@@ -252,6 +228,203 @@ int cmd_merge(int argc, char **argv)
 		fprintf(stderr, "citcat: %s: %s\n", out, citcat_errstr(crc));
 		return EXIT_USAGE;
 	}
-	fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin, nin == 1 ? "" : "s");
+	*nrec_out = nrec;
 	return EXIT_OK;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	const char *out = NULL;
+	const char **in = calloc((size_t)argc + 1, sizeof *in);
+	int nin = 0;
+	if (!in) {
+		fprintf(stderr, "citcat: merge: out of memory\n");
+		return EXIT_USAGE;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (cli_is_help(a)) {
+			fputs(merge_help, stdout);
+			free(in);
+			return EXIT_OK;
+		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+			out = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			free(in);
+			return cli_usage_error("merge", "unknown or incomplete option '%s'", a);
+		} else {
+			in[nin++] = a;
+		}
+	}
+	if (!nin || !out) {
+		free(in);
+		return cli_usage_error("merge", "need the segments' itraces and -o OUT.itrace");
+	}
+	if (cli_check_distinct(in, (size_t)nin, &out, 1)) {
+		free(in);
+		return EXIT_USAGE;
+	}
+	uint64_t nrec = 0;
+	int rc = merge_files(in, nin, out, &nrec);
+	free(in);
+	if (rc == EXIT_OK)
+		fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin,
+			nin == 1 ? "" : "s");
+	return rc;
+}
+
+/* ---- citcat replay RUN.cat --jobs N ---- */
+
+struct seg_jobs {
+	const char *cat, *verify, *dir;
+	uint64_t nseg;
+	uint64_t next;  /* the next segment to take (atomic) */
+	int failed;     /* a segment failed: the others stop (atomic) */
+	int *rc;        /* per segment */
+	struct citcat_errinfo *err;
+	struct citcat_replay_result *res;
+};
+
+static int jobs_stop(void *ctx, uint64_t a, uint64_t b)
+{
+	struct seg_jobs *j = ctx;
+	(void)a, (void)b;
+	return cli_interrupted() || __atomic_load_n(&j->failed, __ATOMIC_SEQ_CST);
+}
+
+static void seg_path(char *buf, size_t n, const struct seg_jobs *j, uint64_t k, const char *ext)
+{
+	snprintf(buf, n, "%s/%06llu.%s", j->dir, (unsigned long long)k, ext);
+}
+
+/* One thread: takes segments in turn; each is extracted into the scratch
+ * directory and replayed with its own Unicorn instance (citcat_replay_run
+ * keeps its state in its own replayer). */
+static void *seg_worker(void *arg)
+{
+	struct seg_jobs *j = arg;
+	char ims_path[4200], aes_path[4200], out_path[4200];
+	for (;;) {
+		uint64_t k = __atomic_fetch_add(&j->next, 1, __ATOMIC_SEQ_CST);
+		if (k >= j->nseg || __atomic_load_n(&j->failed, __ATOMIC_SEQ_CST))
+			break;
+		seg_path(ims_path, sizeof ims_path, j, k, "ims");
+		seg_path(aes_path, sizeof aes_path, j, k, "aes");
+		seg_path(out_path, sizeof out_path, j, k, "itrace");
+		struct citcat_ims ims;
+		struct citcat_errinfo *err = &j->err[k];
+		int rc = citcat_ims_extract_segment(j->cat, k, &ims, NULL, jobs_stop, j, err);
+		if (!rc)
+			rc = citcat_ims_write(&ims, ims_path, err);
+		citcat_ims_fini(&ims);
+		if (!rc)
+			rc = citcat_aes_extract_segment(j->cat, k, aes_path, NULL, jobs_stop, j, err);
+		if (!rc) {
+			struct citcat_replay_config c;
+			citcat_replay_config_default(&c);
+			c.ims_path = ims_path;
+			c.aes_path = aes_path;
+			c.out_path = out_path;
+			c.verify_cat = j->verify;
+			c.verify_segment = k + 1;
+			c.progress = jobs_stop;
+			c.progress_ctx = j;
+			rc = citcat_replay_run(&c, &j->res[k], err);
+		}
+		remove(ims_path);
+		remove(aes_path);
+		j->rc[k] = rc;
+		if (rc)
+			__atomic_store_n(&j->failed, 1, __ATOMIC_SEQ_CST);
+	}
+	return NULL;
+}
+
+int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, int quiet)
+{
+	struct seg_jobs j = {.cat = cat, .verify = verify};
+	int rc = count_segments(cat, &j.nseg);
+	if (rc)
+		return rc;
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/citcat-seg-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("citcat: replay --jobs: scratch directory");
+		return EXIT_USAGE;
+	}
+	j.dir = dir;
+	j.rc = calloc(j.nseg, sizeof *j.rc);
+	j.err = calloc(j.nseg, sizeof *j.err);
+	j.res = calloc(j.nseg, sizeof *j.res);
+	char **paths = calloc(j.nseg, sizeof *paths);
+	pthread_t *th = calloc(njobs, sizeof *th);
+	unsigned started = 0;
+	int status = EXIT_OK;
+	if (!j.rc || !j.err || !j.res || !paths || !th) {
+		fprintf(stderr, "citcat: replay --jobs: out of memory\n");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	double t0 = cli_now();
+	for (; started < njobs && started < j.nseg; started++)
+		if (pthread_create(&th[started], NULL, seg_worker, &j))
+			break;
+	if (!started)
+		seg_worker(&j);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	double t1 = cli_now();
+	/* the first segment that failed on its own; the others were stopped */
+	for (uint64_t k = 0; k < j.nseg && status == EXIT_OK; k++) {
+		if (j.rc[k] == CITCAT_ERR_DIVERGED) {
+			const struct citcat_divergence *d = &j.res[k].div;
+			fprintf(stderr, "citcat replay: DIVERGED in segment %llu: %s check failed at its instruction #%llu "
+				"(branch count %llu, pc 0x%08x)\n  expected: %s\n  found:    %s\n",
+				(unsigned long long)k, d->check, (unsigned long long)d->insn_index,
+				(unsigned long long)d->bcount, d->pc, d->expected, d->found);
+			fprintf(stderr, "  (replay the segment alone for the full report: citcat plan, line %llu)\n",
+				(unsigned long long)k + 1);
+			status = EXIT_CHECK;
+		} else if (j.rc[k] && j.rc[k] != CITCAT_ERR_INTERRUPTED) {
+			fprintf(stderr, "citcat: segment %llu: ", (unsigned long long)k);
+			status = cli_errinfo(j.res[k].err_path ? j.res[k].err_path : cat, &j.err[k]);
+		}
+	}
+	if (status == EXIT_OK && (j.failed || cli_interrupted())) {
+		fprintf(stderr, "citcat: replay: interrupted\n");
+		status = EXIT_USAGE;
+	}
+	uint64_t insns = 0, nrec = 0;
+	if (status == EXIT_OK) {
+		for (uint64_t k = 0; k < j.nseg; k++) {
+			insns += j.res[k].insns;
+			if (!(paths[k] = malloc(4200))) {
+				status = EXIT_USAGE;
+				break;
+			}
+			seg_path(paths[k], 4200, &j, k, "itrace");
+		}
+		if (status == EXIT_OK && out)
+			status = merge_files((const char *const *)paths, (int)j.nseg, out, &nrec);
+	}
+	if (status == EXIT_OK && !quiet)
+		fprintf(stderr, "citcat replay: %llu instructions in %llu segments on %u threads in %.2f s, merged in %.2f s%s\n",
+			(unsigned long long)insns, (unsigned long long)j.nseg, started ? started : 1, t1 - t0,
+			cli_now() - t1, verify ? "; every segment's bus trace verified" : "");
+out:
+	for (uint64_t k = 0; k < j.nseg; k++) {
+		char p[4200];
+		seg_path(p, sizeof p, &j, k, "itrace");
+		remove(p);
+		if (paths)
+			free(paths[k]);
+	}
+	rmdir(dir);
+	free(paths);
+	free(th);
+	free(j.rc);
+	free(j.err);
+	free(j.res);
+	return status;
 }

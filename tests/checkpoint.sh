@@ -17,7 +17,7 @@
 #     through GNU parallel (each segment extracted with ims/aes --segment and
 #     replayed with --verify against its slice of the CAT), then citcat
 #     merge; the merged itrace equals the serial one and the oracle byte for
-#     byte.  Also: a segment number past the end, a segment verified against
+#     byte; so do replay RUN.cat --jobs 2 and --jobs 1 (threads) with --verify.  Also: a segment number past the end, a segment verified against
 #     another segment's slice, merge refusing records after an abnormal end.
 #   irq: tests/firmware/ckpt.c sees no line 15 in the interrupt controller
 #     (with and without checkpoints), and checkpoints that land inside its
@@ -86,6 +86,14 @@ segments)
   "$C" merge "$t"/seg.*.itrace -o "$t/merged.itrace" 2>"$t/err" || fail "$n: merge: $(cat "$t/err")"
   cmp -s "$t/merged.itrace" "$t/$n.itrace" || fail "$n: the merged itrace differs from the serial one"
   cmp -s "$t/merged.itrace" "$t/$n.oracle" || fail "$n: the merged itrace differs from the oracle"
+  # the same in one process: --jobs 2 (threads, one Unicorn each) and --jobs 1
+  for n_jobs in 2 1; do
+    "$C" replay "$t/$n.cat" --jobs $n_jobs -o "$t/j.itrace" --verify "$t/$n.cat" -q 2>"$t/err" ||
+      fail "$n: replay --jobs $n_jobs: $(cat "$t/err")"
+    cmp -s "$t/j.itrace" "$t/$n.itrace" || fail "$n: the --jobs $n_jobs itrace differs from the serial one"
+  done
+  expect 2 "takes RUN.cat" "$C" replay "$t/$n.cat" --jobs 2 -o "$t/k.itrace" --oracle "$t/$n.oracle"
+  expect 2 "bad job count" "$C" replay "$t/$n.cat" --jobs 0 -o "$t/k.itrace"
   # errors: no segment K; segment 1's files checked against segment 0's slice
   expect 2 "no segment $k" "$C" ims "$t/$n.cat" --segment "$k" -o "$t/x.ims"
   expect 2 "no segment $k" "$C" aes "$t/$n.cat" --segment "$k" -o "$t/x.aes"
