@@ -68,7 +68,8 @@ static int count_segments(const char *cat, uint64_t *n)
 	struct citcat_cat_event ev;
 	uint64_t k = 0, seen = 0;
 	*n = 0;
-	while (rc == 0 && (rc = citcat_cat_next(r, &ev)) == 1 && (rc = 0) == 0) {
+	while (rc == 0 && (rc = citcat_cat_next(r, &ev)) == 1) {
+		rc = 0;
 		if ((++seen & 0xffff) == 0 && cli_interrupted()) {
 			citcat_cat_reader_close(r);
 			fprintf(stderr, "citcat: plan: interrupted\n");
