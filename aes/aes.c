@@ -427,18 +427,55 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 
 /* ---- extraction ---- */
 
+/* A segment's counts at its start marker, and at its end when that is the
+ * next CKPT (ims.c, extract). */
+struct seg_base {
+	uint64_t insns, bcount, end_insns, end_bcount;
+	int end_is_ckpt;
+};
+
 /* First pass: the trace id needs the STOP totals at the end of the CAT. */
-static int scan_id(const char *cat_path, struct citcat_trace_id *id, struct citcat_target_config *cfg,
-		   struct citcat_errinfo *err)
+static int scan_id(const char *cat_path, int64_t seg, struct citcat_trace_id *id, struct citcat_target_config *cfg,
+		   struct seg_base *sb, struct citcat_errinfo *err)
 {
 	struct citcat_cat_reader *r;
 	struct citcat_cat_event ev;
 	int rc = citcat_cat_reader_open(&r, cat_path), synced = 0, stopped = 0;
 	uint32_t pc = 0;
 	uint64_t insns = 0, br = 0, ehash = 0;
+	int64_t markers = 0;
 	if (!rc) {
 		*cfg = *citcat_cat_config(r);
 		while ((rc = citcat_cat_next(r, &ev)) == 1) {
+			if (seg >= 0 && (ev.kind == CITCAT_CAT_SYNC || ev.kind == CITCAT_CAT_CKPT)) {
+				/* the segment's markers (ims.c, extract, checks their order) */
+				if (markers++ == seg + 1) {
+					ehash = citcat_trace_hash_event(ehash, &ev);
+					stopped = 1;
+					insns = ev.insns - sb->insns;
+					br = ev.bcount - sb->bcount;
+					sb->end_insns = insns;
+					sb->end_bcount = br;
+					sb->end_is_ckpt = 1;
+					rc = 0;
+					break;
+				}
+				if (markers - 1 == seg) {
+					synced = 1;
+					pc = ev.pc;
+					sb->insns = ev.kind == CITCAT_CAT_CKPT ? ev.insns : 0;
+					sb->bcount = ev.kind == CITCAT_CAT_CKPT ? ev.bcount : 0;
+					ehash = citcat_trace_hash_event(ehash, &ev);
+				}
+				continue;
+			}
+			if (seg >= 0 && ev.kind == CITCAT_CAT_STOP && synced && !stopped) {
+				stopped = 1;
+				insns = ev.insns - sb->insns;
+				br = ev.bcount - sb->bcount;
+				ehash = citcat_trace_hash_event(ehash, &ev);
+				continue;
+			}
 			if (ev.kind == CITCAT_CAT_SYNC && !synced) {
 				synced = 1;
 				pc = ev.pc;
@@ -459,6 +496,9 @@ static int scan_id(const char *cat_path, struct citcat_trace_id *id, struct citc
 		return rc;
 	}
 	citcat_cat_reader_close(r);
+	if (seg > 0 && !synced)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "the CAT has %lld segment%s, no segment %lld",
+					  (long long)markers, markers == 1 ? "" : "s", (long long)seg);
 	if (!synced)
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
 	if (!stopped)
@@ -467,9 +507,8 @@ static int scan_id(const char *cat_path, struct citcat_trace_id *id, struct citc
 	return 0;
 }
 
-int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat_aes_stats *st,
-		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
-		       struct citcat_errinfo *err)
+static int extract(const char *cat_path, int64_t seg, const char *out_path, struct citcat_aes_stats *st,
+		   int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx, struct citcat_errinfo *err)
 {
 	if (!cat_path || !out_path)
 		return CITCAT_ERR_INVAL;
@@ -479,7 +518,8 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	memset(st, 0, sizeof *st);
 	struct citcat_trace_id id;
 	struct citcat_target_config cfg;
-	int rc = scan_id(cat_path, &id, &cfg, err);
+	struct seg_base sb = {0};
+	int rc = scan_id(cat_path, seg, &id, &cfg, &sb, err);
 	if (rc)
 		return rc;
 	struct citcat_cat_reader *r;
@@ -499,18 +539,32 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	struct citcat_cat_event ev;
 	int synced = 0;
 	uint64_t n = 0;
+	int64_t markers = 0;
 	while ((rc = citcat_cat_next(r, &ev)) == 1) {
 		if ((++n & 0xffff) == 0 && progress &&
 		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
 			rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
 			break;
 		}
-		if (ev.kind == CITCAT_CAT_SYNC) {
+		if (seg >= 0 && (ev.kind == CITCAT_CAT_SYNC || ev.kind == CITCAT_CAT_CKPT)) {
+			if (markers++ == seg + 1) /* the segment ends at the instruction limit */
+				ev = (struct citcat_cat_event){.kind = CITCAT_CAT_STOP, .line = CITCAT_STOP_LIMIT,
+							       .insns = ev.insns, .bcount = ev.bcount};
+			else {
+				synced |= markers - 1 == seg;
+				continue;
+			}
+		} else if (ev.kind == CITCAT_CAT_SYNC) {
 			synced = 1;
 			continue;
 		}
 		if (!synced)
 			continue;
+		/* a segment's counts are relative to its start point */
+		if (ev.kind == CITCAT_CAT_IRQ || ev.kind == CITCAT_CAT_DMA || ev.kind == CITCAT_CAT_STOP) {
+			ev.bcount -= sb.bcount;
+			ev.insns -= ev.kind == CITCAT_CAT_STOP ? sb.insns : 0;
+		}
 		struct citcat_aes_rec a;
 		memset(&a, 0, sizeof a);
 		switch (ev.kind) {
@@ -572,4 +626,21 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 	if (rc)
 		return citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", out_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	return 0;
+}
+
+int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat_aes_stats *st,
+		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+		       struct citcat_errinfo *err)
+{
+	return extract(cat_path, -1, out_path, st, progress, pctx, err);
+}
+
+int citcat_aes_extract_segment(const char *cat_path, uint64_t segment, const char *out_path,
+			       struct citcat_aes_stats *st, int (*progress)(void *ctx, uint64_t done, uint64_t total),
+			       void *pctx, struct citcat_errinfo *err)
+{
+	if (segment > INT64_MAX - 2)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "segment %llu does not exist",
+					  (unsigned long long)segment);
+	return extract(cat_path, (int64_t)segment, out_path, st, progress, pctx, err);
 }

@@ -133,7 +133,7 @@ int citcat_target_config_decode(const uint8_t *p, size_t len, struct citcat_targ
 
 static const char *const kind_names[CITCAT_CAT_KINDS] = {
 	"?", "fill_i", "fill_d", "writeback", "write", "uncached_read", "uncached_write",
-	"dma", "irq", "start", "sync", "stop", "?", "exc",
+	"dma", "irq", "start", "sync", "stop", "ckpt", "exc",
 };
 
 const char *citcat_cat_kind_name(unsigned kind) { return kind < CITCAT_CAT_KINDS ? kind_names[kind] : "?"; }
@@ -173,6 +173,7 @@ struct citcat_cat_reader {
 	struct dstate st;
 	struct citcat_errinfo err;
 	unsigned max_stop; /* the highest stop reason the file's version has */
+	int has_ckpt;      /* version 5 and later: kind 12 CKPT exists */
 	int has_elf;
 	struct citcat_cat_elf elf; /* version 4: the firmware, when recorded */
 };
@@ -251,7 +252,7 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 	    (ev->line >= CITCAT_STOP_REASONS ||
 	     (ev->line == CITCAT_STOP_FAULT && (ev->value == 0 || ev->value >= CITCAT_FAULT_KINDS))))
 		return CITCAT_ERR_INVAL;
-	if (ev->kind == CITCAT_CAT_SYNC && (!cache_repl_state_valid(&w->cfg.icache, ev->repl_state[0]) ||
+	if ((ev->kind == CITCAT_CAT_SYNC || ev->kind == CITCAT_CAT_CKPT) && (!cache_repl_state_valid(&w->cfg.icache, ev->repl_state[0]) ||
 					   !cache_repl_state_valid(&w->cfg.dcache, ev->repl_state[1])))
 		return CITCAT_ERR_INVAL; /* a file its reader would reject */
 	uint8_t *buf = cc_writer_reserve(w->cw, 64 + len);
@@ -318,6 +319,13 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		p += cc_put_uvar(p, ev->repl_state[1]);
 		s->pc = ev->pc;
 		s->bcount = 0;
+		break;
+	case CITCAT_CAT_CKPT: /* absolute values, like STOP; the delta state is unchanged */
+		p += cc_put_uvar(p, ev->pc);
+		p += cc_put_uvar(p, ev->insns);
+		p += cc_put_uvar(p, ev->bcount);
+		p += cc_put_uvar(p, ev->repl_state[0]);
+		p += cc_put_uvar(p, ev->repl_state[1]);
 		break;
 	case CITCAT_CAT_STOP:
 		flags = ev->line & 15;
@@ -394,6 +402,7 @@ static int reader_init(void *obj)
 	}
 	/* version 2 has the normal ends only (CAT.md, Version changes) */
 	r->max_stop = cc_reader_version(r->cr) == 2 ? CITCAT_STOP_LIMIT : CITCAT_STOP_REASONS - 1;
+	r->has_ckpt = cc_reader_version(r->cr) >= 5;
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	const char *why = NULL;
@@ -528,23 +537,32 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 			return bad(r, start, "reserved flag bits set");
 		break;
 	case CITCAT_CAT_SYNC:
+	case CITCAT_CAT_CKPT:
+		if (kind == CITCAT_CAT_CKPT && !r->has_ckpt)
+			return bad(r, start, "unknown event kind");
 		if (flags)
 			return bad(r, start, "reserved flag bits set");
-		CC_GETV(v, "sync PC truncated");
+		CC_GETV(v, kind == CITCAT_CAT_SYNC ? "sync PC truncated" : "checkpoint P_k truncated");
 		if (v > UINT32_MAX)
-			return bad(r, start, "sync PC wider than 32 bits");
+			return bad(r, start, kind == CITCAT_CAT_SYNC ? "sync PC wider than 32 bits" : "checkpoint P_k wider than 32 bits");
 		ev->pc = (uint32_t)v;
+		if (kind == CITCAT_CAT_CKPT) {
+			CC_GETV(ev->insns, "checkpoint counts truncated");
+			CC_GETV(ev->bcount, "checkpoint counts truncated");
+		}
 		for (int k = 0; k < 2; k++) {
 			const struct citcat_cache_config *cc = k ? &r->cfg.dcache : &r->cfg.icache;
-			CC_GETV(v, "sync replacement state truncated");
+			CC_GETV(v, "replacement state truncated");
 			if (v > UINT32_MAX || !cache_repl_state_valid(cc, (uint32_t)v))
 				return bad(r, start, cc->repl == CITCAT_REPL_RANDOM
 							     ? "sync replacement state of a random-replacement cache is 0 or wider than 32 bits"
 							     : "sync replacement state is not 0 for a cache without random replacement");
 			ev->repl_state[k] = (uint32_t)v;
 		}
-		s->pc = ev->pc;
-		s->bcount = 0;
+		if (kind == CITCAT_CAT_SYNC) {
+			s->pc = ev->pc;
+			s->bcount = 0;
+		}
 		break;
 	case CITCAT_CAT_STOP:
 		if (flags > r->max_stop)

@@ -38,10 +38,6 @@ int ckpt_boundary(struct target *t, uint32_t a)
 {
 	if (!t->synced || t->faulted || t->failed)
 		return 0;
-	if (t->ckpt_point_pending) { /* the boundary after the checkpoint's INV_I */
-		t->ckpt_point_pending = 0;
-		t->ckpt_seg_start = t->traced_insns;
-	}
 	if (t->ckpt_busy || t->traced_insns - t->ckpt_seg_start < t->cfg->checkpoint_every)
 		return 0;
 	target_flush_oracle(t);
@@ -61,6 +57,19 @@ int ckpt_boundary(struct target *t, uint32_t a)
 	t->ckpt_busy = 1;
 	t->ckpt_count++;
 	return 1;
+}
+
+void ckpt_point(struct target *t, uint32_t a)
+{
+	t->ckpt_point_pending = 0;
+	if (!t->synced || t->faulted || t->failed)
+		return;
+	t->ckpt_seg_start = t->traced_insns;
+	/* recorded where SYNC is, before the boundary's device events, so that
+	 * a DMA at P_k belongs to the segment it starts (CAT.md, CKPT) */
+	struct citcat_cat_event ev = {.kind = CITCAT_CAT_CKPT, .pc = a, .insns = t->traced_insns, .bcount = t->bcount,
+				      .repl_state = {cache_repl_state(&t->bus.ic), cache_repl_state(&t->bus.dc)}};
+	bus_marker(&t->bus, &ev);
 }
 
 void ckpt_uwrite(struct target *t, uint32_t off)

@@ -25,5 +25,9 @@ struct target;
 int ckpt_config(struct target *t);
 int ckpt_boundary(struct target *t, uint32_t a);
 void ckpt_uwrite(struct target *t, uint32_t off);
+/* At the boundary A after the checkpoint's INV_I store (ckpt_point_pending),
+ * where take_sync would run: starts the segment count and records the CAT's
+ * CKPT event (P_k = A, instructions since P, branch counter, generators). */
+void ckpt_point(struct target *t, uint32_t a);
 
 #endif

@@ -468,6 +468,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	if (t->sync_pending)
 		take_sync(t, a);
+	if (t->ckpt_point_pending)
+		ckpt_point(t, a);
 	if (t->interrupt_pending && t->lvt) { /* the LVT has no stop reason for it (LVT.md): no output */
 		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
 		return;

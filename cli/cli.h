@@ -144,6 +144,10 @@ int bench_extract(int argc, char **argv);
 int cmd_ims(int argc, char **argv);
 int cmd_aes(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_plan(int argc, char **argv);  /* cmd_segments.c */
+int cmd_merge(int argc, char **argv); /* cmd_segments.c */
+/* citcat replay RUN.cat --jobs N (cmd_segments.c): an exit status */
+int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, int quiet);
 int bench_all(int argc, char **argv, int all); /* bench all / capture (bench_run.c) */
 /* ---- replay (issue 4) ---- */
 /* convert --to text: IN (format FROM, which must be itrace) as a listing. */

@@ -14,15 +14,22 @@ static int progress_cb(void *ctx, uint64_t done, uint64_t total)
 	return cli_interrupted();
 }
 
-static int parse_io(const char *cmd, const char *help, int argc, char **argv, const char **in, const char **out)
+/* --segment K (replay/SEGMENTS.md): *SEG = K + 1, 0 without the option */
+static int parse_io(const char *cmd, const char *help, int argc, char **argv, const char **in, const char **out,
+		    uint64_t *seg)
 {
 	*in = *out = NULL;
+	*seg = 0;
 	for (int i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
 			fputs(help, stdout);
 			return -1;
 		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
 			*out = argv[++i];
+		} else if (strcmp(argv[i], "--segment") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], seg) || *seg >= UINT32_MAX)
+				return cli_usage_error(cmd, "bad segment number '%s'", argv[i]);
+			++*seg;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error(cmd, "unknown or incomplete option '%s'", argv[i]);
 		} else if (!*in) {
@@ -41,12 +48,15 @@ static int parse_io(const char *cmd, const char *help, int argc, char **argv, co
 int cmd_ims(int argc, char **argv)
 {
 	const char *in, *out;
-	int r = parse_io("ims", "usage: citcat ims RUN.cat -o RUN.ims\n\n"
+	uint64_t seg;
+	int r = parse_io("ims", "usage: citcat ims RUN.cat -o RUN.ims [--segment K]\n\n"
 				"Extracts the initial machine state at the trace start point: the registers the\n"
 				"CITCAT driver dumped, each memory byte's value from its line's first fill (bytes\n"
 				"DMA or write-through stores wrote first are left out: the run never reads their\n"
-				"initial value), and the target configuration.  Format: ims/IMS.md.\n",
-			 argc, argv, &in, &out);
+				"initial value), and the target configuration.  Format: ims/IMS.md.\n"
+				"--segment K: the state at the start of segment K of a CAT captured with\n"
+				"--checkpoint-every (replay/SEGMENTS.md), for citcat replay of that segment alone.\n",
+			 argc, argv, &in, &out, &seg);
 	if (r)
 		return r < 0 ? EXIT_OK : r;
 	struct citcat_ims ims;
@@ -54,7 +64,8 @@ int cmd_ims(int argc, char **argv)
 	struct citcat_errinfo err = {0};
 	struct cli_progress pr;
 	cli_progress_init(&pr, "ims");
-	int rc = citcat_ims_extract(in, &ims, &st, progress_cb, &pr, &err);
+	int rc = seg ? citcat_ims_extract_segment(in, seg - 1, &ims, &st, progress_cb, &pr, &err)
+		     : citcat_ims_extract(in, &ims, &st, progress_cb, &pr, &err);
 	cli_progress_done(&pr);
 	if (rc)
 		return cli_errinfo(in, &err);
@@ -72,18 +83,22 @@ int cmd_ims(int argc, char **argv)
 int cmd_aes(int argc, char **argv)
 {
 	const char *in, *out;
-	int r = parse_io("aes", "usage: citcat aes RUN.cat -o RUN.aes\n\n"
+	uint64_t seg;
+	int r = parse_io("aes", "usage: citcat aes RUN.cat -o RUN.aes [--segment K]\n\n"
 				"Extracts the asynchronous event schedule: interrupts and DMA transfers at their\n"
 				"instruction boundary (branch count, PC), the device input queue, the device\n"
-				"output log and the cycle-counter history.  Format: aes/AES.md.\n",
-			 argc, argv, &in, &out);
+				"output log and the cycle-counter history.  Format: aes/AES.md.\n"
+				"--segment K: the schedule of segment K of a CAT captured with --checkpoint-every\n"
+				"(replay/SEGMENTS.md), its counts relative to the segment's start.\n",
+			 argc, argv, &in, &out, &seg);
 	if (r)
 		return r < 0 ? EXIT_OK : r;
 	struct citcat_aes_stats st;
 	struct citcat_errinfo err = {0};
 	struct cli_progress pr;
 	cli_progress_init(&pr, "aes");
-	int rc = citcat_aes_extract(in, out, &st, progress_cb, &pr, &err);
+	int rc = seg ? citcat_aes_extract_segment(in, seg - 1, out, &st, progress_cb, &pr, &err)
+		     : citcat_aes_extract(in, out, &st, progress_cb, &pr, &err);
 	cli_progress_done(&pr);
 	if (rc)
 		return cli_errinfo(in, &err);

@@ -9,6 +9,7 @@
 
 static const char replay_help[] =
 	"usage: citcat replay RUN.ims RUN.aes [-o OUT.itrace] [--verify RUN.cat] [--oracle RUN.itrace]\n"
+	"       citcat replay RUN.cat --jobs N [-o OUT.itrace] [--verify RUN.cat]\n"
 	"       citcat replay --lvt RUN.lvt --image FIRMWARE.elf [-o OUT.itrace] [--oracle RUN.itrace]\n\n"
 	"Runs the traced interval again on a Unicorn ARM core initialised from the IMS,\n"
 	"with interrupts, DMA and device values from the AES only, and writes the\n"
@@ -17,6 +18,13 @@ static const char replay_help[] =
 	"  --verify CAT     re-simulate the caches and compare the regenerated bus trace\n"
 	"                   with the recorded CAT, event for event (timestamps aside)\n"
 	"  --oracle ITRACE  compare the instruction trace with the ground truth\n"
+	"  --jobs N         RUN.cat captured with --checkpoint-every: replay its segments\n"
+	"                   on N threads (each extracted and, with --verify, checked\n"
+	"                   against its slice) and write one itrace, identical to the\n"
+	"                   serial replay's (replay/SEGMENTS.md)\n"
+	"  --segment K      the IMS and AES are segment K of a checkpointed capture\n"
+	"                   (citcat ims/aes --segment K): --verify compares with the\n"
+	"                   CAT's slice of that segment (replay/SEGMENTS.md)\n"
 	"  --max-insns N    stop after N instructions if the traced interval is longer\n"
 	"  --elf FW.elf     name functions and source lines (function+0xOFF (file:line))\n"
 	"                   in a divergence report\n"
@@ -99,6 +107,7 @@ int cmd_replay(int argc, char **argv)
 	citcat_replay_config_default(&c);
 	const char *pos[2] = {NULL, NULL};
 	int npos = 0, quiet = 0;
+	uint64_t jobs = 0;
 	const char *elf = NULL;
 	struct citcat_lvt_replay_config lc;
 	citcat_lvt_replay_config_default(&lc);
@@ -113,6 +122,13 @@ int cmd_replay(int argc, char **argv)
 			c.verify_cat = argv[++i];
 		} else if (strcmp(a, "--oracle") == 0 && i + 1 < argc) {
 			c.oracle = argv[++i];
+		} else if (strcmp(a, "--jobs") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &jobs) || jobs == 0 || jobs > 256)
+				return cli_usage_error("replay", "bad job count '%s' (1 to 256)", argv[i]);
+		} else if (strcmp(a, "--segment") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &c.verify_segment) || c.verify_segment >= UINT32_MAX)
+				return cli_usage_error("replay", "bad segment number '%s'", argv[i]);
+			c.verify_segment++;
 		} else if (strcmp(a, "--max-insns") == 0 && i + 1 < argc) {
 			if (cli_parse_count(argv[++i], &c.max_insns) || c.max_insns == 0)
 				return cli_usage_error("replay", "bad instruction count '%s'", argv[i]);
@@ -131,6 +147,14 @@ int cmd_replay(int argc, char **argv)
 		} else {
 			return cli_usage_error("replay", "unexpected argument '%s'", a);
 		}
+	}
+	if (jobs) { /* segment-parallel replay of a checkpointed CAT (replay/SEGMENTS.md) */
+		if (npos != 1 || lc.lvt_path || c.oracle || c.max_insns || c.verify_segment || elf)
+			return cli_usage_error("replay", "--jobs takes RUN.cat, -o and --verify only");
+		const char *ins[] = {pos[0], c.verify_cat};
+		if (cli_check_distinct(ins, 2, &c.out_path, 1))
+			return EXIT_USAGE;
+		return replay_jobs(pos[0], (unsigned)jobs, c.out_path, c.verify_cat, quiet);
 	}
 	if (lc.lvt_path && (npos || !lc.image_path || c.verify_cat))
 		return cli_usage_error("replay", "--lvt takes --image FIRMWARE.elf, and no IMS, AES or --verify");

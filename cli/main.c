@@ -14,6 +14,8 @@ static const struct command commands[] = {
 	{"ims", cmd_ims, "extract the initial machine state (IMS) from a CAT"},
 	{"aes", cmd_aes, "extract the asynchronous event schedule (AES) from a CAT"},
 	{"replay", cmd_replay, "regenerate the instruction trace from IMS + AES and verify it"},
+	{"plan", cmd_plan, "write one replay command per segment of a checkpointed CAT"},
+	{"merge", cmd_merge, "join the itraces of consecutive segments into one"},
 	{"info", cmd_info, "describe a trace file (CAT, itrace, din, PDATS, SDC/LSP ...)"},
 	{"convert", cmd_convert, "convert between trace formats"},
 	{"dump", cmd_dump, "print every record of a trace file, one per line (text, CSV, JSON)"},

@@ -198,7 +198,12 @@ static int cat_next(void *ctx, struct walk *w, int fill)
 		fx(w, CC_PC, e->pc, 8);
 		break;
 	case CITCAT_CAT_SYNC:
+	case CITCAT_CAT_CKPT:
 		fx(w, CC_PC, e->pc, 8);
+		if (e->kind == CITCAT_CAT_CKPT) {
+			fu(w, CC_INSNS, e->insns);
+			fu(w, CC_BCOUNT, e->bcount);
+		}
 		fx(w, CC_GI, e->repl_state[0], 8);
 		fx(w, CC_GD, e->repl_state[1], 8);
 		break;

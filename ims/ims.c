@@ -105,9 +105,12 @@ static void first_write(struct extract *x, uint32_t addr, uint32_t len, uint64_t
 		}
 }
 
-int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citcat_ims_stats *st,
-		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
-		       struct citcat_errinfo *err)
+/* SEG < 0: the whole traced interval, from SYNC to STOP.  SEG = K >= 0: the
+ * K-th segment of a checkpointed CAT (replay/SEGMENTS.md), from its start
+ * marker (SYNC for K = 0, the K-th CKPT otherwise) to the next CKPT or the
+ * STOP, with counts relative to the start marker. */
+static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, struct citcat_ims_stats *st,
+		   int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx, struct citcat_errinfo *err)
 {
 	if (!cat_path || !ims)
 		return CITCAT_ERR_INVAL;
@@ -133,7 +136,8 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 	uint64_t slots = 0; /* dump slots seen, one bit each */
 	int synced = 0, dump_done = 0, stopped = 0;
 	uint32_t start_pc = 0;
-	uint64_t insns = 0, branches = 0, n = 0, ehash = 0;
+	uint64_t insns = 0, branches = 0, n = 0, ehash = 0, base_insns = 0, base_bcount = 0;
+	int64_t markers = 0; /* start markers seen: SYNC, then each CKPT */
 	struct citcat_cat_event ev;
 	if (!x.mem || !x.seen || !x.known) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory for a %u-byte RAM image", cfg->ram_size);
@@ -144,6 +148,31 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
 			rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
 			goto out;
+		}
+		if (seg >= 0 && (ev.kind == CITCAT_CAT_SYNC || ev.kind == CITCAT_CAT_CKPT)) {
+			if ((ev.kind == CITCAT_CAT_SYNC) != (markers == 0)) {
+				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r),
+							ev.kind == CITCAT_CAT_SYNC ? "a second trace start point"
+										   : "a checkpoint before the trace start point");
+				goto out;
+			}
+			if (markers++ == seg + 1) { /* the segment's end: like a STOP */
+				ehash = citcat_trace_hash_event(ehash, &ev);
+				stopped = 1;
+				insns = ev.insns - base_insns;
+				branches = ev.bcount - base_bcount;
+				break;
+			}
+			if (markers - 1 != seg)
+				continue;
+			synced = 1;
+			start_pc = ev.pc;
+			base_insns = ev.kind == CITCAT_CAT_CKPT ? ev.insns : 0;
+			base_bcount = ev.kind == CITCAT_CAT_CKPT ? ev.bcount : 0;
+			ims->repl_state[0] = ev.repl_state[0];
+			ims->repl_state[1] = ev.repl_state[1];
+			ehash = citcat_trace_hash_event(ehash, &ev);
+			continue;
 		}
 		if (ev.kind == CITCAT_CAT_SYNC) {
 			if (synced) {
@@ -203,8 +232,8 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 		}
 		case CITCAT_CAT_STOP:
 			stopped = 1;
-			insns = ev.insns;
-			branches = ev.bcount;
+			insns = ev.insns - base_insns;
+			branches = ev.bcount - base_bcount;
 			break;
 		default:
 			break;
@@ -213,6 +242,11 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 	if (rc < 0) {
 		if (err)
 			*err = *citcat_cat_reader_error(r);
+		goto out;
+	}
+	if (rc >= 0 && seg > 0 && !synced) {
+		rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "the CAT has %lld segment%s, no segment %lld",
+					(long long)markers, markers == 1 ? "" : "s", (long long)seg);
 		goto out;
 	}
 	if (!synced) {
@@ -229,6 +263,8 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 			  ARM_SLOTS, dump_done ? "seen" : "missing");
 		goto out;
 	}
+	if (seg >= 0 && rc == 1)
+		rc = 0; /* stopped at the segment's end marker */
 	if (ims->regs.slot[ARM_SLOT_PC] != start_pc) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the dumped PC 0x%08x is not the trace start point 0x%08x",
 			  ims->regs.slot[ARM_SLOT_PC], start_pc);
@@ -258,6 +294,23 @@ out:
 	free(x.known);
 	citcat_cat_reader_close(r);
 	return rc < 0 ? rc : 0;
+}
+
+int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citcat_ims_stats *st,
+		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+		       struct citcat_errinfo *err)
+{
+	return extract(cat_path, -1, ims, st, progress, pctx, err);
+}
+
+int citcat_ims_extract_segment(const char *cat_path, uint64_t segment, struct citcat_ims *ims,
+			       struct citcat_ims_stats *st, int (*progress)(void *ctx, uint64_t done, uint64_t total),
+			       void *pctx, struct citcat_errinfo *err)
+{
+	if (segment > INT64_MAX - 2)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "segment %llu does not exist",
+					  (unsigned long long)segment);
+	return extract(cat_path, (int64_t)segment, ims, st, progress, pctx, err);
 }
 
 /* ---- file format ---- */

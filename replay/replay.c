@@ -45,6 +45,10 @@ struct replayer {
 	uint64_t cat_hash, cat_insns, cat_bcount, cat_read;
 	uint32_t cat_start;
 	int cat_synced, cat_stopped;
+	/* --verify of one segment: its number (-1: the whole trace), the start
+	 * markers read so far, the counts at the segment's start marker */
+	int64_t cat_seg, cat_markers;
+	uint64_t cat_base_insns, cat_base_bcount;
 
 	int fault_seen; /* the recorded fault was reproduced (AES END, CITCAT_STOP_FAULT) */
 };
@@ -58,7 +62,22 @@ static int cat_next(struct replayer *p, struct citcat_cat_event *ev)
 	if (rc != 1)
 		return rc;
 	p->cat_read++;
-	if (ev->kind == CITCAT_CAT_SYNC && !p->cat_synced) {
+	if (p->cat_seg >= 0 && (ev->kind == CITCAT_CAT_SYNC || ev->kind == CITCAT_CAT_CKPT)) {
+		/* a segment's slice: from its start marker to the next one */
+		int64_t k = p->cat_markers++;
+		if (k == p->cat_seg) {
+			p->cat_synced = 1;
+			p->cat_start = ev->pc;
+			p->cat_base_insns = ev->kind == CITCAT_CAT_CKPT ? ev->insns : 0;
+			p->cat_base_bcount = ev->kind == CITCAT_CAT_CKPT ? ev->bcount : 0;
+		} else if (k == p->cat_seg + 1 && p->cat_synced && !p->cat_stopped) {
+			p->cat_hash = citcat_trace_hash_event(p->cat_hash, ev);
+			p->cat_stopped = 1;
+			p->cat_insns = ev->insns - p->cat_base_insns;
+			p->cat_bcount = ev->bcount - p->cat_base_bcount;
+			return rc;
+		}
+	} else if (ev->kind == CITCAT_CAT_SYNC && !p->cat_synced && p->cat_seg < 0) {
 		p->cat_synced = 1;
 		p->cat_start = ev->pc;
 	}
@@ -66,10 +85,13 @@ static int cat_next(struct replayer *p, struct citcat_cat_event *ev)
 		p->cat_hash = citcat_trace_hash_event(p->cat_hash, ev);
 		if (ev->kind == CITCAT_CAT_STOP) {
 			p->cat_stopped = 1;
-			p->cat_insns = ev->insns;
-			p->cat_bcount = ev->bcount;
+			p->cat_insns = ev->insns - p->cat_base_insns;
+			p->cat_bcount = ev->bcount - p->cat_base_bcount;
 		}
 	}
+	/* hashed as recorded; compared as the segment's AES counts them */
+	if (p->cat_seg > 0 && (ev->kind == CITCAT_CAT_IRQ || ev->kind == CITCAT_CAT_DMA))
+		ev->bcount -= p->cat_base_bcount;
 	return rc;
 }
 
@@ -148,7 +170,8 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	int rc;
 	do
 		rc = cat_next(p, &rec);
-	while (rc == 1 && (rec.kind == CITCAT_CAT_START || rec.kind == CITCAT_CAT_SYNC));
+	while (rc == 1 && !p->cat_stopped &&
+	       (rec.kind == CITCAT_CAT_START || rec.kind == CITCAT_CAT_SYNC || rec.kind == CITCAT_CAT_CKPT));
 	/* the events are described (snprintf) only for a divergence report:
 	 * doing it for every event was a fifth of --verify (REPLAY.md) */
 	char got[200], want[200];
@@ -156,7 +179,7 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 		replay_input_error(&p->c, p->cfg->verify_cat, citcat_cat_reader_error(p->cat));
 		return;
 	}
-	if (rc == 0 || rec.kind == CITCAT_CAT_STOP) {
+	if (rc == 0 || rec.kind == CITCAT_CAT_STOP || p->cat_stopped) { /* the end of the trace or segment */
 		describe_event(got, sizeof got, ev);
 		replay_diverge(&p->c, "bus trace", "no more bus events (the recording has ended)", "%s", got);
 		return;
@@ -636,7 +659,8 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		/* the CAT must be the one the IMS came from; skip to its start point */
 		struct citcat_cat_event ev;
 		uint32_t start = 0, repl[2] = {0, 0};
-		while ((rc = cat_next(p, &ev)) == 1 && ev.kind != CITCAT_CAT_SYNC)
+		p->cat_seg = (int64_t)cfg->verify_segment - 1;
+		while ((rc = cat_next(p, &ev)) == 1 && !p->cat_synced)
 			;
 		if (rc == 1) {
 			start = ev.pc;
@@ -738,7 +762,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	if (!p->c.failed && p->cat) {
 		struct citcat_cat_event ev;
 		int r2 = cat_next(p, &ev);
-		if (r2 == 1 && ev.kind != CITCAT_CAT_STOP) {
+		if (r2 == 1 && !p->cat_stopped) { /* not the STOP, nor the segment's end marker */
 			char want[200];
 			describe_event(want, sizeof want, &ev);
 			replay_diverge(&p->c, "bus trace", want, "the end of the replay");
@@ -746,7 +770,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(p->cat));
 		}
 		/* the rest of the CAT (after STOP) up to its end marker */
-		while (!p->c.failed && r2 == 1 && (r2 = cat_next(p, &ev)) == 1)
+		while (!p->c.failed && r2 == 1 && p->cat_seg < 0 && (r2 = cat_next(p, &ev)) == 1)
 			;
 		if (!p->c.failed && r2 < 0)
 			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(p->cat));

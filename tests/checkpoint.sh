@@ -12,6 +12,13 @@
 #   postmortem: faults and an instruction limit that fall in a later
 #     segment still replay exactly up to the end.
 #   usage: errors for intervals below the minimum and with --lvt.
+#   segments NAME: the example captured with checkpoints (about 4
+#     segments), replayed serially and segment by segment: citcat plan's lines run
+#     through GNU parallel (each segment extracted with ims/aes --segment and
+#     replayed with --verify against its slice of the CAT), then citcat
+#     merge; the merged itrace equals the serial one and the oracle byte for
+#     byte; so do replay RUN.cat --jobs 2 and --jobs 1 (threads) with --verify.  Also: a segment number past the end, a segment verified against
+#     another segment's slice, merge refusing records after an abnormal end.
 #   irq: tests/firmware/ckpt.c sees no line 15 in the interrupt controller
 #     (with and without checkpoints), and checkpoints that land inside its
 #     timer handler (IRQ mode, CPSR.I = 1) replay exactly.
@@ -56,6 +63,64 @@ example)
   echo "$n: $i instructions, $k interrupts, replayed exactly"
   finish "checkpoint_example_$n"
   ;;
+segments)
+  n=$6
+  shift 6
+  command -v parallel >/dev/null || { echo "GNU parallel is missing (.ci/setup installs it)"; exit 1; }
+  # about 4 segments whatever the length: N from a capture without checkpoints
+  "$C" capture "$EX/$n.elf" -o "$t/p.cat" --seed 1 -q "$@" >/dev/null 2>"$t/err" || fail "$n: capture: $(cat "$t/err")"
+  "$C" info --json "$t/p.cat" >"$t/p.json" || fail "$n: info"
+  N=$(( $(jnum "$t/p.json" instructions) / 4 ))
+  [ "$N" -ge 1000 ] || N=1000
+  "$C" capture "$EX/$n.elf" -o "$t/$n.cat" --oracle "$t/$n.oracle" --seed 1 -q --checkpoint-every $N "$@" \
+    >/dev/null 2>"$t/err" || fail "$n: capture: $(cat "$t/err")"
+  # the serial replay (its --verify and --oracle: the example section)
+  "$C" ims "$t/$n.cat" -o "$t/$n.ims" 2>"$t/err" && "$C" aes "$t/$n.cat" -o "$t/$n.aes" 2>"$t/err" &&
+    "$C" replay "$t/$n.ims" "$t/$n.aes" -o "$t/$n.itrace" -q 2>"$t/err" || fail "$n: serial replay: $(cat "$t/err")"
+  "$C" plan "$t/$n.cat" -o "$t/jobs.txt" --prefix "$t/seg" --citcat "$C" 2>"$t/err" || fail "$n: plan: $(cat "$t/err")"
+  k=$(wc -l <"$t/jobs.txt")
+  "$C" info --json "$t/$n.cat" >"$t/$n.json" || fail "$n: info"
+  [ "$k" -eq $(( $(jnum "$t/$n.json" ckpt) + 1 )) ] || fail "$n: $k jobs for $(jnum "$t/$n.json" ckpt) checkpoints"
+  [ "$k" -ge 2 ] || fail "$n: only $k segment(s)"
+  parallel --halt now,fail=1 -j 2 <"$t/jobs.txt" >"$t/par.out" 2>&1 || fail "$n: a segment job failed: $(tail -n 5 "$t/par.out")"
+  "$C" merge "$t"/seg.*.itrace -o "$t/merged.itrace" 2>"$t/err" || fail "$n: merge: $(cat "$t/err")"
+  cmp -s "$t/merged.itrace" "$t/$n.itrace" || fail "$n: the merged itrace differs from the serial one"
+  cmp -s "$t/merged.itrace" "$t/$n.oracle" || fail "$n: the merged itrace differs from the oracle"
+  # the same in one process: --jobs 2 (threads, one Unicorn each) and --jobs 1
+  for n_jobs in 2 1; do
+    "$C" replay "$t/$n.cat" --jobs $n_jobs -o "$t/j.itrace" --verify "$t/$n.cat" -q 2>"$t/err" ||
+      fail "$n: replay --jobs $n_jobs: $(cat "$t/err")"
+    cmp -s "$t/j.itrace" "$t/$n.itrace" || fail "$n: the --jobs $n_jobs itrace differs from the serial one"
+  done
+  expect 2 "takes RUN.cat" "$C" replay "$t/$n.cat" --jobs 2 -o "$t/k.itrace" --oracle "$t/$n.oracle"
+  expect 2 "bad job count" "$C" replay "$t/$n.cat" --jobs 0 -o "$t/k.itrace"
+  # errors: no segment K; segment 1's files checked against segment 0's slice
+  expect 2 "no segment $k" "$C" ims "$t/$n.cat" --segment "$k" -o "$t/x.ims"
+  expect 2 "no segment $k" "$C" aes "$t/$n.cat" --segment "$k" -o "$t/x.aes"
+  [ -e "$t/x.ims" ] || [ -e "$t/x.aes" ] && fail "$n: output left for a missing segment"
+  expect 2 "is not the CAT" "$C" replay "$t/seg.000001.ims" "$t/seg.000001.aes" --verify "$t/$n.cat" --segment 0 -q
+  expect 2 "bad segment" "$C" replay "$t/seg.000001.ims" "$t/seg.000001.aes" --segment x
+  echo "$n: $k segments of $N instructions, replayed in parallel and merged: identical"
+  finish "checkpoint_segments_$n"
+  ;;
+merge)
+  # an abnormal end in the middle: crash_wild faults in a later segment
+  "$C" capture "$FW/crash_wild.elf" -o "$t/w.cat" --oracle "$t/w.oracle" --seed 1 -q --checkpoint-every 1000 \
+    >/dev/null 2>"$t/err"
+  [ $? -eq 3 ] || fail "capture: $(cat "$t/err")"
+  "$C" plan "$t/w.cat" -o "$t/jobs.txt" --prefix "$t/w" --citcat "$C" 2>"$t/err" || fail "plan: $(cat "$t/err")"
+  while read -r line; do
+    bash -c "$line" >"$t/out" 2>&1 || fail "job failed: $line: $(tail -n 5 "$t/out")"
+  done <"$t/jobs.txt"
+  "$C" merge "$t"/w.*.itrace -o "$t/m.itrace" 2>"$t/err" || fail "merge: $(cat "$t/err")"
+  cmp -s "$t/m.itrace" "$t/w.oracle" || fail "the merged itrace of a faulting run differs from the oracle"
+  last=$(ls "$t"/w.*.itrace | tail -n 1)
+  expect 2 "not the last segment" "$C" merge "$last" "$t/w.000000.itrace" -o "$t/bad.itrace"
+  [ -e "$t/bad.itrace" ] && fail "merge left an output behind"
+  expect 2 "need the segments" "$C" merge -o "$t/bad.itrace"
+  expect 2 "need RUN.cat" "$C" plan "$t/w.cat"
+  finish checkpoint_merge
+  ;;
 dilation)
   N=25000
   "$C" capture "$EX/matmul.elf" -o "$t/a.cat" --oracle "$t/a.oracle" --seed 1 -q >/dev/null 2>"$t/err" ||
@@ -82,6 +147,19 @@ dilation)
   first=$(grep -n -m1 "interrupt line 15" "$t/b.txt" | cut -d: -f1)
   before=$(head -n "$first" "$t/b.txt" | grep -c '^ *[0-9]')
   [ "$before" -eq "$N" ] || fail "first checkpoint after $before instructions, expected $N"
+  # CAT version 5: one CKPT event per checkpoint at its start point P_k,
+  # which is 14 instructions into the checkpoint (the vector's b, 6 handler
+  # instructions, the driver's 7 up to and including the INV_I store), so the
+  # j-th CKPT counts j * (N + 14) instructions since P, and its branch
+  # counter is the checkpoint IRQ's plus 2 (the vector's b, the bl to the
+  # driver)
+  [ "$(jnum "$t/b.json" ckpt)" -eq "$k" ] || fail "CAT ckpt events $(jnum "$t/b.json" ckpt), checkpoints $k"
+  [ "$(jnum "$t/a.json" ckpt)" -eq 0 ] || fail "ckpt events without the option"
+  "$C" dump "$t/b.cat" >"$t/b.dump" 2>"$t/err" || fail "dump: $(cat "$t/err")"
+  awk -v n=$N '/ irq line=15 / { sub("bcount=", "", $4); b = $4 }
+    / ckpt / { j++; sub("insns=", "", $4); sub("bcount=", "", $5)
+               if ($4 != j * (n + 14) || $5 != b + 2) { print "ckpt " j ": " $0; exit } }' "$t/b.dump" >"$t/bad"
+  [ -s "$t/bad" ] && fail "$(cat "$t/bad")"
   pipeline b
   echo "matmul: $k checkpoints: +$di instructions, +$db branches, +$du uncached writes"
   finish checkpoint_dilation

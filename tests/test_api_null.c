@@ -72,6 +72,7 @@ static void all_null(void)
 	NUL(citcat_aes_reader_error, (NULL));
 	VOID(citcat_aes_reader_close, (NULL));
 	INVAL(citcat_aes_extract, (NULL, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_aes_extract_segment, (NULL, 0, NULL, NULL, NULL, NULL, NULL));
 
 	/* base.h */
 	NONNULL(citcat_errstr, (-12345));
@@ -114,6 +115,7 @@ static void all_null(void)
 
 	/* ims.h */
 	INVAL(citcat_ims_extract, (NULL, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_ims_extract_segment, (NULL, 0, NULL, NULL, NULL, NULL, NULL));
 	INVAL(citcat_ims_write, (NULL, NULL, NULL));
 	INVAL(citcat_ims_read, (NULL, NULL, NULL));
 	INVAL(citcat_ims_read_mem, (NULL, 0, NULL, NULL));

@@ -163,6 +163,47 @@ static void test_sync_state(const char *path)
 	CHECK_EQ(read_sync(&cfg, 1, v1, sizeof v1, &got), CITCAT_ERR_VERSION);
 }
 
+/* CKPT (CAT.md v5): hand-encoded bytes, refused before version 5, bad
+ * fields refused; the delta state is untouched (an IRQ after it still
+ * decodes against the previous IRQ). */
+static void test_ckpt(void)
+{
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	/* kind 12; P_k 0x3a8 = a8 07; insns 25014 = b6 c3 01; bcount 1380 = e4 0a; GI 0; GD 0 */
+	static const uint8_t ck[] = {0x0c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x00, 0x00};
+	struct citcat_cat_event got;
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, ck, sizeof ck, &got), 1);
+	CHECK(got.kind == CITCAT_CAT_CKPT && got.pc == 0x3a8 && got.insns == 25014 && got.bcount == 1380 &&
+	      got.repl_state[0] == 0 && got.repl_state[1] == 0);
+	CHECK_EQ(read_sync(&cfg, 4, ck, sizeof ck, &got), CITCAT_ERR_CORRUPT); /* unknown kind before v5 */
+	static const uint8_t flags[] = {0x1c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x00, 0x00};
+	static const uint8_t state_lru[] = {0x0c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x01, 0x00};
+	static const uint8_t wide_pc[] = {0x0c, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00, 0x00, 0x00, 0x00};
+	static const uint8_t cut[] = {0x0c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x00};
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, flags, sizeof flags, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, state_lru, sizeof state_lru, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, wide_pc, sizeof wide_pc, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, cut, sizeof cut, &got), CITCAT_ERR_CORRUPT);
+	/* IRQ (bcount +5, epc +0x10), CKPT, IRQ (bcount +1, epc +4): the second
+	 * IRQ's deltas are from the first IRQ, not from the CKPT */
+	static const uint8_t seq[] = {0x88, 0x05, 0x20, 0x0c, 0xa8, 0x07, 0x02, 0x06, 0x00, 0x00, 0x88, 0x01, 0x08};
+	uint8_t meta[CITCAT_TARGET_META_LEN];
+	citcat_target_config_encode(&cfg, meta);
+	size_t n = 0;
+	uint8_t *b = wrap_container("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, seq, sizeof seq, 3, &n);
+	struct citcat_cat_reader *r;
+	CHECK_EQ(citcat_cat_reader_open_mem(&r, b, n), 0);
+	CHECK_EQ(citcat_cat_next(r, &got), 1);
+	CHECK(got.kind == CITCAT_CAT_IRQ && got.bcount == 5 && got.pc == 0x10);
+	CHECK_EQ(citcat_cat_next(r, &got), 1);
+	CHECK(got.kind == CITCAT_CAT_CKPT && got.pc == 0x3a8 && got.insns == 2 && got.bcount == 6);
+	CHECK_EQ(citcat_cat_next(r, &got), 1);
+	CHECK(got.kind == CITCAT_CAT_IRQ && got.line == 8 && got.bcount == 6 && got.pc == 0x14);
+	citcat_cat_reader_close(r);
+	free(b);
+}
+
 /* STOP with an abnormal end (CAT.md v3, STOP): the bytes as specified,
  * hand-encoded, and what a version 2 file or a bad field must not carry. */
 static void test_stop_fault(const char *path)
@@ -346,6 +387,7 @@ int main(void)
 	unlink(path);
 	test_sync_state(path);
 	test_stop_fault(path);
+	test_ckpt();
 	unlink(path);
 	CHECK_DONE();
 }

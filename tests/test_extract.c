@@ -639,6 +639,83 @@ static void test_interrupt(void)
 	CHECK_EQ(ast.records[CITCAT_AES_INPUT], 70000);
 }
 
+/* Segments (replay/SEGMENTS.md): SYNC at P, a fill of 0x1000 (0xAA), an IRQ
+ * at branch 5; a CKPT at P (insns 100, branch 9) with its own dump (r0 =
+ * 0x77), the line filled again (0xBB: its value at P_1), a DMA at branch 12
+ * and the STOP (150 instructions, 20 branches).  Segment 1: its registers,
+ * the second fill's bytes, the DMA at 12 - 9 = 3, END 50 / 11; segment 0:
+ * the first fill, the IRQ at 5, END insn-limit 100 / 9; no segment 2. */
+static void test_segments(void)
+{
+	uint8_t a[32], b[32], d[8];
+	memset(a, 0xAA, sizeof a);
+	memset(b, 0xBB, sizeof b);
+	memset(d, 0xDD, sizeof d);
+	begin(DUMP_FULL, 0);
+	line_ev(CITCAT_CAT_FILL_D, 0x1000, a);
+	irq_ev(3, 5, 0x300);
+	struct citcat_cat_event ck = {.kind = CITCAT_CAT_CKPT, .pc = P, .insns = 100, .bcount = 9};
+	ev(&ck);
+	for (int k = 0; k < ARM_SLOTS; k++)
+		dev_ev(CITCAT_CAT_UWRITE, SLOT(k), 4, k == 0 ? 0x77 : reg_value(k));
+	dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, ARM_SLOTS);
+	line_ev(CITCAT_CAT_FILL_D, 0x1000, b);
+	dma_ev(0x2000, 8, d, 12, 0x304);
+	end_cat(1, 150, 20);
+
+	struct citcat_ims ims, whole;
+	struct citcat_errinfo err = {0};
+	CHECK_EQ(citcat_ims_extract_segment(cat_path, 1, &ims, NULL, NULL, NULL, &err), 0);
+	uint8_t got[32] = {0};
+	CHECK_EQ(citcat_image_read(ims.memory, 0x1000, got, 32), 0);
+	CHECK(got[0] == 0xBB && got[31] == 0xBB);
+	CHECK(ims.regs.slot[0] == 0x77 && ims.regs.slot[ARM_SLOT_PC] == P && ims.id.insns == 50 && ims.id.start_pc == P);
+	CHECK_EQ(extract_ims(&whole, NULL, &err), 0);
+	CHECK(whole.id.insns == 150 && whole.id.hash != ims.id.hash && whole.regs.slot[0] == reg_value(0));
+	CHECK_EQ(citcat_image_read(whole.memory, 0x1000, got, 32), 0);
+	CHECK(got[0] == 0xAA);
+	struct citcat_ims seg0;
+	CHECK_EQ(citcat_ims_extract_segment(cat_path, 0, &seg0, NULL, NULL, NULL, &err), 0);
+	CHECK(seg0.id.insns == 100 && seg0.id.hash != whole.id.hash && seg0.id.hash != ims.id.hash);
+
+	struct citcat_aes_rec rec[64];
+	unlink(aes_path);
+	CHECK_EQ(citcat_aes_extract_segment(cat_path, 1, aes_path, NULL, NULL, NULL, &err), 0);
+	int n = read_aes(rec, 64, NULL, NULL, NULL);
+	int i = 0;
+	while (i < n && rec[i].kind == CITCAT_AES_OUTPUT)
+		i++; /* the dump's 40 writes */
+	CHECK(n == i + 2 && rec[i].kind == CITCAT_AES_DMA && rec[i].bcount == 3 && rec[i].pc == 0x304 &&
+	      rec[i + 1].kind == CITCAT_AES_END && rec[i + 1].insns == 50 && rec[i + 1].bcount == 11 &&
+	      rec[i + 1].line == CITCAT_STOP_EXIT);
+	struct citcat_aes_reader *r;
+	CHECK_EQ(citcat_aes_reader_open(&r, aes_path), 0);
+	CHECK(citcat_aes_trace_id(r)->hash == ims.id.hash);
+	citcat_aes_reader_close(r);
+	unlink(aes_path);
+	CHECK_EQ(citcat_aes_extract_segment(cat_path, 0, aes_path, NULL, NULL, NULL, &err), 0);
+	n = read_aes(rec, 64, NULL, NULL, NULL);
+	i = 0;
+	while (i < n && rec[i].kind == CITCAT_AES_OUTPUT)
+		i++;
+	CHECK(n == i + 2 && rec[i].kind == CITCAT_AES_IRQ && rec[i].bcount == 5 && rec[i].line == 3 &&
+	      rec[i + 1].kind == CITCAT_AES_END && rec[i + 1].insns == 100 && rec[i + 1].bcount == 9 &&
+	      rec[i + 1].line == CITCAT_STOP_LIMIT);
+	CHECK_EQ(citcat_aes_reader_open(&r, aes_path), 0);
+	CHECK(citcat_aes_trace_id(r)->hash == seg0.id.hash);
+	citcat_aes_reader_close(r);
+	struct citcat_ims none;
+	CHECK_EQ(citcat_ims_extract_segment(cat_path, 2, &none, NULL, NULL, NULL, &err), CITCAT_ERR_INVAL);
+	CHECK(strstr(err.msg, "2 segments") != NULL);
+	citcat_ims_fini(&none);
+	unlink(aes_path);
+	CHECK_EQ(citcat_aes_extract_segment(cat_path, 2, aes_path, NULL, NULL, NULL, &err), CITCAT_ERR_INVAL);
+	CHECK(access(aes_path, F_OK) != 0);
+	citcat_ims_fini(&ims);
+	citcat_ims_fini(&whole);
+	citcat_ims_fini(&seg0);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -659,6 +736,7 @@ int main(void)
 	test_trace_id();
 	test_errors();
 	test_interrupt();
+	test_segments();
 	unlink(cat_path);
 	unlink(ims_path);
 	unlink(aes_path);

@@ -111,6 +111,15 @@ struct citcat_aes_stats {
 CITCAT_API int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat_aes_stats *st,
 				  int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
 				  struct citcat_errinfo *err);
+/* The same for segment SEGMENT of a checkpointed CAT (replay/SEGMENTS.md,
+ * citcat_ims_extract_segment): the segment's events with branch counts
+ * relative to its start point, ended by an END record (reason insn-limit at
+ * the next CKPT, the CAT's STOP for the last segment) with the segment's
+ * counts.  CITCAT_ERR_INVAL when the CAT has no segment SEGMENT. */
+CITCAT_API int citcat_aes_extract_segment(const char *cat_path, uint64_t segment, const char *out_path,
+					  struct citcat_aes_stats *st,
+					  int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+					  struct citcat_errinfo *err);
 
 #ifdef __cplusplus
 }

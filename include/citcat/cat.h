@@ -26,7 +26,7 @@ enum citcat_cat_kind {
 	CITCAT_CAT_START = 9,     /* recording armed (CMD = TRC1) */
 	CITCAT_CAT_SYNC = 10,     /* trace start point P: pc = P */
 	CITCAT_CAT_STOP = 11,     /* recording ended: reason, totals */
-	/* 12 is reserved (CAT version 5: the checkpoint event) */
+	CITCAT_CAT_CKPT = 12,     /* segment start point P_k (version 5): pc = P_k, insns, bcount, repl_state */
 	CITCAT_CAT_EXC = 13,      /* version 5, Cortex-M7 (isa 2): exception taken at a boundary: value = exception
 				   * number (IRQ n = 16 + n, SysTick 15), pc = EPC, bcount */
 	CITCAT_CAT_KINDS = 14
@@ -76,11 +76,11 @@ struct citcat_cat_event {
 	uint64_t value; /* STOP FAULT: enum citcat_fault_kind; EXC: the exception number */
 	uint32_t len;          /* FILL/WB/DMA bytes */
 	const uint8_t *data;   /* FILL/WB/DMA (valid until the next event) */
-	uint64_t bcount;       /* DMA/IRQ/EXC: branch counter; STOP: total branches */
-	uint32_t pc;           /* DMA/IRQ/EXC: boundary (EPC); SYNC: P; STOP FAULT: fault PC */
-	uint64_t insns;        /* STOP: instructions retired in the traced interval */
+	uint64_t bcount;       /* DMA/IRQ/EXC: branch counter; STOP: total branches; CKPT: branch counter at P_k */
+	uint32_t pc;           /* DMA/IRQ/EXC: boundary (EPC); SYNC: P; CKPT: P_k; STOP FAULT: fault PC */
+	uint64_t insns;        /* STOP: instructions retired in the traced interval; CKPT: retired since P */
 	uint64_t cycle;        /* bus-cycle timestamp (0 when not recorded); STOP: cycles */
-	uint32_t repl_state[2];/* SYNC: I- and D-cache random-replacement generator at P
+	uint32_t repl_state[2];/* SYNC, CKPT: I- and D-cache random-replacement generator at P (P_k)
 				* (0 for a cache whose policy is not random) */
 };
 

@@ -51,6 +51,17 @@ struct citcat_ims_stats {
 CITCAT_API int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citcat_ims_stats *st,
 				  int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
 				  struct citcat_errinfo *err);
+/* The same for segment SEGMENT of a CAT captured with checkpoints
+ * (replay/SEGMENTS.md): the state at its start point (SYNC for segment 0,
+ * the SEGMENT-th CKPT otherwise), memory from the segment's own first
+ * fills, a trace id over the segment's events (start marker to the next
+ * CKPT or the STOP) with its own instruction count.  A CAT without
+ * checkpoints has one segment, 0, whose IMS equals citcat_ims_extract's.
+ * CITCAT_ERR_INVAL when the CAT has no segment SEGMENT. */
+CITCAT_API int citcat_ims_extract_segment(const char *cat_path, uint64_t segment, struct citcat_ims *ims,
+					  struct citcat_ims_stats *st,
+					  int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+					  struct citcat_errinfo *err);
 
 /* Writes IMS to PATH ("-" = stdout; temporary name, renamed when complete).
  * Returns 0, CITCAT_ERR_INVAL (NULL IMS or PATH), _NOMEM or _IO (ERR says

@@ -66,6 +66,12 @@ struct citcat_replay_config {
 	 * the observer is set). */
 	int (*bus)(void *bus_ctx, const struct citcat_cat_event *ev);
 	void *bus_ctx;
+	/* With VERIFY_CAT: 0 when the IMS and AES cover the whole traced
+	 * interval; K + 1 when they are segment K of it
+	 * (citcat_ims_extract_segment, replay/SEGMENTS.md): the bus trace is
+	 * then compared with the CAT's slice from the segment's start marker
+	 * (SYNC or the K-th CKPT) to its end (the next CKPT or the STOP). */
+	uint64_t verify_segment;
 };
 
 enum { CITCAT_OBS_SP = 13, CITCAT_OBS_LR = 14, CITCAT_OBS_PC = 15, CITCAT_OBS_CPSR = 16, CITCAT_OBS_SPSR = 17,

@@ -54,7 +54,7 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 				    (ev.line == CITCAT_STOP_FAULT) != (ev.value != 0) || ev.value >= CITCAT_FAULT_KINDS)
 					abort();
 				break;
-			case CITCAT_CAT_START: case CITCAT_CAT_SYNC:
+			case CITCAT_CAT_START: case CITCAT_CAT_SYNC: case CITCAT_CAT_CKPT:
 				break;
 			default:
 				abort();

@@ -1,0 +1,431 @@
+/* citcat plan / citcat merge: segment-parallel replay of a CAT captured with
+ * --checkpoint-every (replay/SEGMENTS.md).  plan writes one shell command
+ * per segment (extract it, replay it, verify it against its slice of the
+ * CAT); merge joins the segments' itraces into the serial one. */
+#include "cli.h"
+#include "outfile.h"
+
+#include <citcat/cat.h>
+#include <citcat/itrace.h>
+
+#include <citcat/ims.h>
+#include <citcat/aes.h>
+#include <citcat/replay.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char plan_help[] =
+	"usage: citcat plan RUN.cat -o JOBS.txt [--prefix P] [--citcat PATH]\n\n"
+	"Writes one shell command per segment of a CAT captured with --checkpoint-every\n"
+	"(replay/SEGMENTS.md): segment K is extracted (citcat ims/aes --segment K) and\n"
+	"replayed on its own with --verify against its slice of the CAT, into\n"
+	"P.K.itrace (K zero-padded to 6 digits, so that P.*.itrace sorts in order).\n"
+	"The lines are independent: run them with GNU parallel (also across machines\n"
+	"with --sshlogin), as a Slurm job array or with make -j, then join the outputs\n"
+	"with citcat merge P.*.itrace -o RUN.itrace.  A CAT without checkpoints has one\n"
+	"segment.\n"
+	"  --prefix P     output stem (default: RUN without .cat)\n"
+	"  --citcat PATH  the citcat command the lines run (default: citcat)\n";
+
+static const char merge_help[] =
+	"usage: citcat merge SEG0.itrace SEG1.itrace ... -o OUT.itrace\n\n"
+	"Joins the itraces of consecutive segments (citcat plan; replay --segment) into\n"
+	"one itrace, record for record: byte-identical to the serial replay's.  Only the\n"
+	"last input may end with an abnormal-end record (fault, WFI deadlock,\n"
+	"interrupted).\n";
+
+/* Single-quotes S for sh into OUT (capacity N); 0, or -1 when too long. */
+static int sh_quote(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+	if (n < 3)
+		return -1;
+	out[k++] = '\'';
+	for (; *s; s++) {
+		const char *piece = *s == '\'' ? "'\\''" : NULL;
+		size_t len = piece ? 4 : 1;
+		if (k + len + 2 > n)
+			return -1;
+		if (piece)
+			memcpy(out + k, piece, len);
+		else
+			out[k] = *s;
+		k += len;
+	}
+	out[k++] = '\'';
+	out[k] = 0;
+	return 0;
+}
+
+/* Counts the segments: the CKPT events after the SYNC, plus one. */
+static int count_segments(const char *cat, uint64_t *n)
+{
+	struct citcat_cat_reader *r;
+	int rc = citcat_cat_reader_open(&r, cat), synced = 0;
+	struct citcat_cat_event ev;
+	uint64_t k = 0, seen = 0;
+	*n = 0;
+	while (rc == 0 && (rc = citcat_cat_next(r, &ev)) == 1) {
+		rc = 0;
+		if ((++seen & 0xffff) == 0 && cli_interrupted()) {
+			citcat_cat_reader_close(r);
+			fprintf(stderr, "citcat: plan: interrupted\n");
+			return EXIT_USAGE;
+		}
+		synced |= ev.kind == CITCAT_CAT_SYNC;
+		k += synced && ev.kind == CITCAT_CAT_CKPT;
+	}
+	if (rc < 0) {
+		int e = cli_errinfo(cat, citcat_cat_reader_error(r));
+		citcat_cat_reader_close(r);
+		return e;
+	}
+	citcat_cat_reader_close(r);
+	if (!synced) {
+		fprintf(stderr, "citcat: %s: the CAT has no trace start point\n", cat);
+		return EXIT_USAGE;
+	}
+	*n = k + 1;
+	return 0;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	const char *cat = NULL, *out = NULL, *prefix = NULL, *tool = "citcat";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (cli_is_help(a)) {
+			fputs(plan_help, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+			out = argv[++i];
+		} else if (strcmp(a, "--prefix") == 0 && i + 1 < argc) {
+			prefix = argv[++i];
+		} else if (strcmp(a, "--citcat") == 0 && i + 1 < argc) {
+			tool = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("plan", "unknown or incomplete option '%s'", a);
+		} else if (!cat) {
+			cat = a;
+		} else {
+			return cli_usage_error("plan", "unexpected argument '%s'", a);
+		}
+	}
+	if (!cat || !out)
+		return cli_usage_error("plan", "need RUN.cat and -o JOBS.txt");
+	if (strcmp(cat, "-") == 0)
+		return cli_usage_error("plan", "the CAT must be a file (every job reads it), not standard input");
+	if (cli_check_distinct(&cat, 1, &out, 1))
+		return EXIT_USAGE;
+	char stem[4096];
+	size_t sl = prefix ? strlen(prefix) : strlen(cat) - (cli_has_suffix(cat, ".cat") ? 4 : 0);
+	if (sl + 1 > sizeof stem)
+		return cli_usage_error("plan", "the output stem is too long");
+	memcpy(stem, prefix ? prefix : cat, sl);
+	stem[sl] = 0;
+	uint64_t n;
+	int rc = count_segments(cat, &n);
+	if (rc)
+		return rc;
+	char qt[4200], qc[4200], qs[4200 + 20];
+	if (sh_quote(tool, qt, sizeof qt) || sh_quote(cat, qc, sizeof qc))
+		return cli_usage_error("plan", "a path is too long");
+	struct cc_outfile *o;
+	struct citcat_errinfo err = {0};
+	if ((rc = cc_outfile_open(&o, out, CC_OUT_PLAIN, &err)))
+		return cli_errinfo(out, &err);
+	char line[4 * 8500];
+	for (uint64_t k = 0; k < n && !rc; k++) {
+		char seg[4200];
+		snprintf(seg, sizeof seg, "%s.%06llu", stem, (unsigned long long)k);
+		if (sh_quote(seg, qs, sizeof qs)) {
+			cc_outfile_abort(o);
+			return cli_usage_error("plan", "a path is too long");
+		}
+		/* qs is 'STEM.K': the suffixes go inside the quotes */
+		qs[strlen(qs) - 1] = 0;
+		int len = snprintf(line, sizeof line,
+				   "%s ims %s --segment %llu -o %s.ims' && %s aes %s --segment %llu -o %s.aes' && "
+				   "%s replay %s.ims' %s.aes' --segment %llu --verify %s -o %s.itrace' -q\n",
+				   qt, qc, (unsigned long long)k, qs, qt, qc, (unsigned long long)k, qs, qt, qs, qs,
+				   (unsigned long long)k, qc, qs);
+		rc = cc_outfile_write(o, line, (size_t)len);
+	}
+	if (rc) {
+		cc_outfile_abort(o);
+		fprintf(stderr, "citcat: %s: write failed\n", out);
+		return EXIT_USAGE;
+	}
+	if (cc_outfile_commit(o, &err))
+		return cli_errinfo(out, &err);
+	fprintf(stderr, "citcat plan: %llu segment%s\n", (unsigned long long)n, n == 1 ? "" : "s");
+	return EXIT_OK;
+}
+
+/* Joins the itraces IN[0..NIN) into OUT (merge_help); an exit status. */
+static int merge_files(const char *const *in, int nin, const char *out, uint64_t *nrec_out)
+{
+	struct citcat_itrace_writer *w = NULL;
+	struct citcat_itrace_reader *r = NULL;
+	struct citcat_itrace_rec rec;
+	enum citcat_isa isa = 0;
+	int ended = 0, rc = EXIT_OK; /* ended: an input ended with an abnormal-end record */
+	uint64_t nrec = 0;
+	for (int i = 0; i < nin && rc == EXIT_OK; i++) {
+		if (citcat_itrace_reader_open(&r, in[i])) {
+			rc = cli_errinfo(in[i], citcat_itrace_reader_error(r));
+			break;
+		}
+		citcat_itrace_reader_dma(r, 1);
+		if (!w) {
+			isa = citcat_itrace_isa(r);
+			if (citcat_itrace_writer_open(&w, out, isa)) {
+				rc = cli_errinfo(out, citcat_itrace_writer_error(w));
+				break;
+			}
+		} else if (citcat_itrace_isa(r) != isa) {
+			fprintf(stderr, "citcat: %s: another ISA than %s\n", in[i], in[0]);
+			rc = EXIT_USAGE;
+			break;
+		}
+		int k;
+		while ((k = citcat_itrace_next(r, &rec)) == 1) {
+			if (ended) {
+				fprintf(stderr, "citcat: %s: records follow the abnormal end of %s\n", in[i], in[i - 1]);
+				rc = EXIT_USAGE;
+				break;
+			}
+			if (rec.kind == CITCAT_REC_STOP)
+				ended = 1;
+			if (citcat_itrace_write(w, &rec)) {
+				rc = cli_errinfo(out, citcat_itrace_writer_error(w));
+				break;
+			}
+			if ((++nrec & 0xfffff) == 0 && cli_interrupted()) {
+				fprintf(stderr, "citcat: merge: interrupted\n");
+				rc = EXIT_USAGE;
+				break;
+			}
+		}
+		if (k < 0 && rc == EXIT_OK)
+			rc = cli_errinfo(in[i], citcat_itrace_reader_error(r));
+		if (ended && i + 1 < nin && rc == EXIT_OK) {
+			fprintf(stderr, "citcat: %s ends abnormally but is not the last segment\n", in[i]);
+			rc = EXIT_USAGE;
+		}
+		citcat_itrace_reader_close(r);
+		r = NULL;
+	}
+	citcat_itrace_reader_close(r);
+	if (rc != EXIT_OK) {
+		citcat_itrace_writer_abort(w);
+		return rc;
+	}
+	int crc = citcat_itrace_writer_close(w); /* frees W */
+	if (crc) {
+		fprintf(stderr, "citcat: %s: %s\n", out, citcat_errstr(crc));
+		return EXIT_USAGE;
+	}
+	*nrec_out = nrec;
+	return EXIT_OK;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	const char *out = NULL;
+	const char **in = calloc((size_t)argc + 1, sizeof *in);
+	int nin = 0;
+	if (!in) {
+		fprintf(stderr, "citcat: merge: out of memory\n");
+		return EXIT_USAGE;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (cli_is_help(a)) {
+			fputs(merge_help, stdout);
+			free(in);
+			return EXIT_OK;
+		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+			out = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			free(in);
+			return cli_usage_error("merge", "unknown or incomplete option '%s'", a);
+		} else {
+			in[nin++] = a;
+		}
+	}
+	if (!nin || !out) {
+		free(in);
+		return cli_usage_error("merge", "need the segments' itraces and -o OUT.itrace");
+	}
+	if (cli_check_distinct(in, (size_t)nin, &out, 1)) {
+		free(in);
+		return EXIT_USAGE;
+	}
+	uint64_t nrec = 0;
+	int rc = merge_files(in, nin, out, &nrec);
+	free(in);
+	if (rc == EXIT_OK)
+		fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin,
+			nin == 1 ? "" : "s");
+	return rc;
+}
+
+/* ---- citcat replay RUN.cat --jobs N ---- */
+
+struct seg_jobs {
+	const char *cat, *verify, *dir;
+	uint64_t nseg;
+	uint64_t next;  /* the next segment to take (atomic) */
+	int failed;     /* a segment failed: the others stop (atomic) */
+	int *rc;        /* per segment */
+	struct citcat_errinfo *err;
+	struct citcat_replay_result *res;
+};
+
+static int jobs_stop(void *ctx, uint64_t a, uint64_t b)
+{
+	struct seg_jobs *j = ctx;
+	(void)a, (void)b;
+	return cli_interrupted() || __atomic_load_n(&j->failed, __ATOMIC_SEQ_CST);
+}
+
+static void seg_path(char *buf, size_t n, const struct seg_jobs *j, uint64_t k, const char *ext)
+{
+	snprintf(buf, n, "%s/%06llu.%s", j->dir, (unsigned long long)k, ext);
+}
+
+/* One thread: takes segments in turn; each is extracted into the scratch
+ * directory and replayed with its own Unicorn instance (citcat_replay_run
+ * keeps its state in its own replayer). */
+static void *seg_worker(void *arg)
+{
+	struct seg_jobs *j = arg;
+	char ims_path[4200], aes_path[4200], out_path[4200];
+	for (;;) {
+		uint64_t k = __atomic_fetch_add(&j->next, 1, __ATOMIC_SEQ_CST);
+		if (k >= j->nseg || __atomic_load_n(&j->failed, __ATOMIC_SEQ_CST))
+			break;
+		seg_path(ims_path, sizeof ims_path, j, k, "ims");
+		seg_path(aes_path, sizeof aes_path, j, k, "aes");
+		seg_path(out_path, sizeof out_path, j, k, "itrace");
+		struct citcat_ims ims;
+		struct citcat_errinfo *err = &j->err[k];
+		int rc = citcat_ims_extract_segment(j->cat, k, &ims, NULL, jobs_stop, j, err);
+		if (!rc)
+			rc = citcat_ims_write(&ims, ims_path, err);
+		citcat_ims_fini(&ims);
+		if (!rc)
+			rc = citcat_aes_extract_segment(j->cat, k, aes_path, NULL, jobs_stop, j, err);
+		if (!rc) {
+			struct citcat_replay_config c;
+			citcat_replay_config_default(&c);
+			c.ims_path = ims_path;
+			c.aes_path = aes_path;
+			c.out_path = out_path;
+			c.verify_cat = j->verify;
+			c.verify_segment = k + 1;
+			c.progress = jobs_stop;
+			c.progress_ctx = j;
+			rc = citcat_replay_run(&c, &j->res[k], err);
+		}
+		remove(ims_path);
+		remove(aes_path);
+		j->rc[k] = rc;
+		if (rc)
+			__atomic_store_n(&j->failed, 1, __ATOMIC_SEQ_CST);
+	}
+	return NULL;
+}
+
+int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, int quiet)
+{
+	struct seg_jobs j = {.cat = cat, .verify = verify};
+	int rc = count_segments(cat, &j.nseg);
+	if (rc)
+		return rc;
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/citcat-seg-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("citcat: replay --jobs: scratch directory");
+		return EXIT_USAGE;
+	}
+	j.dir = dir;
+	j.rc = calloc(j.nseg, sizeof *j.rc);
+	j.err = calloc(j.nseg, sizeof *j.err);
+	j.res = calloc(j.nseg, sizeof *j.res);
+	char **paths = calloc(j.nseg, sizeof *paths);
+	pthread_t *th = calloc(njobs, sizeof *th);
+	unsigned started = 0;
+	int status = EXIT_OK;
+	if (!j.rc || !j.err || !j.res || !paths || !th) {
+		fprintf(stderr, "citcat: replay --jobs: out of memory\n");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	double t0 = cli_now();
+	for (; started < njobs && started < j.nseg; started++)
+		if (pthread_create(&th[started], NULL, seg_worker, &j))
+			break;
+	if (!started)
+		seg_worker(&j);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	double t1 = cli_now();
+	/* the first segment that failed on its own; the others were stopped */
+	for (uint64_t k = 0; k < j.nseg && status == EXIT_OK; k++) {
+		if (j.rc[k] == CITCAT_ERR_DIVERGED) {
+			const struct citcat_divergence *d = &j.res[k].div;
+			fprintf(stderr, "citcat replay: DIVERGED in segment %llu: %s check failed at its instruction #%llu "
+				"(branch count %llu, pc 0x%08x)\n  expected: %s\n  found:    %s\n",
+				(unsigned long long)k, d->check, (unsigned long long)d->insn_index,
+				(unsigned long long)d->bcount, d->pc, d->expected, d->found);
+			fprintf(stderr, "  (replay the segment alone for the full report: citcat plan, line %llu)\n",
+				(unsigned long long)k + 1);
+			status = EXIT_CHECK;
+		} else if (j.rc[k] && j.rc[k] != CITCAT_ERR_INTERRUPTED) {
+			fprintf(stderr, "citcat: segment %llu: ", (unsigned long long)k);
+			status = cli_errinfo(j.res[k].err_path ? j.res[k].err_path : cat, &j.err[k]);
+		}
+	}
+	if (status == EXIT_OK && (j.failed || cli_interrupted())) {
+		fprintf(stderr, "citcat: replay: interrupted\n");
+		status = EXIT_USAGE;
+	}
+	uint64_t insns = 0, nrec = 0;
+	if (status == EXIT_OK) {
+		for (uint64_t k = 0; k < j.nseg; k++) {
+			insns += j.res[k].insns;
+			if (!(paths[k] = malloc(4200))) {
+				status = EXIT_USAGE;
+				break;
+			}
+			seg_path(paths[k], 4200, &j, k, "itrace");
+		}
+		if (status == EXIT_OK && out)
+			status = merge_files((const char *const *)paths, (int)j.nseg, out, &nrec);
+	}
+	if (status == EXIT_OK && !quiet)
+		fprintf(stderr, "citcat replay: %llu instructions in %llu segments on %u threads in %.2f s, merged in %.2f s%s\n",
+			(unsigned long long)insns, (unsigned long long)j.nseg, started ? started : 1, t1 - t0,
+			cli_now() - t1, verify ? "; every segment's bus trace verified" : "");
+out:
+	for (uint64_t k = 0; k < j.nseg; k++) {
+		char p[4200];
+		seg_path(p, sizeof p, &j, k, "itrace");
+		remove(p);
+		if (paths)
+			free(paths[k]);
+	}
+	rmdir(dir);
+	free(paths);
+	free(th);
+	free(j.rc);
+	free(j.err);
+	free(j.res);
+	return status;
+}
