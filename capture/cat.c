@@ -238,7 +238,7 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 	uint32_t len = ev->kind == CITCAT_CAT_FILL_I ? w->cfg.icache.line
 		       : (ev->kind == CITCAT_CAT_FILL_D || ev->kind == CITCAT_CAT_WRITEBACK) ? w->cfg.dcache.line
 		       : ev->kind == CITCAT_CAT_DMA ? ev->len : 0;
-	if (ev->kind == 0 || ev->kind >= CITCAT_CAT_KINDS || ev->kind == 12 ||
+	if (ev->kind == 0 || ev->kind >= CITCAT_CAT_KINDS ||
 	    (ev->kind == CITCAT_CAT_DMA && (ev->len == 0 || ev->len > 4096)))
 		return CITCAT_ERR_INVAL;
 	/* the M7 records exceptions as EXC, the A target interrupts as IRQ (CAT.md) */
