@@ -117,7 +117,7 @@ int citcat_target_config_decode(const uint8_t *p, size_t len, struct citcat_targ
 	c->dma_interval = cc_get32(p + 84);
 	c->dma_burst = cc_get32(p + 88);
 	c->uart_rate = cc_get32(p + 92);
-	if (c->isa != 1)
+	if (c->isa != 1 && c->isa != 2) /* 2: the Cortex-M7 (capture/TARGET-M7.md) */
 		return *why = "unknown ISA in the target configuration", CITCAT_ERR_UNSUPPORTED;
 	if (c->ram_size == 0 || c->ram_size > (1u << 30) || (c->ram_size & 4095) || (c->ram_base & 4095) ||
 	    (uint64_t)c->ram_base + c->ram_size > c->dev_base)
