@@ -117,7 +117,7 @@ int citcat_target_config_decode(const uint8_t *p, size_t len, struct citcat_targ
 	c->dma_interval = cc_get32(p + 84);
 	c->dma_burst = cc_get32(p + 88);
 	c->uart_rate = cc_get32(p + 92);
-	if (c->isa != 1 && c->isa != 2) /* 2: the Cortex-M7 (capture/TARGET-M7.md) */
+	if (c->isa != CITCAT_TARGET_ARMV7A && c->isa != CITCAT_TARGET_CORTEX_M7)
 		return *why = "unknown ISA in the target configuration", CITCAT_ERR_UNSUPPORTED;
 	if (c->ram_size == 0 || c->ram_size > (1u << 30) || (c->ram_size & 4095) || (c->ram_base & 4095) ||
 	    (uint64_t)c->ram_base + c->ram_size > c->dev_base)
@@ -133,7 +133,7 @@ int citcat_target_config_decode(const uint8_t *p, size_t len, struct citcat_targ
 
 static const char *const kind_names[CITCAT_CAT_KINDS] = {
 	"?", "fill_i", "fill_d", "writeback", "write", "uncached_read", "uncached_write",
-	"dma", "irq", "start", "sync", "stop",
+	"dma", "irq", "start", "sync", "stop", "?", "exc",
 };
 
 const char *citcat_cat_kind_name(unsigned kind) { return kind < CITCAT_CAT_KINDS ? kind_names[kind] : "?"; }
@@ -148,7 +148,7 @@ static const char *const fault_names[CITCAT_FAULT_KINDS] = {
 	"?", "bus error (read of an unmapped address)", "bus error (write to an unmapped address)",
 	"bus error (instruction fetch outside RAM)", "bus error (device register read)",
 	"bus error (device register write)", "undefined instruction", "supervisor call (SVC)", "breakpoint (BKPT)",
-	"abort", "branch into Thumb state",
+	"abort", "branch into Thumb state", "exception that cannot be taken (Cortex-M7)",
 };
 
 const char *citcat_fault_kind_name(unsigned k) { return k && k < CITCAT_FAULT_KINDS ? fault_names[k] : "?"; }
@@ -237,7 +237,13 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 	uint32_t len = ev->kind == CITCAT_CAT_FILL_I ? w->cfg.icache.line
 		       : (ev->kind == CITCAT_CAT_FILL_D || ev->kind == CITCAT_CAT_WRITEBACK) ? w->cfg.dcache.line
 		       : ev->kind == CITCAT_CAT_DMA ? ev->len : 0;
-	if (ev->kind == 0 || ev->kind >= CITCAT_CAT_KINDS || (ev->kind == CITCAT_CAT_DMA && (ev->len == 0 || ev->len > 4096)))
+	if (ev->kind == 0 || ev->kind >= CITCAT_CAT_KINDS || ev->kind == 12 ||
+	    (ev->kind == CITCAT_CAT_DMA && (ev->len == 0 || ev->len > 4096)))
+		return CITCAT_ERR_INVAL;
+	/* the M7 records exceptions as EXC, the A target interrupts as IRQ (CAT.md) */
+	int m7 = w->cfg.isa == CITCAT_TARGET_CORTEX_M7;
+	if ((ev->kind == CITCAT_CAT_EXC && (!m7 || ev->value < 2 || ev->value > 511)) || (ev->kind == CITCAT_CAT_IRQ && m7) ||
+	    (ev->kind == CITCAT_CAT_STOP && ev->line == CITCAT_STOP_FAULT && ev->value == CITCAT_FAULT_EXCEPTION && !m7))
 		return CITCAT_ERR_INVAL;
 	if (ev->kind == CITCAT_CAT_STOP &&
 	    (ev->line >= CITCAT_STOP_REASONS ||
@@ -291,8 +297,12 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		s->dev_addr = ev->addr;
 		p += cc_put_uvar(p, ev->value);
 		break;
+	case CITCAT_CAT_EXC:
+		p += cc_put_uvar(p, ev->value);
+		/* fall through */
 	case CITCAT_CAT_IRQ:
-		flags = ev->line & 15;
+		if (ev->kind == CITCAT_CAT_IRQ)
+			flags = ev->line & 15;
 		p += cc_put_uvar(p, ev->bcount - s->bcount);
 		s->bcount = ev->bcount;
 		p += cc_put_uvar(p, cc_zigzag((int64_t)ev->pc - (int64_t)s->pc));
@@ -393,6 +403,13 @@ static int reader_init(void *obj)
 		snprintf(r->err.msg, sizeof r->err.msg, "CAT header: %s", why);
 		return rc;
 	}
+	if (r->cfg.isa == CITCAT_TARGET_CORTEX_M7 && cc_reader_version(r->cr) < 5) {
+		r->err.code = CITCAT_ERR_CORRUPT;
+		r->err.offset = 16;
+		snprintf(r->err.msg, sizeof r->err.msg, "CAT header: isa 2 (Cortex-M7) in a version %u file (from version 5 on)",
+			 cc_reader_version(r->cr));
+		return r->err.code;
+	}
 	if (cc_reader_version(r->cr) >= 4 && ml > CITCAT_TARGET_META_LEN)
 		rc = read_elf_rec(r, m + CITCAT_TARGET_META_LEN, ml - CITCAT_TARGET_META_LEN);
 	return rc;
@@ -484,8 +501,20 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 		if (ev->size < 8 && (ev->value >> (8 * ev->size)))
 			return bad(r, start, "value wider than the access");
 		break;
+	case CITCAT_CAT_EXC:
+		if (r->cfg.isa != CITCAT_TARGET_CORTEX_M7)
+			return bad(r, start, "exception event in a CAT that is not of the Cortex-M7");
+		if (flags)
+			return bad(r, start, "reserved flag bits set");
+		CC_GETV(ev->value, "exception number truncated");
+		if (ev->value < 2 || ev->value > 511)
+			return bad(r, start, "exception number out of range (2..511)");
+		/* fall through */
 	case CITCAT_CAT_IRQ:
-		ev->line = (uint8_t)flags;
+		if (kind == CITCAT_CAT_IRQ && r->cfg.isa == CITCAT_TARGET_CORTEX_M7)
+			return bad(r, start, "interrupt event in a Cortex-M7 CAT (its exceptions are EXC events)");
+		if (kind == CITCAT_CAT_IRQ)
+			ev->line = (uint8_t)flags;
 		CC_GETV(v, "interrupt branch count truncated");
 		s->bcount += v;
 		ev->bcount = s->bcount;
@@ -524,7 +553,8 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 		CC_GETV(ev->cycle, "stop totals truncated");
 		if (flags == CITCAT_STOP_FAULT) {
 			CC_GETV(ev->value, "fault truncated");
-			if (ev->value == 0 || ev->value >= CITCAT_FAULT_KINDS)
+			if (ev->value == 0 || ev->value >= CITCAT_FAULT_KINDS ||
+			    (ev->value == CITCAT_FAULT_EXCEPTION && r->cfg.isa != CITCAT_TARGET_CORTEX_M7))
 				return bad(r, start, "unknown fault kind");
 			CC_GETV(v, "fault PC truncated");
 			if (v > UINT32_MAX)

@@ -20,7 +20,9 @@ void citcat_target_config_encode(const struct citcat_target_config *c, uint8_t *
  * (CAT.md, "Metadata").  citcat_target_config_decode rejects them too; this
  * gives readers the offset to report. */
 int citcat_target_config_reserved(const uint8_t *in, const char **why);
-/* Returns 0, or an error with *WHY naming the bad field. */
+/* Returns 0, or an error with *WHY naming the bad field.  Accepts isa 1 and 2
+ * (the Cortex-M7 from CAT version 5): a reader whose format predates isa 2
+ * must check the isa itself. */
 int citcat_target_config_decode(const uint8_t *in, size_t len, struct citcat_target_config *c, const char **why);
 
 #endif

@@ -30,6 +30,14 @@
 uc_err core_open(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_t *ram, uint32_t dev_base,
 		 uint32_t dev_size, uc_cb_mmio_read_t read, uc_cb_mmio_write_t write, void *ctx);
 
+/* As core_open, for the Cortex-M7 (TARGET-M7.md, capture/core_m7.c):
+ * UC_CPU_ARM_CORTEX_M7 in UC_MODE_THUMB | UC_MODE_MCLASS, and the System
+ * Control Space (M7EXC_SCS_BASE) served by SCS_READ and SCS_WRITE (plain
+ * memory when SCS_READ is NULL). */
+uc_err core_open_m7(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_t *ram, uint32_t dev_base,
+		    uint32_t dev_size, uc_cb_mmio_read_t read, uc_cb_mmio_write_t write, uc_cb_mmio_read_t scs_read,
+		    uc_cb_mmio_write_t scs_write, void *ctx);
+
 /* The hook set of a modelled run, all with context CTX: CODE before every
  * instruction, MEM on data accesses within RAM (MEM_TYPES, e.g.
  * UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ), UNMAPPED on accesses to nothing,
@@ -42,6 +50,10 @@ struct core_hooks {
 	uc_cb_hookintr_t intr;
 };
 uc_err core_add_hooks(uc_engine *uc, const struct core_hooks *h, void *ctx, uint32_t ram_base, uint32_t ram_size);
+/* core_add_hooks plus INVALID on undefined instructions (the M7 takes a
+ * UsageFault there instead of stopping). */
+uc_err core_add_hooks_m7(uc_engine *uc, const struct core_hooks *h, uc_cb_hookinsn_invalid_t invalid, void *ctx,
+			 uint32_t ram_base, uint32_t ram_size);
 
 /* The branch-counter rule (TARGET.md): at the boundary before the
  * instruction at A, the previous one counts as a branch when execution did

@@ -203,6 +203,30 @@ int m7exc_wants_entry(struct m7exc *m)
 	return b >= 0 && group(m, exc_prio(m, b)) < m7exc_exec_priority(m);
 }
 
+int m7exc_next_entry(struct m7exc *m)
+{
+	if (!m->pending)
+		return 0;
+	int b = best_pending(m);
+	if (b < 0)
+		return 0;
+	int ep = m7exc_exec_priority(m);
+	if (ep == INT_MIN)
+		return fail(m, M7EXC_E_UC, b, 0, 0, "register read failed");
+	return group(m, exc_prio(m, b)) < ep ? b : 0;
+}
+
+int m7exc_any_eligible(const struct m7exc *m) { return m->pending && best_pending(m) >= 0; }
+
+int m7exc_enter(struct m7exc *m, int exc, uint32_t epc)
+{
+	if (exc < 2 || exc >= M7EXC_NEXC)
+		return fail(m, M7EXC_E_UC, exc, epc, 0, "exception number out of range");
+	m->err_what = NULL;
+	m->pending |= BIT(exc);
+	return take(m, exc, epc);
+}
+
 int m7exc_boundary(struct m7exc *m, uint32_t epc)
 {
 	if (!m->pending)

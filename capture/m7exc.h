@@ -123,6 +123,20 @@ int m7exc_reset_core(struct m7exc *m);
  * M7EXC_E_*. */
 int m7exc_boundary(struct m7exc *m, uint32_t epc);
 
+/* The exception m7exc_boundary would take now (the highest-priority
+ * eligible pending one, if it preempts), 0 for none, or a negative
+ * M7EXC_E_*: what the capture records as an EXC event before taking it. */
+int m7exc_next_entry(struct m7exc *m);
+
+/* Whether some pending exception is eligible (an IRQ enabled in the NVIC,
+ * or any other), whatever its priority: what wakes a WFI (TARGET-M7.md). */
+int m7exc_any_eligible(const struct m7exc *m);
+
+/* Takes exception EXC (2..M7EXC_NEXC-1) at the boundary before EPC whatever
+ * the priorities say: the replayer's entry at a recorded EXC event.
+ * Returns 1, or a negative M7EXC_E_*. */
+int m7exc_enter(struct m7exc *m, int exc, uint32_t epc);
+
 /* IT blocks: Unicorn can neither stop nor redirect inside one and shows no
  * ITSTATE (tests/test_unicorn_m.c), so exceptions are not taken there
  * (TARGET-M7.md).  If HW (the first halfword of the instruction at ADDR) is

@@ -20,6 +20,7 @@
 #include "core.h"
 #include "image.h"
 #include "target_int.h"
+#include "target_m7.h"
 #include "thumb.h"
 
 #include <errno.h>
@@ -527,6 +528,31 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		t->interrupt_pending = 1; /* the run ends at the next boundary, with a valid trace */
 }
 
+/* ---- shared with the Cortex-M7 model (target_int.h) ---- */
+
+void target_trace_stop(struct target *t, int reason) { trace_stop(t, reason); }
+void target_fault(struct target *t, unsigned kind, uint32_t pc, uint32_t addr, const char *msg)
+{
+	fault(t, kind, pc, addr, "%s", msg);
+}
+void target_take_sync(struct target *t, uint32_t pc) { take_sync(t, pc); }
+void target_recompute_next(struct target *t) { recompute_next(t); }
+void target_devices_advance(struct target *t, uint32_t pc) { devices_advance(t, pc); }
+uint64_t target_next_wakeup(const struct target *t) { return next_wakeup(t); }
+int target_retire(struct target *t, uint32_t a, unsigned size, uint32_t word, int thumb)
+{
+	return retire(t, a, size, word, thumb);
+}
+void target_oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value, int uncached)
+{
+	oracle_access(t, addr, size, write, value, uncached);
+}
+uint64_t target_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx) { return mmio_read(uc, off, size, ctx); }
+void target_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
+{
+	mmio_write(uc, off, size, value, ctx);
+}
+
 void citcat_capture_config_default(struct citcat_capture_config *c)
 {
 	if (!c)
@@ -647,10 +673,14 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		goto out;
 	t->uart_next = cfg->target.uart_rate;
 	devices_init(t);
+	if ((rc = target_m7_check(t, elf))) /* the profile the ELF was built for (TARGET-M7.md) */
+		goto out;
 
 	/* the baseline (bare): the device window is plain memory */
-	uc_err ue = core_open(&t->uc, t->ram_base, t->ram_size, t->ram, cfg->target.dev_base, cfg->target.dev_size,
-			      t->bare ? NULL : mmio_read, mmio_write, t);
+	int m7 = cfg->target.isa == CITCAT_TARGET_CORTEX_M7;
+	uc_err ue = m7 ? target_m7_open(t, t->bare)
+		       : core_open(&t->uc, t->ram_base, t->ram_size, t->ram, cfg->target.dev_base, cfg->target.dev_size,
+				   t->bare ? NULL : mmio_read, mmio_write, t);
 	if (ue) {
 		rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn set-up failed: %s", uc_strerror(ue));
 		goto out;
@@ -672,7 +702,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			t->failed = 1;
 			goto out;
 		}
-		if (oracle_path && (rc = citcat_itrace_writer_open(&t->oracle, oracle_path, CITCAT_ISA_ARM_A32))) {
+		if (oracle_path && (rc = citcat_itrace_writer_open(&t->oracle, oracle_path,
+									m7 ? CITCAT_ISA_ARMV7M : CITCAT_ISA_ARM_A32))) {
 			fail(t, rc, "%s: cannot create the oracle trace: %s", oracle_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
 		}
@@ -684,13 +715,15 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		struct core_hooks hooks = {hook_code, hook_mem,
 					   UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
 					   hook_unmapped, hook_intr};
-		ue = core_add_hooks(t->uc, &hooks, t, t->ram_base, t->ram_size);
+		ue = m7 ? target_m7_add_hooks(t, hooks) : core_add_hooks(t->uc, &hooks, t, t->ram_base, t->ram_size);
 		if (ue) {
 			rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn hook set-up failed: %s", uc_strerror(ue));
 			goto out;
 		}
 	}
 	uint32_t pc = (uint32_t)entry;
+	if (m7 && (rc = target_m7_reset(t, &pc))) /* the M7 starts from its vector table */
+		goto out;
 	if ((rc = ckpt_config(t)))
 		goto out;
 	recompute_next(t);
@@ -722,7 +755,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			rc = fail(t, CITCAT_ERR_UNICORN, "emulation stopped at pc 0x%08x: %s", pc, uc_strerror(ue));
 			break;
 		}
-		pc = thumb_resume_pc(t->uc);
+		pc = m7 ? target_m7_resume_pc(t) : thumb_resume_pc(t->uc);
 		/* Unicorn ends a run, with no error and no code hook, when the PC
 		 * reaches the until address; restarting there would loop forever
 		 * and never see the stop flag (found by fuzz_replay, then fuzz_elf).
@@ -803,6 +836,7 @@ out:
 		bus_fini(&t->bus);
 	if (t->uc)
 		uc_close(t->uc);
+	target_m7_free(t);
 	if (t->uart_in)
 		fclose(t->uart_in);
 	if (t->dma_in)

@@ -112,6 +112,7 @@ struct target {
 
 	struct citcat_errinfo *err;
 	int failed;
+	struct m7cap *m7; /* the Cortex-M7 model (capture/target_m7.c), NULL on the A target */
 };
 
 /* Records the first failure (message formatted like printf) and stops the
@@ -121,6 +122,20 @@ int target_fail(struct target *t, int code, const char *fmt, ...) __attribute__(
 /* Closes the oracle record of the instruction that retired last (so that a
  * record at this boundary, e.g. a DMA transfer, follows it). */
 void target_flush_oracle(struct target *t);
+
+/* What the Cortex-M7 model (capture/target_m7.c) shares with the A target's
+ * (capture/target.c): the trace module, the devices, the retirement of an
+ * instruction and the device window's MMIO callbacks. */
+void target_trace_stop(struct target *t, int reason);
+void target_fault(struct target *t, unsigned kind, uint32_t pc, uint32_t addr, const char *msg);
+void target_take_sync(struct target *t, uint32_t pc);
+void target_recompute_next(struct target *t);
+void target_devices_advance(struct target *t, uint32_t pc);
+uint64_t target_next_wakeup(const struct target *t);
+int target_retire(struct target *t, uint32_t a, unsigned size, uint32_t word, int thumb);
+void target_oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value, int uncached);
+uint64_t target_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx);
+void target_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx);
 
 static inline uint64_t splitmix(uint64_t *s)
 {

@@ -173,4 +173,11 @@ void cli_print_cat_elf(const struct citcat_cat_elf *e, int json);
 int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *elf, size_t n);
 int cmd_report(int argc, char **argv);
 
+/* The modelled target a configuration's isa names (TARGET.md, TARGET-M7.md). */
+static inline const char *cli_target_name(uint32_t isa)
+{
+	return isa == 1 ? "ARMv7-A (A32/Thumb)" : isa == 2 ? "Cortex-M7 (ARMv7-M, Thumb)" : "unknown target";
+}
+static inline const char *cli_target_id(uint32_t isa) { return isa == 1 ? "armv7-a" : isa == 2 ? "cortex-m7" : "?"; }
+
 #endif

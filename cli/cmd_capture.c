@@ -1,6 +1,7 @@
 /* citcat capture, info for CATs, and bench capture. */
 #include "capture.h"
 #include "cli.h"
+#include "elfprofile.h"
 #include "outfile.h"
 #include "symbols.h"
 
@@ -26,6 +27,8 @@ static const char capture_help[] =
 	"  --dcache-write wb|wt  write-back + write-allocate (default) or write-through\n"
 	"  --penalty miss=N,wb=N,uncached=N   cycle penalties (default 20,20,10)\n"
 	"  --ram SIZE            RAM size (default 16M)\n"
+	"  --target T            armv7-a (capture/TARGET.md) or cortex-m7 (capture/TARGET-M7.md);\n"
+	"                        default: the profile in the ELF's ARM attributes (M: cortex-m7)\n"
 	"  --uart-in FILE        UART receive input     --uart-out FILE  transmit output\n"
 	"                        (default: standard output, or standard error with -o -)\n"
 	"  --uart-rate N         cycles per received byte (default 2000)\n"
@@ -132,9 +135,10 @@ static void abnormal_end_message(char *buf, size_t n, const char *elf, const str
 		syms = NULL;
 	char pc[256];
 	if (res->stop == CITCAT_STOP_FAULT)
-		snprintf(buf, n, "fault at %s: %s, address 0x%08x, after %llu instructions",
+		snprintf(buf, n, "fault at %s: %s, address 0x%08x, after %llu instructions%s%s",
 			 cli_describe_pc(syms, res->fault_pc, pc, sizeof pc), citcat_fault_kind_name(res->fault_kind),
-			 res->fault_addr, (unsigned long long)res->insns);
+			 res->fault_addr, (unsigned long long)res->insns, res->stop_detail[0] ? ": " : "",
+			 res->stop_detail); /* the M7 names the exception and the fault there */
 	else if (res->stop == CITCAT_STOP_WFI_DEADLOCK)
 		snprintf(buf, n, "WFI at %s can never wake: no enabled interrupt line has a source that can raise it "
 			 "(%s), after %llu instructions", cli_describe_pc(syms, res->stop_pc, pc, sizeof pc), res->stop_detail,
@@ -151,6 +155,16 @@ static int progress_cb(void *ctx, uint64_t insns)
 	if (!u->mid_line)
 		cli_progress_update(u->pr, insns, 0, "insn");
 	return cli_interrupted();
+}
+
+/* The target: --target, or else the profile the ELF says it was built for
+ * (TARGET-M7.md, Capture); the capture refuses a mismatch either way. */
+static void target_from_elf(struct citcat_capture_config *c, const char *elf)
+{
+	if (c->target.isa & 0x100)
+		c->target.isa &= 0xff;
+	else if (elf && cc_elf_arm_profile(elf) == 'M')
+		c->target.isa = CITCAT_TARGET_CORTEX_M7;
 }
 
 /* Options shared by capture and bench capture. */
@@ -240,6 +254,15 @@ static int parse_target_opt(int argc, char **argv, int *i, struct citcat_capture
 		c->clock_hz = (uint32_t)n;
 	} else if (strcmp(a, "--timestamps") == 0) {
 		c->target.timestamps = 1;
+	} else if (strcmp(a, "--target") == 0) {
+		NEED_VAL;
+		if (strcmp(v, "armv7-a") == 0)
+			c->target.isa = CITCAT_TARGET_ARMV7A;
+		else if (strcmp(v, "cortex-m7") == 0)
+			c->target.isa = CITCAT_TARGET_CORTEX_M7;
+		else
+			return cli_usage_error("capture", "unknown target '%s' (armv7-a or cortex-m7)", v);
+		c->target.isa |= 0x100; /* given: not taken from the ELF (cleared in target_from_elf) */
 	} else {
 		return -1; /* not a target option */
 	}
@@ -293,6 +316,7 @@ int cmd_capture(int argc, char **argv)
 	}
 	if (!elf || (!out && !c.lvt_path))
 		return cli_usage_error("capture", "need FIRMWARE.elf and -o RUN.cat (or --lvt RUN.lvt)");
+	target_from_elf(&c, elf);
 	if (oracle && strcmp(oracle, "-") == 0 && strcmp(out, "-") == 0)
 		return cli_usage_error("capture", "the CAT and the oracle cannot both go to standard output");
 	if (!seed_given) {
@@ -429,7 +453,8 @@ int cat_info(const char *path, int json)
 	}
 	uint64_t size = citcat_cat_reader_file_size(r);
 	if (json) {
-		printf("{\"kind\": \"cat\", \"version\": %d, \"events\": {", CITCAT_CAT_VERSION);
+		printf("{\"kind\": \"cat\", \"version\": %d, \"target\": \"%s\", \"events\": {", CITCAT_CAT_VERSION,
+		       cli_target_id(citcat_cat_config(r)->isa));
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
 			printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);
 		for (int part = 0; part < 2; part++) {
@@ -460,7 +485,8 @@ int cat_info(const char *path, int json)
 		       c->dcache.write_through ? "wt" : "wb", c->pen_miss, c->pen_wb, c->pen_uncached,
 		       c->timestamps ? "true" : "false", (unsigned long long)c->seed);
 	} else {
-		printf("%s: cache-filtered address trace (CAT v%d), ARM A32\n", path, CITCAT_CAT_VERSION);
+		printf("%s: cache-filtered address trace (CAT v%d), %s\n", path, CITCAT_CAT_VERSION,
+		       cli_target_name(citcat_cat_config(r)->isa));
 		printf("  RAM        0x%08x + %u bytes; devices at 0x%08x\n", c->ram_base, c->ram_size, c->dev_base);
 		printf("  I-cache    %u bytes, %u-way, %u-byte lines, %s\n", c->icache.size, c->icache.ways, c->icache.line,
 		       repl_names[c->icache.repl]);
@@ -545,12 +571,14 @@ int bench_capture(int argc, char **argv)
 	for (int k = 0; k < nfiles; k++) {
 		struct citcat_capture_result res, bres;
 		struct citcat_errinfo err;
-		int rc = citcat_capture_run(&c, files[k], tmp, NULL, &res, &err);
+		struct citcat_capture_config ck = c;
+		target_from_elf(&ck, files[k]); /* per firmware: the A and M7 examples may be mixed */
+		int rc = citcat_capture_run(&ck, files[k], tmp, NULL, &res, &err);
 		if (rc) {
 			remove(tmp);
 			return cli_errinfo(files[k], &err);
 		}
-		struct citcat_capture_config b = c;
+		struct citcat_capture_config b = ck;
 		b.max_insns = res.insns;
 		rc = cc_capture_run_bench(&b, &(struct cc_capture_bench){.bare = 1}, files[k], NULL, NULL, &bres, &err);
 		if (rc) {

@@ -127,13 +127,13 @@ int ims_info(const char *path, int json)
 	 * pair instead); compressed: the file itself */
 	const int ns = citcat_ims_nslots(ims.cfg.isa);
 	const char *const *names = ims.cfg.isa == CITCAT_ISA_M7 ? m7_slot_names : slot_names;
-	const char *target = ims.cfg.isa == CITCAT_ISA_M7 ? "cortex-m7" : "cortex-a9";
+	const char *target = cli_target_name(ims.cfg.isa);
 	uint64_t raw = 4u * (unsigned)ns + mem;
 	long fsize = file_size(path);
 	if (json) {
 		printf("{\"kind\": \"ims\", \"version\": %d, \"target\": \"%s\", \"start_pc\": %u, \"instructions\": %llu, "
 		       "\"replacement_state\": [%u, %u], \"registers\": {",
-		       CITCAT_IMS_VERSION, target, ims.id.start_pc, (unsigned long long)ims.id.insns, ims.repl_state[0],
+		       CITCAT_IMS_VERSION, cli_target_id(ims.cfg.isa), ims.id.start_pc, (unsigned long long)ims.id.insns, ims.repl_state[0],
 		       ims.repl_state[1]);
 		for (int k = 0; k < ns; k++)
 			printf("%s\"%s\": %u", k ? ", " : "", names[k], ims.regs.slot[k]);

@@ -26,6 +26,7 @@ int itrace_info(const char *path, int json)
 	}
 	static struct citcat_itrace_rec rec, end;
 	end.kind = CITCAT_REC_INSN;
+	enum citcat_isa isa = citcat_itrace_isa(r);
 	uint64_t insns = 0, irqs = 0, reads = 0, writes = 0, seq = 0, last = 0, dma = 0, dma_bytes = 0, uncached = 0;
 	citcat_itrace_reader_dma(r, 1);
 	struct cli_progress pr;
@@ -75,11 +76,11 @@ int itrace_info(const char *path, int json)
 		fclose(f);
 	}
 	if (json) {
-		printf("{\"kind\": \"itrace\", \"isa\": \"arm\", \"instructions\": %llu, \"interrupts\": %llu, "
+		printf("{\"kind\": \"itrace\", \"isa\": \"%s\", \"instructions\": %llu, \"interrupts\": %llu, "
 		       "\"reads\": %llu, \"writes\": %llu, \"uncached_accesses\": %llu, \"dma_transfers\": %llu, "
 		       "\"dma_bytes\": %llu, \"file_bytes\": %ld, \"bytes_per_instruction\": %.4f",
-		       (unsigned long long)insns, (unsigned long long)irqs, (unsigned long long)reads,
-		       (unsigned long long)writes, (unsigned long long)uncached, (unsigned long long)dma,
+		       isa == CITCAT_ISA_ARMV7M ? "armv7-m" : "arm", (unsigned long long)insns, (unsigned long long)irqs,
+		       (unsigned long long)reads, (unsigned long long)writes, (unsigned long long)uncached, (unsigned long long)dma,
 		       (unsigned long long)dma_bytes, size, insns ? (double)size / (double)insns : 0.0);
 		if (end.kind == CITCAT_REC_STOP)
 			printf(", \"stop\": \"%s\", \"stop_pc\": %llu", citcat_stop_reason_name(end.line),
@@ -88,7 +89,8 @@ int itrace_info(const char *path, int json)
 			printf(", \"fault\": \"%s\", \"fault_addr\": %u", citcat_fault_kind_name(end.word), end.fault_addr);
 		printf("}\n");
 	} else {
-		printf("%s: native instruction trace (itrace v%d), ARM A32\n", path, CITCAT_ITRACE_VERSION);
+		printf("%s: native instruction trace (itrace v%d), %s\n", path, CITCAT_ITRACE_VERSION,
+		       isa == CITCAT_ISA_ARMV7M ? "Cortex-M7 (ARMv7-M, Thumb)" : "ARMv7 (A32/Thumb)");
 		printf("  instructions      %llu (%.1f%% sequential)\n", (unsigned long long)insns,
 		       insns ? 100.0 * (double)seq / (double)insns : 0.0);
 		printf("  interrupts        %llu\n", (unsigned long long)irqs);

@@ -192,6 +192,11 @@ static int cat_next(void *ctx, struct walk *w, int fill)
 		fu(w, CC_BCOUNT, e->bcount);
 		fx(w, CC_PC, e->pc, 8);
 		break;
+	case CITCAT_CAT_EXC: /* Cortex-M7: the exception number in the line column */
+		fu(w, CC_LINE, e->value);
+		fu(w, CC_BCOUNT, e->bcount);
+		fx(w, CC_PC, e->pc, 8);
+		break;
 	case CITCAT_CAT_SYNC:
 		fx(w, CC_PC, e->pc, 8);
 		fx(w, CC_GI, e->repl_state[0], 8);
@@ -298,6 +303,10 @@ static int itrace_next(void *ctx, struct walk *w, int fill)
 	} else {
 		w->r.kind = "irq";
 		fu(w, IC_LINE, d->rec.line);
+		if (d->rec.n_acc) { /* a Cortex-M7 entry's stacking and vector read (ITRACE.md, isa 2) */
+			format_accesses(&d->rec, d->acc, sizeof d->acc);
+			fs(w, IC_ACC, d->acc);
+		}
 	}
 	return 1;
 }

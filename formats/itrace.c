@@ -18,7 +18,7 @@
 #define STOP_FIRST 3
 #define STOP_FAULT 3
 #define STOP_LAST 5
-#define FAULT_KINDS 11
+#define FAULT_KINDS 11 /* isa 1; isa 2 adds kind 11 (CAT.md) */
 
 /* One entry per slot, so a lookup touches one cache line.  Every entry
  * starts as (WT_EMPTY, 0) (ITRACE.md). */
@@ -47,6 +47,7 @@ static void state_reset(struct state *s)
 
 struct citcat_itrace_writer {
 	struct cc_writer *cw;
+	enum citcat_isa isa;
 	struct state st;
 	struct citcat_errinfo err;
 };
@@ -65,16 +66,42 @@ struct citcat_itrace_reader {
  * halfword between two words takes a slot 2048 away (ITRACE.md). */
 static inline unsigned wt_index(uint64_t pc) { return (unsigned)((pc >> 2) ^ ((pc & 2) << 10)) & (WT_SIZE - 1); }
 
+/* Encodes the N accesses at ACC at P (ITRACE.md, item 4); returns the end,
+ * or NULL for an access size the format cannot hold. */
+static uint8_t *put_accs(struct state *s, uint8_t *p, const struct citcat_access *acc, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const struct citcat_access *a = &acc[i];
+		unsigned sc = a->size == 1 ? 0 : a->size == 2 ? 1 : a->size == 4 ? 2 : a->size == 8 ? 3 : 4;
+		if (sc == 4)
+			return NULL;
+		int seq = a->addr == s->last_addr;
+		*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0) | (a->uncached ? 0x08 : 0));
+		if (!seq)
+			p += cc_put_uvar(p, cc_zigzag((int64_t)(a->addr - s->last_addr)));
+		switch (sc) { /* little-endian, as ITRACE.md says */
+		case 0: *p = (uint8_t)a->value; break;
+		case 1: cc_put16(p, (uint16_t)a->value); break;
+		case 2: cc_put32(p, (uint32_t)a->value); break;
+		default: cc_put64(p, a->value); break;
+		}
+		p += a->size;
+		s->last_addr = a->addr + a->size;
+	}
+	return p;
+}
+
 int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
 {
 	if (!out)
 		return CITCAT_ERR_INVAL;
 	*out = NULL;
-	if (isa != CITCAT_ISA_ARM_A32)
+	if (isa != CITCAT_ISA_ARM_A32 && isa != CITCAT_ISA_ARMV7M)
 		return CITCAT_ERR_INVAL;
 	struct citcat_itrace_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		return CITCAT_ERR_NOMEM;
+	w->isa = isa;
 	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, 0, 0, 0, 0};
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
 	state_reset(&w->st);
@@ -91,6 +118,13 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 		return CITCAT_ERR_INVAL;
 	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_DMA || (rec->kind == CITCAT_REC_IRQ && rec->line > 63) ||
 	    (rec->kind == CITCAT_REC_DMA && (rec->word == 0 || rec->word > CITCAT_ITRACE_MAX_DMA)))
+		return CITCAT_ERR_INVAL;
+	int m7 = w->isa == CITCAT_ISA_ARMV7M;
+	/* entries carry accesses and an exception number (>= 2) on the M7 only;
+	 * the M7 has no ARM state; fault kind 11 is the M7's (ITRACE.md) */
+	if ((rec->kind == CITCAT_REC_IRQ && (m7 ? rec->line < 2 : rec->n_acc != 0)) ||
+	    (m7 && rec->kind == CITCAT_REC_INSN && !rec->thumb) ||
+	    (!m7 && rec->kind == CITCAT_REC_STOP && rec->word >= FAULT_KINDS))
 		return CITCAT_ERR_INVAL;
 	if (rec->kind == CITCAT_REC_INSN &&
 	    (rec->thumb > 1 || (rec->thumb ? rec->size != 2 && rec->size != 4 : rec->size != 0 && rec->size != 4) ||
@@ -113,6 +147,11 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 	if (rec->kind == CITCAT_REC_IRQ) {
 		*p++ = (uint8_t)(0x40 | rec->line);
 		p += cc_put_uvar(p, rec->pc);
+		if (m7) { /* the exception entry's accesses (ITRACE.md, isa 2) */
+			p += cc_put_uvar(p, rec->n_acc);
+			if (!(p = put_accs(s, p, rec->acc, rec->n_acc)))
+				return CITCAT_ERR_INVAL;
+		}
 	} else if (rec->kind == CITCAT_REC_STOP) {
 		*p++ = (uint8_t)(0xC0 | rec->line);
 		p += cc_put_uvar(p, rec->pc);
@@ -147,24 +186,8 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 		}
 		if (n >= 15)
 			p += cc_put_uvar(p, n - 15);
-		for (uint32_t i = 0; i < n; i++) {
-			const struct citcat_access *a = &rec->acc[i];
-			unsigned sc = a->size == 1 ? 0 : a->size == 2 ? 1 : a->size == 4 ? 2 : a->size == 8 ? 3 : 4;
-			if (sc == 4)
-				return CITCAT_ERR_INVAL;
-			int seq = a->addr == s->last_addr;
-			*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0) | (a->uncached ? 0x08 : 0));
-			if (!seq)
-				p += cc_put_uvar(p, cc_zigzag((int64_t)(a->addr - s->last_addr)));
-			switch (sc) { /* little-endian, as ITRACE.md says */
-			case 0: *p = (uint8_t)a->value; break;
-			case 1: cc_put16(p, (uint16_t)a->value); break;
-			case 2: cc_put32(p, (uint32_t)a->value); break;
-			default: cc_put64(p, a->value); break;
-			}
-			p += a->size;
-			s->last_addr = a->addr + a->size;
-		}
+		if (!(p = put_accs(s, p, rec->acc, n)))
+			return CITCAT_ERR_INVAL;
 		s->next_pc = rec->pc + size;
 	}
 	cc_writer_commit_fast(w->cw, (size_t)(p - buf), 1);
@@ -187,7 +210,7 @@ static int reader_init(void *obj)
 	struct citcat_itrace_reader *r = obj;
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
-	if (ml < 8 || m[0] != CITCAT_ISA_ARM_A32) {
+	if (ml < 8 || (m[0] != CITCAT_ISA_ARM_A32 && !(m[0] == CITCAT_ISA_ARMV7M && cc_reader_version(r->cr) >= 3))) {
 		r->err.code = CITCAT_ERR_UNSUPPORTED;
 		r->err.offset = 16;
 		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata names an unknown ISA (%u)", ml ? m[0] : 0);
@@ -261,6 +284,42 @@ int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_itrace_rec 
 	}
 }
 
+/* Decodes REC->n_acc accesses at *P into REC->acc (ITRACE.md, item 4). */
+static int get_accs(struct citcat_itrace_reader *r, const uint8_t **pp, const uint8_t *end, const uint8_t *start,
+		    struct citcat_itrace_rec *rec)
+{
+	struct state *s = &r->st;
+	const uint8_t *p = *pp;
+	uint64_t v;
+	for (uint32_t i = 0; i < rec->n_acc; i++) {
+		struct citcat_access *a = &rec->acc[i];
+		if (p >= end)
+			return bad(r, start, "access truncated");
+		uint8_t ab = *p++;
+		if (ab & 0x07)
+			return bad(r, p - 1, "reserved access bits set");
+		a->write = ab >> 7;
+		a->uncached = (ab >> 3) & 1;
+		a->size = (uint8_t)(1u << ((ab >> 5) & 3));
+		if (ab & 0x10) {
+			a->addr = s->last_addr;
+		} else {
+			if (cc_get_uvar(&p, end, &v))
+				return bad(r, start, "access address truncated or oversized");
+			a->addr = s->last_addr + (uint64_t)cc_unzigzag(v);
+		}
+		if ((size_t)(end - p) < a->size)
+			return bad(r, start, "access value truncated");
+		a->value = 0;
+		for (unsigned b = 0; b < a->size; b++)
+			a->value |= (uint64_t)p[b] << (8 * b);
+		p += a->size;
+		s->last_addr = a->addr + a->size;
+	}
+	*pp = p;
+	return 0;
+}
+
 static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec *rec)
 {
 	int rc = cc_stream_next(r->cr, &r->cur, &r->err);
@@ -293,8 +352,20 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 		rec->line = h & 63;
 		rec->n_acc = 0;
 		rec->word = 0;
+		rec->fault_addr = 0;
 		if (cc_get_uvar(&p, end, &rec->pc))
 			return bad(r, start, "interrupt record truncated or oversized EPC");
+		if (r->isa == CITCAT_ISA_ARMV7M) { /* exception entry (ITRACE.md, isa 2) */
+			if (rec->line < 2)
+				return bad(r, start, "exception number 0 or 1 in an entry record");
+			if (rec->pc > UINT32_MAX)
+				return bad(r, start, "return address wider than 32 bits");
+			if (cc_get_uvar(&p, end, &v) || v > CITCAT_ITRACE_MAX_ACC)
+				return bad(r, start, "entry access count truncated or above 64");
+			rec->n_acc = (uint32_t)v;
+			if ((rc = get_accs(r, &p, end, start, rec)))
+				return rc;
+		}
 		break;
 	case 3:
 		rec->kind = CITCAT_REC_STOP;
@@ -310,7 +381,7 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 			if (p >= end)
 				return bad(r, start, "stop record truncated");
 			rec->word = *p++;
-			if (rec->word == 0 || rec->word >= FAULT_KINDS)
+			if (rec->word == 0 || rec->word >= FAULT_KINDS + (r->isa == CITCAT_ISA_ARMV7M))
 				return bad(r, start, "unknown fault kind");
 			if (cc_get_uvar(&p, end, &v) || v > UINT32_MAX)
 				return bad(r, start, "fault address truncated or wider than 32 bits");
@@ -334,8 +405,8 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 				if (p >= end)
 					return bad(r, start, "instruction ISA byte truncated");
 				isa = *p++;
-				if (isa > 2)
-					return bad(r, p - 1, "unknown instruction ISA code");
+				if (isa > 2 || (isa == 0 && r->isa == CITCAT_ISA_ARMV7M))
+					return bad(r, p - 1, isa ? "unknown instruction ISA code" : "A32 instruction in a Cortex-M7 trace");
 			}
 			unsigned size = isa == 1 ? 2 : 4;
 			if ((size_t)(end - p) < size)
@@ -360,31 +431,8 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 			n += v;
 		}
 		rec->n_acc = (uint32_t)n;
-		for (uint64_t i = 0; i < n; i++) {
-			struct citcat_access *a = &rec->acc[i];
-			if (p >= end)
-				return bad(r, start, "access truncated");
-			uint8_t ab = *p++;
-			if (ab & 0x07)
-				return bad(r, p - 1, "reserved access bits set");
-			a->write = ab >> 7;
-			a->uncached = (ab >> 3) & 1;
-			a->size = (uint8_t)(1u << ((ab >> 5) & 3));
-			if (ab & 0x10) {
-				a->addr = s->last_addr;
-			} else {
-				if (cc_get_uvar(&p, end, &v))
-					return bad(r, start, "access address truncated or oversized");
-				a->addr = s->last_addr + (uint64_t)cc_unzigzag(v);
-			}
-			if ((size_t)(end - p) < a->size)
-				return bad(r, start, "access value truncated");
-			a->value = 0;
-			for (unsigned b = 0; b < a->size; b++)
-				a->value |= (uint64_t)p[b] << (8 * b);
-			p += a->size;
-			s->last_addr = a->addr + a->size;
-		}
+		if ((rc = get_accs(r, &p, end, start, rec)))
+			return rc;
 		s->next_pc = rec->pc + rec->size;
 		break;
 	}
@@ -401,14 +449,15 @@ int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citc
 		return 0;
 	if (a->kind != b->kind || a->pc != b->pc)
 		return 0;
-	if (a->kind == CITCAT_REC_IRQ)
-		return a->line == b->line;
+	if (a->kind == CITCAT_REC_IRQ && a->line != b->line)
+		return 0;
 	if (a->kind == CITCAT_REC_STOP)
 		return a->line == b->line && a->word == b->word && a->fault_addr == b->fault_addr;
 	if (a->kind == CITCAT_REC_DMA)
 		return a->word == b->word;
-	if (a->word != b->word || a->n_acc != b->n_acc || a->thumb != b->thumb ||
-	    (a->size ? a->size : 4) != (b->size ? b->size : 4)) /* size 0: 4, as the writer takes it */
+	if (a->kind == CITCAT_REC_IRQ ? a->n_acc != b->n_acc /* an M7 entry's accesses; none on the A target */
+				       : (a->word != b->word || a->n_acc != b->n_acc || a->thumb != b->thumb ||
+					  (a->size ? a->size : 4) != (b->size ? b->size : 4))) /* size 0: 4, as the writer takes it */
 		return 0;
 	for (uint32_t i = 0; i < a->n_acc; i++) {
 		const struct citcat_access *x = &a->acc[i], *y = &b->acc[i];

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_CAT_VERSION 4     /* written; readers accept 2 to 4 (CAT.md, Version changes) */
+#define CITCAT_CAT_VERSION 5     /* written; readers accept 2 to 5 (CAT.md, Version changes) */
 #define CITCAT_CAT_MIN_VERSION 2 /* the oldest version readers accept */
 
 enum citcat_cat_kind {
@@ -26,7 +26,10 @@ enum citcat_cat_kind {
 	CITCAT_CAT_START = 9,     /* recording armed (CMD = TRC1) */
 	CITCAT_CAT_SYNC = 10,     /* trace start point P: pc = P */
 	CITCAT_CAT_STOP = 11,     /* recording ended: reason, totals */
-	CITCAT_CAT_KINDS = 12
+	/* 12 is reserved (CAT version 5: the checkpoint event) */
+	CITCAT_CAT_EXC = 13,      /* version 5, Cortex-M7 (isa 2): exception taken at a boundary: value = exception
+				   * number (IRQ n = 16 + n, SysTick 15), pc = EPC, bcount */
+	CITCAT_CAT_KINDS = 14
 };
 
 enum citcat_stop_reason {
@@ -54,7 +57,9 @@ enum citcat_fault_kind {
 	CITCAT_FAULT_BKPT = 8,      /* breakpoint instruction */
 	CITCAT_FAULT_ABORT = 9,     /* another exception (prefetch or data abort); address = 0 */
 	CITCAT_FAULT_THUMB = 10,    /* a branch into Thumb state (address = PC) */
-	CITCAT_FAULT_KINDS = 11
+	CITCAT_FAULT_EXCEPTION = 11, /* Cortex-M7 (CAT version 5): an exception that cannot be taken (vector 0 or not
+				      * Thumb, lockup, SYSRESETREQ); address = the exception number */
+	CITCAT_FAULT_KINDS = 12
 };
 
 /* "exit", "command", "insn-limit", "fault", "wfi-deadlock", "interrupted";
@@ -68,11 +73,11 @@ struct citcat_cat_event {
 	uint8_t size;  /* UREAD/UWRITE/WRITE: 1, 2, 4 */
 	uint8_t line;  /* IRQ line; STOP: reason */
 	uint32_t addr; /* FILL/WB/WRITE/UREAD/UWRITE/DMA; STOP FAULT: fault address */
-	uint64_t value; /* STOP FAULT: enum citcat_fault_kind */
+	uint64_t value; /* STOP FAULT: enum citcat_fault_kind; EXC: the exception number */
 	uint32_t len;          /* FILL/WB/DMA bytes */
 	const uint8_t *data;   /* FILL/WB/DMA (valid until the next event) */
-	uint64_t bcount;       /* DMA/IRQ: branch counter; STOP: total branches */
-	uint32_t pc;           /* DMA/IRQ: boundary (EPC); SYNC: P; STOP FAULT: fault PC */
+	uint64_t bcount;       /* DMA/IRQ/EXC: branch counter; STOP: total branches */
+	uint32_t pc;           /* DMA/IRQ/EXC: boundary (EPC); SYNC: P; STOP FAULT: fault PC */
 	uint64_t insns;        /* STOP: instructions retired in the traced interval */
 	uint64_t cycle;        /* bus-cycle timestamp (0 when not recorded); STOP: cycles */
 	uint32_t repl_state[2];/* SYNC: I- and D-cache random-replacement generator at P

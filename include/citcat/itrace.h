@@ -15,7 +15,8 @@ extern "C" {
 #define CITCAT_ITRACE_MAX_ACC 64 /* data accesses one instruction may make */
 
 enum citcat_isa {
-	CITCAT_ISA_ARM_A32 = 1,
+	CITCAT_ISA_ARM_A32 = 1, /* ARMv7-A: A32 and Thumb */
+	CITCAT_ISA_ARMV7M = 2,  /* Cortex-M7 (ARMv7-M): Thumb only; entries carry their accesses (ITRACE.md) */
 };
 
 enum citcat_rec_kind {
@@ -43,7 +44,10 @@ struct citcat_access {
  * SIZE = 0 as 4 (A32 producers that predate version 3).  For CITCAT_REC_IRQ: LINE is the interrupt line and PC the
  * EPC, the address of the first instruction not executed (where the
  * interrupted program resumes); the next record is the first instruction of
- * the handler.
+ * the handler.  In an isa 2 (Cortex-M7) trace it is any exception entry:
+ * LINE is the exception number (2..63), PC the stacked return address, and
+ * the accesses are the entry's stacking writes and vector read (N_ACC must
+ * be 0 in an isa 1 trace).
  * For CITCAT_REC_DMA: PC is the first byte the transfer wrote and WORD its
  * length in bytes (1..CITCAT_ITRACE_MAX_DMA); it lies at the instruction
  * boundary where the DMA engine wrote RAM (after the instruction before it,

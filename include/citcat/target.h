@@ -10,6 +10,11 @@
 extern "C" {
 #endif
 
+/* The modelled core (the configuration's isa field): TARGET.md, TARGET-M7.md. */
+enum citcat_target_isa {
+	CITCAT_TARGET_ARMV7A = 1, /* ARMv7-A (Cortex-A9 model), ARM and Thumb state */
+	CITCAT_TARGET_CORTEX_M7 = 2, /* ARMv7-M Cortex-M7 (CAT version 5 on) */
+};
 /* Cache replacement policies. */
 enum citcat_repl {
 	CITCAT_REPL_LRU = 0,
@@ -28,7 +33,7 @@ struct citcat_cache_config {
 
 /* The target configuration a replayer needs to re-simulate the bus. */
 struct citcat_target_config {
-	uint32_t isa; /* 1 = ARM A32 */
+	uint32_t isa; /* enum citcat_target_isa: 1 = the ARMv7-A target (A32/Thumb), 2 = Cortex-M7 (ARMv7-M) */
 	uint32_t ram_base, ram_size;
 	uint32_t dev_base, dev_size;
 	struct citcat_cache_config icache, dcache;

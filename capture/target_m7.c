@@ -1,0 +1,402 @@
+/* The Cortex-M7 capture model (TARGET-M7.md, "Capture"): the same caches,
+ * bus, devices and trace module as the A target (capture/target.c), with
+ * citcat's exception model (capture/m7exc.c) in place of the IRQ entry.
+ * One code hook per instruction, as on the A target; this file keeps the
+ * M7's boundary work apart from the A target's hot path.
+ *
+ * Unicorn 2.0.1 behaviours relied on (tests/test_unicorn_m.c): it takes no
+ * M-profile exception itself and reports svc (interrupt 2), bkpt (7) and a
+ * branch to an EXC_RETURN value (8, PC = the value without bit 0) through
+ * UC_HOOK_INTR, undefined instructions through UC_HOOK_INSN_INVALID; a PC
+ * written in a code hook or in those hooks is where execution goes on. */
+#include "target_m7.h"
+#include "elfprofile.h"
+#include "target_int.h"
+#include "thumb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t rd(struct target *t, int reg)
+{
+	uint32_t v = 0;
+	uc_reg_read(t->uc, reg, &v);
+	return v;
+}
+
+/* A negative m7exc result: the capture stops.  An exception that cannot be
+ * taken is an abnormal end (fault kind 11, CAT.md); a model or bus failure
+ * an error. */
+static void m7_error(struct target *t, int rc)
+{
+	const struct m7exc *m = &t->m7->exc;
+	char msg[120];
+	const char *what = m->err_what ? m->err_what : "";
+	if (rc == M7EXC_E_NOHANDLER || rc == M7EXC_E_VECTOR || rc == M7EXC_E_LOCKUP) {
+		snprintf(msg, sizeof msg, "%s%s%s%s at pc 0x%08x",
+			 rc == M7EXC_E_LOCKUP ? "lockup: " : "", m7exc_name(m->err_exc), what[0] ? " " : "", what,
+			 m->err_pc);
+		snprintf(t->stop_detail, sizeof t->stop_detail, "%.120s%s",
+			 msg, rc == M7EXC_E_NOHANDLER ? ", no handler (vector 0)"
+			      : rc == M7EXC_E_VECTOR ? ", vector without the Thumb bit" : "");
+		target_fault(t, CITCAT_FAULT_EXCEPTION, m->err_pc, (uint32_t)m->err_exc, t->stop_detail);
+		return;
+	}
+	target_fail(t, rc == M7EXC_E_BUS ? CITCAT_ERR_TARGET : CITCAT_ERR_UNICORN,
+		    "Cortex-M7 exception model: %s %s at pc 0x%08x (address 0x%08x)", m7exc_name(m->err_exc), what,
+		    m->err_pc, m->err_addr);
+}
+
+/* The data side for the exception model (struct m7exc_bus): one aligned
+ * word through the D-cache, as a load or store of the core would be.  The
+ * oracle gets it as an access of the entry record once a stacking write was
+ * seen, else of the instruction that retired last (an exception return's
+ * unstacking). */
+static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
+{
+	struct target *t = ctx;
+	struct m7cap *m = t->m7;
+	uint32_t off = addr - t->ram_base;
+	if ((addr & 3) || off >= t->ram_size || t->ram_size - off < 4)
+		return -1;
+	if (!write)
+		memcpy(v, t->ram + off, 4);
+	if (t->bus.ic.tag) /* not before the bus exists (the bare baseline has none) */
+		bus_data(&t->bus, addr, 4, write, *v);
+	if (write && uc_mem_write(t->uc, addr, v, 4)) /* drops any translation of the word too */
+		return -1;
+	if (m->collect && write)
+		m->in_entry = 1;
+	if (m->collect && m->in_entry) {
+		if (m->entry.n_acc < CITCAT_ITRACE_MAX_ACC)
+			core_record_access(&m->entry, addr, 4, write, *v, 0);
+	} else {
+		target_oracle_access(t, addr, 4, write, *v, 0);
+	}
+	return 0;
+}
+
+static void collect_start(struct m7cap *m)
+{
+	m->collect = 1;
+	m->in_entry = 0;
+	m->entry.n_acc = 0;
+}
+
+/* After an m7exc call that returned RC: on an entry (1, or 1 from a return
+ * that faulted), the oracle's entry record follows the record of the
+ * instruction that retired last, and the next boundary is not a branch. */
+static void collect_end(struct target *t, int rc)
+{
+	struct m7cap *m = t->m7;
+	m->collect = 0;
+	if (rc < 0) {
+		m7_error(t, rc);
+		return;
+	}
+	if (!m->in_entry)
+		return; /* a plain exception return */
+	t->after_exception = 1;
+	t->itstate = 0;
+	target_flush_oracle(t);
+	if (t->synced && t->oracle && m->entry.n_acc == 9) {
+		m->entry.kind = CITCAT_REC_IRQ;
+		m->entry.line = (uint8_t)(rd(t, UC_ARM_REG_XPSR) & 0x3f);
+		m->entry.pc = m->entry.acc[6].value; /* the stacked return address */
+		if (citcat_itrace_write(t->oracle, &m->entry))
+			target_fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
+	}
+}
+
+/* The interrupt controller's output line n drives NVIC IRQ n (TARGET-M7.md,
+ * NVIC): while asserted it holds IRQ n pending unless IRQ n is active; when
+ * it falls, IRQ n's pending bit is cleared.  Lines that never rose leave
+ * the pending bits software set (ISPR, STIR) alone. */
+static void wire_lines(struct target *t)
+{
+	struct m7cap *m = t->m7;
+	uint32_t asserted = t->intc_pending & t->intc_enable, fell = m->lines & ~asserted;
+	m->lines = asserted;
+	uint64_t set = (uint64_t)asserted << M7EXC_IRQ0, clr = (uint64_t)fell << M7EXC_IRQ0;
+	m->exc.pending = (m->exc.pending & ~clr) | (set & ~m->exc.active);
+}
+
+static void systick_catch_up(struct target *t)
+{
+	struct m7cap *m = t->m7;
+	if (t->bus.cycle > m->st_cycle) {
+		m7exc_systick_advance(&m->exc, t->bus.cycle - m->st_cycle);
+		m->st_cycle = t->bus.cycle;
+	}
+}
+
+/* WFI (TARGET-M7.md, Capture): sleeps until some pending exception is
+ * eligible, whatever the masks.  Each step goes to the next device event
+ * that can raise a line both controllers enable, the next DMA burst, or the
+ * next SysTick event with TICKINT.  Returns 0 awake, -1 the run ended. */
+static int m7_wfi_sleep(struct target *t, uint32_t pc)
+{
+	struct m7cap *m = t->m7;
+	for (uint64_t steps = 1; !m7exc_any_eligible(&m->exc); steps++) {
+		target_recompute_next(t);
+		uint64_t wake = (t->intc_enable & m->exc.irq_enable) ? target_next_wakeup(t) : UINT64_MAX, at = wake;
+		uint64_t due = (m->exc.st_csr & 3) == 3 ? m7exc_systick_due(&m->exc) : UINT64_MAX;
+		if (due != UINT64_MAX && t->bus.cycle + due < at)
+			at = t->bus.cycle + due;
+		if (at == UINT64_MAX) {
+			snprintf(t->stop_detail, sizeof t->stop_detail,
+				 "lines enabled 0x%x, NVIC enabled 0x%x; timer %s, DMA %s, SysTick %s", t->intc_enable,
+				 m->exc.irq_enable, t->timer_on && t->timer_period ? "running" : "stopped",
+				 t->dma_status & 1 ? "active" : "idle",
+				 (m->exc.st_csr & 3) == 3 ? "running" : (m->exc.st_csr & 1) ? "running without TICKINT" : "off");
+			t->stop_reason = CITCAT_STOP_WFI_DEADLOCK;
+			t->stop_pc = pc;
+			target_trace_stop(t, CITCAT_STOP_WFI_DEADLOCK);
+			t->stop_request = 1;
+			uc_emu_stop(t->uc);
+			return -1;
+		}
+		if ((t->dma_status & 1) && t->dma_next < at)
+			at = t->dma_next;
+		if (at > t->bus.cycle)
+			t->bus.cycle = at;
+		systick_catch_up(t);
+		target_devices_advance(t, t->expect_pc); /* the boundary after the WFI */
+		wire_lines(t);
+		if (t->failed)
+			return -1;
+		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns)) {
+			t->interrupt_pending = 1;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* Condition-failed instructions of an IT block (no code hook of their own):
+ * retired at the next boundary, as on the A target (TARGET.md, CPU). */
+static void it_skipped(struct target *t, uint32_t a)
+{
+	uint32_t xpsr = rd(t, UC_ARM_REG_XPSR);
+	while (t->itstate && a != t->expect_pc && !t->failed && !thumb_cond_passed(t->itstate >> 4, xpsr)) {
+		uint32_t pc = t->expect_pc, off = pc - t->ram_base;
+		uint16_t hw;
+		if (off >= t->ram_size || t->ram_size - off < 4)
+			break;
+		memcpy(&hw, t->ram + off, 2);
+		unsigned size = thumb_size(hw);
+		if (target_retire(t, pc, size, thumb_word_at(t->ram + off, size), 1))
+			return;
+		target_flush_oracle(t);
+	}
+}
+
+static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
+{
+	struct target *t = ctx;
+	struct m7cap *m = t->m7;
+	uint32_t a = (uint32_t)address;
+
+	if (t->cur_valid)
+		target_flush_oracle(t);
+	if (t->itstate && !t->after_exception)
+		it_skipped(t, a);
+	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
+		t->bcount++;
+	t->after_exception = 0;
+	if (t->stop_pending) {
+		t->stop_pending = 0;
+		target_trace_stop(t, t->stop_reason);
+		if (t->stop_reason == CITCAT_STOP_EXIT) {
+			t->stop_request = 1;
+			uc_emu_stop(uc);
+			return;
+		}
+	}
+	if (t->sync_pending)
+		target_take_sync(t, a);
+	if ((t->cfg->max_insns && t->insns >= t->cfg->max_insns) || t->interrupt_pending) {
+		t->stop_reason = t->interrupt_pending ? CITCAT_STOP_INTERRUPTED : CITCAT_STOP_LIMIT;
+		t->stop_pc = a;
+		target_trace_stop(t, t->stop_reason);
+		t->stop_request = 1;
+		uc_emu_stop(uc);
+		return;
+	}
+	if (m->exc.reset_request) {
+		snprintf(t->stop_detail, sizeof t->stop_detail, "AIRCR.SYSRESETREQ (reset is not modelled) before pc 0x%08x", a);
+		target_fault(t, CITCAT_FAULT_EXCEPTION, a, M7EXC_RESET, t->stop_detail);
+		return;
+	}
+	systick_catch_up(t);
+	if (t->bus.cycle >= t->next_event)
+		target_devices_advance(t, a);
+	wire_lines(t);
+	if (t->failed)
+		return;
+	if (m->exc.pending && !t->itstate) { /* never inside an IT block (TARGET-M7.md) */
+		int n = m7exc_next_entry(&m->exc);
+		if (n < 0) {
+			m7_error(t, n);
+			return;
+		}
+		if (n > 0) {
+			struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = (uint64_t)n, .pc = a,
+						      .bcount = t->bcount};
+			bus_marker(&t->bus, &ev);
+			collect_start(m);
+			int rc = m7exc_boundary(&m->exc, a);
+			collect_end(t, rc);
+			return; /* the instruction at A does not execute now */
+		}
+	}
+	if (a - t->ram_base >= t->ram_size || t->ram_size - (a - t->ram_base) < size) {
+		target_fault(t, CITCAT_FAULT_FETCH, a, a, "instruction fetch outside RAM");
+		return;
+	}
+	uint32_t word = thumb_word_at(t->ram + (a - t->ram_base), size);
+	int in_it = t->itstate != 0;
+	if (target_retire(t, a, size, word, 1))
+		return;
+	if (thumb_is_wfi(word, size)) {
+		if (in_it) {
+			target_fail(t, CITCAT_ERR_TARGET, "conditional WFI at 0x%08x is not supported", a);
+			return;
+		}
+		if (m7_wfi_sleep(t, a))
+			return;
+		thumb_wfi_retire(uc, a, size, 1);
+	}
+	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
+		t->interrupt_pending = 1;
+}
+
+static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
+{
+	struct target *t = ctx;
+	struct m7cap *m = t->m7;
+	if (t->faulted || t->failed)
+		return;
+	uint32_t pc = rd(t, UC_ARM_REG_PC);
+	int rc;
+	collect_start(m);
+	switch (intno) {
+	case 2: /* svc: PC is the next instruction */
+		rc = m7exc_svc(&m->exc, pc);
+		break;
+	case 7: /* bkpt */
+		rc = m7exc_fault(&m->exc, M7EXC_F_BKPT, t->last_pc, 0);
+		break;
+	case 8: /* EXC_RETURN loaded into PC by the instruction at last_pc */
+		rc = m7exc_return(&m->exc, pc | 1u, t->last_pc);
+		break;
+	default:
+		m->collect = 0;
+		target_fault(t, CITCAT_FAULT_ABORT, t->last_pc, 0, "unexpected Cortex-M7 exception from Unicorn");
+		return;
+	}
+	collect_end(t, rc);
+}
+
+static bool hook_invalid_m7(uc_engine *uc, void *ctx)
+{
+	struct target *t = ctx;
+	struct m7cap *m = t->m7;
+	if (t->faulted || t->failed)
+		return false;
+	collect_start(m);
+	int rc = m7exc_fault(&m->exc, M7EXC_F_UNDEFINSTR, t->last_pc, 0);
+	collect_end(t, rc);
+	return rc >= 0;
+}
+
+static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct target *t = ctx;
+	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off, v = 0;
+	if (t->faulted)
+		return 0;
+	if (m7exc_scs_read(&t->m7->exc, (uint32_t)off, size, &v)) {
+		target_fault(t, CITCAT_FAULT_DEV_READ, t->last_pc, addr, "bus error: SCS read");
+		return 0;
+	}
+	bus_uncached(&t->bus, addr, size, 0, v);
+	target_oracle_access(t, addr, size, 0, v, 1);
+	return v;
+}
+
+static void scs_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
+{
+	struct target *t = ctx;
+	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off, v = (uint32_t)value;
+	if (t->faulted)
+		return;
+	/* an SCS write has no bus effect of its own, so it is made first: a
+	 * refused one is a bus error with no UWRITE, as for a device register */
+	if (m7exc_scs_write(&t->m7->exc, (uint32_t)off, size, v)) {
+		target_fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, addr, "bus error: SCS write");
+		return;
+	}
+	bus_uncached(&t->bus, addr, size, 1, v);
+	target_oracle_access(t, addr, size, 1, v, 1);
+}
+
+uc_err target_m7_open(struct target *t, int bare)
+{
+	t->m7 = calloc(1, sizeof *t->m7);
+	if (!t->m7)
+		return UC_ERR_NOMEM;
+	const struct citcat_target_config *c = &t->cfg->target;
+	uc_err e = core_open_m7(&t->uc, t->ram_base, t->ram_size, t->ram, c->dev_base, c->dev_size,
+				bare ? NULL : target_mmio_read, target_mmio_write, bare ? NULL : scs_read, scs_write, t);
+	if (!e)
+		m7exc_init(&t->m7->exc, t->uc, (struct m7exc_bus){m7_bus, t});
+	return e;
+}
+
+uc_err target_m7_add_hooks(struct target *t, struct core_hooks h)
+{
+	h.code = hook_code_m7;
+	h.intr = hook_intr_m7;
+	return core_add_hooks_m7(t->uc, &h, hook_invalid_m7, t, t->ram_base, t->ram_size);
+}
+
+int target_m7_reset(struct target *t, uint32_t *pc)
+{
+	int rc = m7exc_reset_core(&t->m7->exc);
+	if (rc < 0) {
+		const struct m7exc *m = &t->m7->exc;
+		return target_fail(t, CITCAT_ERR_TARGET, "Cortex-M7 reset: %s (vector table word at 0x%08x)",
+				   m->err_what ? m->err_what : "failed", m->err_addr);
+	}
+	*pc = rd(t, UC_ARM_REG_PC) | 1u;
+	return 0;
+}
+
+uint32_t target_m7_resume_pc(struct target *t) { return rd(t, UC_ARM_REG_PC) | 1u; }
+
+int target_m7_check(struct target *t, const char *elf)
+{
+	int prof = cc_elf_arm_profile(elf);
+	int m7 = t->cfg->target.isa == CITCAT_TARGET_CORTEX_M7;
+	if (m7 && (prof == 'A' || prof == 'R'))
+		return target_fail(t, CITCAT_ERR_TARGET,
+				   "%s is built for the ARMv7-%c profile; capture it with --target armv7-a, not cortex-m7",
+				   elf, prof);
+	if (!m7 && prof == 'M')
+		return target_fail(t, CITCAT_ERR_TARGET,
+				   "%s is built for the M profile (Cortex-M); capture it with --target cortex-m7", elf);
+	if (!m7)
+		return 0;
+	if (t->cfg->lvt_path || t->cfg->daf_path || t->cfg->checkpoint_every)
+		return target_fail(t, CITCAT_ERR_TARGET, "%s is not available on the Cortex-M7 target",
+				   t->cfg->lvt_path ? "--lvt" : t->cfg->daf_path ? "--daf" : "--checkpoint-every");
+	return 0;
+}
+
+void target_m7_free(struct target *t)
+{
+	free(t->m7);
+	t->m7 = NULL;
+}
