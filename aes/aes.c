@@ -15,7 +15,6 @@
 #define META_LEN 32
 #define K_REPEAT 6
 #define TAB 256 /* last value per device word, per kind */
-#define CAT_EXC 13 /* the CAT's M7 exception event (CAT.md version 5): exception number in LINE */
 
 static const char *const names[CITCAT_AES_KINDS] = {"irq", "dma", "input", "output", "counter", "end"};
 const char *citcat_aes_kind_name(unsigned k) { return k < CITCAT_AES_KINDS ? names[k] : "?"; }
@@ -543,9 +542,18 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 		memset(&a, 0, sizeof a);
 		switch (ev.kind) {
 		case CITCAT_CAT_IRQ:
-		case CAT_EXC: /* the writer encodes it by the configuration's ISA */
+		case CITCAT_CAT_EXC: /* the writer encodes it by the configuration's ISA */
 			a.kind = CITCAT_AES_IRQ;
 			a.line = ev.line;
+			if (ev.kind == CITCAT_CAT_EXC) {
+				if (ev.value < CITCAT_AES_M7_EXC_MIN || ev.value > CITCAT_AES_M7_EXC_MAX) {
+					rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, citcat_cat_reader_offset(r),
+								"exception %llu: the Cortex-M7 model has exceptions 2..47 only",
+								(unsigned long long)ev.value);
+					goto fail;
+				}
+				a.line = (uint8_t)ev.value;
+			}
 			a.pc = ev.pc;
 			a.bcount = ev.bcount;
 			break;
@@ -588,6 +596,7 @@ int citcat_aes_extract(const char *cat_path, const char *out_path, struct citcat
 		if (a.kind == CITCAT_AES_END)
 			break;
 	}
+fail:
 	if (rc < 0 && rc != CITCAT_ERR_INTERRUPTED && err && !err->msg[0])
 		*err = *citcat_cat_reader_error(r);
 	if (rc < 0 && err && r && citcat_cat_reader_error(r)->code == rc)

@@ -63,7 +63,7 @@ int cmd_ims(int argc, char **argv)
 	if (rc)
 		return cli_errinfo(out, &err);
 	fprintf(stderr, "citcat ims: %llu memory bytes in %llu lines, %d registers, start 0x%08x, %llu instructions\n",
-		(unsigned long long)bytes, (unsigned long long)st.lines_filled, ARM_SLOTS, ims.id.start_pc,
+		(unsigned long long)bytes, (unsigned long long)st.lines_filled, citcat_ims_nslots(ims.cfg.isa), ims.id.start_pc,
 		(unsigned long long)ims.id.insns);
 	return EXIT_OK;
 }
