@@ -11,6 +11,9 @@
  * every bit without swapping SP; a PC written must be odd (Thumb). */
 #include "m7exc.h"
 
+/* an SCS register's offset, by its name in the shared map (citcat_m7_regs.h) */
+#define R(name) CITCAT_M7_SCS_OFF(CITCAT_M7_##name)
+
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,15 +32,15 @@
 #define CCR_RESET 0x00040200u    /* BP (RO 1), STKALIGN (RO 1 on the M7) */
 #define CCR_WRITABLE 0x0003011Bu /* IC DC BFHFNMIGN DIV_0_TRP UNALIGN_TRP USERSETMPEND NONBASETHRDENA */
 
-#define SHCSR_ENA_SHIFT 16 /* MEMFAULTENA, BUSFAULTENA, USGFAULTENA: bits 16..18 */
+#define SHCSR_ENA_SHIFT CITCAT_M7_SHCSR_ENA_SHIFT /* MEMFAULTENA, BUSFAULTENA, USGFAULTENA: bits 16..18 */
 
-#define HFSR_FORCED (1u << 30)
-#define HFSR_DEBUGEVT (1u << 31)
+#define HFSR_FORCED CITCAT_M7_HFSR_FORCED
+#define HFSR_DEBUGEVT CITCAT_M7_HFSR_DEBUGEVT
 
-#define ST_ENABLE 1u
-#define ST_TICKINT 2u
-#define ST_CLKSOURCE 4u
-#define ST_COUNTFLAG (1u << 16)
+#define ST_ENABLE CITCAT_M7_SYST_ENABLE
+#define ST_TICKINT CITCAT_M7_SYST_TICKINT
+#define ST_CLKSOURCE CITCAT_M7_SYST_CLKSOURCE
+#define ST_COUNTFLAG CITCAT_M7_SYST_COUNTFLAG
 #define ST_CALIB 0xC0000000u /* NOREF, SKEW, TENMS 0 */
 
 void m7exc_init(struct m7exc *m, uc_engine *uc, struct m7exc_bus bus)
@@ -500,63 +503,64 @@ static void set_prio_word(struct m7exc *m, int first, uint32_t v)
 static int read_word(struct m7exc *m, uint32_t off, uint32_t *v)
 {
 	uint32_t irqs = (uint32_t)(m->pending >> M7EXC_IRQ0);
-	if (off >= 0x100 && off < 0x320) { /* ISER ICER ISPR ICPR IABR: word 0 real, 1..7 RAZ */
+	if (off >= R(NVIC_ISER) && off < R(NVIC_IABR) + 0x20) { /* ISER ICER ISPR ICPR IABR: word 0 real, 1..7 RAZ */
 		unsigned word = (off & 0x7f) >> 2;
 		if ((off & 0x7f) >= 0x20)
 			return -1;
 		uint32_t act = (uint32_t)(m->active >> M7EXC_IRQ0);
-		uint32_t val = off < 0x200 ? m->irq_enable : off < 0x300 ? irqs : act;
+		uint32_t val = off < R(NVIC_ISPR) ? m->irq_enable : off < R(NVIC_IABR) ? irqs : act;
 		*v = word == 0 ? val : 0;
 		return 0;
 	}
-	if (off >= 0x400 && off < 0x4F0) { /* IPR */
-		int first = M7EXC_IRQ0 + (int)(off - 0x400);
+	if (off >= R(NVIC_IPR) && off < R(NVIC_IPR) + 0xF0) { /* IPR */
+		int first = M7EXC_IRQ0 + (int)(off - R(NVIC_IPR));
 		*v = first < M7EXC_NEXC ? prio_word(m, first) : 0;
 		return 0;
 	}
 	switch (off) {
-	case 0x004: *v = 0; return 0; /* ICTR: 32 lines */
-	case 0x008: *v = 0; return 0; /* ACTLR */
-	case 0x010: {
+	case R(ICTR): *v = 0; return 0; /* ICTR: 32 lines */
+	case R(ACTLR): *v = 0; return 0; /* ACTLR */
+	case R(SYST_CSR): {
 		*v = m->st_csr | ST_CLKSOURCE;
 		m->st_csr &= ~ST_COUNTFLAG; /* reading clears it */
 		return 0;
 	}
-	case 0x014: *v = m->st_rvr; return 0;
-	case 0x018: *v = m->st_cvr; return 0;
-	case 0x01C: *v = ST_CALIB; return 0;
-	case 0xD00: *v = M7EXC_CPUID; return 0;
-	case 0xD04: {
+	case R(SYST_RVR): *v = m->st_rvr; return 0;
+	case R(SYST_CVR): *v = m->st_cvr; return 0;
+	case R(SYST_CALIB): *v = ST_CALIB; return 0;
+	case R(SCB_CPUID): *v = M7EXC_CPUID; return 0;
+	case R(SCB_ICSR): {
 		uint32_t xpsr = 0;
 		if (rd(m, UC_ARM_REG_XPSR, &xpsr))
 			return -1;
 		int b = best_pending(m);
 		*v = (xpsr & 0x1ff) | (popcount64(m->active) <= 1 ? 1u << 11 : 0) |
 		     (b > 0 ? (uint32_t)b << 12 : 0) | (irqs ? 1u << 22 : 0) |
-		     (m->pending & BIT(M7EXC_SYSTICK) ? 1u << 26 : 0) | (m->pending & BIT(M7EXC_PENDSV) ? 1u << 28 : 0) |
-		     (m->pending & BIT(M7EXC_NMI) ? 1u << 31 : 0);
+		     (m->pending & BIT(M7EXC_SYSTICK) ? CITCAT_M7_ICSR_PENDSTSET : 0) |
+		     (m->pending & BIT(M7EXC_PENDSV) ? CITCAT_M7_ICSR_PENDSVSET : 0) |
+		     (m->pending & BIT(M7EXC_NMI) ? CITCAT_M7_ICSR_NMIPENDSET : 0);
 		return 0;
 	}
-	case 0xD08: *v = m->vtor; return 0;
-	case 0xD0C: *v = 0xFA050000u | (m->prigroup << 8); return 0;
-	case 0xD10: *v = m->scr; return 0;
-	case 0xD14: *v = m->ccr; return 0;
-	case 0xD18: *v = prio_word(m, 4); return 0;
-	case 0xD1C: *v = prio_word(m, 8); return 0;
-	case 0xD20: *v = prio_word(m, 12); return 0;
-	case 0xD24: *v = shcsr(m); return 0;
-	case 0xD28: *v = m->cfsr; return 0;
-	case 0xD2C: *v = m->hfsr; return 0;
-	case 0xD34: *v = m->mmfar; return 0;
-	case 0xD38: *v = m->bfar; return 0;
-	case 0xD3C: *v = 0; return 0; /* AFSR */
+	case R(SCB_VTOR): *v = m->vtor; return 0;
+	case R(SCB_AIRCR): *v = 0xFA050000u | (m->prigroup << 8); return 0;
+	case R(SCB_SCR): *v = m->scr; return 0;
+	case R(SCB_CCR): *v = m->ccr; return 0;
+	case R(SCB_SHPR): *v = prio_word(m, 4); return 0;
+	case R(SCB_SHPR) + 4: *v = prio_word(m, 8); return 0;
+	case R(SCB_SHPR) + 8: *v = prio_word(m, 12); return 0;
+	case R(SCB_SHCSR): *v = shcsr(m); return 0;
+	case R(SCB_CFSR): *v = m->cfsr; return 0;
+	case R(SCB_HFSR): *v = m->hfsr; return 0;
+	case R(SCB_MMFAR): *v = m->mmfar; return 0;
+	case R(SCB_BFAR): *v = m->bfar; return 0;
+	case R(SCB_AFSR): *v = 0; return 0; /* AFSR */
 	}
 	return -1;
 }
 
 static int write_word(struct m7exc *m, uint32_t off, uint32_t v)
 {
-	if (off >= 0x100 && off < 0x300) {
+	if (off >= R(NVIC_ISER) && off < R(NVIC_IABR)) {
 		if ((off & 0x7f) >= 0x20)
 			return -1;
 		if ((off & 0x7f) != 0)
@@ -570,49 +574,49 @@ static int write_word(struct m7exc *m, uint32_t off, uint32_t v)
 		}
 		return 0;
 	}
-	if (off >= 0x300 && off < 0x320)
+	if (off >= R(NVIC_IABR) && off < R(NVIC_IABR) + 0x20)
 		return 0; /* IABR: read-only */
-	if (off >= 0x400 && off < 0x4F0) {
-		int first = M7EXC_IRQ0 + (int)(off - 0x400);
+	if (off >= R(NVIC_IPR) && off < R(NVIC_IPR) + 0xF0) {
+		int first = M7EXC_IRQ0 + (int)(off - R(NVIC_IPR));
 		set_prio_word(m, first, v);
 		return 0;
 	}
 	switch (off) {
-	case 0x004: case 0x008: case 0x01C: case 0xD00: case 0xD3C: return 0; /* RO / WI */
-	case 0x010: m->st_csr = (m->st_csr & ST_COUNTFLAG) | (v & (ST_ENABLE | ST_TICKINT)); return 0;
-	case 0x014: m->st_rvr = v & 0x00FFFFFFu; return 0;
-	case 0x018: m->st_cvr = 0; m->st_csr &= ~ST_COUNTFLAG; return 0;
-	case 0xD04:
-		if (v & (1u << 31))
+	case R(ICTR): case R(ACTLR): case R(SYST_CALIB): case R(SCB_CPUID): case R(SCB_AFSR): return 0; /* RO / WI */
+	case R(SYST_CSR): m->st_csr = (m->st_csr & ST_COUNTFLAG) | (v & (ST_ENABLE | ST_TICKINT)); return 0;
+	case R(SYST_RVR): m->st_rvr = v & 0x00FFFFFFu; return 0;
+	case R(SYST_CVR): m->st_cvr = 0; m->st_csr &= ~ST_COUNTFLAG; return 0;
+	case R(SCB_ICSR):
+		if (v & CITCAT_M7_ICSR_NMIPENDSET)
 			m->pending |= BIT(M7EXC_NMI);
-		if (v & (1u << 28))
+		if (v & CITCAT_M7_ICSR_PENDSVSET)
 			m->pending |= BIT(M7EXC_PENDSV);
-		if (v & (1u << 27))
+		if (v & CITCAT_M7_ICSR_PENDSVCLR)
 			m->pending &= ~BIT(M7EXC_PENDSV);
-		if (v & (1u << 26))
+		if (v & CITCAT_M7_ICSR_PENDSTSET)
 			m->pending |= BIT(M7EXC_SYSTICK);
-		if (v & (1u << 25))
+		if (v & CITCAT_M7_ICSR_PENDSTCLR)
 			m->pending &= ~BIT(M7EXC_SYSTICK);
 		return 0;
-	case 0xD08: m->vtor = v & 0xFFFFFF80u; return 0;
-	case 0xD0C:
-		if ((v >> 16) != 0x05FA)
+	case R(SCB_VTOR): m->vtor = v & 0xFFFFFF80u; return 0;
+	case R(SCB_AIRCR):
+		if ((v & 0xFFFF0000u) != CITCAT_M7_AIRCR_VECTKEY)
 			return 0; /* wrong key: ignored */
 		m->prigroup = (v >> 8) & 7;
-		if (v & 4)
+		if (v & CITCAT_M7_AIRCR_SYSRESETREQ)
 			m->reset_request = 1;
 		return 0;
-	case 0xD10: m->scr = v & 0x16u; return 0;
-	case 0xD14: m->ccr = (CCR_RESET & ~CCR_WRITABLE) | (v & CCR_WRITABLE); return 0;
-	case 0xD18: set_prio_word(m, 4, v); return 0;
-	case 0xD1C: set_prio_word(m, 8, v); return 0;
-	case 0xD20: set_prio_word(m, 12, v); return 0;
-	case 0xD24: m->shcsr_ena = (v >> SHCSR_ENA_SHIFT) & 7; return 0;
-	case 0xD28: m->cfsr &= ~v; return 0;
-	case 0xD2C: m->hfsr &= ~v; return 0;
-	case 0xD34: m->mmfar = v; return 0;
-	case 0xD38: m->bfar = v; return 0;
-	case 0xF00:
+	case R(SCB_SCR): m->scr = v & 0x16u; return 0;
+	case R(SCB_CCR): m->ccr = (CCR_RESET & ~CCR_WRITABLE) | (v & CCR_WRITABLE); return 0;
+	case R(SCB_SHPR): set_prio_word(m, 4, v); return 0;
+	case R(SCB_SHPR) + 4: set_prio_word(m, 8, v); return 0;
+	case R(SCB_SHPR) + 8: set_prio_word(m, 12, v); return 0;
+	case R(SCB_SHCSR): m->shcsr_ena = (v >> SHCSR_ENA_SHIFT) & 7; return 0;
+	case R(SCB_CFSR): m->cfsr &= ~v; return 0;
+	case R(SCB_HFSR): m->hfsr &= ~v; return 0;
+	case R(SCB_MMFAR): m->mmfar = v; return 0;
+	case R(SCB_BFAR): m->bfar = v; return 0;
+	case R(NVIC_STIR):
 		if ((v & 0x1ff) < M7EXC_NIRQ)
 			m->pending |= BIT(M7EXC_IRQ0 + (v & 0x1ff));
 		return 0;
@@ -623,7 +627,7 @@ static int write_word(struct m7exc *m, uint32_t off, uint32_t v)
 /* byte and halfword access: the priority registers and CFSR */
 static int narrow_ok(uint32_t off)
 {
-	return (off >= 0x400 && off < 0x4F0) || (off >= 0xD18 && off < 0xD2C);
+	return (off >= R(NVIC_IPR) && off < R(NVIC_IPR) + 0xF0) || (off >= R(SCB_SHPR) && off < R(SCB_CFSR) + 4);
 }
 
 int m7exc_scs_read(struct m7exc *m, uint32_t off, unsigned size, uint32_t *v)
@@ -646,7 +650,7 @@ int m7exc_scs_write(struct m7exc *m, uint32_t off, unsigned size, uint32_t v)
 	if (size == 4)
 		return write_word(m, off, v);
 	uint32_t sh = 8 * (off & 3), mask = (size == 1 ? 0xffu : 0xffffu) << sh;
-	if (off >= 0xD28) /* CFSR: write-1-to-clear, the other bytes 0 */
+	if (off >= R(SCB_CFSR)) /* CFSR: write-1-to-clear, the other bytes 0 */
 		return write_word(m, off & ~3u, (v << sh) & mask);
 	uint32_t w;
 	if (read_word(m, off & ~3u, &w))

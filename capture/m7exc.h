@@ -18,6 +18,8 @@
 #ifndef CITCAT_M7EXC_H
 #define CITCAT_M7EXC_H
 
+#include "citcat_m7_regs.h"
+
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
@@ -42,9 +44,9 @@ enum {
 #define M7EXC_PRIO_BITS 4
 #define M7EXC_PRIO_MASK ((uint8_t)(0xffu << (8 - M7EXC_PRIO_BITS)))
 
-/* The System Control Space. */
-#define M7EXC_SCS_BASE 0xE000E000u
-#define M7EXC_SCS_SIZE 0x1000u
+/* The System Control Space (examples/bsp-m7/citcat_m7_regs.h, the map the firmware uses). */
+#define M7EXC_SCS_BASE CITCAT_M7_SCS_BASE
+#define M7EXC_SCS_SIZE CITCAT_M7_SCS_SIZE
 #define M7EXC_CPUID 0x411FC270u /* ARM, variant 1, Cortex-M7 (0xC27), revision 0 */
 
 /* EXC_RETURN values without floating-point state (the only ones the model

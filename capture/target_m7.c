@@ -141,7 +141,7 @@ static int m7_wfi_sleep(struct target *t, uint32_t pc)
 	for (uint64_t steps = 1; !m7exc_any_eligible(&m->exc); steps++) {
 		target_recompute_next(t);
 		uint64_t wake = (t->intc_enable & m->exc.irq_enable) ? target_next_wakeup(t) : UINT64_MAX, at = wake;
-		uint64_t due = (m->exc.st_csr & 3) == 3 ? m7exc_systick_due(&m->exc) : UINT64_MAX;
+		uint64_t due = (m->exc.st_csr & (CITCAT_M7_SYST_ENABLE | CITCAT_M7_SYST_TICKINT)) == (CITCAT_M7_SYST_ENABLE | CITCAT_M7_SYST_TICKINT) ? m7exc_systick_due(&m->exc) : UINT64_MAX;
 		if (due != UINT64_MAX && t->bus.cycle + due < at)
 			at = t->bus.cycle + due;
 		if (at == UINT64_MAX) {

@@ -88,7 +88,7 @@ function(citcat_add_firmware_m7 name)
       -o ${out}.tmp
     COMMAND sh ${CITCAT_BSP_M7_DIR}/check-firmware-m7.sh ${out}.tmp ${CITCAT_ARM_TOOL_PREFIX_M7}
     COMMAND ${CMAKE_COMMAND} -E rename ${out}.tmp ${out}
-    DEPENDS ${srcs} ${CITCAT_BSP_M7_DIR}/citcat_m7.h ${CITCAT_BSP_SHARED_DIR}/citcat_target.h
+    DEPENDS ${srcs} ${CITCAT_BSP_M7_DIR}/citcat_m7.h ${CITCAT_BSP_M7_DIR}/citcat_m7_regs.h ${CITCAT_BSP_SHARED_DIR}/citcat_target.h
       ${CITCAT_BSP_SHARED_DIR}/citcat_regs.h ${CITCAT_BSP_M7_DIR}/link.ld ${CITCAT_BSP_M7_DIR}/check-firmware-m7.sh
     COMMENT "Building Cortex-M7 firmware ${name}.elf"
     VERBATIM)

@@ -39,27 +39,7 @@ enum {
 
 /* ---- System Control Space ---------------------------------------------- */
 
-#define CITCAT_M7_SYST_CSR   0xE000E010u
-#define CITCAT_M7_SYST_RVR   0xE000E014u
-#define CITCAT_M7_SYST_CVR   0xE000E018u
-#define CITCAT_M7_SYST_CALIB 0xE000E01Cu
-#define CITCAT_M7_NVIC_ISER  0xE000E100u
-#define CITCAT_M7_NVIC_ICER  0xE000E180u
-#define CITCAT_M7_NVIC_ISPR  0xE000E200u
-#define CITCAT_M7_NVIC_ICPR  0xE000E280u
-#define CITCAT_M7_NVIC_IABR  0xE000E300u
-#define CITCAT_M7_NVIC_IPR   0xE000E400u /* one byte per IRQ */
-#define CITCAT_M7_SCB_CPUID  0xE000ED00u
-#define CITCAT_M7_SCB_ICSR   0xE000ED04u
-#define CITCAT_M7_SCB_VTOR   0xE000ED08u
-#define CITCAT_M7_SCB_AIRCR  0xE000ED0Cu
-#define CITCAT_M7_SCB_CCR    0xE000ED14u
-#define CITCAT_M7_SCB_SHPR   0xE000ED18u /* byte n: exception n + 4 */
-#define CITCAT_M7_SCB_SHCSR  0xE000ED24u
-#define CITCAT_M7_SCB_CFSR   0xE000ED28u
-#define CITCAT_M7_SCB_HFSR   0xE000ED2Cu
-#define CITCAT_M7_SCB_BFAR   0xE000ED38u
-#define CITCAT_M7_NVIC_STIR  0xE000EF00u
+#include "citcat_m7_regs.h" /* the register addresses, shared with the model (capture/m7exc.c) */
 
 #define CITCAT_M7_REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
 
@@ -92,14 +72,14 @@ static inline void citcat_m7_set_system_priority(unsigned exc, unsigned prio)
 /* AIRCR.PRIGROUP (0..7): group priority = bits 7:PRIGROUP+1. */
 static inline void citcat_m7_set_priority_grouping(unsigned g)
 {
-    CITCAT_REG(CITCAT_M7_SCB_AIRCR) = 0x05FA0000u | ((g & 7u) << 8);
+    CITCAT_REG(CITCAT_M7_SCB_AIRCR) = CITCAT_M7_AIRCR_VECTKEY | ((g & 7u) << 8);
 }
 
 /* Enable the MemManage, BusFault and UsageFault exceptions (otherwise
  * their faults escalate to HardFault). */
-static inline void citcat_m7_enable_faults(void) { CITCAT_REG(CITCAT_M7_SCB_SHCSR) |= 7u << 16; }
+static inline void citcat_m7_enable_faults(void) { CITCAT_REG(CITCAT_M7_SCB_SHCSR) |= 7u << CITCAT_M7_SHCSR_ENA_SHIFT; }
 
-static inline void citcat_m7_pend_sv(void) { CITCAT_REG(CITCAT_M7_SCB_ICSR) = 1u << 28; }
+static inline void citcat_m7_pend_sv(void) { CITCAT_REG(CITCAT_M7_SCB_ICSR) = CITCAT_M7_ICSR_PENDSVSET; }
 
 /* ---- SysTick ------------------------------------------------------------ */
 

@@ -44,7 +44,11 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 					abort();
 				break;
 			case CITCAT_CAT_IRQ:
-				if (ev.line > 15)
+				if (ev.line > 15 || c->isa != CITCAT_TARGET_ARMV7A)
+					abort();
+				break;
+			case CITCAT_CAT_EXC: /* the Cortex-M7's (CAT.md, version 5) */
+				if (ev.value < 2 || ev.value > 511 || c->isa != CITCAT_TARGET_CORTEX_M7)
 					abort();
 				break;
 			case CITCAT_CAT_STOP:
@@ -79,20 +83,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.timestamps = sel & 1;
 	cfg.icache.line = lines[(sel >> 1) & 3];
 	cfg.dcache.line = lines[(sel >> 3) & 3];
-	uint8_t meta[CITCAT_TARGET_META_LEN];
-	citcat_target_config_encode(&cfg, meta);
 	const uint8_t *rec = size ? data + 1 : data;
 	size_t len = size ? size - 1 : 0, blen;
-	uint32_t nrec = 1;
-	for (int pass = 0; pass < 2; pass++) {
-		uint8_t *b = wrap_container("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, rec, len, nrec, &blen);
-		if (!b)
-			return 0;
-		uint32_t n = read_all(b, blen);
-		free(b);
-		if (n == nrec || !n)
-			break;
-		nrec = n;
+	/* the records are read as the A target's, then as the Cortex-M7's */
+	for (cfg.isa = CITCAT_TARGET_ARMV7A; cfg.isa <= CITCAT_TARGET_CORTEX_M7; cfg.isa++) {
+		uint8_t meta[CITCAT_TARGET_META_LEN];
+		citcat_target_config_encode(&cfg, meta);
+		uint32_t nrec = 1;
+		for (int pass = 0; pass < 2; pass++) {
+			uint8_t *b = wrap_container("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, rec, len, nrec, &blen);
+			if (!b)
+				return 0;
+			uint32_t n = read_all(b, blen);
+			free(b);
+			if (n == nrec || !n)
+				break;
+			nrec = n;
+		}
 	}
 	return 0;
 }

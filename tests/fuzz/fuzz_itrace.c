@@ -9,6 +9,8 @@
 #include "itrace.h"
 #include "wrap.h"
 
+#include <citcat/cat.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint32_t read_all(const uint8_t *buf, size_t len)
@@ -17,6 +19,7 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 	struct citcat_itrace_reader *r;
 	uint32_t n = 0;
 	if (citcat_itrace_reader_open_mem(&r, buf, len) == 0) {
+		int m7 = citcat_itrace_isa(r) == CITCAT_ISA_ARMV7M;
 		citcat_itrace_reader_dma(r, 1);
 		while (citcat_itrace_next(r, &rec) == 1) {
 			n++;
@@ -25,12 +28,17 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 					abort();
 				continue;
 			}
-			if (rec.kind == CITCAT_REC_IRQ) {
-				if (rec.line > 63 || rec.n_acc)
+			if (rec.kind == CITCAT_REC_IRQ) { /* a Cortex-M7 entry carries accesses (ITRACE.md, isa 2) */
+				if (rec.line > 63 || (m7 ? rec.line < 2 : rec.n_acc != 0))
+					abort();
+			} else if (rec.kind == CITCAT_REC_STOP) {
+				if (rec.n_acc || rec.word >= CITCAT_FAULT_KINDS || (!m7 && rec.word == CITCAT_FAULT_EXCEPTION))
 					abort();
 				continue;
+			} else if (rec.kind != CITCAT_REC_INSN || (m7 && !rec.thumb)) {
+				abort();
 			}
-			if (rec.kind != CITCAT_REC_INSN || rec.n_acc > CITCAT_ITRACE_MAX_ACC)
+			if (rec.n_acc > CITCAT_ITRACE_MAX_ACC)
 				abort();
 			for (uint32_t i = 0; i < rec.n_acc; i++) {
 				const struct citcat_access *a = &rec.acc[i];
@@ -50,18 +58,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		read_all(data, size);
 		return 0;
 	}
-	static const uint8_t meta[8] = {CITCAT_ISA_ARM_A32};
 	size_t blen;
-	uint32_t nrec = 1;
-	for (int pass = 0; pass < 2; pass++) {
-		uint8_t *b = wrap_container("CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION, meta, sizeof meta, data, size, nrec, &blen);
-		if (!b)
-			return 0;
-		uint32_t n = read_all(b, blen);
-		free(b);
-		if (n == nrec || !n)
-			break;
-		nrec = n;
+	/* the records are read as an A-target trace, then as a Cortex-M7 one */
+	for (uint8_t isa = CITCAT_ISA_ARM_A32; isa <= CITCAT_ISA_ARMV7M; isa++) {
+		const uint8_t meta[8] = {isa};
+		uint32_t nrec = 1;
+		for (int pass = 0; pass < 2; pass++) {
+			uint8_t *b = wrap_container("CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION, meta, sizeof meta, data, size, nrec, &blen);
+			if (!b)
+				return 0;
+			uint32_t n = read_all(b, blen);
+			free(b);
+			if (n == nrec || !n)
+				break;
+			nrec = n;
+		}
 	}
 	return 0;
 }
