@@ -554,7 +554,13 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct replayer *p = ctx;
-	return mmio_read(uc, (uint32_t)(M7EXC_SCS_BASE + (uint32_t)off - p->ims.cfg.dev_base), size, ctx);
+	uint64_t v = mmio_read(uc, (uint32_t)(M7EXC_SCS_BASE + (uint32_t)off - p->ims.cfg.dev_base), size, ctx);
+	uint32_t model;
+	if (!p->c.failed && !p->c.done && replay_m7_scs_differs(p->m7, (uint32_t)off, size, (uint32_t)v, &model))
+		replay_diverge(&p->c, "SCS state", "the value the replay's exception model holds (set before P?)",
+			       "0x%08x read from 0x%08x, the model holds 0x%08x", (uint32_t)v, M7EXC_SCS_BASE + (uint32_t)off,
+			       model);
+	return v;
 }
 
 /* The model's register write comes first, as in the capture: a refused one
@@ -863,6 +869,11 @@ double citcat_replay_bare_seconds(const char *ims_path, const char *aes_path, ui
 	struct citcat_ims ims;
 	if (citcat_ims_read(ims_path, &ims, err))
 		return -1;
+	if (ims.cfg.isa != CITCAT_TARGET_ARMV7A) { /* an A core: it would run the M7's code wrongly */
+		citcat_ims_fini(&ims);
+		citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX, "%s: no bare baseline on the Cortex-M7 target", ims_path);
+		return -1;
+	}
 	struct citcat_aes_reader *aes = NULL;
 	if (aes_path && citcat_aes_reader_open(&aes, aes_path)) {
 		if (err)

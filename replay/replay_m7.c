@@ -228,3 +228,19 @@ int replay_m7_scs_write(struct replay_m7 *m, uint32_t off, unsigned size, uint32
 {
 	return m7exc_scs_write(&m->exc, off, size, v) ? -1 : 0;
 }
+
+int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v, uint32_t *model)
+{
+	uint32_t mask;
+	if (off == 0xD08 || off == 0xD0C || off == 0xD14) /* VTOR, AIRCR (PRIGROUP), CCR */
+		mask = 0xFFFFFFFFu;
+	else if (off == 0xD24) /* SHCSR: the fault enables (the active and pended bits are not kept at P) */
+		mask = 7u << 16;
+	else if ((off >= 0xD18 && off < 0xD24) || (off >= 0x400 && off < 0x420)) /* SHPR1-3, IPR0-7 */
+		mask = size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
+	else
+		return 0;
+	if (m7exc_scs_read(&m->exc, off, size, model))
+		return 0; /* a refused read is the recorded end or a divergence already */
+	return ((*model ^ v) & mask) != 0;
+}
