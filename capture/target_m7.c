@@ -43,9 +43,15 @@ static void m7_error(struct target *t, int rc)
 		target_fault(t, CITCAT_FAULT_EXCEPTION, m->err_pc, (uint32_t)m->err_exc, t->stop_detail);
 		return;
 	}
-	target_fail(t, rc == M7EXC_E_BUS ? CITCAT_ERR_TARGET : CITCAT_ERR_UNICORN,
-		    "Cortex-M7 exception model: %s %s at pc 0x%08x (address 0x%08x)", m7exc_name(m->err_exc), what,
-		    m->err_pc, m->err_addr);
+	if (rc == M7EXC_E_BUS) { /* a stacking, unstacking or vector access outside RAM: a data bus error */
+		int w = strstr(what, "write") != NULL;
+		snprintf(t->stop_detail, sizeof t->stop_detail, "%s: %s at 0x%08x", m7exc_name(m->err_exc), what,
+			 m->err_addr);
+		target_fault(t, w ? CITCAT_FAULT_WRITE : CITCAT_FAULT_READ, m->err_pc, m->err_addr, t->stop_detail);
+		return;
+	}
+	target_fail(t, CITCAT_ERR_UNICORN, "Cortex-M7 exception model: %s %s at pc 0x%08x (address 0x%08x)",
+		    m7exc_name(m->err_exc), what, m->err_pc, m->err_addr);
 }
 
 /* The data side for the exception model (struct m7exc_bus): one aligned

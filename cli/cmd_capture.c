@@ -456,12 +456,15 @@ int cat_info(const char *path, int json)
 		printf("{\"kind\": \"cat\", \"version\": %d, \"target\": \"%s\", \"events\": {", CITCAT_CAT_VERSION,
 		       cli_target_id(citcat_cat_config(r)->isa));
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
-			printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k]);
+			if (citcat_cat_kind_name((unsigned)k)[0] != '?') /* a reserved kind */
+				printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k),
+				       (unsigned long long)n[k]);
 		for (int part = 0; part < 2; part++) {
 			printf("}, \"events_%s\": {", part ? "traced" : "before_start");
 			for (int k = 1; k < CITCAT_CAT_KINDS; k++)
-				printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k),
-				       (unsigned long long)(part ? n[k] - pre[k] : pre[k]));
+				if (citcat_cat_kind_name((unsigned)k)[0] != '?')
+					printf("%s\"%s\": %llu", k > 1 ? ", " : "", citcat_cat_kind_name((unsigned)k),
+					       (unsigned long long)(part ? n[k] - pre[k] : pre[k]));
 		}
 		printf("}, \"instructions\": %llu, \"branches\": %llu, \"cycles\": %llu, \"dma_bytes\": %llu, "
 		       "\"file_bytes\": %llu, \"bytes_per_instruction\": %.4f, \"trace_start_pc\": %u, "
@@ -506,8 +509,9 @@ int cat_info(const char *path, int json)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", repl[0], repl[1]);
 		printf("  events            total  before start    traced\n");
 		for (int k = 1; k < CITCAT_CAT_KINDS; k++)
-			printf("    %-15s %11llu %13llu %9llu\n", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k],
-			       (unsigned long long)pre[k], (unsigned long long)(n[k] - pre[k]));
+			if (citcat_cat_kind_name((unsigned)k)[0] != '?')
+				printf("    %-15s %11llu %13llu %9llu\n", citcat_cat_kind_name((unsigned)k), (unsigned long long)n[k],
+				       (unsigned long long)pre[k], (unsigned long long)(n[k] - pre[k]));
 		printf("  file       %llu bytes, %.3f per instruction\n", (unsigned long long)size,
 		       insns ? (double)size / (double)insns : 0.0);
 	}
