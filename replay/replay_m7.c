@@ -144,6 +144,11 @@ static void collect_end(struct replay_m7 *m, int rc)
 		if ((rc == M7EXC_E_NOHANDLER || rc == M7EXC_E_VECTOR || rc == M7EXC_E_LOCKUP) &&
 		    m->ops.fault(m->ops.ctx, CITCAT_FAULT_EXCEPTION, x->err_pc, (uint32_t)x->err_exc))
 			return;
+		/* an access outside RAM: the capture's data bus error (target_m7.c, m7_error) */
+		if (rc == M7EXC_E_BUS &&
+		    m->ops.fault(m->ops.ctx, x->err_what && strstr(x->err_what, "write") ? CITCAT_FAULT_WRITE : CITCAT_FAULT_READ,
+				 x->err_pc, x->err_addr))
+			return;
 		replay_diverge(c, "exception", "the exception to be taken as recorded", "%s %s at pc 0x%08x (%s)",
 			       m7exc_name(x->err_exc), x->err_what ? x->err_what : "", x->err_pc,
 			       rc == M7EXC_E_NOHANDLER ? "no handler"
