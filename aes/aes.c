@@ -48,7 +48,7 @@ static struct tab_ent *tab_slot(struct astate *s, unsigned kind, uint32_t addr)
 
 struct citcat_aes_writer {
 	struct cc_writer *cw;
-	uint32_t dev_base;
+	uint32_t dev_base, isa;
 	struct astate st;
 	struct citcat_aes_rec prev; /* last queue record written, for repeats */
 	int have_prev;
@@ -64,6 +64,7 @@ struct citcat_aes_reader {
 	struct citcat_aes_rec prev;
 	int have_prev;
 	unsigned max_stop; /* the highest stop reason the file's version has */
+	uint32_t isa;      /* metadata (version 3), else 1 */
 	uint64_t repeat; /* copies of PREV still to return */
 	size_t last_bytes;
 	const uint8_t *last_raw;
@@ -88,7 +89,9 @@ int citcat_aes_writer_open(struct citcat_aes_writer **out, const char *path, con
 	cc_put32(meta + 8, id->start_pc);
 	cc_put64(meta + 12, id->insns);
 	cc_put32(meta + 20, cfg->dev_base);
+	meta[24] = cfg->isa == 2; /* the target: 0 ARM, 1 the Cortex-M7 */
 	w->dev_base = cfg->dev_base;
+	w->isa = cfg->isa;
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_AES_VERSION, meta, sizeof meta, 0);
 	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
 	if (rc)
@@ -141,7 +144,12 @@ static int put(struct citcat_aes_writer *w, const struct citcat_aes_rec *r)
 	unsigned h = r->kind;
 	switch (r->kind) {
 	case CITCAT_AES_IRQ:
-		h |= (unsigned)(r->line & 15) << 3;
+		if (w->isa == 2) { /* the M7: bit 7, then the exception number */
+			h |= 0x80;
+			p += cc_put_uvar(p, r->line);
+		} else {
+			h |= (unsigned)(r->line & 15) << 3;
+		}
 		p += cc_put_uvar(p, r->bcount - s->bcount);
 		p += cc_put_uvar(p, cc_zigzag((int64_t)r->pc - (int64_t)s->pc));
 		s->bcount = r->bcount;
@@ -211,6 +219,9 @@ int citcat_aes_write(struct citcat_aes_writer *w, const struct citcat_aes_rec *r
 		return CITCAT_ERR_INVAL;
 	if (r->kind >= CITCAT_AES_KINDS || (r->kind == CITCAT_AES_DMA && (!r->len || r->len > 4096)))
 		return CITCAT_ERR_INVAL;
+	if (r->kind == CITCAT_AES_IRQ && (w->isa == 2 ? r->line < CITCAT_AES_M7_EXC_MIN || r->line > CITCAT_AES_M7_EXC_MAX
+						   : r->line > 15))
+		return CITCAT_ERR_INVAL;
 	/* Polling loops read the same register and get the same value many
 	 * times in a row: such runs become one repeat record. */
 	if (w->have_prev && is_queue(r->kind) && r->kind == w->prev.kind && r->addr == w->prev.addr &&
@@ -242,7 +253,13 @@ static int reader_init(void *obj)
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	if (ml != META_LEN)
 		return citcat_errinfo_set(&r->err, CITCAT_ERR_CORRUPT, 12, "AES metadata is %u bytes, expected %u", ml, META_LEN);
-	for (unsigned i = 24; i < META_LEN; i++)
+	/* version 3 has the target at 24 (AES.md, Metadata): 0 ARM, 1 M7 */
+	unsigned res0 = cc_reader_version(r->cr) >= 3 ? 25 : 24;
+	if (res0 == 25 && m[24] > 1)
+		return citcat_errinfo_set(&r->err, CITCAT_ERR_CORRUPT, 16 + 24,
+					  "AES metadata: unknown target %u (0 ARM, 1 Cortex-M7)", m[24]);
+	r->isa = res0 == 25 && m[24] ? 2 : 1;
+	for (unsigned i = res0; i < META_LEN; i++)
 		if (m[i]) /* reserved (AES.md, Metadata) */
 			return citcat_errinfo_set(&r->err, CITCAT_ERR_CORRUPT, 16 + i,
 						  "AES metadata: reserved byte %u is 0x%02x, not 0", i, m[i]);
@@ -260,6 +277,7 @@ static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_AES_VERSION, siz
 CC_STREAM_READER_FUNCS(citcat_aes_reader, struct citcat_aes_reader, &reader_kind)
 
 const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return r ? &r->id : NULL; }
+uint32_t citcat_aes_isa(const struct citcat_aes_reader *r) { return r ? r->isa : 0; }
 const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return r ? &r->err : NULL; }
 const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *len)
 {
@@ -311,9 +329,18 @@ int citcat_aes_next(struct citcat_aes_reader *r, struct citcat_aes_rec *rec)
 	rec->kind = (uint8_t)kind;
 	switch (kind) {
 	case CITCAT_AES_IRQ:
-		if (h & 0x80)
-			return bad(r, start, "reserved bit set");
-		rec->line = (h >> 3) & 15;
+		if (r->isa == 2) { /* the M7: bit 7 set, then the exception number */
+			if (h != 0x80)
+				return bad(r, start, "M7 exception record: bit 7 clear or reserved bits set");
+			CC_GETV(v, "exception truncated");
+			if (v < CITCAT_AES_M7_EXC_MIN || v > CITCAT_AES_M7_EXC_MAX)
+				return bad(r, start, "M7 exception number out of range (2..47)");
+			rec->line = (uint8_t)v;
+		} else {
+			if (h & 0x80)
+				return bad(r, start, "reserved bit set");
+			rec->line = (h >> 3) & 15;
+		}
 		CC_GETV(v, "interrupt truncated");
 		s->bcount += v;
 		CC_GETD(s->pc, s->pc, "interrupt truncated");
@@ -569,8 +596,18 @@ static int extract(const char *cat_path, int64_t seg, const char *out_path, stru
 		memset(&a, 0, sizeof a);
 		switch (ev.kind) {
 		case CITCAT_CAT_IRQ:
+		case CITCAT_CAT_EXC: /* the writer encodes it by the configuration's ISA */
 			a.kind = CITCAT_AES_IRQ;
 			a.line = ev.line;
+			if (ev.kind == CITCAT_CAT_EXC) {
+				if (ev.value < CITCAT_AES_M7_EXC_MIN || ev.value > CITCAT_AES_M7_EXC_MAX) {
+					rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, citcat_cat_reader_offset(r),
+								"exception %llu: the Cortex-M7 model has exceptions 2..47 only",
+								(unsigned long long)ev.value);
+					goto fail;
+				}
+				a.line = (uint8_t)ev.value;
+			}
 			a.pc = ev.pc;
 			a.bcount = ev.bcount;
 			break;
@@ -613,6 +650,7 @@ static int extract(const char *cat_path, int64_t seg, const char *out_path, stru
 		if (a.kind == CITCAT_AES_END)
 			break;
 	}
+fail:
 	if (rc < 0 && rc != CITCAT_ERR_INTERRUPTED && err && !err->msg[0])
 		*err = *citcat_cat_reader_error(r);
 	if (rc < 0 && err && r && citcat_cat_reader_error(r)->code == rc)

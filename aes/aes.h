@@ -14,4 +14,13 @@
  * accounting.  Valid until the next read. */
 const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *len);
 
+/* The target's ISA from the metadata (AES.md): 1 ARM (A32/Thumb; every
+ * version 1 and 2 file), 2 the Cortex-M7, whose IRQ records carry an
+ * exception number in LINE.  0 for NULL. */
+uint32_t citcat_aes_isa(const struct citcat_aes_reader *r);
+
+/* The exception numbers an M7 IRQ record may carry (AES.md): 2..47. */
+#define CITCAT_AES_M7_EXC_MIN 2
+#define CITCAT_AES_M7_EXC_MAX 47
+
 #endif

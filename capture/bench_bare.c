@@ -97,6 +97,11 @@ static int bare_run(const char *ims_path, const char *aes_path, const char *itra
 	int rc = citcat_ims_read(ims_path, &ims, err);
 	if (rc)
 		return rc;
+	if (ims.cfg.isa != CITCAT_TARGET_ARMV7A) { /* an A core would run the M7's code wrongly */
+		citcat_ims_fini(&ims);
+		return citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX, "%s: no bare baseline on the Cortex-M7 target",
+					  ims_path);
+	}
 	struct bare *b = calloc(1, sizeof *b);
 	struct citcat_aes_reader *ev = NULL;
 	struct citcat_itrace_reader *it = NULL;

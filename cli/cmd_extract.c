@@ -75,7 +75,7 @@ int cmd_ims(int argc, char **argv)
 	if (rc)
 		return cli_errinfo(out, &err);
 	fprintf(stderr, "citcat ims: %llu memory bytes in %llu lines, %d registers, start 0x%08x, %llu instructions\n",
-		(unsigned long long)bytes, (unsigned long long)st.lines_filled, ARM_SLOTS, ims.id.start_pc,
+		(unsigned long long)bytes, (unsigned long long)st.lines_filled, citcat_ims_nslots(ims.cfg.isa), ims.id.start_pc,
 		(unsigned long long)ims.id.insns);
 	return EXIT_OK;
 }
@@ -114,6 +114,10 @@ static const char *const slot_names[ARM_SLOTS] = {
 	"sp_usr", "lr_usr", "sp_svc", "lr_svc", "spsr_svc", "sp_irq", "lr_irq", "spsr_irq", "sp_abt", "lr_abt",
 	"spsr_abt", "sp_und", "lr_und", "spsr_und", "r8_fiq", "r9_fiq", "r10_fiq", "r11_fiq", "r12_fiq", "sp_fiq",
 	"lr_fiq", "spsr_fiq"};
+/* the Cortex-M7's 23 (capture/TARGET-M7.md, register dump) */
+static const char *const m7_slot_names[M7_SLOTS] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc", "xpsr",
+	"msp", "psp", "primask", "basepri", "faultmask", "control"};
 
 static long file_size(const char *path)
 {
@@ -138,32 +142,35 @@ int ims_info(const char *path, int json)
 	/* raw: registers 4 bytes each + the memory bytes themselves (no
 	 * addresses; the thesis's figure 5 counts 8 bytes per (address, word)
 	 * pair instead); compressed: the file itself */
-	uint64_t raw = 4u * ARM_SLOTS + mem;
+	const int ns = citcat_ims_nslots(ims.cfg.isa);
+	const char *const *names = ims.cfg.isa == CITCAT_ISA_M7 ? m7_slot_names : slot_names;
+	const char *target = cli_target_name(ims.cfg.isa);
+	uint64_t raw = 4u * (unsigned)ns + mem;
 	long fsize = file_size(path);
 	if (json) {
-		printf("{\"kind\": \"ims\", \"version\": %d, \"start_pc\": %u, \"instructions\": %llu, "
+		printf("{\"kind\": \"ims\", \"version\": %d, \"target\": \"%s\", \"start_pc\": %u, \"instructions\": %llu, "
 		       "\"replacement_state\": [%u, %u], \"registers\": {",
-		       version, ims.id.start_pc, (unsigned long long)ims.id.insns, ims.repl_state[0],
+		       version, cli_target_id(ims.cfg.isa), ims.id.start_pc, (unsigned long long)ims.id.insns, ims.repl_state[0],
 		       ims.repl_state[1]);
-		for (int k = 0; k < ARM_SLOTS; k++)
-			printf("%s\"%s\": %u", k ? ", " : "", slot_names[k], ims.regs.slot[k]);
+		for (int k = 0; k < ns; k++)
+			printf("%s\"%s\": %u", k ? ", " : "", names[k], ims.regs.slot[k]);
 		printf("}, \"register_count\": %d, \"memory_bytes\": %llu, \"memory_runs\": %zu, \"raw_bytes\": %llu, "
 		       "\"file_bytes\": %ld, \"trace_id\": \"%016llx\"}\n",
-		       ARM_SLOTS, (unsigned long long)mem, nseg, (unsigned long long)raw, fsize,
+		       ns, (unsigned long long)mem, nseg, (unsigned long long)raw, fsize,
 		       (unsigned long long)ims.id.hash);
 	} else {
 		printf("%s: initial machine state (IMS v%d), trace id %016llx\n", path, version,
 		       (unsigned long long)ims.id.hash);
-		printf("  target     %s\n", cli_target_name(ims.cfg.isa));
+		printf("  target     %s\n", target);
 		printf("  start      0x%08x, %llu instructions in the traced interval\n", ims.id.start_pc,
 		       (unsigned long long)ims.id.insns);
 		if (ims.cfg.icache.repl == CITCAT_REPL_RANDOM || ims.cfg.dcache.repl == CITCAT_REPL_RANDOM)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", ims.repl_state[0],
 			       ims.repl_state[1]);
-		printf("  registers  %d\n", ARM_SLOTS);
-		for (int k = 0; k < ARM_SLOTS; k++)
-			printf("%s%-8s 0x%08x%s", k % 4 == 0 ? "    " : "  ", slot_names[k], ims.regs.slot[k],
-			       k % 4 == 3 || k == ARM_SLOTS - 1 ? "\n" : "");
+		printf("  registers  %d\n", ns);
+		for (int k = 0; k < ns; k++)
+			printf("%s%-8s 0x%08x%s", k % 4 == 0 ? "    " : "  ", names[k], ims.regs.slot[k],
+			       k % 4 == 3 || k == ns - 1 ? "\n" : "");
 		printf("  memory     %llu bytes in %zu runs\n", (unsigned long long)mem, nseg);
 		printf("  size       %llu bytes raw, %ld bytes in the file\n", (unsigned long long)raw, fsize);
 	}

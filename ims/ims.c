@@ -134,6 +134,7 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 	x.seen = calloc(1, cfg->ram_size / 8 + 1);
 	x.known = calloc(1, cfg->ram_size / 8 + 1);
 	uint64_t slots = 0; /* dump slots seen, one bit each */
+	const int nslots = citcat_ims_nslots(cfg->isa);
 	int synced = 0, dump_done = 0, stopped = 0;
 	uint32_t start_pc = 0;
 	uint64_t insns = 0, branches = 0, n = 0, ehash = 0, base_insns = 0, base_bcount = 0;
@@ -219,7 +220,7 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 		case CITCAT_CAT_UWRITE: {
 			uint32_t off = ev.addr - cfg->dev_base;
 			const uint32_t reg0 = CITCAT_DEV_OFF(CITCAT_TRACE_REG(0));
-			if (off >= reg0 && off < reg0 + 4 * ARM_SLOTS && !dump_done) {
+			if (off >= reg0 && off < reg0 + 4 * (uint32_t)nslots && !dump_done) {
 				uint32_t k = (off - reg0) / 4;
 				if (!(slots & (1ull << k))) { /* the first write holds the value at P */
 					slots |= 1ull << k;
@@ -257,10 +258,10 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 		rc = citcat_errinfo_set(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
 		goto out;
 	}
-	if (!dump_done || slots != (1ull << ARM_SLOTS) - 1) {
+	if (!dump_done || slots != (1ull << nslots) - 1) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
 			  "the register dump is incomplete (%d of %d slots, DUMP_DONE %s)", __builtin_popcountll(slots),
-			  ARM_SLOTS, dump_done ? "seen" : "missing");
+			  nslots, dump_done ? "seen" : "missing");
 		goto out;
 	}
 	if (seg >= 0 && rc == 1)
@@ -330,6 +331,10 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 		cc_put32(p, ims->regs.slot[k]);
 	cc_put32(p, ims->repl_state[0]);
 	cc_put32(p + 4, ims->repl_state[1]);
+	for (int k = citcat_ims_nslots(ims->cfg.isa); k < ARM_SLOTS; k++)
+		if (ims->regs.slot[k])
+			return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+						  "%s: register slot %d is not 0 on the Cortex-M7 (23 slots)", path, k);
 	if (!cache_repl_state_valid(&ims->cfg.icache, ims->repl_state[0]) ||
 	    !cache_repl_state_valid(&ims->cfg.dcache, ims->repl_state[1]))
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
@@ -399,8 +404,13 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, citcat_ims_run_
 	ims->id.start_pc = cc_get32(p + 8);
 	ims->id.insns = cc_get64(p + 12);
 	p += 20;
-	for (int k = 0; k < ARM_SLOTS; k++, p += 4)
+	for (int k = 0; k < ARM_SLOTS; k++, p += 4) {
 		ims->regs.slot[k] = cc_get32(p);
+		if (k >= citcat_ims_nslots(ims->cfg.isa) && ims->regs.slot[k]) /* the M7 dumps 23 slots */
+			return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + (uint64_t)(p - m),
+						  "IMS register slot %d is 0x%08x on the Cortex-M7, which dumps 23 slots (must be 0)",
+						  k, ims->regs.slot[k]);
+	}
 	for (int k = 0; k < 2; k++, p += 4) {
 		const struct citcat_cache_config *cc = k ? &ims->cfg.dcache : &ims->cfg.icache;
 		ims->repl_state[k] = cc_get32(p);

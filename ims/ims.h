@@ -13,6 +13,18 @@
 #include "citcat.h"
 #include "image.h"
 
+/* The Cortex-M7's register dump (configuration isa 2, capture/TARGET-M7.md):
+ * the first 23 of the 39 slots, the others 0 in the IMS (IMS.md). */
+enum {
+	CITCAT_ISA_M7 = 2,
+	M7_SLOT_SP = 13, M7_SLOT_LR = 14, M7_SLOT_PC = 15, M7_SLOT_XPSR = 16, M7_SLOT_MSP = 17, M7_SLOT_PSP = 18,
+	M7_SLOT_PRIMASK = 19, M7_SLOT_BASEPRI = 20, M7_SLOT_FAULTMASK = 21, M7_SLOT_CONTROL = 22,
+	M7_SLOTS = 23
+};
+
+/* The register slots the dump of ISA fills: 23 on the M7, 39 otherwise. */
+static inline int citcat_ims_nslots(uint32_t isa) { return isa == CITCAT_ISA_M7 ? M7_SLOTS : ARM_SLOTS; }
+
 /* Bytes of IMS metadata (IMS.md). */
 #define CITCAT_IMS_META_LEN (CITCAT_TARGET_META_LEN + 20 + 4 * ARM_SLOTS + 8)
 

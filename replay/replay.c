@@ -14,6 +14,7 @@
  * the run ends. */
 #include "replay.h"
 #include "replay_int.h"
+#include "replay_m7.h"
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
@@ -51,6 +52,7 @@ struct replayer {
 	uint64_t cat_base_insns, cat_base_bcount;
 
 	int fault_seen; /* the recorded fault was reproduced (AES END, CITCAT_STOP_FAULT) */
+	struct replay_m7 *m7; /* the Cortex-M7 (isa 2), else NULL */
 };
 
 
@@ -123,6 +125,10 @@ static void describe_event(char *buf, size_t n, const struct citcat_cat_event *e
 		break;
 	case CITCAT_CAT_IRQ:
 		snprintf(buf, n, "irq line %u at branch %llu epc 0x%08x", e->line, (unsigned long long)e->bcount, e->pc);
+		break;
+	case CITCAT_CAT_EXC:
+		snprintf(buf, n, "exception %llu at branch %llu epc 0x%08x", (unsigned long long)e->value,
+			 (unsigned long long)e->bcount, e->pc);
 		break;
 	default:
 		snprintf(buf, n, "%s", citcat_cat_kind_name(e->kind));
@@ -197,6 +203,9 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 			break;
 		case CITCAT_CAT_IRQ:
 			same = rec.line == ev->line && rec.bcount == ev->bcount && rec.pc == ev->pc;
+			break;
+		case CITCAT_CAT_EXC:
+			same = rec.value == ev->value && rec.bcount == ev->bcount && rec.pc == ev->pc;
 			break;
 		}
 	}
@@ -407,6 +416,11 @@ static int async_events(struct replayer *p, uint32_t a)
 				       "an interrupt recorded inside an IT block (ITSTATE 0x%02x)", p->c.itstate);
 			return 0;
 		}
+		if (p->m7) { /* the entry the capture made (TARGET-M7.md) */
+			int exc = p->next.line;
+			next_aes(p);
+			return replay_m7_enter(p->m7, exc, a);
+		}
 		if (!replay_irq_enabled(&p->c, p->next.line))
 			return 0;
 		unsigned line = p->next.line;
@@ -543,6 +557,10 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct replayer *p = ctx;
+	if (p->m7) {
+		replay_m7_intr(p->m7, intno);
+		return;
+	}
 	/* the capture model's mapping (capture/target.c, hook_intr) */
 	unsigned kind = intno == 1 ? CITCAT_FAULT_UNDEF : intno == 2 ? CITCAT_FAULT_SVC : intno == 7 ? CITCAT_FAULT_BKPT
 														  : CITCAT_FAULT_ABORT;
@@ -550,6 +568,50 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 		return;
 	replay_diverge(&p->c, "exception", "no exception other than the recorded interrupts", "exception %u (SVC, undefined or abort)", intno);
 }
+
+/* ---- the Cortex-M7 (replay_m7.c) ---- */
+
+/* SCS accesses are device accesses (TARGET-M7.md, Capture): reads take the
+ * AES's input queue, writes are checked against its output log, through
+ * mmio_read and mmio_write at the SCS address. */
+static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct replayer *p = ctx;
+	uint64_t v = mmio_read(uc, (uint32_t)(M7EXC_SCS_BASE + (uint32_t)off - p->ims.cfg.dev_base), size, ctx);
+	uint32_t model;
+	if (!p->c.failed && !p->c.done && replay_m7_scs_differs(p->m7, (uint32_t)off, size, (uint32_t)v, &model))
+		replay_diverge(&p->c, "SCS state", "the value the replay's exception model holds (set before P?)",
+			       "0x%08x read from 0x%08x, the model holds 0x%08x", (uint32_t)v, M7EXC_SCS_BASE + (uint32_t)off,
+			       model);
+	return v;
+}
+
+/* The model's register write comes first, as in the capture: a refused one
+ * is a bus error (the recorded end, or a divergence). */
+static void scs_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
+{
+	struct replayer *p = ctx;
+	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off;
+	if (p->c.failed || p->c.done)
+		return;
+	if (replay_m7_scs_write(p->m7, (uint32_t)off, size, (uint32_t)value)) {
+		if (!expected_fault(p, CITCAT_FAULT_DEV_WRITE, p->c.cur_pc, addr))
+			replay_diverge(&p->c, "device output log", "an SCS write the model accepts",
+				       "a %u-byte write of 0x%llx to 0x%08x, a bus error", size, (unsigned long long)value, addr);
+		return;
+	}
+	mmio_write(uc, (uint32_t)(addr - p->ims.cfg.dev_base), size, value, ctx);
+}
+
+static bool hook_invalid_m7(uc_engine *uc, void *ctx)
+{
+	struct replayer *p = ctx;
+	return replay_m7_invalid(p->m7);
+}
+
+static void m7_close(void *ctx) { close_record(ctx); }
+static void m7_emit(void *ctx, const struct citcat_itrace_rec *r) { emit_record(ctx, r); }
+static int m7_fault(void *ctx, unsigned kind, uint32_t pc, uint32_t addr) { return expected_fault(ctx, kind, pc, addr); }
 
 void citcat_replay_config_default(struct citcat_replay_config *c)
 {
@@ -650,6 +712,13 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 			  cfg->aes_path, (unsigned long long)p->ims.id.hash, (unsigned long long)aid->hash);
 		goto out;
 	}
+	if (citcat_aes_isa(p->aes) != p->ims.cfg.isa) {
+		rc = replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX,
+				 "%s and %s are for different targets (%s and %s)", cfg->ims_path, cfg->aes_path,
+				 p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? "Cortex-M7" : "ARMv7-A",
+				 citcat_aes_isa(p->aes) == CITCAT_TARGET_CORTEX_M7 ? "Cortex-M7" : "ARMv7-A");
+		goto out;
+	}
 	p->total = p->ims.id.insns;
 	if (cfg->verify_cat) {
 		if ((rc = citcat_cat_reader_open(&p->cat, cfg->verify_cat))) {
@@ -679,6 +748,8 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		}
 		rc = 0;
 	}
+	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
+		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
 	if ((rc = replay_open_itraces(&p->c)))
 		goto out;
 	/* zero pages from the kernel, faulted in as the run touches them:
@@ -707,10 +778,23 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 	int itr = cfg->out_path || cfg->oracle || cfg->observer || cfg->on_record;
 	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | (itr ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
-				   hook_unmapped, hook_intr, &p->c.block_thumb};
-	if ((rc = replay_open_core(&p->c, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, mmio_write, &hooks, p,
-				   &p->ims.regs)))
+				   hook_unmapped, hook_intr,
+				   p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? NULL : &p->c.block_thumb};
+	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7) {
+		if (!(p->m7 = calloc(1, sizeof *p->m7))) {
+			rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			goto out;
+		}
+		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p};
+		if ((rc = replay_m7_open(p->m7, &p->c, cfg->ims_path, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
+					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))
+			goto out;
+	} else if ((rc = replay_open_core(&p->c, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, mmio_write, &hooks,
+					  p, &p->ims.regs))) {
 		goto out;
+	}
+	if (p->m7)
+		p->c.block_thumb = 1; /* always Thumb: no block hook on the M7 (hook_code's thumb_state_in) */
 	/* bus_dma writes RAM behind Unicorn's back, as in the capture model */
 	p->c.bus.code_changed = core_code_changed;
 	p->c.bus.code_ctx = p->c.uc;
@@ -783,6 +867,7 @@ out:
 	citcat_cat_reader_close(p->cat);
 	citcat_aes_reader_close(p->aes);
 	citcat_ims_fini(&p->ims);
+	free(p->m7);
 	if (p->c.ram)
 		munmap(p->c.ram, p->c.ram_size);
 	free(p->c.known);

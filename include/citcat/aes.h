@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_AES_VERSION 2 /* written; readers accept 1 and 2 (AES.md, Version changes) */
+#define CITCAT_AES_VERSION 3 /* written; readers accept 1 to 3 (AES.md, Version changes) */
 
 enum citcat_aes_kind {
 	CITCAT_AES_IRQ = 0,     /* interrupt: line, pc = EPC, bcount */
@@ -29,7 +29,7 @@ enum citcat_aes_kind {
 
 struct citcat_aes_rec {
 	uint8_t kind;
-	uint8_t line; /* IRQ line; END: stop reason (enum citcat_stop_reason) */
+	uint8_t line; /* IRQ: line, or on the Cortex-M7 (isa 2) the exception number; END: stop reason */
 	uint8_t size;
 	uint32_t addr;
 	uint32_t pc;

@@ -46,7 +46,8 @@ static void close_r(void *r) { citcat_aes_reader_close(r); }
 static int writer_open(void **w, const char *path, void *r)
 {
 	struct citcat_target_config cfg;
-	citcat_target_config_default(&cfg); /* the writer takes only the device base from it */
+	citcat_target_config_default(&cfg); /* the writer takes only the device base and the target from it */
+	cfg.isa = citcat_aes_isa(r);      /* an M7 AES's records carry exception numbers (AES.md) */
 	return citcat_aes_writer_open((struct citcat_aes_writer **)w, path, citcat_aes_trace_id(r), &cfg);
 }
 static int write_rec(void *w, const void *rec) { return citcat_aes_write(w, rec); }

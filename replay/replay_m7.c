@@ -1,0 +1,251 @@
+/* The Cortex-M7 part of the replayer (replay_m7.h).  Every m7exc call is
+ * the capture model's (capture/target_m7.c) at the same point of the same
+ * instruction, and the model's memory accesses go through the same D-side
+ * path (bus_data, then the RAM write), so the regenerated bus trace and the
+ * oracle's entry records match the recorded ones access for access. */
+#include "replay_m7.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define XPSR_IPSR 0x1ffu
+
+static uint32_t rd(uc_engine *uc, int reg)
+{
+	uint32_t v = 0;
+	uc_reg_read(uc, reg, &v);
+	return v;
+}
+
+int replay_m7_set_state(uc_engine *uc, const struct arm_state *regs)
+{
+	static const int gpr[13] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3, UC_ARM_REG_R4,
+				    UC_ARM_REG_R5, UC_ARM_REG_R6, UC_ARM_REG_R7, UC_ARM_REG_R8, UC_ARM_REG_R9,
+				    UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12};
+	/* the special registers go through QEMU's MSR, which ignores them
+	 * unprivileged (tests/test_unicorn_m.c): write them in handler mode,
+	 * where CONTROL takes every bit without swapping SP */
+	const struct {
+		int reg;
+		unsigned slot;
+	} special[] = {{UC_ARM_REG_MSP, M7_SLOT_MSP},
+		       {UC_ARM_REG_PSP, M7_SLOT_PSP},
+		       {UC_ARM_REG_PRIMASK, M7_SLOT_PRIMASK},
+		       {UC_ARM_REG_BASEPRI, M7_SLOT_BASEPRI},
+		       {UC_ARM_REG_FAULTMASK, M7_SLOT_FAULTMASK},
+		       {UC_ARM_REG_CONTROL, M7_SLOT_CONTROL}};
+	uint32_t handler = (1u << 24) | 1u, v;
+	if (uc_reg_write(uc, UC_ARM_REG_XPSR, &handler))
+		return -1;
+	for (unsigned i = 0; i < sizeof special / sizeof *special; i++)
+		if (uc_reg_write(uc, special[i].reg, &regs->slot[special[i].slot]))
+			return -1;
+	/* the dumped mode: SP becomes MSP or PSP as CONTROL.SPSEL says */
+	if (uc_reg_write(uc, UC_ARM_REG_XPSR, &regs->slot[M7_SLOT_XPSR]))
+		return -1;
+	for (int i = 0; i < 13; i++)
+		if (uc_reg_write(uc, gpr[i], &regs->slot[i]))
+			return -1;
+	v = regs->slot[M7_SLOT_PC] | 1u;
+	if (uc_reg_write(uc, UC_ARM_REG_LR, &regs->slot[M7_SLOT_LR]) || uc_reg_write(uc, UC_ARM_REG_PC, &v))
+		return -1;
+	return rd(uc, UC_ARM_REG_SP) != regs->slot[M7_SLOT_SP] || rd(uc, UC_ARM_REG_CONTROL) != regs->slot[M7_SLOT_CONTROL];
+}
+
+/* The data side for the exception model, as the capture's m7_bus: one
+ * aligned word through the D-cache; a read needs bytes the IMS holds or the
+ * run wrote.  Accesses go to the entry record once a stacking write was
+ * seen, else to the record of the instruction being retired (an exception
+ * return's unstacking). */
+static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
+{
+	struct replay_m7 *m = ctx;
+	struct replay_core *c = m->c;
+	uint32_t off = addr - c->ram_base;
+	if (c->failed || c->done)
+		return -1;
+	if ((addr & 3) || off >= c->ram_size || c->ram_size - off < 4)
+		return -1;
+	if (!write) {
+		if (!replay_known_range(c, addr, 4)) {
+			replay_diverge(c, "memory image", "an exception frame or vector the IMS holds",
+				       "a 4-byte read of 0x%08x, which the IMS does not hold", addr);
+			return -1;
+		}
+		memcpy(v, c->ram + off, 4);
+	}
+	bus_data(&c->bus, addr, 4, write, *v);
+	if (write) {
+		if (uc_mem_write(c->uc, addr, v, 4)) /* drops any translation of the word too */
+			return -1;
+		for (unsigned i = 0; i < 4; i++)
+			replay_kset(c->known, off + i);
+	}
+	if (m->collect && write)
+		m->in_entry = 1;
+	if (m->collect && m->in_entry) {
+		if (m->entry.n_acc < CITCAT_ITRACE_MAX_ACC)
+			core_record_access(&m->entry, addr, 4, write, *v, 0);
+	} else {
+		replay_add_access(c, addr, 4, write, *v, 0);
+	}
+	return 0;
+}
+
+int replay_m7_open(struct replay_m7 *m, struct replay_core *c, const char *ims_path, uint32_t dev_base,
+		   uint32_t dev_size, uc_cb_mmio_read_t read, uc_cb_mmio_write_t write, uc_cb_mmio_read_t scs_read,
+		   uc_cb_mmio_write_t scs_write, const struct core_hooks *h, uc_cb_hookinsn_invalid_t invalid, void *ctx,
+		   const struct arm_state *regs)
+{
+	m->c = c;
+	if (regs->slot[M7_SLOT_XPSR] & XPSR_IPSR)
+		return replay_fail(c, NULL, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+				   "%s: the trace starts in handler mode (exception %u active at P); the Cortex-M7 replay "
+				   "starts in thread mode with no exception active (call citcat_trace_start from thread mode)",
+				   ims_path, regs->slot[M7_SLOT_XPSR] & XPSR_IPSR);
+	uc_err ue = core_open_m7(&c->uc, c->ram_base, c->ram_size, c->ram, dev_base, dev_size, read, write, scs_read,
+				 scs_write, ctx);
+	if (!ue)
+		ue = core_add_hooks_m7(c->uc, h, invalid, ctx, c->ram_base, c->ram_size);
+	if (ue)
+		return replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: %s", uc_strerror(ue));
+	m7exc_init(&m->exc, c->uc, (struct m7exc_bus){m7_bus, m});
+	int rc = replay_m7_set_state(c->uc, regs);
+	if (rc < 0)
+		return replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn: setting the Cortex-M7 registers failed");
+	if (rc)
+		return replay_fail(c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX,
+				   "%s: the register dump is inconsistent (SP 0x%08x is not the MSP or PSP that CONTROL "
+				   "0x%x selects, or CONTROL does not hold)",
+				   ims_path, regs->slot[M7_SLOT_SP], regs->slot[M7_SLOT_CONTROL]);
+	c->expect_pc = regs->slot[M7_SLOT_PC] & ~1u;
+	return 0;
+}
+
+static void collect_start(struct replay_m7 *m)
+{
+	m->collect = 1;
+	m->in_entry = 0;
+	m->entry.n_acc = 0;
+}
+
+/* After an m7exc call that returned RC, as the capture's collect_end: an
+ * exception that cannot be taken is the recorded end or a divergence; an
+ * entry's record follows the record of the instruction retired last, and
+ * the next boundary is not a branch. */
+static void collect_end(struct replay_m7 *m, int rc)
+{
+	struct replay_core *c = m->c;
+	m->collect = 0;
+	if (c->failed || c->done)
+		return;
+	if (rc < 0) {
+		const struct m7exc *x = &m->exc;
+		if ((rc == M7EXC_E_NOHANDLER || rc == M7EXC_E_VECTOR || rc == M7EXC_E_LOCKUP) &&
+		    m->ops.fault(m->ops.ctx, CITCAT_FAULT_EXCEPTION, x->err_pc, (uint32_t)x->err_exc))
+			return;
+		/* an access outside RAM: the capture's data bus error (target_m7.c, m7_error) */
+		if (rc == M7EXC_E_BUS &&
+		    m->ops.fault(m->ops.ctx, x->err_what && strstr(x->err_what, "write") ? CITCAT_FAULT_WRITE : CITCAT_FAULT_READ,
+				 x->err_pc, x->err_addr))
+			return;
+		replay_diverge(c, "exception", "the exception to be taken as recorded", "%s %s at pc 0x%08x (%s)",
+			       m7exc_name(x->err_exc), x->err_what ? x->err_what : "", x->err_pc,
+			       rc == M7EXC_E_NOHANDLER ? "no handler"
+			       : rc == M7EXC_E_VECTOR ? "vector not Thumb"
+			       : rc == M7EXC_E_LOCKUP ? "lockup"
+						      : "the exception model failed");
+		return;
+	}
+	if (!m->in_entry)
+		return; /* a plain exception return */
+	c->after_exception = 1;
+	c->itstate = 0;
+	m->ops.close(m->ops.ctx);
+	if (m->entry.n_acc == 9) {
+		m->entry.kind = CITCAT_REC_IRQ;
+		m->entry.line = (uint8_t)(rd(c->uc, UC_ARM_REG_XPSR) & 0x3f);
+		m->entry.pc = (uint32_t)m->entry.acc[6].value; /* the stacked return address */
+		m->ops.emit(m->ops.ctx, &m->entry);
+	}
+}
+
+int replay_m7_enter(struct replay_m7 *m, int exc, uint32_t a)
+{
+	struct replay_core *c = m->c;
+	struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = (uint64_t)exc, .pc = a, .bcount = c->bcount};
+	bus_marker(&c->bus, &ev);
+	if (c->failed)
+		return 0;
+	c->irq_seen = 1;
+	c->irq_line = (unsigned)exc;
+	c->irq_epc = a;
+	c->irq_index = c->insns;
+	collect_start(m);
+	int rc = m7exc_enter(&m->exc, exc, a);
+	collect_end(m, rc);
+	if (rc < 0 || c->failed)
+		return 0;
+	c->res->irqs++;
+	return 1;
+}
+
+void replay_m7_intr(struct replay_m7 *m, uint32_t intno)
+{
+	struct replay_core *c = m->c;
+	if (c->failed || c->done)
+		return;
+	uint32_t pc = rd(c->uc, UC_ARM_REG_PC);
+	int rc;
+	collect_start(m);
+	switch (intno) {
+	case 2: /* svc: PC is the next instruction */
+		rc = m7exc_svc(&m->exc, pc);
+		break;
+	case 7: /* bkpt */
+		rc = m7exc_fault(&m->exc, M7EXC_F_BKPT, c->cur_pc, 0);
+		break;
+	case 8: /* EXC_RETURN loaded into PC by the instruction at cur_pc */
+		rc = m7exc_return(&m->exc, pc | 1u, c->cur_pc);
+		break;
+	default:
+		m->collect = 0;
+		if (!m->ops.fault(m->ops.ctx, CITCAT_FAULT_ABORT, c->cur_pc, 0))
+			replay_diverge(c, "exception", "the recorded run to continue", "Unicorn exception %u at 0x%08x",
+				       intno, c->cur_pc);
+		return;
+	}
+	collect_end(m, rc);
+}
+
+int replay_m7_invalid(struct replay_m7 *m)
+{
+	struct replay_core *c = m->c;
+	if (c->failed || c->done)
+		return 0;
+	collect_start(m);
+	int rc = m7exc_fault(&m->exc, M7EXC_F_UNDEFINSTR, c->cur_pc, 0);
+	collect_end(m, rc);
+	return rc >= 0 && !c->failed && !c->done;
+}
+
+int replay_m7_scs_write(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v)
+{
+	return m7exc_scs_write(&m->exc, off, size, v) ? -1 : 0;
+}
+
+int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v, uint32_t *model)
+{
+	uint32_t mask;
+	if (off == 0xD08 || off == 0xD0C || off == 0xD14) /* VTOR, AIRCR (PRIGROUP), CCR */
+		mask = 0xFFFFFFFFu;
+	else if (off == 0xD24) /* SHCSR: the fault enables (the active and pended bits are not kept at P) */
+		mask = 7u << 16;
+	else if ((off >= 0xD18 && off < 0xD24) || (off >= 0x400 && off < 0x420)) /* SHPR1-3, IPR0-7 */
+		mask = size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
+	else
+		return 0;
+	if (m7exc_scs_read(&m->exc, off, size, model))
+		return 0; /* a refused read is the recorded end or a divergence already */
+	return ((*model ^ v) & mask) != 0;
+}

@@ -1,0 +1,72 @@
+/* The Cortex-M7 part of the IMS/AES replayer (REPLAY.md, "The Cortex-M7";
+ * capture/TARGET-M7.md): citcat's exception model (capture/m7exc.c) driven
+ * call for call as the capture model drives it (capture/target_m7.c), its
+ * stacking and unstacking through the replayer's memory system, and the
+ * oracle's exception-entry records.  Internal to replay.c. */
+#ifndef CITCAT_REPLAY_M7_H
+#define CITCAT_REPLAY_M7_H
+
+#include "replay_int.h"
+#include "ims.h"
+#include "m7exc.h"
+
+/* What the replayer does for the M7 part (CTX is its own context). */
+struct replay_m7_ops {
+	void (*close)(void *ctx);                                   /* close the record being built */
+	void (*emit)(void *ctx, const struct citcat_itrace_rec *r); /* write a record (itrace, oracle) */
+	/* whether the recorded end is this fault (it then ends the run): 1 yes */
+	int (*fault)(void *ctx, unsigned kind, uint32_t pc, uint32_t addr);
+	void *ctx;
+};
+
+struct replay_m7 {
+	struct m7exc exc;
+	struct replay_core *c;
+	struct replay_m7_ops ops;
+	int collect, in_entry;          /* inside an m7exc call; a stacking write was seen */
+	struct citcat_itrace_rec entry; /* the entry record being collected */
+};
+
+/* The engine for the M7 (core_open_m7, the device window served by READ and
+ * WRITE, the SCS by SCS_READ and SCS_WRITE, all with context CTX), the hooks
+ * H plus INVALID, the exception model, and the registers at P from the
+ * 23-slot dump REGS (TARGET-M7.md).  Refuses (CITCAT_ERR_UNSUPPORTED) a
+ * start point in handler mode: the replay starts with nothing active or
+ * pending (REPLAY.md).  Returns 0 or the error (recorded in C). */
+int replay_m7_open(struct replay_m7 *m, struct replay_core *c, const char *ims_path, uint32_t dev_base,
+		   uint32_t dev_size, uc_cb_mmio_read_t read, uc_cb_mmio_write_t write, uc_cb_mmio_read_t scs_read,
+		   uc_cb_mmio_write_t scs_write, const struct core_hooks *h, uc_cb_hookinsn_invalid_t invalid, void *ctx,
+		   const struct arm_state *regs);
+
+/* Sets the registers of the engine UC to the M7 dump REGS: r0-r12, MSP,
+ * PSP, PRIMASK, BASEPRI, FAULTMASK, CONTROL written from handler mode
+ * (QEMU's MSR ignores them unprivileged), then xPSR (the mode, and SP per
+ * CONTROL.SPSEL), LR and PC.  Returns 0, -1 for a Unicorn error, or 1 when
+ * the resulting SP is not the dumped SP (an inconsistent dump). */
+int replay_m7_set_state(uc_engine *uc, const struct arm_state *regs);
+
+/* The recorded asynchronous exception EXC at the boundary before A: the
+ * CAT's EXC event (for --verify), the entry through m7exc_enter, its
+ * oracle record.  Returns 1 taken, 0 failed (recorded). */
+int replay_m7_enter(struct replay_m7 *m, int exc, uint32_t a);
+
+/* Unicorn's interrupt hook on the M7: svc (2), bkpt (7), EXC_RETURN (8). */
+void replay_m7_intr(struct replay_m7 *m, uint32_t intno);
+
+/* An undefined instruction (UsageFault UNDEFINSTR).  Returns whether
+ * Unicorn goes on. */
+int replay_m7_invalid(struct replay_m7 *m);
+
+/* Before an SCS write: the model's register write (TARGET-M7.md, SCB ...),
+ * made first as in the capture.  Returns 0, or -1 when the SCS refuses it
+ * (a bus error, which the caller checks against the recorded end). */
+int replay_m7_scs_write(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v);
+
+/* A read of an SCS configuration register the replay depends on (VTOR,
+ * AIRCR, CCR, SHPR1-3, the SHCSR fault enables, IPR0-7) took the recorded
+ * value V: returns 1 when the model holds another (*MODEL), which means the
+ * register was set before the trace start point, where the replay cannot
+ * see it (REPLAY.md, "The Cortex-M7"); 0 otherwise. */
+int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v, uint32_t *model);
+
+#endif
