@@ -428,8 +428,8 @@ static int retire(struct target *t, uint32_t a, unsigned size, uint32_t word, in
  * flags as they are (a failed instruction changes none). */
 static void it_skipped(struct target *t, uint32_t a)
 {
-	uint32_t cpsr;
-	uc_reg_read(t->uc, UC_ARM_REG_CPSR, &cpsr);
+	uint32_t cpsr; /* the flags: CPSR, xPSR on the Cortex-M7 */
+	uc_reg_read(t->uc, t->m7 ? UC_ARM_REG_XPSR : UC_ARM_REG_CPSR, &cpsr);
 	while (t->itstate && a != t->expect_pc && !t->failed && !thumb_cond_passed(t->itstate >> 4, cpsr)) {
 		uint32_t pc = t->expect_pc, off = pc - t->ram_base;
 		uint16_t hw;
@@ -443,13 +443,14 @@ static void it_skipped(struct target *t, uint32_t a)
 	}
 }
 
-static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
+/* The start of every instruction boundary, on both targets (hook_code and
+ * target_m7.c's code hook): the previous instruction has retired, so close
+ * its oracle record, retire the condition-failed instructions of an IT block
+ * and apply the branch-counter rule (TARGET.md) to where execution went;
+ * then the trace module's pending stop, trace start and checkpoint start.
+ * Returns 1 when the run ends here (the firmware's exit). */
+int target_boundary_begin(struct target *t, uint32_t a)
 {
-	struct target *t = ctx;
-	uint32_t a = (uint32_t)address;
-
-	/* The previous instruction has retired: close its oracle record and
-	 * apply the branch-counter rule (TARGET.md) to where execution went. */
 	if (t->cur_valid)
 		flush_oracle(t);
 	if (t->itstate && !t->after_exception)
@@ -462,14 +463,24 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		trace_stop(t, t->stop_reason);
 		if (t->stop_reason == CITCAT_STOP_EXIT) {
 			t->stop_request = 1;
-			uc_emu_stop(uc);
-			return;
+			uc_emu_stop(t->uc);
+			return 1;
 		}
 	}
 	if (t->sync_pending)
 		take_sync(t, a);
 	if (t->ckpt_point_pending)
 		ckpt_point(t, a);
+	return 0;
+}
+
+static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
+{
+	struct target *t = ctx;
+	uint32_t a = (uint32_t)address;
+
+	if (target_boundary_begin(t, a))
+		return;
 	if (t->interrupt_pending && t->lvt) { /* the LVT has no stop reason for it (LVT.md): no output */
 		fail(t, CITCAT_ERR_INTERRUPTED, "interrupted after %llu instructions", (unsigned long long)t->insns);
 		return;
@@ -540,7 +551,6 @@ void target_fault(struct target *t, unsigned kind, uint32_t pc, uint32_t addr, c
 {
 	fault(t, kind, pc, addr, "%s", msg);
 }
-void target_take_sync(struct target *t, uint32_t pc) { take_sync(t, pc); }
 void target_recompute_next(struct target *t) { recompute_next(t); }
 void target_devices_advance(struct target *t, uint32_t pc) { devices_advance(t, pc); }
 uint64_t target_next_wakeup(const struct target *t) { return next_wakeup(t); }

@@ -129,7 +129,7 @@ void target_flush_oracle(struct target *t);
  * instruction and the device window's MMIO callbacks. */
 void target_trace_stop(struct target *t, int reason);
 void target_fault(struct target *t, unsigned kind, uint32_t pc, uint32_t addr, const char *msg);
-void target_take_sync(struct target *t, uint32_t pc);
+int target_boundary_begin(struct target *t, uint32_t a);
 void target_recompute_next(struct target *t);
 void target_devices_advance(struct target *t, uint32_t pc);
 uint64_t target_next_wakeup(const struct target *t);

@@ -180,48 +180,14 @@ static int m7_wfi_sleep(struct target *t, uint32_t pc)
 	return 0;
 }
 
-/* Condition-failed instructions of an IT block (no code hook of their own):
- * retired at the next boundary, as on the A target (TARGET.md, CPU). */
-static void it_skipped(struct target *t, uint32_t a)
-{
-	uint32_t xpsr = rd(t, UC_ARM_REG_XPSR);
-	while (t->itstate && a != t->expect_pc && !t->failed && !thumb_cond_passed(t->itstate >> 4, xpsr)) {
-		uint32_t pc = t->expect_pc, off = pc - t->ram_base;
-		uint16_t hw;
-		if (off >= t->ram_size || t->ram_size - off < 4)
-			break;
-		memcpy(&hw, t->ram + off, 2);
-		unsigned size = thumb_size(hw);
-		if (target_retire(t, pc, size, thumb_word_at(t->ram + off, size), 1))
-			return;
-		target_flush_oracle(t);
-	}
-}
-
 static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
 	struct m7cap *m = t->m7;
 	uint32_t a = (uint32_t)address;
 
-	if (t->cur_valid)
-		target_flush_oracle(t);
-	if (t->itstate && !t->after_exception)
-		it_skipped(t, a);
-	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
-		t->bcount++;
-	t->after_exception = 0;
-	if (t->stop_pending) {
-		t->stop_pending = 0;
-		target_trace_stop(t, t->stop_reason);
-		if (t->stop_reason == CITCAT_STOP_EXIT) {
-			t->stop_request = 1;
-			uc_emu_stop(uc);
-			return;
-		}
-	}
-	if (t->sync_pending)
-		target_take_sync(t, a);
+	if (target_boundary_begin(t, a)) /* as on the A target (target.c) */
+		return;
 	if ((t->cfg->max_insns && t->insns >= t->cfg->max_insns) || t->interrupt_pending) {
 		t->stop_reason = t->interrupt_pending ? CITCAT_STOP_INTERRUPTED : CITCAT_STOP_LIMIT;
 		t->stop_pc = a;
