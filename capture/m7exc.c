@@ -232,17 +232,8 @@ int m7exc_enter(struct m7exc *m, int exc, uint32_t epc)
 
 int m7exc_boundary(struct m7exc *m, uint32_t epc)
 {
-	if (!m->pending)
-		return 0;
-	int b = best_pending(m);
-	if (b < 0)
-		return 0;
-	int ep = m7exc_exec_priority(m);
-	if (ep == INT_MIN)
-		return fail(m, M7EXC_E_UC, b, epc, 0, "register read failed");
-	if (group(m, exc_prio(m, b)) >= ep)
-		return 0;
-	return take(m, b, epc);
+	int b = m7exc_next_entry(m);
+	return b > 0 ? take(m, b, epc) : b;
 }
 
 uint32_t m7exc_it_block_end(uc_engine *uc, uint32_t addr, uint16_t hw)
