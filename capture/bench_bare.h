@@ -20,6 +20,24 @@
  *  - The path is checked: before each interrupt or DMA, the PC Unicorn
  *    stopped at must be the one the itrace recorded there (PATH_OK), and
  *    every recorded device read must have been consumed.
+ *  - Unicorn counts only instructions it runs a code hook for, and it runs
+ *    none for a condition-failed instruction of an IT block, which the
+ *    itrace records (TARGET.md, CPU).  So a second, untimed engine (the
+ *    shadow) runs each segment first with a code hook that matches every
+ *    instruction against the itrace, record for record (a full path
+ *    check), and gives the timed run the count Unicorn will make
+ *    (IT_FAILED: the difference).  The shadow's time is OUTSIDE_S.
+ *  - The Cortex-M7 (isa 2): the 23-slot register dump restored as the
+ *    replayer does (replay_m7_set_state), SCS reads fed from the AES and
+ *    SCS writes given to citcat's exception model (capture/m7exc.c), each
+ *    scheduled exception (an AES IRQ record: exception number, boundary
+ *    PC) entered between segments by m7exc_enter, untimed, as the A
+ *    target's IRQ entry is; svc and exception returns (EXC_RETURN loaded
+ *    into PC) are what the core does inside the run, so an interrupt hook
+ *    (no per-instruction cost) does them, timed, with m7exc.  Stacking and
+ *    unstacking go straight to RAM (no caches in the baseline).  The
+ *    itrace's entry records of svc are told from the scheduled ones by the
+ *    next AES IRQ record (same exception number and PC): SYNC_ENTRIES.
  *
  * Unicorn's instruction count is itself an internal per-instruction hook
  * (about 10% of a bare run, TARGET.md "Where the time goes"), so this
@@ -36,6 +54,8 @@ struct cc_bare_result {
 	uint64_t insns;      /* instructions executed (= the itrace's) */
 	uint64_t segments;   /* uc_emu_start calls */
 	uint64_t irqs, dma;  /* applied between segments */
+	uint64_t sync_entries; /* M7: entries the core took itself in the run (svc) */
+	uint64_t it_failed;  /* condition-failed IT-block instructions: in INSNS, not counted by Unicorn */
 	uint64_t wfis;       /* distinct WFI addresses made NOPs */
 	uint64_t dev_reads;  /* device reads served from the AES */
 	uint64_t dev_reads_recorded; /* INPUT + COUNTER records in the AES */

@@ -2,6 +2,7 @@
 #include "bench_prep.h"
 #include "bench_bare.h"
 #include "cli.h"
+#include "elfprofile.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +44,8 @@ int bench_prepare(struct bench_prep *p, const char *elf)
 {
 	struct citcat_errinfo err;
 	struct cc_capture_bench b = {.run_seconds = &p->cap_run_s};
+	if (cc_elf_arm_profile(elf) == 'M') /* the target from the ELF, as citcat capture chooses it */
+		p->cfg.target.isa = CITCAT_TARGET_CORTEX_M7;
 	if (cc_capture_run_bench(&p->cfg, &b, elf, p->cat, NULL, &p->cap, &err))
 		return cli_errinfo(elf, &err);
 	if (!p->cap.traced) {

@@ -250,13 +250,14 @@ int bench_all(int argc, char **argv, int all)
 			       "\"bare\": {\"instructions\": %llu, \"seconds\": %.4f, \"setup_seconds\": %.4f, "
 			       "\"outside_seconds\": %.4f, \"minsn_s\": %.2f, \"segments\": %llu, \"interrupts\": %llu, "
 			       "\"dma\": %llu, \"wfi_addresses\": %llu, \"device_reads\": %llu, \"device_reads_recorded\": %llu, "
-			       "\"path_ok\": %s}, \"phases\": [",
+			       "\"path_ok\": %s, \"sync_entries\": %llu, \"it_failed\": %llu}, \"phases\": [",
 			       printed ? ", " : "", name, (unsigned long long)f.insns, (unsigned long long)f.traced,
 			       (unsigned long long)f.bare.insns, f.bare.run_s, f.bare.setup_s, f.bare.outside_s, bare,
 			       (unsigned long long)f.bare.segments, (unsigned long long)f.bare.irqs,
 			       (unsigned long long)f.bare.dma, (unsigned long long)f.bare.wfis,
 			       (unsigned long long)f.bare.dev_reads, (unsigned long long)f.bare.dev_reads_recorded,
-			       f.bare.path_ok ? "true" : "false");
+			       f.bare.path_ok ? "true" : "false", (unsigned long long)f.bare.sync_entries,
+			       (unsigned long long)f.bare.it_failed);
 			for (int i = 0; i < f.n; i++) {
 				double m = mips(f.ph[i].insns, f.ph[i].run_s);
 				printf("%s{\"phase\": \"%s\", \"instructions\": %llu, \"seconds\": %.4f, \"setup_seconds\": %.4f, "
@@ -273,6 +274,10 @@ int bench_all(int argc, char **argv, int all)
 			       "bare Unicorn", f.bare.run_s, f.bare.setup_s, bare, 1.0, (unsigned long long)f.bare.segments,
 			       (unsigned long long)f.bare.irqs, (unsigned long long)f.bare.dma,
 			       f.bare.path_ok ? "as recorded" : "DIFFERS from the recording");
+			if (!f.bare.path_ok)
+				printf("  (bare path: pc 0x%08x where the recording has 0x%08x; %llu of %llu device reads used)\n",
+				       f.bare.first_bad_pc, f.bare.want_pc, (unsigned long long)f.bare.dev_reads,
+				       (unsigned long long)f.bare.dev_reads_recorded);
 			for (int i = 0; i < f.n; i++) {
 				double m = mips(f.ph[i].insns, f.ph[i].run_s);
 				printf("  %-26s %10.3f %10.3f %10.2f %7.3f\n", f.ph[i].name, f.ph[i].run_s, f.ph[i].setup_s, m,
