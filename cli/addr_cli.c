@@ -100,9 +100,17 @@ static int src_next(struct ref_source *s, struct citcat_ref *ref)
 		int rc = citcat_itrace_next(s->it, s->rec);
 		if (rc <= 0)
 			return rc;
-		if (s->rec->kind == CITCAT_REC_INSN) { /* interrupt entries make no reference */
+		if (s->rec->kind == CITCAT_REC_INSN) {
 			s->have_rec = 1;
 			s->next_acc = 0;
+		} else if (s->rec->kind == CITCAT_REC_IRQ) {
+			/* an A-target IRQ entry has no access and makes no reference;
+			 * a Cortex-M7 entry's stacking writes and vector read are data
+			 * accesses through the D-cache, with no fetch (DIN.md) */
+			if (s->rec->n_acc) {
+				s->have_rec = 1;
+				s->next_acc = 1;
+			}
 		} else if (s->rec->kind == CITCAT_REC_DMA) {
 			s->dma_at = s->rec->pc;
 			s->dma_end = s->rec->pc + s->rec->word;

@@ -138,6 +138,7 @@ struct aes_sizes {
 	uint64_t count[CITCAT_AES_KINDS], raw[CITCAT_AES_KINDS], z[CITCAT_AES_KINDS];
 	uint64_t insns, dma_bytes, file_bytes; /* insns: from the END record */
 	struct citcat_trace_id id;
+	uint32_t isa; /* the target (metadata byte 24, AES.md): CITCAT_TARGET_* */
 };
 int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *err);
 int bench_extract(int argc, char **argv);

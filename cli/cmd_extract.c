@@ -267,6 +267,7 @@ int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *e
 		return rc;
 	}
 	sz->id = *citcat_aes_trace_id(r);
+	sz->isa = citcat_aes_isa(r);
 	citcat_aes_reader_close(r);
 	long fsize = file_size(path);
 	sz->file_bytes = fsize > 0 ? (uint64_t)fsize : 0;
@@ -287,8 +288,8 @@ int aes_info(const char *path, int json)
 	}
 	double ipb = sz.file_bytes ? (double)sz.insns / (double)sz.file_bytes : 0;
 	if (json) {
-		printf("{\"kind\": \"aes\", \"version\": %d, \"instructions\": %llu, \"records\": {", version,
-		       (unsigned long long)sz.insns);
+		printf("{\"kind\": \"aes\", \"version\": %d, \"target\": \"%s\", \"instructions\": %llu, \"records\": {",
+		       version, cli_target_id(sz.isa), (unsigned long long)sz.insns);
 		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
 			printf("%s\"%s\": %llu", k ? ", " : "", citcat_aes_kind_name((unsigned)k), (unsigned long long)sz.count[k]);
 		printf("}, \"raw_bytes\": {");
@@ -303,6 +304,7 @@ int aes_info(const char *path, int json)
 	} else {
 		printf("%s: asynchronous event schedule (AES v%d), trace id %016llx\n", path, version,
 		       (unsigned long long)sz.id.hash);
+		printf("  target     %s\n", cli_target_name(sz.isa));
 		printf("  %-10s %10s %12s %12s\n", "record", "count", "raw bytes", "LZ4 bytes");
 		for (int k = 0; k < CITCAT_AES_KINDS - 1; k++)
 			printf("  %-10s %10llu %12llu %12llu\n", citcat_aes_kind_name((unsigned)k), (unsigned long long)sz.count[k],

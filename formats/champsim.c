@@ -283,6 +283,7 @@ int citcat_champsim_write(struct citcat_champsim_writer *w, const struct citcat_
 		return 0;
 	case CITCAT_REC_IRQ: /* the interrupted instruction went on at the EPC */
 		w->st.irqs++;
+		w->st.mem_dropped += rec->n_acc; /* an M7 entry's stacking and vector read (CHAMPSIM.md) */
 		return put_prev(w, 1, rec->pc);
 	case CITCAT_REC_DMA:
 		return 0;

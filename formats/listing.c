@@ -32,6 +32,7 @@ struct citcat_listing_writer {
 	struct armdec dec; /* the shared ARM decoder */
 	struct dis_slot *dis;
 	unsigned it_left; /* Thumb instructions left in the IT block being listed */
+	int m7;           /* a Cortex-M7 itrace (isa 2) */
 	uint64_t index;
 	struct citcat_symbols *syms;
 	int src_valid; /* src_func/src_file/src_line describe the last listed instruction */
@@ -69,7 +70,7 @@ int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *pa
 	if (!wp)
 		return err->code = CITCAT_ERR_INVAL;
 	*wp = NULL;
-	if (isa != CITCAT_ISA_ARM_A32) {
+	if (isa != CITCAT_ISA_ARM_A32 && isa != CITCAT_ISA_ARMV7M) {
 		snprintf(err->msg, sizeof err->msg, "instruction set %d has no disassembler here", (int)isa);
 		return err->code = CITCAT_ERR_UNSUPPORTED;
 	}
@@ -84,14 +85,23 @@ int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *pa
 		snprintf(err->msg, sizeof err->msg, "Capstone cannot disassemble ARM code");
 		return err->code = CITCAT_ERR_UNSUPPORTED;
 	}
+	/* the M profile: Capstone's M-class Thumb names the special registers
+	 * (PRIMASK, BASEPRI, ...) of mrs and msr */
+	w->m7 = isa == CITCAT_ISA_ARMV7M;
+	if (w->m7 && cs_option(w->dec.cst, CS_OPT_MODE, CS_MODE_THUMB | CS_MODE_MCLASS) != CS_ERR_OK) {
+		writer_free(w);
+		snprintf(err->msg, sizeof err->msg, "Capstone cannot disassemble M-profile Thumb code");
+		return err->code = CITCAT_ERR_UNSUPPORTED;
+	}
 	int wrap = cc_wrap_by_suffix(path, NULL); /* LIST.txt.zst, LIST.txt.lz4 */
 	int rc = cc_outfile_open(&w->out, path, wrap == CC_WRAP_XZ ? CC_OUT_PLAIN : wrap, err);
 	if (rc) {
 		writer_free(w);
 		return rc;
 	}
-	w->len = (size_t)snprintf(w->buf, OUTBUF, "# citcat instruction listing, ARM A32\n#%9s  %-8s  %-8s  %-*s%s\n", "index",
-				  "pc", "word", ACC_COLUMN - 32, "instruction", "accesses: R/W size address = value");
+	w->len = (size_t)snprintf(w->buf, OUTBUF, "# citcat instruction listing, %s\n#%9s  %-8s  %-8s  %-*s%s\n",
+				  w->m7 ? "Cortex-M7 (ARMv7-M Thumb)" : "ARM A32", "index", "pc", "word", ACC_COLUMN - 32,
+				  "instruction", "accesses: R/W size address = value");
 	*wp = w;
 	return 0;
 }
@@ -143,6 +153,40 @@ static int flush(struct citcat_listing_writer *w)
 /* The longest line: 64 accesses of about 45 characters each. */
 #define MAX_LINE (400 + CITCAT_ITRACE_MAX_ACC * 48) /* with a source line */
 
+/* Appends the accesses of REC at P (the line began at LINE; ROOM bytes are
+ * left from P), in a column of their own when the text allows.  Returns the
+ * new end. */
+static char *put_accesses(char *p, const char *line, size_t room, const struct citcat_itrace_rec *rec)
+{
+	int pad = ACC_COLUMN - (int)(p - line);
+	if (pad < 1)
+		pad = 1;
+	memset(p, ' ', (size_t)pad);
+	p += pad;
+	room -= (size_t)pad;
+	for (uint32_t k = 0; k < rec->n_acc; k++) {
+		const struct citcat_access *a = &rec->acc[k];
+		int n = snprintf(p, room, "%s%c%u 0x%08llx = 0x%0*llx", k ? "  " : "", a->write ? 'W' : 'R', a->size,
+				 (unsigned long long)a->addr, 2 * (a->size ? a->size : 1), (unsigned long long)a->value);
+		p += n;
+		room -= (size_t)n;
+	}
+	return p;
+}
+
+/* The Cortex-M7 exception numbers' names (ARMv7-M B1.5.2). */
+static const char *m7_exc_name(unsigned exc, char *buf, size_t n)
+{
+	static const char *const names[16] = {[2] = "NMI",	    [3] = "HardFault", [4] = "MemManage",
+					      [5] = "BusFault",     [6] = "UsageFault", [11] = "SVCall",
+					      [12] = "DebugMonitor", [14] = "PendSV",	[15] = "SysTick"};
+	if (exc >= 16)
+		snprintf(buf, n, "IRQ %u", exc - 16);
+	else
+		snprintf(buf, n, "%s", names[exc] ? names[exc] : "reserved");
+	return buf;
+}
+
 int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_itrace_rec *rec)
 {
 	if (w->err.code)
@@ -156,9 +200,23 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 	int n;
 	if (rec->kind == CITCAT_REC_IRQ) {
 		w->src_valid = 0;
-		n = snprintf(p, room, "%10s  interrupt line %u, EPC 0x%08llx\n", "--", rec->line,
-			     (unsigned long long)rec->pc);
-		w->len += (size_t)n;
+		if (!w->m7) {
+			n = snprintf(p, room, "%10s  interrupt line %u, EPC 0x%08llx\n", "--", rec->line,
+				     (unsigned long long)rec->pc);
+			w->len += (size_t)n;
+			return 0;
+		}
+		/* the M7's entry: its stacking writes and vector read (ITRACE.md) */
+		if (rec->n_acc > CITCAT_ITRACE_MAX_ACC)
+			return lerr(w, CITCAT_ERR_INVAL, "record with %u accesses", rec->n_acc);
+		char name[24];
+		n = snprintf(p, room, "%10s  exception %u (%s), return address 0x%08llx", "--", rec->line,
+			     m7_exc_name(rec->line, name, sizeof name), (unsigned long long)rec->pc);
+		p += n;
+		if (rec->n_acc)
+			p = put_accesses(p, start, room - (size_t)(p - start), rec);
+		*p++ = '\n';
+		w->len += (size_t)(p - start);
 		return 0;
 	}
 	if (rec->kind == CITCAT_REC_STOP) {
@@ -199,21 +257,8 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 	n = snprintf(p, room - (size_t)(p - start), "%10llu  %08llx  %s  %s", (unsigned long long)w->index++, (unsigned long long)rec->pc,
 		     wtxt, disassemble(w, (uint32_t)rec->pc, rec->word, isz, rec->thumb));
 	p += n;
-	if (rec->n_acc) {
-		/* accesses start in a column of their own when the text allows */
-		int pad = ACC_COLUMN - (int)(p - line);
-		if (pad < 1)
-			pad = 1;
-		memset(p, ' ', (size_t)pad);
-		p += pad;
-		for (uint32_t k = 0; k < rec->n_acc; k++) {
-			const struct citcat_access *a = &rec->acc[k];
-			n = snprintf(p, room - (size_t)(p - start), "%s%c%u 0x%08llx = 0x%0*llx", k ? "  " : "",
-				     a->write ? 'W' : 'R', a->size, (unsigned long long)a->addr, 2 * (a->size ? a->size : 1),
-				     (unsigned long long)a->value);
-			p += n;
-		}
-	}
+	if (rec->n_acc) /* accesses start in a column of their own when the text allows */
+		p = put_accesses(p, line, room - (size_t)(p - start), rec);
 	*p++ = '\n';
 	w->len += (size_t)(p - start);
 	return 0;

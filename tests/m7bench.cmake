@@ -11,3 +11,15 @@ if(CITCAT_EXAMPLES AND "sched" IN_LIST CITCAT_EXAMPLE_M7_NAMES AND "crc32" IN_LI
     -DFORMATS= -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
   set_tests_properties(bench_all_m7 PROPERTIES LABELS e2e)
 endif()
+# Every format converter on Cortex-M7 itraces: entries (sched_m7) and DMA
+# (crc32_m7), checked against the independent reference cache simulator and
+# by reading each format back (tests/m7formats.sh).
+if(CITCAT_EXAMPLES AND TARGET ref_cache)
+  foreach(n sched crc32)
+    if(n IN_LIST CITCAT_EXAMPLE_M7_NAMES)
+      add_test(NAME m7formats_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/m7formats.sh $<TARGET_FILE:citcat_cli>
+        $<TARGET_FILE:ref_cache> ${CITCAT_EXAMPLE_DIR}/m7/${n}_m7.elf ${CMAKE_CURRENT_BINARY_DIR}/m7formats ${n}_m7)
+      set_tests_properties(m7formats_${n} PROPERTIES LABELS e2e)
+    endif()
+  endforeach()
+endif()
