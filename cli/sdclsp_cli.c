@@ -239,8 +239,10 @@ int sdclsp_info(const char *path, int json)
 
 struct trace {
 	uint32_t *pc, *word; /* word == 0 and pc odd: an interrupt entry (EPC = pc & ~1) */
+	uint8_t *sz;         /* an instruction's size, + 8 in Thumb state (issue 11) */
 	size_t n, cap;
 	uint64_t insns;
+	int thumb;           /* some instruction is in Thumb state: CITCAT_SDCLSP_ISA_ARMV7 */
 };
 
 static int trace_load(const char *path, struct trace *t)
@@ -257,18 +259,24 @@ static int trace_load(const char *path, struct trace *t)
 		if (t->n == t->cap) {
 			size_t nc = t->cap ? 2 * t->cap : 1 << 16;
 			uint32_t *a = realloc(t->pc, nc * 4), *b = a ? realloc(t->word, nc * 4) : NULL;
+			uint8_t *z = b ? realloc(t->sz, nc) : NULL;
 			if (a)
 				t->pc = a;
-			if (!b)
+			if (b)
+				t->word = b;
+			if (!z)
 				return cli_fail("out of memory");
-			t->word = b;
+			t->sz = z;
 			t->cap = nc;
 		}
 		if (rec.kind == CITCAT_REC_IRQ) {
 			t->pc[t->n] = (uint32_t)rec.pc | 1;
+			t->sz[t->n] = 0;
 			t->word[t->n++] = 0;
 		} else {
 			t->pc[t->n] = (uint32_t)rec.pc;
+			t->sz[t->n] = (uint8_t)((rec.size ? rec.size : 4) | (rec.thumb ? 8 : 0));
+			t->thumb |= rec.thumb;
 			t->word[t->n++] = rec.word;
 			t->insns++;
 		}
@@ -299,7 +307,7 @@ static int trace_image(const struct trace *t, struct citcat_image **img)
 		set[h] = pc + 1;
 		uint8_t b[4] = {(uint8_t)t->word[i], (uint8_t)(t->word[i] >> 8), (uint8_t)(t->word[i] >> 16),
 				(uint8_t)(t->word[i] >> 24)};
-		citcat_image_add(*img, pc, b, 4);
+		citcat_image_add(*img, pc, b, t->sz[i] & 7u);
 		if (++used * 2 > cap) { /* grow */
 			uint32_t *ns = calloc(cap * 2, 4);
 			if (!ns)
@@ -340,7 +348,9 @@ static int run_encoder(const struct trace *t, const struct sdclsp_config *c, sdc
 	if (desc)
 		sdclsp_encoder_set_stream_cb(e, desc_sink, desc);
 	for (size_t i = 0; i < t->n && rc == 0; i++)
-		rc = (t->pc[i] & 1) ? sdclsp_encode_irq(e, t->pc[i] & ~1u) : sdclsp_encode_insn(e, t->pc[i], t->word[i]);
+		rc = (t->pc[i] & 1)  ? sdclsp_encode_irq(e, t->pc[i] & ~1u)
+		     : t->thumb ? sdclsp_encode_insn_isa(e, t->pc[i], t->word[i], t->sz[i] & 7u, t->sz[i] >> 3)
+				  : sdclsp_encode_insn(e, t->pc[i], t->word[i]);
 	if (rc == 0)
 		rc = sdclsp_encoder_finish(e);
 	if (st)
@@ -376,6 +386,8 @@ static int bench_one(const char *path, struct bench_row *row)
 			struct sdclsp_config c;
 			struct sdclsp_stats st;
 			sdclsp_config_init(&c, (enum sdclsp_variant)(SDCLSP_B + v));
+			if (t.thumb)
+				c.isa = CITCAT_SDCLSP_ISA_ARMV7;
 			c.n_set = bench_sets[s];
 			c.n_p = bench_sets[s] * 4;
 			int rc = run_encoder(&t, &c, NULL, NULL, v == 0 && s == 0 ? desc : NULL, &st);
@@ -401,6 +413,8 @@ static int bench_one(const char *path, struct bench_row *row)
 	struct sdclsp_config c;
 	struct citcat_image *img = NULL;
 	sdclsp_config_init(&c, SDCLSP_R);
+	if (t.thumb)
+		c.isa = CITCAT_SDCLSP_ISA_ARMV7;
 	if (trace_image(&t, &img) < 0) {
 		status = cli_fail("out of memory");
 		goto out;
@@ -447,6 +461,7 @@ out:
 		unlink(dpath);
 	free(t.pc);
 	free(t.word);
+	free(t.sz);
 	return status;
 }
 
