@@ -18,7 +18,8 @@
 
 static const char bench_all_help[] =
 	"usage: citcat bench all|capture [FIRMWARE.elf...] [--json] [--formats LIST]\n\n"
-	"For each firmware (default: the long examples matmul_long and sha256_long), in\n"
+	"For each firmware (default: the long examples matmul_long and sha256_long; the\n"
+	"target from the ELF, as capture chooses it), in\n"
 	"this process and in this order: capture to a CAT; capture with the oracle\n"
 	"itrace; extract the IMS; extract the AES; replay with --verify against the\n"
 	"CAT (no output); replay writing the itrace; the bare baseline; and (bench all)\n"
@@ -28,7 +29,9 @@ static const char bench_all_help[] =
 	"The bare baseline is plain Unicorn with no hooks running the traced interval\n"
 	"from the IMS start state, device reads fed from the AES, interrupts and DMA\n"
 	"applied at their recorded instruction, each executed WFI a NOP: the recorded\n"
-	"path, checked at every interrupt.  Only uc_emu_start is timed there; for\n"
+	"path, checked at every interrupt (and, by an untimed second engine, at every\n"
+	"instruction; on the Cortex-M7 the exception model does entries, svc and\n"
+	"returns: capture/TARGET-M7.md).  Only uc_emu_start is timed there; for\n"
 	"capture and replay the run loop is timed and set-up is on its own line.\n"
 	"'bare + empty hooks' is that baseline with an empty code hook on every\n"
 	"instruction and an empty memory hook on every RAM access: the ceiling of\n"
