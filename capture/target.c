@@ -760,6 +760,10 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		ue = uc_emu_start(t->uc, pc, CORE_UNTIL, 0, 0);
 		if (t->failed || t->faulted)
 			break;
+		if (m7 && ue && target_m7_resume(t)) { /* a BusFault taken (target_m7.c) */
+			pc = target_m7_resume_pc(t);
+			continue;
+		}
 		if (ue == UC_ERR_INSN_INVALID) { /* Unicorn stops at an undefined instruction itself */
 			uc_reg_read(t->uc, UC_ARM_REG_PC, &pc);
 			fault(t, CITCAT_FAULT_UNDEF, pc, 0, "undefined instruction at pc 0x%08x", pc);

@@ -229,6 +229,7 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 	}
 	uint32_t word = thumb_word_at(t->ram + (a - t->ram_base), size);
 	int in_it = t->itstate != 0;
+	m->insn_in_it = in_it;
 	if (target_retire(t, a, size, word, 1))
 		return;
 	if (thumb_is_wfi(word, size)) {
@@ -269,6 +270,33 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
 		return;
 	}
 	collect_end(t, rc);
+}
+
+/* A data access to an unmapped address (nothing in RAM, the device window
+ * or the SCS: TARGET-M7.md, Faults): a precise BusFault of the instruction
+ * at last_pc, which does not complete (Unicorn abandons it there and
+ * uc_emu_start fails: tests/test_unicorn_m_fault.c).  The fault is taken
+ * here and m->resume tells the run loop to go on at the handler.  A fetch
+ * from nothing, or an access by an instruction inside an IT block (whose
+ * ITSTATE the model cannot stack), stops the capture as on the A target. */
+static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
+{
+	struct target *t = ctx;
+	struct m7cap *m = t->m7;
+	if (type == UC_MEM_FETCH_UNMAPPED || m->insn_in_it || t->faulted || t->failed)
+		return m->unmapped_a(uc, type, addr, size, value, ctx);
+	collect_start(m);
+	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, t->last_pc, (uint32_t)addr);
+	collect_end(t, rc);
+	m->resume = rc > 0 && !t->faulted && !t->failed;
+	return false;
+}
+
+int target_m7_resume(struct target *t)
+{
+	int r = t->m7->resume;
+	t->m7->resume = 0;
+	return r;
 }
 
 static bool hook_invalid_m7(uc_engine *uc, void *ctx)
@@ -331,6 +359,8 @@ uc_err target_m7_add_hooks(struct target *t, struct core_hooks h)
 {
 	h.code = hook_code_m7;
 	h.intr = hook_intr_m7;
+	t->m7->unmapped_a = h.unmapped;
+	h.unmapped = hook_unmapped_m7;
 	return core_add_hooks_m7(t->uc, &h, hook_invalid_m7, t, t->ram_base, t->ram_size);
 }
 

@@ -218,6 +218,18 @@ void replay_m7_intr(struct replay_m7 *m, uint32_t intno)
 	collect_end(m, rc);
 }
 
+int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
+{
+	struct replay_core *c = m->c;
+	if (type == UC_MEM_FETCH_UNMAPPED || c->insn_in_it || c->failed || c->done)
+		return 0;
+	collect_start(m);
+	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, c->cur_pc, addr);
+	collect_end(m, rc);
+	c->resume = rc > 0 && !c->failed && !c->done;
+	return 1;
+}
+
 int replay_m7_invalid(struct replay_m7 *m)
 {
 	struct replay_core *c = m->c;

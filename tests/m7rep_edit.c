@@ -6,6 +6,7 @@
  *   m7rep_edit exc IN OUT N DELTA     the AES's Nth exception record (0-based): number += DELTA
  *   m7rep_edit move IN OUT N DELTA    ... its branch count += DELTA
  *   m7rep_edit drop IN OUT N 0        ... left out
+ *   m7rep_edit input IN OUT ADDR DELTA  the AES's first input record read from ADDR: value += DELTA
  * Exit 0 done, 2 usage or I/O error, 3 no such record. */
 #include "aes.h"
 
@@ -43,7 +44,7 @@ static int meta_edit(const char *in, const char *out, unsigned long off, unsigne
 int main(int argc, char **argv)
 {
 	if (argc != 6) {
-		fprintf(stderr, "usage: m7rep_edit meta|exc|move|drop IN OUT N VALUE\n");
+		fprintf(stderr, "usage: m7rep_edit meta|exc|move|drop|input IN OUT N VALUE\n");
 		return 2;
 	}
 	const char *op = argv[1], *in = argv[2], *out = argv[3];
@@ -63,7 +64,12 @@ int main(int argc, char **argv)
 	struct citcat_aes_rec rec;
 	while (!rc && (rc = citcat_aes_next(r, &rec)) == 1) {
 		rc = 0;
-		if (rec.kind == CITCAT_AES_IRQ && k++ == nth) {
+		if (!strcmp(op, "input")) {
+			if (rec.kind == CITCAT_AES_INPUT && rec.addr == nth && !found) {
+				found = 1;
+				rec.value += (uint64_t)delta;
+			}
+		} else if (rec.kind == CITCAT_AES_IRQ && k++ == nth) {
 			found = 1;
 			if (!strcmp(op, "drop"))
 				continue;
