@@ -4,6 +4,7 @@
 #define CITCAT_TARGET_M7_H
 
 #include "core.h"
+#include "m7entry.h"
 #include "m7exc.h"
 
 #include <citcat/itrace.h>
@@ -14,9 +15,7 @@ struct m7cap {
 	struct m7exc exc;
 	uint64_t st_cycle;  /* the bus cycle SysTick has been advanced to */
 	uint32_t lines;     /* the interrupt controller's output lines at the last boundary */
-	int collect;        /* inside an m7exc call: its accesses are routed (target_m7.c, m7_bus) */
-	int in_entry;       /* ... and a stacking write was seen: they belong to the entry record */
-	struct citcat_itrace_rec entry; /* the entry record being collected */
+	struct m7entry entry; /* the oracle's entry record being collected (m7_bus) */
 	int insn_in_it;     /* the instruction retired last lies inside an IT block */
 	int resume;         /* a BusFault was taken in the unmapped hook: the run goes on at the handler */
 	uc_cb_eventmem_t unmapped_a; /* the A target's unmapped hook (fetches, and accesses in IT blocks) */

@@ -8,6 +8,7 @@
 
 #include "replay_int.h"
 #include "ims.h"
+#include "m7entry.h"
 #include "m7exc.h"
 
 /* What the replayer does for the M7 part (CTX is its own context). */
@@ -23,8 +24,7 @@ struct replay_m7 {
 	struct m7exc exc;
 	struct replay_core *c;
 	struct replay_m7_ops ops;
-	int collect, in_entry;          /* inside an m7exc call; a stacking write was seen */
-	struct citcat_itrace_rec entry; /* the entry record being collected */
+	struct m7entry entry;           /* the entry record being collected (m7_bus) */
 };
 
 /* The engine for the M7 (core_open_m7, the device window served by READ and
