@@ -9,36 +9,19 @@
  *   m7rep_edit input IN OUT ADDR DELTA  the AES's first input record read from ADDR: value += DELTA
  * Exit 0 done, 2 usage or I/O error, 3 no such record. */
 #include "aes.h"
+#include "container_seal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 static int meta_edit(const char *in, const char *out, unsigned long off, unsigned byte)
 {
-	FILE *f = fopen(in, "rb");
-	if (!f)
+	struct container_buf c;
+	if (container_read(in, &c) || off >= c.meta)
 		return 2;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
-	if (!b || n < 20 || fread(b, 1, (size_t)n, f) != (size_t)n)
-		return 2;
-	fclose(f);
-	unsigned long meta = b[12] | b[13] << 8 | (unsigned long)b[14] << 16 | (unsigned long)b[15] << 24;
-	if (off >= meta || 16 + meta + 4 > (unsigned long)n)
-		return 2;
-	b[16 + off] = (unsigned char)byte;
-	unsigned h = XXH32(b, 16 + meta, 0); /* CONTAINER.md: hcheck */
-	for (int i = 0; i < 4; i++)
-		b[16 + meta + i] = (unsigned char)(h >> (8 * i));
-	f = fopen(out, "wb");
-	if (!f || fwrite(b, 1, (size_t)n, f) != (size_t)n || fclose(f))
-		return 2;
-	free(b);
-	return 0;
+	c.b[16 + off] = (unsigned char)byte;
+	return container_seal_write(out, &c) ? 2 : 0;
 }
 
 int main(int argc, char **argv)
