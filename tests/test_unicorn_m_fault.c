@@ -12,7 +12,9 @@
  *  - an ldm whose second word faults has written its first register (the
  *    base is not written back): partial state the capture and the replay
  *    both see, as ARMv7-M allows for an abandoned ldm;
- *  - uc_emu_start can be started again after the error, at another PC. */
+ *  - uc_emu_start can be started again after the error, at another PC;
+ *  - a PC the unmapped hook writes (the exception model's vector) is the
+ *    PC uc_emu_start leaves: the run loop restarts there. */
 #include "check.h"
 
 #include <string.h>
@@ -30,15 +32,20 @@ static void wr(uc_engine *uc, int r, uint32_t v) { CHECK_EQ(uc_reg_write(uc, r, 
 static struct {
 	int type, size, n;
 	uint32_t addr, pc_code;
+	uint32_t redirect; /* a PC the unmapped hook writes (0: none) */
 } seen;
 
 static bool hunmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *u)
 {
-	(void)uc, (void)value, (void)u;
+	(void)value, (void)u;
 	seen.type = type;
 	seen.addr = (uint32_t)addr;
 	seen.size = size;
 	seen.n++;
+	if (seen.redirect) {
+		uint32_t pc = seen.redirect;
+		uc_reg_write(uc, UC_ARM_REG_PC, &pc);
+	}
 	return false;
 }
 
@@ -104,6 +111,13 @@ int main(void)
 	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0xabcd); /* written */
 	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0x22);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R0), 0xffffc);
+
+	/* a PC written in the hook is where the run stopped */
+	seen.redirect = 0x109;
+	wr(uc, UC_ARM_REG_R0, 0x20000000u);
+	CHECK_EQ(uc_emu_start(uc, 0x10b, UNTIL, 0, 0), UC_ERR_WRITE_UNMAPPED);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x108);
+	seen.redirect = 0;
 
 	/* and it runs on at another PC */
 	CHECK_EQ(uc_emu_start(uc, 0x109, UNTIL, 0, 1), UC_ERR_OK);
