@@ -346,25 +346,41 @@ static uint64_t next_wakeup(const struct target *t)
 	return n;
 }
 
-/* Sleeps until an enabled interrupt line is pending.  Each step runs the
- * device events due at the next event that could wake the core, or at the
- * next DMA burst before it (bursts move data, and the last one may raise
- * the DMA line); timer ticks in between are batched by devices_advance.  A
- * sleep retires no instructions, so it does not count against --max-insns
- * (checked again at the next instruction); it ends by itself, since it is
- * only entered when a wake-up is certain, and it polls the progress
- * callback so a signal stops it. */
-static int wfi_sleep(struct target *t, uint32_t pc)
+/* The A target's wake-up (struct target_wake): an enabled interrupt line
+ * pending; the next event that could raise one. */
+static int a_awake(struct target *t) { return (t->intc_pending & t->intc_enable) != 0; }
+static uint64_t a_next(struct target *t) { return next_wakeup(t); }
+static void a_detail(struct target *t)
 {
-	for (uint64_t steps = 1; !(t->intc_pending & t->intc_enable); steps++) {
+	snprintf(t->stop_detail, sizeof t->stop_detail, "lines enabled 0x%x; timer %s, DMA %s, UART input %s",
+		 t->intc_enable, t->timer_on && t->timer_period ? "running" : "stopped",
+		 t->dma_status & 1 ? (t->dma_irq ? "active" : "active without interrupt") : "idle",
+		 !t->uart_in || t->uart_rx_eof ? "none left" : t->uart_irq ? "pending" : "without interrupt");
+}
+static void a_advance(struct target *t) { devices_advance(t, t->expect_pc); /* the boundary after the WFI */ }
+static const struct target_wake a_wake = {a_awake, a_next, a_detail, a_advance};
+
+/* Sleeps until the target's wake-up condition holds (W; the A target's:
+ * an enabled interrupt line pending).  Each step runs the device events
+ * due at the next event that could wake the core, or at the next DMA burst
+ * before it (bursts move data, and the last one may raise the DMA line);
+ * timer ticks in between are batched by devices_advance.  A sleep retires
+ * no instructions, so it does not count against --max-insns (checked again
+ * at the next instruction); it ends by itself, since it is only entered
+ * when a wake-up is certain, and it polls the progress callback so a
+ * signal stops it. */
+int target_wfi_sleep(struct target *t, uint32_t pc, const struct target_wake *w)
+{
+	for (uint64_t steps = 1; !w->awake(t); steps++) {
 		recompute_next(t);
-		uint64_t wake = next_wakeup(t), at = wake;
-		if (wake == UINT64_MAX && !t->lvt && !t->daf) {
+		uint64_t at = w->next(t);
+		if (at == UINT64_MAX) {
+			w->detail(t);
+			if (t->lvt || t->daf)
+				return fail(t, CITCAT_ERR_TARGET,
+					    "WFI at 0x%08x can never wake: no enabled interrupt line has a source that can raise it "
+					    "(%s)", pc, t->stop_detail);
 			/* the end of the run: the WFI is its last instruction */
-			snprintf(t->stop_detail, sizeof t->stop_detail, "lines enabled 0x%x; timer %s, DMA %s, UART input %s",
-				 t->intc_enable, t->timer_on && t->timer_period ? "running" : "stopped",
-				 t->dma_status & 1 ? (t->dma_irq ? "active" : "active without interrupt") : "idle",
-				 !t->uart_in || t->uart_rx_eof ? "none left" : t->uart_irq ? "pending" : "without interrupt");
 			t->stop_reason = CITCAT_STOP_WFI_DEADLOCK;
 			t->stop_pc = pc;
 			trace_stop(t, CITCAT_STOP_WFI_DEADLOCK);
@@ -372,18 +388,11 @@ static int wfi_sleep(struct target *t, uint32_t pc)
 			uc_emu_stop(t->uc);
 			return -1;
 		}
-		if (wake == UINT64_MAX)
-			return fail(t, CITCAT_ERR_TARGET,
-				    "WFI at 0x%08x can never wake: no enabled interrupt line has a source that can raise it "
-				    "(lines enabled 0x%x; timer %s, DMA %s, UART input %s)",
-				    pc, t->intc_enable, t->timer_on && t->timer_period ? "running" : "stopped",
-				    t->dma_status & 1 ? (t->dma_irq ? "active" : "active without interrupt") : "idle",
-				    !t->uart_in || t->uart_rx_eof ? "none left" : t->uart_irq ? "pending" : "without interrupt");
 		if ((t->dma_status & 1) && t->dma_next < at)
 			at = t->dma_next;
 		if (at > t->bus.cycle)
 			t->bus.cycle = at;
-		devices_advance(t, t->expect_pc); /* the boundary after the WFI */
+		w->advance(t);
 		if (t->failed)
 			return -1;
 		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns)) {
@@ -536,7 +545,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 			fail(t, CITCAT_ERR_TARGET, "conditional WFI at 0x%08x is not supported", a);
 			return;
 		}
-		if (wfi_sleep(t, a))
+		if (target_wfi_sleep(t, a, &a_wake))
 			return;
 		thumb_wfi_retire(uc, a, size, thumb); /* WFI retires; skip Unicorn's halt */
 	}
@@ -760,6 +769,10 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		ue = uc_emu_start(t->uc, pc, CORE_UNTIL, 0, 0);
 		if (t->failed || t->faulted)
 			break;
+		if (m7 && ue && target_m7_resume(t)) { /* a BusFault taken (target_m7.c) */
+			pc = target_m7_resume_pc(t);
+			continue;
+		}
 		if (ue == UC_ERR_INSN_INVALID) { /* Unicorn stops at an undefined instruction itself */
 			uc_reg_read(t->uc, UC_ARM_REG_PC, &pc);
 			fault(t, CITCAT_FAULT_UNDEF, pc, 0, "undefined instruction at pc 0x%08x", pc);

@@ -133,6 +133,16 @@ int target_boundary_begin(struct target *t, uint32_t a);
 void target_recompute_next(struct target *t);
 void target_devices_advance(struct target *t, uint32_t pc);
 uint64_t target_next_wakeup(const struct target *t);
+/* WFI: what wakes the target's core (target_wfi_sleep). */
+struct target_wake {
+	int (*awake)(struct target *t);       /* an exception/interrupt can be taken now: stop sleeping */
+	uint64_t (*next)(struct target *t);   /* the cycle of the next event that can wake it (UINT64_MAX: none) */
+	void (*detail)(struct target *t);     /* why it cannot wake, into t->stop_detail */
+	void (*advance)(struct target *t);    /* the devices (and timers) at the new cycle */
+};
+/* Sleeps at the WFI at PC until W says awake.  Returns 0 awake (or
+ * interrupted), -1 the run ended (a WFI deadlock) or failed. */
+int target_wfi_sleep(struct target *t, uint32_t pc, const struct target_wake *w);
 int target_retire(struct target *t, uint32_t a, unsigned size, uint32_t word, int thumb);
 void target_oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value, int uncached);
 uint64_t target_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx);

@@ -72,22 +72,9 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 		bus_data(&t->bus, addr, 4, write, *v);
 	if (write && uc_mem_write(t->uc, addr, v, 4)) /* drops any translation of the word too */
 		return -1;
-	if (m->collect && write)
-		m->in_entry = 1;
-	if (m->collect && m->in_entry) {
-		if (m->entry.n_acc < CITCAT_ITRACE_MAX_ACC)
-			core_record_access(&m->entry, addr, 4, write, *v, 0);
-	} else {
+	if (!m7entry_access(&m->entry, addr, write, *v))
 		target_oracle_access(t, addr, 4, write, *v, 0);
-	}
 	return 0;
-}
-
-static void collect_start(struct m7cap *m)
-{
-	m->collect = 1;
-	m->in_entry = 0;
-	m->entry.n_acc = 0;
 }
 
 /* After an m7exc call that returned RC: on an entry (1, or 1 from a return
@@ -96,23 +83,19 @@ static void collect_start(struct m7cap *m)
 static void collect_end(struct target *t, int rc)
 {
 	struct m7cap *m = t->m7;
-	m->collect = 0;
+	int entered = m7entry_end(&m->entry);
 	if (rc < 0) {
 		m7_error(t, rc);
 		return;
 	}
-	if (!m->in_entry)
+	if (!entered)
 		return; /* a plain exception return */
 	t->after_exception = 1;
 	t->itstate = 0;
 	target_flush_oracle(t);
-	if (t->synced && t->oracle && m->entry.n_acc == 9) {
-		m->entry.kind = CITCAT_REC_IRQ;
-		m->entry.line = (uint8_t)(rd(t, UC_ARM_REG_XPSR) & 0x3f);
-		m->entry.pc = m->entry.acc[6].value; /* the stacked return address */
-		if (citcat_itrace_write(t->oracle, &m->entry))
-			target_fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
-	}
+	const struct citcat_itrace_rec *r = t->synced && t->oracle ? m7entry_record(&m->entry, t->uc) : NULL;
+	if (r && citcat_itrace_write(t->oracle, r))
+		target_fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
 }
 
 /* The interrupt controller's output line n drives NVIC IRQ n (TARGET-M7.md,
@@ -137,48 +120,41 @@ static void systick_catch_up(struct target *t)
 	}
 }
 
-/* WFI (TARGET-M7.md, Capture): sleeps until some pending exception is
- * eligible, whatever the masks.  Each step goes to the next device event
- * that can raise a line both controllers enable, the next DMA burst, or the
- * next SysTick event with TICKINT.  Returns 0 awake, -1 the run ended. */
-static int m7_wfi_sleep(struct target *t, uint32_t pc)
+/* WFI (TARGET-M7.md, Capture; the loop is target.c's target_wfi_sleep):
+ * sleeps until some pending exception is eligible, whatever the masks.
+ * Each step goes to the next device event that can raise a line both
+ * controllers enable, the next DMA burst, or the next SysTick event with
+ * TICKINT. */
+static int m7_awake(struct target *t) { return m7exc_any_eligible(&t->m7->exc); }
+
+static uint64_t m7_next(struct target *t)
 {
 	struct m7cap *m = t->m7;
-	for (uint64_t steps = 1; !m7exc_any_eligible(&m->exc); steps++) {
-		target_recompute_next(t);
-		uint64_t wake = (t->intc_enable & m->exc.irq_enable) ? target_next_wakeup(t) : UINT64_MAX, at = wake;
-		uint64_t due = (m->exc.st_csr & (CITCAT_M7_SYST_ENABLE | CITCAT_M7_SYST_TICKINT)) == (CITCAT_M7_SYST_ENABLE | CITCAT_M7_SYST_TICKINT) ? m7exc_systick_due(&m->exc) : UINT64_MAX;
-		if (due != UINT64_MAX && t->bus.cycle + due < at)
-			at = t->bus.cycle + due;
-		if (at == UINT64_MAX) {
-			snprintf(t->stop_detail, sizeof t->stop_detail,
-				 "lines enabled 0x%x, NVIC enabled 0x%x; timer %s, DMA %s, SysTick %s", t->intc_enable,
-				 m->exc.irq_enable, t->timer_on && t->timer_period ? "running" : "stopped",
-				 t->dma_status & 1 ? "active" : "idle",
-				 (m->exc.st_csr & 3) == 3 ? "running" : (m->exc.st_csr & 1) ? "running without TICKINT" : "off");
-			t->stop_reason = CITCAT_STOP_WFI_DEADLOCK;
-			t->stop_pc = pc;
-			target_trace_stop(t, CITCAT_STOP_WFI_DEADLOCK);
-			t->stop_request = 1;
-			uc_emu_stop(t->uc);
-			return -1;
-		}
-		if ((t->dma_status & 1) && t->dma_next < at)
-			at = t->dma_next;
-		if (at > t->bus.cycle)
-			t->bus.cycle = at;
-		systick_catch_up(t);
-		target_devices_advance(t, t->expect_pc); /* the boundary after the WFI */
-		wire_lines(t);
-		if (t->failed)
-			return -1;
-		if ((steps & 0xffff) == 0 && t->cfg->progress && t->cfg->progress(t->cfg->progress_ctx, t->insns)) {
-			t->interrupt_pending = 1;
-			return 0;
-		}
-	}
-	return 0;
+	uint64_t at = (t->intc_enable & m->exc.irq_enable) ? target_next_wakeup(t) : UINT64_MAX;
+	uint64_t due = (m->exc.st_csr & (CITCAT_M7_SYST_ENABLE | CITCAT_M7_SYST_TICKINT)) == (CITCAT_M7_SYST_ENABLE | CITCAT_M7_SYST_TICKINT) ? m7exc_systick_due(&m->exc) : UINT64_MAX;
+	if (due != UINT64_MAX && t->bus.cycle + due < at)
+		at = t->bus.cycle + due;
+	return at;
 }
+
+static void m7_detail(struct target *t)
+{
+	struct m7cap *m = t->m7;
+	snprintf(t->stop_detail, sizeof t->stop_detail,
+		 "lines enabled 0x%x, NVIC enabled 0x%x; timer %s, DMA %s, SysTick %s", t->intc_enable,
+		 m->exc.irq_enable, t->timer_on && t->timer_period ? "running" : "stopped",
+		 t->dma_status & 1 ? "active" : "idle",
+		 (m->exc.st_csr & 3) == 3 ? "running" : (m->exc.st_csr & 1) ? "running without TICKINT" : "off");
+}
+
+static void m7_advance(struct target *t)
+{
+	systick_catch_up(t);
+	target_devices_advance(t, t->expect_pc); /* the boundary after the WFI */
+	wire_lines(t);
+}
+
+static const struct target_wake m7_wake = {m7_awake, m7_next, m7_detail, m7_advance};
 
 static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
@@ -217,7 +193,7 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 			struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = (uint64_t)n, .pc = a,
 						      .bcount = t->bcount};
 			bus_marker(&t->bus, &ev);
-			collect_start(m);
+			m7entry_start(&m->entry);
 			int rc = m7exc_boundary(&m->exc, a);
 			collect_end(t, rc);
 			return; /* the instruction at A does not execute now */
@@ -229,6 +205,7 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 	}
 	uint32_t word = thumb_word_at(t->ram + (a - t->ram_base), size);
 	int in_it = t->itstate != 0;
+	m->insn_in_it = in_it;
 	if (target_retire(t, a, size, word, 1))
 		return;
 	if (thumb_is_wfi(word, size)) {
@@ -236,7 +213,7 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 			target_fail(t, CITCAT_ERR_TARGET, "conditional WFI at 0x%08x is not supported", a);
 			return;
 		}
-		if (m7_wfi_sleep(t, a))
+		if (target_wfi_sleep(t, a, &m7_wake))
 			return;
 		thumb_wfi_retire(uc, a, size, 1);
 	}
@@ -252,7 +229,7 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
 		return;
 	uint32_t pc = rd(t, UC_ARM_REG_PC);
 	int rc;
-	collect_start(m);
+	m7entry_start(&m->entry);
 	switch (intno) {
 	case 2: /* svc: PC is the next instruction */
 		rc = m7exc_svc(&m->exc, pc);
@@ -264,11 +241,38 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
 		rc = m7exc_return(&m->exc, pc | 1u, t->last_pc);
 		break;
 	default:
-		m->collect = 0;
+		m7entry_end(&m->entry);
 		target_fault(t, CITCAT_FAULT_ABORT, t->last_pc, 0, "unexpected Cortex-M7 exception from Unicorn");
 		return;
 	}
 	collect_end(t, rc);
+}
+
+/* A data access to an unmapped address (nothing in RAM, the device window
+ * or the SCS: TARGET-M7.md, Faults): a precise BusFault of the instruction
+ * at last_pc, which does not complete (Unicorn abandons it there and
+ * uc_emu_start fails: tests/test_unicorn_m_fault.c).  The fault is taken
+ * here and m->resume tells the run loop to go on at the handler.  A fetch
+ * from nothing, or an access by an instruction inside an IT block (whose
+ * ITSTATE the model cannot stack), stops the capture as on the A target. */
+static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
+{
+	struct target *t = ctx;
+	struct m7cap *m = t->m7;
+	if (type == UC_MEM_FETCH_UNMAPPED || m->insn_in_it || t->faulted || t->failed)
+		return m->unmapped_a(uc, type, addr, size, value, ctx);
+	m7entry_start(&m->entry);
+	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, t->last_pc, (uint32_t)addr);
+	collect_end(t, rc);
+	m->resume = rc > 0 && !t->faulted && !t->failed;
+	return false;
+}
+
+int target_m7_resume(struct target *t)
+{
+	int r = t->m7->resume;
+	t->m7->resume = 0;
+	return r;
 }
 
 static bool hook_invalid_m7(uc_engine *uc, void *ctx)
@@ -277,7 +281,7 @@ static bool hook_invalid_m7(uc_engine *uc, void *ctx)
 	struct m7cap *m = t->m7;
 	if (t->faulted || t->failed)
 		return false;
-	collect_start(m);
+	m7entry_start(&m->entry);
 	int rc = m7exc_fault(&m->exc, M7EXC_F_UNDEFINSTR, t->last_pc, 0);
 	collect_end(t, rc);
 	return rc >= 0;
@@ -331,6 +335,8 @@ uc_err target_m7_add_hooks(struct target *t, struct core_hooks h)
 {
 	h.code = hook_code_m7;
 	h.intr = hook_intr_m7;
+	t->m7->unmapped_a = h.unmapped;
+	h.unmapped = hook_unmapped_m7;
 	return core_add_hooks_m7(t->uc, &h, hook_invalid_m7, t, t->ram_base, t->ram_size);
 }
 

@@ -4,6 +4,7 @@
 #define CITCAT_TARGET_M7_H
 
 #include "core.h"
+#include "m7entry.h"
 #include "m7exc.h"
 
 #include <citcat/itrace.h>
@@ -14,9 +15,10 @@ struct m7cap {
 	struct m7exc exc;
 	uint64_t st_cycle;  /* the bus cycle SysTick has been advanced to */
 	uint32_t lines;     /* the interrupt controller's output lines at the last boundary */
-	int collect;        /* inside an m7exc call: its accesses are routed (target_m7.c, m7_bus) */
-	int in_entry;       /* ... and a stacking write was seen: they belong to the entry record */
-	struct citcat_itrace_rec entry; /* the entry record being collected */
+	struct m7entry entry; /* the oracle's entry record being collected (m7_bus) */
+	int insn_in_it;     /* the instruction retired last lies inside an IT block */
+	int resume;         /* a BusFault was taken in the unmapped hook: the run goes on at the handler */
+	uc_cb_eventmem_t unmapped_a; /* the A target's unmapped hook (fetches, and accesses in IT blocks) */
 };
 
 /* Allocates T->m7 and opens the M7 core with the device window (BARE: both
@@ -31,6 +33,11 @@ uc_err target_m7_add_hooks(struct target *t, struct core_hooks h);
 /* The reset (TARGET-M7.md): SP and PC from the vector table.  Sets *PC to
  * the address to start at.  Returns 0 or a citcat error (recorded). */
 int target_m7_reset(struct target *t, uint32_t *pc);
+
+/* After uc_emu_start failed: 1 when that was the unmapped access of a
+ * BusFault the model took (the run goes on at the handler), else 0.
+ * Clears the flag. */
+int target_m7_resume(struct target *t);
 
 /* The address to restart uc_emu_start at (Thumb bit set). */
 uint32_t target_m7_resume_pc(struct target *t);

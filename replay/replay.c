@@ -609,6 +609,16 @@ static bool hook_invalid_m7(uc_engine *uc, void *ctx)
 	return replay_m7_invalid(p->m7);
 }
 
+/* An unmapped access on the M7: a BusFault (replay_m7.c), else as on the A
+ * target. */
+static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
+{
+	struct replayer *p = ctx;
+	if (replay_m7_unmapped(p->m7, type, (uint32_t)addr))
+		return false;
+	return hook_unmapped(uc, type, addr, size, value, ctx);
+}
+
 static void m7_close(void *ctx) { close_record(ctx); }
 static void m7_emit(void *ctx, const struct citcat_itrace_rec *r) { emit_record(ctx, r); }
 static int m7_fault(void *ctx, unsigned kind, uint32_t pc, uint32_t addr) { return expected_fault(ctx, kind, pc, addr); }
@@ -786,6 +796,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 			goto out;
 		}
 		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p};
+		hooks.unmapped = hook_unmapped_m7;
 		if ((rc = replay_m7_open(p->m7, &p->c, cfg->ims_path, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))
 			goto out;

@@ -242,6 +242,10 @@ void replay_run(struct replay_core *c, replay_fault_fn fault)
 		if (c->failed || c->done)
 			break;
 		pc = thumb_resume_pc(c->uc);
+		if (ue && c->resume) { /* an M7 BusFault taken in the unmapped hook (replay_m7.c) */
+			c->resume = 0;
+			continue;
+		}
 		if (ue == UC_ERR_INSN_INVALID && fault && fault(c, CITCAT_FAULT_UNDEF, pc & ~1u, 0))
 			break; /* as the capture model: Unicorn stops at an undefined instruction */
 		if (ue) {

@@ -38,6 +38,8 @@ struct replay_core {
 	uint64_t cur_index; /* index of the instruction at cur_pc */
 	uint32_t expect_pc, cur_pc;
 	uint8_t itstate; /* ITSTATE after the last retired instruction (capture/thumb.h) */
+	uint8_t insn_in_it; /* the last retired instruction lies inside an IT block */
+	uint8_t resume; /* uc_emu_start failed after a hook took an exception: go on (replay_run) */
 	uint8_t last_size, last_thumb; /* of the last retired instruction */
 	uint8_t block_thumb; /* CPSR.T of the running translation block (struct core_hooks) */
 	/* failed: 1 a divergence (res->div), 2 an error (err, res->err_path) */
@@ -132,6 +134,7 @@ static inline void replay_retire(struct replay_core *c, uint32_t a, unsigned siz
 	c->hist_word[k] = word;
 	c->insns++;
 	c->expect_pc = a + size;
+	c->insn_in_it = c->itstate != 0;
 	c->itstate = thumb_is_it(word, size) ? (uint8_t)(word & 0xff) : thumb_it_advance(c->itstate);
 	c->last_size = (uint8_t)size;
 	c->last_thumb = (uint8_t)thumb;

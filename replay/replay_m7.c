@@ -81,14 +81,8 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 		for (unsigned i = 0; i < 4; i++)
 			replay_kset(c->known, off + i);
 	}
-	if (m->collect && write)
-		m->in_entry = 1;
-	if (m->collect && m->in_entry) {
-		if (m->entry.n_acc < CITCAT_ITRACE_MAX_ACC)
-			core_record_access(&m->entry, addr, 4, write, *v, 0);
-	} else {
+	if (!m7entry_access(&m->entry, addr, write, *v))
 		replay_add_access(c, addr, 4, write, *v, 0);
-	}
 	return 0;
 }
 
@@ -122,13 +116,6 @@ int replay_m7_open(struct replay_m7 *m, struct replay_core *c, const char *ims_p
 	return 0;
 }
 
-static void collect_start(struct replay_m7 *m)
-{
-	m->collect = 1;
-	m->in_entry = 0;
-	m->entry.n_acc = 0;
-}
-
 /* After an m7exc call that returned RC, as the capture's collect_end: an
  * exception that cannot be taken is the recorded end or a divergence; an
  * entry's record follows the record of the instruction retired last, and
@@ -136,7 +123,7 @@ static void collect_start(struct replay_m7 *m)
 static void collect_end(struct replay_m7 *m, int rc)
 {
 	struct replay_core *c = m->c;
-	m->collect = 0;
+	int entered = m7entry_end(&m->entry);
 	if (c->failed || c->done)
 		return;
 	if (rc < 0) {
@@ -157,17 +144,14 @@ static void collect_end(struct replay_m7 *m, int rc)
 						      : "the exception model failed");
 		return;
 	}
-	if (!m->in_entry)
+	if (!entered)
 		return; /* a plain exception return */
 	c->after_exception = 1;
 	c->itstate = 0;
 	m->ops.close(m->ops.ctx);
-	if (m->entry.n_acc == 9) {
-		m->entry.kind = CITCAT_REC_IRQ;
-		m->entry.line = (uint8_t)(rd(c->uc, UC_ARM_REG_XPSR) & 0x3f);
-		m->entry.pc = (uint32_t)m->entry.acc[6].value; /* the stacked return address */
-		m->ops.emit(m->ops.ctx, &m->entry);
-	}
+	const struct citcat_itrace_rec *r = m7entry_record(&m->entry, c->uc);
+	if (r)
+		m->ops.emit(m->ops.ctx, r);
 }
 
 int replay_m7_enter(struct replay_m7 *m, int exc, uint32_t a)
@@ -181,7 +165,7 @@ int replay_m7_enter(struct replay_m7 *m, int exc, uint32_t a)
 	c->irq_line = (unsigned)exc;
 	c->irq_epc = a;
 	c->irq_index = c->insns;
-	collect_start(m);
+	m7entry_start(&m->entry);
 	int rc = m7exc_enter(&m->exc, exc, a);
 	collect_end(m, rc);
 	if (rc < 0 || c->failed)
@@ -197,7 +181,7 @@ void replay_m7_intr(struct replay_m7 *m, uint32_t intno)
 		return;
 	uint32_t pc = rd(c->uc, UC_ARM_REG_PC);
 	int rc;
-	collect_start(m);
+	m7entry_start(&m->entry);
 	switch (intno) {
 	case 2: /* svc: PC is the next instruction */
 		rc = m7exc_svc(&m->exc, pc);
@@ -209,7 +193,7 @@ void replay_m7_intr(struct replay_m7 *m, uint32_t intno)
 		rc = m7exc_return(&m->exc, pc | 1u, c->cur_pc);
 		break;
 	default:
-		m->collect = 0;
+		m7entry_end(&m->entry);
 		if (!m->ops.fault(m->ops.ctx, CITCAT_FAULT_ABORT, c->cur_pc, 0))
 			replay_diverge(c, "exception", "the recorded run to continue", "Unicorn exception %u at 0x%08x",
 				       intno, c->cur_pc);
@@ -218,12 +202,24 @@ void replay_m7_intr(struct replay_m7 *m, uint32_t intno)
 	collect_end(m, rc);
 }
 
+int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
+{
+	struct replay_core *c = m->c;
+	if (type == UC_MEM_FETCH_UNMAPPED || c->insn_in_it || c->failed || c->done)
+		return 0;
+	m7entry_start(&m->entry);
+	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, c->cur_pc, addr);
+	collect_end(m, rc);
+	c->resume = rc > 0 && !c->failed && !c->done;
+	return 1;
+}
+
 int replay_m7_invalid(struct replay_m7 *m)
 {
 	struct replay_core *c = m->c;
 	if (c->failed || c->done)
 		return 0;
-	collect_start(m);
+	m7entry_start(&m->entry);
 	int rc = m7exc_fault(&m->exc, M7EXC_F_UNDEFINSTR, c->cur_pc, 0);
 	collect_end(m, rc);
 	return rc >= 0 && !c->failed && !c->done;

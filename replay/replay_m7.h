@@ -8,6 +8,7 @@
 
 #include "replay_int.h"
 #include "ims.h"
+#include "m7entry.h"
 #include "m7exc.h"
 
 /* What the replayer does for the M7 part (CTX is its own context). */
@@ -23,8 +24,7 @@ struct replay_m7 {
 	struct m7exc exc;
 	struct replay_core *c;
 	struct replay_m7_ops ops;
-	int collect, in_entry;          /* inside an m7exc call; a stacking write was seen */
-	struct citcat_itrace_rec entry; /* the entry record being collected */
+	struct m7entry entry;           /* the entry record being collected (m7_bus) */
 };
 
 /* The engine for the M7 (core_open_m7, the device window served by READ and
@@ -52,6 +52,14 @@ int replay_m7_enter(struct replay_m7 *m, int exc, uint32_t a);
 
 /* Unicorn's interrupt hook on the M7: svc (2), bkpt (7), EXC_RETURN (8). */
 void replay_m7_intr(struct replay_m7 *m, uint32_t intno);
+
+/* An access of TYPE to the unmapped address ADDR (UC_HOOK_MEM_UNMAPPED),
+ * as the capture's hook_unmapped_m7: a data access by an instruction
+ * outside an IT block is a precise BusFault, taken now (C->resume tells
+ * replay_run to go on at the handler), or the recorded end when it cannot
+ * be taken.  Returns 1 when handled so, 0 for the caller's A-target
+ * handling (a fetch, an access inside an IT block). */
+int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr);
 
 /* An undefined instruction (UsageFault UNDEFINSTR).  Returns whether
  * Unicorn goes on. */

@@ -68,29 +68,20 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 	return n;
 }
 
+static uint32_t cat_meta(int target, const uint8_t *data, size_t size, uint8_t *meta, const uint8_t **rec, size_t *len)
+{
+	_Static_assert(CITCAT_TARGET_META_LEN <= WRAP_META_MAX, "wrap.h metadata buffer");
+	wrap_cat_input(data, size, target ? CITCAT_TARGET_CORTEX_M7 : CITCAT_TARGET_ARMV7A, meta, rec, len);
+	return CITCAT_TARGET_META_LEN;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size >= 4 && memcmp(data, "CCAT", 4) == 0) {
 		read_all(data, size);
 		return 0;
 	}
-	const uint8_t *rec;
-	size_t len, blen;
 	/* the records are read as the A target's, then as the Cortex-M7's */
-	for (uint32_t isa = CITCAT_TARGET_ARMV7A; isa <= CITCAT_TARGET_CORTEX_M7; isa++) {
-		uint8_t meta[CITCAT_TARGET_META_LEN];
-		wrap_cat_input(data, size, isa, meta, &rec, &len);
-		uint32_t nrec = 1;
-		for (int pass = 0; pass < 2; pass++) {
-			uint8_t *b = wrap_container("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, rec, len, nrec, &blen);
-			if (!b)
-				return 0;
-			uint32_t n = read_all(b, blen);
-			free(b);
-			if (n == nrec || !n)
-				break;
-			nrec = n;
-		}
-	}
+	wrap_read_both_targets("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, data, size, cat_meta, read_all);
 	return 0;
 }

@@ -52,27 +52,23 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 	return n;
 }
 
+/* the itrace metadata: 8 bytes, the first the isa */
+static uint32_t itrace_meta(int target, const uint8_t *data, size_t size, uint8_t *meta, const uint8_t **rec,
+			    size_t *len)
+{
+	meta[0] = target ? CITCAT_ISA_ARMV7M : CITCAT_ISA_ARM_A32;
+	*rec = data;
+	*len = size;
+	return 8;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size >= 4 && memcmp(data, "CITR", 4) == 0) {
 		read_all(data, size);
 		return 0;
 	}
-	size_t blen;
 	/* the records are read as an A-target trace, then as a Cortex-M7 one */
-	for (uint8_t isa = CITCAT_ISA_ARM_A32; isa <= CITCAT_ISA_ARMV7M; isa++) {
-		const uint8_t meta[8] = {isa};
-		uint32_t nrec = 1;
-		for (int pass = 0; pass < 2; pass++) {
-			uint8_t *b = wrap_container("CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION, meta, sizeof meta, data, size, nrec, &blen);
-			if (!b)
-				return 0;
-			uint32_t n = read_all(b, blen);
-			free(b);
-			if (n == nrec || !n)
-				break;
-			nrec = n;
-		}
-	}
+	wrap_read_both_targets("CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION, data, size, itrace_meta, read_all);
 	return 0;
 }

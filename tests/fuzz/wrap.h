@@ -57,6 +57,51 @@ static uint8_t *wrap_container(const char magic[8], uint16_t version, const uint
 	return b;
 }
 
+/* Reads PAYLOAD wrapped in a container (MAGIC, VERSION, META) with
+ * READ_ALL, which returns the records it read: first with a record count
+ * of 1, then, when that differs, with the count the first read returned,
+ * so that the second read reaches the end marker when every record
+ * decoded.  Returns 0, or -1 out of memory. */
+static inline int wrap_read_twice(const char magic[8], uint16_t version, const uint8_t *meta, uint32_t meta_len,
+				  const uint8_t *payload, size_t len, uint32_t (*read_all)(const uint8_t *, size_t))
+{
+	uint32_t nrec = 1;
+	size_t blen;
+	for (int pass = 0; pass < 2; pass++) {
+		uint8_t *b = wrap_container(magic, version, meta, meta_len, payload, len, nrec, &blen);
+		if (!b)
+			return -1;
+		uint32_t n = read_all(b, blen);
+		free(b);
+		if (n == nrec || !n)
+			break;
+		nrec = n;
+	}
+	return 0;
+}
+
+/* The metadata of a wrapped input for TARGET (0 the A target, 1 the
+ * Cortex-M7) into META (at most WRAP_META_MAX bytes), with *REC, *LEN the
+ * records of DATA; returns the metadata length. */
+#define WRAP_META_MAX 128
+typedef uint32_t (*wrap_meta_fn)(int target, const uint8_t *data, size_t size, uint8_t *meta, const uint8_t **rec,
+				 size_t *len);
+
+/* The records of DATA read as the A target's, then as the Cortex-M7's
+ * (wrap_read_twice for each; META_FN makes each one's metadata). */
+static inline void wrap_read_both_targets(const char magic[8], uint16_t version, const uint8_t *data, size_t size,
+					  wrap_meta_fn meta_fn, uint32_t (*read_all)(const uint8_t *, size_t))
+{
+	for (int target = 0; target < 2; target++) {
+		uint8_t meta[WRAP_META_MAX] = {0};
+		const uint8_t *rec;
+		size_t len;
+		uint32_t meta_len = meta_fn(target, data, size, meta, &rec, &len);
+		if (wrap_read_twice(magic, version, meta, meta_len, rec, len, read_all))
+			return;
+	}
+}
+
 /* The CAT targets' wrapped input (fuzz_cat.c, fuzz_roundtrip_cat.c):
  * [configuration byte][records].  The configuration byte: bit 0
  * timestamps, bits 2..1 the I-cache line and bits 4..3 the D-cache line

@@ -1,0 +1,15 @@
+# Precise BusFault on the Cortex-M7 (issue 11, capture/TARGET-M7.md Faults):
+# hand-written firmware whose handlers check CFSR, BFAR, HFSR and the
+# stacked frame against values worked out by hand, the escalation to
+# HardFault, no handler, exact replay and a tampered AES (tests/m7fault.sh).
+if(CITCAT_FIRMWARE_M7_FOUND AND TARGET m7rep_edit)
+  citcat_add_firmware_m7(m7fault SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7fault.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  citcat_add_firmware_m7(m7fault_nohandler SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7fault_nohandler.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  add_test(NAME m7fault COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/m7fault.sh $<TARGET_FILE:citcat_cli>
+    $<TARGET_FILE:m7rep_edit> ${CITCAT_ARM_TOOL_PREFIX_M7} ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  set_tests_properties(m7fault PROPERTIES LABELS e2e)
+endif()
+# the Unicorn behaviour the BusFault relies on (unit)
+citcat_unit_test(test_unicorn_m_fault)

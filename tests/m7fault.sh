@@ -1,0 +1,95 @@
+#!/bin/bash
+# m7fault.sh CITCAT EDIT TOOL_PREFIX M7_FW_DIR
+#
+# Precise BusFault on the Cortex-M7 (capture/TARGET-M7.md, Faults).
+#  - tests/firmware/m7fault.c checks CFSR, BFAR, HFSR and the stacked frame
+#    itself; here the oracle's four entry records are checked against the
+#    values worked out by hand: exception 5 (BusFault) for the load at
+#    m7fault_ld and the store at m7fault_st, then 3 (HardFault, the masked
+#    and the disabled BusFault), each with the faulting instruction as
+#    return address and its vector read at VTOR (0) + 4 x number last; the
+#    faulting instruction's own record has no access; the CAT has no EXC
+#    event for them (synchronous: the replayer re-derives them).
+#  - capture -> ims/aes -> replay --verify --oracle exact, the regenerated
+#    itrace equal to the oracle record for record.
+#  - m7fault_nohandler.elf: exit 3 naming BusFault, PRECISERR and the PC,
+#    fault kind 11 with address 5 in the CAT, replayed exactly too.
+#  - tampering: the AES's CPUID read changed, so the firmware's load goes to
+#    RAM: the replay from IMS + AES alone diverges (exit 1) after the load:
+#    the BusFault is not in the schedule, the replayer must see the
+#    unmapped access itself.
+set -euo pipefail
+citcat=$1 edit=$2 prefix=$3 fw=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "m7fault: $*" >&2; exit 1; }
+sym() { "${prefix}nm" "$1" | awk -v s="$2" '$3 == s { print "0x" $1; exit }'; }
+hex8() { printf '0x%08x' $(($1)); }
+
+exact() { # NAME WANT: capture, extract, replay exactly
+	local n=$1 want=$2 rc=0
+	"$citcat" capture "$fw/$n.elf" -o "$tmp/$n.cat" --oracle "$tmp/$n.itrace" --seed 1 -q >"$tmp/$n.out" 2>"$tmp/$n.err" || rc=$?
+	[ $rc -eq "$want" ] || fail "$n: capture exited $rc (want $want): $(cat "$tmp/$n.err") $(cat "$tmp/$n.out")"
+	"$citcat" ims "$tmp/$n.cat" -o "$tmp/$n.ims" 2>"$tmp/err" || fail "$n: ims: $(cat "$tmp/err")"
+	"$citcat" aes "$tmp/$n.cat" -o "$tmp/$n.aes" 2>"$tmp/err" || fail "$n: aes: $(cat "$tmp/err")"
+	rc=0
+	"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \
+		>"$tmp/rep" 2>&1 || rc=$?
+	[ $rc -eq 0 ] || fail "$n: replay exited $rc: $(cat "$tmp/rep")"
+	grep -q 'bus trace verified' "$tmp/rep" && grep -q 'instruction trace equals the oracle' "$tmp/rep" ||
+		fail "$n: replay not verified: $(cat "$tmp/rep")"
+	cmp -s <("$citcat" dump "$tmp/$n.itrace") <("$citcat" dump "$tmp/$n.re") ||
+		fail "$n: the regenerated itrace differs from the oracle"
+}
+
+# ---- with handlers ----
+elf=$fw/m7fault.elf
+exact m7fault 0
+grep -qx 'm7fault: 0 failures' "$tmp/m7fault.out" || fail "the firmware's own checks: $(cat "$tmp/m7fault.out")"
+ld=$(hex8 "$(sym "$elf" m7fault_ld)")
+st=$(hex8 "$(sym "$elf" m7fault_st)")
+bf=$(hex8 $(($(sym "$elf" BusFault_Handler) | 1)))
+hf=$(hex8 $(($(sym "$elf" HardFault_Handler) | 1)))
+"$citcat" dump "$tmp/m7fault.itrace" >"$tmp/it"
+"$citcat" dump "$tmp/m7fault.cat" >"$tmp/cat" 2>/dev/null
+mapfile -t got < <(awk '$2 == "irq" && ($5 == "line=5" || $5 == "line=3")' "$tmp/it")
+[ ${#got[@]} -eq 4 ] || fail "expected 4 fault entries in the oracle, found ${#got[@]}"
+k=0
+for spec in "$ld 5 0x00000014 $bf" "$st 5 0x00000014 $bf" "$ld 3 0x0000000c $hf" "$st 3 0x0000000c $hf"; do
+	set -- $spec
+	[[ "${got[$k]}" == *" pc=$1 line=$2 accesses=w4@"* ]] || fail "entry $k: ${got[$k]}"
+	[[ "${got[$k]}" == *";r4@$3=$4" ]] || fail "entry $k: the vector read: ${got[$k]}"
+	[ "$(grep -o 'w4@' <<<"${got[$k]}" | wc -l)" -eq 8 ] || fail "entry $k: not 8 stacking writes: ${got[$k]}"
+	k=$((k + 1))
+done
+# the record before each entry is the faulting instruction's, with no access
+awk -v ld="pc=$ld" -v st="pc=$st" '$2 == "irq" && ($5 == "line=5" || $5 == "line=3") { print prev } { prev = $0 }' "$tmp/it" >"$tmp/before"
+[ "$(grep -c "insn .*\($ld\|$st\)" "$tmp/before")" -eq 4 ] || fail "the faulting instructions before the entries: $(cat "$tmp/before")"
+! grep -q 'accesses=' "$tmp/before" || fail "a faulting instruction lists an access: $(cat "$tmp/before")"
+! grep -q '^[0-9]* exc line=\(5\|3\) ' "$tmp/cat" || fail "CAT: a BusFault recorded as EXC"
+
+# ---- no handler ----
+elf=$fw/m7fault_nohandler.elf
+ldn=$(hex8 "$(sym "$elf" m7fault_ld)")
+exact m7fault_nohandler 3
+grep -q "BusFault PRECISERR at pc $ldn, no handler" "$tmp/m7fault_nohandler.err" ||
+	fail "no handler: message $(cat "$tmp/m7fault_nohandler.err")"
+grep -qx 'before the fault' "$tmp/m7fault_nohandler.out" && ! grep -q 'after the fault' "$tmp/m7fault_nohandler.out" ||
+	fail "no handler: output"
+"$citcat" info --json "$tmp/m7fault_nohandler.cat" | grep -q "\"fault_pc\": $((ldn)), \"fault_addr\": 5" ||
+	fail "no handler: STOP in the CAT"
+
+# ---- tampering: the load made a RAM access through the AES ----
+# Only the IMS and the AES (no --verify, no --oracle, which would catch the
+# edited value at the read itself): the replayer makes its own access, to
+# RAM now, takes no BusFault and diverges after the load, not before.
+"$edit" input "$tmp/m7fault.aes" "$tmp/t.aes" 0xE000ED00 1 || fail "no CPUID read in the AES"
+first=$(awk -v pc="pc=$ld" '$2 == "insn" && $4 == pc { sub("insn=", "", $3); print $3; exit }' "$tmp/it")
+[ -n "$first" ] || fail "the load is not in the oracle"
+rc=0
+"$citcat" replay "$tmp/m7fault.ims" "$tmp/t.aes" -o "$tmp/o.itrace" >"$tmp/o" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q 'DIVERGED' "$tmp/o" || fail "tampered CPUID: exit $rc: $(cat "$tmp/o")"
+at=$(grep -o 'failed at instruction #[0-9]*' "$tmp/o" | head -n 1 | tr -dc 0-9)
+[ -n "$at" ] && [ "$at" -gt "$first" ] || fail "tampered CPUID: diverged at #$at, not after the load (#$first): $(head -n 3 "$tmp/o")"
+[ ! -e "$tmp/o.itrace" ] || fail "tampered: output left behind"
+echo "m7fault: BusFault vectored, escalated and stopped as worked out; replayed exactly; tampering diverges"
