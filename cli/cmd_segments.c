@@ -278,6 +278,7 @@ int cmd_merge(int argc, char **argv)
 
 struct seg_jobs {
 	const char *cat, *verify, *dir;
+	const char *ims, *aes; /* segment bundles (common/SEGIDX.md), or NULL: extract from CAT */
 	uint64_t nseg;
 	uint64_t next;  /* the next segment to take (atomic) */
 	int failed;     /* a segment failed: the others stop (atomic) */
@@ -314,17 +315,21 @@ static void *seg_worker(void *arg)
 		seg_path(out_path, sizeof out_path, j, k, "itrace");
 		struct citcat_ims ims;
 		struct citcat_errinfo *err = &j->err[k];
-		int rc = citcat_ims_extract_segment(j->cat, k, &ims, NULL, jobs_stop, j, err);
-		if (!rc)
-			rc = citcat_ims_write(&ims, ims_path, err);
-		citcat_ims_fini(&ims);
-		if (!rc)
-			rc = citcat_aes_extract_segment(j->cat, k, aes_path, NULL, jobs_stop, j, err);
+		int rc = 0;
+		if (!j->ims) {
+			rc = citcat_ims_extract_segment(j->cat, k, &ims, NULL, jobs_stop, j, err);
+			if (!rc)
+				rc = citcat_ims_write(&ims, ims_path, err);
+			citcat_ims_fini(&ims);
+			if (!rc)
+				rc = citcat_aes_extract_segment(j->cat, k, aes_path, NULL, jobs_stop, j, err);
+		}
 		if (!rc) {
 			struct citcat_replay_config c;
 			citcat_replay_config_default(&c);
-			c.ims_path = ims_path;
-			c.aes_path = aes_path;
+			c.ims_path = j->ims ? j->ims : ims_path;
+			c.aes_path = j->aes ? j->aes : aes_path;
+			c.segment = j->ims ? k + 1 : 0; /* through the bundles' index */
 			c.out_path = out_path;
 			c.verify_cat = j->verify;
 			c.verify_segment = k + 1;
@@ -332,8 +337,10 @@ static void *seg_worker(void *arg)
 			c.progress_ctx = j;
 			rc = citcat_replay_run(&c, &j->res[k], err);
 		}
-		remove(ims_path);
-		remove(aes_path);
+		if (!j->ims) {
+			remove(ims_path);
+			remove(aes_path);
+		}
 		j->rc[k] = rc;
 		if (rc)
 			__atomic_store_n(&j->failed, 1, __ATOMIC_SEQ_CST);
@@ -341,12 +348,60 @@ static void *seg_worker(void *arg)
 	return NULL;
 }
 
+/* Compares the files A and B byte for byte: 0 when equal, else EXIT_CHECK
+ * with the first differing offset reported. */
+static int same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	if (!fa || !fb) {
+		fprintf(stderr, "citcat: cannot open %s\n", fa ? b : a);
+		if (fa)
+			fclose(fa);
+		if (fb)
+			fclose(fb);
+		return EXIT_USAGE;
+	}
+	uint64_t off = 0;
+	int ca, cb;
+	do {
+		ca = getc(fa);
+		cb = getc(fb);
+		off++;
+	} while (ca == cb && ca != EOF);
+	fclose(fa);
+	fclose(fb);
+	if (ca == cb)
+		return 0;
+	fprintf(stderr, "citcat replay: the merged instruction trace differs from the oracle %s at byte %llu%s\n", b,
+		(unsigned long long)off - 1, ca == EOF || cb == EOF ? " (one ends there)" : "");
+	return EXIT_CHECK;
+}
+
 int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, int quiet)
 {
-	struct seg_jobs j = {.cat = cat, .verify = verify};
-	int rc = count_segments(cat, &j.nseg);
-	if (rc)
+	return replay_jobs_files(cat, NULL, NULL, njobs, out, verify, NULL, quiet);
+}
+
+int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigned njobs, const char *out,
+		      const char *verify, const char *oracle, int quiet)
+{
+	struct seg_jobs j = {.cat = cat, .verify = verify, .ims = ims, .aes = aes};
+	int rc;
+	if (ims) {
+		uint64_t na;
+		struct citcat_errinfo e = {0};
+		if ((rc = citcat_ims_segments(ims, &j.nseg, &e)))
+			return cli_errinfo(ims, &e);
+		if ((rc = citcat_aes_segments(aes, &na, &e)))
+			return cli_errinfo(aes, &e);
+		if (na != j.nseg) {
+			fprintf(stderr, "citcat: %s holds %llu segments, %s %llu: not from the same capture\n", ims,
+				(unsigned long long)j.nseg, aes, (unsigned long long)na);
+			return EXIT_USAGE;
+		}
+	} else if ((rc = count_segments(cat, &j.nseg))) {
 		return rc;
+	}
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/citcat-seg-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -389,7 +444,7 @@ int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *ve
 			status = EXIT_CHECK;
 		} else if (j.rc[k] && j.rc[k] != CITCAT_ERR_INTERRUPTED) {
 			fprintf(stderr, "citcat: segment %llu: ", (unsigned long long)k);
-			status = cli_errinfo(j.res[k].err_path ? j.res[k].err_path : cat, &j.err[k]);
+			status = cli_errinfo(j.res[k].err_path ? j.res[k].err_path : cat ? cat : ims, &j.err[k]);
 		}
 	}
 	if (status == EXIT_OK && (j.failed || cli_interrupted())) {
@@ -406,13 +461,23 @@ int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *ve
 			}
 			seg_path(paths[k], 4200, &j, k, "itrace");
 		}
-		if (status == EXIT_OK && out)
-			status = merge_files((const char *const *)paths, (int)j.nseg, out, &nrec);
+		/* --oracle: the merged itrace, written to the scratch directory
+		 * without -o, equals the ground truth byte for byte */
+		char mpath[4200];
+		snprintf(mpath, sizeof mpath, "%s/merged.itrace", dir);
+		const char *mout = out ? out : oracle ? mpath : NULL;
+		if (status == EXIT_OK && mout)
+			status = merge_files((const char *const *)paths, (int)j.nseg, mout, &nrec);
+		if (status == EXIT_OK && oracle)
+			status = same_bytes(mout, oracle);
+		remove(mpath);
 	}
 	if (status == EXIT_OK && !quiet)
 		fprintf(stderr, "citcat replay: %llu instructions in %llu segments on %u threads in %.2f s, merged in %.2f s%s\n",
 			(unsigned long long)insns, (unsigned long long)j.nseg, started ? started : 1, t1 - t0,
 			cli_now() - t1, verify ? "; every segment's bus trace verified" : "");
+	if (status == EXIT_OK && !quiet && oracle)
+		fprintf(stderr, "citcat replay: the merged instruction trace equals the oracle\n");
 out:
 	for (uint64_t k = 0; k < j.nseg; k++) {
 		char p[4200];
