@@ -342,6 +342,16 @@ int citcat_aes_reader_open_segment(struct citcat_aes_reader **out, const char *p
 	return open_any(out, path, NULL, 0, segment);
 }
 
+int citcat_aes_reader_open_segment_mem(struct citcat_aes_reader **out, const void *buf, size_t len, uint64_t segment)
+{
+	if ((!buf && len) || segment == UINT64_MAX) {
+		if (out)
+			*out = NULL;
+		return CITCAT_ERR_INVAL;
+	}
+	return open_any(out, NULL, buf, len, segment);
+}
+
 int citcat_aes_segments(const char *path, uint64_t *n, struct citcat_errinfo *err)
 {
 	if (!path || !n)
