@@ -142,9 +142,61 @@ static long file_size(const char *path)
 	return n;
 }
 
+/* info on an IMS or AES segment bundle (common/SEGIDX.md): each segment's
+ * start point, length and trace id, read through the index. */
+static int bundle_info(const char *path, int json, int is_ims, uint64_t n, int version)
+{
+	if (json)
+		printf("{\"kind\": \"%s\", \"version\": %d, \"segments\": [", is_ims ? "ims" : "aes", version);
+	else
+		printf("%s: %s segment bundle (%s v%d), %llu segments\n", path,
+		       is_ims ? "initial machine states" : "asynchronous event schedules", is_ims ? "IMS" : "AES", version,
+		       (unsigned long long)n);
+	uint64_t total = 0;
+	for (uint64_t k = 0; k < n; k++) {
+		struct citcat_trace_id id;
+		struct citcat_errinfo err = {0};
+		if (is_ims) {
+			struct citcat_ims ims;
+			int rc = citcat_ims_read_segment(path, k, &ims, &err);
+			id = ims.id;
+			citcat_ims_fini(&ims);
+			if (rc)
+				return cli_errinfo(path, &err);
+		} else {
+			struct citcat_aes_reader *r;
+			if (citcat_aes_reader_open_segment(&r, path, k)) {
+				int e = cli_errinfo(path, citcat_aes_reader_error(r));
+				citcat_aes_reader_close(r);
+				return e;
+			}
+			id = *citcat_aes_trace_id(r);
+			citcat_aes_reader_close(r);
+		}
+		if (json)
+			printf("%s{\"start_pc\": %u, \"first_instruction\": %llu, \"instructions\": %llu, \"trace_id\": \"%016llx\"}",
+			       k ? ", " : "", id.start_pc, (unsigned long long)total, (unsigned long long)id.insns,
+			       (unsigned long long)id.hash);
+		else
+			printf("  segment %-6llu start 0x%08x at instruction %llu, %llu instructions, trace id %016llx\n",
+			       (unsigned long long)k, id.start_pc, (unsigned long long)total, (unsigned long long)id.insns,
+			       (unsigned long long)id.hash);
+		total += id.insns;
+	}
+	if (json)
+		printf("], \"instructions\": %llu}\n", (unsigned long long)total);
+	else
+		printf("  total      %llu instructions\n", (unsigned long long)total);
+	return EXIT_OK;
+}
+
 int ims_info(const char *path, int json)
 {
 	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_IMS)); /* before "-" is read */
+	uint64_t nb = 1;
+	struct citcat_errinfo berr = {0};
+	if (strcmp(path, "-") != 0 && citcat_ims_segments(path, &nb, &berr) == 0 && nb > 1)
+		return bundle_info(path, json, 1, nb, version);
 	struct citcat_ims ims;
 	struct citcat_errinfo err = {0};
 	if (citcat_ims_read(path, &ims, &err))
@@ -288,6 +340,10 @@ int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *e
 int aes_info(const char *path, int json)
 {
 	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_AES)); /* before "-" is read */
+	uint64_t nb = 1;
+	struct citcat_errinfo berr = {0};
+	if (strcmp(path, "-") != 0 && citcat_aes_segments(path, &nb, &berr) == 0 && nb > 1)
+		return bundle_info(path, json, 0, nb, version);
 	struct aes_sizes sz;
 	struct citcat_errinfo err = {0};
 	if (aes_measure(path, &sz, &err))
