@@ -287,6 +287,13 @@ static int open_any(struct citcat_aes_reader **out, const char *path, const void
 	*out = NULL;
 	struct citcat_errinfo e = {0};
 	struct cc_segidx *sx = NULL;
+	if (!path && !buf && len) { /* base.h: a handle holding the error */
+		struct citcat_aes_reader *r = calloc(1, sizeof *r);
+		if (r)
+			citcat_errinfo_set(&r->err, CITCAT_ERR_INVAL, UINT64_MAX, "no buffer");
+		*out = r;
+		return CITCAT_ERR_INVAL;
+	}
 	const uint8_t *p = buf;
 	size_t n = len;
 	struct cc_segidx_entry ent = {0};

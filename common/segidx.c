@@ -43,7 +43,7 @@ void cc_segidx_close(struct cc_segidx *sx)
 
 static int is_bundle_head(const uint8_t *b, size_t len, const char magic[CC_MAGIC_LEN], uint16_t version)
 {
-	return len >= 10 && memcmp(b, magic, CC_MAGIC_LEN) == 0 && cc_get16(b + 8) == version;
+	return b && len >= 10 && memcmp(b, magic, CC_MAGIC_LEN) == 0 && cc_get16(b + 8) == version;
 }
 
 /* Reads and checks the header, trailer and index of the SIZE bytes at B. */
