@@ -330,7 +330,8 @@ done:
 	free(buf);
 	return cc_outfile_commit(o, err);
 wfail:
-	rc = citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed", path);
+	rc = citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", path,
+				rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 fail:
 	free(idx);
 	free(buf);
