@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "citcat_regs.h"
 #include "container.h"
+#include "segidx.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -69,6 +70,9 @@ struct citcat_aes_reader {
 	size_t last_bytes;
 	const uint8_t *last_raw;
 	struct citcat_errinfo err;
+	struct cc_segidx *sx;        /* a bundle's mapping (common/SEGIDX.md), or NULL */
+	uint64_t base;               /* the member's file offset */
+	struct citcat_errinfo err_abs; /* ERR with file offsets (citcat_aes_reader_error) */
 };
 
 /* ---- writer ---- */
@@ -274,11 +278,120 @@ static int reader_init(void *obj)
 static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_AES_VERSION, sizeof(struct citcat_aes_reader), offsetof(struct citcat_aes_reader, err),
 							reader_init};
 
-CC_STREAM_READER_FUNCS(citcat_aes_reader, struct citcat_aes_reader, &reader_kind)
+/* Opens segment K of PATH (or of LEN bytes at BUF when PATH is NULL); K =
+ * UINT64_MAX: the file's only segment. */
+static int open_any(struct citcat_aes_reader **out, const char *path, const void *buf, size_t len, uint64_t k)
+{
+	if (!out)
+		return CITCAT_ERR_INVAL;
+	*out = NULL;
+	struct citcat_errinfo e = {0};
+	struct cc_segidx *sx = NULL;
+	if (!path && !buf && len) { /* base.h: a handle holding the error */
+		struct citcat_aes_reader *r = calloc(1, sizeof *r);
+		if (r)
+			citcat_errinfo_set(&r->err, CITCAT_ERR_INVAL, UINT64_MAX, "no buffer");
+		*out = r;
+		return CITCAT_ERR_INVAL;
+	}
+	const uint8_t *p = buf;
+	size_t n = len;
+	struct cc_segidx_entry ent = {0};
+	int rc = path ? cc_segidx_open(&sx, path, MAGIC, CITCAT_AES_SEG_VERSION, &e)
+		      : cc_segidx_open_mem(&sx, buf, len, MAGIC, CITCAT_AES_SEG_VERSION, &e);
+	if (!rc && sx && k == UINT64_MAX && cc_segidx_count(sx) != 1)
+		rc = citcat_errinfo_set(&e, CITCAT_ERR_INVAL, UINT64_MAX,
+					"the file holds %llu segments: choose one (--segment K, or replay --jobs)",
+					(unsigned long long)cc_segidx_count(sx));
+	if (!rc && sx)
+		rc = cc_segidx_member(sx, k == UINT64_MAX ? 0 : k, &p, &n, &ent, &e);
+	if (!rc && !sx && k != UINT64_MAX && k != 0)
+		rc = citcat_errinfo_set(&e, CITCAT_ERR_INVAL, UINT64_MAX, "the file holds 1 segment, no segment %llu",
+					(unsigned long long)k);
+	if (rc) {
+		cc_segidx_close(sx);
+		struct citcat_aes_reader *r = calloc(1, sizeof *r);
+		if (r)
+			r->err = e;
+		*out = r;
+		return rc;
+	}
+	void *obj;
+	rc = sx || !path ? cc_stream_open(&obj, &reader_kind, NULL, p, n) : cc_stream_open(&obj, &reader_kind, path, NULL, 0);
+	struct citcat_aes_reader *r = obj;
+	if (r) {
+		r->sx = sx;
+		r->base = ent.offset;
+	} else {
+		cc_segidx_close(sx);
+	}
+	*out = r;
+	return rc;
+}
+
+int citcat_aes_reader_open(struct citcat_aes_reader **out, const char *path)
+{
+	return path ? open_any(out, path, NULL, 0, UINT64_MAX) : (out ? *out = NULL, CITCAT_ERR_INVAL : CITCAT_ERR_INVAL);
+}
+
+int citcat_aes_reader_open_mem(struct citcat_aes_reader **out, const void *buf, size_t len)
+{
+	return open_any(out, NULL, buf, len, UINT64_MAX);
+}
+
+int citcat_aes_reader_open_segment(struct citcat_aes_reader **out, const char *path, uint64_t segment)
+{
+	if (!path || segment == UINT64_MAX) {
+		if (out)
+			*out = NULL;
+		return CITCAT_ERR_INVAL;
+	}
+	return open_any(out, path, NULL, 0, segment);
+}
+
+int citcat_aes_reader_open_segment_mem(struct citcat_aes_reader **out, const void *buf, size_t len, uint64_t segment)
+{
+	if ((!buf && len) || segment == UINT64_MAX) {
+		if (out)
+			*out = NULL;
+		return CITCAT_ERR_INVAL;
+	}
+	return open_any(out, NULL, buf, len, segment);
+}
+
+int citcat_aes_segments(const char *path, uint64_t *n, struct citcat_errinfo *err)
+{
+	if (!path || !n)
+		return CITCAT_ERR_INVAL;
+	struct cc_segidx *sx;
+	int rc = cc_segidx_open(&sx, path, MAGIC, CITCAT_AES_SEG_VERSION, err);
+	*n = rc ? 0 : sx ? cc_segidx_count(sx) : 1;
+	cc_segidx_close(sx);
+	return rc;
+}
+
+void citcat_aes_reader_close(struct citcat_aes_reader *r)
+{
+	if (!r)
+		return;
+	struct cc_segidx *sx = r->sx;
+	cc_stream_close(r);
+	cc_segidx_close(sx);
+}
 
 const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r) { return r ? &r->id : NULL; }
 uint32_t citcat_aes_isa(const struct citcat_aes_reader *r) { return r ? r->isa : 0; }
-const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r) { return r ? &r->err : NULL; }
+const struct citcat_errinfo *citcat_aes_reader_error(const struct citcat_aes_reader *r)
+{
+	if (!r || !r->base)
+		return r ? &r->err : NULL;
+	/* a bundle member's offsets count from the member's start */
+	struct citcat_aes_reader *m = (struct citcat_aes_reader *)r;
+	m->err_abs = r->err;
+	if (m->err_abs.offset != UINT64_MAX)
+		m->err_abs.offset += r->base;
+	return &m->err_abs;
+}
 const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *len)
 {
 	*len = r->last_bytes;
@@ -534,6 +647,64 @@ static int scan_id(const char *cat_path, int64_t seg, struct citcat_trace_id *id
 	return 0;
 }
 
+/* The AES record for CAT event EV (counts already rebased) into *A: 1, 0
+ * when the event has none (the replay regenerates it), or an error. */
+static int to_rec(const struct citcat_cat_event *ev, const struct citcat_target_config *cfg, struct citcat_aes_rec *a,
+		  struct citcat_aes_stats *st, struct citcat_cat_reader *r, struct citcat_errinfo *err)
+{
+	int rc;
+	memset(a, 0, sizeof *a);
+	switch (ev->kind) {
+	case CITCAT_CAT_IRQ:
+	case CITCAT_CAT_EXC: /* the writer encodes it by the configuration's ISA */
+		a->kind = CITCAT_AES_IRQ;
+		a->line = ev->line;
+		if (ev->kind == CITCAT_CAT_EXC) {
+			if (ev->value < CITCAT_AES_M7_EXC_MIN || ev->value > CITCAT_AES_M7_EXC_MAX) {
+				rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, citcat_cat_reader_offset(r),
+							"exception %llu: the Cortex-M7 model has exceptions 2..47 only",
+							(unsigned long long)ev->value);
+				return rc;
+			}
+			a->line = (uint8_t)ev->value;
+		}
+		a->pc = ev->pc;
+		a->bcount = ev->bcount;
+		break;
+	case CITCAT_CAT_DMA:
+		a->kind = CITCAT_AES_DMA;
+		a->addr = ev->addr;
+		a->len = ev->len;
+		a->data = ev->data;
+		a->pc = ev->pc;
+		a->bcount = ev->bcount;
+		st->dma_bytes += ev->len;
+		break;
+	case CITCAT_CAT_UREAD:
+	case CITCAT_CAT_UWRITE:
+		a->kind = ev->kind == CITCAT_CAT_UWRITE ? CITCAT_AES_OUTPUT
+			 : citcat_aes_is_counter(cfg, ev->addr) ? CITCAT_AES_COUNTER : CITCAT_AES_INPUT;
+		a->addr = ev->addr;
+		a->size = ev->size;
+		a->value = ev->value;
+		break;
+	case CITCAT_CAT_STOP:
+		a->kind = CITCAT_AES_END;
+		a->insns = ev->insns;
+		a->bcount = ev->bcount;
+		a->line = ev->line;
+		if (ev->line == CITCAT_STOP_FAULT) {
+			a->value = ev->value;
+			a->pc = ev->pc;
+			a->addr = ev->addr;
+		}
+		break;
+	default:
+		return 0; /* fills, write-backs, writes: the replay regenerates them */
+	}
+	return 1;
+}
+
 static int extract(const char *cat_path, int64_t seg, const char *out_path, struct citcat_aes_stats *st,
 		   int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx, struct citcat_errinfo *err)
 {
@@ -593,55 +764,10 @@ static int extract(const char *cat_path, int64_t seg, const char *out_path, stru
 			ev.insns -= ev.kind == CITCAT_CAT_STOP ? sb.insns : 0;
 		}
 		struct citcat_aes_rec a;
-		memset(&a, 0, sizeof a);
-		switch (ev.kind) {
-		case CITCAT_CAT_IRQ:
-		case CITCAT_CAT_EXC: /* the writer encodes it by the configuration's ISA */
-			a.kind = CITCAT_AES_IRQ;
-			a.line = ev.line;
-			if (ev.kind == CITCAT_CAT_EXC) {
-				if (ev.value < CITCAT_AES_M7_EXC_MIN || ev.value > CITCAT_AES_M7_EXC_MAX) {
-					rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, citcat_cat_reader_offset(r),
-								"exception %llu: the Cortex-M7 model has exceptions 2..47 only",
-								(unsigned long long)ev.value);
-					goto fail;
-				}
-				a.line = (uint8_t)ev.value;
-			}
-			a.pc = ev.pc;
-			a.bcount = ev.bcount;
-			break;
-		case CITCAT_CAT_DMA:
-			a.kind = CITCAT_AES_DMA;
-			a.addr = ev.addr;
-			a.len = ev.len;
-			a.data = ev.data;
-			a.pc = ev.pc;
-			a.bcount = ev.bcount;
-			st->dma_bytes += ev.len;
-			break;
-		case CITCAT_CAT_UREAD:
-		case CITCAT_CAT_UWRITE:
-			a.kind = ev.kind == CITCAT_CAT_UWRITE ? CITCAT_AES_OUTPUT
-				 : citcat_aes_is_counter(&cfg, ev.addr) ? CITCAT_AES_COUNTER : CITCAT_AES_INPUT;
-			a.addr = ev.addr;
-			a.size = ev.size;
-			a.value = ev.value;
-			break;
-		case CITCAT_CAT_STOP:
-			a.kind = CITCAT_AES_END;
-			a.insns = ev.insns;
-			a.bcount = ev.bcount;
-			a.line = ev.line;
-			if (ev.line == CITCAT_STOP_FAULT) {
-				a.value = ev.value;
-				a.pc = ev.pc;
-				a.addr = ev.addr;
-			}
-			break;
-		default:
-			continue; /* fills, write-backs, writes: the replay regenerates them */
-		}
+		if ((rc = to_rec(&ev, &cfg, &a, st, r, err)) < 0)
+			goto fail;
+		if (rc == 0)
+			continue;
 		st->records[a.kind]++;
 		if ((rc = citcat_aes_write(w, &a))) {
 			citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed", out_path);
@@ -681,4 +807,204 @@ int citcat_aes_extract_segment(const char *cat_path, uint64_t segment, const cha
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "segment %llu does not exist",
 					  (unsigned long long)segment);
 	return extract(cat_path, (int64_t)segment, out_path, st, progress, pctx, err);
+}
+
+/* ---- every segment into one file (common/SEGIDX.md) ---- */
+
+struct seg_id {
+	struct citcat_trace_id id;
+	uint64_t insns, bcount; /* at the segment's start marker */
+};
+
+/* First pass: each segment's trace id (ims.c hashes the same events). */
+static int scan_all_ids(const char *cat_path, struct seg_id **out, uint64_t *nout, struct citcat_target_config *cfg,
+			struct citcat_errinfo *err)
+{
+	struct citcat_cat_reader *r;
+	struct citcat_cat_event ev;
+	int rc = citcat_cat_reader_open(&r, cat_path), synced = 0, stopped = 0;
+	uint64_t ehash = 0, n = 0, cap = 0;
+	struct seg_id cur = {0}, *v = NULL;
+	if (!rc) {
+		*cfg = *citcat_cat_config(r);
+		while ((rc = citcat_cat_next(r, &ev)) == 1) {
+			int marker = ev.kind == CITCAT_CAT_SYNC || ev.kind == CITCAT_CAT_CKPT;
+			if (stopped || (!synced && !marker))
+				continue;
+			if ((ev.kind == CITCAT_CAT_SYNC) == synced && marker) {
+				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r),
+							ev.kind == CITCAT_CAT_SYNC ? "a second trace start point"
+										   : "a checkpoint before the trace start point");
+				break;
+			}
+			if (synced)
+				ehash = citcat_trace_hash_event(ehash, &ev);
+			if (synced && (marker || ev.kind == CITCAT_CAT_STOP)) { /* a segment's end */
+				if (n == cap) {
+					uint64_t c = cap ? 2 * cap : 16;
+					struct seg_id *nv = c <= CC_SEGIDX_MAX ? realloc(v, c * sizeof *nv) : NULL;
+					if (!nv) {
+						rc = citcat_errinfo_set(err, CITCAT_ERR_LIMIT, UINT64_MAX, "more than %u segments",
+									CC_SEGIDX_MAX);
+						break;
+					}
+					v = nv;
+					cap = c;
+				}
+				citcat_trace_id_make(cfg, cur.id.start_pc, ev.insns - cur.insns, ev.bcount - cur.bcount, ehash,
+						     &cur.id);
+				v[n++] = cur;
+				stopped = ev.kind == CITCAT_CAT_STOP;
+			}
+			if (marker) { /* a segment's start */
+				synced = 1;
+				cur = (struct seg_id){.id.start_pc = ev.pc};
+				cur.insns = ev.kind == CITCAT_CAT_CKPT ? ev.insns : 0;
+				cur.bcount = ev.kind == CITCAT_CAT_CKPT ? ev.bcount : 0;
+				ehash = citcat_trace_hash_event(0, &ev);
+			}
+		}
+	}
+	if (rc < 0) {
+		if (err && r && citcat_cat_reader_error(r)->code == rc)
+			*err = *citcat_cat_reader_error(r);
+		citcat_cat_reader_close(r);
+		free(v);
+		return rc;
+	}
+	citcat_cat_reader_close(r);
+	if (!synced) {
+		free(v);
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
+	}
+	if (!stopped) {
+		free(v);
+		return citcat_errinfo_set(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+int citcat_aes_extract_all(const char *cat_path, const char *out_path, uint64_t *nseg, struct citcat_aes_stats *st,
+			   int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+			   struct citcat_errinfo *err)
+{
+	if (!cat_path || !out_path)
+		return CITCAT_ERR_INVAL;
+	struct citcat_aes_stats dummy;
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	struct seg_id *ids = NULL;
+	uint64_t n = 0, k = 0;
+	struct citcat_target_config cfg;
+	char dir[4200], path[4300];
+	int rc = scan_all_ids(cat_path, &ids, &n, &cfg, err);
+	if (rc)
+		return rc;
+	if ((rc = cc_segidx_scratch(dir, sizeof dir, err))) {
+		free(ids);
+		return rc;
+	}
+	struct citcat_cat_reader *r;
+	struct citcat_aes_writer *w = NULL;
+	if ((rc = citcat_cat_reader_open(&r, cat_path))) {
+		if (err && r)
+			*err = *citcat_cat_reader_error(r);
+		goto out;
+	}
+	struct citcat_cat_event ev;
+	uint64_t cnt = 0;
+	int synced = 0;
+	while ((rc = citcat_cat_next(r, &ev)) == 1) {
+		if ((++cnt & 0xffff) == 0 && progress &&
+		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			break;
+		}
+		if (ev.kind == CITCAT_CAT_SYNC || ev.kind == CITCAT_CAT_CKPT) {
+			if (synced) { /* segment K ends at the instruction limit */
+				struct citcat_aes_rec a = {.kind = CITCAT_AES_END, .line = CITCAT_STOP_LIMIT,
+							   .insns = ev.insns - ids[k].insns, .bcount = ev.bcount - ids[k].bcount};
+				st->records[a.kind]++;
+				if ((rc = citcat_aes_write(w, &a)))
+					citcat_aes_writer_abort(w);
+				else
+					rc = citcat_aes_writer_close(w); /* frees W */
+				if (rc) {
+					w = NULL;
+					citcat_errinfo_set(err, rc, UINT64_MAX, "writing segment %llu failed", (unsigned long long)k);
+					break;
+				}
+				w = NULL;
+				k++;
+			}
+			synced = 1;
+			if (k >= n) {
+				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r), "the CAT changed between passes");
+				break;
+			}
+			cc_segidx_member_path(path, sizeof path, dir, k);
+			if ((rc = citcat_aes_writer_open(&w, path, &ids[k].id, &cfg))) {
+				citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+				break;
+			}
+			continue;
+		}
+		if (!synced)
+			continue;
+		if (ev.kind == CITCAT_CAT_IRQ || ev.kind == CITCAT_CAT_DMA || ev.kind == CITCAT_CAT_STOP) {
+			ev.bcount -= ids[k].bcount;
+			ev.insns -= ev.kind == CITCAT_CAT_STOP ? ids[k].insns : 0;
+		}
+		struct citcat_aes_rec a;
+		if ((rc = to_rec(&ev, &cfg, &a, st, r, err)) < 0)
+			break;
+		if (rc == 0)
+			continue;
+		st->records[a.kind]++;
+		if ((rc = citcat_aes_write(w, &a))) {
+			citcat_errinfo_set(err, rc, UINT64_MAX, "writing segment %llu failed", (unsigned long long)k);
+			break;
+		}
+		if (a.kind == CITCAT_AES_END) {
+			rc = citcat_aes_writer_close(w);
+			w = NULL;
+			if (rc)
+				citcat_errinfo_set(err, rc, UINT64_MAX, "writing segment %llu failed", (unsigned long long)k);
+			else
+				k++;
+			break;
+		}
+	}
+	if (rc < 0 && err && r && citcat_cat_reader_error(r)->code == rc)
+		*err = *citcat_cat_reader_error(r);
+	if (rc >= 0 && k != n)
+		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT changed between passes");
+	citcat_cat_reader_close(r);
+	citcat_aes_writer_abort(w);
+	if (rc >= 0) {
+		const char **paths = calloc(n, sizeof *paths);
+		char *mnames = calloc(n, 4300);
+		struct cc_segidx_entry *e = calloc(n, sizeof *e);
+		rc = paths && mnames && e ? 0 : citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		for (uint64_t i = 0; !rc && i < n; i++) {
+			cc_segidx_member_path(mnames + 4300 * i, 4300, dir, i);
+			paths[i] = mnames + 4300 * i;
+			e[i].insns = ids[i].insns;
+			e[i].bcount = ids[i].bcount;
+		}
+		if (!rc)
+			rc = cc_segidx_write(out_path, MAGIC, CITCAT_AES_SEG_VERSION, n, paths, e, err);
+		free(paths);
+		free(mnames);
+		free(e);
+	}
+out:
+	if (nseg)
+		*nseg = n;
+	cc_segidx_scratch_free(dir, n);
+	free(ids);
+	return rc < 0 ? rc : 0;
 }

@@ -19,6 +19,9 @@ const uint8_t *citcat_aes_last_raw(const struct citcat_aes_reader *r, size_t *le
  * exception number in LINE.  0 for NULL. */
 uint32_t citcat_aes_isa(const struct citcat_aes_reader *r);
 
+/* citcat_aes_reader_open_segment over LEN bytes at BUF (the fuzz targets). */
+int citcat_aes_reader_open_segment_mem(struct citcat_aes_reader **r, const void *buf, size_t len, uint64_t segment);
+
 /* The exception numbers an M7 IRQ record may carry (AES.md): 2..47. */
 #define CITCAT_AES_M7_EXC_MIN 2
 #define CITCAT_AES_M7_EXC_MAX 47

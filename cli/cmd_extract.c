@@ -54,8 +54,9 @@ int cmd_ims(int argc, char **argv)
 				"CITCAT driver dumped, each memory byte's value from its line's first fill (bytes\n"
 				"DMA or write-through stores wrote first are left out: the run never reads their\n"
 				"initial value), and the target configuration.  Format: ims/IMS.md.\n"
-				"--segment K: the state at the start of segment K of a CAT captured with\n"
-				"--checkpoint-every (replay/SEGMENTS.md), for citcat replay of that segment alone.\n",
+				"A CAT captured with --checkpoint-every gives one file holding every segment\n"
+				"behind an index (IMS version 3, common/SEGIDX.md; replay --segment K / --jobs N).\n"
+				"--segment K: segment K alone, as a version-2 IMS (replay/SEGMENTS.md).\n",
 			 argc, argv, &in, &out, &seg);
 	if (r)
 		return r < 0 ? EXIT_OK : r;
@@ -64,11 +65,17 @@ int cmd_ims(int argc, char **argv)
 	struct citcat_errinfo err = {0};
 	struct cli_progress pr;
 	cli_progress_init(&pr, "ims");
+	uint64_t nseg = 0;
 	int rc = seg ? citcat_ims_extract_segment(in, seg - 1, &ims, &st, progress_cb, &pr, &err)
-		     : citcat_ims_extract(in, &ims, &st, progress_cb, &pr, &err);
+		     : citcat_ims_extract_all(in, out, &nseg, &st, progress_cb, &pr, &err);
 	cli_progress_done(&pr);
 	if (rc)
 		return cli_errinfo(in, &err);
+	if (!seg) { /* every segment, with an index when more than one (common/SEGIDX.md) */
+		fprintf(stderr, "citcat ims: %llu segment%s, %llu lines filled\n", (unsigned long long)nseg,
+			nseg == 1 ? "" : "s", (unsigned long long)st.lines_filled);
+		return EXIT_OK;
+	}
 	rc = citcat_ims_write(&ims, out, &err);
 	uint64_t bytes = citcat_image_bytes(ims.memory);
 	citcat_ims_fini(&ims);
@@ -88,8 +95,10 @@ int cmd_aes(int argc, char **argv)
 				"Extracts the asynchronous event schedule: interrupts and DMA transfers at their\n"
 				"instruction boundary (branch count, PC), the device input queue, the device\n"
 				"output log and the cycle-counter history.  Format: aes/AES.md.\n"
-				"--segment K: the schedule of segment K of a CAT captured with --checkpoint-every\n"
-				"(replay/SEGMENTS.md), its counts relative to the segment's start.\n",
+				"A CAT captured with --checkpoint-every gives one file holding every segment\n"
+				"behind an index (AES version 4, common/SEGIDX.md; replay --segment K / --jobs N).\n"
+				"--segment K: segment K alone, as a version-3 AES, its counts relative to the\n"
+				"segment's start (replay/SEGMENTS.md).\n",
 			 argc, argv, &in, &out, &seg);
 	if (r)
 		return r < 0 ? EXIT_OK : r;
@@ -97,11 +106,14 @@ int cmd_aes(int argc, char **argv)
 	struct citcat_errinfo err = {0};
 	struct cli_progress pr;
 	cli_progress_init(&pr, "aes");
+	uint64_t nseg = 0;
 	int rc = seg ? citcat_aes_extract_segment(in, seg - 1, out, &st, progress_cb, &pr, &err)
-		     : citcat_aes_extract(in, out, &st, progress_cb, &pr, &err);
+		     : citcat_aes_extract_all(in, out, &nseg, &st, progress_cb, &pr, &err);
 	cli_progress_done(&pr);
 	if (rc)
 		return cli_errinfo(in, &err);
+	if (nseg > 1)
+		fprintf(stderr, "citcat aes: %llu segments\n", (unsigned long long)nseg);
 	fprintf(stderr, "citcat aes: %llu interrupts, %llu DMA transfers (%llu bytes), %llu inputs, %llu outputs, %llu counter reads\n",
 		(unsigned long long)st.records[CITCAT_AES_IRQ], (unsigned long long)st.records[CITCAT_AES_DMA],
 		(unsigned long long)st.dma_bytes, (unsigned long long)st.records[CITCAT_AES_INPUT],
@@ -130,9 +142,61 @@ static long file_size(const char *path)
 	return n;
 }
 
+/* info on an IMS or AES segment bundle (common/SEGIDX.md): each segment's
+ * start point, length and trace id, read through the index. */
+static int bundle_info(const char *path, int json, int is_ims, uint64_t n, int version)
+{
+	if (json)
+		printf("{\"kind\": \"%s\", \"version\": %d, \"segments\": [", is_ims ? "ims" : "aes", version);
+	else
+		printf("%s: %s segment bundle (%s v%d), %llu segments\n", path,
+		       is_ims ? "initial machine states" : "asynchronous event schedules", is_ims ? "IMS" : "AES", version,
+		       (unsigned long long)n);
+	uint64_t total = 0;
+	for (uint64_t k = 0; k < n; k++) {
+		struct citcat_trace_id id;
+		struct citcat_errinfo err = {0};
+		if (is_ims) {
+			struct citcat_ims ims;
+			int rc = citcat_ims_read_segment(path, k, &ims, &err);
+			id = ims.id;
+			citcat_ims_fini(&ims);
+			if (rc)
+				return cli_errinfo(path, &err);
+		} else {
+			struct citcat_aes_reader *r;
+			if (citcat_aes_reader_open_segment(&r, path, k)) {
+				int e = cli_errinfo(path, citcat_aes_reader_error(r));
+				citcat_aes_reader_close(r);
+				return e;
+			}
+			id = *citcat_aes_trace_id(r);
+			citcat_aes_reader_close(r);
+		}
+		if (json)
+			printf("%s{\"start_pc\": %u, \"first_instruction\": %llu, \"instructions\": %llu, \"trace_id\": \"%016llx\"}",
+			       k ? ", " : "", id.start_pc, (unsigned long long)total, (unsigned long long)id.insns,
+			       (unsigned long long)id.hash);
+		else
+			printf("  segment %-6llu start 0x%08x at instruction %llu, %llu instructions, trace id %016llx\n",
+			       (unsigned long long)k, id.start_pc, (unsigned long long)total, (unsigned long long)id.insns,
+			       (unsigned long long)id.hash);
+		total += id.insns;
+	}
+	if (json)
+		printf("], \"instructions\": %llu}\n", (unsigned long long)total);
+	else
+		printf("  total      %llu instructions\n", (unsigned long long)total);
+	return EXIT_OK;
+}
+
 int ims_info(const char *path, int json)
 {
 	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_IMS)); /* before "-" is read */
+	uint64_t nb = 1;
+	struct citcat_errinfo berr = {0};
+	if (strcmp(path, "-") != 0 && citcat_ims_segments(path, &nb, &berr) == 0 && nb > 1)
+		return bundle_info(path, json, 1, nb, version);
 	struct citcat_ims ims;
 	struct citcat_errinfo err = {0};
 	if (citcat_ims_read(path, &ims, &err))
@@ -277,6 +341,10 @@ int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *e
 int aes_info(const char *path, int json)
 {
 	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_AES)); /* before "-" is read */
+	uint64_t nb = 1;
+	struct citcat_errinfo berr = {0};
+	if (strcmp(path, "-") != 0 && citcat_aes_segments(path, &nb, &berr) == 0 && nb > 1)
+		return bundle_info(path, json, 0, nb, version);
 	struct aes_sizes sz;
 	struct citcat_errinfo err = {0};
 	if (aes_measure(path, &sz, &err))

@@ -9,6 +9,8 @@
 
 static const char replay_help[] =
 	"usage: citcat replay RUN.ims RUN.aes [-o OUT.itrace] [--verify RUN.cat] [--oracle RUN.itrace]\n"
+	"       citcat replay RUN.ims RUN.aes --jobs N [-o OUT.itrace] [--verify RUN.cat] [--oracle RUN.itrace]\n"
+	"       citcat replay RUN.ims RUN.aes --segment K [-o SEG.itrace] [--verify RUN.cat]\n"
 	"       citcat replay RUN.cat --jobs N [-o OUT.itrace] [--verify RUN.cat]\n"
 	"       citcat replay --lvt RUN.lvt --image FIRMWARE.elf [-o OUT.itrace] [--oracle RUN.itrace]\n\n"
 	"Runs the traced interval again on a Unicorn ARM core initialised from the IMS,\n"
@@ -18,12 +20,14 @@ static const char replay_help[] =
 	"  --verify CAT     re-simulate the caches and compare the regenerated bus trace\n"
 	"                   with the recorded CAT, event for event (timestamps aside)\n"
 	"  --oracle ITRACE  compare the instruction trace with the ground truth\n"
-	"  --jobs N         RUN.cat captured with --checkpoint-every: replay its segments\n"
-	"                   on N threads (each extracted and, with --verify, checked\n"
-	"                   against its slice) and write one itrace, identical to the\n"
-	"                   serial replay's (replay/SEGMENTS.md)\n"
-	"  --segment K      the IMS and AES are segment K of a checkpointed capture\n"
-	"                   (citcat ims/aes --segment K): --verify compares with the\n"
+	"  --jobs N         IMS and AES holding several segments (ims/aes of a CAT captured\n"
+	"                   with --checkpoint-every): replay them on N threads, one itrace\n"
+	"                   (without --jobs: one after the other); or RUN.cat: extract and\n"
+	"                   replay its segments.  Each segment is checked against its\n"
+	"                   slice with --verify; the itrace is identical to the serial\n"
+	"                   replay's (replay/SEGMENTS.md)\n"
+	"  --segment K      replay segment K of the IMS and AES (through their index), or\n"
+	"                   files that are segment K (citcat ims/aes --segment K): --verify compares with the\n"
 	"                   CAT's slice of that segment (replay/SEGMENTS.md)\n"
 	"  --max-insns N    stop after N instructions if the traced interval is longer\n"
 	"  --elf FW.elf     name functions and source lines (function+0xOFF (file:line))\n"
@@ -146,6 +150,25 @@ int cmd_replay(int argc, char **argv)
 			pos[npos++] = a;
 		} else {
 			return cli_usage_error("replay", "unexpected argument '%s'", a);
+		}
+	}
+	if (npos == 2 && !lc.lvt_path) { /* IMS and AES segment bundles (common/SEGIDX.md) */
+		uint64_t nseg = 1;
+		struct citcat_errinfo e = {0};
+		if (strcmp(pos[0], "-") != 0 && citcat_ims_segments(pos[0], &nseg, &e))
+			return cli_errinfo(pos[0], &e);
+		if (jobs && c.verify_segment)
+			return cli_usage_error("replay", "--jobs replays every segment; --segment K replays one");
+		if (nseg > 1 && c.verify_segment) {
+			c.segment = c.verify_segment; /* segment K of the bundles, verified against its slice */
+		} else if (nseg > 1 || jobs) {
+			if (c.max_insns || elf)
+				return cli_usage_error("replay", "--max-insns and --elf take one segment (--segment K)");
+			const char *ins[] = {pos[0], pos[1], c.verify_cat, c.oracle};
+			if (cli_check_distinct(ins, 4, &c.out_path, 1))
+				return EXIT_USAGE;
+			return replay_jobs_files(NULL, pos[0], pos[1], jobs ? (unsigned)jobs : 1, c.out_path, c.verify_cat,
+						 c.oracle, quiet);
 		}
 	}
 	if (jobs) { /* segment-parallel replay of a checkpointed CAT (replay/SEGMENTS.md) */

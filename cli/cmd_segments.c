@@ -18,8 +18,14 @@
 #include <unistd.h>
 
 static const char plan_help[] =
-	"usage: citcat plan RUN.cat -o JOBS.txt [--prefix P] [--citcat PATH]\n\n"
-	"Writes one shell command per segment of a CAT captured with --checkpoint-every\n"
+	"usage: citcat plan RUN.ims RUN.aes -o JOBS.txt [--verify RUN.cat] [--prefix P] [--citcat PATH]\n"
+	"       citcat plan RUN.cat -o JOBS.txt [--prefix P] [--citcat PATH]\n\n"
+	"RUN.ims RUN.aes (citcat ims/aes of a CAT captured with --checkpoint-every, which\n"
+	"hold every segment behind an index): one line per segment,\n"
+	"citcat replay RUN.ims RUN.aes --segment K [--verify RUN.cat] -o P.K.itrace -q,\n"
+	"each opening its segment through the index (default P: RUN without .ims).\n"
+	"RUN.cat: "
+	"one shell command per segment of a CAT captured with --checkpoint-every\n"
 	"(replay/SEGMENTS.md): segment K is extracted (citcat ims/aes --segment K) and\n"
 	"replayed on its own with --verify against its slice of the CAT, into\n"
 	"P.K.itrace (K zero-padded to 6 digits, so that P.*.itrace sorts in order).\n"
@@ -92,9 +98,69 @@ static int count_segments(const char *cat, uint64_t *n)
 	return 0;
 }
 
+/* plan RUN.ims RUN.aes: one replay --segment K line per segment of the
+ * bundles (common/SEGIDX.md), each opening its segment through the index. */
+static int plan_bundles(const char *ims, const char *aes, const char *verify, const char *out, const char *prefix,
+			const char *tool)
+{
+	if (strcmp(ims, "-") == 0 || strcmp(aes, "-") == 0 || (verify && strcmp(verify, "-") == 0))
+		return cli_usage_error("plan", "the inputs must be files (every job reads them), not standard input");
+	const char *ins[] = {ims, aes, verify};
+	if (cli_check_distinct(ins, verify ? 3 : 2, &out, 1))
+		return EXIT_USAGE;
+	uint64_t n, na;
+	struct citcat_errinfo e = {0};
+	if (citcat_ims_segments(ims, &n, &e))
+		return cli_errinfo(ims, &e);
+	if (citcat_aes_segments(aes, &na, &e))
+		return cli_errinfo(aes, &e);
+	if (n != na) {
+		fprintf(stderr, "citcat: %s holds %llu segments, %s %llu: not from the same capture\n", ims,
+			(unsigned long long)n, aes, (unsigned long long)na);
+		return EXIT_USAGE;
+	}
+	char stem[4096];
+	size_t sl = prefix ? strlen(prefix) : strlen(ims) - (cli_has_suffix(ims, ".ims") ? 4 : 0);
+	if (sl + 1 > sizeof stem)
+		return cli_usage_error("plan", "the output stem is too long");
+	memcpy(stem, prefix ? prefix : ims, sl);
+	stem[sl] = 0;
+	char qt[4200], qi[4200], qa[4200], qv[4300] = "", qs[4200 + 20];
+	if (sh_quote(tool, qt, sizeof qt) || sh_quote(ims, qi, sizeof qi) || sh_quote(aes, qa, sizeof qa) ||
+	    (verify && (sh_quote(verify, qv + 10, sizeof qv - 10) || (memcpy(qv, " --verify ", 10), 0))))
+		return cli_usage_error("plan", "a path is too long");
+	struct cc_outfile *o;
+	int rc;
+	if ((rc = cc_outfile_open(&o, out, CC_OUT_PLAIN, &e)))
+		return cli_errinfo(out, &e);
+	char line[4 * 8500];
+	for (uint64_t k = 0; k < n && !rc; k++) {
+		char seg[4200];
+		snprintf(seg, sizeof seg, "%s.%06llu", stem, (unsigned long long)k);
+		if (sh_quote(seg, qs, sizeof qs)) {
+			cc_outfile_abort(o);
+			return cli_usage_error("plan", "a path is too long");
+		}
+		qs[strlen(qs) - 1] = 0; /* 'STEM.K: the suffix goes inside the quotes */
+		int len = snprintf(line, sizeof line, "%s replay %s %s --segment %llu%s -o %s.itrace' -q\n", qt, qi, qa,
+				   (unsigned long long)k, qv, qs);
+		rc = cc_outfile_write(o, line, (size_t)len);
+	}
+	if (rc) {
+		cc_outfile_abort(o);
+		fprintf(stderr, "citcat: %s: write failed\n", out);
+		return EXIT_USAGE;
+	}
+	if (cc_outfile_commit(o, &e))
+		return cli_errinfo(out, &e);
+	fprintf(stderr, "citcat plan: %llu segment%s; then citcat merge %s.*.itrace -o OUT.itrace\n", (unsigned long long)n,
+		n == 1 ? "" : "s", stem);
+	return EXIT_OK;
+}
+
 int cmd_plan(int argc, char **argv)
 {
-	const char *cat = NULL, *out = NULL, *prefix = NULL, *tool = "citcat";
+	const char *cat = NULL, *aes = NULL, *out = NULL, *prefix = NULL, *tool = "citcat", *verify = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
@@ -106,16 +172,24 @@ int cmd_plan(int argc, char **argv)
 			prefix = argv[++i];
 		} else if (strcmp(a, "--citcat") == 0 && i + 1 < argc) {
 			tool = argv[++i];
+		} else if (strcmp(a, "--verify") == 0 && i + 1 < argc) {
+			verify = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error("plan", "unknown or incomplete option '%s'", a);
 		} else if (!cat) {
 			cat = a;
+		} else if (!aes) {
+			aes = a;
 		} else {
 			return cli_usage_error("plan", "unexpected argument '%s'", a);
 		}
 	}
 	if (!cat || !out)
-		return cli_usage_error("plan", "need RUN.cat and -o JOBS.txt");
+		return cli_usage_error("plan", "need RUN.ims RUN.aes (or RUN.cat) and -o JOBS.txt");
+	if (aes)
+		return plan_bundles(cat, aes, verify, out, prefix, tool);
+	if (verify)
+		return cli_usage_error("plan", "--verify goes with RUN.ims RUN.aes (the RUN.cat form verifies against RUN.cat)");
 	if (strcmp(cat, "-") == 0)
 		return cli_usage_error("plan", "the CAT must be a file (every job reads it), not standard input");
 	if (cli_check_distinct(&cat, 1, &out, 1))
@@ -278,6 +352,7 @@ int cmd_merge(int argc, char **argv)
 
 struct seg_jobs {
 	const char *cat, *verify, *dir;
+	const char *ims, *aes; /* segment bundles (common/SEGIDX.md), or NULL: extract from CAT */
 	uint64_t nseg;
 	uint64_t next;  /* the next segment to take (atomic) */
 	int failed;     /* a segment failed: the others stop (atomic) */
@@ -314,17 +389,21 @@ static void *seg_worker(void *arg)
 		seg_path(out_path, sizeof out_path, j, k, "itrace");
 		struct citcat_ims ims;
 		struct citcat_errinfo *err = &j->err[k];
-		int rc = citcat_ims_extract_segment(j->cat, k, &ims, NULL, jobs_stop, j, err);
-		if (!rc)
-			rc = citcat_ims_write(&ims, ims_path, err);
-		citcat_ims_fini(&ims);
-		if (!rc)
-			rc = citcat_aes_extract_segment(j->cat, k, aes_path, NULL, jobs_stop, j, err);
+		int rc = 0;
+		if (!j->ims) {
+			rc = citcat_ims_extract_segment(j->cat, k, &ims, NULL, jobs_stop, j, err);
+			if (!rc)
+				rc = citcat_ims_write(&ims, ims_path, err);
+			citcat_ims_fini(&ims);
+			if (!rc)
+				rc = citcat_aes_extract_segment(j->cat, k, aes_path, NULL, jobs_stop, j, err);
+		}
 		if (!rc) {
 			struct citcat_replay_config c;
 			citcat_replay_config_default(&c);
-			c.ims_path = ims_path;
-			c.aes_path = aes_path;
+			c.ims_path = j->ims ? j->ims : ims_path;
+			c.aes_path = j->aes ? j->aes : aes_path;
+			c.segment = j->ims ? k + 1 : 0; /* through the bundles' index */
 			c.out_path = out_path;
 			c.verify_cat = j->verify;
 			c.verify_segment = k + 1;
@@ -332,8 +411,10 @@ static void *seg_worker(void *arg)
 			c.progress_ctx = j;
 			rc = citcat_replay_run(&c, &j->res[k], err);
 		}
-		remove(ims_path);
-		remove(aes_path);
+		if (!j->ims) {
+			remove(ims_path);
+			remove(aes_path);
+		}
 		j->rc[k] = rc;
 		if (rc)
 			__atomic_store_n(&j->failed, 1, __ATOMIC_SEQ_CST);
@@ -341,12 +422,60 @@ static void *seg_worker(void *arg)
 	return NULL;
 }
 
+/* Compares the files A and B byte for byte: 0 when equal, else EXIT_CHECK
+ * with the first differing offset reported. */
+static int same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	if (!fa || !fb) {
+		fprintf(stderr, "citcat: cannot open %s\n", fa ? b : a);
+		if (fa)
+			fclose(fa);
+		if (fb)
+			fclose(fb);
+		return EXIT_USAGE;
+	}
+	uint64_t off = 0;
+	int ca, cb;
+	do {
+		ca = getc(fa);
+		cb = getc(fb);
+		off++;
+	} while (ca == cb && ca != EOF);
+	fclose(fa);
+	fclose(fb);
+	if (ca == cb)
+		return 0;
+	fprintf(stderr, "citcat replay: the merged instruction trace differs from the oracle %s at byte %llu%s\n", b,
+		(unsigned long long)off - 1, ca == EOF || cb == EOF ? " (one ends there)" : "");
+	return EXIT_CHECK;
+}
+
 int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, int quiet)
 {
-	struct seg_jobs j = {.cat = cat, .verify = verify};
-	int rc = count_segments(cat, &j.nseg);
-	if (rc)
+	return replay_jobs_files(cat, NULL, NULL, njobs, out, verify, NULL, quiet);
+}
+
+int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigned njobs, const char *out,
+		      const char *verify, const char *oracle, int quiet)
+{
+	struct seg_jobs j = {.cat = cat, .verify = verify, .ims = ims, .aes = aes};
+	int rc;
+	if (ims) {
+		uint64_t na;
+		struct citcat_errinfo e = {0};
+		if ((rc = citcat_ims_segments(ims, &j.nseg, &e)))
+			return cli_errinfo(ims, &e);
+		if ((rc = citcat_aes_segments(aes, &na, &e)))
+			return cli_errinfo(aes, &e);
+		if (na != j.nseg) {
+			fprintf(stderr, "citcat: %s holds %llu segments, %s %llu: not from the same capture\n", ims,
+				(unsigned long long)j.nseg, aes, (unsigned long long)na);
+			return EXIT_USAGE;
+		}
+	} else if ((rc = count_segments(cat, &j.nseg))) {
 		return rc;
+	}
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/citcat-seg-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -389,7 +518,7 @@ int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *ve
 			status = EXIT_CHECK;
 		} else if (j.rc[k] && j.rc[k] != CITCAT_ERR_INTERRUPTED) {
 			fprintf(stderr, "citcat: segment %llu: ", (unsigned long long)k);
-			status = cli_errinfo(j.res[k].err_path ? j.res[k].err_path : cat, &j.err[k]);
+			status = cli_errinfo(j.res[k].err_path ? j.res[k].err_path : cat ? cat : ims, &j.err[k]);
 		}
 	}
 	if (status == EXIT_OK && (j.failed || cli_interrupted())) {
@@ -406,13 +535,23 @@ int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *ve
 			}
 			seg_path(paths[k], 4200, &j, k, "itrace");
 		}
-		if (status == EXIT_OK && out)
-			status = merge_files((const char *const *)paths, (int)j.nseg, out, &nrec);
+		/* --oracle: the merged itrace, written to the scratch directory
+		 * without -o, equals the ground truth byte for byte */
+		char mpath[4200];
+		snprintf(mpath, sizeof mpath, "%s/merged.itrace", dir);
+		const char *mout = out ? out : oracle ? mpath : NULL;
+		if (status == EXIT_OK && mout)
+			status = merge_files((const char *const *)paths, (int)j.nseg, mout, &nrec);
+		if (status == EXIT_OK && oracle)
+			status = same_bytes(mout, oracle);
+		remove(mpath);
 	}
 	if (status == EXIT_OK && !quiet)
 		fprintf(stderr, "citcat replay: %llu instructions in %llu segments on %u threads in %.2f s, merged in %.2f s%s\n",
 			(unsigned long long)insns, (unsigned long long)j.nseg, started ? started : 1, t1 - t0,
 			cli_now() - t1, verify ? "; every segment's bus trace verified" : "");
+	if (status == EXIT_OK && !quiet && oracle)
+		fprintf(stderr, "citcat replay: the merged instruction trace equals the oracle\n");
 out:
 	for (uint64_t k = 0; k < j.nseg; k++) {
 		char p[4200];

@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "citcat_regs.h"
 #include "container.h"
+#include "segidx.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -105,12 +106,49 @@ static void first_write(struct extract *x, uint32_t addr, uint32_t len, uint64_t
 		}
 }
 
-/* SEG < 0: the whole traced interval, from SYNC to STOP.  SEG = K >= 0: the
+/* The end of a segment (or of the whole interval): checks the register dump
+ * and builds the trace id and memory image into IMS. */
+static int finish(struct extract *x, const struct citcat_target_config *cfg, struct citcat_ims *ims, uint64_t slots,
+		  int nslots, int dump_done, uint32_t start_pc, uint64_t insns, uint64_t branches, uint64_t ehash,
+		  struct citcat_errinfo *err)
+{
+	int rc;
+	if (!dump_done || slots != (1ull << nslots) - 1)
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+					  "the register dump is incomplete (%d of %d slots, DUMP_DONE %s)", __builtin_popcountll(slots),
+					  nslots, dump_done ? "seen" : "missing");
+	if (ims->regs.slot[ARM_SLOT_PC] != start_pc)
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the dumped PC 0x%08x is not the trace start point 0x%08x",
+					  ims->regs.slot[ARM_SLOT_PC], start_pc);
+	citcat_trace_id_make(cfg, start_pc, insns, branches, ehash, &ims->id);
+	/* Runs of known bytes become the memory image. */
+	if ((rc = citcat_image_alloc(&ims->memory)))
+		return rc;
+	for (uint32_t i = 0; i < x->size;) {
+		if (!bit(x->known, i)) {
+			i++;
+			continue;
+		}
+		uint32_t j = i;
+		while (j < x->size && bit(x->known, j))
+			j++;
+		if ((rc = citcat_image_add(ims->memory, x->base + i, x->mem + i, j - i)))
+			return rc;
+		i = j;
+	}
+	return 0;
+}
+
+#define SEG_ALL (-2) /* every segment in turn, each handed to a callback */
+typedef int (*seg_fn)(void *ctx, uint64_t k, const struct citcat_ims *ims, uint64_t base_insns, uint64_t base_bcount);
+
+/* SEG = -1: the whole traced interval, from SYNC to STOP.  SEG = K >= 0: the
  * K-th segment of a checkpointed CAT (replay/SEGMENTS.md), from its start
  * marker (SYNC for K = 0, the K-th CKPT otherwise) to the next CKPT or the
  * STOP, with counts relative to the start marker. */
 static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, struct citcat_ims_stats *st,
-		   int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx, struct citcat_errinfo *err)
+		   int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx, seg_fn cb, void *cbctx,
+		   struct citcat_errinfo *err)
 {
 	if (!cat_path || !ims)
 		return CITCAT_ERR_INVAL;
@@ -149,6 +187,36 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
 			rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
 			goto out;
+		}
+		if (seg == SEG_ALL && (ev.kind == CITCAT_CAT_SYNC || ev.kind == CITCAT_CAT_CKPT)) {
+			if ((ev.kind == CITCAT_CAT_SYNC) != (markers == 0)) {
+				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, citcat_cat_reader_offset(r),
+							ev.kind == CITCAT_CAT_SYNC ? "a second trace start point"
+										   : "a checkpoint before the trace start point");
+				goto out;
+			}
+			if (markers++ > 0) { /* the end of segment MARKERS - 2 */
+				ehash = citcat_trace_hash_event(ehash, &ev);
+				if ((rc = finish(&x, cfg, ims, slots, nslots, dump_done, start_pc, ev.insns - base_insns,
+						 ev.bcount - base_bcount, ehash, err)) ||
+				    (rc = cb(cbctx, (uint64_t)markers - 2, ims, base_insns, base_bcount)))
+					goto out;
+				citcat_image_free(ims->memory);
+				ims->memory = NULL;
+				memset(&ims->regs, 0, sizeof ims->regs);
+				memset(x.seen, 0, cfg->ram_size / 8 + 1);
+				memset(x.known, 0, cfg->ram_size / 8 + 1);
+				slots = 0;
+				dump_done = 0;
+			}
+			synced = 1;
+			start_pc = ev.pc;
+			base_insns = ev.kind == CITCAT_CAT_CKPT ? ev.insns : 0;
+			base_bcount = ev.kind == CITCAT_CAT_CKPT ? ev.bcount : 0;
+			ims->repl_state[0] = ev.repl_state[0];
+			ims->repl_state[1] = ev.repl_state[1];
+			ehash = citcat_trace_hash_event(0, &ev);
+			continue;
 		}
 		if (seg >= 0 && (ev.kind == CITCAT_CAT_SYNC || ev.kind == CITCAT_CAT_CKPT)) {
 			if ((ev.kind == CITCAT_CAT_SYNC) != (markers == 0)) {
@@ -258,35 +326,12 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 		rc = citcat_errinfo_set(err, CITCAT_ERR_TRUNCATED, UINT64_MAX, "the CAT has no STOP marker");
 		goto out;
 	}
-	if (!dump_done || slots != (1ull << nslots) - 1) {
-		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
-			  "the register dump is incomplete (%d of %d slots, DUMP_DONE %s)", __builtin_popcountll(slots),
-			  nslots, dump_done ? "seen" : "missing");
-		goto out;
-	}
 	if (seg >= 0 && rc == 1)
 		rc = 0; /* stopped at the segment's end marker */
-	if (ims->regs.slot[ARM_SLOT_PC] != start_pc) {
-		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the dumped PC 0x%08x is not the trace start point 0x%08x",
-			  ims->regs.slot[ARM_SLOT_PC], start_pc);
+	if ((rc = finish(&x, cfg, ims, slots, nslots, dump_done, start_pc, insns, branches, ehash, err)))
 		goto out;
-	}
-	citcat_trace_id_make(cfg, start_pc, insns, branches, ehash, &ims->id);
-	/* Runs of known bytes become the memory image. */
-	if ((rc = citcat_image_alloc(&ims->memory)))
-		goto out;
-	for (uint32_t i = 0; i < x.size;) {
-		if (!bit(x.known, i)) {
-			i++;
-			continue;
-		}
-		uint32_t j = i;
-		while (j < x.size && bit(x.known, j))
-			j++;
-		if ((rc = citcat_image_add(ims->memory, x.base + i, x.mem + i, j - i)))
-			goto out;
-		i = j;
-	}
+	if (seg == SEG_ALL)
+		rc = cb(cbctx, (uint64_t)(markers > 0 ? markers - 1 : 0), ims, base_insns, base_bcount);
 out:
 	if (rc < 0)
 		citcat_ims_fini(ims);
@@ -301,7 +346,7 @@ int citcat_ims_extract(const char *cat_path, struct citcat_ims *ims, struct citc
 		       int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
 		       struct citcat_errinfo *err)
 {
-	return extract(cat_path, -1, ims, st, progress, pctx, err);
+	return extract(cat_path, -1, ims, st, progress, pctx, NULL, NULL, err);
 }
 
 int citcat_ims_extract_segment(const char *cat_path, uint64_t segment, struct citcat_ims *ims,
@@ -311,7 +356,74 @@ int citcat_ims_extract_segment(const char *cat_path, uint64_t segment, struct ci
 	if (segment > INT64_MAX - 2)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "segment %llu does not exist",
 					  (unsigned long long)segment);
-	return extract(cat_path, (int64_t)segment, ims, st, progress, pctx, err);
+	return extract(cat_path, (int64_t)segment, ims, st, progress, pctx, NULL, NULL, err);
+}
+
+/* Every segment into one file (SEGIDX.md): each segment's IMS is written as
+ * a member into a scratch directory when its end marker is read, then the
+ * members are copied into OUT_PATH behind one index. */
+struct all_ctx {
+	char dir[4200];
+	struct cc_segidx_entry *e;
+	uint64_t n, cap;
+	struct citcat_errinfo *err;
+};
+
+static int all_seg(void *ctx, uint64_t k, const struct citcat_ims *ims, uint64_t base_insns, uint64_t base_bcount)
+{
+	struct all_ctx *a = ctx;
+	char path[4300];
+	if (k != a->n)
+		return citcat_errinfo_set(a->err, CITCAT_ERR_CORRUPT, UINT64_MAX, "segment %llu out of order",
+					  (unsigned long long)k);
+	if (a->n == a->cap) {
+		uint64_t c = a->cap ? 2 * a->cap : 16;
+		struct cc_segidx_entry *e = c <= CC_SEGIDX_MAX ? realloc(a->e, c * sizeof *e) : NULL;
+		if (!e)
+			return citcat_errinfo_set(a->err, CITCAT_ERR_LIMIT, UINT64_MAX, "more than %u segments", CC_SEGIDX_MAX);
+		a->e = e;
+		a->cap = c;
+	}
+	a->e[k] = (struct cc_segidx_entry){0, 0, base_insns, base_bcount};
+	cc_segidx_member_path(path, sizeof path, a->dir, k);
+	int rc = citcat_ims_write(ims, path, a->err);
+	if (!rc)
+		a->n++;
+	return rc;
+}
+
+int citcat_ims_extract_all(const char *cat_path, const char *out_path, uint64_t *nseg, struct citcat_ims_stats *st,
+			   int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+			   struct citcat_errinfo *err)
+{
+	if (!cat_path || !out_path)
+		return CITCAT_ERR_INVAL;
+	struct all_ctx a = {.err = err};
+	struct citcat_ims ims;
+	int rc = cc_segidx_scratch(a.dir, sizeof a.dir, err);
+	if (rc)
+		return rc;
+	rc = extract(cat_path, SEG_ALL, &ims, st, progress, pctx, all_seg, &a, err);
+	citcat_ims_fini(&ims);
+	if (!rc) {
+		const char **paths = calloc(a.n, sizeof *paths);
+		char *names = calloc(a.n, 4300);
+		if (!paths || !names)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		for (uint64_t k = 0; !rc && k < a.n; k++) {
+			cc_segidx_member_path(names + 4300 * k, 4300, a.dir, k);
+			paths[k] = names + 4300 * k;
+		}
+		if (!rc)
+			rc = cc_segidx_write(out_path, MAGIC, CITCAT_IMS_SEG_VERSION, a.n, paths, a.e, err);
+		free(paths);
+		free(names);
+	}
+	if (nseg)
+		*nseg = a.n;
+	cc_segidx_scratch_free(a.dir, a.n);
+	free(a.e);
+	return rc;
 }
 
 /* ---- file format ---- */
@@ -473,47 +585,101 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, citcat_ims_run_
 	return 0;
 }
 
+/* Reads segment K of PATH (or of the LEN bytes at BUF when PATH is NULL);
+ * K = UINT64_MAX: the file's only segment. */
+static int read_any(const char *path, const void *buf, size_t len, uint64_t k, struct citcat_ims *ims,
+		    citcat_ims_run_fn run, void *ctx, struct cc_segidx_entry *ent, struct citcat_errinfo *err)
+{
+	memset(ims, 0, sizeof *ims); /* citcat_ims_fini is right after a failure too */
+	struct cc_segidx *sx = NULL;
+	struct cc_reader *r = NULL;
+	int rc = path ? cc_segidx_open(&sx, path, MAGIC, CITCAT_IMS_SEG_VERSION, err)
+		      : cc_segidx_open_mem(&sx, buf, len, MAGIC, CITCAT_IMS_SEG_VERSION, err);
+	if (rc)
+		return rc;
+	uint64_t base = 0;
+	if (!sx) { /* a single-segment file, read by path as it is */
+		if (k != UINT64_MAX && k != 0)
+			return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "the file holds 1 segment, no segment %llu",
+						  (unsigned long long)k);
+		if (ent)
+			*ent = (struct cc_segidx_entry){0};
+		rc = cc_reader_open(&r, path, MAGIC, CITCAT_IMS_VERSION);
+	} else {
+		const uint8_t *p;
+		size_t n;
+		struct cc_segidx_entry e;
+		if (k == UINT64_MAX && cc_segidx_count(sx) != 1) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+						"the file holds %llu segments: choose one (--segment K, or replay --jobs)",
+						(unsigned long long)cc_segidx_count(sx));
+			cc_segidx_close(sx);
+			return rc;
+		}
+		if ((rc = cc_segidx_member(sx, k == UINT64_MAX ? 0 : k, &p, &n, &e, err))) {
+			cc_segidx_close(sx);
+			return rc;
+		}
+		if (ent)
+			*ent = e;
+		base = e.offset;
+		rc = cc_reader_open_mem(&r, p, n, MAGIC, CITCAT_IMS_VERSION);
+	}
+	if (!rc)
+		rc = ims_load(r, ims, run, ctx, err);
+	else if (err && r)
+		*err = *cc_reader_error(r);
+	cc_reader_close(r);
+	cc_segidx_close(sx);
+	if (rc && err && err->offset != UINT64_MAX)
+		err->offset += base; /* the member's offsets are the file's minus its start */
+	return rc;
+}
+
 int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_errinfo *err)
 {
 	if (!path || !ims)
 		return CITCAT_ERR_INVAL;
-	memset(ims, 0, sizeof *ims); /* citcat_ims_fini is right after a failure too */
-	struct cc_reader *r;
-	int rc = cc_reader_open(&r, path, MAGIC, CITCAT_IMS_VERSION);
-	if (!rc)
-		rc = ims_load(r, ims, NULL, NULL, err);
-	else if (err && r)
-		*err = *cc_reader_error(r);
-	cc_reader_close(r);
+	return read_any(path, NULL, 0, UINT64_MAX, ims, NULL, NULL, NULL, err);
+}
+
+int citcat_ims_read_segment(const char *path, uint64_t segment, struct citcat_ims *ims, struct citcat_errinfo *err)
+{
+	if (!path || !ims || segment == UINT64_MAX)
+		return CITCAT_ERR_INVAL;
+	return read_any(path, NULL, 0, segment, ims, NULL, NULL, NULL, err);
+}
+
+int citcat_ims_segments(const char *path, uint64_t *n, struct citcat_errinfo *err)
+{
+	if (!path || !n)
+		return CITCAT_ERR_INVAL;
+	struct cc_segidx *sx;
+	int rc = cc_segidx_open(&sx, path, MAGIC, CITCAT_IMS_SEG_VERSION, err);
+	*n = rc ? 0 : sx ? cc_segidx_count(sx) : 1;
+	cc_segidx_close(sx);
 	return rc;
 }
 
 int citcat_ims_read_runs(const char *path, struct citcat_ims *ims, citcat_ims_run_fn run, void *ctx,
 			 struct citcat_errinfo *err)
 {
-	struct cc_reader *r;
 	if (!run)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no run callback");
-	int rc = cc_reader_open(&r, path, MAGIC, CITCAT_IMS_VERSION);
-	if (!rc)
-		rc = ims_load(r, ims, run, ctx, err);
-	else if (err && r)
-		*err = *cc_reader_error(r);
-	cc_reader_close(r);
-	return rc;
+	return read_any(path, NULL, 0, UINT64_MAX, ims, run, ctx, NULL, err);
 }
 
 int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, struct citcat_errinfo *err)
 {
 	if (!ims || (!buf && len))
 		return CITCAT_ERR_INVAL;
-	memset(ims, 0, sizeof *ims); /* citcat_ims_fini is right after a failure too */
-	struct cc_reader *r;
-	int rc = cc_reader_open_mem(&r, buf, len, MAGIC, CITCAT_IMS_VERSION);
-	if (!rc)
-		rc = ims_load(r, ims, NULL, NULL, err);
-	else if (err && r)
-		*err = *cc_reader_error(r);
-	cc_reader_close(r);
-	return rc;
+	return read_any(NULL, buf, len, UINT64_MAX, ims, NULL, NULL, NULL, err);
+}
+
+int citcat_ims_read_segment_mem(const void *buf, size_t len, uint64_t segment, struct citcat_ims *ims,
+				struct citcat_errinfo *err)
+{
+	if (!ims || (!buf && len) || segment == UINT64_MAX)
+		return CITCAT_ERR_INVAL;
+	return read_any(NULL, buf, len, segment, ims, NULL, NULL, NULL, err);
 }

@@ -705,13 +705,15 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	p->c.snapshot = 1;
 	int rc = 0;
 
-	if ((rc = citcat_ims_read(cfg->ims_path, &p->ims, err))) {
+	if ((rc = cfg->segment ? citcat_ims_read_segment(cfg->ims_path, cfg->segment - 1, &p->ims, err)
+			       : citcat_ims_read(cfg->ims_path, &p->ims, err))) {
 		res->err_path = cfg->ims_path;
 		goto out;
 	}
 	p->c.ram_base = p->ims.cfg.ram_base;
 	p->c.ram_size = p->ims.cfg.ram_size;
-	if ((rc = citcat_aes_reader_open(&p->aes, cfg->aes_path))) {
+	if ((rc = cfg->segment ? citcat_aes_reader_open_segment(&p->aes, cfg->aes_path, cfg->segment - 1)
+			       : citcat_aes_reader_open(&p->aes, cfg->aes_path))) {
 		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->aes));
 		goto out;
 	}

@@ -13,11 +13,15 @@
 #     segment still replay exactly up to the end.
 #   usage: errors for intervals below the minimum and with --lvt.
 #   segments NAME: the example captured with checkpoints (about 4
-#     segments), replayed serially and segment by segment: citcat plan's lines run
-#     through GNU parallel (each segment extracted with ims/aes --segment and
-#     replayed with --verify against its slice of the CAT), then citcat
-#     merge; the merged itrace equals the serial one and the oracle byte for
-#     byte; so do replay RUN.cat --jobs 2 and --jobs 1 (threads) with --verify.  Also: a segment number past the end, a segment verified against
+#     segments); citcat ims/aes write IMS version 3 / AES version 4 bundles
+#     holding every segment (common/SEGIDX.md), replayed serially and segment
+#     by segment: citcat plan RUN.ims RUN.aes --verify RUN.cat's lines run
+#     through GNU parallel (each replays its segment through the index, with
+#     --verify against its slice of the CAT), then citcat merge; the merged
+#     itrace equals the serial one and the oracle byte for byte; so do
+#     replay RUN.ims RUN.aes --jobs 2 and --jobs 1 (threads) with --verify and
+#     --oracle, and replay RUN.cat --jobs 2; segment 1 of the bundles replays
+#     to the same itrace as segment 1 cut alone (ims/aes --segment 1).  Also: a segment number past the end, a segment verified against
 #     another segment's slice, merge refusing records after an abnormal end.
 #   irq: tests/firmware/ckpt.c sees no line 15 in the interrupt controller
 #     (with and without checkpoints), and checkpoints that land inside its
@@ -74,32 +78,50 @@ segments)
   [ "$N" -ge 1000 ] || N=1000
   "$C" capture "$EX/$n.elf" -o "$t/$n.cat" --oracle "$t/$n.oracle" --seed 1 -q --checkpoint-every $N "$@" \
     >/dev/null 2>"$t/err" || fail "$n: capture: $(cat "$t/err")"
-  # the serial replay (its --verify and --oracle: the example section)
+  # ims/aes write every segment behind an index (common/SEGIDX.md); the
+  # serial replay goes through them one after the other
   "$C" ims "$t/$n.cat" -o "$t/$n.ims" 2>"$t/err" && "$C" aes "$t/$n.cat" -o "$t/$n.aes" 2>"$t/err" &&
     "$C" replay "$t/$n.ims" "$t/$n.aes" -o "$t/$n.itrace" -q 2>"$t/err" || fail "$n: serial replay: $(cat "$t/err")"
-  "$C" plan "$t/$n.cat" -o "$t/jobs.txt" --prefix "$t/seg" --citcat "$C" 2>"$t/err" || fail "$n: plan: $(cat "$t/err")"
+  [ "$(head -c 10 "$t/$n.ims" | od -An -tx1 | tr -d ' \n')" = 43494d530d0a1a0a0300 ] || fail "$n: the IMS is not version 3"
+  [ "$(head -c 10 "$t/$n.aes" | od -An -tx1 | tr -d ' \n')" = 434145530d0a1a0a0400 ] || fail "$n: the AES is not version 4"
+  "$C" plan "$t/$n.ims" "$t/$n.aes" --verify "$t/$n.cat" -o "$t/jobs.txt" --prefix "$t/seg" --citcat "$C" 2>"$t/err" ||
+    fail "$n: plan: $(cat "$t/err")"
   k=$(wc -l <"$t/jobs.txt")
   "$C" info --json "$t/$n.cat" >"$t/$n.json" || fail "$n: info"
   [ "$k" -eq $(( $(jnum "$t/$n.json" ckpt) + 1 )) ] || fail "$n: $k jobs for $(jnum "$t/$n.json" ckpt) checkpoints"
   [ "$k" -ge 2 ] || fail "$n: only $k segment(s)"
+  grep -q -- "--segment 1 --verify" "$t/jobs.txt" || fail "$n: plan lines: $(head -n 2 "$t/jobs.txt")"
   parallel --halt now,fail=1 -j 2 <"$t/jobs.txt" >"$t/par.out" 2>&1 || fail "$n: a segment job failed: $(tail -n 5 "$t/par.out")"
   "$C" merge "$t"/seg.*.itrace -o "$t/merged.itrace" 2>"$t/err" || fail "$n: merge: $(cat "$t/err")"
   cmp -s "$t/merged.itrace" "$t/$n.itrace" || fail "$n: the merged itrace differs from the serial one"
   cmp -s "$t/merged.itrace" "$t/$n.oracle" || fail "$n: the merged itrace differs from the oracle"
-  # the same in one process: --jobs 2 (threads, one Unicorn each) and --jobs 1
+  # the same in one process: --jobs 2 (threads, one Unicorn each) and --jobs 1, verified and against the oracle
   for n_jobs in 2 1; do
-    "$C" replay "$t/$n.cat" --jobs $n_jobs -o "$t/j.itrace" --verify "$t/$n.cat" -q 2>"$t/err" ||
-      fail "$n: replay --jobs $n_jobs: $(cat "$t/err")"
+    "$C" replay "$t/$n.ims" "$t/$n.aes" --jobs $n_jobs -o "$t/j.itrace" --verify "$t/$n.cat" --oracle "$t/$n.oracle" \
+      2>"$t/err" || fail "$n: replay --jobs $n_jobs: $(cat "$t/err")"
+    grep -q "equals the oracle" "$t/err" || fail "$n: --jobs $n_jobs did not compare with the oracle"
     cmp -s "$t/j.itrace" "$t/$n.itrace" || fail "$n: the --jobs $n_jobs itrace differs from the serial one"
   done
+  # the RUN.cat form still works
+  "$C" replay "$t/$n.cat" --jobs 2 -o "$t/j.itrace" --verify "$t/$n.cat" -q 2>"$t/err" ||
+    fail "$n: replay RUN.cat --jobs 2: $(cat "$t/err")"
+  cmp -s "$t/j.itrace" "$t/$n.itrace" || fail "$n: the RUN.cat --jobs 2 itrace differs from the serial one"
+  # a segment of the bundles equals the same segment cut on its own (ims/aes --segment K)
+  "$C" ims "$t/$n.cat" --segment 1 -o "$t/one.ims" 2>"$t/err" && "$C" aes "$t/$n.cat" --segment 1 -o "$t/one.aes" 2>"$t/err" &&
+    "$C" replay "$t/one.ims" "$t/one.aes" --segment 1 --verify "$t/$n.cat" -o "$t/one.itrace" -q 2>"$t/err" ||
+    fail "$n: segment 1 alone: $(cat "$t/err")"
+  cmp -s "$t/one.itrace" "$t/seg.000001.itrace" || fail "$n: segment 1 from the bundles differs from segment 1 alone"
   expect 2 "takes RUN.cat" "$C" replay "$t/$n.cat" --jobs 2 -o "$t/k.itrace" --oracle "$t/$n.oracle"
-  expect 2 "bad job count" "$C" replay "$t/$n.cat" --jobs 0 -o "$t/k.itrace"
+  expect 2 "bad job count" "$C" replay "$t/$n.ims" "$t/$n.aes" --jobs 0 -o "$t/k.itrace"
+  expect 2 "--segment K replays one" "$C" replay "$t/$n.ims" "$t/$n.aes" --jobs 2 --segment 1 -o "$t/k.itrace"
   # errors: no segment K; segment 1's files checked against segment 0's slice
   expect 2 "no segment $k" "$C" ims "$t/$n.cat" --segment "$k" -o "$t/x.ims"
   expect 2 "no segment $k" "$C" aes "$t/$n.cat" --segment "$k" -o "$t/x.aes"
-  [ -e "$t/x.ims" ] || [ -e "$t/x.aes" ] && fail "$n: output left for a missing segment"
-  expect 2 "is not the CAT" "$C" replay "$t/seg.000001.ims" "$t/seg.000001.aes" --verify "$t/$n.cat" --segment 0 -q
-  expect 2 "bad segment" "$C" replay "$t/seg.000001.ims" "$t/seg.000001.aes" --segment x
+  expect 2 "holds $k segments, no segment $k" "$C" replay "$t/$n.ims" "$t/$n.aes" --segment "$k" -o "$t/x.itrace"
+  [ -e "$t/x.ims" ] || [ -e "$t/x.aes" ] || [ -e "$t/x.itrace" ] && fail "$n: output left for a missing segment"
+  expect 2 "is not the CAT" "$C" replay "$t/one.ims" "$t/one.aes" --verify "$t/$n.cat" --segment 0 -q
+  expect 2 "is not the CAT" "$C" replay "$t/$n.ims" "$t/$n.aes" --segment 1 --verify "$t/p.cat" -q
+  expect 2 "bad segment" "$C" replay "$t/$n.ims" "$t/$n.aes" --segment x
   echo "$n: $k segments of $N instructions, replayed in parallel and merged: identical"
   finish "checkpoint_segments_$n"
   ;;
@@ -118,7 +140,7 @@ merge)
   expect 2 "not the last segment" "$C" merge "$last" "$t/w.000000.itrace" -o "$t/bad.itrace"
   [ -e "$t/bad.itrace" ] && fail "merge left an output behind"
   expect 2 "need the segments" "$C" merge -o "$t/bad.itrace"
-  expect 2 "need RUN.cat" "$C" plan "$t/w.cat"
+  expect 2 "need RUN.ims RUN.aes (or RUN.cat)" "$C" plan "$t/w.cat"
   finish checkpoint_merge
   ;;
 dilation)

@@ -73,6 +73,9 @@ static void all_null(void)
 	VOID(citcat_aes_reader_close, (NULL));
 	INVAL(citcat_aes_extract, (NULL, NULL, NULL, NULL, NULL, NULL));
 	INVAL(citcat_aes_extract_segment, (NULL, 0, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_aes_extract_all, (NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_aes_reader_open_segment, (NULL, NULL, 0));
+	INVAL(citcat_aes_segments, (NULL, NULL, NULL));
 
 	/* base.h */
 	NONNULL(citcat_errstr, (-12345));
@@ -119,6 +122,10 @@ static void all_null(void)
 	INVAL(citcat_ims_write, (NULL, NULL, NULL));
 	INVAL(citcat_ims_read, (NULL, NULL, NULL));
 	INVAL(citcat_ims_read_mem, (NULL, 0, NULL, NULL));
+	INVAL(citcat_ims_extract_all, (NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_ims_read_segment, (NULL, 0, NULL, NULL));
+	INVAL(citcat_ims_read_segment_mem, (NULL, 0, 0, NULL, NULL));
+	INVAL(citcat_ims_segments, (NULL, NULL, NULL));
 	VOID(citcat_ims_fini, (NULL));
 
 	/* itrace.h */

@@ -190,7 +190,7 @@ static void test_aes_roundtrip(const char *path)
 		{0, -1, 0, CITCAT_ERR_EMPTY, 0},
 		{20, -1, 0, CITCAT_ERR_TRUNCATED, UINT64_MAX},
 		{(size_t)size - 5, -1, 0, CITCAT_ERR_TRUNCATED, UINT64_MAX},
-		{(size_t)size, 8, CITCAT_AES_VERSION + 1, CITCAT_ERR_VERSION, 8},
+		{(size_t)size, 8, CITCAT_AES_SEG_VERSION + 1, CITCAT_ERR_VERSION, 8},
 		{(size_t)size, 1, 'I', CITCAT_ERR_MAGIC, 0},
 		{(size_t)size, (int)(size / 2), -2, CITCAT_ERR_CHECKSUM, UINT64_MAX},
 	};

@@ -15,7 +15,8 @@
 extern "C" {
 #endif
 
-#define CITCAT_AES_VERSION 3 /* written; readers accept 1 to 3 (AES.md, Version changes) */
+#define CITCAT_AES_VERSION 3 /* one segment, written; readers accept 1 to 3 (AES.md, Version changes) */
+#define CITCAT_AES_SEG_VERSION 4 /* a segment bundle: version-3 members behind an index (common/SEGIDX.md) */
 
 enum citcat_aes_kind {
 	CITCAT_AES_IRQ = 0,     /* interrupt: line, pc = EPC, bcount */
@@ -78,6 +79,14 @@ CITCAT_API const struct citcat_errinfo *citcat_aes_writer_error(const struct cit
  * case. */
 CITCAT_API int citcat_aes_reader_open(struct citcat_aes_reader **r, const char *path);
 CITCAT_API int citcat_aes_reader_open_mem(struct citcat_aes_reader **r, const void *buf, size_t len);
+/* Opens segment SEGMENT of the AES PATH through its index (a bundle,
+ * common/SEGIDX.md; segment 0 of a single-segment file), without decoding
+ * the others.  citcat_aes_reader_open on a bundle of several segments is
+ * CITCAT_ERR_INVAL; so is a SEGMENT the file does not hold.  Error offsets
+ * count from the start of the file. */
+CITCAT_API int citcat_aes_reader_open_segment(struct citcat_aes_reader **r, const char *path, uint64_t segment);
+/* The number of segments in the AES file PATH (1 unless a bundle). */
+CITCAT_API int citcat_aes_segments(const char *path, uint64_t *n, struct citcat_errinfo *err);
 /* The trace id from the header (owned by R), or NULL for NULL. */
 CITCAT_API const struct citcat_trace_id *citcat_aes_trace_id(const struct citcat_aes_reader *r);
 /* Reads the next record into *REC.  Returns 1, 0 at the end, or an error:
@@ -120,6 +129,16 @@ CITCAT_API int citcat_aes_extract_segment(const char *cat_path, uint64_t segment
 					  struct citcat_aes_stats *st,
 					  int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
 					  struct citcat_errinfo *err);
+/* Every segment of the CAT (one without checkpoints) into OUT_PATH: a
+ * version-3 AES for one segment (byte-identical to citcat_aes_extract's), a
+ * version-4 segment bundle otherwise, each member as
+ * citcat_aes_extract_segment would write it.  Two passes over the CAT,
+ * members through a scratch directory under $TMPDIR (or /tmp).  *NSEG (may
+ * be NULL) gets the segment count. */
+CITCAT_API int citcat_aes_extract_all(const char *cat_path, const char *out_path, uint64_t *nseg,
+				      struct citcat_aes_stats *st,
+				      int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+				      struct citcat_errinfo *err);
 
 #ifdef __cplusplus
 }

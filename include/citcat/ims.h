@@ -14,7 +14,8 @@
 extern "C" {
 #endif
 
-#define CITCAT_IMS_VERSION 2 /* readers accept this version only (IMS.md, Version changes) */
+#define CITCAT_IMS_VERSION 2 /* one segment; readers accept this version only (IMS.md, Version changes) */
+#define CITCAT_IMS_SEG_VERSION 3 /* a segment bundle: version-2 members behind an index (common/SEGIDX.md) */
 
 /* A full ARM register state in the trace module's register-dump slot order
  * (TARGET.md): r0-r15 (slot 15 = PC), CPSR (16), then the banked SP, LR and
@@ -74,6 +75,24 @@ CITCAT_API int citcat_ims_write(const struct citcat_ims *ims, const char *path, 
  * the file offset and a message. */
 CITCAT_API int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_errinfo *err);
 CITCAT_API int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, struct citcat_errinfo *err);
+/* Extracts every segment of the CAT (one for a CAT without checkpoints)
+ * into OUT_PATH in one pass: a version-2 IMS when there is one segment, a
+ * version-3 segment bundle otherwise (common/SEGIDX.md).  Members go
+ * through a scratch directory under $TMPDIR (or /tmp).  *NSEG (may be NULL)
+ * gets the segment count.  Errors as citcat_ims_extract, plus _IO. */
+CITCAT_API int citcat_ims_extract_all(const char *cat_path, const char *out_path, uint64_t *nseg,
+				      struct citcat_ims_stats *st,
+				      int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
+				      struct citcat_errinfo *err);
+/* citcat_ims_read reads a file's only segment (a bundle of several is
+ * CITCAT_ERR_INVAL); these read segment SEGMENT of a bundle (0 of a
+ * single-segment file) through its index, without decoding the others. */
+CITCAT_API int citcat_ims_read_segment(const char *path, uint64_t segment, struct citcat_ims *ims,
+				       struct citcat_errinfo *err);
+CITCAT_API int citcat_ims_read_segment_mem(const void *buf, size_t len, uint64_t segment, struct citcat_ims *ims,
+					   struct citcat_errinfo *err);
+/* The number of segments in the IMS file PATH (1 unless a bundle). */
+CITCAT_API int citcat_ims_segments(const char *path, uint64_t *n, struct citcat_errinfo *err);
 /* Releases what an IMS owns (not the struct itself), leaving it zeroed.
  * Accepts NULL. */
 CITCAT_API void citcat_ims_fini(struct citcat_ims *ims);

@@ -72,6 +72,11 @@ struct citcat_replay_config {
 	 * then compared with the CAT's slice from the segment's start marker
 	 * (SYNC or the K-th CKPT) to its end (the next CKPT or the STOP). */
 	uint64_t verify_segment;
+	/* 0: the IMS and AES files' only segment; K + 1: segment K of IMS and
+	 * AES segment bundles (common/SEGIDX.md), opened through their index
+	 * (citcat_ims_read_segment, citcat_aes_reader_open_segment).  Set
+	 * VERIFY_SEGMENT to the same value to verify it against its slice. */
+	uint64_t segment;
 };
 
 enum { CITCAT_OBS_SP = 13, CITCAT_OBS_LR = 14, CITCAT_OBS_PC = 15, CITCAT_OBS_CPSR = 16, CITCAT_OBS_SPSR = 17,

@@ -1,7 +1,8 @@
 /* Fuzz target: the AES reader never crashes or reads out of bounds, its
  * work follows the input's size (long repeat runs are skipped, not read),
  * and every record it returns is well formed (kind, size, value width, DMA
- * length, raw bytes).  An input starting "CAES" is read as a whole file;
+ * length, raw bytes).  An input starting "CAES" is read as a whole file
+ * (and segments 0..2 of a segment bundle through its index, SEGIDX.md);
  * any other input is a chunk's records, wrapped in a valid container
  * (wrap.h) so the record decoder is reached despite the checksums. */
 #include "aes.h"
@@ -9,11 +10,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void read_all(const uint8_t *buf, size_t len)
+/* WHICH < 0: the file's only segment; else segment WHICH of a bundle
+ * (common/SEGIDX.md) */
+static void read_seg(const uint8_t *buf, size_t len, int which)
 {
 	struct citcat_aes_reader *r;
 	struct citcat_aes_rec rec;
-	if (citcat_aes_reader_open_mem(&r, buf, len) == 0) {
+	if ((which < 0 ? citcat_aes_reader_open_mem(&r, buf, len)
+		     : citcat_aes_reader_open_segment_mem(&r, buf, len, (uint64_t)which)) == 0) {
 		volatile uint8_t sink = 0;
 		while (citcat_aes_next(r, &rec) == 1) {
 			if (rec.kind >= CITCAT_AES_KINDS)
@@ -39,6 +43,12 @@ static void read_all(const uint8_t *buf, size_t len)
 		(void)sink;
 	}
 	citcat_aes_reader_close(r);
+}
+
+static void read_all(const uint8_t *buf, size_t len)
+{
+	for (int k = -1; k < 3; k++)
+		read_seg(buf, len, k);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

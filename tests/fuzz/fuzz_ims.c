@@ -1,6 +1,7 @@
 /* Fuzz target: the IMS reader never crashes, reads out of bounds or leaks,
  * and what it accepts is an image inside the configured RAM.
- * An input starting "CIMS" is read as a whole file; any other input is
+ * An input starting "CIMS" is read as a whole file (and segments 0..2 of a
+ * segment bundle through its index, SEGIDX.md); any other input is
  * [nrec byte][records] and is wrapped in a valid container (wrap.h) so the
  * memory-run decoder is reached despite the checksums. */
 #include "ims.h"
@@ -8,12 +9,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void read_one(const uint8_t *buf, size_t len)
+/* WHICH < 0: the file's only segment; else segment WHICH of a bundle
+ * (common/SEGIDX.md) */
+static void read_seg(const uint8_t *buf, size_t len, int which)
 {
 	struct citcat_ims ims;
 	struct citcat_errinfo err = {0};
-	if (citcat_ims_read_mem(buf, len, &ims, &err) != 0)
+	if ((which < 0 ? citcat_ims_read_mem(buf, len, &ims, &err)
+		     : citcat_ims_read_segment_mem(buf, len, (uint64_t)which, &ims, &err)) != 0) {
+		citcat_ims_fini(&ims);
 		return;
+	}
 	uint64_t end = (uint64_t)ims.cfg.ram_base + ims.cfg.ram_size;
 	size_t n = citcat_image_segments(ims.memory);
 	for (size_t i = 0; i < n; i++) {
@@ -24,6 +30,12 @@ static void read_one(const uint8_t *buf, size_t len)
 			abort(); /* the reader promised runs inside RAM */
 	}
 	citcat_ims_fini(&ims);
+}
+
+static void read_one(const uint8_t *buf, size_t len)
+{
+	for (int k = -1; k < 3; k++)
+		read_seg(buf, len, k);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
