@@ -20,8 +20,8 @@
  *   table: edges, not v4, in a static edge's label sequence equal to that
  *          of another static edge earlier in the segment (a static edge
  *          table naming the first could drop the whole sequence).
- * Memory: one segment's edges, plus 4 bytes per node execution for the
- * producers' timestamps. */
+ * Memory: one segment's edges, plus 8 bytes per node execution for the
+ * producers' timestamps and 4 per instruction for their PCs. */
 #include "wet.h"
 
 #include <inttypes.h>
@@ -43,7 +43,8 @@ struct run {
 };
 
 static struct {
-	uint32_t *start; /* first INDEX of each node execution, by timestamp - 1 */
+	uint32_t *start; /* first INDEX of each node execution with instructions, ascending */
+	uint32_t *sts;   /* its timestamp (interrupt entries take timestamps too) */
 	uint64_t nstart, capstart;
 	uint64_t pcs_cap;
 	uint32_t *pc;    /* PC of each INDEX (producers' PCs) */
@@ -68,7 +69,7 @@ static uint64_t ts_of(uint64_t index)
 		else
 			hi = mid;
 	}
-	return lo + 1;
+	return S.sts[lo];
 }
 
 static int cmp_edge(const void *a, const void *b)
@@ -164,8 +165,13 @@ static int cb(void *ctx, const struct citcat_wet_insn *in)
 			if (!p)
 				return S.oom = 1;
 			S.start = p;
+			p = realloc(S.sts, n * sizeof *p);
+			if (!p)
+				return S.oom = 1;
+			S.sts = p;
 			S.capstart = n;
 		}
+		S.sts[S.nstart] = (uint32_t)in->ts;
 		S.start[S.nstart++] = (uint32_t)in->index;
 		S.cur_ts = in->ts;
 		S.nnamed = S.npairs = 0;
@@ -242,6 +248,7 @@ int main(int argc, char **argv)
 	       100.0 * S.table / (cross ? cross : 1));
 	citcat_wet_close(w);
 	free(S.start);
+	free(S.sts);
 	free(S.pc);
 	free(S.e);
 	return 0;
