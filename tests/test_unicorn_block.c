@@ -21,13 +21,16 @@ static const uint32_t arm_tgt[] = {0xe3a02002, 0xe7f000f0};
  *   0x400 movs r0,#5  0x402 cmp r0,#5  0x404 ldr r2,[r3]  0x406 movs r0,#7
  *   0x408 cmp r0,#8   0x40a ite ne     0x40c ldrne r4,[r3,#4]
  *   0x40e ldreq r5,[r3,#8]             0x410 str r0,[r3,#12]  0x412 udf */
+/* A32 at 0x500: ldm r3,{r4,r5,r6}; ldrd r4,r5,[r3]; ldr r4,[r3,#1];
+ * push {r4,r5}; udf */
+static const uint32_t multi_prog[] = {0xe8930070, 0xe1c340d0, 0xe5934001, 0xe92d0030, 0xe7f000f0};
 static const uint16_t thumb_prog[] = {0x2005, 0x2805, 0x681a, 0x2007, 0x2808,
 				      0xbf14, 0x685c, 0x689d, 0x60d8, 0xde00};
 
 #define MAXREC 16
 struct rec {
 	int type;
-	uint32_t addr, pc, r0, r2, r4, cpsr;
+	uint32_t addr, size, pc, r0, r2, r4, cpsr;
 };
 static struct rec recs[MAXREC];
 static int n_recs;
@@ -44,12 +47,13 @@ static uint32_t rd(uc_engine *uc, int r)
 
 static void hmem(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, void *u)
 {
-	(void)s, (void)v, (void)u;
+	(void)v, (void)u;
 	if (n_recs >= MAXREC)
 		return;
 	struct rec *r = &recs[n_recs++];
 	r->type = t;
 	r->addr = (uint32_t)a;
+	r->size = (uint32_t)s;
 	r->pc = rd(uc, UC_ARM_REG_PC);
 	r->r0 = rd(uc, UC_ARM_REG_R0);
 	r->r2 = rd(uc, UC_ARM_REG_R2);
@@ -76,6 +80,7 @@ static uc_engine *setup(void)
 	uc_mem_write(uc, 0x200, arm_jump, sizeof arm_jump);
 	uc_mem_write(uc, 0x300, arm_tgt, sizeof arm_tgt);
 	uc_mem_write(uc, 0x400, thumb_prog, sizeof thumb_prog);
+	uc_mem_write(uc, 0x500, multi_prog, sizeof multi_prog);
 	uint32_t data[4] = {0x11, 0x22, 0x33, 0x44};
 	uc_mem_write(uc, 0x1000, data, sizeof data);
 	uc_hook h;
@@ -224,6 +229,22 @@ int main(void)
 	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x10c);
 	CHECK_EQ(n_recs, 1);
 	CHECK_EQ(recs[0].pc, 0x108);
+	/* 5. Access counts a decoded block would carry: one hook call per word
+	 * of LDM (3) and LDRD (2), in ascending address order, also for PUSH
+	 * (the lowest address first); an unaligned LDR (SCTLR.A = 0) is one
+	 * 4-byte call at its unaligned address, not split. */
+	reset_regs(uc);
+	uint32_t sp = 0x2000;
+	uc_reg_write(uc, UC_ARM_REG_SP, &sp);
+	CHECK_EQ(uc_emu_start(uc, 0x500, 0x510, 0, 0), UC_ERR_OK);
+	static const uint32_t want_addr[] = {0x1000, 0x1004, 0x1008, 0x1000, 0x1004, 0x1001, 0x1ff8, 0x1ffc};
+	CHECK_EQ(n_recs, 8);
+	for (int k = 0; k < 8 && k < n_recs; k++) {
+		CHECK_EQ(recs[k].type, k < 6 ? UC_MEM_READ : UC_MEM_WRITE);
+		CHECK_EQ(recs[k].addr, want_addr[k]);
+		CHECK_EQ(recs[k].size, 4);
+		CHECK_EQ(recs[k].pc, 0x500);
+	}
 	uc_close(uc);
 	CHECK_DONE();
 }
