@@ -1,0 +1,250 @@
+/* Issue 14 part 2: what a block-granular replayer (UC_HOOK_BLOCK and memory
+ * hooks, no code hook) would rely on in Debian's Unicorn 2.0.1, pinned
+ * before anything is built on it (replay/REPLAY.md "Block-granular replay:
+ * what Unicorn gives").  Every check states what the engine does today; if
+ * an update changes one, this test says which. */
+#include "check.h"
+
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+/* A32 at 0x100:
+ *   0x100 mov r0,#5        0x104 cmp r0,#5        0x108 ldr r2,[r3]
+ *   0x10c mov r0,#7        0x110 cmp r0,#8        0x114 ldrne r4,[r3,#4]
+ *   0x118 ldreq r5,[r3,#8] 0x11c str r0,[r3,#12]  0x120 udf
+ * A32 at 0x200: mov r1,#1; b 0x300.  At 0x300: mov r2,#2; udf. */
+static const uint32_t arm_prog[] = {0xe3a00005, 0xe3500005, 0xe5932000, 0xe3a00007, 0xe3500008,
+				    0x15934004, 0x05935008, 0xe583000c, 0xe7f000f0};
+static const uint32_t arm_jump[] = {0xe3a01001, 0xea00003d};
+static const uint32_t arm_tgt[] = {0xe3a02002, 0xe7f000f0};
+/* The same in T32 at 0x400 (arm-none-eabi-as):
+ *   0x400 movs r0,#5  0x402 cmp r0,#5  0x404 ldr r2,[r3]  0x406 movs r0,#7
+ *   0x408 cmp r0,#8   0x40a ite ne     0x40c ldrne r4,[r3,#4]
+ *   0x40e ldreq r5,[r3,#8]             0x410 str r0,[r3,#12]  0x412 udf */
+/* A32 at 0x500: ldm r3,{r4,r5,r6}; ldrd r4,r5,[r3]; ldr r4,[r3,#1];
+ * push {r4,r5}; udf */
+static const uint32_t multi_prog[] = {0xe8930070, 0xe1c340d0, 0xe5934001, 0xe92d0030, 0xe7f000f0};
+static const uint16_t thumb_prog[] = {0x2005, 0x2805, 0x681a, 0x2007, 0x2808,
+				      0xbf14, 0x685c, 0x689d, 0x60d8, 0xde00};
+
+#define MAXREC 16
+struct rec {
+	int type;
+	uint32_t addr, size, pc, r0, r2, r4, cpsr;
+};
+static struct rec recs[MAXREC];
+static int n_recs;
+static uint32_t blocks[MAXREC];
+static int n_blocks;
+static uint32_t stop_at; /* block hook: uc_emu_stop when a block starts here */
+
+static uint32_t rd(uc_engine *uc, int r)
+{
+	uint32_t v = 0;
+	uc_reg_read(uc, r, &v);
+	return v;
+}
+
+static void hmem(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, void *u)
+{
+	(void)v, (void)u;
+	if (n_recs >= MAXREC)
+		return;
+	struct rec *r = &recs[n_recs++];
+	r->type = t;
+	r->addr = (uint32_t)a;
+	r->size = (uint32_t)s;
+	r->pc = rd(uc, UC_ARM_REG_PC);
+	r->r0 = rd(uc, UC_ARM_REG_R0);
+	r->r2 = rd(uc, UC_ARM_REG_R2);
+	r->r4 = rd(uc, UC_ARM_REG_R4);
+	r->cpsr = rd(uc, UC_ARM_REG_CPSR);
+}
+
+static void hblock(uc_engine *uc, uint64_t a, uint32_t s, void *u)
+{
+	(void)s, (void)u;
+	if (n_blocks < MAXREC)
+		blocks[n_blocks++] = (uint32_t)a;
+	if (stop_at && a == stop_at)
+		uc_emu_stop(uc);
+}
+
+static uc_engine *setup(void)
+{
+	uc_engine *uc;
+	CHECK_EQ(uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc), UC_ERR_OK);
+	uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
+	uc_mem_map(uc, 0, 1 << 20, UC_PROT_ALL);
+	uc_mem_write(uc, 0x100, arm_prog, sizeof arm_prog);
+	uc_mem_write(uc, 0x200, arm_jump, sizeof arm_jump);
+	uc_mem_write(uc, 0x300, arm_tgt, sizeof arm_tgt);
+	uc_mem_write(uc, 0x400, thumb_prog, sizeof thumb_prog);
+	uc_mem_write(uc, 0x500, multi_prog, sizeof multi_prog);
+	uint32_t data[4] = {0x11, 0x22, 0x33, 0x44};
+	uc_mem_write(uc, 0x1000, data, sizeof data);
+	uc_hook h;
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, hmem, NULL, 1, 0), UC_ERR_OK);
+	return uc;
+}
+
+static void reset_regs(uc_engine *uc)
+{
+	uint32_t z = 0, r3 = 0x1000;
+	for (int r = UC_ARM_REG_R0; r <= UC_ARM_REG_R7; r++)
+		uc_reg_write(uc, r, &z);
+	uc_reg_write(uc, UC_ARM_REG_R3, &r3);
+	n_recs = n_blocks = 0;
+}
+
+#define NZCV(c) ((c) >> 28)
+
+/* The memory-hook records of arm_prog / thumb_prog starting at `base`. */
+static void check_state_at_access(uint32_t base)
+{
+	/* three accesses: the ldr, the ldrne (taken), the str; the ldreq whose
+	 * condition fails makes no access and no hook call */
+	CHECK_EQ(n_recs, 3);
+	CHECK_EQ(recs[0].type, UC_MEM_READ);
+	CHECK_EQ(recs[0].addr, 0x1000);
+	CHECK_EQ(recs[1].type, UC_MEM_READ);
+	CHECK_EQ(recs[1].addr, 0x1004);
+	CHECK_EQ(recs[2].type, UC_MEM_WRITE);
+	CHECK_EQ(recs[2].addr, 0x100c);
+	/* PC is the block start in every one (no code hook) */
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(recs[i].pc, base);
+	/* R0-R14 are current at the access: r0 written by the instruction
+	 * before, not yet by the one after; the load's own destination is not
+	 * yet written (r2 = 0 at the ldr); at the str, r4 holds the value the
+	 * ldrne loaded */
+	CHECK_EQ(recs[0].r0, 5);
+	CHECK_EQ(recs[0].r2, 0);
+	CHECK_EQ(recs[1].r0, 7);
+	CHECK_EQ(recs[1].r2, 0x11);
+	CHECK_EQ(recs[1].r4, 0);
+	CHECK_EQ(recs[2].r4, 0x22);
+	/* and so are the flags: cmp r0,#5 with r0 = 5 gives Z and C; cmp r0,#8
+	 * with r0 = 7 gives N alone (borrow: C clear) */
+	CHECK_EQ(NZCV(recs[0].cpsr), 0x6);
+	CHECK_EQ(NZCV(recs[1].cpsr), 0x8);
+	CHECK_EQ(NZCV(recs[2].cpsr), 0x8);
+}
+
+int main(void)
+{
+	uc_engine *uc = setup();
+
+	/* 1. A32: registers and NZCV are current in a memory hook without a
+	 * code hook; the whole run is one block. */
+	reset_regs(uc);
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x120, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_blocks, 1);
+	CHECK_EQ(blocks[0], 0x100);
+	check_state_at_access(0x100);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R5), 0);
+
+	/* 2. T32 with an IT block: the same, block start 0x400 (the Thumb bit
+	 * is not part of the PC read). */
+	reset_regs(uc);
+	CHECK_EQ(uc_emu_start(uc, 0x400 | 1, 0x412, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_blocks, 1);
+	CHECK_EQ(blocks[0], 0x400);
+	check_state_at_access(0x400);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R5), 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x412);
+
+	/* 3. uc_emu_stop in a block hook stops before the block's first
+	 * instruction (the hook is emitted in front of gen_tb_start's exit
+	 * check): PC is the block start, nothing of it ran. */
+	uint32_t cpsr = 0x1d3; /* back to A32 */
+	uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr);
+	reset_regs(uc);
+	stop_at = 0x300;
+	CHECK_EQ(uc_emu_start(uc, 0x200, 0x304, 0, 0), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x300);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0);
+	/* again with both blocks already translated */
+	reset_regs(uc);
+	CHECK_EQ(uc_emu_start(uc, 0x200, 0x304, 0, 0), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x300);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0);
+	/* ... and for the very first block of a uc_emu_start */
+	reset_regs(uc);
+	stop_at = 0x200;
+	CHECK_EQ(uc_emu_start(uc, 0x200, 0x304, 0, 0), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x200);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0);
+	/* with the stop lifted the run goes on from there */
+	stop_at = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x200, 0x304, 0, 0), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 2);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x304);
+
+	/* 4. Stopping inside a block that is already translated.  The block
+	 * 0x100..0x124 is translated by a run that ends at the udf (no exit
+	 * inside it; UC_ERR_INSN_INVALID). */
+	reset_regs(uc);
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x500, 0, 0), UC_ERR_INSN_INVALID);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x120);
+	/* `until` is compiled into the translation (translate.c checks
+	 * uc_addr_is_exit while translating), so an exit inside a cached block is
+	 * run past: the run goes on to the udf. */
+	reset_regs(uc);
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x10c, 0, 0), UC_ERR_INSN_INVALID);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x120);
+	CHECK_EQ(n_recs, 3);
+	/* After uc_ctl_remove_cache of the block the exit holds exactly.  (At
+	 * its end every uc_emu_start invalidates the block holding until - 1,
+	 * cpus.c resume_all_vcpus, so the code there is retranslated next time.) */
+	reset_regs(uc);
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x500, 0, 0), UC_ERR_INSN_INVALID);
+	reset_regs(uc);
+	CHECK_EQ(uc_ctl_remove_cache(uc, 0x100, 0x124), UC_ERR_OK);
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x10c, 0, 0), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x10c);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R0), 5);
+	CHECK_EQ(n_recs, 1);
+	/* An instruction count is no better: uc_emu_start adds its count code
+	 * hook without dropping translations made before, so the cached block
+	 * (no code hook in it) runs whole and the count is ignored; the memory
+	 * hook's PC is still the block start. */
+	reset_regs(uc);
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x500, 0, 0), UC_ERR_INSN_INVALID);
+	reset_regs(uc);
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x500, 0, 3), UC_ERR_INSN_INVALID);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x120);
+	CHECK_EQ(n_recs, 3);
+	CHECK_EQ(recs[0].pc, 0x100);
+	/* With the block dropped first the count stops exactly, mid-block, and
+	 * the memory hook's PC is the instruction's own (the count's code hook
+	 * syncs it). */
+	reset_regs(uc);
+	CHECK_EQ(uc_ctl_remove_cache(uc, 0x100, 0x124), UC_ERR_OK);
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x500, 0, 3), UC_ERR_OK);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x10c);
+	CHECK_EQ(n_recs, 1);
+	CHECK_EQ(recs[0].pc, 0x108);
+	/* 5. Access counts a decoded block would carry: one hook call per word
+	 * of LDM (3) and LDRD (2), in ascending address order, also for PUSH
+	 * (the lowest address first); an unaligned LDR (SCTLR.A = 0) is one
+	 * 4-byte call at its unaligned address, not split. */
+	reset_regs(uc);
+	uint32_t sp = 0x2000;
+	uc_reg_write(uc, UC_ARM_REG_SP, &sp);
+	CHECK_EQ(uc_emu_start(uc, 0x500, 0x510, 0, 0), UC_ERR_OK);
+	static const uint32_t want_addr[] = {0x1000, 0x1004, 0x1008, 0x1000, 0x1004, 0x1001, 0x1ff8, 0x1ffc};
+	CHECK_EQ(n_recs, 8);
+	for (int k = 0; k < 8 && k < n_recs; k++) {
+		CHECK_EQ(recs[k].type, k < 6 ? UC_MEM_READ : UC_MEM_WRITE);
+		CHECK_EQ(recs[k].addr, want_addr[k]);
+		CHECK_EQ(recs[k].size, 4);
+		CHECK_EQ(recs[k].pc, 0x500);
+	}
+	uc_close(uc);
+	CHECK_DONE();
+}
