@@ -281,6 +281,14 @@ static int end_chunk(struct cc_writer *w, int wait)
 
 int cc_writer_flush(struct cc_writer *w) { return end_chunk(w, 1); }
 
+void cc_writer_inline(struct cc_writer *w)
+{
+	if (w && w->bg) {
+		bg_wait(w);
+		bg_stop(w);
+	}
+}
+
 uint8_t *cc_writer_reserve(struct cc_writer *w, size_t n)
 {
 	if (n > w->cap) {

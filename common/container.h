@@ -70,6 +70,11 @@ static inline void cc_writer_commit_fast(struct cc_writer *w, size_t n, uint32_t
 	w->nrec += nrec;
 	w->reserved = 0;
 }
+/* Stops W's compression thread, if any: from now on full chunks are
+ * compressed and written inline by whichever one thread drives W (the
+ * itrace writer's encoder thread, formats/itrace.c).  The bytes are the
+ * same either way. */
+void cc_writer_inline(struct cc_writer *w);
 /* Ends the current chunk now (used to give a reader early access). */
 int cc_writer_flush(struct cc_writer *w);
 /* Flushes, writes the end marker, closes and renames into place. Frees W. */
