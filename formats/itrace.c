@@ -231,8 +231,8 @@ static int encode(struct citcat_itrace_writer *w, const struct citcat_itrace_rec
  * hand-over, citcat_itrace_writer_bytes or close; an abort drops the queued
  * batches and the temporary file.  The thread blocks every signal, so
  * Ctrl-C and SIGTERM reach the caller's thread as before. */
-#define BATCH (256u << 10)
-#define QLEN 4
+#define BATCH (128u << 10)
+#define QLEN 8
 #define RAW_HDR offsetof(struct citcat_itrace_rec, acc)
 #define KIND_CUT 0xff /* a batch entry that ends the chunk (citcat_itrace_writer_cut) */
 _Static_assert(RAW_HDR % 8 == 0 && sizeof(struct citcat_access) % 8 == 0, "batch records stay 8-byte aligned");
@@ -248,6 +248,7 @@ struct enc_thread {
 	 * drops it from the count); the caller fills buf[(head + count) % QLEN] */
 	unsigned head, count;
 	int quit, drop;
+	int waiting; /* the caller waits for the thread (a free batch, or idle) */
 	struct citcat_errinfo err; /* the thread's first error */
 	int err_errno;
 };
@@ -300,7 +301,8 @@ static void *th_main(void *arg)
 		}
 		t->head = (t->head + 1) % QLEN;
 		t->count--;
-		pthread_cond_broadcast(&t->cv);
+		if (t->waiting)
+			pthread_cond_broadcast(&t->cv);
 	}
 	pthread_mutex_unlock(&t->mu);
 	return NULL;
@@ -324,10 +326,15 @@ static int hand_over(struct citcat_itrace_writer *w)
 	struct enc_thread *t = w->th;
 	pthread_mutex_lock(&t->mu);
 	t->len[(t->head + t->count) % QLEN] = w->blen;
-	t->count++;
-	pthread_cond_broadcast(&t->cv);
+	/* the thread sleeps only when the queue is empty; waking it once half
+	 * the queue is full, not for every batch, saves most of the futex
+	 * wake-ups and context switches */
+	if (++t->count == QLEN / 2)
+		pthread_cond_broadcast(&t->cv);
+	t->waiting = 1;
 	while (t->count == QLEN && !t->err.code)
 		pthread_cond_wait(&t->cv, &t->mu);
+	t->waiting = 0;
 	if (!th_err(w))
 		w->bp = t->buf[(t->head + t->count) % QLEN];
 	pthread_mutex_unlock(&t->mu);
@@ -340,18 +347,27 @@ static void th_idle(struct citcat_itrace_writer *w)
 {
 	struct enc_thread *t = w->th;
 	pthread_mutex_lock(&t->mu);
+	pthread_cond_broadcast(&t->cv); /* the thread waits for a half-full queue */
+	t->waiting = 1;
 	while (t->count && !t->err.code)
 		pthread_cond_wait(&t->cv, &t->mu);
+	t->waiting = 0;
 	th_err(w);
 	pthread_mutex_unlock(&t->mu);
 }
 
 static inline int enqueue(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
-	size_t n = RAW_HDR + (rec->kind == KIND_CUT ? 0 : (size_t)rec->n_acc * sizeof rec->acc[0]);
+	uint32_t na = rec->kind == KIND_CUT ? 0 : rec->n_acc;
+	size_t n = RAW_HDR + (size_t)na * sizeof rec->acc[0];
 	if (BATCH - w->blen < n && hand_over(w))
 		return w->err.code;
-	memcpy(w->bp + w->blen, rec, n);
+	/* fixed-size copies: a variable-length memcpy of these few bytes
+	 * becomes a `rep movs`, whose start-up cost was most of the copy */
+	uint8_t *d = w->bp + w->blen;
+	memcpy(d, rec, RAW_HDR);
+	for (uint32_t i = 0; i < na; i++)
+		memcpy(d + RAW_HDR + i * sizeof rec->acc[0], &rec->acc[i], sizeof rec->acc[0]);
 	w->blen += n;
 	return 0;
 }
