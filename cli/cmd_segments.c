@@ -177,7 +177,7 @@ static int merge_stop(void *ctx)
 
 /* Joins the itraces IN[0..NIN) into OUT (merge_help; formats/itrace_merge.c
  * splices their chunks); an exit status. */
-static int merge_files(const char *const *in, int nin, const char *out, uint64_t *nrec_out, int check)
+static int merge_check(const char *const *in, int nin, const char *out, uint64_t *nrec_out, int check)
 {
 	struct itrace_merge_result res;
 	struct citcat_errinfo err;
@@ -191,6 +191,11 @@ static int merge_files(const char *const *in, int nin, const char *out, uint64_t
 		return cli_errinfo(at < (size_t)nin ? in[at] : out, &err);
 	*nrec_out = res.records;
 	return EXIT_OK;
+}
+
+static int merge_files(const char *const *in, int nin, const char *out, uint64_t *nrec_out)
+{
+	return merge_check(in, nin, out, nrec_out, 0);
 }
 
 int cmd_merge(int argc, char **argv)
@@ -228,7 +233,7 @@ int cmd_merge(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	uint64_t nrec = 0;
-	int rc = merge_files(in, nin, out, &nrec, check);
+	int rc = merge_check(in, nin, out, &nrec, check);
 	free(in);
 	if (rc == EXIT_OK)
 		fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin,
@@ -369,7 +374,7 @@ int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *ve
 			seg_path(paths[k], 4200, &j, k, "itrace");
 		}
 		if (status == EXIT_OK && out)
-			status = merge_files((const char *const *)paths, (int)j.nseg, out, &nrec, 0);
+			status = merge_files((const char *const *)paths, (int)j.nseg, out, &nrec);
 	}
 	if (status == EXIT_OK && !quiet)
 		fprintf(stderr, "citcat replay: %llu instructions in %llu segments on %u threads in %.2f s, merged in %.2f s%s\n",
