@@ -15,6 +15,9 @@
 #   ELFS                firmware to run (default: matmul_long.elf and
 #                       sha256_long.elf of the AFTER build)
 #   KEEP=1              keep the temporary directory (the builds)
+#   BEFORE_CITCAT, AFTER_CITCAT  use these citcat binaries instead of
+#                       building (both set; ELFS then has no default
+#                       unless the AFTER revision's examples are built)
 # Everything runs under `nice`; the machine's load is printed before and
 # after, since the figures are wall-clock rates of the measured loops.
 set -euo pipefail
@@ -45,9 +48,14 @@ build() {
     nice cmake --build "$tmp/$side/build" -j2 --target citcat_cli "$@" >>"$tmp/$side.log" 2>&1 ||
     { echo "$0: the $side build failed; see $tmp/$side.log" >&2; KEEP=1; exit 2; }
 }
-build before "$rb"
-build after "$ra" firmware_matmul_long firmware_sha256_long
-B=$tmp/before/build/cli/citcat A=$tmp/after/build/cli/citcat
+if [ -n "${BEFORE_CITCAT:-}" ] && [ -n "${AFTER_CITCAT:-}" ]; then
+  B=$(realpath "$BEFORE_CITCAT") A=$(realpath "$AFTER_CITCAT")
+  [ -n "${ELFS:-}" ] || { echo "$0: BEFORE_CITCAT and AFTER_CITCAT need ELFS" >&2; exit 2; }
+else
+  build before "$rb"
+  build after "$ra" firmware_matmul_long firmware_sha256_long
+  B=$tmp/before/build/cli/citcat A=$tmp/after/build/cli/citcat
+fi
 if [ -n "${ELFS:-}" ]; then
   read -r -a elfs <<<"$ELFS"
 else
@@ -82,7 +90,8 @@ for elf in "${elfs[@]}"; do
     FNR == 1 { split(FILENAME, p, "."); side = p[length(p) - 2] }
     {
       if (!(($1, side) in best) || $2 + 0 > best[$1, side] + 0) best[$1, side] = $2
-      each[$1, side] = (($1, side) in each) ? each[$1, side] "/" $2 : $2
+      had = (($1, side) in each)
+      each[$1, side] = had ? each[$1, side] "/" $2 : $2
       if (side == "after" && !($1 in seen)) { seen[$1] = 1; order[++k] = $1 }
       if (side == "before" && !($1 in seenb)) { seenb[$1] = 1; border[++kb] = $1 }
     }
