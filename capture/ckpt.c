@@ -65,6 +65,13 @@ void ckpt_point(struct target *t, uint32_t a)
 	if (!t->synced || t->faulted || t->failed)
 		return;
 	t->ckpt_seg_start = t->traced_insns;
+	/* the oracle starts a new chunk here, after the INV_I store's record,
+	 * as the replayer's itrace does (ITRACE.md, "Chunks") */
+	target_flush_oracle(t);
+	if (t->oracle && citcat_itrace_writer_cut(t->oracle)) {
+		target_fail(t, CITCAT_ERR_IO, "writing the oracle trace");
+		return;
+	}
 	/* recorded where SYNC is, before the boundary's device events, so that
 	 * a DMA at P_k belongs to the segment it starts (CAT.md, CKPT) */
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_CKPT, .pc = a, .insns = t->traced_insns, .bcount = t->bcount,

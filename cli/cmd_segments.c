@@ -4,6 +4,7 @@
  * CAT); merge joins the segments' itraces into the serial one. */
 #include "cli.h"
 #include "outfile.h"
+#include "itrace_merge.h"
 
 #include <citcat/cat.h>
 #include <citcat/itrace.h>
@@ -37,11 +38,14 @@ static const char plan_help[] =
 	"  --citcat PATH  the citcat command the lines run (default: citcat)\n";
 
 static const char merge_help[] =
-	"usage: citcat merge SEG0.itrace SEG1.itrace ... -o OUT.itrace\n\n"
+	"usage: citcat merge SEG0.itrace SEG1.itrace ... -o OUT.itrace [--check]\n\n"
 	"Joins the itraces of consecutive segments (citcat plan; replay --segment) into\n"
-	"one itrace, record for record: byte-identical to the serial replay's.  Only the\n"
-	"last input may end with an abnormal-end record (fault, WFI deadlock,\n"
-	"interrupted).\n";
+	"one itrace, byte-identical to the serial replay's, by copying their compressed\n"
+	"chunks (each chunk's checksum and each file's totals are checked; nothing is\n"
+	"re-encoded).  At each seam the earlier segment must end at a checkpoint's start\n"
+	"point and the later one start at the PC after it; only the last input may end\n"
+	"with an abnormal-end record (fault, WFI deadlock, interrupted).\n"
+	"  --check   also decode every record of every input (replay/SEGMENTS.md)\n";
 
 /* Single-quotes S for sh into OUT (capacity N); 0, or -1 when too long. */
 static int sh_quote(const char *s, char *out, size_t n)
@@ -239,79 +243,40 @@ int cmd_plan(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* Joins the itraces IN[0..NIN) into OUT (merge_help); an exit status. */
-static int merge_files(const char *const *in, int nin, const char *out, uint64_t *nrec_out)
+static int merge_stop(void *ctx)
 {
-	struct citcat_itrace_writer *w = NULL;
-	struct citcat_itrace_reader *r = NULL;
-	struct citcat_itrace_rec rec;
-	enum citcat_isa isa = 0;
-	int ended = 0, rc = EXIT_OK; /* ended: an input ended with an abnormal-end record */
-	uint64_t nrec = 0;
-	for (int i = 0; i < nin && rc == EXIT_OK; i++) {
-		if (citcat_itrace_reader_open(&r, in[i])) {
-			rc = cli_errinfo(in[i], citcat_itrace_reader_error(r));
-			break;
-		}
-		citcat_itrace_reader_dma(r, 1);
-		if (!w) {
-			isa = citcat_itrace_isa(r);
-			if (citcat_itrace_writer_open(&w, out, isa)) {
-				rc = cli_errinfo(out, citcat_itrace_writer_error(w));
-				break;
-			}
-		} else if (citcat_itrace_isa(r) != isa) {
-			fprintf(stderr, "citcat: %s: another ISA than %s\n", in[i], in[0]);
-			rc = EXIT_USAGE;
-			break;
-		}
-		int k;
-		while ((k = citcat_itrace_next(r, &rec)) == 1) {
-			if (ended) {
-				fprintf(stderr, "citcat: %s: records follow the abnormal end of %s\n", in[i], in[i - 1]);
-				rc = EXIT_USAGE;
-				break;
-			}
-			if (rec.kind == CITCAT_REC_STOP)
-				ended = 1;
-			if (citcat_itrace_write(w, &rec)) {
-				rc = cli_errinfo(out, citcat_itrace_writer_error(w));
-				break;
-			}
-			if ((++nrec & 0xfffff) == 0 && cli_interrupted()) {
-				fprintf(stderr, "citcat: merge: interrupted\n");
-				rc = EXIT_USAGE;
-				break;
-			}
-		}
-		if (k < 0 && rc == EXIT_OK)
-			rc = cli_errinfo(in[i], citcat_itrace_reader_error(r));
-		if (ended && i + 1 < nin && rc == EXIT_OK) {
-			fprintf(stderr, "citcat: %s ends abnormally but is not the last segment\n", in[i]);
-			rc = EXIT_USAGE;
-		}
-		citcat_itrace_reader_close(r);
-		r = NULL;
-	}
-	citcat_itrace_reader_close(r);
-	if (rc != EXIT_OK) {
-		citcat_itrace_writer_abort(w);
-		return rc;
-	}
-	int crc = citcat_itrace_writer_close(w); /* frees W */
-	if (crc) {
-		fprintf(stderr, "citcat: %s: %s\n", out, citcat_errstr(crc));
+	(void)ctx;
+	return cli_interrupted();
+}
+
+/* Joins the itraces IN[0..NIN) into OUT (merge_help; formats/itrace_merge.c
+ * splices their chunks); an exit status. */
+static int merge_check(const char *const *in, int nin, const char *out, uint64_t *nrec_out, int check)
+{
+	struct itrace_merge_result res;
+	struct citcat_errinfo err;
+	size_t at;
+	int rc = itrace_merge(in, (size_t)nin, out, check, merge_stop, NULL, &res, &err, &at);
+	if (rc == CITCAT_ERR_INTERRUPTED) {
+		fprintf(stderr, "citcat: merge: interrupted\n");
 		return EXIT_USAGE;
 	}
-	*nrec_out = nrec;
+	if (rc)
+		return cli_errinfo(at < (size_t)nin ? in[at] : out, &err);
+	*nrec_out = res.records;
 	return EXIT_OK;
+}
+
+static int merge_files(const char *const *in, int nin, const char *out, uint64_t *nrec_out)
+{
+	return merge_check(in, nin, out, nrec_out, 0);
 }
 
 int cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
 	const char **in = calloc((size_t)argc + 1, sizeof *in);
-	int nin = 0;
+	int nin = 0, check = 0;
 	if (!in) {
 		fprintf(stderr, "citcat: merge: out of memory\n");
 		return EXIT_USAGE;
@@ -324,6 +289,8 @@ int cmd_merge(int argc, char **argv)
 			return EXIT_OK;
 		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
 			out = argv[++i];
+		} else if (strcmp(a, "--check") == 0) {
+			check = 1;
 		} else if (a[0] == '-' && a[1]) {
 			free(in);
 			return cli_usage_error("merge", "unknown or incomplete option '%s'", a);
@@ -340,7 +307,7 @@ int cmd_merge(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	uint64_t nrec = 0;
-	int rc = merge_files(in, nin, out, &nrec);
+	int rc = merge_check(in, nin, out, &nrec, check);
 	free(in);
 	if (rc == EXIT_OK)
 		fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin,

@@ -37,6 +37,7 @@ struct cc_reader {
 	int done;
 	int in_failed; /* the input layer failed: its error stands */
 	struct citcat_errinfo err;
+	uint8_t hdr[CHUNK_HDR]; /* the current chunk's header */
 };
 
 #define werr(w, code, ...) citcat_errinfo_set(&(w)->err, code, UINT64_MAX, __VA_ARGS__)
@@ -280,6 +281,25 @@ static int end_chunk(struct cc_writer *w, int wait)
 }
 
 int cc_writer_flush(struct cc_writer *w) { return end_chunk(w, 1); }
+
+int cc_writer_put_stored(struct cc_writer *w, const struct cc_stored_chunk *c)
+{
+	if (end_chunk(w, 1))
+		return w->err.code;
+	if (wwrite(w, c->hdr, CHUNK_HDR) || wwrite(w, c->payload, c->stored))
+		return w->err.code;
+	w->total_rec += c->nrec;
+	w->total_raw += c->raw_len;
+	return 0;
+}
+
+void cc_writer_inline(struct cc_writer *w)
+{
+	if (w && w->bg) {
+		bg_wait(w);
+		bg_stop(w);
+	}
+}
 
 uint8_t *cc_writer_reserve(struct cc_writer *w, size_t n)
 {
@@ -532,7 +552,31 @@ int cc_cursor_next(struct cc_reader *r, struct cc_cursor *c)
 	return 1;
 }
 
+static int next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec, int decompress);
+
 int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec)
+{
+	return next_chunk(r, data, len, nrec, 1);
+}
+
+int cc_reader_next_stored(struct cc_reader *r, struct cc_stored_chunk *c)
+{
+	const uint8_t *data;
+	size_t len;
+	uint32_t nrec;
+	int rc = next_chunk(r, &data, &len, &nrec, 0);
+	if (rc == 1) {
+		c->hdr = r->hdr;
+		c->payload = r->stored;
+		c->stored = cc_get32(r->hdr + 8);
+		c->raw_len = (uint32_t)len;
+		c->nrec = nrec;
+		c->offset = r->chunk_off - CHUNK_HDR;
+	}
+	return rc;
+}
+
+static int next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec, int decompress)
 {
 	if (r->err.code)
 		return r->err.code;
@@ -583,8 +627,9 @@ int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len,
 	if (XXH32_digest(&st) != cc_get32(h + 20))
 		return rerr(r, CITCAT_ERR_CHECKSUM, start, "chunk checksum mismatch (corrupted data)");
 	r->chunk_off = start + CHUNK_HDR;
+	memcpy(r->hdr, h, CHUNK_HDR);
 	const uint8_t *out = r->stored;
-	if (cflags & 1) {
+	if ((cflags & 1) && decompress) {
 		int d = LZ4_decompress_safe((const char *)r->stored, (char *)r->raw, (int)stored, (int)raw_len);
 		if (d != (int)raw_len)
 			return rerr(r, CITCAT_ERR_CORRUPT, r->chunk_off, "chunk payload does not decompress to its stated size");

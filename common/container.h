@@ -70,6 +70,24 @@ static inline void cc_writer_commit_fast(struct cc_writer *w, size_t n, uint32_t
 	w->nrec += nrec;
 	w->reserved = 0;
 }
+/* A chunk as stored in the file (CONTAINER.md, Chunk): its 24-byte header
+ * HDR, the STORED payload bytes (LZ4 or raw, as cflags says), and the
+ * header's fields; OFFSET is the chunk's file offset.  Valid until the next
+ * call on its reader. */
+struct cc_stored_chunk {
+	const uint8_t *hdr, *payload;
+	uint32_t stored, raw_len, nrec;
+	uint64_t offset;
+};
+/* Copies chunk C into W as it is (its header, checksum and payload: no
+ * decompression), after ending the chunk being built.  The end marker's
+ * totals count it.  Returns 0 or W's error. */
+int cc_writer_put_stored(struct cc_writer *w, const struct cc_stored_chunk *c);
+/* Stops W's compression thread, if any: from now on full chunks are
+ * compressed and written inline by whichever one thread drives W (the
+ * itrace writer's encoder thread, formats/itrace.c).  The bytes are the
+ * same either way. */
+void cc_writer_inline(struct cc_writer *w);
 /* Ends the current chunk now (used to give a reader early access). */
 int cc_writer_flush(struct cc_writer *w);
 /* Flushes, writes the end marker, closes and renames into place. Frees W. */
@@ -98,6 +116,11 @@ const uint8_t *cc_reader_meta(const struct cc_reader *r, uint32_t *len);
 /* Loads the next chunk.  Returns 1 and sets DATA/LEN/NREC (valid until the
  * next call), 0 at the end marker (after checking the totals), or an error. */
 int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec);
+/* cc_reader_next_chunk without the decompression: the chunk's header and
+ * stored payload into *C, once its header fields and checksum are checked
+ * (the end marker's totals at the end, as there).  For splicing chunks into
+ * another file (cc_writer_put_stored). */
+int cc_reader_next_stored(struct cc_reader *r, struct cc_stored_chunk *c);
 /* A cursor over the records of a container, for record decoders.  Call
  * cc_cursor_next before decoding each record: it returns 1 when the next
  * record starts at C->P (and C->BASE..C->END is its chunk's payload), 2 when

@@ -4,6 +4,8 @@
 #include "container.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,11 +47,18 @@ static void state_reset(struct state *s)
 		s->wt.e[i] = (struct wt_ent){WT_EMPTY, 0, 0};
 }
 
+struct enc_thread;
+struct citcat_itrace_writer;
+static void th_start(struct citcat_itrace_writer *w);
+
 struct citcat_itrace_writer {
 	struct cc_writer *cw;
 	enum citcat_isa isa;
-	struct state st;
+	struct state st;    /* the encoder's: on the encoder thread when there is one */
 	struct citcat_errinfo err;
+	struct enc_thread *th; /* the encoder thread, or NULL: records are encoded inline */
+	uint8_t *bp;        /* the batch being filled (with TH) */
+	size_t blen;
 };
 
 struct citcat_itrace_reader {
@@ -105,6 +114,8 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, 0, 0, 0, 0};
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
 	state_reset(&w->st);
+	if (!rc && cc_writer_threads)
+		th_start(w);
 	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
 	if (rc)
 		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "cannot create %s: %s", path ? path : "(no path)",
@@ -112,33 +123,44 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 	return 0;
 }
 
-int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
+/* Whether W may take REC (citcat_itrace_write's CITCAT_ERR_INVAL cases),
+ * checked on the caller's thread so that encoding cannot fail but by I/O. */
+static int rec_valid(const struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
-	if (!w || !rec)
-		return CITCAT_ERR_INVAL;
 	if (rec->n_acc > CITCAT_ITRACE_MAX_ACC || rec->kind > CITCAT_REC_DMA || (rec->kind == CITCAT_REC_IRQ && rec->line > 63) ||
 	    (rec->kind == CITCAT_REC_DMA && (rec->word == 0 || rec->word > CITCAT_ITRACE_MAX_DMA)))
-		return CITCAT_ERR_INVAL;
+		return 0;
 	int m7 = w->isa == CITCAT_ISA_ARMV7M;
 	/* entries carry accesses and an exception number (>= 2) on the M7 only;
 	 * the M7 has no ARM state; fault kind 11 is the M7's (ITRACE.md) */
 	if ((rec->kind == CITCAT_REC_IRQ && (m7 ? rec->line < 2 : rec->n_acc != 0)) ||
 	    (m7 && rec->kind == CITCAT_REC_INSN && !rec->thumb) ||
 	    (!m7 && rec->kind == CITCAT_REC_STOP && rec->word >= FAULT_KINDS))
-		return CITCAT_ERR_INVAL;
+		return 0;
 	if (rec->kind == CITCAT_REC_INSN &&
 	    (rec->thumb > 1 || (rec->thumb ? rec->size != 2 && rec->size != 4 : rec->size != 0 && rec->size != 4) ||
 	     (rec->size == 2 && rec->word > 0xffff)))
-		return CITCAT_ERR_INVAL;
+		return 0;
 	if (rec->kind == CITCAT_REC_STOP &&
 	    (rec->line < STOP_FIRST || rec->line > STOP_LAST || rec->pc > UINT32_MAX ||
 	     (rec->line == STOP_FAULT) != (rec->word != 0) || rec->word > 255 || (rec->line != STOP_FAULT && rec->fault_addr)))
-		return CITCAT_ERR_INVAL;
-	uint8_t *buf = cc_writer_reserve_fast(w->cw, REC_MAX);
-	if (!buf) {
-		w->err = *cc_writer_error(w->cw);
-		return w->err.code;
+		return 0;
+	uint32_t n = rec->kind == CITCAT_REC_INSN || rec->kind == CITCAT_REC_IRQ ? rec->n_acc : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned z = rec->acc[i].size;
+		if (z != 1 && z != 2 && z != 4 && z != 8)
+			return 0;
 	}
+	return 1;
+}
+
+/* Encodes REC, valid (rec_valid), into W's container (ITRACE.md). */
+static int encode(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
+{
+	int m7 = w->isa == CITCAT_ISA_ARMV7M;
+	uint8_t *buf = cc_writer_reserve_fast(w->cw, REC_MAX);
+	if (!buf)
+		return cc_writer_error(w->cw)->code;
 	struct state *s = &w->st;
 	/* Each chunk decodes on its own: at a chunk start, reset as the decoder will. */
 	if (w->cw->len == 0)
@@ -194,14 +216,282 @@ int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itra
 	return 0;
 }
 
-int citcat_itrace_writer_close(struct citcat_itrace_writer *w) { return w ? cc_stream_writer_end(w, 0) : CITCAT_ERR_INVAL; }
-void citcat_itrace_writer_abort(struct citcat_itrace_writer *w) { cc_stream_writer_abort(w); }
+/* ---- the encoder thread (issue 14) ----
+ * With cc_writer_threads set (the default), citcat_itrace_write on the
+ * caller's thread (Unicorn's, in capture and replay) only checks a record
+ * and copies it, its fixed-size head and its accesses (RAW_HDR + n_acc x
+ * 24 bytes), into a batch.  A full batch goes to the encoder thread through
+ * a bounded queue: QLEN batches of BATCH bytes in all (1 MiB of raw
+ * records), the caller waiting when every batch is taken.  The thread
+ * encodes the records exactly as the inline path does and compresses and
+ * writes the chunks itself (the container's own thread is stopped,
+ * cc_writer_inline), so the file's bytes are those of the inline writer.
+ * The thread's first error (an I/O error, with the file offset of the chunk
+ * whose write failed) stays in the queue and reaches the caller at the next
+ * hand-over, citcat_itrace_writer_bytes or close; an abort drops the queued
+ * batches and the temporary file.  The thread blocks every signal, so
+ * Ctrl-C and SIGTERM reach the caller's thread as before. */
+#define BATCH (128u << 10)
+#define QLEN 8
+#define RAW_HDR offsetof(struct citcat_itrace_rec, acc)
+#define KIND_CUT 0xff /* a batch entry that ends the chunk (citcat_itrace_writer_cut) */
+_Static_assert(RAW_HDR % 8 == 0 && sizeof(struct citcat_access) % 8 == 0, "batch records stay 8-byte aligned");
+
+struct enc_thread {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint8_t *buf[QLEN];
+	size_t len[QLEN];
+	/* the filled batches are buf[head], buf[head + 1], ... (COUNT of them,
+	 * mod QLEN, the oldest first; the thread works on buf[head] until it
+	 * drops it from the count); the caller fills buf[(head + count) % QLEN] */
+	unsigned head, count;
+	int quit, drop;
+	int waiting; /* the caller waits for the thread (a free batch, or idle) */
+	struct citcat_errinfo err; /* the thread's first error */
+	int err_errno;
+};
+
+/* Encodes the batch of N bytes at B (on the encoder thread); the first error into E. */
+static void encode_batch(struct citcat_itrace_writer *w, const uint8_t *b, size_t n, struct citcat_errinfo *e, int *en)
+{
+	for (size_t off = 0; off < n;) {
+		const struct citcat_itrace_rec *rec = (const void *)(b + off);
+		int rc;
+		if (rec->kind == KIND_CUT) {
+			rc = cc_writer_flush(w->cw);
+			off += RAW_HDR;
+		} else {
+			rc = encode(w, rec);
+			off += RAW_HDR + (size_t)rec->n_acc * sizeof rec->acc[0];
+		}
+		if (rc) {
+			*en = errno;
+			*e = *cc_writer_error(w->cw);
+			if (e->offset == UINT64_MAX)
+				e->offset = cc_writer_bytes(w->cw); /* where the failed chunk write began */
+			return;
+		}
+	}
+}
+
+static void *th_main(void *arg)
+{
+	struct citcat_itrace_writer *w = arg;
+	struct enc_thread *t = w->th;
+	pthread_mutex_lock(&t->mu);
+	for (;;) {
+		while (!t->count && !t->quit)
+			pthread_cond_wait(&t->cv, &t->mu);
+		if (t->drop || !t->count)
+			break;
+		const uint8_t *b = t->buf[t->head];
+		size_t n = t->len[t->head];
+		int failed = t->err.code != 0;
+		pthread_mutex_unlock(&t->mu);
+		struct citcat_errinfo e = {0};
+		int en = 0;
+		if (!failed)
+			encode_batch(w, b, n, &e, &en);
+		pthread_mutex_lock(&t->mu);
+		if (e.code && !t->err.code) {
+			t->err = e;
+			t->err_errno = en;
+		}
+		t->head = (t->head + 1) % QLEN;
+		t->count--;
+		if (t->waiting)
+			pthread_cond_broadcast(&t->cv);
+	}
+	pthread_mutex_unlock(&t->mu);
+	return NULL;
+}
+
+/* Takes over the thread's error (called locked); returns W's. */
+static int th_err(struct citcat_itrace_writer *w)
+{
+	struct enc_thread *t = w->th;
+	if (t->err.code && !w->err.code) {
+		w->err = t->err;
+		errno = t->err_errno;
+	}
+	return w->err.code;
+}
+
+/* Queues the batch being filled and takes the next free one (waiting for
+ * it); returns W's error. */
+static int hand_over(struct citcat_itrace_writer *w)
+{
+	struct enc_thread *t = w->th;
+	pthread_mutex_lock(&t->mu);
+	t->len[(t->head + t->count) % QLEN] = w->blen;
+	/* the thread sleeps only when the queue is empty; waking it once half
+	 * the queue is full, not for every batch, saves most of the futex
+	 * wake-ups and context switches */
+	if (++t->count == QLEN / 2)
+		pthread_cond_broadcast(&t->cv);
+	t->waiting = 1;
+	while (t->count == QLEN && !t->err.code)
+		pthread_cond_wait(&t->cv, &t->mu);
+	t->waiting = 0;
+	if (!th_err(w))
+		w->bp = t->buf[(t->head + t->count) % QLEN];
+	pthread_mutex_unlock(&t->mu);
+	w->blen = 0;
+	return w->err.code;
+}
+
+/* Waits until the thread has written every batch handed over. */
+static void th_idle(struct citcat_itrace_writer *w)
+{
+	struct enc_thread *t = w->th;
+	pthread_mutex_lock(&t->mu);
+	pthread_cond_broadcast(&t->cv); /* the thread waits for a half-full queue */
+	t->waiting = 1;
+	while (t->count && !t->err.code)
+		pthread_cond_wait(&t->cv, &t->mu);
+	t->waiting = 0;
+	th_err(w);
+	pthread_mutex_unlock(&t->mu);
+}
+
+static inline int enqueue(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
+{
+	uint32_t na = rec->kind == KIND_CUT ? 0 : rec->n_acc;
+	size_t n = RAW_HDR + (size_t)na * sizeof rec->acc[0];
+	if (BATCH - w->blen < n && hand_over(w))
+		return w->err.code;
+	/* fixed-size copies: a variable-length memcpy of these few bytes
+	 * becomes a `rep movs`, whose start-up cost was most of the copy */
+	uint8_t *d = w->bp + w->blen;
+	memcpy(d, rec, RAW_HDR);
+	for (uint32_t i = 0; i < na; i++)
+		memcpy(d + RAW_HDR + i * sizeof rec->acc[0], &rec->acc[i], sizeof rec->acc[0]);
+	w->blen += n;
+	return 0;
+}
+
+/* Ends the thread: after it has encoded every queued batch, or at once
+ * dropping them (DROP).  Returns W's error. */
+static int th_stop(struct citcat_itrace_writer *w, int drop)
+{
+	struct enc_thread *t = w->th;
+	pthread_mutex_lock(&t->mu);
+	t->quit = 1;
+	t->drop |= drop;
+	pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+	pthread_join(t->th, NULL);
+	int rc = th_err(w);
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->cv);
+	for (unsigned i = 0; i < QLEN; i++)
+		free(t->buf[i]);
+	free(t);
+	w->th = NULL;
+	return rc;
+}
+
+/* Starts W's encoder thread; without one (no memory, no thread) W encodes inline. */
+static void th_start(struct citcat_itrace_writer *w)
+{
+	struct enc_thread *t = calloc(1, sizeof *t);
+	if (!t)
+		return;
+	for (unsigned i = 0; i < QLEN; i++)
+		/* room for a whole struct past the end: the thread reads records in place */
+		if (!(t->buf[i] = malloc(BATCH + sizeof(struct citcat_itrace_rec)))) {
+			for (unsigned k = 0; k < i; k++)
+				free(t->buf[k]);
+			free(t);
+			return;
+		}
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	w->th = t;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int prc = pthread_create(&t->th, NULL, th_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (prc) {
+		pthread_mutex_destroy(&t->mu);
+		pthread_cond_destroy(&t->cv);
+		for (unsigned i = 0; i < QLEN; i++)
+			free(t->buf[i]);
+		free(t);
+		w->th = NULL;
+		return;
+	}
+	w->bp = t->buf[0];
+	w->blen = 0;
+	cc_writer_inline(w->cw); /* the encoder thread compresses and writes too */
+}
+
+int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
+{
+	if (!w || !rec)
+		return CITCAT_ERR_INVAL;
+	if (!rec_valid(w, rec))
+		return CITCAT_ERR_INVAL;
+	if (w->err.code)
+		return w->err.code;
+	if (w->th)
+		return enqueue(w, rec);
+	int rc = encode(w, rec);
+	if (rc)
+		w->err = *cc_writer_error(w->cw);
+	return rc;
+}
+
+int citcat_itrace_writer_cut(struct citcat_itrace_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	if (w->err.code)
+		return w->err.code;
+	if (w->th) {
+		struct citcat_itrace_rec cut = {.kind = KIND_CUT};
+		return enqueue(w, &cut);
+	}
+	if (cc_writer_flush(w->cw))
+		w->err = *cc_writer_error(w->cw);
+	return w->err.code;
+}
+
+int citcat_itrace_writer_close(struct citcat_itrace_writer *w)
+{
+	if (!w)
+		return CITCAT_ERR_INVAL;
+	int rc = w->err.code;
+	if (w->th) {
+		if (!rc && w->blen)
+			rc = hand_over(w);
+		rc = th_stop(w, rc != 0) ? w->err.code : rc;
+	}
+	return cc_stream_writer_end(w, rc);
+}
+
+void citcat_itrace_writer_abort(struct citcat_itrace_writer *w)
+{
+	if (w && w->th)
+		th_stop(w, 1);
+	cc_stream_writer_abort(w);
+}
 
 const struct citcat_errinfo *citcat_itrace_writer_error(const struct citcat_itrace_writer *w)
 {
 	return w ? &w->err : NULL;
 }
-uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w) { return w ? cc_writer_bytes(w->cw) : 0; }
+uint64_t citcat_itrace_writer_bytes(const struct citcat_itrace_writer *w)
+{
+	if (!w)
+		return 0;
+	if (w->th)
+		th_idle((struct citcat_itrace_writer *)w); /* every batch handed over is written */
+	return cc_writer_bytes(w->cw);
+}
 
 /* ---- reader ---- */
 

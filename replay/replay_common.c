@@ -140,10 +140,27 @@ void replay_input_error(struct replay_core *c, const char *path, const struct ci
 		uc_emu_stop(c->uc);
 }
 
+/* After a checkpoint's entry: at its INV_I store, the segment's start
+ * point follows, and the itrace starts a new chunk there, as the segment's
+ * own replay does (ITRACE.md "Chunks", replay/SEGMENTS.md "Merge"). */
+static void ckpt_cut(struct replay_core *c, const struct citcat_itrace_rec *r)
+{
+	for (uint32_t i = 0; i < r->n_acc; i++)
+		if (r->acc[i].write && r->acc[i].addr == CITCAT_CACHE_INV_I) {
+			c->ckpt_cut = 0;
+			if (c->out && citcat_itrace_writer_cut(c->out))
+				replay_fail(c, NULL, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", c->out_path,
+					    citcat_itrace_writer_error(c->out)->msg);
+			return;
+		}
+}
+
 void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r)
 {
 	if (c->out && citcat_itrace_write(c->out, r))
 		replay_fail(c, NULL, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", c->out_path, citcat_itrace_writer_error(c->out)->msg);
+	if (c->ckpt_cut && r->kind == CITCAT_REC_INSN)
+		ckpt_cut(c, r);
 	if (!c->orc || c->failed)
 		return;
 	int rc = citcat_itrace_next(c->orc, &c->orec);
@@ -200,6 +217,7 @@ void replay_enter_irq(struct replay_core *c, unsigned line, uint32_t a)
 		replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "IRQ entry failed");
 	c->res->irqs++;
 	c->after_exception = 1;
+	c->ckpt_cut |= line == CITCAT_CKPT_LINE;
 }
 
 int replay_open_itraces(struct replay_core *c)

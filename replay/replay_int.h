@@ -56,6 +56,7 @@ struct replay_core {
 	uint64_t irq_index;
 	double t0; /* when the run began (replay_now_s) */
 	enum citcat_isa itrace_isa; /* of the regenerated itrace; 0 is CITCAT_ISA_ARM_A32 */
+	int ckpt_cut; /* a checkpoint was entered: cut the itrace's chunk after its INV_I store (replay_output) */
 };
 
 static inline int replay_kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }

@@ -131,6 +131,7 @@ static void all_null(void)
 	/* itrace.h */
 	INVAL(citcat_itrace_writer_open, (NULL, NULL, CITCAT_ISA_ARM_A32));
 	INVAL(citcat_itrace_write, (NULL, NULL));
+	INVAL(citcat_itrace_writer_cut, (NULL));
 	INVAL(citcat_itrace_writer_close, (NULL));
 	VOID(citcat_itrace_writer_abort, (NULL));
 	NUL(citcat_itrace_writer_error, (NULL));

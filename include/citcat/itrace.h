@@ -83,6 +83,12 @@ CITCAT_API int citcat_itrace_writer_open(struct citcat_itrace_writer **w, const 
  * than CITCAT_ITRACE_MAX_ACC accesses, bad kind) or an I/O error (details in
  * citcat_itrace_writer_error). */
 CITCAT_API int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec);
+/* Ends the chunk being built here, if it holds a record: the next record
+ * starts a new chunk (ITRACE.md, "Chunks").  The replayer cuts at each
+ * segment start of a checkpointed run so that the segments' own itraces
+ * splice into the serial one (citcat merge).  Returns 0, CITCAT_ERR_INVAL
+ * for NULL, or the writer's error. */
+CITCAT_API int citcat_itrace_writer_cut(struct citcat_itrace_writer *w);
 /* Completes the file, renames it into place and frees W.  Returns 0 or an
  * error (the output is then removed).  CITCAT_ERR_INVAL for NULL. */
 CITCAT_API int citcat_itrace_writer_close(struct citcat_itrace_writer *w);
