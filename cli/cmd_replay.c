@@ -44,18 +44,22 @@ static const char replay_help[] =
 	"an interruption (Ctrl-C, SIGTERM, SIGHUP) or the --max-insns limit.\n";
 
 /* Prints "  #index  pc: word  mnemonic operands" with the shared decoder
- * (NULL: none could be set up), and "  <function+0xOFF (file:line)>" when
+ * (NULL: none could be set up), decoding SIZE bytes in Thumb state when
+ * THUMB (SIZE 0: an A32 word), and "  <function+0xOFF (file:line)>" when
  * SYMS knows the pc. */
 static void print_insn(struct armdec *dec, struct citcat_symbols *syms, uint64_t index, uint32_t pc, uint32_t word,
-		       const char *mark)
+		       unsigned size, int thumb, const char *mark)
 {
-	const cs_insn *in = dec ? armdec_decode(dec, pc, word) : NULL;
+	if (size != 2)
+		size = 4;
+	const cs_insn *in = dec ? armdec_decode_isa(dec, pc, word, size, thumb) : NULL;
 	char where[200] = "";
 	if (syms && citcat_symbols_describe(syms, pc, where + 3, sizeof where - 4) > 0) {
 		memcpy(where, "  <", 3);
 		strcat(where, ">");
 	}
-	fprintf(stderr, "  %s #%-10llu 0x%08x: %08x  %s %s%s\n", mark, (unsigned long long)index, pc, word,
+	fprintf(stderr, "  %s #%-10llu 0x%08x: %0*x%s  %s %s%s\n", mark, (unsigned long long)index, pc, size == 2 ? 4 : 8,
+		word, size == 2 ? "    " : "",
 		in ? in->mnemonic : "(undecodable)", in ? in->op_str : "", where);
 }
 
@@ -70,8 +74,15 @@ static void print_divergence_state(const struct citcat_divergence *d, struct cit
 		fprintf(stderr, "  registers there:\n");
 		for (int i = 0; i < 16; i++)
 			fprintf(stderr, "%s%3s 0x%08x%s", i % 4 ? "  " : "    ", names[i], d->regs[i], i % 4 == 3 ? "\n" : "");
-		fprintf(stderr, "    cpsr 0x%08x (mode 0x%02x%s%s)\n", d->cpsr, d->cpsr & 0x1f, d->cpsr & 0x80 ? ", IRQ masked" : "",
-			d->cpsr & 0x20 ? ", Thumb" : "");
+		if (d->m_profile) /* xPSR: the exception number in IPSR, T in bit 24 */
+			if (d->cpsr & 0x1ff)
+				fprintf(stderr, "    xpsr 0x%08x (handler mode, exception %u%s)\n", d->cpsr, d->cpsr & 0x1ff,
+					d->cpsr & 0x01000000 ? ", Thumb" : ", T clear");
+			else
+				fprintf(stderr, "    xpsr 0x%08x (thread mode%s)\n", d->cpsr, d->cpsr & 0x01000000 ? ", Thumb" : ", T clear");
+		else
+			fprintf(stderr, "    cpsr 0x%08x (mode 0x%02x%s%s)\n", d->cpsr, d->cpsr & 0x1f, d->cpsr & 0x80 ? ", IRQ masked" : "",
+				d->cpsr & 0x20 ? ", Thumb" : "");
 		if (syms && citcat_symbols_describe(syms, d->regs[14], buf, sizeof buf) > 0)
 			fprintf(stderr, "    lr is in %s\n", buf);
 	}
@@ -225,7 +236,7 @@ int cmd_replay(int argc, char **argv)
 			fprintf(stderr, "  last instructions before it (> marks the one where it was found):\n");
 			for (unsigned i = 0; i < d->nhist; i++)
 				print_insn(have_dec ? &dec : NULL, syms, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
-					   d->hist_index[i] == d->insn_index ? ">" : " ");
+					   d->hist_size[i], d->hist_thumb[i], d->hist_index[i] == d->insn_index ? ">" : " ");
 		}
 		armdec_fini(&dec);
 		print_divergence_state(d, syms);

@@ -14,7 +14,8 @@
 
 void replay_divergence_fill(struct citcat_divergence *d, const char *check, uint64_t index, uint64_t bcount,
 			    uint32_t pc, const char *expected, uint64_t insns, const uint32_t *hist_pc,
-			    const uint32_t *hist_word, const char *found_fmt, va_list ap)
+			    const uint32_t *hist_word, const uint8_t *hist_size, const uint8_t *hist_thumb,
+			    const char *found_fmt, va_list ap)
 {
 	d->check = check;
 	d->insn_index = index;
@@ -29,6 +30,8 @@ void replay_divergence_fill(struct citcat_divergence *d, const char *check, uint
 		unsigned k = (unsigned)(idx % CITCAT_REPLAY_HISTORY);
 		d->hist_pc[i] = hist_pc[k];
 		d->hist_word[i] = hist_word[k];
+		d->hist_size[i] = hist_size[k];
+		d->hist_thumb[i] = hist_thumb[k];
 		d->hist_index[i] = idx;
 	}
 }
@@ -66,18 +69,21 @@ int replay_oracle_differs(int rc, const struct citcat_itrace_rec *want, const st
 /* The register file for the report: r0..r12, sp, lr, pc and the CPSR. */
 static void snapshot_regs(struct replay_core *c, struct citcat_divergence *d)
 {
-	static const int regids[17] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3, UC_ARM_REG_R4,
+	int regids[17] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3, UC_ARM_REG_R4,
 				       UC_ARM_REG_R5, UC_ARM_REG_R6, UC_ARM_REG_R7, UC_ARM_REG_R8, UC_ARM_REG_R9,
 				       UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR,
 				       UC_ARM_REG_PC, UC_ARM_REG_CPSR};
 	uint32_t v[17];
 	void *vp[17];
+	if (c->itrace_isa == CITCAT_ISA_ARMV7M) /* the CPSR reads A-profile bits on the M-class core */
+		regids[16] = UC_ARM_REG_XPSR;
 	for (int i = 0; i < 17; i++)
 		vp[i] = &v[i];
-	if (c->uc && uc_reg_read_batch(c->uc, (int *)regids, vp, 17) == UC_ERR_OK) {
+	if (c->uc && uc_reg_read_batch(c->uc, regids, vp, 17) == UC_ERR_OK) {
 		d->have_regs = 1;
 		memcpy(d->regs, v, sizeof d->regs);
 		d->cpsr = v[16];
+		d->m_profile = c->itrace_isa == CITCAT_ISA_ARMV7M;
 	}
 	d->have_irq = c->irq_seen;
 	d->irq_line = c->irq_line;
@@ -106,7 +112,7 @@ void replay_diverge(struct replay_core *c, const char *check, const char *expect
 	va_list ap;
 	va_start(ap, found_fmt);
 	replay_divergence_fill(&c->res->div, check, c->cur_index, c->bcount, c->cur_pc, expected, c->insns, c->hist_pc,
-			       c->hist_word, found_fmt, ap);
+			       c->hist_word, c->hist_size, c->hist_thumb, found_fmt, ap);
 	va_end(ap);
 	if (c->snapshot)
 		snapshot_regs(c, &c->res->div);

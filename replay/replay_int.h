@@ -47,6 +47,7 @@ struct replay_core {
 	struct citcat_itrace_rec cur, orec; /* the record being built; the oracle's */
 	int cur_valid;
 	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
+	uint8_t hist_size[CITCAT_REPLAY_HISTORY], hist_thumb[CITCAT_REPLAY_HISTORY];
 	/* a divergence also records the register file and the last interrupt
 	 * entry (irq_*, kept by the replayer) when snapshot is set */
 	int snapshot;
@@ -133,6 +134,8 @@ static inline void replay_retire(struct replay_core *c, uint32_t a, unsigned siz
 	unsigned k = (unsigned)(c->insns % CITCAT_REPLAY_HISTORY);
 	c->hist_pc[k] = a;
 	c->hist_word[k] = word;
+	c->hist_size[k] = (uint8_t)size;
+	c->hist_thumb[k] = (uint8_t)thumb;
 	c->insns++;
 	c->expect_pc = a + size;
 	c->insn_in_it = c->itstate != 0;
@@ -194,7 +197,8 @@ void replay_fini(struct replay_core *c);
  * HIST_PC/HIST_WORD, indexed by instruction number modulo its size. */
 void replay_divergence_fill(struct citcat_divergence *d, const char *check, uint64_t index, uint64_t bcount,
 			    uint32_t pc, const char *expected, uint64_t insns, const uint32_t *hist_pc,
-			    const uint32_t *hist_word, const char *found_fmt, va_list ap);
+			    const uint32_t *hist_word, const uint8_t *hist_size, const uint8_t *hist_thumb,
+			    const char *found_fmt, va_list ap);
 
 /* The instruction-trace check: RC is what citcat_itrace_next returned for
  * the oracle's next record WANT (1 a record, 0 its end), GOT the regenerated

@@ -112,11 +112,14 @@ struct citcat_divergence {
 	unsigned nhist;
 	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
 	uint64_t hist_index[CITCAT_REPLAY_HISTORY];
+	uint8_t hist_size[CITCAT_REPLAY_HISTORY];  /* 2 or 4 bytes */
+	uint8_t hist_thumb[CITCAT_REPLAY_HISTORY]; /* 1: decoded in Thumb state */
 	/* the register file of the core when it was found (in a data access:
 	 * during the instruction at pc); have_regs is 0 when it was not read */
 	int have_regs;
 	uint32_t regs[16]; /* r0..r12, sp, lr, pc */
-	uint32_t cpsr;
+	uint32_t cpsr;   /* the CPSR; on a Cortex-M (m_profile) the xPSR */
+	int m_profile;   /* the core is the Cortex-M7 (CITCAT_ISA_ARMV7M) */
 	/* the last interrupt entry before it: line, return address (EPC) and
 	 * instructions retired before the entry; have_irq is 0 when none */
 	int have_irq;
