@@ -114,7 +114,7 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, 0, 0, 0, 0};
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
 	state_reset(&w->st);
-	if (!rc && cc_writer_threads)
+	if (!rc && cc_writer_threads && itrace_encoder_thread)
 		th_start(w);
 	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
 	if (rc)
@@ -216,8 +216,11 @@ static int encode(struct citcat_itrace_writer *w, const struct citcat_itrace_rec
 	return 0;
 }
 
+int itrace_encoder_thread = 0;
+
 /* ---- the encoder thread (issue 14) ----
- * With cc_writer_threads set (the default), citcat_itrace_write on the
+ * With cc_writer_threads and itrace_encoder_thread set (off by default:
+ * formats/itrace.h), citcat_itrace_write on the
  * caller's thread (Unicorn's, in capture and replay) only checks a record
  * and copies it, its fixed-size head and its accesses (RAW_HDR + n_acc x
  * 24 bytes), into a batch.  A full batch goes to the encoder thread through

@@ -136,6 +136,7 @@ int main(void)
 {
 	struct citcat_errinfo err = {0};
 	CHECK(mkdtemp(dir) != NULL);
+	itrace_encoder_thread = 1; /* off by default (formats/itrace.h); tested here */
 	cc_writer_threads = 1;
 	CHECK_EQ(write_file(at("thr"), 0, &err), 0);
 	cc_writer_threads = 0;
