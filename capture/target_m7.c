@@ -248,18 +248,42 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
 	collect_end(t, rc);
 }
 
-/* A data access to an unmapped address (nothing in RAM, the device window
- * or the SCS: TARGET-M7.md, Faults): a precise BusFault of the instruction
- * at last_pc, which does not complete (Unicorn abandons it there and
- * uc_emu_start fails: tests/test_unicorn_m_fault.c).  The fault is taken
- * here and m->resume tells the run loop to go on at the handler.  A fetch
- * from nothing, or an access by an instruction inside an IT block (whose
- * ITSTATE the model cannot stack), stops the capture as on the A target. */
+/* An access to an unmapped address (nothing in RAM, the device window or
+ * the SCS: TARGET-M7.md, Faults), a BusFault taken here; m->resume tells
+ * the run loop to go on at the handler (Unicorn abandons the instruction
+ * and uc_emu_start fails: tests/test_unicorn_m_fault.c).
+ *  - A data access: PRECISERR of the instruction at last_pc, which does not
+ *    complete.
+ *  - An instruction fetch: IBUSERR of the instruction at PC (Unicorn leaves
+ *    PC on it; ADDR is the halfword it could not fetch, PC + 2 for a 32-bit
+ *    instruction straddling the end of RAM), which does not execute and has
+ *    no record.  No code hook ran for it, so its boundary is begun here, as
+ *    the code hook would: the previous record closed, the branch-counter
+ *    rule applied; no event is sampled there (the handler's first
+ *    instruction is the next boundary).
+ * Inside an IT block (whose ITSTATE the model cannot stack) either stops
+ * the capture as on the A target. */
 static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
 	struct m7cap *m = t->m7;
-	if (type == UC_MEM_FETCH_UNMAPPED || m->insn_in_it || t->faulted || t->failed)
+	if (t->faulted || t->failed)
+		return m->unmapped_a(uc, type, addr, size, value, ctx);
+	if (type == UC_MEM_FETCH_UNMAPPED) {
+		uint32_t pc = rd(t, UC_ARM_REG_PC) & ~1u;
+		if (t->itstate)
+			return m->unmapped_a(uc, type, addr, size, value, ctx);
+		if (target_boundary_begin(t, pc)) { /* the firmware's exit, due here: the loop ends */
+			m->resume = 1;
+			return false;
+		}
+		m7entry_start(&m->entry);
+		int rc = m7exc_fault(&m->exc, M7EXC_F_IBUSERR, pc, 0);
+		collect_end(t, rc);
+		m->resume = rc > 0 && !t->faulted && !t->failed;
+		return false;
+	}
+	if (m->insn_in_it)
 		return m->unmapped_a(uc, type, addr, size, value, ctx);
 	m7entry_start(&m->entry);
 	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, t->last_pc, (uint32_t)addr);

@@ -205,7 +205,26 @@ void replay_m7_intr(struct replay_m7 *m, uint32_t intno)
 int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
 {
 	struct replay_core *c = m->c;
-	if (type == UC_MEM_FETCH_UNMAPPED || c->insn_in_it || c->failed || c->done)
+	if (c->failed || c->done)
+		return 0;
+	if (type == UC_MEM_FETCH_UNMAPPED) {
+		/* IBUSERR of the instruction at PC, as the capture model takes it
+		 * (capture/target_m7.c, hook_unmapped_m7): its boundary begun here
+		 * (no code hook ran for it), no event sampled there */
+		uint32_t pc = 0;
+		if (c->itstate)
+			return 0;
+		uc_reg_read(c->uc, UC_ARM_REG_PC, &pc);
+		pc &= ~1u;
+		m->ops.close(m->ops.ctx);
+		replay_boundary(c, pc);
+		m7entry_start(&m->entry);
+		int rc = m7exc_fault(&m->exc, M7EXC_F_IBUSERR, pc, 0);
+		collect_end(m, rc);
+		c->resume = rc > 0 && !c->failed && !c->done;
+		return 1;
+	}
+	if (c->insn_in_it)
 		return 0;
 	m7entry_start(&m->entry);
 	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, c->cur_pc, addr);

@@ -54,11 +54,11 @@ int replay_m7_enter(struct replay_m7 *m, int exc, uint32_t a);
 void replay_m7_intr(struct replay_m7 *m, uint32_t intno);
 
 /* An access of TYPE to the unmapped address ADDR (UC_HOOK_MEM_UNMAPPED),
- * as the capture's hook_unmapped_m7: a data access by an instruction
- * outside an IT block is a precise BusFault, taken now (C->resume tells
- * replay_run to go on at the handler), or the recorded end when it cannot
- * be taken.  Returns 1 when handled so, 0 for the caller's A-target
- * handling (a fetch, an access inside an IT block). */
+ * as the capture's hook_unmapped_m7: a data access (PRECISERR) or an
+ * instruction fetch (IBUSERR, the instruction at PC) outside an IT block is
+ * a BusFault, taken now (C->resume tells replay_run to go on at the
+ * handler), or the recorded end when it cannot be taken.  Returns 1 when
+ * handled so, 0 for the caller's A-target handling (inside an IT block). */
 int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr);
 
 /* An undefined instruction (UsageFault UNDEFINSTR).  Returns whether

@@ -10,6 +10,11 @@
 #    return address and its vector read at VTOR (0) + 4 x number last; the
 #    faulting instruction's own record has no access; the CAT has no EXC
 #    event for them (synchronous: the replayer re-derives them).
+#  - IBUSERR: the blx at m7fault_call to the unmapped 0x30000101 enters
+#    BusFault (5) with the unmapped address 0x30000100 as return address,
+#    the stacked LR = m7fault_call + 2 + 1 (the blx is 16-bit), xPSR =
+#    0x01000000 (T, no padding); the record before it is the blx's: the
+#    instruction that could not be fetched has none.
 #  - capture -> ims/aes -> replay --verify --oracle exact, the regenerated
 #    itrace equal to the oracle record for record.
 #  - m7fault_nohandler.elf: exit 3 naming BusFault, PRECISERR and the PC,
@@ -48,20 +53,29 @@ exact m7fault 0
 grep -qx 'm7fault: 0 failures' "$tmp/m7fault.out" || fail "the firmware's own checks: $(cat "$tmp/m7fault.out")"
 ld=$(hex8 "$(sym "$elf" m7fault_ld)")
 st=$(hex8 "$(sym "$elf" m7fault_st)")
+call=$(hex8 "$(sym "$elf" m7fault_call)")
 bf=$(hex8 $(($(sym "$elf" BusFault_Handler) | 1)))
 hf=$(hex8 $(($(sym "$elf" HardFault_Handler) | 1)))
 "$citcat" dump "$tmp/m7fault.itrace" >"$tmp/it"
 "$citcat" dump "$tmp/m7fault.cat" >"$tmp/cat" 2>/dev/null
 mapfile -t got < <(awk '$2 == "irq" && ($5 == "line=5" || $5 == "line=3")' "$tmp/it")
-[ ${#got[@]} -eq 4 ] || fail "expected 4 fault entries in the oracle, found ${#got[@]}"
+[ ${#got[@]} -eq 5 ] || fail "expected 5 fault entries in the oracle, found ${#got[@]}"
 k=0
-for spec in "$ld 5 0x00000014 $bf" "$st 5 0x00000014 $bf" "$ld 3 0x0000000c $hf" "$st 3 0x0000000c $hf"; do
+for spec in "$ld 5 0x00000014 $bf" "$st 5 0x00000014 $bf" "0x30000100 5 0x00000014 $bf" "$ld 3 0x0000000c $hf" \
+	"$st 3 0x0000000c $hf"; do
 	set -- $spec
 	[[ "${got[$k]}" == *" pc=$1 line=$2 accesses=w4@"* ]] || fail "entry $k: ${got[$k]}"
 	[[ "${got[$k]}" == *";r4@$3=$4" ]] || fail "entry $k: the vector read: ${got[$k]}"
 	[ "$(grep -o 'w4@' <<<"${got[$k]}" | wc -l)" -eq 8 ] || fail "entry $k: not 8 stacking writes: ${got[$k]}"
 	k=$((k + 1))
 done
+# the IBUSERR frame: r0 = 0x3c, r1 = the target, LR, return address, xPSR
+ib=${got[2]}
+[[ "$ib" == *"=0x0000003c;w4@"*"=0x30000101;"* ]] || fail "IBUSERR: stacked r0/r1: $ib"
+[[ "$ib" == *"=$(hex8 $((call + 3)));w4@"*"=0x30000100;w4@"*"=0x01000000;r4@"* ]] ||
+	fail "IBUSERR: stacked LR, return address, xPSR: $ib"
+[ "$(awk '$2 == "irq" && $4 == "pc=0x30000100" { print prev } { prev = $0 }' "$tmp/it" | awk '{ print $4 }')" = "pc=$call" ] ||
+	fail "IBUSERR: the record before the entry is not the blx at $call"
 # the record before each entry is the faulting instruction's, with no access
 awk -v ld="pc=$ld" -v st="pc=$st" '$2 == "irq" && ($5 == "line=5" || $5 == "line=3") { print prev } { prev = $0 }' "$tmp/it" >"$tmp/before"
 [ "$(grep -c "insn .*\($ld\|$st\)" "$tmp/before")" -eq 4 ] || fail "the faulting instructions before the entries: $(cat "$tmp/before")"

@@ -14,7 +14,13 @@
  *    both see, as ARMv7-M allows for an abandoned ldm;
  *  - uc_emu_start can be started again after the error, at another PC;
  *  - a PC the unmapped hook writes (the exception model's vector) is the
- *    PC uc_emu_start leaves: the run loop restarts there. */
+ *    PC uc_emu_start leaves: the run loop restarts there;
+ *  - an instruction fetch from an unmapped address (IBUSERR) calls the hook
+ *    with UC_MEM_FETCH_UNMAPPED and no code hook for that instruction; PC
+ *    is the instruction's address in the hook and after uc_emu_start
+ *    (UC_ERR_FETCH_UNMAPPED): the branch target, or for a 32-bit
+ *    instruction whose second halfword lies past the end of memory, its
+ *    first halfword (the hook's address is then the halfword after it). */
 #include "check.h"
 
 #include <string.h>
@@ -31,13 +37,14 @@ static void wr(uc_engine *uc, int r, uint32_t v) { CHECK_EQ(uc_reg_write(uc, r, 
 
 static struct {
 	int type, size, n;
-	uint32_t addr, pc_code;
+	uint32_t addr, pc_code, pc_hook;
 	uint32_t redirect; /* a PC the unmapped hook writes (0: none) */
 } seen;
 
 static bool hunmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *u)
 {
 	(void)value, (void)u;
+	uc_reg_read(uc, UC_ARM_REG_PC, &seen.pc_hook);
 	seen.type = type;
 	seen.addr = (uint32_t)addr;
 	seen.size = size;
@@ -122,6 +129,36 @@ int main(void)
 	/* and it runs on at another PC */
 	CHECK_EQ(uc_emu_start(uc, 0x109, UNTIL, 0, 1), UC_ERR_OK);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 3);
+
+	/* IBUSERR: 0x200 movs r1, #7; 0x202 bx r4 (r4 = 0x20000001, unmapped) */
+	static const uint16_t jump[] = {0x2107, 0x4720};
+	CHECK_EQ(uc_mem_write(uc, 0x200, jump, sizeof jump), UC_ERR_OK);
+	wr(uc, UC_ARM_REG_R4, 0x20000001u);
+	seen.n = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x201, UNTIL, 0, 0), UC_ERR_FETCH_UNMAPPED);
+	CHECK_EQ(seen.n, 1);
+	CHECK_EQ(seen.type, UC_MEM_FETCH_UNMAPPED);
+	CHECK_EQ(seen.addr, 0x20000000u);
+	CHECK_EQ(seen.pc_hook, 0x20000000u);
+	CHECK_EQ(seen.pc_code, 0x202);                 /* the bx's code hook ran, none for the target */
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x20000000u);
+	CHECK_EQ(rd(uc, UC_ARM_REG_XPSR) & (1u << 24), 1u << 24); /* T kept */
+
+	/* a 32-bit ldr.w at 0xffffe whose second halfword is past the end */
+	static const uint16_t tail[] = {0x2107, 0xf850};
+	CHECK_EQ(uc_mem_write(uc, 0xffffc, tail, sizeof tail), UC_ERR_OK);
+	CHECK_EQ(uc_emu_start(uc, 0xffffd, UNTIL, 0, 0), UC_ERR_FETCH_UNMAPPED);
+	CHECK_EQ(seen.addr, 0x100000u);
+	CHECK_EQ(seen.pc_hook, 0xffffeu);
+	CHECK_EQ(seen.pc_code, 0xffffcu);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0xffffeu);
+
+	/* the vector written in the hook is where the run goes on */
+	seen.redirect = 0x109;
+	CHECK_EQ(uc_emu_start(uc, 0x201, UNTIL, 0, 0), UC_ERR_FETCH_UNMAPPED);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x108);
+	seen.redirect = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x109, UNTIL, 0, 1), UC_ERR_OK);
 	uc_close(uc);
 	CHECK_DONE();
 }
