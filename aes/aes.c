@@ -586,6 +586,8 @@ static int scan_id(const char *cat_path, int64_t seg, struct citcat_trace_id *id
 	int64_t markers = 0;
 	if (!rc) {
 		*cfg = *citcat_cat_config(r);
+		if (seg > 0 && citcat_cat_reader_seek_segment(r, (uint64_t)seg) == 1)
+			markers = seg; /* opened at its checkpoint (ims.c, extract) */
 		while ((rc = citcat_cat_next(r, &ev)) == 1) {
 			if (seg >= 0 && (ev.kind == CITCAT_CAT_SYNC || ev.kind == CITCAT_CAT_CKPT)) {
 				/* the segment's markers (ims.c, extract, checks their order) */
@@ -637,8 +639,8 @@ static int scan_id(const char *cat_path, int64_t seg, struct citcat_trace_id *id
 	}
 	citcat_cat_reader_close(r);
 	if (seg > 0 && !synced)
-		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "the CAT has %lld segment%s, no segment %lld",
-					  (long long)markers, markers == 1 ? "" : "s", (long long)seg);
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "the CAT has %s%lld segment%s, no segment %lld",
+					  markers == seg ? "at most " : "", (long long)markers, markers == 1 ? "" : "s", (long long)seg);
 	if (!synced)
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX, "the CAT has no trace start point (the firmware never ran the CITCAT driver)");
 	if (!stopped)
@@ -738,6 +740,8 @@ static int extract(const char *cat_path, int64_t seg, const char *out_path, stru
 	int synced = 0;
 	uint64_t n = 0;
 	int64_t markers = 0;
+	if (seg > 0 && citcat_cat_reader_seek_segment(r, (uint64_t)seg) == 1)
+		markers = seg; /* as scan_id */
 	while ((rc = citcat_cat_next(r, &ev)) == 1) {
 		if ((++n & 0xffff) == 0 && progress &&
 		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {

@@ -174,6 +174,8 @@ struct citcat_cat_reader {
 	struct citcat_errinfo err;
 	unsigned max_stop; /* the highest stop reason the file's version has */
 	int has_ckpt;      /* version 5 and later: kind 12 CKPT exists */
+	int has_mark;      /* version 6 and later: every CKPT starts a marked chunk */
+	int started;       /* an event was read */
 	int has_elf;
 	struct citcat_cat_elf elf; /* version 4: the firmware, when recorded */
 };
@@ -255,7 +257,9 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 	if ((ev->kind == CITCAT_CAT_SYNC || ev->kind == CITCAT_CAT_CKPT) && (!cache_repl_state_valid(&w->cfg.icache, ev->repl_state[0]) ||
 					   !cache_repl_state_valid(&w->cfg.dcache, ev->repl_state[1])))
 		return CITCAT_ERR_INVAL; /* a file its reader would reject */
-	uint8_t *buf = cc_writer_reserve(w->cw, 64 + len);
+	/* version 6: a checkpoint starts a marked chunk (CAT.md), so that a
+	 * reader can open a segment by the chunk headers alone */
+	uint8_t *buf = ev->kind == CITCAT_CAT_CKPT && cc_writer_mark(w->cw) ? NULL : cc_writer_reserve(w->cw, 64 + len);
 	if (!buf) {
 		w->err = *cc_writer_error(w->cw);
 		return w->err.code;
@@ -403,6 +407,9 @@ static int reader_init(void *obj)
 	/* version 2 has the normal ends only (CAT.md, Version changes) */
 	r->max_stop = cc_reader_version(r->cr) == 2 ? CITCAT_STOP_LIMIT : CITCAT_STOP_REASONS - 1;
 	r->has_ckpt = cc_reader_version(r->cr) >= 5;
+	r->has_mark = cc_reader_version(r->cr) >= 6;
+	if (r->has_mark)
+		cc_reader_allow_mark(r->cr);
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	const char *why = NULL;
@@ -435,6 +442,16 @@ const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_rea
 const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r) { return r ? &r->err : NULL; }
 const struct citcat_cat_elf *citcat_cat_elf(const struct citcat_cat_reader *r) { return r && r->has_elf ? &r->elf : NULL; }
 uint64_t citcat_cat_reader_offset(const struct citcat_cat_reader *r) { return r ? cc_reader_chunk_offset(r->cr) : 0; }
+
+int citcat_cat_reader_seek_segment(struct citcat_cat_reader *r, uint64_t k)
+{
+	if (!r || r->started)
+		return CITCAT_ERR_INVAL;
+	if (!r->has_mark || k == 0 || r->err.code)
+		return 0;
+	cc_reader_skip_to_mark(r->cr, k);
+	return 1;
+}
 uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *r) { return r ? cc_reader_file_size(r->cr) : 0; }
 
 static int bad(struct citcat_cat_reader *r, const uint8_t *at, const char *what)
@@ -448,6 +465,7 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 		return CITCAT_ERR_INVAL;
 	if (r->err.code)
 		return r->err.code;
+	r->started = 1;
 	int rc = cc_stream_next(r->cr, &r->cur, &r->err);
 	if (rc <= 0)
 		return rc;
@@ -457,6 +475,12 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	const uint8_t *p = r->cur.p, *end = r->cur.end, *start = p;
 	uint8_t h = *p++;
 	unsigned kind = h & 15, flags = h >> 4;
+	/* version 6: a chunk is marked exactly when its first event is a CKPT */
+	if (r->has_mark && (kind == CITCAT_CAT_CKPT || rc == 2) &&
+	    (kind == CITCAT_CAT_CKPT) != (rc == 2 && cc_reader_chunk_marked(r->cr)))
+		return bad(r, start, kind != CITCAT_CAT_CKPT ? "a marked chunk that does not start with a checkpoint"
+				     : rc == 2 ? "a checkpoint starting a chunk that is not marked"
+						: "a checkpoint that does not start its chunk");
 	uint64_t v;
 	memset(ev, 0, sizeof *ev);
 	ev->kind = (uint8_t)kind;

@@ -38,6 +38,8 @@ struct cc_reader {
 	int in_failed; /* the input layer failed: its error stands */
 	struct citcat_errinfo err;
 	uint8_t hdr[CHUNK_HDR]; /* the current chunk's header */
+	uint32_t allowed;       /* cflags bits allowed: CC_CHUNK_LZ4, and CC_CHUNK_MARK when the kind says */
+	uint64_t skip_marks;    /* cc_reader_skip_to_mark: marked chunks still to reach */
 };
 
 #define werr(w, code, ...) citcat_errinfo_set(&(w)->err, code, UINT64_MAX, __VA_ARGS__)
@@ -116,15 +118,16 @@ nomem:
  * holding NREC records (CONTAINER.md).  Runs on the caller's thread or on
  * the writer's compression thread; it touches only ZBUF, OUT, BYTES and the
  * error ERR it is given. */
-static int write_chunk(struct cc_writer *w, const uint8_t *raw, size_t len, uint32_t nrec, struct citcat_errinfo *err)
+static int write_chunk(struct cc_writer *w, const uint8_t *raw, size_t len, uint32_t nrec, uint32_t mark,
+		       struct citcat_errinfo *err)
 {
 	int z = LZ4_compress_default((const char *)raw, (char *)w->zbuf, (int)len, (int)w->zcap);
 	const uint8_t *payload = raw;
-	uint32_t stored = (uint32_t)len, cflags = 0;
+	uint32_t stored = (uint32_t)len, cflags = mark;
 	if (z > 0 && (size_t)z < len) {
 		payload = w->zbuf;
 		stored = (uint32_t)z;
-		cflags = 1;
+		cflags |= CC_CHUNK_LZ4;
 	}
 	uint8_t h[CHUNK_HDR];
 	memcpy(h, "BLK", 4);
@@ -159,7 +162,7 @@ struct cc_writer_bg {
 	uint8_t *spare;      /* the buffer the encoder fills next */
 	const uint8_t *pend; /* the chunk being written, when PENDING */
 	size_t pend_len;
-	uint32_t pend_nrec;
+	uint32_t pend_nrec, pend_mark;
 	int pending, quit;
 	struct citcat_errinfo err; /* the thread's first error */
 	int err_errno;
@@ -177,7 +180,7 @@ static void *bg_main(void *arg)
 			break;
 		pthread_mutex_unlock(&bg->mu);
 		struct citcat_errinfo e = {0};
-		int rc = bg->err.code ? 0 : write_chunk(w, bg->pend, bg->pend_len, bg->pend_nrec, &e);
+		int rc = bg->err.code ? 0 : write_chunk(w, bg->pend, bg->pend_len, bg->pend_nrec, bg->pend_mark, &e);
 		int en = errno;
 		pthread_mutex_lock(&bg->mu);
 		if (rc && !bg->err.code) {
@@ -264,23 +267,33 @@ static int end_chunk(struct cc_writer *w, int wait)
 			bg->pend = w->buf;
 			bg->pend_len = w->len;
 			bg->pend_nrec = w->nrec;
+			bg->pend_mark = w->mark;
 			bg->pending = 1;
 			w->buf = bg->spare;
 			bg->spare = (uint8_t *)bg->pend;
 			pthread_cond_broadcast(&bg->cv);
 			pthread_mutex_unlock(&bg->mu);
-		} else if (write_chunk(w, w->buf, w->len, w->nrec, &w->err)) {
+		} else if (write_chunk(w, w->buf, w->len, w->nrec, w->mark, &w->err)) {
 			return w->err.code;
 		}
 		w->total_rec += w->nrec;
 		w->total_raw += w->len;
 		w->len = 0;
 		w->nrec = 0;
+		w->mark = 0;
 	}
 	return wait && w->bg ? bg_wait(w) : 0;
 }
 
 int cc_writer_flush(struct cc_writer *w) { return end_chunk(w, 1); }
+
+int cc_writer_mark(struct cc_writer *w)
+{
+	if (end_chunk(w, 0))
+		return w->err.code;
+	w->mark = CC_CHUNK_MARK;
+	return 0;
+}
 
 int cc_writer_put_stored(struct cc_writer *w, const struct cc_stored_chunk *c)
 {
@@ -494,6 +507,9 @@ const uint8_t *cc_reader_meta(const struct cc_reader *r, uint32_t *len)
 	return r->meta;
 }
 uint64_t cc_reader_chunk_offset(const struct cc_reader *r) { return r->chunk_off; }
+void cc_reader_allow_mark(struct cc_reader *r) { r->allowed |= CC_CHUNK_MARK; }
+int cc_reader_chunk_marked(const struct cc_reader *r) { return (cc_get32(r->hdr + 16) & CC_CHUNK_MARK) != 0; }
+void cc_reader_skip_to_mark(struct cc_reader *r, uint64_t k) { r->skip_marks = k; }
 uint64_t cc_reader_file_size(const struct cc_reader *r) { return r->file_size; }
 const struct citcat_errinfo *cc_reader_error(const struct cc_reader *r) { return &r->err; }
 
@@ -576,7 +592,19 @@ int cc_reader_next_stored(struct cc_reader *r, struct cc_stored_chunk *c)
 	return rc;
 }
 
+static int next_chunk1(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec, int decompress);
+
 static int next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec, int decompress)
+{
+	int rc;
+	while ((rc = next_chunk1(r, data, len, nrec, decompress)) == 3)
+		;
+	return rc;
+}
+
+/* One chunk header (and, unless it is skipped, its payload): 1 loaded, 3
+ * skipped (cc_reader_skip_to_mark), 0 at the end marker, or an error. */
+static int next_chunk1(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec, int decompress)
 {
 	if (r->err.code)
 		return r->err.code;
@@ -610,12 +638,30 @@ static int next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, ui
 	uint32_t raw_len = cc_get32(h + 4), stored = cc_get32(h + 8), n = cc_get32(h + 12), cflags = cc_get32(h + 16);
 	if (raw_len == 0 || raw_len > CC_CHUNK_MAX)
 		return rerr(r, CITCAT_ERR_LIMIT, start + 4, "chunk raw length %u is out of range (1..%u)", raw_len, CC_CHUNK_MAX);
-	if (cflags & ~1u)
+	if (cflags & ~(CC_CHUNK_LZ4 | r->allowed))
 		return rerr(r, CITCAT_ERR_CORRUPT, start + 16, "unknown chunk flags 0x%x", cflags);
 	if ((!(cflags & 1) && stored != raw_len) || stored > (uint32_t)LZ4_compressBound((int)raw_len) || stored == 0)
 		return rerr(r, CITCAT_ERR_CORRUPT, start + 8, "chunk stored length %u is inconsistent with raw length %u", stored, raw_len);
 	if (r->file_size && start + CHUNK_HDR + stored > r->file_size)
 		return rerr(r, CITCAT_ERR_TRUNCATED, start, "chunk of %u bytes runs past the end of the file", stored);
+	if (r->skip_marks && !((cflags & CC_CHUNK_MARK) && r->skip_marks == 1)) {
+		/* cc_reader_skip_to_mark: not the chunk sought; pass over it */
+		if (cflags & CC_CHUNK_MARK)
+			r->skip_marks--;
+		long long k = cc_input_skip(r->in, stored);
+		if (k < 0) {
+			r->err = *cc_input_error(r->in);
+			r->in_failed = 1;
+			return r->err.code;
+		}
+		r->pos += (uint64_t)k;
+		if ((uint64_t)k != stored)
+			return rerr(r, CITCAT_ERR_TRUNCATED, start, "file ends inside a chunk payload");
+		r->total_rec += n;
+		r->total_raw += raw_len;
+		return 3; /* next_chunk goes on with the next one */
+	}
+	r->skip_marks = 0;
 	if (grow(&r->stored, &r->storedcap, stored) || grow(&r->raw, &r->rawcap, raw_len))
 		return rerr(r, CITCAT_ERR_NOMEM, start, "out of memory for a %u-byte chunk", raw_len);
 	if (rread(r, r->stored, stored, NULL))

@@ -33,7 +33,12 @@ struct cc_writer {
 	size_t reserved;
 	struct citcat_errinfo err;
 	struct cc_writer_bg *bg; /* the compression thread, or NULL (container.c) */
+	uint32_t mark;           /* CC_CHUNK_MARK when the chunk being built is marked */
 };
+
+/* Chunk flags (CONTAINER.md, Chunk): bit 0 LZ4, bit 1 the kind's mark. */
+#define CC_CHUNK_LZ4 1u
+#define CC_CHUNK_MARK 2u
 
 /* Whether writers opened from now on compress and write their full chunks
  * on a second thread (1, the default) or inline (0).  The file's bytes are
@@ -90,6 +95,11 @@ int cc_writer_put_stored(struct cc_writer *w, const struct cc_stored_chunk *c);
 void cc_writer_inline(struct cc_writer *w);
 /* Ends the current chunk now (used to give a reader early access). */
 int cc_writer_flush(struct cc_writer *w);
+/* Ends the current chunk (without waiting for the compression thread) and
+ * marks the next one: its cflags get CC_CHUNK_MARK, which only kinds that
+ * define it may use (the CAT's segment starts, CAT.md).  Returns 0 or W's
+ * error. */
+int cc_writer_mark(struct cc_writer *w);
 /* Flushes, writes the end marker, closes and renames into place. Frees W. */
 int cc_writer_close(struct cc_writer *w);
 /* Discards everything written: the temporary file is removed. Frees W.
@@ -116,6 +126,18 @@ const uint8_t *cc_reader_meta(const struct cc_reader *r, uint32_t *len);
 /* Loads the next chunk.  Returns 1 and sets DATA/LEN/NREC (valid until the
  * next call), 0 at the end marker (after checking the totals), or an error. */
 int cc_reader_next_chunk(struct cc_reader *r, const uint8_t **data, size_t *len, uint32_t *nrec);
+/* Lets the chunks of this file carry CC_CHUNK_MARK (the kind defines it
+ * for this version); without it a reader rejects the flag as reserved. */
+void cc_reader_allow_mark(struct cc_reader *r);
+/* Whether the chunk loaded last carries CC_CHUNK_MARK. */
+int cc_reader_chunk_marked(const struct cc_reader *r);
+/* Makes the next cc_reader_next_chunk (or cursor step) skip forward to the
+ * K-th marked chunk from here (K >= 1) and load that one: the chunks before
+ * it are passed over by their headers, which are checked, their payloads
+ * skipped unread (seeking in a plain file) and unchecked, their records
+ * counted for the end marker's totals.  At the end marker first, that call
+ * returns 0 as usual.  For opening a long file at a mark (a segment). */
+void cc_reader_skip_to_mark(struct cc_reader *r, uint64_t k);
 /* cc_reader_next_chunk without the decompression: the chunk's header and
  * stored payload into *C, once its header fields and checksum are checked
  * (the end marker's totals at the end, as there).  For splicing chunks into

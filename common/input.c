@@ -267,6 +267,45 @@ long cc_input_read(struct cc_input *in, void *buf, size_t n)
 	return (long)got;
 }
 
+long long cc_input_skip(struct cc_input *in, uint64_t n)
+{
+	uint64_t done = 0;
+	if (in->failed)
+		return in->failed;
+	/* what is buffered first: peeked bytes, then the bytes sniffed at open */
+	size_t k = in->olen - in->opos < n ? in->olen - in->opos : (size_t)n;
+	in->opos += k;
+	done += k;
+	if (in->wrap == CC_WRAP_NONE && done < n) {
+		k = in->ilen - in->ipos < n - done ? in->ilen - in->ipos : (size_t)(n - done);
+		in->ipos += k;
+		done += k;
+	}
+	/* a plain regular file or memory: seek, but never past the end (the
+	 * caller's reads then find the truncation where it is) */
+	if (in->wrap == CC_WRAP_NONE && done < n && in->size) {
+		uint64_t left = in->size > in->pos + done ? in->size - in->pos - done : 0, step = n - done < left ? n - done : left;
+		if (in->mem) {
+			in->mempos += (size_t)step;
+			done += step;
+		} else if (step <= (uint64_t)INT64_MAX && fseeko(in->f, (off_t)step, SEEK_CUR) == 0) {
+			done += step;
+		}
+	}
+	uint8_t buf[4096];
+	while (done < n) { /* a wrapper or a pipe: read and drop */
+		long r = cc_input_read(in, buf, n - done < sizeof buf ? (size_t)(n - done) : sizeof buf);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			return (long long)done;
+		done += (uint64_t)r;
+		in->pos -= (uint64_t)r; /* counted below with the rest */
+	}
+	in->pos += done;
+	return (long long)done;
+}
+
 long cc_input_peek(struct cc_input *in, const uint8_t **p, size_t n)
 {
 	if (in->failed)

@@ -50,6 +50,11 @@ int cc_input_open_mem(struct cc_input **in, const void *buf, size_t len, struct 
  * wrapper ends inside a frame), _LIMIT (xz needs more memory than allowed),
  * _NOMEM; cc_input_error has the detail.  Errors are sticky. */
 long cc_input_read(struct cc_input *in, void *buf, size_t n);
+/* Skips N bytes of the unwrapped stream as cc_input_read would consume
+ * them, without copying: a plain regular file or a buffer seeks (never past
+ * its end), a wrapper or a pipe reads and drops.  Returns the bytes skipped
+ * (fewer than N only at the end) or a negative error as cc_input_read. */
+long long cc_input_skip(struct cc_input *in, uint64_t n);
 /* Makes up to N (at most CC_INPUT_BUF) bytes of the unwrapped stream
  * readable at *P without consuming them; returns how many (fewer only at
  * the end or before an error, which the next read returns instead of any

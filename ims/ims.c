@@ -182,6 +182,10 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory for a %u-byte RAM image", cfg->ram_size);
 		goto out;
 	}
+	/* segment K > 0 of a version 6 CAT: open it at its checkpoint's chunk,
+	 * the chunks before it passed over unread (CAT.md) */
+	if (seg > 0 && citcat_cat_reader_seek_segment(r, (uint64_t)seg) == 1)
+		markers = seg;
 	while ((rc = citcat_cat_next(r, &ev)) == 1) {
 		if ((++n & 0xffff) == 0 && progress &&
 		    progress(pctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r))) {
@@ -314,8 +318,8 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 		goto out;
 	}
 	if (rc >= 0 && seg > 0 && !synced) {
-		rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "the CAT has %lld segment%s, no segment %lld",
-					(long long)markers, markers == 1 ? "" : "s", (long long)seg);
+		rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "the CAT has %s%lld segment%s, no segment %lld",
+					markers == seg ? "at most " : "", (long long)markers, markers == 1 ? "" : "s", (long long)seg);
 		goto out;
 	}
 	if (!synced) {

@@ -741,6 +741,10 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		struct citcat_cat_event ev;
 		uint32_t start = 0, repl[2] = {0, 0};
 		p->cat_seg = (int64_t)cfg->verify_segment - 1;
+		/* a version 6 CAT opens at the segment's checkpoint, the chunks
+		 * before it passed over unread (CAT.md) */
+		if (p->cat_seg > 0 && citcat_cat_reader_seek_segment(p->cat, (uint64_t)p->cat_seg) == 1)
+			p->cat_markers = p->cat_seg;
 		while ((rc = cat_next(p, &ev)) == 1 && !p->cat_synced)
 			;
 		if (rc == 1) {

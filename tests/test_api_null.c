@@ -101,6 +101,7 @@ static void all_null(void)
 	NUL(citcat_cat_config, (NULL));
 	INVAL(citcat_cat_next, (NULL, NULL));
 	VALUE(citcat_cat_reader_offset, (NULL), 0);
+	INVAL(citcat_cat_reader_seek_segment, (NULL, 1));
 	VALUE(citcat_cat_reader_file_size, (NULL), 0);
 	NUL(citcat_cat_reader_error, (NULL));
 	NUL(citcat_cat_elf, (NULL));

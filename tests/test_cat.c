@@ -163,9 +163,118 @@ static void test_sync_state(const char *path)
 	CHECK_EQ(read_sync(&cfg, 1, v1, sizeof v1, &got), CITCAT_ERR_VERSION);
 }
 
+/* Sets cflags bit 1 (CC_CHUNK_MARK) on the one chunk of a container made
+ * by wrap_container, after its META_LEN-byte metadata, and reseals it. */
+static void mark_chunk(uint8_t *b, uint32_t meta_len)
+{
+	uint8_t *c = b + 16 + meta_len + 4;
+	uint32_t len = (uint32_t)c[8] | (uint32_t)c[9] << 8 | (uint32_t)c[10] << 16 | (uint32_t)c[11] << 24;
+	c[16] |= 2;
+	XXH32_state_t *st = XXH32_createState();
+	XXH32_reset(st, 0);
+	XXH32_update(st, c, 20);
+	XXH32_update(st, c + 24, len);
+	wrap_put32(c + 20, XXH32_digest(st));
+	XXH32_freeState(st);
+}
+
+/* One event in a chunk, marked or not, of a version VERSION file: the
+ * reader's status and, on an error, its file offset in *OFF. */
+static int read_marked(const struct citcat_target_config *cfg, uint16_t version, int marked, const uint8_t *payload,
+		       size_t len, struct citcat_cat_event *ev, uint64_t *off)
+{
+	uint8_t meta[CITCAT_TARGET_META_LEN];
+	citcat_target_config_encode(cfg, meta);
+	size_t n = 0;
+	uint8_t *b = wrap_container("CCAT\r\n\x1a\n", version, meta, sizeof meta, payload, len, 1, &n);
+	if (marked)
+		mark_chunk(b, sizeof meta);
+	struct citcat_cat_reader *r;
+	int rc = citcat_cat_reader_open_mem(&r, b, n);
+	if (rc == 0)
+		rc = citcat_cat_next(r, ev);
+	*off = citcat_cat_reader_error(r)->offset;
+	citcat_cat_reader_close(r);
+	free(b);
+	return rc;
+}
+
+/* Version 6 (CAT.md): a chunk is marked (cflags bit 1) exactly when its
+ * first event is a CKPT; the flag is reserved before version 6.  A file
+ * written with checkpoints opens at segment K by the chunk headers, and
+ * its end marker's totals still check out. */
+static void test_ckpt_marks(const char *path)
+{
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	static const uint8_t ck[] = {0x0c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x00, 0x00};
+	static const uint8_t sync[] = {0x09, 0x80, 0x01, 0x00, 0x00}; /* SYNC at 0x80 */
+	struct citcat_cat_event got;
+	uint64_t off;
+	const uint64_t chunk = 16 + CITCAT_TARGET_META_LEN + 4; /* the chunk's file offset */
+	CHECK_EQ(read_marked(&cfg, 6, 1, ck, sizeof ck, &got, &off), 1);
+	CHECK(got.kind == CITCAT_CAT_CKPT && got.pc == 0x3a8 && got.insns == 25014);
+	CHECK_EQ(read_marked(&cfg, 6, 0, ck, sizeof ck, &got, &off), CITCAT_ERR_CORRUPT); /* not marked */
+	CHECK_EQ(read_marked(&cfg, 6, 1, sync, sizeof sync, &got, &off), CITCAT_ERR_CORRUPT); /* marked, no CKPT */
+	CHECK_EQ(read_marked(&cfg, 5, 1, ck, sizeof ck, &got, &off), CITCAT_ERR_CORRUPT); /* reserved in v5 */
+	CHECK_EQ(off, chunk + 16);
+	CHECK_EQ(read_marked(&cfg, 6, 0, sync, sizeof sync, &got, &off), 1);
+	/* a CKPT after another event of its chunk */
+	static const uint8_t late[] = {0x09, 0x80, 0x01, 0x00, 0x00, 0x0c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x00, 0x00};
+	uint8_t meta[CITCAT_TARGET_META_LEN];
+	citcat_target_config_encode(&cfg, meta);
+	size_t n = 0;
+	uint8_t *b = wrap_container("CCAT\r\n\x1a\n", 6, meta, sizeof meta, late, sizeof late, 2, &n);
+	struct citcat_cat_reader *r;
+	CHECK_EQ(citcat_cat_reader_open_mem(&r, b, n), 0);
+	CHECK_EQ(citcat_cat_next(r, &got), 1);
+	CHECK_EQ(citcat_cat_next(r, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(citcat_cat_reader_error(r)->offset, chunk + 24); /* the payload, byte 5 in the message */
+	citcat_cat_reader_close(r);
+	free(b);
+
+	/* written: SYNC, a fill, CKPT 1, a write, CKPT 2, a write, STOP */
+	struct citcat_cat_writer *w;
+	CHECK_EQ(citcat_cat_writer_open(&w, path, &cfg), 0);
+	static uint8_t fill[32];
+	const struct citcat_cat_event evs[] = {
+		{.kind = CITCAT_CAT_SYNC, .pc = 0x80},
+		{.kind = CITCAT_CAT_FILL_I, .addr = 0x80, .data = fill},
+		{.kind = CITCAT_CAT_CKPT, .pc = 0x100, .insns = 10, .bcount = 3},
+		{.kind = CITCAT_CAT_WRITE, .addr = 0x400, .size = 4, .value = 7},
+		{.kind = CITCAT_CAT_CKPT, .pc = 0x200, .insns = 20, .bcount = 6},
+		{.kind = CITCAT_CAT_WRITE, .addr = 0x404, .size = 4, .value = 9},
+		{.kind = CITCAT_CAT_STOP, .line = CITCAT_STOP_EXIT, .insns = 30, .bcount = 8},
+	};
+	for (size_t i = 0; i < sizeof evs / sizeof *evs; i++)
+		CHECK_EQ(citcat_cat_write(w, &evs[i]), 0);
+	CHECK_EQ(citcat_cat_writer_close(w), 0);
+	int code;
+	CHECK_EQ(count_events(path, &code), 7);
+	CHECK_EQ(code, 0);
+	for (uint64_t k = 1; k <= 3; k++) {
+		CHECK_EQ(citcat_cat_reader_open(&r, path), 0);
+		CHECK_EQ(citcat_cat_reader_seek_segment(r, k), 1);
+		int rc, m = 0;
+		while ((rc = citcat_cat_next(r, &got)) == 1) {
+			if (m++ == 0)
+				CHECK(got.kind == CITCAT_CAT_CKPT && got.insns == 10 * k);
+		}
+		CHECK_EQ(rc, 0); /* the end marker's totals count the chunks passed over */
+		CHECK_EQ(m, k == 3 ? 0 : k == 1 ? 5 : 3);
+		CHECK_EQ(citcat_cat_reader_seek_segment(r, 1), CITCAT_ERR_INVAL); /* after reading */
+		citcat_cat_reader_close(r);
+	}
+	CHECK_EQ(citcat_cat_reader_open(&r, path), 0);
+	CHECK_EQ(citcat_cat_reader_seek_segment(r, 0), 0); /* segment 0: from the start */
+	citcat_cat_reader_close(r);
+	unlink(path);
+}
+
 /* CKPT (CAT.md v5): hand-encoded bytes, refused before version 5, bad
  * fields refused; the delta state is untouched (an IRQ after it still
- * decodes against the previous IRQ). */
+ * decodes against the previous IRQ).  Read as version 5 files: from
+ * version 6 on a CKPT must start a marked chunk (test_ckpt_marks). */
 static void test_ckpt(void)
 {
 	struct citcat_target_config cfg;
@@ -173,7 +282,7 @@ static void test_ckpt(void)
 	/* kind 12; P_k 0x3a8 = a8 07; insns 25014 = b6 c3 01; bcount 1380 = e4 0a; GI 0; GD 0 */
 	static const uint8_t ck[] = {0x0c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x00, 0x00};
 	struct citcat_cat_event got;
-	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, ck, sizeof ck, &got), 1);
+	CHECK_EQ(read_sync(&cfg, 5, ck, sizeof ck, &got), 1);
 	CHECK(got.kind == CITCAT_CAT_CKPT && got.pc == 0x3a8 && got.insns == 25014 && got.bcount == 1380 &&
 	      got.repl_state[0] == 0 && got.repl_state[1] == 0);
 	CHECK_EQ(read_sync(&cfg, 4, ck, sizeof ck, &got), CITCAT_ERR_CORRUPT); /* unknown kind before v5 */
@@ -181,17 +290,17 @@ static void test_ckpt(void)
 	static const uint8_t state_lru[] = {0x0c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x01, 0x00};
 	static const uint8_t wide_pc[] = {0x0c, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00, 0x00, 0x00, 0x00};
 	static const uint8_t cut[] = {0x0c, 0xa8, 0x07, 0xb6, 0xc3, 0x01, 0xe4, 0x0a, 0x00};
-	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, flags, sizeof flags, &got), CITCAT_ERR_CORRUPT);
-	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, state_lru, sizeof state_lru, &got), CITCAT_ERR_CORRUPT);
-	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, wide_pc, sizeof wide_pc, &got), CITCAT_ERR_CORRUPT);
-	CHECK_EQ(read_sync(&cfg, CITCAT_CAT_VERSION, cut, sizeof cut, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, 5, flags, sizeof flags, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, 5, state_lru, sizeof state_lru, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, 5, wide_pc, sizeof wide_pc, &got), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(read_sync(&cfg, 5, cut, sizeof cut, &got), CITCAT_ERR_CORRUPT);
 	/* IRQ (bcount +5, epc +0x10), CKPT, IRQ (bcount +1, epc +4): the second
 	 * IRQ's deltas are from the first IRQ, not from the CKPT */
 	static const uint8_t seq[] = {0x88, 0x05, 0x20, 0x0c, 0xa8, 0x07, 0x02, 0x06, 0x00, 0x00, 0x88, 0x01, 0x08};
 	uint8_t meta[CITCAT_TARGET_META_LEN];
 	citcat_target_config_encode(&cfg, meta);
 	size_t n = 0;
-	uint8_t *b = wrap_container("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, meta, sizeof meta, seq, sizeof seq, 3, &n);
+	uint8_t *b = wrap_container("CCAT\r\n\x1a\n", 5, meta, sizeof meta, seq, sizeof seq, 3, &n);
 	struct citcat_cat_reader *r;
 	CHECK_EQ(citcat_cat_reader_open_mem(&r, b, n), 0);
 	CHECK_EQ(citcat_cat_next(r, &got), 1);
@@ -387,6 +496,7 @@ int main(void)
 	unlink(path);
 	test_sync_state(path);
 	test_stop_fault(path);
+	test_ckpt_marks(path);
 	test_ckpt();
 	unlink(path);
 	CHECK_DONE();

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_CAT_VERSION 5     /* written; readers accept 2 to 5 (CAT.md, Version changes) */
+#define CITCAT_CAT_VERSION 6     /* written; readers accept 2 to 6 (CAT.md, Version changes) */
 #define CITCAT_CAT_MIN_VERSION 2 /* the oldest version readers accept */
 
 enum citcat_cat_kind {
@@ -143,6 +143,15 @@ CITCAT_API const struct citcat_target_config *citcat_cat_config(const struct cit
  * argument), _TRUNCATED, _CHECKSUM, _CORRUPT, _LIMIT, _IO (details in
  * citcat_cat_reader_error).  EV->data stays valid until the next call. */
 CITCAT_API int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev);
+/* Before the first citcat_cat_next: makes the reader start at segment K's
+ * checkpoint (K >= 1; the CKPT event that starts it is the next event),
+ * passing over the chunks before it by their headers alone (CAT.md,
+ * version 6: every CKPT starts a marked chunk), without decoding them.
+ * Returns 1 when so positioned lazily (the next citcat_cat_next returns
+ * the CKPT, or 0 when the file has fewer segments), 0 when the file cannot
+ * seek (a version 5 CAT, or K = 0: read from the start and count), or
+ * CITCAT_ERR_INVAL (NULL R, or events already read). */
+CITCAT_API int citcat_cat_reader_seek_segment(struct citcat_cat_reader *r, uint64_t k);
 /* File offset of the chunk holding the last event (for progress; 0 for NULL). */
 CITCAT_API uint64_t citcat_cat_reader_offset(const struct citcat_cat_reader *r);
 /* Size of the file (0 when unknown, e.g. a pipe, or for NULL). */

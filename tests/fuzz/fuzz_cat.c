@@ -81,7 +81,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		read_all(data, size);
 		return 0;
 	}
-	/* the records are read as the A target's, then as the Cortex-M7's */
+	/* the records are read as the A target's, then as the Cortex-M7's; in
+	 * the current version, and in version 5, where a CKPT may sit anywhere
+	 * in an unmarked chunk (the wrapped chunk is never marked) */
 	wrap_read_both_targets("CCAT\r\n\x1a\n", CITCAT_CAT_VERSION, data, size, cat_meta, read_all);
+	wrap_read_both_targets("CCAT\r\n\x1a\n", 5, data, size, cat_meta, read_all);
 	return 0;
 }
