@@ -37,7 +37,7 @@ if [ "$mode" = examples ]; then
 		[ $rc -eq 0 ] || fail "$n: capture exited $rc: $(cat "$tmp/$n.err")"
 		tail -n 1 "$tmp/$n.out" | grep -q ' OK$' || fail "$n: no self-check OK: $(tail -n 3 "$tmp/$n.out")"
 		"$citcat" info "$tmp/$n.cat" >"$tmp/info" || fail "$n: info of the CAT failed"
-		grep -q 'CAT v5), Cortex-M7' "$tmp/info" || fail "$n: info does not name the Cortex-M7: $(head -n 1 "$tmp/info")"
+		grep -q 'CAT v[0-9]*), Cortex-M7' "$tmp/info" || fail "$n: info does not name the Cortex-M7: $(head -n 1 "$tmp/info")"
 		grep -q 'stopped by exit' "$tmp/info" || fail "$n: the trace did not end by exit"
 		"$citcat" info --json "$tmp/$n.cat" | grep -q '"target": "cortex-m7"' || fail "$n: info --json target"
 		"$citcat" info "$tmp/$n.itrace" | grep -q 'Cortex-M7' || fail "$n: info of the oracle"
