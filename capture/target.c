@@ -409,9 +409,8 @@ int target_wfi_sleep(struct target *t, uint32_t pc, const struct target_wake *w)
  * when the model cannot record it. */
 static int retire(struct target *t, uint32_t a, unsigned size, uint32_t word, int thumb)
 {
-	if (thumb && (t->daf || t->lvt)) {
-		fail(t, CITCAT_ERR_TARGET, "Thumb code at 0x%08x: %s mode decodes A32 instructions only", a,
-		     t->daf ? "DAF" : "LVT");
+	if (thumb && t->daf) {
+		fail(t, CITCAT_ERR_TARGET, "Thumb code at 0x%08x: DAF mode decodes A32 instructions only", a);
 		return -1;
 	}
 	thumb_ifetch(&t->bus, a, size);
