@@ -7,18 +7,36 @@
 # condition-failed load (retired, no access), PC-relative literal loads at
 # word and at halfword addresses (address = Align(PC, 4) + imm, PC = the
 # instruction's address + 4), LDRD, and interrupts taken in Thumb code.
-# Usage: lvt_thumb.sh CITCAT ELF OUTDIR
+# The same run records the DAF (T32 rules, formats/DAF.md): SDC-LSP + DAF
+# and the itrace's flow + DAF must rebuild the itrace's din byte for byte.
+# Each MORE_ELF (the interworking and IT-block tests of thumb_asm.S) gets
+# the same LVT and DAF round trips, without the listing checks.
+# Usage: lvt_thumb.sh CITCAT ELF OUTDIR [MORE_ELF...]
 set -u
 citcat=$1 elf=$2 out=$3
+shift 3
 name=lvt_thumb
 here=$(dirname "$0")
 run=$out/$name
 mkdir -p "$out"
 rm -f "$run.lvt" "$run.w.lvt" "$run.w.itrace" "$run.w.oracle" "$run.lvt.itrace" "$run.txt"
-bash "$here/example_capture.sh" "$citcat" "$elf" "$out" $name --lvt "$run.lvt" || exit 1
-"$citcat" replay --lvt "$run.lvt" --image "$elf" -o "$run.lvt.itrace" --oracle "$run.itrace" ||
-  { echo "FAIL: replay --lvt exited $?"; exit 1; }
-cmp -s "$run.lvt.itrace" "$run.itrace" || { echo "FAIL: the decoded trace differs from the oracle"; exit 1; }
+# LVT_AND_DAF RUN ELF: decode RUN.lvt and rebuild RUN.itrace's din from RUN.daf
+lvt_and_daf() {
+  local run=$1 elf=$2
+  rm -f "$run.lvt.itrace" "$run.din" "$run.it.din" "$run.sdc" "$run.flow.din"
+  "$citcat" replay --lvt "$run.lvt" --image "$elf" -o "$run.lvt.itrace" --oracle "$run.itrace" ||
+    { echo "FAIL: replay --lvt exited $?"; exit 1; }
+  cmp -s "$run.lvt.itrace" "$run.itrace" || { echo "FAIL: the decoded trace differs from the oracle"; exit 1; }
+  "$citcat" convert "$run.itrace" -o "$run.din" --uncached || { echo "FAIL: itrace -> din"; exit 1; }
+  "$citcat" convert "$run.itrace" --daf "$run.daf" -o "$run.it.din" || { echo "FAIL: itrace flow + DAF -> din"; exit 1; }
+  cmp -s "$run.din" "$run.it.din" || { echo "FAIL: itrace flow + DAF does not rebuild the din"; exit 1; }
+  "$citcat" convert "$run.itrace" -o "$run.sdc" --to sdclsp:r:32x4,128 || { echo "FAIL: itrace -> sdc"; exit 1; }
+  "$citcat" convert "$run.sdc" --daf "$run.daf" --image "$elf" -o "$run.flow.din" || { echo "FAIL: sdc + DAF -> din"; exit 1; }
+  cmp -s "$run.din" "$run.flow.din" || { echo "FAIL: SDC-LSP + DAF does not rebuild the din"; exit 1; }
+  rm -f "$run.lvt.itrace" "$run.it.din" "$run.sdc" "$run.flow.din"
+}
+bash "$here/example_capture.sh" "$citcat" "$elf" "$out" $name --lvt "$run.lvt" --daf "$run.daf" || exit 1
+lvt_and_daf "$run" "$elf"
 "$citcat" capture "$elf" --lvt "$run.w.lvt" --oracle "$run.w.oracle" --lvt-gran word --dcache 4K:4:32:plru --seed 1 \
   --uart-out /dev/null -q || { echo "FAIL: capture --lvt-gran word exited $?"; exit 1; }
 "$citcat" replay --lvt "$run.w.lvt" --image "$elf" -o "$run.w.itrace" --oracle "$run.w.oracle" ||
@@ -53,4 +71,11 @@ END {
     exit bad
 }' "$run.txt" || exit 1
 rm -f "$run.w.lvt" "$run.w.itrace" "$run.w.oracle" "$run.lvt.itrace"
-echo "$name: LVT round trips exact on Thumb code (byte and word granules)"
+echo "$name: LVT round trips exact on Thumb code (byte and word granules), DAF rebuilds the din"
+for more in "$@"; do
+  m=$(basename "$more" .elf)
+  "$citcat" capture "$more" -o "$out/lt_$m.cat" --oracle "$out/lt_$m.itrace" --lvt "$out/lt_$m.lvt" --daf "$out/lt_$m.daf" \
+    --seed 1 --uart-out /dev/null -q || { echo "FAIL: capture $m exited $?"; exit 1; }
+  lvt_and_daf "$out/lt_$m" "$more"
+  echo "$m: LVT round trip exact, DAF rebuilds the din"
+done
