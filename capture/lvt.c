@@ -421,7 +421,7 @@ static int decode_meta(const uint8_t *m, uint32_t ml, struct citcat_target_confi
 	int roff = citcat_target_config_reserved(m, &why);
 	if (citcat_target_config_decode(m, CITCAT_TARGET_META_LEN, cfg, &why))
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + (roff >= 0 ? (unsigned)roff : 0), "LVT header: %s", why);
-	if (cfg->isa != CITCAT_TARGET_ARMV7A) /* the LVT decodes A32 only (LVT.md) */
+	if (cfg->isa != CITCAT_TARGET_ARMV7A) /* the ARMv7-A target only (LVT.md): the M7 is not done */
 		return citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, 16, "LVT header: isa %u (the LVT has the ARMv7-A target only)",
 					  cfg->isa);
 	if (m[96] != 0 && m[96] != 2)

@@ -75,7 +75,8 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 
 static void flush_oracle(struct target *t)
 {
-	if (t->cur_valid && t->daf && citcat_daf_write(t->daf, t->cur.pc, t->cur.word, t->cur.acc, t->cur.n_acc))
+	if (t->cur_valid && t->daf && citcat_daf_write_isa(t->daf, t->cur.pc, t->cur.word, t->cur.size ? t->cur.size : 4,
+							  t->cur.thumb, t->cur.acc, t->cur.n_acc))
 		fail(t, citcat_daf_writer_error(t->daf)->code, "DAF trace: %s", citcat_daf_writer_error(t->daf)->msg);
 	if (t->cur_valid && t->oracle && citcat_itrace_write(t->oracle, &t->cur))
 		fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
@@ -409,11 +410,6 @@ int target_wfi_sleep(struct target *t, uint32_t pc, const struct target_wake *w)
  * when the model cannot record it. */
 static int retire(struct target *t, uint32_t a, unsigned size, uint32_t word, int thumb)
 {
-	if (thumb && (t->daf || t->lvt)) {
-		fail(t, CITCAT_ERR_TARGET, "Thumb code at 0x%08x: %s mode decodes A32 instructions only", a,
-		     t->daf ? "DAF" : "LVT");
-		return -1;
-	}
 	thumb_ifetch(&t->bus, a, size);
 	t->bus.cycle++;
 	t->insns++;

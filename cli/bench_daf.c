@@ -29,6 +29,7 @@
 struct batch {
 	uint64_t pc[BATCH];
 	uint32_t word[BATCH];
+	uint8_t size[BATCH], thumb[BATCH]; /* of each instruction (Thumb-2: issue 11) */
 	uint8_t irq[BATCH];
 	uint32_t off[BATCH + 1]; /* accesses of entry i: acc[off[i] .. off[i+1]) */
 	struct citcat_access *acc;
@@ -54,6 +55,8 @@ static int batch_fill(struct citcat_itrace_reader *r, struct batch *b, struct ci
 		}
 		b->pc[i] = rec->pc;
 		b->word[i] = rec->word;
+		b->size[i] = rec->size ? rec->size : 4;
+		b->thumb[i] = rec->thumb;
 		b->irq[i] = rec->kind == CITCAT_REC_IRQ;
 		memcpy(b->acc + b->off[i], rec->acc, rec->n_acc * sizeof *rec->acc);
 		b->off[i + 1] = (uint32_t)need;
@@ -129,7 +132,21 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 	if (sdc) {
 		struct sdclsp_config sc;
 		struct citcat_errinfo err;
-		if (sdclsp_config_parse(&sc, "sdclsp:r:32x4,128", &err) < 0 || sdclsp_encoder_alloc(&e, &sc, NULL, NULL) < 0) {
+		if (sdclsp_config_parse(&sc, "sdclsp:r:32x4,128", &err) < 0) {
+			status = cli_fail("SDC-LSP set-up failed");
+			goto out;
+		}
+		/* Thumb code needs the ARMv7 stream (SDCLSP.md, "Thumb"): a first pass
+		 * looks for it, so A32 runs keep their A32 figures */
+		struct citcat_itrace_reader *pre = NULL;
+		if (citcat_itrace_reader_open(&pre, itrace) == 0)
+			while (citcat_itrace_next(pre, rec) == 1)
+				if (rec->kind == CITCAT_REC_INSN && rec->thumb) {
+					sc.isa = CITCAT_SDCLSP_ISA_ARMV7;
+					break;
+				}
+		citcat_itrace_reader_close(pre);
+		if (sdclsp_encoder_alloc(&e, &sc, NULL, NULL) < 0) {
 			status = cli_fail("SDC-LSP set-up failed");
 			goto out;
 		}
@@ -144,7 +161,7 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 		double t0 = cpu_now();
 		for (int i = 0; i < b->n && !rc; i++)
 			if (!b->irq[i])
-				rc = citcat_daf_write(wd, b->pc[i], b->word[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
+				rc = citcat_daf_write_isa(wd, b->pc[i], b->word[i], b->size[i], b->thumb[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
 		r->enc_s += cpu_now() - t0;
 		for (int i = 0; i < b->n && !rc; i++) {
 			if (b->irq[i]) {
@@ -152,9 +169,9 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 					rc = sdclsp_encode_irq(e, b->pc[i]);
 				continue;
 			}
-			rc = citcat_daf_write(wr, b->pc[i], b->word[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
+			rc = citcat_daf_write_isa(wr, b->pc[i], b->word[i], b->size[i], b->thumb[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
 			if (!rc && e)
-				rc = sdclsp_encode_insn(e, b->pc[i], b->word[i]);
+				rc = sdclsp_encode_insn_isa(e, b->pc[i], b->word[i], b->size[i], b->thumb[i]);
 			if (b->off[i + 1] > b->off[i]) {
 				uint32_t a = (uint32_t)b->acc[b->off[i]].addr;
 				uint8_t le[4] = {(uint8_t)a, (uint8_t)(a >> 8), (uint8_t)(a >> 16), (uint8_t)(a >> 24)};
@@ -221,7 +238,7 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 		for (int i = 0; i < b->n && rc >= 0; i++) {
 			if (b->irq[i])
 				continue;
-			rc = citcat_daf_decode(d, b->pc[i], b->word[i], rec);
+			rc = citcat_daf_decode_isa(d, b->pc[i], b->word[i], b->size[i], b->thumb[i], rec);
 			nacc[i] = rec->n_acc;
 			last[i] = rec->n_acc ? rec->acc[rec->n_acc - 1].addr : 0;
 		}

@@ -24,8 +24,9 @@ struct flow {
 	struct citcat_ims ims;
 };
 
-/* 1 with PC and WORD, 0 at the end, or an exit status (already printed). */
-static int flow_next(struct flow *f, uint64_t *pc, uint32_t *word)
+/* 1 with PC, WORD, SIZE and THUMB (the state), 0 at the end, or an exit
+ * status (already printed). */
+static int flow_next(struct flow *f, uint64_t *pc, uint32_t *word, unsigned *size, int *thumb)
 {
 	int rc;
 	if (f->it) {
@@ -35,14 +36,16 @@ static int flow_next(struct flow *f, uint64_t *pc, uint32_t *word)
 			return -cli_errinfo(f->path, citcat_itrace_reader_error(f->it));
 		*pc = f->rec->pc;
 		*word = f->rec->word;
+		*size = f->rec->size ? f->rec->size : 4;
+		*thumb = f->rec->thumb;
 		return rc;
 	}
-	rc = sdclsp_decoder_next(f->sd, pc);
+	rc = sdclsp_decoder_next_isa(f->sd, pc, size, thumb);
 	if (rc < 0)
 		return -cli_errinfo(f->path, sdclsp_decoder_error(f->sd));
 	if (rc == 1) {
-		uint8_t b[4];
-		if (citcat_image_read(f->img, *pc, b, 4) < 0)
+		uint8_t b[4] = {0};
+		if (citcat_image_read(f->img, *pc, b, *size) < 0)
 			return -cli_fail("%s: instruction at 0x%08llx is not in the program image", f->path,
 					 (unsigned long long)*pc);
 		*word = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
@@ -129,11 +132,12 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 	}
 	uint64_t pc = 0, n = 0;
 	uint32_t word = 0;
-	int rc;
+	unsigned size = 4;
+	int rc, thumb = 0;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "decoding");
-	while ((rc = flow_next(&f, &pc, &word)) == 1) {
-		if (citcat_daf_decode(d, pc, word, rec) < 0) {
+	while ((rc = flow_next(&f, &pc, &word, &size, &thumb)) == 1) {
+		if (citcat_daf_decode_isa(d, pc, word, size, thumb, rec) < 0) {
 			status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
 			break;
 		}
@@ -145,7 +149,7 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 			status = EXIT_CHECK;
 			break;
 		}
-		struct citcat_ref ref = {.addr = pc, .size = 4, .type = CITCAT_REF_IFETCH};
+		struct citcat_ref ref = {.addr = pc, .size = size, .type = CITCAT_REF_IFETCH};
 		int e = citcat_addr_put(w, &ref);
 		for (uint32_t i = 0; !e && i < rec->n_acc; i++) {
 			ref = (struct citcat_ref){.addr = rec->acc[i].addr, .size = rec->acc[i].size,

@@ -13,6 +13,8 @@
 
 #define MAGIC "CDAF\r\n\x1a\n"
 #define META_LEN 8
+#define ISA_A32 1   /* version 1: ARM state only */
+#define ISA_ARMV7 2 /* version 2: ARM and Thumb state (A32 and T32 rules) */
 #define CHUNK (256u << 10)
 #define REC_MAX 1024 /* bytes: an escape of 64 accesses is 64 * 39 + 18 bits */
 
@@ -130,8 +132,9 @@ int citcat_daf_writer_open(struct citcat_daf_writer **out, const char *path, int
 	*out = w;
 	w->enc = encoding;
 	daf_rvu_reset(&w->rvu);
+	w->rvu.blx_imm = 1;
 	if (path) {
-		uint8_t meta[META_LEN] = {1, (uint8_t)encoding, 0, 0};
+		uint8_t meta[META_LEN] = {ISA_ARMV7, (uint8_t)encoding, 0, 0};
 		cc_put32(meta + 4, DAF_IRQ_VECTOR);
 		int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_DAF_VERSION, meta, META_LEN, CHUNK);
 		if (rc)
@@ -153,13 +156,20 @@ static unsigned size_code(unsigned size) { return size == 1 ? 0 : size == 2 ? 1 
 int citcat_daf_write(struct citcat_daf_writer *w, uint64_t pc, uint32_t word, const struct citcat_access *acc,
 		     uint32_t n_acc)
 {
+	return citcat_daf_write_isa(w, pc, word, 4, 0, acc, n_acc);
+}
+
+int citcat_daf_write_isa(struct citcat_daf_writer *w, uint64_t pc, uint32_t word, unsigned size, int thumb,
+			 const struct citcat_access *acc, uint32_t n_acc)
+{
 	if (w->err.code)
 		return w->err.code;
-	if (pc > UINT32_MAX || n_acc > CITCAT_ITRACE_MAX_ACC)
-		return wfail(w, CITCAT_ERR_INVAL, "instruction %llu: pc or access count out of range",
+	if (pc > UINT32_MAX || n_acc > CITCAT_ITRACE_MAX_ACC || (thumb ? (size != 2 && size != 4) || (pc & 1) : size != 4))
+		return wfail(w, CITCAT_ERR_INVAL, "instruction %llu: pc, size or access count out of range",
 			     (unsigned long long)w->st.insns);
 	struct daf_step s;
-	daf_rvu_begin(&w->rvu, (uint32_t)pc, word, &s);
+	daf_rvu_begin_isa(&w->rvu, (uint32_t)pc, word, size, thumb, &s);
+	word = s.word;
 	int rc = 0, executed = n_acc > 0;
 	uint32_t da = n_acc ? (uint32_t)acc[0].addr : 0;
 	size_t rstart = 0;
@@ -264,7 +274,7 @@ const struct citcat_daf_stats *citcat_daf_writer_stats(const struct citcat_daf_w
 
 struct citcat_daf_decoder {
 	struct cc_reader *cr;
-	int enc;
+	int enc, isa;
 	struct daf_rvu rvu;
 	const uint8_t *data; /* current chunk */
 	size_t len, bit;
@@ -404,12 +414,19 @@ static int open_common(struct citcat_daf_decoder *d, int rc)
 	if (mlen == META_LEN && (m[2] || m[3])) /* reserved (DAF.md, Metadata) */
 		return cc_reader_fail_at(d->cr, CITCAT_ERR_CORRUPT, 16 + (m[2] ? 2 : 3),
 					 "DAF metadata: reserved byte %d is 0x%02x, not 0", m[2] ? 2 : 3, m[2] ? m[2] : m[3]);
-	if (mlen != META_LEN || m[0] != 1 || (m[1] != CITCAT_DAF_RAW && m[1] != CITCAT_DAF_DIFF) || m[2] || m[3] ||
-	    cc_get32(m + 4) != DAF_IRQ_VECTOR || cc_reader_version(d->cr) != CITCAT_DAF_VERSION)
+	unsigned ver = cc_reader_version(d->cr), want_isa = ver == 1 ? ISA_A32 : ISA_ARMV7;
+	if (ver < 1)
+		return cc_reader_fail(d->cr, CITCAT_ERR_VERSION, 8, "DAF version %u (this reader knows 1 and 2)", ver);
+	if (mlen == META_LEN && m[0] != want_isa)
+		return cc_reader_fail_at(d->cr, CITCAT_ERR_CORRUPT, 16, "DAF metadata: ISA %u in a version %u file (want %u)",
+					 m[0], ver, want_isa);
+	if (mlen != META_LEN || (m[1] != CITCAT_DAF_RAW && m[1] != CITCAT_DAF_DIFF) || cc_get32(m + 4) != DAF_IRQ_VECTOR)
 		return cc_reader_fail(d->cr, CITCAT_ERR_CORRUPT, 0,
-				      "DAF metadata: want 8 bytes, ISA 1, encoding 1 or 2, reserved 0, IRQ vector 0x18");
+				      "DAF metadata: want 8 bytes, encoding 1 or 2, reserved 0, IRQ vector 0x18");
 	d->enc = m[1];
+	d->isa = m[0];
 	daf_rvu_reset(&d->rvu);
+	d->rvu.blx_imm = d->isa == ISA_ARMV7;
 	return 0;
 }
 
@@ -441,17 +458,28 @@ int citcat_daf_decoder_encoding(const struct citcat_daf_decoder *d) { return d->
 
 int citcat_daf_decode(struct citcat_daf_decoder *d, uint64_t pc, uint32_t word, struct citcat_itrace_rec *rec)
 {
+	return citcat_daf_decode_isa(d, pc, word, 4, 0, rec);
+}
+
+int citcat_daf_decode_isa(struct citcat_daf_decoder *d, uint64_t pc, uint32_t word, unsigned size, int thumb,
+			  struct citcat_itrace_rec *rec)
+{
 	if (cc_reader_error(d->cr)->code)
 		return cc_reader_error(d->cr)->code;
 	d->pc = pc;
-	if (pc > UINT32_MAX || (pc & 3))
-		return dfail(d, CITCAT_ERR_CORRUPT, "flow address not a 32-bit word address");
+	if (pc > UINT32_MAX || (thumb ? (pc & 1) || (size != 2 && size != 4) : (pc & 3) || size != 4))
+		return dfail(d, CITCAT_ERR_CORRUPT, thumb ? "flow address or size not a Thumb instruction's"
+							 : "flow address not a 32-bit word address");
+	if (thumb && d->isa == ISA_A32)
+		return dfail(d, CITCAT_ERR_CORRUPT, "a Thumb instruction in the flow, but this DAF (version 1) has A32 rules only");
 	struct daf_step s;
-	daf_rvu_begin(&d->rvu, (uint32_t)pc, word, &s);
+	daf_rvu_begin_isa(&d->rvu, (uint32_t)pc, word, size, thumb, &s);
 	rec->kind = CITCAT_REC_INSN;
 	rec->line = 0;
 	rec->pc = pc;
-	rec->word = word;
+	rec->word = s.word;
+	rec->size = (uint8_t)size;
+	rec->thumb = (uint8_t)thumb;
 	rec->n_acc = 0;
 	int rc, executed = 1;
 	uint32_t da = s.addr, v;

@@ -19,7 +19,7 @@
 #include "citcat.h"
 #include "itrace.h"
 
-#define CITCAT_DAF_VERSION 1
+#define CITCAT_DAF_VERSION 2 /* version 1 (A32 only) is still read */
 
 enum citcat_daf_encoding {
 	CITCAT_DAF_RAW = 1,  /* traced addresses as 32 bits */
@@ -50,6 +50,11 @@ int citcat_daf_writer_open(struct citcat_daf_writer **w, const char *path, int e
  * one (a bug); CITCAT_ERR_IO. */
 int citcat_daf_write(struct citcat_daf_writer *w, uint64_t pc, uint32_t word, const struct citcat_access *acc,
 		     uint32_t n_acc);
+/* The same for an instruction of SIZE bytes (2 or 4) in Thumb state when
+ * THUMB, WORD as the itrace records it; THUMB = 0 (SIZE 4) is
+ * citcat_daf_write. */
+int citcat_daf_write_isa(struct citcat_daf_writer *w, uint64_t pc, uint32_t word, unsigned size, int thumb,
+			 const struct citcat_access *acc, uint32_t n_acc);
 /* Writes the end chunk and renames the file into place; frees W.  Returns
  * 0 or an error (the output is then removed). */
 int citcat_daf_writer_close(struct citcat_daf_writer *w);
@@ -72,6 +77,11 @@ int citcat_daf_decoder_encoding(const struct citcat_daf_decoder *d);
  * instruction (index and PC) that consumed the bad or missing record:
  * _CORRUPT, _TRUNCATED, _LIMIT, _CHECKSUM, _IO. */
 int citcat_daf_decode(struct citcat_daf_decoder *d, uint64_t pc, uint32_t word, struct citcat_itrace_rec *rec);
+/* The same for an instruction of SIZE bytes in Thumb state when THUMB (REC
+ * also gets SIZE and THUMB).  A Thumb instruction in the flow of a version 1
+ * file (A32 rules only) is _CORRUPT. */
+int citcat_daf_decode_isa(struct citcat_daf_decoder *d, uint64_t pc, uint32_t word, unsigned size, int thumb,
+			  struct citcat_itrace_rec *rec);
 /* At the end of the flow: checks that every record was consumed and that
  * the file's instruction count equals the flow's.  0 or an error. */
 int citcat_daf_decoder_finish(struct citcat_daf_decoder *d);

@@ -30,6 +30,8 @@
 struct daf_rvu {
 	uint32_t valid; /* bit n: rn is valid (n = 0..14) */
 	uint32_t r[16];
+	uint8_t it;     /* ITSTATE as the flow's IT instructions set it (capture/thumb.h); 0 outside IT blocks */
+	uint8_t blx_imm; /* A32 BLX (immediate) writes LR (DAF version 2); 0: an escape (version 1) */
 };
 
 /* What an instruction needs from the DAF record stream (DAF.md, records). */
@@ -55,6 +57,8 @@ struct daf_step {
 	uint8_t addr_known;
 	uint32_t addr;   /* the data address when ADDR_KNOWN */
 	/* decoded memory operation */
+	uint8_t thumb;   /* T32: r15 reads as pc + 4 (Align(pc + 4, 4) as a base) */
+	uint8_t pc_raw;  /* T32 TBB/TBH: r15 as the base is pc + 4, not aligned */
 	uint8_t rn, rt, rm, size, count; /* size of each access; count of accesses */
 	uint8_t pre, up, wback, off_known, off_inv; /* off_inv: offset register recoverable by inversion */
 	uint8_t rot;     /* ROR amount for inverting a rotated offset register (0 = none) */
@@ -68,6 +72,10 @@ void daf_rvu_reset(struct daf_rvu *r);
  * and fills S.  Never fails: an instruction the RVU does not model is an
  * escape (it invalidates every register, see DAF.md). */
 void daf_rvu_begin(struct daf_rvu *r, uint32_t pc, uint32_t word, struct daf_step *s);
+/* The same for an instruction of SIZE bytes (2 or 4) in Thumb state when
+ * THUMB (WORD as the itrace records it: the first halfword in bits 15..0);
+ * THUMB = 0 is daf_rvu_begin (SIZE 4).  DAF.md, "T32". */
+void daf_rvu_begin_isa(struct daf_rvu *r, uint32_t pc, uint32_t word, unsigned size, int thumb, struct daf_step *s);
 /* Applies the effects of a memory instruction (SINGLE, MULTI, ESCAPE)
  * given whether it executed and its data address DA (the address of its
  * first access).  No-op for other instructions. */

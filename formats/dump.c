@@ -843,7 +843,7 @@ static int daf_next(void *ctx, struct walk *w, int fill)
 		if (fr->kind != CITCAT_REC_INSN)
 			continue;
 		struct citcat_daf_stats b = *citcat_daf_decoder_stats(a->d);
-		if ((rc = citcat_daf_decode(a->d, fr->pc, fr->word, &a->out)) < 0)
+		if ((rc = citcat_daf_decode_isa(a->d, fr->pc, fr->word, fr->size ? fr->size : 4, fr->thumb, &a->out)) < 0)
 			return rc;
 		const struct citcat_daf_stats *n = citcat_daf_decoder_stats(a->d);
 		uint64_t insn = a->insn++;

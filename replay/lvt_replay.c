@@ -264,6 +264,11 @@ static int apply_events(struct lreplayer *p, uint32_t a)
 			fetch_event(p);
 			continue;
 		}
+		if (p->c.itstate) { /* the trace module takes none there (TARGET.md) */
+			replay_diverge(&p->c, "interrupt schedule", "an interrupt outside IT blocks (TARGET.md)",
+				       "an interrupt recorded inside an IT block (ITSTATE 0x%02x)", p->c.itstate);
+			return 0;
+		}
 		if (!replay_irq_enabled(&p->c, e->line))
 			return 0;
 		struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = e->line, .pc = a};
@@ -275,13 +280,40 @@ static int apply_events(struct lreplayer *p, uint32_t a)
 	return 0;
 }
 
+/* The condition-failed instructions of an IT block, which Unicorn runs no
+ * code hook for and which make no data access (so consume no record), as
+ * the capture model retires them (capture/target.c, it_skipped); never past
+ * the instruction count of STOP. */
+static void it_skipped(struct lreplayer *p, uint32_t a)
+{
+	uint32_t cpsr;
+	uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
+	while (p->c.itstate && a != p->c.expect_pc && !p->c.failed && !thumb_cond_passed(p->c.itstate >> 4, cpsr)) {
+		uint32_t pc = p->c.expect_pc, off = pc - p->c.ram_base;
+		uint16_t hw;
+		if (off >= p->c.ram_size || p->c.ram_size - off < 4 || !replay_known_range(&p->c, pc, 2))
+			break;
+		memcpy(&hw, p->c.ram + off, 2);
+		unsigned size = thumb_size(hw);
+		if (!replay_known_range(&p->c, pc, size) ||
+		    (p->ev_valid && p->ev.kind == CITCAT_LVT_STOP && p->c.insns == p->ev.st.insns))
+			break;
+		replay_retire(&p->c, pc, size, thumb_word_at(p->c.ram + off, size), 1);
+		close_record(p);
+	}
+}
+
 static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct lreplayer *p = ctx;
 	uint32_t a = (uint32_t)address;
-	if (p->c.failed)
+	if (p->c.failed || p->c.done) {
+		uc_emu_stop(uc); /* again: see replay.c's hook_code */
 		return;
+	}
 	close_record(p);
+	if (p->c.itstate && !p->c.after_exception)
+		it_skipped(p, a);
 	replay_boundary(&p->c, a);
 	if (p->ev_valid && p->ev.kind == CITCAT_LVT_STOP && p->c.insns == p->ev.st.insns) {
 		if (p->c.bcount != p->ev.bcount) {
@@ -296,22 +328,25 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	if (p->ev_valid && (p->ev.pc == a || p->ev.bcount < p->c.bcount) && (apply_events(p, a) || p->c.failed))
 		return;
-	if (!replay_fetch_in_ram(&p->c, a, size, 1))
+	if (!replay_fetch_in_ram(&p->c, a, size, 0))
 		return;
-	if (!replay_known_range(&p->c, a, 4)) {
+	if (!replay_known_range(&p->c, a, size)) {
 		uint32_t o = a - p->c.ram_base;
-		int dma = replay_kbit(p->dmaw, o) || replay_kbit(p->dmaw, o + 1) || replay_kbit(p->dmaw, o + 2) || replay_kbit(p->dmaw, o + 3);
+		int dma = 0;
+		for (uint32_t i = 0; i < size; i++)
+			dma |= replay_kbit(p->dmaw, o + i);
 		replay_diverge(&p->c, "memory image", "an instruction from the binary's code or stored by the core",
 			dma ? "a fetch from 0x%08x, which DMA wrote: the LVT does not carry DMA data"
 			    : "a fetch from 0x%08x, outside the binary's code and never stored by the core since P", a);
 		return;
 	}
-	uint32_t word;
-	memcpy(&word, p->c.ram + (a - p->c.ram_base), 4);
+	uint32_t word = thumb_word_at(p->c.ram + (a - p->c.ram_base), size);
+	int thumb = thumb_state_in(a, size, p->c.block_thumb);
 	p->xpage[(a - p->c.ram_base) >> 12] = 1;
-	replay_retire(&p->c, a, 4, word, 0);
-	if (core_is_wfi(word))
-		core_wfi_retire(uc, a); /* the wake-up is the next interrupt record */
+	p->xpage[(a + size - 1 - p->c.ram_base) >> 12] = 1;
+	replay_retire(&p->c, a, size, word, thumb);
+	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word))
+		thumb_wfi_retire(uc, a, size, thumb); /* the wake-up is the next interrupt record */
 	if (p->cfg->progress && (p->c.insns & 0xfffff) == 0 && p->cfg->progress(p->cfg->progress_ctx, p->c.insns, 0))
 		replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions", (unsigned long long)p->c.insns);
 }
@@ -446,7 +481,8 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 	}
 	p->c.bus.dc.rng = start.dc_rng;
 	/* MEM_READ, before the read: the hook puts the value where the core loads it */
-	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_unmapped, hook_intr, NULL};
+	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_unmapped, hook_intr,
+				   &p->c.block_thumb};
 	struct arm_state regs;
 	memcpy(regs.slot, start.regs, sizeof regs.slot);
 	if ((rc = replay_open_core(&p->c, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read, mmio_write, &hooks, p, &regs)))

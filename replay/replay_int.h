@@ -122,7 +122,8 @@ static inline void replay_boundary(struct replay_core *c, uint32_t a)
 }
 
 /* The instruction at A (SIZE bytes as Unicorn reports it) must lie in RAM,
- * and be an ARM one when ARM_ONLY (the LVT decoder: LVT.md); otherwise
+ * and be an ARM one when ARM_ONLY (no replayer asks since the LVT decoder runs
+ * Thumb code too: LVT.md); otherwise
  * reports the divergence and returns 0. */
 int replay_fetch_in_ram(struct replay_core *c, uint32_t a, uint32_t size, int arm_only);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Data-address filtering on one example (issue 9, part 2): takes the ex_NAME
 # fixture's capture, recorded with the DAF trace module (DAFDiff) beside its
-# oracle (raw DAF captured here on three examples), and checks that SDC-LSP + DAF
+# oracle (raw DAF captured here on four examples, one of them Thumb), and checks that SDC-LSP + DAF
 # with the firmware image rebuilds, byte for byte, the din that the full
 # itrace gives; also the partial replay over the itrace's own flow, which
 # checks every rebuilt access against the trace.
@@ -13,8 +13,8 @@ shift 4
 r=$t/$name
 cp "$dir/$name.itrace" "$r.itrace" && cp "$dir/$name.daf" "$r.daf" || { echo "FAIL: no fixture capture in $dir"; exit 1; }
 dafs=$r.daf
-case $name in # raw encoding on three examples (the unit test covers it too), to keep CI short
-  sched|dijkstra|uartline)
+case $name in # raw encoding on four examples (the unit test covers it too), to keep CI short
+  sched|dijkstra|uartline|sched_thumb)
     "$citcat" capture "$elf" -o "$r.cat" --daf "$r.raw.daf" --daf-raw --seed 1 --uart-out /dev/null -q "$@" \
       || { echo "FAIL: capture --daf --daf-raw exited $?"; exit 1; }
     dafs="$dafs $r.raw.daf" ;;

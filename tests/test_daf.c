@@ -242,10 +242,18 @@ static uint8_t *rewrite(const char *path, void (*edit)(struct bits *, uint32_t *
 	struct cc_writer *w;
 	char out[160];
 	snprintf(out, sizeof out, "%s/tampered.daf", tmpdir);
-	CHECK(cc_reader_open(&r, path, NULL, 1) == 0);
+	CHECK(cc_reader_open(&r, path, NULL, CITCAT_DAF_VERSION) == 0);
 	uint32_t mlen;
-	const uint8_t *meta = cc_reader_meta(r, &mlen);
-	CHECK(cc_writer_open(&w, out, cc_reader_magic(r), 1, meta, mlen, 1 << 16) == 0);
+	const uint8_t *m = cc_reader_meta(r, &mlen);
+	uint8_t meta[8];
+	CHECK(mlen == sizeof meta);
+	memcpy(meta, m, sizeof meta);
+	unsigned version = cc_reader_version(r);
+	if (edit == NULL) { /* restamp: version ARG >> 8, ISA byte ARG & 0xff */
+		version = (unsigned)arg >> 8;
+		meta[0] = (uint8_t)arg;
+	}
+	CHECK(cc_writer_open(&w, out, cc_reader_magic(r), (uint16_t)version, meta, mlen, 1 << 16) == 0);
 	const uint8_t *p;
 	size_t n;
 	uint32_t nrec;
@@ -255,7 +263,7 @@ static uint8_t *rewrite(const char *path, void (*edit)(struct bits *, uint32_t *
 		memset(&s, 0, sizeof s);
 		memcpy(s.b, p, n);
 		s.n = 8 * n;
-		if (nrec)
+		if (nrec && edit)
 			edit(&s, &nrec, arg);
 		size_t nb = (s.n + 7) / 8;
 		uint8_t *q = cc_writer_reserve(w, nb);
@@ -349,6 +357,122 @@ static void test_tamper(void)
 	free(buf);
 }
 
+/* ---- T32 (DAF.md, "T32") ---- */
+
+struct tinsn {
+	uint32_t pc, word;
+	uint8_t size, thumb;
+	uint32_t n;
+	struct citcat_access acc[4];
+};
+
+/* A Thumb run worked out by hand (r2 = 0x3000 and sp = 0x8000 on the core;
+ * every register invalid at first). */
+static const struct tinsn trun[] = {
+	{0x200, 0x2140, 2, 1, 0, {{0}}},                            /* movs r1, #0x40       r1 valid */
+	{0x202, 0x4a02, 2, 1, 1, {R(0x20c, 4)}},                    /* ldr r2, [pc, #8]     Align(0x206, 4) + 8: inferred */
+	{0x204, 0x6853, 2, 1, 1, {R(0x3004, 4)}},                   /* ldr r3, [r2, #4]     r2 loaded: traced, r2 recovered */
+	{0x206, 0x4001f852, 4, 1, 1, {R(0x3040, 4)}},               /* ldr.w r4, [r2, r1]   inferred */
+	{0x20a, 0xbf08, 2, 1, 0, {{0}}},                            /* it eq */
+	{0x20c, 0x6815, 2, 1, 0, {{0}}},                            /* ldreq r5, [r2]       condition failed: executed bit 0 */
+	{0x20e, 0x6702e9d2, 4, 1, 2, {R(0x3008, 4), R(0x300c, 4)}}, /* ldrd r6, r7, [r2, #8]  inferred */
+	{0x212, 0xb510, 2, 1, 2, {W(0x7ff8, 4), W(0x7ffc, 4)}},     /* push {r4, lr}        sp invalid: traced, recovered */
+	{0x214, 0xbd10, 2, 1, 2, {R(0x7ff8, 4), R(0x7ffc, 4)}},     /* pop {r4, pc}         inferred; sp = 0x8000 */
+	{0x300, 0xf001e8df, 4, 1, 1, {R(0x344, 1)}},                /* tbb [pc, r1]         pc + 4 + 0x40 (not aligned): inferred */
+	{0x304, 0x9801, 2, 1, 1, {R(0x8004, 4)}},                   /* ldr r0, [sp, #4]     inferred */
+	{0x306, 0xf800f000, 4, 1, 0, {{0}}},                        /* bl                   lr = 0x30b */
+	{0x30a, 0x0c0bf85e, 4, 1, 1, {R(0x300, 4)}},                /* ldr.w r0, [lr, #-11] inferred */
+	{0x018, 0xe5990000, 4, 0, 1, {R(0x410b, 4)}},               /* ARM ldr r0, [r9] at the IRQ vector: traced */
+};
+#define NTRUN (sizeof trun / sizeof *trun)
+
+static void test_t32(void)
+{
+	static const int tda[NTRUN] = {0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+	struct daf_rvu r;
+	daf_rvu_reset(&r);
+	for (size_t i = 0; i < NTRUN; i++) {
+		struct daf_step st;
+		daf_rvu_begin_isa(&r, trun[i].pc, trun[i].word, trun[i].size, trun[i].thumb, &st);
+		int t = st.need == DAF_NEED_ADDR || st.need == DAF_NEED_ESCAPE ||
+			(st.need == DAF_NEED_COND && trun[i].n && !st.addr_known);
+		if (t != tda[i] || (i == 5 && st.need != DAF_NEED_COND))
+			fprintf(stderr, "trun[%zu] at 0x%x: traced %d (need %u), want %d\n", i, trun[i].pc, t, st.need, tda[i]);
+		CHECK(t == tda[i]);
+		CHECK(st.need != DAF_NEED_ESCAPE);
+		if (st.addr_known && trun[i].n)
+			CHECK(st.addr == trun[i].acc[0].addr);
+		daf_rvu_end(&r, &st, trun[i].n > 0, trun[i].n ? (uint32_t)trun[i].acc[0].addr : 0);
+		if (i == 2)
+			CHECK((r.valid & V(2)) && r.r[2] == 0x3000);
+		if (i == 8)
+			CHECK((r.valid & V(13)) && r.r[13] == 0x8000 && !(r.valid & V(4)));
+		if (i == 11)
+			CHECK((r.valid & V(14)) && r.r[14] == 0x30b);
+	}
+	/* round trip through the file, both encodings, and a version 1 file */
+	static char path[128];
+	snprintf(path, sizeof path, "%s/run1.daf", tmpdir);
+	for (int enc = CITCAT_DAF_RAW; enc <= CITCAT_DAF_DIFF; enc++) {
+		struct citcat_daf_writer *w;
+		CHECK(citcat_daf_writer_open(&w, path, enc) == 0);
+		for (size_t i = 0; i < NTRUN; i++)
+			CHECK(citcat_daf_write_isa(w, trun[i].pc, trun[i].word, trun[i].size, trun[i].thumb, trun[i].acc,
+						   trun[i].n) == 0);
+		CHECK(citcat_daf_writer_stats(w)->cond_bits == 1 && citcat_daf_writer_stats(w)->loads_traced == 2);
+		CHECK(citcat_daf_writer_close(w) == 0);
+		struct citcat_daf_decoder *d;
+		static struct citcat_itrace_rec rec;
+		CHECK(citcat_daf_decoder_open(&d, path) == 0);
+		for (size_t i = 0; i < NTRUN; i++) {
+			CHECK(citcat_daf_decode_isa(d, trun[i].pc, trun[i].word, trun[i].size, trun[i].thumb, &rec) == 1);
+			CHECK(rec.n_acc == trun[i].n && rec.size == trun[i].size && rec.thumb == trun[i].thumb);
+			for (uint32_t k = 0; k < rec.n_acc && k < trun[i].n; k++)
+				CHECK(rec.acc[k].addr == trun[i].acc[k].addr && rec.acc[k].size == trun[i].acc[k].size &&
+				      rec.acc[k].write == trun[i].acc[k].write);
+		}
+		CHECK(citcat_daf_decoder_finish(d) == 0);
+		citcat_daf_decoder_close(d);
+	}
+	/* the same bytes stamped version 1 (A32 rules only): a Thumb instruction is refused */
+	size_t len;
+	uint8_t *buf = rewrite(path, NULL, 1 << 8 | 1, &len);
+	struct citcat_daf_decoder *d;
+	static struct citcat_itrace_rec rec;
+	CHECK(citcat_daf_decoder_open_mem(&d, buf, len) == 0);
+	CHECK(citcat_daf_decode_isa(d, trun[0].pc, trun[0].word, 2, 1, &rec) == CITCAT_ERR_CORRUPT);
+	CHECK(strstr(citcat_daf_decoder_error(d)->msg, "version 1") != NULL);
+	citcat_daf_decoder_close(d);
+	free(buf);
+	/* the ISA byte must match the version: 1 in version 2 and 2 in version 1 are refused at offset 16 */
+	for (long a = 0; a < 2; a++) {
+		buf = rewrite(path, NULL, a ? (1 << 8 | 2) : (2 << 8 | 1), &len);
+		CHECK(citcat_daf_decoder_open_mem(&d, buf, len) == CITCAT_ERR_CORRUPT);
+		CHECK(citcat_daf_decoder_error(d)->offset == 16);
+		citcat_daf_decoder_close(d);
+		free(buf);
+	}
+}
+
+/* A version 1 file (A32 only, as citcat wrote before Thumb) still decodes;
+ * its A32 BLX (immediate) stays an escape there, as version 1 wrote it. */
+static void test_version1(void)
+{
+	const char *p = write_run(table3, 5, CITCAT_DAF_DIFF, NULL);
+	size_t len;
+	uint8_t *buf = rewrite(p, NULL, 1 << 8 | 1, &len);
+	CHECK(decode_run(NULL, buf, len, table3, 5) == -1);
+	free(buf);
+	struct daf_rvu r;
+	struct daf_step st;
+	daf_rvu_reset(&r);
+	daf_rvu_begin(&r, 0x100, 0xfa000010, &st); /* blx #imm */
+	CHECK(st.need == DAF_NEED_ESCAPE);
+	r.blx_imm = 1;
+	daf_rvu_begin(&r, 0x100, 0xfa000010, &st);
+	CHECK(st.need == DAF_NEED_NONE && (r.valid & V(14)) && r.r[14] == 0x104);
+}
+
 static void test_bad_files(void)
 {
 	struct citcat_daf_decoder *d;
@@ -371,6 +495,8 @@ int main(void)
 	test_modes();
 	test_model_check();
 	test_tamper();
+	test_t32();
+	test_version1();
 	test_bad_files();
 	char path[160];
 	for (int e = 1; e <= 2; e++) {

@@ -16,12 +16,22 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     if(n STREQUAL "uartline_thumb")
       set(extra --uart-in ${CITCAT_EXAMPLE_DATA_DIR}/uartline.txt)
     endif()
+    # the same run records the LVT and the DAF that lvt_NAME and daf_NAME check (below)
     add_test(NAME example_capture_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/example_capture.sh
-      $<TARGET_FILE:citcat_cli> ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb ${n} ${extra})
+      $<TARGET_FILE:citcat_cli> ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb ${n} ${extra}
+      --lvt ${CMAKE_CURRENT_BINARY_DIR}/thumb/${n}.lvt --daf ${CMAKE_CURRENT_BINARY_DIR}/thumb/${n}.daf)
     set_tests_properties(example_capture_${n} PROPERTIES FIXTURES_SETUP ex_${n})
     add_test(NAME replay_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_example.sh
       $<TARGET_FILE:citcat_cli> ${CMAKE_CURRENT_BINARY_DIR}/thumb ${n})
     set_tests_properties(replay_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+    # DAF on Thumb code (T32 rules, DAF.md): SDC-LSP + DAF and the itrace's
+    # flow + DAF rebuild the itrace's din byte for byte (three examples in
+    # the ASan suite, for its time budget)
+    if(NOT CITCAT_SANITIZE OR n MATCHES "^(crc32|sched|uartline)_thumb$")
+      add_test(NAME daf_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/daf_example.sh $<TARGET_FILE:citcat_cli>
+        ${CITCAT_EXAMPLE_DIR}/${n}.elf ${n} ${CMAKE_CURRENT_BINARY_DIR}/thumb ${extra})
+      set_tests_properties(daf_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+    endif()
   endforeach()
 endif()
 
@@ -43,4 +53,29 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     ${CMAKE_CURRENT_BINARY_DIR}/firmware/thumb_test.elf)
   set_tests_properties(thumb_asm PROPERTIES FIXTURES_SETUP ex_thumb_test)
   set_tests_properties(sdclsp_roundtrip_thumb_asm PROPERTIES FIXTURES_REQUIRED ex_thumb_test)
+endif()
+
+# The LVT and the DAF on Thumb code (issue 11): hand-written Thumb-2 loads
+# (IT blocks with condition-failed loads, PC-relative literals, LDRD, LDM,
+# TBB) and thumb_asm.S's interworking, each LVT decoded with the firmware
+# alone and checked against its oracle, each DAF rebuilding the din; and the
+# LVT of every Thumb example (the fixtures above record it in the same run).
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  citcat_add_firmware(lvt_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/lvt_thumb_main.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/firmware/lvt_thumb.S OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  add_test(NAME lvt_thumb_asm COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lvt_thumb.sh $<TARGET_FILE:citcat_cli>
+    ${CMAKE_CURRENT_BINARY_DIR}/firmware/lvt_thumb.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb
+    ${CMAKE_CURRENT_BINARY_DIR}/firmware/thumb_test.elf)
+  foreach(n IN LISTS CITCAT_EXAMPLE_THUMB_NAMES)
+    if(CITCAT_SANITIZE AND NOT n MATCHES "^(crc32|sched|uartline)_thumb$") # the ASan suite's time budget
+      continue()
+    endif()
+    set(extra)
+    if(n STREQUAL "uartline_thumb")
+      set(extra --uart-in ${CITCAT_EXAMPLE_DATA_DIR}/uartline.txt)
+    endif()
+    add_test(NAME lvt_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lvt_example.sh $<TARGET_FILE:citcat_cli>
+      ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb ${n} ${extra})
+    set_tests_properties(lvt_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+  endforeach()
 endif()

@@ -2,8 +2,10 @@
  * whatever the bytes.  An input starting "CDAF" is read as a whole file;
  * any other input is [encoding byte][nrec byte][record bits] wrapped in a
  * valid container (wrap.h) so the record decoder is reached despite the
- * checksums.  The program flow is a fixed loop of instructions that need
- * every kind of record: an address, an executed bit, an escape. */
+ * checksums (bit 1 of the encoding byte: a version 2 container, ISA 2, and
+ * a flow that mixes Thumb code in).  The program flow is a fixed loop of
+ * instructions that need every kind of record: an address, an executed
+ * bit, an escape. */
 #include "daf.h"
 #include "wrap.h"
 
@@ -18,14 +20,36 @@ static const uint32_t flow[] = {
 	0xe7923001, /* ldr r3, [r2, r1]    address, recovers r2 */
 };
 
+/* Thumb (DAF.md, "T32"): word, size */
+static const uint32_t tflow[][2] = {
+	{0x6800, 2},       /* ldr r0, [r0]        address */
+	{0xbf18, 2},       /* it ne */
+	{0x6815, 2},       /* ldrne r5, [r2]      executed bit [+ address] */
+	{0xf001e8df, 4},   /* tbb [pc, r1]        address unless r1 valid */
+	{0xe8500f00, 4},   /* ldrex r0, [r0]      escape */
+	{0xbd10, 2},       /* pop {r4, pc}        address */
+	{0x6702e9d2, 4},   /* ldrd r6, r7, [r2, #8] */
+	{0x2140, 2},       /* movs r1, #0x40      nothing */
+};
+
 static void decode(const uint8_t *buf, size_t len)
 {
 	static struct citcat_itrace_rec rec;
 	struct citcat_daf_decoder *d;
 	if (citcat_daf_decoder_open_mem(&d, buf, len) == 0) {
 		int rc = 1;
-		for (uint32_t i = 0; i < 600 && rc == 1; i++)
-			rc = citcat_daf_decode(d, 0x1000 + 4 * i, flow[i % (sizeof flow / sizeof *flow)], &rec);
+		uint32_t pc = 0x1000;
+		for (uint32_t i = 0; i < 600 && rc == 1; i++) {
+			if (i % 3 == 2) { /* Thumb (refused by a version 1 file) */
+				const uint32_t *t = tflow[(i / 3) % (sizeof tflow / sizeof *tflow)];
+				rc = citcat_daf_decode_isa(d, pc, t[0], t[1], 1, &rec);
+				pc += t[1];
+			} else {
+				pc = (pc + 3) & ~3u;
+				rc = citcat_daf_decode(d, pc, flow[i % (sizeof flow / sizeof *flow)], &rec);
+				pc += 4;
+			}
+		}
 		if (rc == 1)
 			citcat_daf_decoder_finish(d);
 	}
@@ -40,9 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size < 2)
 		return 0;
-	uint8_t meta[8] = {1, (uint8_t)(1 + (data[0] & 1)), 0, 0, 0x18, 0, 0, 0};
+	unsigned v2 = (data[0] >> 1) & 1;
+	uint8_t meta[8] = {(uint8_t)(1 + v2), (uint8_t)(1 + (data[0] & 1)), 0, 0, 0x18, 0, 0, 0};
 	size_t len;
-	uint8_t *buf = wrap_container("CDAF\r\n\x1a\n", 1, meta, sizeof meta, data + 2, size - 2, data[1], &len);
+	uint8_t *buf = wrap_container("CDAF\r\n\x1a\n", 1 + v2, meta, sizeof meta, data + 2, size - 2, data[1], &len);
 	if (buf)
 		decode(buf, len);
 	free(buf);
