@@ -538,11 +538,16 @@ static unsigned stream_mask(int what)
 	return m;
 }
 
+static size_t key_slot(uint32_t key, size_t cap)
+{
+	return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1); /* high bits: keys are PCs */
+}
+
 static struct rkey *acc_key(struct acct *t, uint32_t key)
 {
 	if (!t->ht_cap)
 		return NULL;
-	size_t h = (size_t)(key * 0x9E3779B1u) & (t->ht_cap - 1);
+	size_t h = key_slot(key, t->ht_cap);
 	while (t->ht[h].total && t->ht[h].key != key)
 		h = (h + 1) & (t->ht_cap - 1);
 	return t->ht[h].total ? &t->ht[h] : NULL;
@@ -644,7 +649,7 @@ static int acc_tables(struct citcat_wet *w, unsigned a, int back)
 		t->sval[i] = t->lv[n - 1 - pos];
 		if (i && key == (uint32_t)(t->srt[i - 1] >> 32))
 			continue;
-		size_t h = (size_t)(key * 0x9E3779B1u) & (t->ht_cap - 1);
+		size_t h = key_slot(key, t->ht_cap);
 		while (t->ht[h].total)
 			h = (h + 1) & (t->ht_cap - 1);
 		size_t j = i;
