@@ -140,10 +140,10 @@ static int cmd_wet_build(int argc, char **argv)
 		       ", \"index_bytes\": %" PRIu64 ", \"seconds\": %.3f, \"minsn_per_s\": %.3f, \"cdeps\": %" PRIu64
 		       ", \"cfg\": {\"functions\": %" PRIu64 ", \"nodes\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"branches\": %" PRIu64
 		       ", \"control_deps\": %" PRIu64 ", \"back_edges\": %" PRIu64 "}, \"node_stmts\": %" PRIu64 ", \"local_deps\": %" PRIu64
-		       ", \"regvals\": %" PRIu64 ", \"tuples\": %" PRIu64 ", \"groups\": %" PRIu64 ", \"dep_labels\": %" PRIu64 ", ",
+		       ", \"regvals\": %" PRIu64 ", \"tuples\": %" PRIu64 ", \"groups\": %" PRIu64 ", \"dep_labels\": %" PRIu64 ", \"acc_tier1_segments\": [%" PRIu64 ", %" PRIu64 "], ",
 		       res.insns, res.irqs, res.node_execs, res.nodes, res.segments, res.deps, res.file_bytes, res.graph_bytes,
 		       res.index_bytes, res.seconds, mips, res.cdeps, res.cfg[0], res.cfg[1], res.cfg[2], res.cfg[3], res.cfg[4], res.cfg[5], res.node_stmts, res.local_deps,
-		       res.regvals, res.tuples, res.groups, res.dep_labels);
+		       res.regvals, res.tuples, res.groups, res.dep_labels, res.acc_tier1[0], res.acc_tier1[1]);
 		print_sizes(stdout, res.stream, res.insns, 1);
 		printf("}\n");
 	} else {

@@ -462,6 +462,32 @@ static int walk_cb(void *ctx, const struct citcat_wet_insn *in)
 	return 0;
 }
 
+/* The accesses of IN, when the walk asked for them (version 5: tier 1 for
+ * addresses and access values is resolved differently with and without
+ * the other streams). */
+static int acc_check(const struct ref *f, const struct citcat_wet_insn *in)
+{
+	uint64_t j = in->index;
+	REQ(in->n_acc == f->acc_n[j], "instruction %" PRIu64 ": %u accesses, reference %u", j, in->n_acc, f->acc_n[j]);
+	const struct citcat_access *a = f->acc + f->acc_first[j];
+	for (uint32_t k = 0; k < in->n_acc; k++)
+		REQ(in->acc[k].addr == a[k].addr && in->acc[k].size == a[k].size && in->acc[k].write == a[k].write &&
+		    in->acc[k].value == a[k].value, "instruction %" PRIu64 ": access %u differs", j, k);
+	return 0;
+}
+
+/* Accesses alone. */
+static int acc_cb(void *ctx, const struct citcat_wet_insn *in)
+{
+	struct wctx *c = ctx;
+	uint64_t j = in->index;
+	REQ(j == c->expect, "accesses walk delivered instruction %" PRIu64 ", expected %" PRIu64, j, c->expect);
+	c->expect += c->backward ? (uint64_t)-1 : 1;
+	c->seen++;
+	REQ(in->n_acc == c->f->acc_n[j], "instruction %" PRIu64 ": %u accesses, reference %u", j, in->n_acc, c->f->acc_n[j]);
+	return acc_check(c->f, in);
+}
+
 /* A walk with values (and perhaps accesses) only: the results. */
 static int val_cb(void *ctx, const struct citcat_wet_insn *in)
 {
@@ -482,7 +508,7 @@ static int val_cb(void *ctx, const struct citcat_wet_insn *in)
 		uint32_t v = d < 15 ? f->regs[j][d] : d == WET_R_FLAGS ? f->regs[j][CITCAT_OBS_CPSR] >> 27 : f->regs[j][CITCAT_OBS_SPSR];
 		REQ(in->val[k] == v, "instruction %" PRIu64 ": result %u is %08x, snapshot %08x", j, k, in->val[k], v);
 	}
-	return 0;
+	return in->n_acc ? acc_check(f, in) : 0; /* a walk with accesses (a value walk has none) */
 }
 
 /* ---- slices over the reference ---- */
@@ -633,6 +659,19 @@ int main(int argc, char **argv)
 		wk.what = CITCAT_WET_W_VAL | CITCAT_WET_W_ACC;
 		REQ(citcat_wet_walk(w, &wk) == 0, "values walk %" PRIu64 "..%" PRIu64 ": %s", lo, hi, citcat_wet_error(w)->msg);
 		REQ(rg.seen == hi - lo + 1, "values walk saw %" PRIu64 " of %" PRIu64, rg.seen, hi - lo + 1);
+		/* accesses alone (version 5: tier-1 segments are collected
+		 * from the access streams only), the whole run and a range */
+		struct wctx ac = {&f, dec, back ? f.n - 1 : 0, 0, back};
+		struct citcat_wet_walk wa = {.backward = back, .by_index = 1, .what = CITCAT_WET_W_ACC, .from = 0,
+					     .to = UINT64_MAX, .cb = acc_cb, .ctx = &ac};
+		REQ(citcat_wet_walk(w, &wa) == 0, "accesses walk: %s", citcat_wet_error(w)->msg);
+		REQ(ac.seen == f.n, "accesses walk saw %" PRIu64 " of %" PRIu64, ac.seen, f.n);
+		struct wctx ar = {&f, dec, back ? hi : lo, 0, back};
+		wa.from = lo;
+		wa.to = hi;
+		wa.ctx = &ar;
+		REQ(citcat_wet_walk(w, &wa) == 0, "accesses walk %" PRIu64 "..%" PRIu64 ": %s", lo, hi, citcat_wet_error(w)->msg);
+		REQ(ar.seen == hi - lo + 1, "accesses walk saw %" PRIu64 " of %" PRIu64, ar.seen, hi - lo + 1);
 	}
 	/* slices: 24 starting points: evenly spaced, plus the last instance,
 	 * plus loads, plus instances inside interrupt handlers */

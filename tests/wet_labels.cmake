@@ -6,3 +6,31 @@ target_link_libraries(test_wet_labels PRIVATE citcat)
 target_include_directories(test_wet_labels PRIVATE ${CMAKE_SOURCE_DIR}/wet)
 add_test(NAME test_wet_labels COMMAND test_wet_labels)
 set_tests_properties(test_wet_labels PROPERTIES LABELS unit)
+# WET version 5, tier 1 for access addresses and values: a hand-written
+# WET, its pattern and unique-value streams worked by hand, and every kind
+# of bad pattern.
+add_executable(test_wet_acc test_wet_acc.c)
+citcat_target_setup(test_wet_acc)
+target_link_libraries(test_wet_acc PRIVATE citcat)
+target_include_directories(test_wet_acc PRIVATE ${CMAKE_SOURCE_DIR}/wet)
+add_test(NAME test_wet_acc COMMAND test_wet_acc)
+set_tests_properties(test_wet_acc PROPERTIES LABELS unit)
+# Issue 11, first step of the WET on Thumb code: the def-use decoder's
+# Thumb sets (hand-worked encodings) and, on the hand-written Thumb test
+# and two Thumb examples, every instruction's condition and def set
+# against the replayed register file.
+add_executable(test_wet_thumb_du test_wet_thumb_du.c)
+citcat_target_setup(test_wet_thumb_du)
+target_link_libraries(test_wet_thumb_du PRIVATE citcat)
+target_include_directories(test_wet_thumb_du PRIVATE ${CMAKE_SOURCE_DIR}/wet ${CMAKE_SOURCE_DIR}/formats)
+add_test(NAME test_wet_thumb_du COMMAND test_wet_thumb_du)
+set_tests_properties(test_wet_thumb_du PROPERTIES LABELS unit)
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  foreach(n thumb_test crc32_thumb sched_thumb)
+    if(n STREQUAL "thumb_test" OR n IN_LIST CITCAT_EXAMPLE_THUMB_NAMES)
+      add_test(NAME wet_thumb_du_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_thumb_du.sh $<TARGET_FILE:citcat_cli>
+        $<TARGET_FILE:test_wet_thumb_du> ${CMAKE_CURRENT_BINARY_DIR}/thumb ${n})
+      set_tests_properties(wet_thumb_du_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+    endif()
+  endforeach()
+endif()

@@ -18,7 +18,13 @@
  *            ordinal + 1 of the equal earlier value of that key: the
  *            register results' uval/vpat scheme with one statement a group;
  *   best:    per segment the smaller of the two, plus one byte for the
- *            choice. */
+ *            choice;
+ *   v5:      what version 5 stores (WET.md, "Tier 1 for access addresses
+ *            and values"): per segment the tier-1 form when it is shorter
+ *            than the plain block plus an empty pattern block, else both;
+ *            this must equal the file's bytes of aaddr + apat (aval +
+ *            avpat) when the file is version 5.
+ * On a version 5 file "stored" is what version 4 would have stored. */
 #include "bistream.h"
 #include "wet.h"
 #include "wet_int.h"
@@ -55,7 +61,7 @@ static int push(struct vec *s, uint32_t v, uint32_t k)
 static struct {
 	uint64_t seg_insns, seg;
 	struct vec val, addr;
-	uint64_t stored[2], t1[2], best[2], uniq[2], vals[2], segs;
+	uint64_t stored[2], t1[2], best[2], v5[2], uniq[2], vals[2], segs;
 	int oom;
 } S;
 
@@ -132,6 +138,8 @@ static void tier1(int s, const struct vec *v)
 	S.stored[s] += st;
 	S.t1[s] += t;
 	S.best[s] += 1 + (t < st ? t : st);
+	uint64_t empty = enc(NULL, NULL, 0);
+	S.v5[s] += t < st + empty ? t : st + empty;
 	S.uniq[s] += uni.n;
 	S.vals[s] += v->n;
 out:
@@ -199,12 +207,19 @@ int main(int argc, char **argv)
 	static const unsigned sid[2] = {CITCAT_WET_S_AVAL, CITCAT_WET_S_AADDR};
 	printf("%s: %" PRIu64 " instructions, %" PRIu64 " segments rebuilt (file: %" PRIu64 ")\n", argv[1], info.insns,
 	       S.segs, info.segments);
+	static const unsigned pid[2] = {CITCAT_WET_S_AVPAT, CITCAT_WET_S_APAT};
+	for (int s = 0; s < 2; s++) {
+		uint64_t f = info.stream[sid[s]].bytes + info.stream[pid[s]].bytes;
+		printf("  %-5s version 5: file %" PRIu64 " bytes with its patterns, rebuilt %" PRIu64 " (%s)\n", name[s], f,
+		       S.v5[s], f == S.v5[s] ? "equal" : "DIFFERS");
+	}
 	for (int s = 0; s < 2; s++)
 		printf("  %-5s %" PRIu64 " values, %" PRIu64 " unique per key and segment (%.1f%%); file %" PRIu64
 		       " bytes, rebuilt %" PRIu64 " (%s), tier 1 %" PRIu64 " (%.3f), best per segment %" PRIu64
 		       " (%.3f); %.3f -> %.3f bits/insn\n",
 		       name[s], S.vals[s], S.uniq[s], 100.0 * S.uniq[s] / (S.vals[s] ? S.vals[s] : 1),
-		       info.stream[sid[s]].bytes, S.stored[s], S.stored[s] == info.stream[sid[s]].bytes ? "equal" : "DIFFERS",
+		       info.stream[sid[s]].bytes, S.stored[s], info.stream[pid[s]].values ? "version 5 file: not comparable"
+		       : S.stored[s] == info.stream[sid[s]].bytes ? "equal" : "DIFFERS",
 		       S.t1[s], (double)S.t1[s] / (S.stored[s] ? S.stored[s] : 1), S.best[s],
 		       (double)S.best[s] / (S.stored[s] ? S.stored[s] : 1), 8.0 * S.stored[s] / (info.insns ? info.insns : 1),
 		       8.0 * S.best[s] / (info.insns ? info.insns : 1));

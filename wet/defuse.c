@@ -100,6 +100,95 @@ void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du
 	}
 }
 
+unsigned wet_it_next(unsigned it, uint32_t word, unsigned size, int thumb)
+{
+	uint32_t hw = word & 0xffff;
+	if (thumb && size == 2 && (hw & 0xFF00) == 0xBF00 && (hw & 15))
+		return hw & 0xff; /* IT: firstcond and mask */
+	if (!(it & 7))
+		return 0;
+	return (it & 0xe0) | ((it << 1) & 0x1f);
+}
+
+/* 16-bit Thumb instructions that set the flags outside an IT block and not
+ * inside one (the "S" forms of ARMv7-A's 16-bit data processing): shifts
+ * by immediate, ADD/SUB register and 3-bit immediate, MOV/ADD/SUB 8-bit
+ * immediate (not CMP), and the data-processing group except TST, CMP,
+ * CMN. */
+static int t16_sets_flags_outside_it(uint32_t hw)
+{
+	if ((hw & 0xC000) == 0x0000) /* 00xxxx: shift imm, add/sub, mov/cmp/add/sub imm8 */
+		return (hw & 0xF800) != 0x2800; /* CMP imm8 */
+	if ((hw & 0xFC00) == 0x4000) { /* 010000 oooo: data processing */
+		unsigned op = (hw >> 6) & 15;
+		return op != 8 && op != 10 && op != 11; /* TST, CMP, CMN */
+	}
+	return 0;
+}
+
+void wet_decode_isa(struct wet_decoder *d, uint32_t pc, uint32_t word, unsigned size, int thumb, unsigned itstate,
+		    struct wet_du *du)
+{
+	if (!thumb) {
+		wet_decode(d, pc, word, du);
+		return;
+	}
+	memset(du, 0, sizeof *du);
+	uint32_t hw1 = word & 0xffff, hw2 = word >> 16;
+	unsigned it = itstate & 0xff;
+	du->cond = 14;
+	if (it & 15)
+		du->cond = (uint8_t)(it >> 4);
+	else if (size == 2 && (hw1 & 0xF000) == 0xD000 && ((hw1 >> 8) & 15) < 14)
+		du->cond = (uint8_t)((hw1 >> 8) & 15); /* B<c> T1 */
+	else if (size == 4 && (hw1 & 0xF800) == 0xF000 && (hw2 & 0xD000) == 0x8000 && ((hw1 >> 6) & 15) < 14)
+		du->cond = (uint8_t)((hw1 >> 6) & 15); /* B<c> T3 */
+	if (du->cond != 14 && du->cond != 15)
+		add(du->use, &du->nuse, WET_R_FLAGS);
+	if (size == 2 && (hw1 & 0xFF00) == 0xBF00 && (hw1 & 15))
+		return; /* IT */
+	const cs_insn *insn = armdec_decode_isa(&d->a, pc, word, size, 1);
+	if (!insn)
+		return;
+	cs_regs rr, wr;
+	uint8_t nr = 0, nw = 0;
+	if (cs_regs_access(d->a.cst, insn, rr, &nr, wr, &nw) == CS_ERR_OK) {
+		for (unsigned i = 0; i < nr; i++) /* the flags too: ADC, SBC, RRX */
+			if (logical(rr[i]) >= 0)
+				add(du->use, &du->nuse, (unsigned)logical(rr[i]));
+		for (unsigned i = 0; i < nw; i++)
+			if (logical(wr[i]) >= 0 && logical(wr[i]) != WET_R_FLAGS)
+				add(du->def, &du->ndef, (unsigned)logical(wr[i]));
+	}
+	/* the flags are written through update_flags or the write list, but
+	 * a 16-bit S form sets them outside an IT block only */
+	int writes_pc = 0, writes_flags = 0;
+	for (unsigned i = 0; i < nw; i++) {
+		writes_pc |= wr[i] == ARM_REG_PC;
+		writes_flags |= logical(wr[i]) == WET_R_FLAGS;
+	}
+	int sets = insn->detail->arm.update_flags || writes_flags;
+	if (size == 2 && t16_sets_flags_outside_it(hw1))
+		sets = !(it & 15);
+	if (sets && !writes_pc)
+		add(du->def, &du->ndef, WET_R_FLAGS);
+	if (size == 4) {
+		if ((hw1 & 0xFFEF) == 0xF3EF && (hw2 & 0xF0FF) == 0x8000) /* MRS Rd, CPSR/SPSR */
+			add(du->use, &du->nuse, (hw1 >> 4) & 1 ? WET_R_SPSR : WET_R_FLAGS);
+		if ((hw1 & 0xFFE0) == 0xF380 && (hw2 & 0xF0FF) == 0x8000 && (hw2 & 0x0F00)) { /* MSR with a mask */
+			if ((hw1 >> 4) & 1)
+				add(du->def, &du->ndef, WET_R_SPSR);
+			else if (hw2 & 0x0800)
+				add(du->def, &du->ndef, WET_R_FLAGS);
+			add(du->use, &du->nuse, hw1 & 15);
+		}
+		if (hw1 == 0xF3DE && (hw2 & 0xFF00) == 0x8F00) { /* SUBS PC, LR, #imm: an exception return */
+			add(du->use, &du->nuse, WET_R_SPSR);
+			add(du->def, &du->ndef, WET_R_FLAGS);
+		}
+	}
+}
+
 int wet_cond_passed(unsigned cond, uint32_t cpsr)
 {
 	int n = (cpsr >> 31) & 1, z = (cpsr >> 30) & 1, c = (cpsr >> 29) & 1, v = (cpsr >> 28) & 1;

@@ -34,6 +34,23 @@ void wet_decoder_close(struct wet_decoder *d);
  * writes nothing but still has its condition). */
 void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du *du);
 
+/* The same for an instruction of SIZE bytes (2 or 4) in Thumb state when
+ * THUMB (WORD: its bytes as a little-endian number, as the itrace records
+ * it; THUMB = 0 is wet_decode).  A Thumb instruction's condition is not in
+ * its word (except a conditional branch's): ITSTATE is the IT state before
+ * it (wet_it_next), which gives the condition of an instruction in an IT
+ * block and tells a 16-bit data-processing instruction that it does not
+ * set the flags there.  IT instructions themselves read and write nothing
+ * (the IT state is not a location) and are never handed to Capstone, whose
+ * Thumb decoder would carry their IT state into the next decodes. */
+void wet_decode_isa(struct wet_decoder *d, uint32_t pc, uint32_t word, unsigned size, int thumb, unsigned itstate,
+		    struct wet_du *du);
+/* The IT state after an instruction (WORD, SIZE, THUMB as above) executed
+ * with IT state IT (ARMv7-A ITAdvance; an IT instruction starts a block).
+ * The replayed CPSR does not show it reliably (the emulator keeps it
+ * apart within a translated block), so a walker tracks it from 0. */
+unsigned wet_it_next(unsigned it, uint32_t word, unsigned size, int thumb);
+
 /* True when condition COND holds for CPSR. */
 int wet_cond_passed(unsigned cond, uint32_t cpsr);
 /* Local edges (WET.md, "Local edges"): the producers of an instance of DU

@@ -54,15 +54,16 @@ print(f"   {'stream':8} {'original':>12} {'tier 1':>12} {'tier 2':>12} {'bits/in
 # original: 4 bytes per label as the graph would hold it (a register
 # result each, every producer including the local ones); tier 1: the
 # values the streams hold (unique tuples + patterns for register
-# results); tier 2: stored bytes
+# results, and for access addresses and values in version 5); tier 2:
+# stored bytes
 comp = {"node": "timestamps (node labels)", "cond": "values", "accn": "values", "akind": "values",
         "aaddr": "values", "aval": "values", "avalhi": "values", "uval": "values", "vpat": "values",
-        "depn": "edges", "dep": "edges", "cdep": "edges"}
+        "depn": "edges", "dep": "edges", "cdep": "edges", "apat": "values", "avpat": "values"}
 tot = {}
 to = t1 = t2 = 0
 rows = []
 for k, v in s.items():
-    if k == "vpat":
+    if k in ("vpat", "apat", "avpat"):
         continue
     o1, b1, st = 4 * v["values"], 4 * v["values"], v["bytes"]
     name = k
@@ -71,6 +72,13 @@ for k, v in s.items():
         o1 = 4 * j["regvals"]
         b1 = 4 * (v["values"] + s["vpat"]["values"])
         st = v["bytes"] + s["vpat"]["bytes"]
+    if k in ("aaddr", "aval") and (k == "aaddr" and "apat" in s or k == "aval" and "avpat" in s):
+        # version 5: unique values + patterns where tier 1 paid; original:
+        # one value per access
+        p = s["apat" if k == "aaddr" else "avpat"]
+        o1 = 4 * s["akind"]["values"]
+        b1 = 4 * (v["values"] + p["values"])
+        st = v["bytes"] + p["bytes"]
     if k == "dep":
         # original: every producer a label of its own (local edges too)
         o1 += 4 * j["local_deps"]

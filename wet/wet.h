@@ -20,14 +20,16 @@ enum citcat_wet_stream {
 	CITCAT_WET_S_COND,   /* 1/0: condition passed, per conditional instruction */
 	CITCAT_WET_S_ACCN,   /* number of data accesses, per instruction */
 	CITCAT_WET_S_AKIND,  /* size | 0x80 for a write, per access */
-	CITCAT_WET_S_AADDR,  /* address, per access */
-	CITCAT_WET_S_AVAL,   /* value (low 32 bits), per access */
+	CITCAT_WET_S_AADDR,  /* address, per access; with apat (version 5), per new address of a static access */
+	CITCAT_WET_S_AVAL,   /* value (low 32 bits), per access; with avpat (version 5), per new value of a static access */
 	CITCAT_WET_S_AVALHI, /* high 32 bits, per 8-byte access */
 	CITCAT_WET_S_UVAL,   /* unique register-result tuples of the segment (version 3, tier 1) */
 	CITCAT_WET_S_DEPN,   /* number of producers, per instruction */
 	CITCAT_WET_S_DEP,    /* per stored producer, nearest first: 2 x INDEX distance (a new label), or 2 x an earlier label of the node execution's ordinal + 1 (version 4) */
 	CITCAT_WET_S_CDEP,   /* INDEX distance to the control parent, 0 none, per instruction (version 2) */
 	CITCAT_WET_S_VPAT,   /* per node execution and value group: 0 new tuple, else its ordinal + 1 (version 3) */
+	CITCAT_WET_S_APAT,   /* version 5, tier 1 for addresses: per access, 0 new address of its static access, else its ordinal + 1; empty when the segment stores aaddr whole */
+	CITCAT_WET_S_AVPAT,  /* version 5, the same for the access values (aval) */
 	CITCAT_WET_NSTREAMS
 };
 const char *citcat_wet_stream_name(unsigned s);
@@ -68,6 +70,7 @@ struct citcat_wet_build_result {
 	struct citcat_wet_stream_size stream[CITCAT_WET_NSTREAMS];
 	double seconds;
 	uint64_t dep_labels; /* version 4: labels stored for the stored (non-local) producers; the rest share one */
+	uint64_t acc_tier1[2]; /* version 5: segments storing the addresses (0) and the access values (1) in tier-1 form */
 };
 
 /* Replays IMS + AES and writes the WET.  Returns 0, CITCAT_ERR_DIVERGED

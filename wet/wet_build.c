@@ -445,6 +445,47 @@ static int write_bytes(struct builder *b, const void *p, size_t n)
 	return 0;
 }
 
+/* Tier 1 for an access stream (version 5, WET.md "Tier 1 for access
+ * addresses and values"): X[0..N) with keys K (the static access) becomes
+ * a pattern stream PAT (per value: 0 when the segment has not had it for
+ * its key, else the ordinal + 1 of the equal earlier value of that key)
+ * and the unique values UNI, in order, each with its key. */
+static int acc_tier1(const uint32_t *x, const uint32_t *k, size_t n, struct u32vec *pat, struct u32vec *patk,
+		     struct u32vec *uni, struct u32vec *unik)
+{
+	size_t cap = 16;
+	while (cap < 2 * (n + 1))
+		cap *= 2;
+	/* (key, value) -> ordinal + 1; key -> values of that key so far */
+	uint64_t *hk = calloc(cap, sizeof *hk);
+	uint32_t *hv = calloc(cap, sizeof *hv), *ck = calloc(cap, sizeof *ck), *cv = calloc(cap, sizeof *cv);
+	int fail = !hk || !hv || !ck || !cv;
+	pat->n = patk->n = uni->n = unik->n = 0;
+	for (size_t i = 0; i < n && !fail; i++) {
+		uint32_t key = k[i], v = x[i];
+		uint64_t kx = (uint64_t)key << 32 | v;
+		size_t h = (size_t)(XXH64(&kx, sizeof kx, 0) & (cap - 1));
+		while (hv[h] && hk[h] != kx)
+			h = (h + 1) & (cap - 1);
+		if (hv[h]) {
+			fail |= vpush(pat, hv[h]) | vpush(patk, key);
+			continue;
+		}
+		size_t c = (size_t)(XXH32(&key, sizeof key, 1) & (cap - 1));
+		while (cv[c] && ck[c] != key)
+			c = (c + 1) & (cap - 1);
+		ck[c] = key;
+		hk[h] = kx;
+		hv[h] = ++cv[c];
+		fail |= vpush(pat, 0) | vpush(patk, key) | vpush(uni, v) | vpush(unik, key);
+	}
+	free(hk);
+	free(hv);
+	free(ck);
+	free(cv);
+	return fail ? -1 : 0;
+}
+
 static int flush_segment(struct builder *b)
 {
 	if (!b->seg_insns && !b->seg_nodes)
@@ -458,28 +499,71 @@ static int flush_segment(struct builder *b)
 	b->seg_reach = UINT64_MAX;
 	e->n_insns = b->seg_insns;
 	e->n_nodes = b->seg_nodes;
-	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
-		uint8_t *blk;
-		size_t len;
-		unsigned method;
+	uint8_t *blk[CITCAT_WET_NSTREAMS] = {0};
+	size_t len[CITCAT_WET_NSTREAMS];
+	unsigned method[CITCAT_WET_NSTREAMS];
+	int rc = 0;
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS && !rc; k++) {
 		if (b->s[k].n > WET_BLOCK_MAX)
-			return berr(b, CITCAT_ERR_INTERNAL, "stream block too long");
-		if (wet_block_encode(b->s[k].v, b->key[k].v, (uint32_t)b->s[k].n, &blk, &len, &method))
-			return berr(b, CITCAT_ERR_NOMEM, "out of memory");
-		e->off[k] = b->off;
-		e->len[k] = (uint32_t)len;
-		e->count[k] = (uint32_t)b->s[k].n;
-		e->hash[k] = XXH64(blk, len, 0);
-		b->res->stream[k].values += b->s[k].n;
-		b->res->stream[k].bytes += len;
-		b->res->stream[k].method[method]++;
-		int rc = write_bytes(b, blk, len);
-		free(blk);
-		if (rc)
-			return rc;
+			rc = berr(b, CITCAT_ERR_INTERNAL, "stream block too long");
+		else if (wet_block_encode(b->s[k].v, b->key[k].v, (uint32_t)b->s[k].n, &blk[k], &len[k], &method[k]))
+			rc = berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	}
+	/* version 5: the addresses and the access values in tier-1 form (their
+	 * pattern stream, apat or avpat, is empty until here) when that is
+	 * smaller than the plain block and the empty pattern block */
+	static const unsigned plain[2] = {CITCAT_WET_S_AADDR, CITCAT_WET_S_AVAL},
+			      patst[2] = {CITCAT_WET_S_APAT, CITCAT_WET_S_AVPAT};
+	for (unsigned a = 0; a < 2 && !rc; a++) {
+		unsigned u = plain[a], q = patst[a];
+		if (!b->s[u].n)
+			continue;
+		struct u32vec pat = {0}, patk = {0}, uni = {0}, unik = {0};
+		uint8_t *pb = NULL, *ub = NULL;
+		size_t pl = 0, ul = 0;
+		unsigned pm = 0, um = 0;
+		if (acc_tier1(b->s[u].v, b->key[u].v, b->s[u].n, &pat, &patk, &uni, &unik) ||
+		    wet_block_encode(pat.v, patk.v, (uint32_t)pat.n, &pb, &pl, &pm) ||
+		    wet_block_encode(uni.v, unik.v, (uint32_t)uni.n, &ub, &ul, &um)) {
+			rc = berr(b, CITCAT_ERR_NOMEM, "out of memory");
+		} else if (pl + ul < len[u] + len[q]) {
+			free(blk[u]);
+			free(blk[q]);
+			blk[u] = ub;
+			len[u] = ul;
+			method[u] = um;
+			blk[q] = pb;
+			len[q] = pl;
+			method[q] = pm;
+			ub = pb = NULL;
+			b->s[u].n = uni.n;
+			b->s[q].n = pat.n;
+			b->res->acc_tier1[a]++;
+		}
+		free(pb);
+		free(ub);
+		free(pat.v);
+		free(patk.v);
+		free(uni.v);
+		free(unik.v);
+	}
+	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
+		if (!rc) {
+			e->off[k] = b->off;
+			e->len[k] = (uint32_t)len[k];
+			e->count[k] = (uint32_t)b->s[k].n;
+			e->hash[k] = XXH64(blk[k], len[k], 0);
+			b->res->stream[k].values += b->s[k].n;
+			b->res->stream[k].bytes += len[k];
+			b->res->stream[k].method[method[k]]++;
+			rc = write_bytes(b, blk[k], len[k]);
+		}
+		free(blk[k]);
 		b->s[k].n = 0;
 		b->key[k].n = 0;
 	}
+	if (rc)
+		return rc;
 	if (b->tt_n)
 		memset(b->tt, 0, b->tt_cap * sizeof *b->tt);
 	b->tt_n = 0;
@@ -777,7 +861,7 @@ void citcat_wet_build_config_default(struct citcat_wet_build_config *c)
 }
 
 static const char *const stream_names[CITCAT_WET_NSTREAMS] = {
-	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "uval", "depn", "dep", "cdep", "vpat"};
+	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "uval", "depn", "dep", "cdep", "vpat", "apat", "avpat"};
 
 const char *citcat_wet_stream_name(unsigned s)
 {

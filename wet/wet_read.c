@@ -32,6 +32,23 @@ struct rtup { /* a unique tuple of the open segment */
 	uint32_t node, g, off;
 };
 
+/* Version 5, tier 1 of one access stream (addresses or values) in the
+ * open segment: the unique values with their keys (collected backwards,
+ * then sorted by key and, within a key, by ordinal), and per key its run
+ * of them and how many precede the walk's position. */
+struct rkey {
+	uint32_t key, start, total, cnt;
+};
+struct acct {
+	uint32_t *lk, *lv; /* collected: key, value */
+	size_t n, cap;
+	uint64_t *srt;     /* key << 32 | position, sorted */
+	uint32_t *sval;    /* the values in that order */
+	size_t srt_cap;
+	struct rkey *ht;   /* open addressing on the key; total 0: empty */
+	size_t ht_cap;
+};
+
 struct rstmt {
 	uint32_t pc, word;
 	struct wet_du du;
@@ -91,6 +108,8 @@ struct citcat_wet {
 	size_t e_cap;
 	uint32_t efirst[WET_NODE_MAX_INSNS], enum_[WET_NODE_MAX_INSNS];
 	uint32_t cur_k; /* the statement's position in its node, for labels() */
+	/* version 5: tier 1 of the addresses [0] and access values [1] */
+	struct acct acc[2];
 };
 
 static int werr(struct citcat_wet *w, int code, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -293,6 +312,15 @@ static int parse_index(struct citcat_wet *w, const uint8_t *x, size_t len, uint6
 		if (s->count[CITCAT_WET_S_NODE] != s->n_nodes || s->count[CITCAT_WET_S_ACCN] != s->n_insns ||
 		    s->count[CITCAT_WET_S_DEPN] != s->n_insns || s->count[CITCAT_WET_S_CDEP] != s->n_insns)
 			return werr(w, CITCAT_ERR_CORRUPT, at, "index: segment %u: stream counts disagree", i);
+		/* version 5: a pattern stream is empty (the plain form) or holds
+		 * one value per access, and then its unique values are fewer */
+		for (unsigned a = 0; a < 2; a++) {
+			unsigned u = a ? CITCAT_WET_S_AVAL : CITCAT_WET_S_AADDR, q = a ? CITCAT_WET_S_AVPAT : CITCAT_WET_S_APAT;
+			uint32_t na = s->count[CITCAT_WET_S_AKIND];
+			if (s->count[q] ? s->count[q] != na || s->count[u] > na : s->count[u] != na)
+				return werr(w, CITCAT_ERR_CORRUPT, at, "index: segment %u: streams %s and %s do not match its %u accesses",
+					    i, citcat_wet_stream_name(u), citcat_wet_stream_name(q), na);
+		}
 	}
 	if (off != goff)
 		return werr(w, CITCAT_ERR_CORRUPT, ioff, "index: the blocks do not fill the stream section");
@@ -441,6 +469,13 @@ void citcat_wet_close(struct citcat_wet *w)
 	free(w->eprod);
 	free(w->lprod);
 	free(w->eref);
+	for (unsigned a = 0; a < 2; a++) {
+		free(w->acc[a].lk);
+		free(w->acc[a].lv);
+		free(w->acc[a].srt);
+		free(w->acc[a].sval);
+		free(w->acc[a].ht);
+	}
 	free(w->segs);
 	free(w->buf);
 	free(w);
@@ -495,12 +530,134 @@ static unsigned stream_mask(int what)
 	unsigned m = 1u << CITCAT_WET_S_NODE;
 	if (what & CITCAT_WET_W_ACC)
 		m |= 1u << CITCAT_WET_S_ACCN | 1u << CITCAT_WET_S_AKIND | 1u << CITCAT_WET_S_AADDR | 1u << CITCAT_WET_S_AVAL |
-		     1u << CITCAT_WET_S_AVALHI;
+		     1u << CITCAT_WET_S_AVALHI | 1u << CITCAT_WET_S_APAT | 1u << CITCAT_WET_S_AVPAT;
 	if (what & CITCAT_WET_W_DEP)
 		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_DEPN | 1u << CITCAT_WET_S_DEP | 1u << CITCAT_WET_S_CDEP;
 	if (what & CITCAT_WET_W_VAL) /* the unique values are decoded apart (load_values) */
 		m |= 1u << CITCAT_WET_S_COND | 1u << CITCAT_WET_S_VPAT;
 	return m;
+}
+
+static size_t key_slot(uint32_t key, size_t cap)
+{
+	return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1); /* high bits: keys are PCs */
+}
+
+static struct rkey *acc_key(struct acct *t, uint32_t key)
+{
+	if (!t->ht_cap)
+		return NULL;
+	size_t h = key_slot(key, t->ht_cap);
+	while (t->ht[h].total && t->ht[h].key != key)
+		h = (h + 1) & (t->ht_cap - 1);
+	return t->ht[h].total ? &t->ht[h] : NULL;
+}
+
+/* Version 5: one address (A 0) or access value (A 1) of key KEY in
+ * direction BACK, from the plain stream or through the pattern stream
+ * (WET.md, "Tier 1 for access addresses and values").  While collecting
+ * (always backwards) a new value is taken from the unique stream and
+ * noted, and *V is not known. */
+static int acc_value(struct citcat_wet *w, const struct rseg *s, unsigned a, uint32_t key, int back, uint32_t *v)
+{
+	unsigned u = a ? CITCAT_WET_S_AVAL : CITCAT_WET_S_AADDR, q = a ? CITCAT_WET_S_AVPAT : CITCAT_WET_S_APAT;
+	if (!s->count[q])
+		return get(w, s, u, key, back, v);
+	uint32_t p;
+	int rc = get(w, s, q, key, back, &p);
+	if (rc)
+		return rc;
+	struct acct *t = &w->acc[a];
+	*v = 0;
+	if (w->collect) {
+		if (p)
+			return 0;
+		if ((rc = get(w, s, u, key, 1, v)))
+			return rc;
+		if (t->n == t->cap) {
+			size_t nc = t->cap ? 2 * t->cap : 4096;
+			uint32_t *x = realloc(t->lk, nc * sizeof *x), *y = x ? realloc(t->lv, nc * sizeof *y) : NULL;
+			if (x)
+				t->lk = x;
+			if (!y)
+				return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			t->lv = y;
+			t->cap = nc;
+		}
+		t->lk[t->n] = key;
+		t->lv[t->n++] = *v;
+		return 0;
+	}
+	struct rkey *e = acc_key(t, key);
+	uint32_t ord;
+	if (!p) {
+		if (!e || (back ? !e->cnt : e->cnt >= e->total))
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[q], "stream block %s: a new value of a static access the segment does not hold",
+				    citcat_wet_stream_name(q));
+		ord = back ? --e->cnt : e->cnt++;
+	} else {
+		ord = p - 1;
+		if (!e || ord >= e->cnt)
+			return werr(w, CITCAT_ERR_CORRUPT, s->off[q], "stream block %s: pattern %u names a value not yet stored",
+				    citcat_wet_stream_name(q), p);
+	}
+	*v = t->sval[e->start + ord];
+	return 0;
+}
+
+static int cmp_u64r(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+	return a < c ? -1 : a > c;
+}
+
+/* Version 5: after the collecting pass, sorts the unique values of access
+ * stream A by key and ordinal and sets each key's count for a walk in
+ * direction BACK (all of them before the end, none before the start). */
+static int acc_tables(struct citcat_wet *w, unsigned a, int back)
+{
+	struct acct *t = &w->acc[a];
+	size_t n = t->n;
+	if (n > t->srt_cap) {
+		uint64_t *x = realloc(t->srt, n * sizeof *x);
+		if (x)
+			t->srt = x;
+		uint32_t *y = x ? realloc(t->sval, n * sizeof *y) : NULL;
+		if (!y)
+			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		t->sval = y;
+		t->srt_cap = n;
+	}
+	size_t cap = 16;
+	while (cap < 2 * (n + 1))
+		cap *= 2;
+	if (cap > t->ht_cap) {
+		struct rkey *h = realloc(t->ht, cap * sizeof *h);
+		if (!h)
+			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		t->ht = h;
+		t->ht_cap = cap;
+	}
+	memset(t->ht, 0, t->ht_cap * sizeof *t->ht);
+	/* collected backwards: position n - 1 - i is the i-th value in order */
+	for (size_t i = 0; i < n; i++)
+		t->srt[i] = (uint64_t)t->lk[i] << 32 | (uint32_t)(n - 1 - i);
+	if (n > 1)
+		qsort(t->srt, n, sizeof *t->srt, cmp_u64r);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t key = (uint32_t)(t->srt[i] >> 32), pos = (uint32_t)t->srt[i];
+		t->sval[i] = t->lv[n - 1 - pos];
+		if (i && key == (uint32_t)(t->srt[i - 1] >> 32))
+			continue;
+		size_t h = key_slot(key, t->ht_cap);
+		while (t->ht[h].total)
+			h = (h + 1) & (t->ht_cap - 1);
+		size_t j = i;
+		while (j < n && (uint32_t)(t->srt[j] >> 32) == key)
+			j++;
+		t->ht[h] = (struct rkey){key, (uint32_t)i, (uint32_t)(j - i), back ? (uint32_t)(j - i) : 0};
+	}
+	return 0;
 }
 
 /* Reads the labels of instance IN (statement ST) in direction BACK. */
@@ -528,8 +685,8 @@ static int labels(struct citcat_wet *w, const struct rseg *s, const struct rstmt
 		in->n_acc = n;
 		for (uint32_t j = 0; j < n; j++) {
 			uint32_t a = back ? n - 1 - j : j, kind, addr, lo, hi = 0, key = WET_KEY(in->pc, a);
-			if ((rc = get(w, s, CITCAT_WET_S_AKIND, key, back, &kind)) ||
-			    (rc = get(w, s, CITCAT_WET_S_AADDR, key, back, &addr)) || (rc = get(w, s, CITCAT_WET_S_AVAL, key, back, &lo)))
+			if ((rc = get(w, s, CITCAT_WET_S_AKIND, key, back, &kind)) || (rc = acc_value(w, s, 0, key, back, &addr)) ||
+			    (rc = acc_value(w, s, 1, key, back, &lo)))
 				return rc;
 			unsigned size = kind & 0x7f;
 			if ((kind & ~0xffu) || (size != 1 && size != 2 && size != 4 && size != 8))
@@ -812,26 +969,39 @@ static int walk_segment(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
 		if (mask & (1u << k) && (rc = open_stream(w, s, k)))
 			return rc;
-	if (!(mask & (1u << CITCAT_WET_S_VPAT))) {
+	/* version 5: tier-1 access streams of this segment */
+	unsigned acc_mask = stream_mask(CITCAT_WET_W_ACC) & ~(1u << CITCAT_WET_S_NODE);
+	int ta = mask & (1u << CITCAT_WET_S_APAT) && s->count[CITCAT_WET_S_APAT],
+	    tv = mask & (1u << CITCAT_WET_S_AVPAT) && s->count[CITCAT_WET_S_AVPAT], tr = (mask >> CITCAT_WET_S_VPAT) & 1;
+	if (!ta && !tv && !tr) {
 		if (!wk->backward && (rc = segment_pass(w, wk, si, mask, 1, 0)))
 			return rc;
 		return segment_pass(w, wk, si, mask, wk->backward, 1);
 	}
-	/* tier 1: a backward pass finds the segment's tuples (a forward walk
-	 * makes it over every stream, as above; a backward one over the nodes
-	 * and patterns, then returns them forwards), then the values are
-	 * decoded */
-	unsigned np = 1u << CITCAT_WET_S_NODE | 1u << CITCAT_WET_S_VPAT;
+	/* tier 1: a backward pass collects the segment's tuples and new access
+	 * values (a forward walk makes it over every stream, which also
+	 * rewinds them; a backward one over the nodes, the patterns and the
+	 * access streams, which are then loaded again at their end), then the
+	 * unique values are decoded and sorted.  The unique access streams
+	 * are not walked again. */
+	unsigned np = 1u << CITCAT_WET_S_NODE | (tr ? 1u << CITCAT_WET_S_VPAT : 0) | (ta || tv ? acc_mask : 0);
 	w->collect = 1;
 	w->ntup = 0;
+	w->acc[0].n = w->acc[1].n = 0;
 	rc = segment_pass(w, wk, si, wk->backward ? np : mask, 1, 0);
 	w->collect = 0;
-	if (rc || (rc = load_values(w, s)))
+	if (rc || (tr && (rc = load_values(w, s))) || (ta && (rc = acc_tables(w, 0, wk->backward))) ||
+	    (tv && (rc = acc_tables(w, 1, wk->backward))))
 		return rc;
+	unsigned real = mask & ~(ta ? 1u << CITCAT_WET_S_AADDR : 0) & ~(tv ? 1u << CITCAT_WET_S_AVAL : 0);
 	w->tcnt = 0;
-	if (wk->backward && (rc = segment_pass(w, wk, si, np, 0, 0)))
-		return rc;
-	return segment_pass(w, wk, si, mask, wk->backward, 1);
+	if (wk->backward) {
+		w->tcnt = w->ntup;
+		for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
+			if (np & real & (1u << k) && (rc = open_stream(w, s, k)))
+				return rc;
+	}
+	return segment_pass(w, wk, si, real, wk->backward, 1);
 }
 
 int citcat_wet_walk(struct citcat_wet *w, const struct citcat_wet_walk *wk)
