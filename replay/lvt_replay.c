@@ -286,19 +286,12 @@ static int apply_events(struct lreplayer *p, uint32_t a)
  * the instruction count of STOP. */
 static void it_skipped(struct lreplayer *p, uint32_t a)
 {
-	uint32_t cpsr;
+	uint32_t cpsr, pc, word;
+	unsigned size;
 	uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
-	while (p->c.itstate && a != p->c.expect_pc && !p->c.failed && !thumb_cond_passed(p->c.itstate >> 4, cpsr)) {
-		uint32_t pc = p->c.expect_pc, off = pc - p->c.ram_base;
-		uint16_t hw;
-		if (off >= p->c.ram_size || p->c.ram_size - off < 4 || !replay_known_range(&p->c, pc, 2))
-			break;
-		memcpy(&hw, p->c.ram + off, 2);
-		unsigned size = thumb_size(hw);
-		if (!replay_known_range(&p->c, pc, size) ||
-		    (p->ev_valid && p->ev.kind == CITCAT_LVT_STOP && p->c.insns == p->ev.st.insns))
-			break;
-		replay_retire(&p->c, pc, size, thumb_word_at(p->c.ram + off, size), 1);
+	while (!(p->ev_valid && p->ev.kind == CITCAT_LVT_STOP && p->c.insns == p->ev.st.insns) &&
+	       replay_it_failed_next(&p->c, a, cpsr, &pc, &size, &word)) {
+		replay_retire(&p->c, pc, size, word, 1);
 		close_record(p);
 	}
 }

@@ -447,18 +447,11 @@ static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word,
  * hook for, as in the capture model (capture/target.c, it_skipped). */
 static void it_skipped(struct replayer *p, uint32_t a)
 {
-	uint32_t cpsr;
+	uint32_t cpsr, pc, word;
+	unsigned size;
 	uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
-	while (p->c.itstate && a != p->c.expect_pc && !p->c.failed && !thumb_cond_passed(p->c.itstate >> 4, cpsr)) {
-		uint32_t pc = p->c.expect_pc, off = pc - p->c.ram_base;
-		uint16_t hw;
-		if (off >= p->c.ram_size || p->c.ram_size - off < 4 || !replay_known_range(&p->c, pc, 2))
-			break;
-		memcpy(&hw, p->c.ram + off, 2);
-		unsigned size = thumb_size(hw);
-		if (!replay_known_range(&p->c, pc, size) || p->c.insns == p->total)
-			break;
-		retire(p, pc, size, thumb_word_at(p->c.ram + off, size), 1);
+	while (p->c.insns != p->total && replay_it_failed_next(&p->c, a, cpsr, &pc, &size, &word)) {
+		retire(p, pc, size, word, 1);
 		close_record(p);
 	}
 }

@@ -331,3 +331,22 @@ void replay_fini(struct replay_core *c)
 	if (c->bus.ic.tag)
 		bus_fini(&c->bus);
 }
+
+int replay_it_failed_next(const struct replay_core *c, uint32_t a, uint32_t cpsr, uint32_t *pc, unsigned *size,
+			  uint32_t *word)
+{
+	if (!c->itstate || a == c->expect_pc || c->failed || thumb_cond_passed(c->itstate >> 4, cpsr))
+		return 0;
+	uint32_t at = c->expect_pc, off = at - c->ram_base;
+	uint16_t hw;
+	if (off >= c->ram_size || c->ram_size - off < 4 || !replay_known_range(c, at, 2))
+		return 0;
+	memcpy(&hw, c->ram + off, 2);
+	unsigned n = thumb_size(hw);
+	if (!replay_known_range(c, at, n))
+		return 0;
+	*pc = at;
+	*size = n;
+	*word = thumb_word_at(c->ram + off, n);
+	return 1;
+}

@@ -127,6 +127,17 @@ static inline void replay_boundary(struct replay_core *c, uint32_t a)
  * reports the divergence and returns 0. */
 int replay_fetch_in_ram(struct replay_core *c, uint32_t a, uint32_t size, int arm_only);
 
+/* The next condition-failed instruction of the current IT block, at
+ * C->expect_pc, before the boundary at A (Unicorn runs no code hook for it:
+ * tests/test_unicorn_thumb.c); CPSR holds the flags.  Returns 1 with its
+ * address, size and word in *PC, *SIZE, *WORD, or 0 when there is none
+ * (no IT block, execution went on at A, the condition holds, or its bytes
+ * are not in the memory image).  The caller retires it (which advances the
+ * IT state) and asks again: replay.c and lvt_replay.c, as the capture
+ * model's it_skipped (capture/target.c). */
+int replay_it_failed_next(const struct replay_core *c, uint32_t a, uint32_t cpsr, uint32_t *pc, unsigned *size,
+			  uint32_t *word);
+
 /* Retires the instruction WORD at A (SIZE bytes, in Thumb state when THUMB):
  * the history ring, the counters, the IT state and a new record (closed at
  * the next boundary). */
