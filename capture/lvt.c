@@ -5,6 +5,7 @@
 #include "lvt.h"
 #include "bytes.h"
 #include "container.h"
+#include "m7exc.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -33,8 +34,16 @@ struct citcat_lvt_writer {
 	uint64_t bcount; /* delta state, reset at each chunk */
 	uint32_t pc, dma_next;
 	int started, stopped;
+	unsigned lbits; /* width of the IRQ record's line field (LVT.md): 4 ARMv7-A, 6 Cortex-M7 */
 	struct citcat_errinfo err;
 };
+
+/* The IRQ record's line field: an interrupt line 0..15 on the ARMv7-A
+ * target, an exception number 2..47 on the Cortex-M7 (version 2). */
+static unsigned line_bits(const struct citcat_target_config *cfg)
+{
+	return cfg->isa == CITCAT_TARGET_CORTEX_M7 ? 6 : 4;
+}
 
 static void encode_meta(const struct citcat_target_config *cfg, unsigned gs, uint8_t *meta)
 {
@@ -63,6 +72,7 @@ int citcat_lvt_writer_open(struct citcat_lvt_writer **out, const char *path, con
 		free(w);
 		return rc;
 	}
+	w->lbits = line_bits(cfg);
 	*out = w;
 	return 0;
 }
@@ -176,12 +186,12 @@ int citcat_lvt_put_event(struct citcat_lvt_writer *w, const struct citcat_lvt_re
 	switch (e->kind) {
 	case CITCAT_LVT_IRQ:
 	case CITCAT_LVT_DMA:
-		if (e->bcount < w->bcount || (e->kind == CITCAT_LVT_IRQ && e->line > 15) ||
+		if (e->bcount < w->bcount || (e->kind == CITCAT_LVT_IRQ && e->line >= 1u << w->lbits) ||
 		    (e->kind == CITCAT_LVT_DMA && (e->len == 0 || e->len > 4096)))
 			return citcat_errinfo_set(&w->err, CITCAT_ERR_INVAL, UINT64_MAX, "bad LVT event");
 		put_bits(w, e->kind == CITCAT_LVT_IRQ ? EV_IRQ : EV_DMA, 4);
 		if (e->kind == CITCAT_LVT_IRQ)
-			put_bits(w, e->line, 4);
+			put_bits(w, e->line, w->lbits);
 		put_uvar(w, e->bcount - w->bcount);
 		put_uvar(w, cc_zigzag((int64_t)e->pc - (int64_t)w->pc));
 		w->bcount = e->bcount;
@@ -249,6 +259,7 @@ struct bitcur {
 	uint64_t pos;   /* bits */
 	uint64_t bcount;
 	uint32_t pc, dma_next;
+	unsigned lbits; /* the IRQ line field's width (line_bits), 0 = 4 */
 };
 
 static int get_bits(struct bitcur *c, unsigned n, uint64_t *out)
@@ -338,8 +349,10 @@ static int decode(struct bitcur *c, unsigned size, int peek, struct citcat_lvt_r
 	case CITCAT_LVT_IRQ:
 	case CITCAT_LVT_DMA:
 		if (kind == CITCAT_LVT_IRQ) {
-			if (get_bits(c, 4, &b))
+			if (get_bits(c, c->lbits ? c->lbits : 4, &b))
 				return -1;
+			if (c->lbits == 6 && (b < M7EXC_NMI || b >= M7EXC_NEXC))
+				return *why = "exception number out of range (2..47)", -1;
 			e->line = (uint8_t)b;
 		}
 		if (get_uvar(c, &v))
@@ -402,7 +415,7 @@ static int decode(struct bitcur *c, unsigned size, int peek, struct citcat_lvt_r
 struct citcat_lvt_reader {
 	struct cc_reader *cr;
 	struct citcat_target_config cfg;
-	unsigned gs;
+	unsigned gs, lbits;
 	struct bitcur c;
 	uint32_t nrec, seen;
 	int have_chunk, started, stopped;
@@ -411,7 +424,7 @@ struct citcat_lvt_reader {
 	struct citcat_errinfo err;
 };
 
-static int decode_meta(const uint8_t *m, uint32_t ml, struct citcat_target_config *cfg, unsigned *gs,
+static int decode_meta(const uint8_t *m, uint32_t ml, unsigned version, struct citcat_target_config *cfg, unsigned *gs,
 		       struct citcat_errinfo *err)
 {
 	const char *why = NULL;
@@ -421,8 +434,8 @@ static int decode_meta(const uint8_t *m, uint32_t ml, struct citcat_target_confi
 	int roff = citcat_target_config_reserved(m, &why);
 	if (citcat_target_config_decode(m, CITCAT_TARGET_META_LEN, cfg, &why))
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + (roff >= 0 ? (unsigned)roff : 0), "LVT header: %s", why);
-	if (cfg->isa != CITCAT_TARGET_ARMV7A) /* the ARMv7-A target only (LVT.md): the M7 is not done */
-		return citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, 16, "LVT header: isa %u (the LVT has the ARMv7-A target only)",
+	if (version < 2 && cfg->isa != CITCAT_TARGET_ARMV7A) /* version 1 had the ARMv7-A target only (LVT.md) */
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16, "LVT header: isa %u in a version 1 LVT (ARMv7-A only)",
 					  cfg->isa);
 	if (m[96] != 0 && m[96] != 2)
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + 96, "LVT header: FA granule code %u (0 byte or 2 word)",
@@ -439,7 +452,9 @@ static int reader_init(void *obj)
 	struct citcat_lvt_reader *r = obj;
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
-	return decode_meta(m, ml, &r->cfg, &r->gs, &r->err);
+	int rc = decode_meta(m, ml, cc_reader_version(r->cr), &r->cfg, &r->gs, &r->err);
+	r->lbits = line_bits(&r->cfg);
+	return rc;
 }
 
 static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_LVT_VERSION, sizeof(struct citcat_lvt_reader), offsetof(struct citcat_lvt_reader, err),
@@ -499,6 +514,7 @@ static int advance(struct citcat_lvt_reader *r)
 		memset(&r->c, 0, sizeof r->c);
 		r->c.buf = buf;
 		r->c.len = len;
+		r->c.lbits = r->lbits;
 		r->seen = 0;
 		r->have_chunk = 1;
 		if (r->nrec == 0)
@@ -563,7 +579,7 @@ int citcat_lvt_summary(const char *path, struct citcat_lvt_summary *s, struct ci
 	}
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(cr, &ml);
-	if ((rc = decode_meta(m, ml, &s->cfg, &s->gran_shift, err))) {
+	if ((rc = decode_meta(m, ml, cc_reader_version(cr), &s->cfg, &s->gran_shift, err))) {
 		cc_reader_close(cr);
 		return rc;
 	}

@@ -12,7 +12,7 @@
 
 #include "cat.h"
 
-#define CITCAT_LVT_VERSION 1
+#define CITCAT_LVT_VERSION 2
 #define CITCAT_LVT_META_LEN 100
 #define CITCAT_LVT_REGS 39
 
@@ -30,7 +30,7 @@ enum citcat_lvt_kind {
 
 struct citcat_lvt_rec {
 	uint8_t kind;   /* enum citcat_lvt_kind */
-	uint8_t line;   /* IRQ line (0..15); STOP: enum citcat_stop_reason */
+	uint8_t line;   /* IRQ: line (0..15), on the Cortex-M7 the exception number (2..47); STOP: enum citcat_stop_reason */
 	uint8_t size;   /* VALUE: bytes (1..8), as the reader was told */
 	uint64_t value; /* VALUE */
 	uint64_t bcount;

@@ -163,12 +163,12 @@ void lvt_tm_load(struct lvt_tm *tm, uint32_t addr, unsigned size)
 
 void lvt_tm_store(struct lvt_tm *tm, uint32_t addr, unsigned size) { fa_mark(tm->dc, addr, size); }
 
-void lvt_tm_uread(struct lvt_tm *tm, uint32_t value)
+void lvt_tm_uread(struct lvt_tm *tm, uint32_t value, unsigned size)
 {
-	raw_value(tm, value, 4);
+	raw_value(tm, value, size);
 	tm->st.ureads++;
-	tm->st.value_bytes += 4;
-	struct citcat_lvt_rec r = {.kind = CITCAT_LVT_VALUE, .size = 4, .value = value};
+	tm->st.value_bytes += size;
+	struct citcat_lvt_rec r = {.kind = CITCAT_LVT_VALUE, .size = (uint8_t)size, .value = value};
 	put_rec(tm, &r);
 }
 

@@ -22,7 +22,7 @@ int lvt_tm_open(struct lvt_tm **tm, const char *path, const struct citcat_target
 void lvt_tm_sync(struct lvt_tm *tm);                       /* the trace start point P */
 void lvt_tm_load(struct lvt_tm *tm, uint32_t addr, unsigned size); /* a cached load, after its cache access */
 void lvt_tm_store(struct lvt_tm *tm, uint32_t addr, unsigned size); /* a cached store, after its cache access */
-void lvt_tm_uread(struct lvt_tm *tm, uint32_t value);       /* an uncached (device) read */
+void lvt_tm_uread(struct lvt_tm *tm, uint32_t value, unsigned size); /* an uncached (device or SCS) read of SIZE bytes */
 void lvt_tm_uwrite(struct lvt_tm *tm, uint32_t dev_off, uint32_t value); /* an uncached write */
 void lvt_tm_irq(struct lvt_tm *tm, unsigned line, uint32_t epc, uint64_t bcount);
 void lvt_tm_dma(struct lvt_tm *tm, uint32_t addr, uint32_t len, uint64_t bcount, uint32_t pc);

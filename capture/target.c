@@ -244,7 +244,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 		return 0;
 	bus_uncached(&t->bus, addr, 4, 0, v);
 	if (t->lvt && t->synced)
-		lvt_tm_uread(t->lvt, v);
+		lvt_tm_uread(t->lvt, v, 4);
 	oracle_access(t, addr, 4, 0, v, 1);
 	recompute_next(t); /* a read can schedule device work (UART RX) */
 	return v;

@@ -72,6 +72,11 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 		bus_data(&t->bus, addr, 4, write, *v);
 	if (write && uc_mem_write(t->uc, addr, v, 4)) /* drops any translation of the word too */
 		return -1;
+	/* the LVT (LVT.md, "The Cortex-M7"): a stacking write sets the FA flags
+	 * as a store does, with no record; the vector and unstacking reads are
+	 * loads, one record each */
+	if (t->lvt && t->synced)
+		(write ? lvt_tm_store : lvt_tm_load)(t->lvt, addr, 4);
 	if (!m7entry_access(&m->entry, addr, write, *v))
 		target_oracle_access(t, addr, 4, write, *v, 0);
 	return 0;
@@ -193,6 +198,8 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 			struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = (uint64_t)n, .pc = a,
 						      .bcount = t->bcount};
 			bus_marker(&t->bus, &ev);
+			if (t->lvt && t->synced)
+				lvt_tm_irq(t->lvt, (unsigned)n, a, t->bcount);
 			m7entry_start(&m->entry);
 			int rc = m7exc_boundary(&m->exc, a);
 			collect_end(t, rc);
@@ -322,6 +329,8 @@ static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 		return 0;
 	}
 	bus_uncached(&t->bus, addr, size, 0, v);
+	if (t->lvt && t->synced) /* a device read: always traced (LVT.md) */
+		lvt_tm_uread(t->lvt, v, size);
 	target_oracle_access(t, addr, size, 0, v, 1);
 	return v;
 }
@@ -391,9 +400,9 @@ int target_m7_check(struct target *t, const char *elf)
 				   "%s is built for the M profile (Cortex-M); capture it with --target cortex-m7", elf);
 	if (!m7)
 		return 0;
-	if (t->cfg->lvt_path || t->cfg->daf_path || t->cfg->checkpoint_every)
+	if (t->cfg->daf_path || t->cfg->checkpoint_every) /* TARGET-M7.md says why */
 		return target_fail(t, CITCAT_ERR_TARGET, "%s is not available on the Cortex-M7 target",
-				   t->cfg->lvt_path ? "--lvt" : t->cfg->daf_path ? "--daf" : "--checkpoint-every");
+				   t->cfg->daf_path ? "--daf" : "--checkpoint-every");
 	return 0;
 }
 

@@ -45,7 +45,8 @@ int lvt_info(const char *path, int json)
 		       d->write_through ? "wt" : "wb");
 		return EXIT_OK;
 	}
-	printf("%s: first-access load-value trace (LVT v%d), ARM A32\n", path, version);
+	printf("%s: first-access load-value trace (LVT v%d), %s\n", path, version,
+	       s.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? "Cortex-M7" : "ARMv7-A");
 	printf("  D-cache      %u bytes, %u-way, %u-byte lines, %s, %s; FA flag per %s\n", d->size, d->ways, d->line,
 	       repl_names[d->repl], d->write_through ? "write-through" : "write-back", s.gran_shift ? "word" : "byte");
 	if (!s.has_start) {

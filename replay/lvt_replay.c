@@ -21,6 +21,7 @@
 #include "image.h"
 #include "itrace.h"
 #include "lvt.h"
+#include "replay_m7.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ struct lreplayer {
 	struct citcat_lvt_reader *lvt;
 	struct citcat_lvt_rec ev; /* lookahead: the next record when it is an event */
 	int ev_valid;
+	struct replay_m7 *m7; /* the Cortex-M7 (LVT.md, "The Cortex-M7"), else NULL */
 };
 
 
@@ -110,6 +112,8 @@ static int event_pending(struct lreplayer *p, const char *what)
 	return 1;
 }
 
+static int serve_load(struct lreplayer *p, uint32_t a, unsigned n);
+
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct lreplayer *p = ctx;
@@ -131,9 +135,24 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		replay_add_access(&p->c, a, n, 1, v, 0);
 		return;
 	}
-	if (event_pending(p, "load"))
-		return;
 	bus_data(&p->c.bus, a, n, 0, 0);
+	if (serve_load(p, a, n))
+		return;
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)m[i] << (8 * i);
+	replay_add_access(&p->c, a, n, 0, v, 0);
+}
+
+/* A cached load of N bytes at A, after its D-cache access: its record, an
+ * FA hit checked against the decoder's flags or a value put in RAM.
+ * Returns 0, or -1 when the run failed. */
+static int serve_load(struct lreplayer *p, uint32_t a, unsigned n)
+{
+	uint32_t off = a - p->c.ram_base;
+	uint8_t *m = p->c.ram + off;
+	if (event_pending(p, "load"))
+		return -1;
 	int hit = fa_load_hit(&p->c.bus.dc, a, n);
 	struct citcat_lvt_rec r;
 	if (citcat_lvt_next(p->lvt, n, &r) != 1) {
@@ -141,20 +160,20 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 			replay_fail(&p->c, p->cfg->lvt_path, CITCAT_ERR_TRUNCATED, UINT64_MAX, "%s: the LVT ends inside the interval",
 			     p->cfg->lvt_path);
 		lvt_error(p);
-		return;
+		return -1;
 	}
 	char exp[200];
 	if (r.kind == CITCAT_LVT_HIT) {
 		if (!hit) { /* figure 3, line 7 */
 			snprintf(exp, sizeof exp, "a traced value (not every FA flag of the %u bytes at 0x%08x is set)", n, a);
 			replay_diverge(&p->c, "LVT first access", exp, "an FA hit (header bit 1)");
-			return;
+			return -1;
 		}
 	} else if (r.kind == CITCAT_LVT_VALUE) {
 		if (hit) {
 			snprintf(exp, sizeof exp, "an FA hit (every FA flag of the %u bytes at 0x%08x is set)", n, a);
 			replay_diverge(&p->c, "LVT first access", exp, "a traced value 0x%llx (header bit 0)", (unsigned long long)r.value);
-			return;
+			return -1;
 		}
 		/* a byte whose value the decoder knows must agree with the trace */
 		for (unsigned i = 0; i < n; i++) {
@@ -162,7 +181,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 			if (replay_kbit(p->c.known, off + i) && m[i] != b) {
 				snprintf(exp, sizeof exp, "byte 0x%02x at 0x%08x (from the binary's code or a store since P)", m[i], a + i);
 				replay_diverge(&p->c, "LVT value", exp, "a traced value 0x%llx with byte 0x%02x there", (unsigned long long)r.value, b);
-				return;
+				return -1;
 			}
 		}
 		int changed = 0;
@@ -180,19 +199,15 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		fa_mark(&p->c.bus.dc, a, n); /* figure 3, lines 9-11 */
 	} else {
 		replay_diverge(&p->c, "LVT stream", "a load record", "an %s record", ev_name(r.kind));
-		return;
+		return -1;
 	}
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)m[i] << (8 * i);
-	replay_add_access(&p->c, a, n, 0, v, 0);
 	fetch_event(p);
+	return p->c.failed ? -1 : 0;
 }
 
-static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+/* A device (or SCS) read of SIZE bytes at ADDR: always traced. */
+static uint64_t traced_read(struct lreplayer *p, uint32_t addr, unsigned size)
 {
-	struct lreplayer *p = ctx;
-	uint32_t addr = p->tcfg.dev_base + (uint32_t)off;
 	if (p->c.failed || event_pending(p, "device read"))
 		return 0;
 	struct citcat_lvt_rec r;
@@ -209,6 +224,12 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	replay_add_access(&p->c, addr, size, 0, r.value, 1);
 	fetch_event(p);
 	return r.value;
+}
+
+static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct lreplayer *p = ctx;
+	return traced_read(p, p->tcfg.dev_base + (uint32_t)off, size);
 }
 
 static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
@@ -268,6 +289,11 @@ static int apply_events(struct lreplayer *p, uint32_t a)
 			replay_diverge(&p->c, "interrupt schedule", "an interrupt outside IT blocks (TARGET.md)",
 				       "an interrupt recorded inside an IT block (ITSTATE 0x%02x)", p->c.itstate);
 			return 0;
+		}
+		if (p->m7) { /* the exception the capture took: its vector read is the next record */
+			int exc = e->line;
+			fetch_event(p);
+			return !p->c.failed && replay_m7_enter(p->m7, exc, a);
 		}
 		if (!replay_irq_enabled(&p->c, e->line))
 			return 0;
@@ -346,6 +372,9 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
+	struct lreplayer *p = ctx;
+	if (p->m7 && replay_m7_unmapped(p->m7, type, (uint32_t)addr)) /* a BusFault (replay_m7.c) */
+		return false;
 	replay_diverge(ctx, "memory map", "accesses within RAM and the device window", "an access to unmapped 0x%08llx",
 		(unsigned long long)addr);
 	return false;
@@ -353,7 +382,72 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
+	struct lreplayer *p = ctx;
+	if (p->m7) {
+		replay_m7_intr(p->m7, intno);
+		return;
+	}
 	replay_diverge(ctx, "exception", "no exception other than the recorded interrupts", "exception %u (SVC, undefined or abort)", intno);
+}
+
+/* ---- the Cortex-M7 (LVT.md, "The Cortex-M7"; replay_m7.c) ---- */
+
+/* SCS reads are device reads (always traced); the registers the exception
+ * model depends on are checked against it, as in the AES replay. */
+static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct lreplayer *p = ctx;
+	uint32_t model, v = (uint32_t)traced_read(p, M7EXC_SCS_BASE + (uint32_t)off, size);
+	if (!p->c.failed && !p->c.done && replay_m7_scs_differs(p->m7, (uint32_t)off, size, v, &model))
+		replay_diverge(&p->c, "SCS state", "the value the replay's exception model holds (set before P?)",
+			       "0x%08x read from 0x%08x, the model holds 0x%08x", v, M7EXC_SCS_BASE + (uint32_t)off, model);
+	return v;
+}
+
+/* The model's register write first, as in the capture. */
+static void scs_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
+{
+	struct lreplayer *p = ctx;
+	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off;
+	if (p->c.failed || p->c.done)
+		return;
+	if (replay_m7_scs_write(p->m7, (uint32_t)off, size, (uint32_t)value)) {
+		replay_diverge(&p->c, "SCS write", "an SCS write the model accepts",
+			       "a %u-byte write of 0x%llx to 0x%08x, a bus error", size, (unsigned long long)value, addr);
+		return;
+	}
+	bus_uncached(&p->c.bus, addr, size, 1, value);
+	replay_add_access(&p->c, addr, size, 1, value, 1);
+}
+
+static bool hook_invalid_m7(uc_engine *uc, void *ctx)
+{
+	struct lreplayer *p = ctx;
+	return replay_m7_invalid(p->m7);
+}
+
+static void m7_close(void *ctx) { close_record(ctx); }
+static void m7_emit(void *ctx, const struct citcat_itrace_rec *r)
+{
+	struct lreplayer *p = ctx;
+	replay_output(&p->c, r);
+}
+/* the LVT has no abnormal end (a fault stops its capture with an error) */
+static int m7_fault(void *ctx, unsigned kind, uint32_t pc, uint32_t addr) { return 0; }
+static int m7_load(void *ctx, uint32_t addr, uint32_t *v)
+{
+	struct lreplayer *p = ctx;
+	if (serve_load(p, addr, 4))
+		return -1;
+	memcpy(v, p->c.ram + (addr - p->c.ram_base), 4);
+	return 0;
+}
+static void m7_store(void *ctx, uint32_t addr)
+{
+	struct lreplayer *p = ctx;
+	for (unsigned i = 0; i < 4; i++)
+		replay_kclr(p->dmaw, addr - p->c.ram_base + i);
+	fa_mark(&p->c.bus.dc, addr, 4);
 }
 
 void citcat_lvt_replay_config_default(struct citcat_lvt_replay_config *c)
@@ -454,6 +548,8 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 		goto out;
 	}
 	rc = 0;
+	if (p->tcfg.isa == CITCAT_TARGET_CORTEX_M7)
+		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
 	if ((rc = replay_open_itraces(&p->c)))
 		goto out;
 	p->c.ram = aligned_alloc(4096, p->c.ram_size);
@@ -475,11 +571,23 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 	p->c.bus.dc.rng = start.dc_rng;
 	/* MEM_READ, before the read: the hook puts the value where the core loads it */
 	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_unmapped, hook_intr,
-				   &p->c.block_thumb};
+				   p->tcfg.isa == CITCAT_TARGET_CORTEX_M7 ? NULL : &p->c.block_thumb};
 	struct arm_state regs;
 	memcpy(regs.slot, start.regs, sizeof regs.slot);
-	if ((rc = replay_open_core(&p->c, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read, mmio_write, &hooks, p, &regs)))
+	if (p->tcfg.isa == CITCAT_TARGET_CORTEX_M7) {
+		if (!(p->m7 = calloc(1, sizeof *p->m7))) {
+			rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			goto out;
+		}
+		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, m7_load, m7_store};
+		if ((rc = replay_m7_open(p->m7, &p->c, cfg->lvt_path, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read,
+					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &regs)))
+			goto out;
+		p->c.block_thumb = 1; /* always Thumb: no block hook on the M7 */
+	} else if ((rc = replay_open_core(&p->c, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read, mmio_write, &hooks, p,
+					  &regs))) {
 		goto out;
+	}
 	fetch_event(p);
 	replay_run(&p->c, NULL);
 	if (!p->c.failed) {
@@ -501,6 +609,7 @@ out:
 	free(p->c.known);
 	free(p->dmaw);
 	free(p->xpage);
+	free(p->m7);
 	free(p);
 	return rc;
 }

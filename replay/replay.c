@@ -794,7 +794,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 			rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			goto out;
 		}
-		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p};
+		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, NULL, NULL};
 		hooks.unmapped = hook_unmapped_m7;
 		if ((rc = replay_m7_open(p->m7, &p->c, cfg->ims_path, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))

@@ -18,6 +18,11 @@ struct replay_m7_ops {
 	/* whether the recorded end is this fault (it then ends the run): 1 yes */
 	int (*fault)(void *ctx, unsigned kind, uint32_t pc, uint32_t addr);
 	void *ctx;
+	/* optional (the LVT decoder): LOAD serves a 4-byte read of the model
+	 * (vector, unstacking) after its D-cache access, filling RAM and *V,
+	 * 0 or -1 (the run failed); STORE follows a stacking write's */
+	int (*load)(void *ctx, uint32_t addr, uint32_t *v);
+	void (*store)(void *ctx, uint32_t addr);
 };
 
 struct replay_m7 {

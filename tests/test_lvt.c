@@ -114,7 +114,7 @@ static size_t first_chunk(const char *path, uint8_t *out, size_t max, uint32_t *
 {
 	struct cc_reader *r;
 	size_t n = 0;
-	if (cc_reader_open(&r, path, "CLVT\r\n\x1a\n", 1) == 0) {
+	if (cc_reader_open(&r, path, "CLVT\r\n\x1a\n", CITCAT_LVT_VERSION) == 0) {
 		const uint8_t *d;
 		for (int i = 0; i <= which; i++)
 			if (cc_reader_next_chunk(r, &d, &n, nrec) != 1)
@@ -225,9 +225,124 @@ static void format(void)
 	remove(path);
 }
 
+/* Copies the LVT at SRC to DST as container version VERSION, chunk for
+ * chunk (the reader's rules for an older version). */
+static int rewrite_version(const char *src, const char *dst, uint16_t version)
+{
+	struct cc_reader *r = NULL;
+	struct cc_writer *w = NULL;
+	if (cc_reader_open(&r, src, "CLVT\r\n\x1a\n", CITCAT_LVT_VERSION))
+		return cc_reader_close(r), -1;
+	uint32_t ml, nrec;
+	const uint8_t *m = cc_reader_meta(r, &ml), *d;
+	size_t len;
+	int rc = cc_writer_open(&w, dst, "CLVT\r\n\x1a\n", version, m, ml, 0);
+	while (!rc && cc_reader_next_chunk(r, &d, &len, &nrec) == 1) {
+		uint8_t *p = cc_writer_reserve(w, len);
+		if (!p) {
+			rc = -1;
+			break;
+		}
+		memcpy(p, d, len);
+		cc_writer_commit(w, len, nrec);
+		rc = cc_writer_flush(w);
+	}
+	cc_reader_close(r);
+	if (rc) {
+		cc_writer_abort(w);
+		return rc;
+	}
+	return cc_writer_close(w);
+}
+
+/* Version 2 on the Cortex-M7: the IRQ record's line field is 6 bits, the
+ * exception number (LVT.md, "The Cortex-M7"); a version 1 file is read
+ * with its 4-bit lines on the ARMv7-A target and refused on the M7. */
+static void format_m7(void)
+{
+	char path[] = "/tmp/test_lvt_XXXXXX", old[] = "/tmp/test_lvt_XXXXXX";
+	close(mkstemp(path));
+	close(mkstemp(old));
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	cfg.isa = CITCAT_TARGET_CORTEX_M7;
+	struct citcat_lvt_writer *w;
+	CHECK_EQ(citcat_lvt_writer_open(&w, path, &cfg, 0), 0);
+	struct citcat_lvt_rec start = {.kind = CITCAT_LVT_START};
+	struct citcat_lvt_rec irq = {.kind = CITCAT_LVT_IRQ, .line = 64, .bcount = 5, .pc = 0x18};
+	CHECK_EQ(citcat_lvt_put_event(w, &start), 0);
+	CHECK_EQ(citcat_lvt_put_event(w, &irq), CITCAT_ERR_INVAL); /* 64 does not fit 6 bits */
+	citcat_lvt_writer_abort(w);
+	CHECK_EQ(citcat_lvt_writer_open(&w, path, &cfg, 0), 0);
+	irq.line = 47; /* IRQ 31, the last line modelled */
+	CHECK_EQ(citcat_lvt_put_event(w, &start), 0);
+	CHECK_EQ(citcat_lvt_put_event(w, &irq), 0);
+	struct citcat_lvt_rec stop = {.kind = CITCAT_LVT_STOP, .line = CITCAT_STOP_EXIT, .st = {.insns = 9, .bcount = 5}};
+	CHECK_EQ(citcat_lvt_put_event(w, &stop), 0);
+	CHECK_EQ(citcat_lvt_writer_close(w), 0);
+	/* Hand-encoded: START is bits 0..1349 as in format(); IRQ from bit
+	 * 1350: 00, type 0000, line 47 (1,1,1,1,0,1 from bit 1356), bcount 5
+	 * (1,0,1,0,0,0,0,0 from bit 1362), pc zz(0x18) = 0x30 from bit 1370.
+	 * Byte 168 = 0x00, 169 = 0xF0 (bits 1356-1359), 170 = 0x16 (bit 1361
+	 * = line bit 5, bits 1362 and 1364 = bcount), 171 = 0xC0 (pc bits 4, 5). */
+	uint8_t buf[256];
+	uint32_t nrec = 0;
+	size_t n = first_chunk(path, buf, sizeof buf, &nrec, 0);
+	CHECK_EQ(nrec, 2);
+	CHECK_EQ(n, 173); /* 1350 + 28 = 1378 bits, padded to 173 bytes */
+	CHECK_EQ(buf[168], 0x00);
+	CHECK_EQ(buf[169], 0xF0);
+	CHECK_EQ(buf[170], 0x16);
+	CHECK_EQ(buf[171], 0xC0);
+	struct citcat_lvt_reader *r;
+	struct citcat_lvt_rec e;
+	CHECK_EQ(citcat_lvt_reader_open(&r, path), 0);
+	CHECK_EQ(citcat_lvt_config(r)->isa, CITCAT_TARGET_CORTEX_M7);
+	CHECK_EQ(citcat_lvt_next(r, 0, &e), 1);
+	CHECK_EQ(citcat_lvt_next(r, 0, &e), 1);
+	CHECK(e.kind == CITCAT_LVT_IRQ && e.line == 47 && e.bcount == 5 && e.pc == 0x18);
+	citcat_lvt_reader_close(r);
+	/* the same file as version 1: refused at the configuration (offset 16) */
+	CHECK_EQ(rewrite_version(path, old, 1), 0);
+	CHECK_EQ(citcat_lvt_reader_open(&r, old), CITCAT_ERR_CORRUPT);
+	CHECK(strstr(citcat_lvt_reader_error(r)->msg, "version 1") && citcat_lvt_reader_error(r)->offset == 16);
+	citcat_lvt_reader_close(r);
+	/* exception number 1 (reset) is no record's: the reader refuses it */
+	CHECK_EQ(citcat_lvt_writer_open(&w, path, &cfg, 0), 0);
+	irq.line = 1;
+	CHECK_EQ(citcat_lvt_put_event(w, &start), 0);
+	CHECK_EQ(citcat_lvt_put_event(w, &irq), 0);
+	CHECK_EQ(citcat_lvt_put_event(w, &stop), 0);
+	CHECK_EQ(citcat_lvt_writer_close(w), 0);
+	CHECK_EQ(citcat_lvt_reader_open(&r, path), 0);
+	CHECK_EQ(citcat_lvt_next(r, 0, &e), 1);
+	CHECK_EQ(citcat_lvt_next(r, 0, &e), CITCAT_ERR_CORRUPT);
+	CHECK(strstr(citcat_lvt_reader_error(r)->msg, "exception number out of range") != NULL);
+	citcat_lvt_reader_close(r);
+	/* an ARMv7-A file as version 1 is still read, 4-bit lines */
+	citcat_target_config_default(&cfg);
+	CHECK_EQ(citcat_lvt_writer_open(&w, path, &cfg, 0), 0);
+	irq.line = 15;
+	CHECK_EQ(citcat_lvt_put_event(w, &start), 0);
+	CHECK_EQ(citcat_lvt_put_event(w, &irq), 0);
+	CHECK_EQ(citcat_lvt_put_event(w, &stop), 0);
+	CHECK_EQ(citcat_lvt_writer_close(w), 0);
+	CHECK_EQ(rewrite_version(path, old, 1), 0);
+	CHECK_EQ(citcat_lvt_reader_open(&r, old), 0);
+	CHECK_EQ(citcat_lvt_next(r, 0, &e), 1);
+	CHECK_EQ(citcat_lvt_next(r, 0, &e), 1);
+	CHECK(e.kind == CITCAT_LVT_IRQ && e.line == 15 && e.bcount == 5 && e.pc == 0x18);
+	CHECK_EQ(citcat_lvt_next(r, 0, &e), 1);
+	CHECK_EQ(e.kind, CITCAT_LVT_STOP);
+	citcat_lvt_reader_close(r);
+	remove(path);
+	remove(old);
+}
+
 int main(void)
 {
 	fa_rules();
 	format();
+	format_m7();
 	CHECK_DONE();
 }

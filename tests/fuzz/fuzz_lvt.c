@@ -1,7 +1,7 @@
 /* Fuzz target: the LVT reader never crashes, reads out of bounds or leaks.
  * An input starting "CLVT" is read as a whole file; any other input is
  * [nrec byte][size byte][records] and is wrapped in a valid container
- * (wrap.h) so the bit-stream decoder is reached despite the checksums.  The
+ * (wrap.h; nrec's bit 7 selects the Cortex-M7 configuration) so the bit-stream decoder is reached despite the checksums.  The
  * load sizes the reader is told cycle through 1, 2, 4 and 8 from the size
  * byte, as a decoder's loads would. */
 #include "lvt.h"
@@ -39,9 +39,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t meta[CITCAT_LVT_META_LEN] = {0};
 	struct citcat_target_config cfg;
 	citcat_target_config_default(&cfg);
+	if (data[0] & 0x80) /* the Cortex-M7: 6-bit exception numbers in IRQ records */
+		cfg.isa = CITCAT_TARGET_CORTEX_M7;
 	citcat_target_config_encode(&cfg, meta);
 	size_t len;
-	uint8_t *b = wrap_container("CLVT\r\n\x1a\n", CITCAT_LVT_VERSION, meta, sizeof meta, data + 2, size - 2, data[0], &len);
+	uint8_t *b = wrap_container("CLVT\r\n\x1a\n", CITCAT_LVT_VERSION, meta, sizeof meta, data + 2, size - 2, data[0] & 0x7f, &len);
 	if (b)
 		read_all(b, len, data[1]);
 	free(b);
