@@ -56,7 +56,7 @@ int cmd_ims(int argc, char **argv)
 				"initial value), and the target configuration.  Format: ims/IMS.md.\n"
 				"A CAT captured with --checkpoint-every gives one file holding every segment\n"
 				"behind an index (IMS version 3, common/SEGIDX.md; replay --segment K / --jobs N).\n"
-				"--segment K: segment K alone, as a version-2 IMS (replay/SEGMENTS.md).\n",
+				"--segment K: segment K alone, as a version-4 IMS (replay/SEGMENTS.md).\n",
 			 argc, argv, &in, &out, &seg);
 	if (r)
 		return r < 0 ? EXIT_OK : r;

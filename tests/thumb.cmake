@@ -58,7 +58,7 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   add_test(NAME thumb_te_sched COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_te.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/sched_thumb_te.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te
-    sched_thumb_te)
+    sched_thumb_te $<TARGET_FILE:container_retag>)
   set_tests_properties(thumb_te_sched PROPERTIES ENVIRONMENT "WANT_THUMB=1")
   add_test(NAME thumb_te_idle COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_te.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/idle_arm_te.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te

@@ -15,8 +15,12 @@
 #    against the capture's own trace);
 # and which states interrupts came from (ELF mapping symbols $a/$t).
 # The IMS says TE = 1 (citcat info --json: "sctlr_te": 1).
+# With RETAG (tests/container_retag, which re-seals a header), a tampered
+# IMS: TE cleared (a valid value) makes the replay diverge at the driver's
+# store of SCTLR to dump slot 39, found by the AES's device output log;
+# a reserved SCTLR bit is refused at its file offset, 296 (exit 2, no output).
 set -u
-citcat=$1 nm=$2 elf=$3 out=$4 name=$5
+citcat=$1 nm=$2 elf=$3 out=$4 name=$5 retag=${6:-}
 here=$(dirname "$0")
 export CITCAT_NO_PROGRESS=1
 bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$name" >/dev/null || { echo "FAIL: capture"; exit 1; }
@@ -58,6 +62,31 @@ END {
     if (want_thumb && !from_thumb) { print "FAIL: no interrupt from Thumb state"; bad = 1 }
     exit bad
 }' "$out/$name.map" "$out/$name.txt" || exit 1
+
+if [ -n "$retag" ]; then
+  # metadata offset 280 is file offset 296; TE is bit 6 of its byte 3 (299)
+  cp "$out/$name.ims" "$out/te0.raw" && printf '\x00' | dd of="$out/te0.raw" bs=1 seek=299 conv=notrunc 2>/dev/null &&
+    "$retag" "$out/te0.raw" "$out/te0.ims" CIMS 4 || { echo "FAIL: tamper"; exit 1; }
+  rm -f "$out/te0.itrace"
+  "$citcat" replay "$out/te0.ims" "$out/$name.aes" -o "$out/te0.itrace" 2>"$out/te0.err"; rc=$?
+  [ $rc -eq 1 ] || { echo "FAIL: replay with TE cleared exited $rc, expected 1 (diverged)"; cat "$out/te0.err"; exit 1; }
+  # the store to slot 39 (0x40000fdc): the recorded SCTLR and the restored
+  # one differ in TE (bit 30) alone
+  exp=$(sed -n 's/.*expected: a 4-byte write of \(0x[0-9a-f]*\) to 0x40000fdc.*/\1/p' "$out/te0.err")
+  got=$(sed -n 's/.*found: *a 4-byte write of \(0x[0-9a-f]*\) to 0x40000fdc.*/\1/p' "$out/te0.err")
+  [ -n "$exp" ] && [ -n "$got" ] && [ $(( exp ^ got )) -eq $(( 1 << 30 )) ] ||
+    { echo "FAIL: the divergence is not the SCTLR slot's store differing in TE"; cat "$out/te0.err"; exit 1; }
+  [ ! -e "$out/te0.itrace" ] || { echo "FAIL: a diverged replay left its output"; exit 1; }
+  cp "$out/$name.ims" "$out/res.raw" && printf '\x41' | dd of="$out/res.raw" bs=1 seek=296 conv=notrunc 2>/dev/null &&
+    "$retag" "$out/res.raw" "$out/res.ims" CIMS 4 || { echo "FAIL: tamper"; exit 1; }
+  rm -f "$out/res.itrace"
+  "$citcat" replay "$out/res.ims" "$out/$name.aes" -o "$out/res.itrace" 2>"$out/res.err"; rc=$?
+  [ $rc -eq 2 ] || { echo "FAIL: replay with a reserved SCTLR bit exited $rc, expected 2"; cat "$out/res.err"; exit 1; }
+  grep -q "res.ims: offset 296: IMS SCTLR 0x40000041: reserved bits set" "$out/res.err" ||
+    { echo "FAIL: the refusal does not name the file, offset 296 and SCTLR"; cat "$out/res.err"; exit 1; }
+  [ ! -e "$out/res.itrace" ] || { echo "FAIL: a refused replay left an output"; exit 1; }
+  echo "tampered IMS: TE cleared diverges at the SCTLR slot, a reserved bit is refused at offset 296"
+fi
 
 # With checkpoints: the FIQ entry in Thumb state too, each segment's IMS
 # restores TE (serially from the bundle, and segment by segment).
