@@ -15,6 +15,9 @@
 #    against the capture's own trace);
 # and which states interrupts came from (ELF mapping symbols $a/$t).
 # The IMS says TE = 1 (citcat info --json: "sctlr_te": 1).
+# SWITCH=1 (tests/firmware/te_switch.c: TE = 0 at P, set and cleared later
+# by the firmware): the IMS says TE = 0, exactly 5 entries are the Thumb
+# `ldr.w pc` at 0x18 and the others the ARM `b` there; no checkpoints.
 # With RETAG (tests/container_retag, which re-seals a header), a tampered
 # IMS: TE cleared (a valid value) makes the replay diverge at the driver's
 # store of SCTLR to dump slot 39, found by the AES's device output log;
@@ -26,8 +29,17 @@ export CITCAT_NO_PROGRESS=1
 bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$name" >/dev/null || { echo "FAIL: capture"; exit 1; }
 bash "$here/replay_example.sh" "$citcat" "$out" "$name" || exit 1
 "$citcat" info --json "$out/$name.ims" >"$out/$name.ims.json" || { echo "FAIL: info"; exit 1; }
-grep -q '"sctlr_te": 1' "$out/$name.ims.json" || { echo "FAIL: the IMS does not say SCTLR.TE = 1"; cat "$out/$name.ims.json"; exit 1; }
 "$citcat" convert "$out/$name.itrace" -o "$out/$name.txt" --to text || { echo "FAIL: listing"; exit 1; }
+if [ "${SWITCH:-0}" = 1 ]; then
+  grep -q '"sctlr_te": 0' "$out/$name.ims.json" || { echo "FAIL: the IMS does not say SCTLR.TE = 0"; cat "$out/$name.ims.json"; exit 1; }
+  grep -A1 "interrupt line 0" "$out/$name.txt" | grep "^ *[0-9]* *00000018 " >"$out/$name.vec"
+  nt=$(grep -c " ldr\.w *pc, \[pc\]\| ldr\.w *pc, \[pc, #0\]" "$out/$name.vec") na=$(grep -c " b  *#" "$out/$name.vec")
+  [ "$nt" -eq 5 ] && [ "$na" -ge 10 ] && [ $((nt + na)) -eq "$(wc -l <"$out/$name.vec")" ] ||
+    { echo "FAIL: $nt Thumb and $na ARM entries at 0x18 (expected 5 and at least 10)"; head -20 "$out/$name.vec"; exit 1; }
+  echo "$name: TE changed after P: $nt entries in Thumb state, $na in ARM state, replay exact"
+  exit 0
+fi
+grep -q '"sctlr_te": 1' "$out/$name.ims.json" || { echo "FAIL: the IMS does not say SCTLR.TE = 1"; cat "$out/$name.ims.json"; exit 1; }
 "$nm" --special-syms -n "$elf" | awk '$3 ~ /^\$[at](\.|$)/ { print $1, substr($3, 2, 1) }' >"$out/$name.map"
 awk -v want_arm="${WANT_ARM:-0}" -v want_thumb="${WANT_THUMB:-0}" '
 function hex(s,    i, v) { sub(/^0x/, "", s); s = tolower(s); v = 0; for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
