@@ -72,4 +72,5 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/te_switch.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te
     te_switch)
   set_tests_properties(thumb_te_switch PROPERTIES ENVIRONMENT "SWITCH=1")
+  set_tests_properties(thumb_te_sched thumb_te_idle thumb_te_switch PROPERTIES TIMEOUT 120)
 endif()

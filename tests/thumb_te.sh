@@ -26,7 +26,9 @@ set -u
 citcat=$1 nm=$2 elf=$3 out=$4 name=$5 retag=${6:-}
 here=$(dirname "$0")
 export CITCAT_NO_PROGRESS=1
-bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$name" >/dev/null || { echo "FAIL: capture"; exit 1; }
+# --max-insns: a model that entered a handler in the wrong state would run
+# wild; the limit (several times each program's length) fails it fast
+bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$name" --max-insns 5000000 >/dev/null || { echo "FAIL: capture"; exit 1; }
 bash "$here/replay_example.sh" "$citcat" "$out" "$name" || exit 1
 "$citcat" info --json "$out/$name.ims" >"$out/$name.ims.json" || { echo "FAIL: info"; exit 1; }
 "$citcat" convert "$out/$name.itrace" -o "$out/$name.txt" --to text || { echo "FAIL: listing"; exit 1; }
@@ -103,7 +105,7 @@ fi
 # With checkpoints: the FIQ entry in Thumb state too, each segment's IMS
 # restores TE (serially from the bundle, and segment by segment).
 ck=${name}_ck
-bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$ck" --checkpoint-every 20000 >/dev/null ||
+bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$ck" --checkpoint-every 20000 --max-insns 5000000 >/dev/null ||
   { echo "FAIL: capture with checkpoints"; exit 1; }
 bash "$here/replay_example.sh" "$citcat" "$out" "$ck" || exit 1
 "$citcat" convert "$out/$ck.itrace" -o "$out/$ck.txt" --to text || { echo "FAIL: listing"; exit 1; }
