@@ -58,19 +58,16 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   add_test(NAME thumb_te_sched COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_te.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/sched_thumb_te.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te
-    sched_thumb_te $<TARGET_FILE:container_retag>)
-  set_tests_properties(thumb_te_sched PROPERTIES ENVIRONMENT "WANT_THUMB=1")
+    sched_thumb_te thumb $<TARGET_FILE:container_retag>)
   add_test(NAME thumb_te_idle COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_te.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/idle_arm_te.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te
-    idle_arm_te)
-  set_tests_properties(thumb_te_idle PROPERTIES ENVIRONMENT "WANT_ARM=1")
+    idle_arm_te arm)
   # TE changed by the firmware after P (TE = 0 in the IMS): capture and
   # replay both read the live SCTLR at each entry.
   citcat_add_firmware(te_switch SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/te_switch.c
     ${CMAKE_CURRENT_SOURCE_DIR}/firmware/te_switch_asm.S OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   add_test(NAME thumb_te_switch COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_te.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/te_switch.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te
-    te_switch)
-  set_tests_properties(thumb_te_switch PROPERTIES ENVIRONMENT "SWITCH=1")
+    te_switch switch)
   set_tests_properties(thumb_te_sched thumb_te_idle thumb_te_switch PROPERTIES TIMEOUT 120)
 endif()

@@ -1,5 +1,5 @@
 #!/bin/bash
-# thumb_te.sh CITCAT NM ELF OUTDIR NAME: a firmware built with the BSP's
+# thumb_te.sh CITCAT NM ELF OUTDIR NAME MODE [RETAG]: a firmware built with the BSP's
 # THUMB_EXCEPTIONS option (SCTLR.TE = 1 from reset: exceptions are entered
 # in Thumb state, TARGET.md "IRQ entry") captured with its oracle, extracted
 # and replayed exactly (capture -> ims/aes -> replay --verify --oracle, the
@@ -15,7 +15,8 @@
 #    against the capture's own trace);
 # and which states interrupts came from (ELF mapping symbols $a/$t).
 # The IMS says TE = 1 (citcat info --json: "sctlr_te": 1).
-# SWITCH=1 (tests/firmware/te_switch.c: TE = 0 at P, set and cleared later
+# MODE thumb or arm: at least one interrupt came from code in that state.
+# MODE switch (tests/firmware/te_switch.c: TE = 0 at P, set and cleared later
 # by the firmware): the IMS says TE = 0, exactly 5 entries are the Thumb
 # `ldr.w pc` at 0x18 and the others the ARM `b` there; no checkpoints.
 # With RETAG (tests/container_retag, which re-seals a header), a tampered
@@ -23,7 +24,8 @@
 # store of SCTLR to dump slot 39, found by the AES's device output log;
 # a reserved SCTLR bit is refused at its file offset, 296 (exit 2, no output).
 set -u
-citcat=$1 nm=$2 elf=$3 out=$4 name=$5 retag=${6:-}
+citcat=$1 nm=$2 elf=$3 out=$4 name=$5 mode=$6 retag=${7:-}
+case $mode in thumb|arm|switch) ;; *) echo "thumb_te.sh: MODE is thumb, arm or switch"; exit 2 ;; esac
 here=$(dirname "$0")
 export CITCAT_NO_PROGRESS=1
 # --max-insns: a model that entered a handler in the wrong state would run
@@ -32,7 +34,7 @@ bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$name" --max-insns 5000
 bash "$here/replay_example.sh" "$citcat" "$out" "$name" || exit 1
 "$citcat" info --json "$out/$name.ims" >"$out/$name.ims.json" || { echo "FAIL: info"; exit 1; }
 "$citcat" convert "$out/$name.itrace" -o "$out/$name.txt" --to text || { echo "FAIL: listing"; exit 1; }
-if [ "${SWITCH:-0}" = 1 ]; then
+if [ "$mode" = switch ]; then
   grep -q '"sctlr_te": 0' "$out/$name.ims.json" || { echo "FAIL: the IMS does not say SCTLR.TE = 0"; cat "$out/$name.ims.json"; exit 1; }
   grep -A1 "interrupt line 0" "$out/$name.txt" | grep "^ *[0-9]* *00000018 " >"$out/$name.vec"
   nt=$(grep -c " ldr\.w *pc, \[pc\]\| ldr\.w *pc, \[pc, #0\]" "$out/$name.vec") na=$(grep -c " b  *#" "$out/$name.vec")
@@ -43,7 +45,7 @@ if [ "${SWITCH:-0}" = 1 ]; then
 fi
 grep -q '"sctlr_te": 1' "$out/$name.ims.json" || { echo "FAIL: the IMS does not say SCTLR.TE = 1"; cat "$out/$name.ims.json"; exit 1; }
 "$nm" --special-syms -n "$elf" | awk '$3 ~ /^\$[at](\.|$)/ { print $1, substr($3, 2, 1) }' >"$out/$name.map"
-awk -v want_arm="${WANT_ARM:-0}" -v want_thumb="${WANT_THUMB:-0}" '
+awk -v want_arm="$([ "$mode" = arm ] && echo 1 || echo 0)" -v want_thumb="$([ "$mode" = thumb ] && echo 1 || echo 0)" '
 function hex(s,    i, v) { sub(/^0x/, "", s); s = tolower(s); v = 0; for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
 function state(a,    i, st) { st = "?"; for (i = 1; i <= nmap; i++) { if (maddr[i] > a) break; st = mstate[i] } return st }
 FNR == NR { nmap++; maddr[nmap] = hex($1); mstate[nmap] = $2; next }
