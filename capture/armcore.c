@@ -4,8 +4,13 @@ int arm_take_exception(uc_engine *uc, uint32_t epc, uint32_t mode, uint32_t mask
 {
 	uint32_t cpsr, ncpsr, lr = epc + 4, pc = vector;
 	uc_err e = uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
-	/* MODE; MASKS set; Thumb, IT and J cleared; flags, E and other masks kept */
+	/* MODE; MASKS set; T = SCTLR.TE (the live value: firmware may change it
+	 * at any time); IT and J cleared; flags, E and other masks kept */
 	ncpsr = (cpsr & ~(0x1fu | ARM_CPSR_T | 0x0600fc00u | (1u << 24))) | mode | masks;
+	if (arm_sctlr_te(uc)) {
+		ncpsr |= ARM_CPSR_T;
+		pc |= 1; /* a PC write sets the state from bit 0 (tests/test_unicorn_thumb.c) */
+	}
 	if (!e)
 		e = uc_reg_write(uc, UC_ARM_REG_CPSR, &ncpsr); /* switches to the mode's bank */
 	if (!e)
@@ -29,6 +34,16 @@ int arm_sctlr_te(uc_engine *uc)
 	if (uc_reg_read(uc, UC_ARM_REG_CP_REG, &r))
 		return 0;
 	return (int)((r.val >> 30) & 1);
+}
+
+int arm_set_sctlr_te(uc_engine *uc, int te)
+{
+	uc_arm_cp_reg r = {.cp = 15, .crn = 1, .crm = 0, .opc1 = 0, .opc2 = 0};
+	uc_err e = uc_reg_read(uc, UC_ARM_REG_CP_REG, &r);
+	if (e)
+		return (int)e;
+	r.val = (r.val & ~(uint64_t)ARM_SCTLR_TE) | (te ? ARM_SCTLR_TE : 0);
+	return (int)uc_reg_write(uc, UC_ARM_REG_CP_REG, &r);
 }
 
 static uc_err wr(uc_engine *uc, int reg, uint32_t v) { return uc_reg_write(uc, reg, &v); }

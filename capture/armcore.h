@@ -20,6 +20,7 @@
 #define ARM_CPSR_A (1u << 8)
 #define ARM_CPSR_T (1u << 5)
 #define ARM_IRQ_VECTOR 0x18u
+#define ARM_SCTLR_TE (1u << 30)
 
 /* The register-dump slots of the trace module (TARGET.md). */
 enum {
@@ -28,7 +29,10 @@ enum {
 	ARM_SLOT_SP_IRQ, ARM_SLOT_LR_IRQ, ARM_SLOT_SPSR_IRQ, ARM_SLOT_SP_ABT, ARM_SLOT_LR_ABT,
 	ARM_SLOT_SPSR_ABT, ARM_SLOT_SP_UND, ARM_SLOT_LR_UND, ARM_SLOT_SPSR_UND,
 	ARM_SLOT_R8_FIQ, ARM_SLOT_SP_FIQ = 36, ARM_SLOT_LR_FIQ, ARM_SLOT_SPSR_FIQ,
-	ARM_SLOTS = 39
+	ARM_SLOTS = 39,
+	/* The driver's dump has one slot more than the register state: SCTLR
+	 * (slot 39), carried in the IMS apart from the registers (IMS.md). */
+	ARM_SLOT_SCTLR = 39, ARM_DUMP_SLOTS = 40
 };
 
 /* A full register state in dump-slot order: the IMS's public struct
@@ -42,12 +46,19 @@ _Static_assert(ARM_SLOTS == CITCAT_REG_SLOTS, "register slots of the IMS");
  * Returns 0 or a Unicorn error. */
 int arm_take_irq(uc_engine *uc, uint32_t epc);
 /* The entry both arm_take_irq and the checkpoint entry (capture/ckpt.h) make:
- * SPSR_<MODE> = CPSR; CPSR.M = MODE, MASKS (I/F/A bits) set, T, IT and J
- * cleared; LR_<MODE> = EPC + 4; PC = VECTOR.  Returns 0 or a Unicorn error. */
+ * SPSR_<MODE> = CPSR; CPSR.M = MODE, MASKS (I/F/A bits) set, CPSR.T =
+ * SCTLR.TE as the engine holds it now, IT and J cleared; LR_<MODE> = EPC + 4;
+ * PC = VECTOR (in Thumb state when TE = 1).  Returns 0 or a Unicorn error. */
 int arm_take_exception(uc_engine *uc, uint32_t epc, uint32_t mode, uint32_t masks, uint32_t vector);
 
-/* SCTLR.TE (bit 30): exceptions are taken in Thumb state. */
+/* SCTLR.TE (bit 30): exceptions are taken in Thumb state.  Reads the live
+ * value (CP15 c1, c0, 0 through UC_ARM_REG_CP_REG), which an MCR in the
+ * firmware changes in the capture and the replay alike. */
 int arm_sctlr_te(uc_engine *uc);
+/* Sets SCTLR.TE to TE (0 or 1), keeping the other bits as the engine has
+ * them (its reset value unless the firmware wrote SCTLR): the IMS carries TE
+ * only (IMS.md).  Returns 0 or a Unicorn error. */
+int arm_set_sctlr_te(uc_engine *uc, int te);
 
 /* Loads every register of S into the engine (banked ones by switching
  * modes), ending in S's CPSR with PC = slot 15 (in Thumb state when

@@ -280,6 +280,8 @@ static int eng_open(struct eng *e, const struct citcat_ims *ims, const char *ims
 			       bare_write, e);
 		if (!ue)
 			ue = (uc_err)arm_set_state(e->uc, &ims->regs);
+		if (!ue) /* SCTLR.TE as at P, as the replayer restores it */
+			ue = (uc_err)arm_set_sctlr_te(e->uc, (ims->sctlr & ARM_SCTLR_TE) != 0);
 		if (!ue) /* bit 0 of the start address selects the state: CPSR.T */
 			e->pc = thumb_resume_pc(e->uc);
 	}

@@ -17,7 +17,8 @@ _Static_assert(CITCAT_CKPT_MIN == CITCAT_CHECKPOINT_MIN, "citcat_regs.h and citc
 
 int arm_take_ckpt(uc_engine *uc, uint32_t epc)
 {
-	/* like an FIQ: mode FIQ; I, F and A set (TARGET.md, "Checkpoints") */
+	/* like an FIQ: mode FIQ; I, F and A set; Thumb state when SCTLR.TE = 1
+	 * (TARGET.md, "Checkpoints") */
 	return arm_take_exception(uc, epc, ARM_MODE_FIQ, ARM_CPSR_I | ARM_CPSR_F | ARM_CPSR_A, CITCAT_CKPT_VECTOR);
 }
 

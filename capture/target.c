@@ -506,11 +506,6 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		uint32_t cpsr;
 		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
 		if (!(cpsr & ARM_CPSR_I)) {
-			if (arm_sctlr_te(uc)) {
-				fail(t, CITCAT_ERR_TARGET, "IRQ at 0x%08x with SCTLR.TE = 1 (Thumb exception entry) is not "
-					 "supported: the IMS does not record SCTLR", a);
-				return;
-			}
 			uint32_t m = t->intc_pending & t->intc_enable, line = 0;
 			while (!(m & (1u << line)))
 				line++;

@@ -56,7 +56,7 @@ int cmd_ims(int argc, char **argv)
 				"initial value), and the target configuration.  Format: ims/IMS.md.\n"
 				"A CAT captured with --checkpoint-every gives one file holding every segment\n"
 				"behind an index (IMS version 3, common/SEGIDX.md; replay --segment K / --jobs N).\n"
-				"--segment K: segment K alone, as a version-2 IMS (replay/SEGMENTS.md).\n",
+				"--segment K: segment K alone, as a version-4 IMS (replay/SEGMENTS.md).\n",
 			 argc, argv, &in, &out, &seg);
 	if (r)
 		return r < 0 ? EXIT_OK : r;
@@ -218,9 +218,9 @@ int ims_info(const char *path, int json)
 		       ims.repl_state[1]);
 		for (int k = 0; k < ns; k++)
 			printf("%s\"%s\": %u", k ? ", " : "", names[k], ims.regs.slot[k]);
-		printf("}, \"register_count\": %d, \"memory_bytes\": %llu, \"memory_runs\": %zu, \"raw_bytes\": %llu, "
-		       "\"file_bytes\": %ld, \"trace_id\": \"%016llx\"}\n",
-		       ns, (unsigned long long)mem, nseg, (unsigned long long)raw, fsize,
+		printf("}, \"register_count\": %d, \"sctlr_te\": %u, \"memory_bytes\": %llu, \"memory_runs\": %zu, "
+		       "\"raw_bytes\": %llu, \"file_bytes\": %ld, \"trace_id\": \"%016llx\"}\n",
+		       ns, (ims.sctlr >> 30) & 1, (unsigned long long)mem, nseg, (unsigned long long)raw, fsize,
 		       (unsigned long long)ims.id.hash);
 	} else {
 		printf("%s: initial machine state (IMS v%d), trace id %016llx\n", path, version,
@@ -231,6 +231,9 @@ int ims_info(const char *path, int json)
 		if (ims.cfg.icache.repl == CITCAT_REPL_RANDOM || ims.cfg.dcache.repl == CITCAT_REPL_RANDOM)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", ims.repl_state[0],
 			       ims.repl_state[1]);
+		if (ims.cfg.isa != CITCAT_ISA_M7)
+			printf("  SCTLR.TE   %u (exceptions entered in %s state)\n", (ims.sctlr >> 30) & 1,
+			       ims.sctlr ? "Thumb" : "ARM");
 		printf("  registers  %d\n", ns);
 		for (int k = 0; k < ns; k++)
 			printf("%s%-8s 0x%08x%s", k % 4 == 0 ? "    " : "  ", names[k], ims.regs.slot[k],

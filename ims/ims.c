@@ -113,6 +113,10 @@ static int finish(struct extract *x, const struct citcat_target_config *cfg, str
 		  struct citcat_errinfo *err)
 {
 	int rc;
+	if (dump_done && nslots == ARM_DUMP_SLOTS && slots == (1ull << ARM_SLOTS) - 1) /* all but SCTLR */
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+					  "the register dump has 39 slots and no SCTLR (slot 39): the firmware's CITCAT driver "
+					  "predates IMS version 4; rebuild it with the current BSP (examples/bsp)");
 	if (!dump_done || slots != (1ull << nslots) - 1)
 		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
 					  "the register dump is incomplete (%d of %d slots, DUMP_DONE %s)", __builtin_popcountll(slots),
@@ -172,7 +176,7 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 	x.seen = calloc(1, cfg->ram_size / 8 + 1);
 	x.known = calloc(1, cfg->ram_size / 8 + 1);
 	uint64_t slots = 0; /* dump slots seen, one bit each */
-	const int nslots = citcat_ims_nslots(cfg->isa);
+	const int nslots = citcat_ims_dump_slots(cfg->isa);
 	int synced = 0, dump_done = 0, stopped = 0;
 	uint32_t start_pc = 0;
 	uint64_t insns = 0, branches = 0, n = 0, ehash = 0, base_insns = 0, base_bcount = 0;
@@ -208,6 +212,7 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 				citcat_image_free(ims->memory);
 				ims->memory = NULL;
 				memset(&ims->regs, 0, sizeof ims->regs);
+				ims->sctlr = 0;
 				memset(x.seen, 0, cfg->ram_size / 8 + 1);
 				memset(x.known, 0, cfg->ram_size / 8 + 1);
 				slots = 0;
@@ -296,7 +301,10 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 				uint32_t k = (off - reg0) / 4;
 				if (!(slots & (1ull << k))) { /* the first write holds the value at P */
 					slots |= 1ull << k;
-					ims->regs.slot[k] = (uint32_t)ev.value;
+					if (k == ARM_SLOT_SCTLR) /* the model follows TE only (IMS.md) */
+						ims->sctlr = (uint32_t)ev.value & ARM_SCTLR_TE;
+					else
+						ims->regs.slot[k] = (uint32_t)ev.value;
 				}
 			} else if (off == CITCAT_DEV_OFF(CITCAT_TRACE_DUMP_DONE) && !dump_done) {
 				dump_done = 1;
@@ -447,6 +455,11 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 		cc_put32(p, ims->regs.slot[k]);
 	cc_put32(p, ims->repl_state[0]);
 	cc_put32(p + 4, ims->repl_state[1]);
+	cc_put32(p + 8, ims->sctlr);
+	if (ims->sctlr & ~(ims->cfg.isa == CITCAT_ISA_M7 ? 0u : ARM_SCTLR_TE))
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+					  "%s: SCTLR 0x%08x has bits the IMS does not carry (TE only, none on the Cortex-M7)", path,
+					  ims->sctlr);
 	for (int k = citcat_ims_nslots(ims->cfg.isa); k < ARM_SLOTS; k++)
 		if (ims->regs.slot[k])
 			return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
@@ -502,10 +515,11 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, citcat_ims_run_
 		    struct citcat_errinfo *err)
 {
 	memset(ims, 0, sizeof *ims);
-	if (cc_reader_version(r) != CITCAT_IMS_VERSION) /* version 1 lacks the replacement state (IMS.md) */
+	if (cc_reader_version(r) != CITCAT_IMS_VERSION) /* 1 lacks the generators, 2 and 3 SCTLR (IMS.md) */
 		return citcat_errinfo_set(err, CITCAT_ERR_VERSION, 8,
-					  "format version %u is not supported (this build reads IMS version %u only; extract again from a new capture)",
-					  cc_reader_version(r), CITCAT_IMS_VERSION);
+					  "format version %u is not supported (this build reads IMS version %u and segment bundles "
+					  "of version %u only; extract again from a new capture)",
+					  cc_reader_version(r), CITCAT_IMS_VERSION, CITCAT_IMS_SEG_VERSION);
 	uint32_t ml;
 	const uint8_t *m = cc_reader_meta(r, &ml);
 	const char *why = NULL;
@@ -536,6 +550,12 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, citcat_ims_run_
 						  cc->repl == CITCAT_REPL_RANDOM ? "0 is impossible for random replacement"
 										 : "must be 0 without random replacement");
 	}
+	ims->sctlr = cc_get32(p);
+	if (ims->sctlr & ~(ims->cfg.isa == CITCAT_ISA_M7 ? 0u : ARM_SCTLR_TE))
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + (uint64_t)(p - m),
+					  "IMS SCTLR 0x%08x: %s", ims->sctlr,
+					  ims->cfg.isa == CITCAT_ISA_M7 ? "must be 0 on the Cortex-M7 (it has no SCTLR)"
+									: "reserved bits set (only TE, bit 30, may be 1)");
 	if (!run) {
 		if ((rc = citcat_image_alloc(&ims->memory)))
 			return citcat_errinfo_set(err, rc, UINT64_MAX, "out of memory");

@@ -24,9 +24,15 @@ enum {
 
 /* The register slots the dump of ISA fills: 23 on the M7, 39 otherwise. */
 static inline int citcat_ims_nslots(uint32_t isa) { return isa == CITCAT_ISA_M7 ? M7_SLOTS : ARM_SLOTS; }
+/* The slots the driver of ISA writes before DUMP_DONE: 23 on the M7, 40 on
+ * the ARMv7-A core (the 39 registers and SCTLR, slot 39). */
+static inline int citcat_ims_dump_slots(uint32_t isa) { return isa == CITCAT_ISA_M7 ? M7_SLOTS : ARM_DUMP_SLOTS; }
 
-/* Bytes of IMS metadata (IMS.md). */
-#define CITCAT_IMS_META_LEN (CITCAT_TARGET_META_LEN + 20 + 4 * ARM_SLOTS + 8)
+/* Bytes of IMS metadata (IMS.md): configuration, trace id, registers, the
+ * two generator states, SCTLR. */
+#define CITCAT_IMS_META_LEN (CITCAT_TARGET_META_LEN + 20 + 4 * ARM_SLOTS + 8 + 4)
+/* Where SCTLR lies in the metadata (file offset: 16 more). */
+#define CITCAT_IMS_META_SCTLR (CITCAT_IMS_META_LEN - 4)
 
 /* Streams an IMS without loading its memory: reads and checks the metadata
  * into IMS (whose MEMORY stays NULL), then calls RUN with each memory run in

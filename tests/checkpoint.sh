@@ -6,14 +6,14 @@
 #     capture's ground truth (which holds the checkpoint handler's
 #     instructions), and the replayed itrace equals the oracle byte for byte.
 #   dilation: matmul (its path does not depend on time) captured with and
-#     without checkpoints differs by exactly 75 instructions, 4 branches and
-#     43 uncached writes per checkpoint (TARGET.md, counted from the
+#     without checkpoints differs by exactly 77 instructions, 4 branches and
+#     44 uncached writes per checkpoint (TARGET.md, counted from the
 #     disassembly), and every checkpoint is on line 15 at the FIQ vector.
 #   postmortem: faults and an instruction limit that fall in a later
 #     segment still replay exactly up to the end.
 #   usage: errors for intervals below the minimum and with --lvt.
 #   segments NAME: the example captured with checkpoints (about 4
-#     segments); citcat ims/aes write IMS version 3 / AES version 4 bundles
+#     segments); citcat ims/aes write IMS version 5 / AES version 4 bundles
 #     holding every segment (common/SEGIDX.md), replayed serially and segment
 #     by segment: citcat plan RUN.ims RUN.aes --verify RUN.cat's lines run
 #     through GNU parallel (each replays its segment through the index, with
@@ -82,7 +82,7 @@ segments)
   # serial replay goes through them one after the other
   "$C" ims "$t/$n.cat" -o "$t/$n.ims" 2>"$t/err" && "$C" aes "$t/$n.cat" -o "$t/$n.aes" 2>"$t/err" &&
     "$C" replay "$t/$n.ims" "$t/$n.aes" -o "$t/$n.itrace" -q 2>"$t/err" || fail "$n: serial replay: $(cat "$t/err")"
-  [ "$(head -c 10 "$t/$n.ims" | od -An -tx1 | tr -d ' \n')" = 43494d530d0a1a0a0300 ] || fail "$n: the IMS is not version 3"
+  [ "$(head -c 10 "$t/$n.ims" | od -An -tx1 | tr -d ' \n')" = 43494d530d0a1a0a0500 ] || fail "$n: the IMS is not version 5"
   [ "$(head -c 10 "$t/$n.aes" | od -An -tx1 | tr -d ' \n')" = 434145530d0a1a0a0400 ] || fail "$n: the AES is not version 4"
   "$C" plan "$t/$n.ims" "$t/$n.aes" --verify "$t/$n.cat" -o "$t/jobs.txt" --prefix "$t/seg" --citcat "$C" 2>"$t/err" ||
     fail "$n: plan: $(cat "$t/err")"
@@ -157,9 +157,9 @@ dilation)
   di=$(( $(jnum "$t/b.json" instructions) - $(jnum "$t/a.json" instructions) ))
   db=$(( $(jnum "$t/b.json" branches) - $(jnum "$t/a.json" branches) ))
   du=$(( $(jnum "$t/b.json" uncached_write) - $(jnum "$t/a.json" uncached_write) ))
-  [ "$di" -eq $((75 * k)) ] || fail "instructions +$di for $k checkpoints, expected 75 each"
+  [ "$di" -eq $((77 * k)) ] || fail "instructions +$di for $k checkpoints, expected 77 each"
   [ "$db" -eq $((4 * k)) ] || fail "branches +$db for $k checkpoints, expected 4 each"
-  [ "$du" -eq $((43 * k)) ] || fail "uncached writes +$du for $k checkpoints, expected 43 each"
+  [ "$du" -eq $((44 * k)) ] || fail "uncached writes +$du for $k checkpoints, expected 44 each"
   # each checkpoint enters at the FIQ vector: the line after it is 0x1c
   grep -A1 "interrupt line 15" "$t/b.txt" | grep -v "interrupt line 15" | grep -v -- '^--$' |
     grep -v "^ *[0-9]* *0000001c" | head -n 1 >"$t/bad"

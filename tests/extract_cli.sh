@@ -66,17 +66,17 @@ for kind in ims aes; do
 done
 # A well-formed container of another kind's content under the IMS / AES magic
 # and version.
-"$retag" "$cat" "$t/cat-as.ims" CIMS 2 || fail "retag"
+"$retag" "$cat" "$t/cat-as.ims" CIMS 4 || fail "retag"
 "$retag" "$cat" "$t/cat-as.aes" CAES 1 || fail "retag"
-"$retag" "$t/run.aes" "$t/aes-as.ims" CIMS 2 || fail "retag"
+"$retag" "$t/run.aes" "$t/aes-as.ims" CIMS 4 || fail "retag"
 "$retag" "$t/run.ims" "$t/ims-as.aes" CAES 1 || fail "retag"
 # the CAT's metadata: the 96-byte configuration and, from CAT version 4, the
 # firmware's path and build id (capture/CAT.md): its length from the header
 cml=$(od -An -tu4 -j 12 -N 4 "$cat" | tr -d ' ')
-expect2 "cat-as.ims: offset 12: IMS metadata is $cml bytes, expected 280" "$citcat" info "$t/cat-as.ims"
+expect2 "cat-as.ims: offset 12: IMS metadata is $cml bytes, expected 284" "$citcat" info "$t/cat-as.ims"
 expect2 "cat-as.aes: offset 12: AES metadata is $cml bytes, expected 32" "$citcat" info "$t/cat-as.aes"
 expect2 "aes-as.ims: offset 12: IMS metadata is 32 bytes" "$citcat" info --json "$t/aes-as.ims"
-expect2 "ims-as.aes: offset 12: AES metadata is 280 bytes" "$citcat" info --json "$t/ims-as.aes"
+expect2 "ims-as.aes: offset 12: AES metadata is 284 bytes" "$citcat" info --json "$t/ims-as.aes"
 # The previous CAT and IMS version (no replacement state at P) is refused
 # by name; the header is re-checksummed so the version is what is wrong.
 "$retag" "$cat" "$t/v1.cat" CCAT 1 || fail "retag"
@@ -85,6 +85,11 @@ expect2 "v1.cat: offset 8: format version 1 is not supported" "$citcat" ims "$t/
 no_output "$t/v1out.ims"
 expect2 "v1.cat: offset 8: format version 1 is not supported" "$citcat" info "$t/v1.cat"
 expect2 "v1.ims: offset 8: format version 1 is not supported" "$citcat" info "$t/v1.ims"
+# IMS version 2 (no SCTLR, IMS.md Version changes) likewise.
+"$retag" "$t/run.ims" "$t/v2.ims" CIMS 2 || fail "retag"
+expect2 "v2.ims: offset 8: format version 2 is not supported" "$citcat" info "$t/v2.ims"
+expect2 "v2.ims: offset 8: format version 2 is not supported" "$citcat" replay "$t/v2.ims" "$t/run.aes" -o "$t/r.itrace"
+no_output "$t/r.itrace"
 # The replayer refuses a CAT where it reads an IMS or an AES, and a mismatched pair.
 expect2 "offset 0: wrong kind of file: magic 'CCAT', expected 'CIMS'" "$citcat" replay "$cat" "$t/run.aes" -o "$t/r.itrace"
 no_output "$t/r.itrace"

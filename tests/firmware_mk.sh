@@ -43,4 +43,12 @@ make -s -f "$mk" SRC="$t/fp.c" OUT="$t/nofp.elf" >"$t/make.log" 2>&1 || fail "C 
 "$citcat" capture "$t/nofp.elf" -o "$t/run.cat" --uart-out "$t/uart" --seed 1 -q 2>/dev/null
 grep -q "sqrt 3.2500" "$t/uart" && fail "printf printed %f without -u _printf_float: the documentation is wrong"
 
+# THUMB=1 THUMB_EXCEPTIONS=1: SCTLR.TE = 1, the IRQ vector a Thumb-2 b.w
+# (check-firmware.sh accepts it), and the program (timer interrupts) runs
+make -s -f "$mk" SRC="$src/examples/idle/main.c" OUT="$t/idle_te.elf" THUMB=1 THUMB_EXCEPTIONS=1 >"$t/make.log" 2>&1 ||
+  fail "THUMB_EXCEPTIONS build: $(cat "$t/make.log")"
+arm-none-eabi-objdump -d "$t/idle_te.elf" | grep -Eq '^ +18:.*b\.w.*<citcat_irq_entry>' ||
+  fail "THUMB_EXCEPTIONS: the IRQ vector is not a Thumb-2 b.w to citcat_irq_entry"
+run "$t/idle_te.elf" "OK"
+
 finish firmware_mk

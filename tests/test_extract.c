@@ -46,9 +46,14 @@ static void irq_ev(uint8_t line, uint64_t bcount, uint32_t pc)
 	ev(&e);
 }
 
-static uint32_t reg_value(int k) { return k == ARM_SLOT_PC ? P : 0x1000u + 0x11u * (uint32_t)k; }
+/* Slot 39 is SCTLR: Unicorn's Cortex-A9 reset value 0x00C50078 with TE set;
+ * the IMS keeps TE (0x40000000) only. */
+static uint32_t reg_value(int k)
+{
+	return k == ARM_SLOT_PC ? P : k == ARM_SLOT_SCTLR ? 0x40c50078u : 0x1000u + 0x11u * (uint32_t)k;
+}
 
-enum { DUMP_FULL = 0, DUMP_NO_DONE = 1, DUMP_MISSING_SLOT = 2, DUMP_BAD_PC = 4, DUMP_NONE = 8 };
+enum { DUMP_FULL = 0, DUMP_NO_DONE = 1, DUMP_MISSING_SLOT = 2, DUMP_BAD_PC = 4, DUMP_NONE = 8, DUMP_OLD = 16 };
 
 /* START, SYNC at P, the register dump (variant DUMP), as the driver makes them. */
 static void begin(int dump, int wt)
@@ -67,7 +72,7 @@ static void begin(int dump, int wt)
 		return;
 	struct citcat_cat_event s = {.kind = CITCAT_CAT_SYNC, .pc = P};
 	ev(&s);
-	for (int k = 0; k < ARM_SLOTS; k++) {
+	for (int k = 0; k < ((dump & DUMP_OLD) ? ARM_SLOTS : ARM_DUMP_SLOTS); k++) { /* DUMP_OLD: no SCTLR */
 		if ((dump & DUMP_MISSING_SLOT) && k == 38)
 			continue;
 		uint32_t v = reg_value(k);
@@ -76,7 +81,7 @@ static void begin(int dump, int wt)
 		dev_ev(CITCAT_CAT_UWRITE, SLOT(k), 4, v);
 	}
 	if (!(dump & DUMP_NO_DONE))
-		dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, ARM_SLOTS);
+		dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, (dump & DUMP_OLD) ? ARM_SLOTS : ARM_DUMP_SLOTS);
 }
 
 static void end_cat(int with_stop, uint64_t insns, uint64_t branches)
@@ -279,7 +284,7 @@ static void test_irq_in_loop(void)
 	CHECK_EQ(ast.records[CITCAT_AES_IRQ], 5);
 	struct citcat_aes_rec rec[64];
 	int n = read_aes(rec, 64, NULL, NULL, NULL), k = 0;
-	CHECK_EQ(n, 40 + 5 + 1 + 1);
+	CHECK_EQ(n, 41 + 5 + 1 + 1); /* 40 dump slots + DUMP_DONE are outputs */
 	for (int i = 0; i < n && i < 64; i++) {
 		if (rec[i].kind == CITCAT_AES_OUTPUT)
 			continue;
@@ -326,8 +331,8 @@ static void test_device_reads(void)
 	static size_t raw_len[2000];
 	static uint8_t raw_kind[2000];
 	int n = read_aes(rec, 2000, raw_len, raw_kind, NULL);
-	CHECK_EQ(n, 40 + 3 + RUN + 2 + 1);
-	const int first = 40; /* after the dump's outputs */
+	CHECK_EQ(n, 41 + 3 + RUN + 2 + 1);
+	const int first = 41; /* after the dump's outputs (40 slots, DUMP_DONE) */
 	static const uint64_t want_head[3] = {0, 1, 'A'};
 	for (int i = 0; i < 3; i++) {
 		CHECK_EQ(rec[first + i].kind, CITCAT_AES_INPUT);
@@ -376,19 +381,19 @@ static void test_counter(void)
 	CHECK_EQ(extract_aes(&ast, &err), 0);
 	CHECK_EQ(ast.records[CITCAT_AES_COUNTER], 6);
 	CHECK_EQ(ast.records[CITCAT_AES_INPUT], 1);
-	CHECK_EQ(ast.records[CITCAT_AES_OUTPUT], 41);
+	CHECK_EQ(ast.records[CITCAT_AES_OUTPUT], 42); /* 40 dump slots, DUMP_DONE, 'x' */
 	struct citcat_aes_rec rec[64];
 	int n = read_aes(rec, 64, NULL, NULL, NULL);
-	CHECK_EQ(n, 40 + 8 + 1);
+	CHECK_EQ(n, 41 + 8 + 1);
 	static const struct { uint8_t kind; uint32_t off; uint64_t value; } want[] = {
 		{CITCAT_AES_COUNTER, 0x600, 100}, {CITCAT_AES_COUNTER, 0x604, 0},
 		{CITCAT_AES_INPUT, 0x700, 0xdeadbeef}, {CITCAT_AES_COUNTER, 0x600, 150},
 		{CITCAT_AES_COUNTER, 0x600, 0xfffffff0}, {CITCAT_AES_COUNTER, 0x600, 5},
 		{CITCAT_AES_COUNTER, 0x604, 1}, {CITCAT_AES_OUTPUT, 0x400, 'x'}};
 	for (int i = 0; i < 8; i++) {
-		CHECK_EQ(rec[40 + i].kind, want[i].kind);
-		CHECK_EQ(rec[40 + i].addr, DEV + want[i].off);
-		CHECK(rec[40 + i].value == want[i].value);
+		CHECK_EQ(rec[41 + i].kind, want[i].kind);
+		CHECK_EQ(rec[41 + i].addr, DEV + want[i].off);
+		CHECK(rec[41 + i].value == want[i].value);
 	}
 	CHECK(citcat_aes_is_counter(&(struct citcat_target_config){.dev_base = DEV}, DEV + 0x604));
 	CHECK(!citcat_aes_is_counter(&(struct citcat_target_config){.dev_base = DEV}, DEV + 0x608));
@@ -426,9 +431,9 @@ static void test_warm_start(void)
 	dev_ev(CITCAT_CAT_UWRITE, DEV + 0x100, 4, 0x54524331);
 	struct citcat_cat_event s = {.kind = CITCAT_CAT_SYNC, .pc = P};
 	ev(&s);
-	for (int k = 0; k < ARM_SLOTS; k++)
+	for (int k = 0; k < ARM_DUMP_SLOTS; k++)
 		dev_ev(CITCAT_CAT_UWRITE, SLOT(k), 4, reg_value(k));
-	dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, ARM_SLOTS);
+	dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, ARM_DUMP_SLOTS);
 	line_ev(CITCAT_CAT_FILL_D, 0x3000, y);
 	end_cat(1, 70, 7);
 
@@ -453,7 +458,7 @@ static void test_warm_start(void)
 	CHECK_EQ(ast.records[CITCAT_AES_DMA], 0);
 	CHECK_EQ(ast.records[CITCAT_AES_INPUT], 0);
 	CHECK_EQ(ast.records[CITCAT_AES_COUNTER], 0);
-	CHECK_EQ(ast.records[CITCAT_AES_OUTPUT], 40); /* the dump only */
+	CHECK_EQ(ast.records[CITCAT_AES_OUTPUT], 41); /* the dump only: 40 slots, DUMP_DONE */
 	CHECK_EQ(ast.records[CITCAT_AES_END], 1);
 }
 
@@ -489,7 +494,7 @@ static void test_register_dump(void)
 {
 	begin(DUMP_NO_DONE, 0);
 	dev_ev(CITCAT_CAT_UWRITE, SLOT(5), 4, 0xbbbb); /* second write to slot 5 */
-	dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, ARM_SLOTS);
+	dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, ARM_DUMP_SLOTS);
 	dev_ev(CITCAT_CAT_UWRITE, SLOT(6), 4, 0xcccc); /* after DUMP_DONE */
 	end_cat(1, 70, 7);
 	struct citcat_ims ims;
@@ -500,11 +505,13 @@ static void test_register_dump(void)
 		CHECK_EQ(ims.regs.slot[k], reg_value(k));
 	CHECK_EQ(ims.id.start_pc, P);
 	CHECK_EQ(ims.id.insns, 70);
+	CHECK_EQ(ims.sctlr, 0x40000000u); /* slot 39: TE kept, the other bits dropped (IMS.md) */
 	/* IMS file round trip */
 	CHECK_EQ(citcat_ims_write(&ims, ims_path, &err), 0);
 	struct citcat_ims back;
 	CHECK_EQ(citcat_ims_read(ims_path, &back, &err), 0);
 	CHECK(memcmp(&back.regs, &ims.regs, sizeof ims.regs) == 0);
+	CHECK_EQ(back.sctlr, 0x40000000u);
 	CHECK(back.id.hash == ims.id.hash && back.id.start_pc == P && back.id.insns == 70);
 	CHECK_EQ(back.cfg.ram_size, 1u << 20);
 	CHECK_EQ(citcat_image_bytes(back.memory), 0);
@@ -514,7 +521,8 @@ static void test_register_dump(void)
 
 	static const struct { int dump; const char *msg; } bad[] = {
 		{DUMP_NO_DONE, "DUMP_DONE missing"},
-		{DUMP_MISSING_SLOT, "38 of 39 slots"},
+		{DUMP_MISSING_SLOT, "39 of 40 slots"},
+		{DUMP_OLD, "39 slots and no SCTLR (slot 39)"}, /* a driver from before IMS version 4 */
 		{DUMP_BAD_PC, "is not the trace start point"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -656,9 +664,9 @@ static void test_segments(void)
 	irq_ev(3, 5, 0x300);
 	struct citcat_cat_event ck = {.kind = CITCAT_CAT_CKPT, .pc = P, .insns = 100, .bcount = 9};
 	ev(&ck);
-	for (int k = 0; k < ARM_SLOTS; k++)
-		dev_ev(CITCAT_CAT_UWRITE, SLOT(k), 4, k == 0 ? 0x77 : reg_value(k));
-	dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, ARM_SLOTS);
+	for (int k = 0; k < ARM_DUMP_SLOTS; k++)
+		dev_ev(CITCAT_CAT_UWRITE, SLOT(k), 4, k == 0 ? 0x77 : k == ARM_SLOT_SCTLR ? 0x00c50078u : reg_value(k));
+	dev_ev(CITCAT_CAT_UWRITE, DUMP_DONE, 4, ARM_DUMP_SLOTS);
 	line_ev(CITCAT_CAT_FILL_D, 0x1000, b);
 	dma_ev(0x2000, 8, d, 12, 0x304);
 	end_cat(1, 150, 20);
@@ -672,6 +680,8 @@ static void test_segments(void)
 	CHECK(ims.regs.slot[0] == 0x77 && ims.regs.slot[ARM_SLOT_PC] == P && ims.id.insns == 50 && ims.id.start_pc == P);
 	CHECK_EQ(extract_ims(&whole, NULL, &err), 0);
 	CHECK(whole.id.insns == 150 && whole.id.hash != ims.id.hash && whole.regs.slot[0] == reg_value(0));
+	CHECK_EQ(ims.sctlr, 0);            /* each segment has its own SCTLR: TE was cleared before P_1 */
+	CHECK_EQ(whole.sctlr, 0x40000000u); /* the dump at P */
 	CHECK_EQ(citcat_image_read(whole.memory, 0x1000, got, 32), 0);
 	CHECK(got[0] == 0xAA);
 	struct citcat_ims seg0;

@@ -331,7 +331,7 @@ static void test_ims_bad_content(const char *path)
 	CHECK_EQ(cc_writer_close(w), 0);
 	CHECK_EQ(citcat_ims_read(path, &ims, &err), CITCAT_ERR_CORRUPT);
 	CHECK_EQ(err.offset, 12);
-	CHECK(strstr(err.msg, "280") != NULL);
+	CHECK(strstr(err.msg, "284") != NULL);
 
 	/* version 1 (272 bytes of metadata, no replacement state) is refused
 	 * at its version field, before the metadata is looked at */
@@ -340,6 +340,46 @@ static void test_ims_bad_content(const char *path)
 	CHECK_EQ(citcat_ims_read(path, &ims, &err), CITCAT_ERR_VERSION);
 	CHECK_EQ(err.offset, 8);
 	CHECK(strstr(err.msg, "version 1 is not supported") != NULL);
+	/* version 2 (280 bytes, no SCTLR) and version 3 (a bundle of version-2
+	 * members) likewise (IMS.md, Version changes) */
+	for (unsigned v = 2; v <= 3; v++) {
+		CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", (uint16_t)v, meta, 280, 0), 0);
+		CHECK_EQ(cc_writer_close(w), 0);
+		CHECK_EQ(citcat_ims_read(path, &ims, &err), CITCAT_ERR_VERSION);
+		CHECK_EQ(err.offset, 8);
+		CHECK(strstr(err.msg, v == 2 ? "version 2 is not supported" : "version 3 is not supported") != NULL);
+	}
+
+	/* SCTLR (metadata offset 280, file offset 296): TE alone is read; any
+	 * other bit, and TE on the Cortex-M7, is refused there; the writer
+	 * refuses the same values. */
+	static const struct { uint32_t isa, sctlr; int rc; } sc[] = {
+		{1, 0x40000000u, 0},
+		{1, 0, 0},
+		{1, 0x40c50078u, CITCAT_ERR_CORRUPT}, /* a raw SCTLR: the IMS carries TE only */
+		{1, 0x00000001u, CITCAT_ERR_CORRUPT},
+		{1, 0x80000000u, CITCAT_ERR_CORRUPT},
+		{2, 0x40000000u, CITCAT_ERR_CORRUPT}, /* the M7 has no SCTLR */
+	};
+	for (size_t i = 0; i < sizeof sc / sizeof *sc; i++) {
+		struct citcat_target_config c2 = cfg;
+		c2.isa = (uint8_t)sc[i].isa;
+		uint8_t m2[CITCAT_IMS_META_LEN] = {0};
+		citcat_target_config_encode(&c2, m2);
+		cc_put32(m2 + CITCAT_IMS_META_SCTLR, sc[i].sctlr);
+		CHECK_EQ(cc_writer_open(&w, path, "CIMS\r\n\x1a\n", CITCAT_IMS_VERSION, m2, sizeof m2, 0), 0);
+		CHECK_EQ(cc_writer_close(w), 0);
+		CHECK_EQ(citcat_ims_read(path, &ims, &err), sc[i].rc);
+		if (sc[i].rc) {
+			CHECK_EQ(err.offset, 296);
+			CHECK(strstr(err.msg, "SCTLR") != NULL);
+		} else {
+			CHECK_EQ(ims.sctlr, sc[i].sctlr);
+		}
+		citcat_ims_fini(&ims);
+		struct citcat_ims w2 = {.cfg = c2, .sctlr = sc[i].sctlr};
+		CHECK_EQ(citcat_ims_write(&w2, path, &err), sc[i].rc ? CITCAT_ERR_INVAL : 0);
+	}
 
 	/* replacement states that do not fit the policies (IMS.md, offsets
 	 * 272 and 276 of the metadata) */

@@ -13,7 +13,15 @@
  *    ITSTATE in its translated code.  The model follows ITSTATE itself.
  *  - The until address is compared with the PC without the Thumb bit.
  *  - WFI in Thumb state ends uc_emu_start with the PC after it, as in ARM.
- *  - bx/blx interwork both ways. */
+ *  - bx/blx interwork both ways.
+ *  - SCTLR (CP15 c1, c0, 0) reads and writes through UC_ARM_REG_CP_REG
+ *    (uc_arm_cp_reg, cp 15, crn 1, crm 0, opc1 0, opc2 0); TE (bit 30) is 0
+ *    at reset, a write through the interface is what the guest's MRC then
+ *    reads, and the guest's MCR is what the interface then reads: capture
+ *    and replay read the live value the same way (arm_sctlr_te).
+ *    Unicorn never looks at TE itself (it takes no exceptions for us):
+ *    arm_take_exception sets CPSR.T = TE and writes the vector with bit 0
+ *    set, since an even PC write would switch back to ARM state. */
 #include "armcore.h"
 #include "check.h"
 #include "thumb.h"
@@ -43,6 +51,7 @@ static const uint32_t vec_code[] = {0xe3a07077, 0xe25ef004};
 static uint32_t seen_a[64], seen_size[64], seen_pc[64], seen_cpsr[64];
 static unsigned nseen;
 static int irq_at_1002, irq_taken;
+static uint32_t irq_epc; /* another boundary to take the IRQ at (0: none) */
 static uint32_t h_lr, h_spsr, h_cpsr;
 
 static uint32_t rd(uc_engine *uc, int r)
@@ -70,6 +79,10 @@ static void hcode(uc_engine *uc, uint64_t a, uint32_t s, void *u)
 	if (irq_at_1002 && a == 0x1002 && !irq_taken) {
 		irq_taken = 1;
 		CHECK_EQ(arm_take_irq(uc, 0x1002), 0);
+	}
+	if (irq_epc && a == irq_epc && !irq_taken) {
+		irq_taken = 1;
+		CHECK_EQ(arm_take_irq(uc, irq_epc), 0);
 	}
 	if (a == 0x1016)
 		uc_emu_stop(uc);
@@ -220,6 +233,98 @@ int main(void)
 	CHECK_EQ(rd(uc, UC_ARM_REG_R7), 0x77);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x1234);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 7);
+	uc_close(uc);
+
+	/* SCTLR through the CP-register interface, and the guest's view of it. */
+	uc = setup();
+	uc_arm_cp_reg sc = {.cp = 15, .crn = 1, .crm = 0, .opc1 = 0, .opc2 = 0};
+	CHECK_EQ(uc_reg_read(uc, UC_ARM_REG_CP_REG, &sc), UC_ERR_OK);
+	uint64_t sctlr0 = sc.val;
+	CHECK_EQ(sctlr0 & ARM_SCTLR_TE, 0); /* reset: exceptions in ARM state */
+	CHECK_EQ(arm_sctlr_te(uc), 0);
+	CHECK_EQ(arm_set_sctlr_te(uc, 1), 0);
+	CHECK_EQ(arm_sctlr_te(uc), 1);
+	CHECK_EQ(uc_reg_read(uc, UC_ARM_REG_CP_REG, &sc), UC_ERR_OK);
+	CHECK_EQ(sc.val, sctlr0 | ARM_SCTLR_TE); /* no other bit changed */
+	/* ARM at 0x1100: mrc p15,0,r0,c1,c0,0; bic r0,r0,#TE; mcr p15,0,r0,c1,c0,0 */
+	static const uint32_t mcr_code[] = {0xee110f10, 0xe3c00101, 0xee010f10};
+	uc_mem_write(uc, 0x1100, mcr_code, sizeof mcr_code);
+	CHECK_EQ(uc_emu_start(uc, 0x1100, 0x1104, 0, 0), UC_ERR_OK); /* the MRC sees the interface's write */
+	CHECK_EQ(rd(uc, UC_ARM_REG_R0), (uint32_t)(sctlr0 | ARM_SCTLR_TE));
+	CHECK_EQ(uc_emu_start(uc, 0x1104, 0x110c, 0, 0), UC_ERR_OK); /* the MCR clears TE */
+	CHECK_EQ(arm_sctlr_te(uc), 0);
+	CHECK_EQ(arm_set_sctlr_te(uc, 0), 0);
+	CHECK_EQ(arm_sctlr_te(uc), 0);
+	uc_close(uc);
+
+	/* IRQ entry with SCTLR.TE = 1 (handlers in Thumb state), from Thumb
+	 * state at EPC 0x1002, by hand: CPSR there 0x000001F3 as above.
+	 * SPSR_irq = 0x000001F3 (T kept); CPSR = 0x000001F2 (IRQ mode, A I F
+	 * set, T = TE = 1); LR_irq = EPC + 4 = 0x1006; PC = 0x18 in Thumb
+	 * state, where the handler is Thumb-2:
+	 *   0018 2777      movs r7, #0x77
+	 *   001a f3de 8f04 subs pc, lr, #4   (back to 0x1002, Thumb, SVC) */
+	static const uint8_t tvec_code[] = {0x77, 0x27, 0xde, 0xf3, 0x04, 0x8f};
+	uc = setup();
+	uc_mem_write(uc, 0x18, tvec_code, sizeof tvec_code);
+	CHECK_EQ(arm_set_sctlr_te(uc, 1), 0);
+	irq_at_1002 = 0;
+	irq_taken = 0;
+	irq_epc = 0x1002;
+	uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr0);
+	CHECK_EQ(uc_emu_start(uc, 0x1001, 0x2000, 0, 0), UC_ERR_OK); /* to the WFI */
+	CHECK_EQ(irq_taken, 1);
+	CHECK_EQ(h_lr, 0x1006);
+	CHECK_EQ(h_spsr, 0x000001f3);
+	CHECK_EQ(h_cpsr, 0x000001f2);
+	i = seen(0x18);
+	CHECK(i >= 0);
+	if (i >= 0 && i + 2 < (int)nseen) {
+		CHECK_EQ(seen_size[i], 2); /* a 16-bit Thumb instruction at the vector */
+		CHECK(seen_cpsr[i] & ARM_CPSR_T);
+		CHECK_EQ(seen_a[i + 1], 0x1a);
+		CHECK_EQ(seen_size[i + 1], 4);
+		CHECK_EQ(seen_a[i + 2], 0x1002); /* back at EPC, Thumb, SVC */
+		CHECK_EQ(seen_size[i + 2], 4);
+		CHECK(seen_cpsr[i + 2] & ARM_CPSR_T);
+		CHECK_EQ(seen_cpsr[i + 2] & 0x1f, 0x13);
+	}
+	CHECK_EQ(rd(uc, UC_ARM_REG_R7), 0x77);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x1234);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 7);
+	uc_close(uc);
+
+	/* ... and from ARM state, at EPC 0x1044 (the bx lr of the ARM code),
+	 * by hand: CPSR there 0x000001D3 (SVC, ARM, A I F; mov r5 sets no
+	 * flags).  SPSR_irq = 0x000001D3; CPSR = 0x000001F2 (Thumb: TE);
+	 * LR_irq = 0x1048 (EPC + 4 in ARM state too); the Thumb handler's subs
+	 * pc, lr, #4 returns to 0x1044 in ARM state, whose bx lr (lr = 0x1017)
+	 * goes to Thumb 0x1016. */
+	uc = setup();
+	uc_mem_write(uc, 0x18, tvec_code, sizeof tvec_code);
+	CHECK_EQ(arm_set_sctlr_te(uc, 1), 0);
+	irq_taken = 0;
+	irq_epc = 0x1044;
+	h_lr = h_spsr = h_cpsr = 0;
+	uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr0);
+	CHECK_EQ(uc_emu_start(uc, 0x1040, 0x2000, 0, 0), UC_ERR_OK); /* stops at 0x1016 */
+	CHECK_EQ(irq_taken, 1);
+	CHECK_EQ(h_lr, 0x1048);
+	CHECK_EQ(h_spsr, 0x000001d3);
+	CHECK_EQ(h_cpsr, 0x000001f2);
+	i = seen(0x18);
+	CHECK(i >= 0);
+	if (i >= 0 && i + 2 < (int)nseen) {
+		CHECK_EQ(seen_size[i], 2);
+		CHECK_EQ(seen_a[i + 2], 0x1044); /* back at EPC, ARM, SVC */
+		CHECK_EQ(seen_size[i + 2], 4);
+		CHECK(!(seen_cpsr[i + 2] & ARM_CPSR_T));
+		CHECK_EQ(seen_cpsr[i + 2] & 0x1f, 0x13);
+	}
+	CHECK_EQ(rd(uc, UC_ARM_REG_R5), 5);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R7), 0x77);
+	CHECK(seen(0x1016) >= 0);
+	irq_epc = 0;
 	uc_close(uc);
 
 	/* Issue 14 (capture/thumb.h, thumb_state): a translation block is in

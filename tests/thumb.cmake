@@ -79,3 +79,30 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     set_tests_properties(lvt_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
   endforeach()
 endif()
+
+# SCTLR.TE = 1 (issue 11): exceptions entered in Thumb state.  sched built
+# Thumb-2 (interrupts from Thumb code) and idle built ARM (interrupts from
+# ARM code: WFI and the BSP's `b .`), both with the BSP's THUMB_EXCEPTIONS
+# (Thumb vectors and handlers): capture -> ims/aes -> replay --verify
+# --oracle exact, with and without checkpoints, and the entries in the
+# listing as the architecture says (tests/thumb_te.sh).
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  citcat_add_firmware(sched_thumb_te THUMB THUMB_EXCEPTIONS SOURCES ${CMAKE_SOURCE_DIR}/examples/sched/main.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  citcat_add_firmware(idle_arm_te THUMB_EXCEPTIONS SOURCES ${CMAKE_SOURCE_DIR}/examples/idle/main.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  add_test(NAME thumb_te_sched COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_te.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/sched_thumb_te.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te
+    sched_thumb_te thumb $<TARGET_FILE:container_retag>)
+  add_test(NAME thumb_te_idle COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_te.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/idle_arm_te.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te
+    idle_arm_te arm)
+  # TE changed by the firmware after P (TE = 0 in the IMS): capture and
+  # replay both read the live SCTLR at each entry.
+  citcat_add_firmware(te_switch SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/te_switch.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/firmware/te_switch_asm.S OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  add_test(NAME thumb_te_switch COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/thumb_te.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX}nm ${CMAKE_CURRENT_BINARY_DIR}/firmware/te_switch.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb_te
+    te_switch switch)
+  set_tests_properties(thumb_te_sched thumb_te_idle thumb_te_switch PROPERTIES TIMEOUT 120)
+endif()

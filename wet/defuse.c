@@ -91,6 +91,16 @@ void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du
 		if (msr_reg)
 			add(du->use, &du->nuse, word & 15u);
 	}
+	/* MRC/MCR (coprocessor register transfers; the CITCAT driver reads SCTLR
+	 * with MRC): Capstone's access lists leave Rt out.  MRC writes Rt, or
+	 * the flags for Rt = 15 (APSR_nzcv); MCR reads Rt. */
+	if ((word & 0x0F000010u) == 0x0E000010u && du->cond != 15) {
+		unsigned rt = (word >> 12) & 15u;
+		if (word & 0x00100000u)
+			add(du->def, &du->ndef, rt == 15 ? WET_R_FLAGS : rt);
+		else if (rt != 15)
+			add(du->use, &du->nuse, rt);
+	}
 	/* exception returns: SUBS/MOVS PC, ... and LDM ..., {.., pc}^ copy SPSR to CPSR */
 	int dp_s_pc = (word & 0x0C10F000u) == 0x0010F000u && ((word >> 21) & 0xC) != 0x8;
 	int ldm_pc_s = (word & 0x0E508000u) == 0x08508000u;

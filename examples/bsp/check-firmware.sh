@@ -47,7 +47,7 @@ vec=$(printf '%s\n' "$syms" | awk '$3 == "_vectors" { print $1 }')
 if [ "$target" = a ]; then
     irq=$(printf '%s\n' "$dis" | awk -F'\t' '$1 ~ /^ +18:$/ { print $2 " " $3 }')
     case $irq in
-        "b "*"<citcat_irq_entry>") ;;
+        "b "*"<citcat_irq_entry>" | "b.w "*"<citcat_irq_entry>") ;; # ARM, or Thumb with SCTLR.TE = 1
         *) err "IRQ vector at 0x18 is '$irq', not a branch to citcat_irq_entry" ;;
     esac
 else

@@ -8,7 +8,8 @@
  * to the trace CMD register, CLEAN_INV_D, then INV_I.  The instruction
  * boundary right after the INV_I store is the trace start point P.  Then
  * store, with uncached stores to REG[0..38], the value every register had
- * at P, write DUMP_DONE = 39, and return with everything restored.
+ * at P, and SCTLR to REG[39], write DUMP_DONE = 40, and return with
+ * everything restored.
  *
  * Why this order:
  *  - IRQs are masked first so nothing can run between arming the trace and
@@ -40,6 +41,8 @@
  *   r13 = the caller's SP - 16 (r0..r3 saved on the stack)
  *   r15 = address of P
  *   CPSR = the caller's CPSR with I = 1
+ *   REG[39] = SCTLR (read with mrc; its TE bit says the state exceptions
+ *   enter in, which the replayer restores from the IMS)
  * Banked registers are read by switching mode with `cps` (r0..r7 are not
  * banked, so r0 stays a valid base in every mode) and back with msr.
  * USR's SP/LR are read in SYS mode (same registers; USR could not return).
@@ -48,9 +51,9 @@
  * FIQ is not modelled; CPSR.F is left as it is.
  *
  * Cost (ARM instructions, counted from the disassembly, see README.md):
- *   citcat_trace_start: 10 before P (push .. INV_I store), 55 from P to
- *   the DUMP_DONE store inclusive, 3 after (msr, pop, bx): 68 in all.
- *   Device accesses: 3 commands + 39 REG stores + DUMP_DONE = 43 uncached
+ *   citcat_trace_start: 10 before P (push .. INV_I store), 57 from P to
+ *   the DUMP_DONE store inclusive, 3 after (msr, pop, bx): 70 in all.
+ *   Device accesses: 3 commands + 40 REG stores + DUMP_DONE = 44 uncached
  *   writes.  Data-cache traffic: the 16-byte push (before P) and pop.
  *   citcat_trace_stop: 8 instructions, one uncached write.
  */
@@ -152,6 +155,8 @@ citcat_trace_point:                 @ P
     str     lr, [r0, #REG(37)]
     mrs     r1, spsr
     str     r1, [r0, #REG(38)]
+    mrc     p15, 0, r1, c1, c0, 0   @ SCTLR: a register read, no data access
+    str     r1, [r0, #REG(39)]
     msr     cpsr_c, r2              @ back to the mode at P, IRQs still masked
     mov     r1, #NSLOTS
     str     r1, [r0, #DUMP_DONE]    @ the dump is complete

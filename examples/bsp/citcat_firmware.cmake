@@ -1,7 +1,7 @@
 # citcat_firmware.cmake - build firmware for the modelled CITCAT target.
 #
 #   include(path/to/examples/bsp/citcat_firmware.cmake)
-#   citcat_add_firmware(<name> SOURCES <src>... [DEFINITIONS <-DX=Y>...]
+#   citcat_add_firmware(<name> [THUMB] [THUMB_EXCEPTIONS] SOURCES <src>... [DEFINITIONS <-DX=Y>...]
 #                       [CFLAGS <flag>...] [CXXFLAGS <flag>...] [LINK_FLAGS <flag>...]
 #                       [OUTPUT_DIRECTORY <dir>])
 #
@@ -33,6 +33,10 @@
 # Thumb multilib for the core (thumb/v7-a/nofp: Thumb newlib, libm,
 # libgcc); the BSP's startup code, vectors and CITCAT driver stay ARM, and
 # the linker makes the calls between the two interwork (bl becomes blx).
+#
+# THUMB_EXCEPTIONS adds the definition CITCAT_BSP_THUMB_EXCEPTIONS: the reset
+# code sets SCTLR.TE = 1 and the IRQ/FIQ vectors and their handlers in
+# start.S are built as Thumb-2 (exceptions are entered in Thumb state).
 
 include_guard(DIRECTORY) # variables are directory-scoped: re-evaluate per including directory
 include(${CMAKE_CURRENT_LIST_DIR}/citcat_firmware_rules.cmake) # the build rule shared with bsp-m7
@@ -94,7 +98,10 @@ set(CITCAT_FW_BSP_SOURCES
   ${CITCAT_BSP_DIR}/citcat_driver.S)
 
 function(citcat_add_firmware name)
-  cmake_parse_arguments(FW "THUMB" "OUTPUT_DIRECTORY" "SOURCES;DEFINITIONS;CFLAGS;CXXFLAGS;LINK_FLAGS" ${ARGN})
+  cmake_parse_arguments(FW "THUMB;THUMB_EXCEPTIONS" "OUTPUT_DIRECTORY" "SOURCES;DEFINITIONS;CFLAGS;CXXFLAGS;LINK_FLAGS" ${ARGN})
+  if(FW_THUMB_EXCEPTIONS) # SCTLR.TE = 1: Thumb vectors and handlers (start.S)
+    list(APPEND FW_DEFINITIONS -DCITCAT_BSP_THUMB_EXCEPTIONS=1)
+  endif()
   if(FW_THUMB) # C and C++ in Thumb-2 with the Thumb multilib; the BSP's assembly stays ARM
     list(APPEND FW_CFLAGS -mthumb)
     list(APPEND FW_CXXFLAGS -mthumb)

@@ -117,7 +117,7 @@
 #define CITCAT_TRACE_DUMP_DONE (CITCAT_TRACE_BASE + 0xFCu)
 #define CITCAT_TRACE_CMD_TRC1  0x54524331u /* 'TRC1' */
 #define CITCAT_TRACE_CMD_STOP  0x53544F50u /* 'STOP' */
-#define CITCAT_TRACE_NSLOTS    39u
+#define CITCAT_TRACE_NSLOTS    40u /* REG[0..38]: registers; REG[39]: SCTLR */
 
 /* Checkpoint interrupt (capture --checkpoint-every, TARGET.md "Checkpoints"):
  * no register; the model takes it at an instruction boundary through the

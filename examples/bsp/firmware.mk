@@ -17,6 +17,9 @@
 #                              libm, libgcc, libstdc++); the BSP's assembly
 #                              (vectors, IRQ entry, CITCAT driver) stays ARM
 #                              and the linker interworks the calls
+#   THUMB_EXCEPTIONS=1         SCTLR.TE = 1 at reset: exceptions are entered in
+#                              Thumb state, and the IRQ/FIQ vectors and handlers
+#                              of start.S are Thumb-2 (-DCITCAT_BSP_THUMB_EXCEPTIONS)
 # Each source is compiled on its own by its language (C11 with C-only
 # warnings; C++17 with -fno-exceptions -fno-rtti; assembly with the common
 # flags only), into OUT.obj/, then linked with the BSP against newlib's
@@ -49,7 +52,7 @@ LIBM      := $(shell $(CC) $(LIBFLAGS) -print-file-name=libm.a)
 LIBGCC    := $(shell $(CC) $(LIBFLAGS) -print-libgcc-file-name)
 LIBSTDCXX := $(shell $(CC) $(LIBFLAGS) -print-file-name=libstdc++_nano.a)
 COMMON    := -mcpu=cortex-a9 -marm -mfloat-abi=soft --specs=nano.specs -O2 -g -ffunction-sections -fdata-sections
-CPPFLAGS  := -I$(BSP) $(CPPFLAGS_EXTRA)
+CPPFLAGS  := -I$(BSP) $(if $(filter 1,$(THUMB_EXCEPTIONS)),-DCITCAT_BSP_THUMB_EXCEPTIONS=1) $(CPPFLAGS_EXTRA)
 CFLAGS    := $(COMMON) $(ISAFLAG) -std=c11 -Wall -Wextra -Wstrict-prototypes -fno-common $(CFLAGS_EXTRA)
 CXXFLAGS  := $(COMMON) $(ISAFLAG) -std=c++17 -Wall -Wextra -fno-exceptions -fno-rtti -fno-threadsafe-statics $(CXXFLAGS_EXTRA)
 ASFLAGS   := $(COMMON) $(ASFLAGS_EXTRA)

@@ -5,6 +5,14 @@
  * interrupt (through the FIQ vector) are modelled: every other exception
  * stops the capture with an error, so those vectors just park the core
  * (they exist so a stray exception on real hardware does not run into code).
+ *
+ * CITCAT_BSP_THUMB_EXCEPTIONS (a compile definition, e.g. the THUMB_EXCEPTIONS
+ * option of citcat_add_firmware): the reset code sets SCTLR.TE = 1, so every
+ * exception is entered in Thumb state (TARGET.md, IRQ entry).  The IRQ and
+ * FIQ vectors (0x18, 0x1C) and their handlers are then Thumb-2 code; the
+ * reset vector and the rest stay ARM (reset is entered in ARM state, from the
+ * ELF entry point).  Without it (the default) TE keeps its reset value 0 and
+ * everything here is ARM.
  */
 
     .syntax unified
@@ -26,8 +34,15 @@ _vectors:
     b       .                       @ 0x0C prefetch abort (not modelled)
     b       .                       @ 0x10 data abort (not modelled)
     b       .                       @ 0x14 reserved
+#ifdef CITCAT_BSP_THUMB_EXCEPTIONS
+    .thumb                          @ entered in Thumb state: SCTLR.TE = 1
+    b.w     citcat_irq_entry        @ 0x18 IRQ
+    b.w     citcat_ckpt_entry       @ 0x1C FIQ: the checkpoint interrupt
+    .arm
+#else
     b       citcat_irq_entry        @ 0x18 IRQ
     b       citcat_ckpt_entry       @ 0x1C FIQ: the checkpoint interrupt
+#endif
 
     .text
     .global _reset
@@ -37,6 +52,11 @@ _reset:
      * FIQs stay masked (the `cps` forms below do not change I/F; the mask
      * is set explicitly) until a program unmasks them. */
     cpsid   if
+#ifdef CITCAT_BSP_THUMB_EXCEPTIONS
+    mrc     p15, 0, r0, c1, c0, 0   @ SCTLR
+    orr     r0, r0, #(1 << 30)      @ TE: exceptions are taken in Thumb state
+    mcr     p15, 0, r0, c1, c0, 0
+#endif
     cps     #MODE_IRQ
     ldr     sp, =__irq_stack_top
     cps     #MODE_FIQ
@@ -75,6 +95,26 @@ _reset:
  */
     .global citcat_irq_entry
     .type   citcat_irq_entry, %function
+#ifdef CITCAT_BSP_THUMB_EXCEPTIONS
+    /* The same in Thumb-2 (entered in Thumb state, SCTLR.TE = 1): LR_irq is
+     * EPC + 4 in either state, and `subs pc, lr, #4` returns to the state
+     * SPSR_irq.T holds.  The `b .` is ARM code below, so its return address
+     * is built with movw/movt (no adr across states). */
+    .thumb
+citcat_irq_entry:
+    push    {r0-r3, r12, lr}
+    bl      citcat_irq_dispatch     @ the linker makes it blx for ARM C code
+    ldr     r0, [sp, #20]           @ stacked LR_irq = EPC + 4
+    movw    r1, #:lower16:(citcat_spin_point + 4)
+    movt    r1, #:upper16:(citcat_spin_point + 4)
+    cmp     r0, r1
+    itt     eq
+    addeq   r0, r0, #4              @ resume after the `b .`
+    streq   r0, [sp, #20]
+    pop     {r0-r3, r12, lr}
+    subs    pc, lr, #4
+    .arm
+#else
 citcat_irq_entry:
     push    {r0-r3, r12, lr}
     bl      citcat_irq_dispatch
@@ -85,6 +125,7 @@ citcat_irq_entry:
     streq   r0, [sp, #20]
     pop     {r0-r3, r12, lr}
     subs    pc, lr, #4
+#endif
     .size   citcat_irq_entry, . - citcat_irq_entry
 
     .global citcat_spin_until_irq
@@ -107,10 +148,14 @@ citcat_spin_point:
  * 8..12 hold the interrupted code's values and slots 31..38 the FIQ bank
  * with LR_fiq and SPSR_fiq.  Every register is restored; `subs pc, lr, #4`
  * returns to EPC with CPSR from SPSR_fiq.
- * Cost: 6 instructions here plus the driver's 68.
+ * Cost: 6 instructions here plus the driver's 70 (the same 6 in Thumb-2
+ * with CITCAT_BSP_THUMB_EXCEPTIONS; the call to the ARM driver is a blx).
  */
     .global citcat_ckpt_entry
     .type   citcat_ckpt_entry, %function
+#ifdef CITCAT_BSP_THUMB_EXCEPTIONS
+    .thumb
+#endif
 citcat_ckpt_entry:
     cps     #MODE_ABT               @ I, F, A stay set
     push    {r0, lr}                @ LR_abt (r0 keeps the stack 8-byte aligned)
@@ -118,4 +163,5 @@ citcat_ckpt_entry:
     pop     {r0, lr}
     cps     #MODE_FIQ
     subs    pc, lr, #4
+    .arm
     .size   citcat_ckpt_entry, . - citcat_ckpt_entry

@@ -14,8 +14,8 @@
 extern "C" {
 #endif
 
-#define CITCAT_IMS_VERSION 2 /* one segment; readers accept this version only (IMS.md, Version changes) */
-#define CITCAT_IMS_SEG_VERSION 3 /* a segment bundle: version-2 members behind an index (common/SEGIDX.md) */
+#define CITCAT_IMS_VERSION 4 /* one segment; readers accept this version only (IMS.md, Version changes) */
+#define CITCAT_IMS_SEG_VERSION 5 /* a segment bundle: version-4 members behind an index (common/SEGIDX.md) */
 
 /* A full ARM register state in the trace module's register-dump slot order
  * (TARGET.md): r0-r15 (slot 15 = PC), CPSR (16), then the banked SP, LR and
@@ -30,6 +30,8 @@ struct citcat_ims {
 	struct citcat_trace_id id;
 	struct citcat_regs regs;      /* slot order, TARGET.md */
 	uint32_t repl_state[2];       /* I-, D-cache random-replacement generator at P (0 unless random) */
+	uint32_t sctlr;               /* SCTLR at P, the bits the model follows: TE (bit 30, exceptions
+				       * taken in Thumb state) only; every other bit 0, and 0 on the M7 */
 	struct citcat_image *memory;  /* bytes known at P (owned; citcat_ims_fini frees it) */
 };
 
@@ -76,8 +78,8 @@ CITCAT_API int citcat_ims_write(const struct citcat_ims *ims, const char *path, 
 CITCAT_API int citcat_ims_read(const char *path, struct citcat_ims *ims, struct citcat_errinfo *err);
 CITCAT_API int citcat_ims_read_mem(const void *buf, size_t len, struct citcat_ims *ims, struct citcat_errinfo *err);
 /* Extracts every segment of the CAT (one for a CAT without checkpoints)
- * into OUT_PATH in one pass: a version-2 IMS when there is one segment, a
- * version-3 segment bundle otherwise (common/SEGIDX.md).  Members go
+ * into OUT_PATH in one pass: a version-4 IMS when there is one segment, a
+ * version-5 segment bundle otherwise (common/SEGIDX.md).  Members go
  * through a scratch directory under $TMPDIR (or /tmp).  *NSEG (may be NULL)
  * gets the segment count.  Errors as citcat_ims_extract, plus _IO. */
 CITCAT_API int citcat_ims_extract_all(const char *cat_path, const char *out_path, uint64_t *nseg,

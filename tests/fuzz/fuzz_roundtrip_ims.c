@@ -32,7 +32,7 @@ static int same(const void *pa, const void *pb)
 	return memcmp(&a->cfg, &b->cfg, sizeof a->cfg) == 0 && a->id.hash == b->id.hash &&
 	       a->id.start_pc == b->id.start_pc && a->id.insns == b->id.insns &&
 	       memcmp(&a->regs, &b->regs, sizeof a->regs) == 0 && a->repl_state[0] == b->repl_state[0] &&
-	       a->repl_state[1] == b->repl_state[1] && same_memory(a->memory, b->memory);
+	       a->repl_state[1] == b->repl_state[1] && a->sctlr == b->sctlr && same_memory(a->memory, b->memory);
 }
 
 struct ims_reader {
