@@ -19,7 +19,7 @@
 
 #define MAGIC "CLVT\r\n\x1a\n"
 #define CHUNK (1u << 20)
-#define MAXREC 256 /* bytes: the largest record (START: 2 + 4 + 39 * 32 + 64 + 32 bits) with room to spare */
+#define MAXREC 256 /* bytes: the largest record (START: 2 + 4 + 40 * 32 + 64 + 32 bits) with room to spare */
 
 enum { EV_IRQ = 0, EV_DMA = 1, EV_START = 2, EV_STOP = 3 };
 
@@ -35,6 +35,7 @@ struct citcat_lvt_writer {
 	uint32_t pc, dma_next;
 	int started, stopped;
 	unsigned lbits; /* width of the IRQ record's line field (LVT.md): 4 ARMv7-A, 6 Cortex-M7 */
+	int v1;         /* writing version 1 (lvt_writer_open_version): START without SCTLR */
 	struct citcat_errinfo err;
 };
 
@@ -55,7 +56,15 @@ static void encode_meta(const struct citcat_target_config *cfg, unsigned gs, uin
 int citcat_lvt_writer_open(struct citcat_lvt_writer **out, const char *path, const struct citcat_target_config *cfg,
 			   unsigned gran_shift)
 {
+	return lvt_writer_open_version(out, path, cfg, gran_shift, CITCAT_LVT_VERSION);
+}
+
+int lvt_writer_open_version(struct citcat_lvt_writer **out, const char *path, const struct citcat_target_config *cfg,
+			    unsigned gran_shift, unsigned version)
+{
 	*out = NULL;
+	if (version < 1 || version > CITCAT_LVT_VERSION || (version < 2 && cfg->isa != CITCAT_TARGET_ARMV7A))
+		return CITCAT_ERR_INVAL;
 	const char *why;
 	uint8_t meta[CITCAT_LVT_META_LEN];
 	struct citcat_target_config chk;
@@ -67,12 +76,13 @@ int citcat_lvt_writer_open(struct citcat_lvt_writer **out, const char *path, con
 	struct citcat_lvt_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		return CITCAT_ERR_NOMEM;
-	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_LVT_VERSION, meta, sizeof meta, CHUNK);
+	int rc = cc_writer_open(&w->cw, path, MAGIC, (uint16_t)version, meta, sizeof meta, CHUNK);
 	if (rc) {
 		free(w);
 		return rc;
 	}
 	w->lbits = line_bits(cfg);
+	w->v1 = version < 2;
 	*out = w;
 	return 0;
 }
@@ -209,6 +219,11 @@ int citcat_lvt_put_event(struct citcat_lvt_writer *w, const struct citcat_lvt_re
 		put_bits(w, EV_START, 4);
 		for (int i = 0; i < CITCAT_LVT_REGS; i++)
 			put_bits(w, e->regs[i], 32);
+		if ((e->sctlr & ~(uint32_t)CITCAT_LVT_SCTLR_TE) || (w->v1 && e->sctlr))
+			return citcat_errinfo_set(&w->err, CITCAT_ERR_INVAL, UINT64_MAX,
+						  "LVT START: SCTLR bits other than TE, or TE in a version 1 file");
+		if (!w->v1)
+			put_bits(w, e->sctlr, 32);
 		put_bits(w, e->code_hash, 32);
 		put_bits(w, e->code_hash >> 32, 32);
 		put_bits(w, e->dc_rng, 32);
@@ -260,6 +275,7 @@ struct bitcur {
 	uint64_t bcount;
 	uint32_t pc, dma_next;
 	unsigned lbits; /* the IRQ line field's width (line_bits), 0 = 4 */
+	int v1;         /* a version 1 stream: START has no SCTLR word */
 };
 
 static int get_bits(struct bitcur *c, unsigned n, uint64_t *out)
@@ -383,6 +399,13 @@ static int decode(struct bitcur *c, unsigned size, int peek, struct citcat_lvt_r
 				return -1;
 			e->regs[i] = (uint32_t)v;
 		}
+		if (!c->v1) { /* version 2: SCTLR, TE only (LVT.md) */
+			if (get_bits(c, 32, &v))
+				return -1;
+			if (v & ~(uint64_t)CITCAT_LVT_SCTLR_TE)
+				return *why = "START: SCTLR reserved bits set (only TE, bit 30, is kept)", -1;
+			e->sctlr = (uint32_t)v;
+		}
 		if (get_bits(c, 32, &v) || get_bits(c, 32, &b))
 			return -1;
 		e->code_hash = v | b << 32;
@@ -416,6 +439,7 @@ struct citcat_lvt_reader {
 	struct cc_reader *cr;
 	struct citcat_target_config cfg;
 	unsigned gs, lbits;
+	int v1;
 	struct bitcur c;
 	uint32_t nrec, seen;
 	int have_chunk, started, stopped;
@@ -454,6 +478,7 @@ static int reader_init(void *obj)
 	const uint8_t *m = cc_reader_meta(r->cr, &ml);
 	int rc = decode_meta(m, ml, cc_reader_version(r->cr), &r->cfg, &r->gs, &r->err);
 	r->lbits = line_bits(&r->cfg);
+	r->v1 = cc_reader_version(r->cr) < 2;
 	return rc;
 }
 
@@ -515,6 +540,7 @@ static int advance(struct citcat_lvt_reader *r)
 		r->c.buf = buf;
 		r->c.len = len;
 		r->c.lbits = r->lbits;
+		r->c.v1 = r->v1;
 		r->seen = 0;
 		r->have_chunk = 1;
 		if (r->nrec == 0)
@@ -595,7 +621,7 @@ int citcat_lvt_summary(const char *path, struct citcat_lvt_summary *s, struct ci
 		if (rc <= 0)
 			break;
 		if (s->chunks++ == 0) {
-			struct bitcur c = {.buf = buf, .len = len};
+			struct bitcur c = {.buf = buf, .len = len, .lbits = line_bits(&s->cfg), .v1 = cc_reader_version(cr) < 2};
 			if (decode(&c, 0, 0, &s->start, &why) != CITCAT_LVT_START) {
 				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, cc_reader_chunk_offset(cr),
 							"LVT: the first record is not a valid START record");
@@ -612,7 +638,7 @@ int citcat_lvt_summary(const char *path, struct citcat_lvt_summary *s, struct ci
 	if (rc < 0 && !err->code)
 		*err = *cc_reader_error(cr);
 	if (rc == 0 && s->chunks) {
-		struct bitcur c = {.buf = last, .len = last_len};
+		struct bitcur c = {.buf = last, .len = last_len, .lbits = line_bits(&s->cfg), .v1 = cc_reader_version(cr) < 2};
 		if (!last_len || decode(&c, 0, 0, &s->stop, &why) != CITCAT_LVT_STOP || c.len * 8 - c.pos >= 8)
 			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, last_off,
 						"LVT: the last chunk does not hold exactly a STOP record");

@@ -15,6 +15,7 @@
 #define CITCAT_LVT_VERSION 2
 #define CITCAT_LVT_META_LEN 100
 #define CITCAT_LVT_REGS 39
+#define CITCAT_LVT_SCTLR_TE (1u << 30) /* the one SCTLR bit START keeps (version 2) */
 
 enum citcat_lvt_kind {
 	CITCAT_LVT_HIT = 1,   /* '1': an FA hit, the value is inferred */
@@ -37,6 +38,7 @@ struct citcat_lvt_rec {
 	uint32_t pc;          /* IRQ: EPC; DMA: next instruction */
 	uint32_t addr, len;   /* DMA */
 	uint32_t regs[CITCAT_LVT_REGS]; /* START: register-dump slots (TARGET.md), r15 = P */
+	uint32_t sctlr;       /* START, version 2: SCTLR at P, TE (bit 30) only; 0 on the Cortex-M7 and in version 1 */
 	uint64_t code_hash;   /* START: XXH64 of the code bytes at P (LVT.md) */
 	uint32_t dc_rng;      /* START: the D-cache's random-replacement state at P */
 	struct citcat_lvt_stats st; /* STOP */
@@ -48,6 +50,11 @@ struct citcat_lvt_reader;
 /* GRAN_SHIFT: FA-flag granule, 0 = byte, 2 = 32-bit word. */
 int citcat_lvt_writer_open(struct citcat_lvt_writer **w, const char *path, const struct citcat_target_config *cfg,
 			   unsigned gran_shift);
+/* The same, writing format VERSION (1 or 2; 1 for the ARMv7-A only, its
+ * START without SCTLR): so that tests read true files of the older
+ * version, not relabelled ones. */
+int lvt_writer_open_version(struct citcat_lvt_writer **w, const char *path, const struct citcat_target_config *cfg,
+			    unsigned gran_shift, unsigned version);
 /* One load record: an FA hit, or a value of SIZE bytes (1..8). */
 int citcat_lvt_put_hit(struct citcat_lvt_writer *w);
 int citcat_lvt_put_value(struct citcat_lvt_writer *w, uint64_t value, unsigned size);

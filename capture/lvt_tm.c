@@ -181,6 +181,10 @@ void lvt_tm_uwrite(struct lvt_tm *tm, uint32_t off, uint32_t value)
 		tm->start.regs[(off - reg0) / 4] = value;
 		return;
 	}
+	if (off == reg0 + 4 * CITCAT_LVT_REGS) { /* slot 39, SCTLR (TARGET.md): TE is what the decoder needs */
+		tm->start.sctlr = value & CITCAT_LVT_SCTLR_TE;
+		return;
+	}
 	if (off != CITCAT_DEV_OFF(CITCAT_TRACE_DUMP_DONE))
 		return;
 	/* DUMP_DONE: the START record goes first, then what was held back */

@@ -161,27 +161,27 @@ static void format(void)
 	CHECK_EQ(citcat_lvt_writer_close(w2), CITCAT_ERR_INVAL);
 	CHECK(access(path2, F_OK) != 0);
 
-	/* Hand-encoded (LSB first): START = 00 + type 2 (0100) + 1344 zero bits,
-	 * so byte 0 = 0x08 and bytes 1..167 zero; bit 1350 HIT (byte 168 =
-	 * 0x40); bits 1351-1352 '01' and 0xAB from bit 1353 (byte 169 = 0x57,
-	 * byte 170 bit 0 = 1), HIT at bit 1361 (byte 170 = 0x03); IRQ from bit
-	 * 1362: 00, type 0000, line 3 (1100), bcount 5, pc zz(0x18) = 0x30. */
+	/* Hand-encoded (LSB first): START = 00 + type 2 (0100) + 1376 zero bits (39 registers, SCTLR, the code hash and the D-cache state),
+	 * so byte 0 = 0x08 and bytes 1..171 zero; bit 1382 HIT (byte 172 =
+	 * 0x40); bits 1383-1384 '01' and 0xAB from bit 1385 (byte 173 = 0x57,
+	 * byte 174 bit 0 = 1), HIT at bit 1393 (byte 174 = 0x03); IRQ from bit
+	 * 1394: 00, type 0000, line 3 (1100), bcount 5, pc zz(0x18) = 0x30. */
 	uint8_t buf[256];
 	uint32_t nrec = 0;
 	size_t n = first_chunk(path, buf, sizeof buf, &nrec, 0);
 	CHECK_EQ(nrec, 6);
-	CHECK(n > 171);
+	CHECK(n > 175);
 	CHECK_EQ(buf[0], 0x08);
 	int zero = 1;
-	for (int i = 1; i < 168; i++)
+	for (int i = 1; i < 172; i++)
 		zero &= buf[i] == 0;
 	CHECK(zero);
-	CHECK_EQ(buf[168], 0x40);
-	CHECK_EQ(buf[169], 0x57);
-	/* byte 170: bit0 = 1 (0xAB bit 7), bit1 = HIT, bits 2-7 = '00' + type 0 bits 0-3 */
-	CHECK_EQ(buf[170], 0x03);
-	/* byte 171: bits 1368..1375 = line 3 (bits 1,1,0,0) then bcount 5 bits 0..3 (1,0,1,0) */
-	CHECK_EQ(buf[171], 0x53);
+	CHECK_EQ(buf[172], 0x40);
+	CHECK_EQ(buf[173], 0x57);
+	/* byte 174: bit0 = 1 (0xAB bit 7), bit1 = HIT, bits 2-7 = '00' + type 0 bits 0-3 */
+	CHECK_EQ(buf[174], 0x03);
+	/* byte 175: bits 1400..1407 = line 3 (bits 1,1,0,0) then bcount 5 bits 0..3 (1,0,1,0) */
+	CHECK_EQ(buf[175], 0x53);
 	/* STOP alone in the second chunk */
 	n = first_chunk(path, buf, sizeof buf, &nrec, 1);
 	CHECK_EQ(nrec, 1);
@@ -220,8 +220,8 @@ static void format(void)
 	struct citcat_errinfo err;
 	CHECK_EQ(citcat_lvt_summary(path, &s, &err), 0);
 	CHECK(s.has_start && s.stop.kind == CITCAT_LVT_STOP && s.stop.st.insns == 9 && s.chunks == 2);
-	/* bits before STOP: 1350 + 1 + 10 + 1 + (6 + 4 + 8 + 8) + (2 + 64) */
-	CHECK_EQ(s.stop.st.bits, 1350 + 1 + 10 + 1 + 26 + 66);
+	/* bits before STOP: 1382 (START with SCTLR) + 1 + 10 + 1 + (6 + 4 + 8 + 8) + (2 + 64) */
+	CHECK_EQ(s.stop.st.bits, 1382 + 1 + 10 + 1 + 26 + 66);
 	remove(path);
 }
 
@@ -280,20 +280,20 @@ static void format_m7(void)
 	struct citcat_lvt_rec stop = {.kind = CITCAT_LVT_STOP, .line = CITCAT_STOP_EXIT, .st = {.insns = 9, .bcount = 5}};
 	CHECK_EQ(citcat_lvt_put_event(w, &stop), 0);
 	CHECK_EQ(citcat_lvt_writer_close(w), 0);
-	/* Hand-encoded: START is bits 0..1349 as in format(); IRQ from bit
-	 * 1350: 00, type 0000, line 47 (1,1,1,1,0,1 from bit 1356), bcount 5
-	 * (1,0,1,0,0,0,0,0 from bit 1362), pc zz(0x18) = 0x30 from bit 1370.
-	 * Byte 168 = 0x00, 169 = 0xF0 (bits 1356-1359), 170 = 0x16 (bit 1361
-	 * = line bit 5, bits 1362 and 1364 = bcount), 171 = 0xC0 (pc bits 4, 5). */
+	/* Hand-encoded: START is bits 0..1381 as in format(); IRQ from bit
+	 * 1382: 00, type 0000, line 47 (1,1,1,1,0,1 from bit 1388), bcount 5
+	 * (1,0,1,0,0,0,0,0 from bit 1394), pc zz(0x18) = 0x30 from bit 1402.
+	 * Byte 172 = 0x00, 173 = 0xF0 (bits 1388-1391), 174 = 0x16 (bit 1393
+	 * = line bit 5, bits 1394 and 1396 = bcount), 175 = 0xC0 (pc bits 4, 5). */
 	uint8_t buf[256];
 	uint32_t nrec = 0;
 	size_t n = first_chunk(path, buf, sizeof buf, &nrec, 0);
 	CHECK_EQ(nrec, 2);
-	CHECK_EQ(n, 173); /* 1350 + 28 = 1378 bits, padded to 173 bytes */
-	CHECK_EQ(buf[168], 0x00);
-	CHECK_EQ(buf[169], 0xF0);
-	CHECK_EQ(buf[170], 0x16);
-	CHECK_EQ(buf[171], 0xC0);
+	CHECK_EQ(n, 177); /* 1382 + 28 = 1410 bits, padded to 177 bytes */
+	CHECK_EQ(buf[172], 0x00);
+	CHECK_EQ(buf[173], 0xF0);
+	CHECK_EQ(buf[174], 0x16);
+	CHECK_EQ(buf[175], 0xC0);
 	struct citcat_lvt_reader *r;
 	struct citcat_lvt_rec e;
 	CHECK_EQ(citcat_lvt_reader_open(&r, path), 0);
@@ -319,15 +319,24 @@ static void format_m7(void)
 	CHECK_EQ(citcat_lvt_next(r, 0, &e), CITCAT_ERR_CORRUPT);
 	CHECK(strstr(citcat_lvt_reader_error(r)->msg, "exception number out of range") != NULL);
 	citcat_lvt_reader_close(r);
-	/* an ARMv7-A file as version 1 is still read, 4-bit lines */
+	/* an ARMv7-A file of version 1 (START without SCTLR) is still read,
+	 * 4-bit lines; a version 1 writer refuses the M7 and TE */
 	citcat_target_config_default(&cfg);
-	CHECK_EQ(citcat_lvt_writer_open(&w, path, &cfg, 0), 0);
+	CHECK_EQ(lvt_writer_open_version(&w, old, &cfg, 0, 1), 0);
 	irq.line = 15;
+	struct citcat_lvt_rec te = {.kind = CITCAT_LVT_START, .sctlr = CITCAT_LVT_SCTLR_TE};
+	CHECK_EQ(citcat_lvt_put_event(w, &te), CITCAT_ERR_INVAL);
+	citcat_lvt_writer_abort(w);
+	CHECK_EQ(lvt_writer_open_version(&w, old, &cfg, 0, 1), 0);
 	CHECK_EQ(citcat_lvt_put_event(w, &start), 0);
 	CHECK_EQ(citcat_lvt_put_event(w, &irq), 0);
 	CHECK_EQ(citcat_lvt_put_event(w, &stop), 0);
 	CHECK_EQ(citcat_lvt_writer_close(w), 0);
-	CHECK_EQ(rewrite_version(path, old, 1), 0);
+	n = first_chunk(old, buf, sizeof buf, &nrec, 0);
+	CHECK_EQ(n, 172); /* START 1350 bits + IRQ 26: 1376 bits, 32 fewer than version 2 */
+	cfg.isa = CITCAT_TARGET_CORTEX_M7;
+	CHECK_EQ(lvt_writer_open_version(&w, old, &cfg, 0, 1), CITCAT_ERR_INVAL);
+	citcat_target_config_default(&cfg);
 	CHECK_EQ(citcat_lvt_reader_open(&r, old), 0);
 	CHECK_EQ(citcat_lvt_next(r, 0, &e), 1);
 	CHECK_EQ(citcat_lvt_next(r, 0, &e), 1);

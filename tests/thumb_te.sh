@@ -32,6 +32,13 @@ export CITCAT_NO_PROGRESS=1
 # wild; the limit (several times each program's length) fails it fast
 bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$name" --max-insns 5000000 >/dev/null || { echo "FAIL: capture"; exit 1; }
 bash "$here/replay_example.sh" "$citcat" "$out" "$name" || exit 1
+# the LVT of the same run (capture/LVT.md: START keeps SCTLR.TE, version 2),
+# decoded with the firmware alone, equal to its oracle
+"$citcat" capture "$elf" --lvt "$out/$name.lvt" --oracle "$out/$name.lvt.oracle" --max-insns 5000000 --seed 1 \
+  --uart-out /dev/null -q >/dev/null || { echo "FAIL: capture --lvt"; exit 1; }
+"$citcat" replay --lvt "$out/$name.lvt" --image "$elf" -o "$out/$name.lvt.itrace" --oracle "$out/$name.lvt.oracle" \
+  >/dev/null || { echo "FAIL: replay --lvt"; exit 1; }
+cmp -s "$out/$name.lvt.itrace" "$out/$name.lvt.oracle" || { echo "FAIL: the LVT's trace differs from its oracle"; exit 1; }
 "$citcat" info --json "$out/$name.ims" >"$out/$name.ims.json" || { echo "FAIL: info"; exit 1; }
 "$citcat" convert "$out/$name.itrace" -o "$out/$name.txt" --to text || { echo "FAIL: listing"; exit 1; }
 if [ "$mode" = switch ]; then
