@@ -8,6 +8,8 @@
  *     instruction changed is in its def set (when no interrupt entered
  *     and the mode did not change);
  *   - its use set holds the flags when it is conditional;
+ *   - wet_is_load_isa (tier 1's node inputs) holds exactly for the
+ *     instructions that read memory when their condition held;
  *   - an instruction with a memory operand (not PLD/PLI/STREX) made data
  *     accesses exactly when its condition held (so a wrong IT state, which
  *     would let a skipped load or store pass, is caught).
@@ -20,6 +22,7 @@
  * cases only).  Exit 0, or 1 naming the first instruction at fault. */
 #include "armdec.h"
 #include "defuse.h"
+#include "tier1.h"
 
 #include "citcat.h"
 #include "replay.h"
@@ -47,7 +50,7 @@ struct ctx {
 	uint32_t before[CITCAT_OBS_NREGS];
 	int irq;
 	unsigned itstate, saved_it;
-	uint64_t n, thumb, it, failed, checked;
+	uint64_t n, thumb, it, failed, checked, loads;
 };
 
 static int obs_record(void *vc, const struct citcat_itrace_rec *r, const uint32_t *regs)
@@ -74,6 +77,15 @@ static int obs_record(void *vc, const struct citcat_itrace_rec *r, const uint32_
 	    ci->id != ARM_INS_STREXD)
 		for (unsigned i = 0; i < ci->detail->arm.op_count; i++)
 			memop |= ci->detail->arm.operands[i].type == ARM_OP_MEM;
+	if (passed && !is_it) {
+		int reads = 0;
+		for (unsigned k = 0; k < r->n_acc; k++)
+			reads |= !r->acc[k].write;
+		REQ(wet_is_load_isa(r->word, r->size, r->thumb) == reads, "instruction %" PRIu64 " (pc 0x%08x, %s size %u word "
+			"%08x): wet_is_load_isa says %d, yet it %s memory", c->n, (unsigned)r->pc, r->thumb ? "Thumb" : "ARM",
+		    r->size, r->word, !reads, reads ? "read" : "read no");
+		c->loads += reads;
+	}
 	if (memop) {
 		REQ((r->n_acc > 0) == passed, "instruction %" PRIu64 " (pc 0x%08x, %s word %08x, IT state %02x): condition %u %s, "
 			"yet %u data accesses", c->n, (unsigned)r->pc, r->thumb ? "Thumb" : "ARM", r->word, c->itstate, du.cond,
@@ -169,6 +181,20 @@ int main(int argc, char **argv)
 	hand(c.dec, "mrs r0, spsr", 0x8000f3ffu, 4, out, 14, L(0), L(S));
 	hand(c.dec, "msr cpsr_f, r1", 0x8800f381u, 4, out, 14, L(F), L(1));
 	hand(c.dec, "subs pc, lr, #4", 0x8f04f3deu, 4, out, 14, L(F), L(14, S));
+	/* loads (tier 1: a load's results are a node input of their own) */
+	static const struct { const char *what; uint32_t word; unsigned size; int load; } ld[] = {
+		{"ldr r0, [r1]", 0x6808, 2, 1}, {"str r0, [r1]", 0x6008, 2, 0}, {"pop {r4, pc}", 0xbd10, 2, 1},
+		{"push {r4, lr}", 0xb510, 2, 0}, {"ldr r0, [pc, #4]", 0x4801, 2, 1}, {"ldrsh r0, [r1, r2]", 0x5e88, 2, 1},
+		{"strb r0, [r1, r2]", 0x5488, 2, 0}, {"ldrh r0, [r1]", 0x8808, 2, 1}, {"ldr r0, [sp]", 0x9800, 2, 1},
+		{"str r0, [sp]", 0x9000, 2, 0}, {"ldmia r0!, {r1}", 0xc802, 2, 1}, {"adds r0, r1, r2", 0x1888, 2, 0},
+		{"ldr.w r0, [r1, #4]", 0x0004f8d1u, 4, 1}, {"str.w r0, [r1, #4]", 0x0004f8c1u, 4, 0},
+		{"pld [r1]", 0xf000f891u, 4, 0}, {"ldrd r0, r1, [r2]", 0x0100e9d2u, 4, 1}, {"strd r0, r1, [r2]", 0x0100e9c2u, 4, 0},
+		{"tbb [r0, r1]", 0xf001e8d0u, 4, 1}, {"ldr.w pc, [sp], #4", 0xfb04f85du, 4, 1}, {"bl", 0xf800f000u, 4, 0},
+		{"pop.w {r4, pc}", 0x8010e8bdu, 4, 1}, {"stmdb sp!, {r4, lr}", 0x4010e92du, 4, 0},
+	};
+	for (unsigned i = 0; i < sizeof ld / sizeof ld[0]; i++)
+		REQ(wet_is_load_isa(ld[i].word, ld[i].size, 1) == ld[i].load, "%s: wet_is_load_isa is %d", ld[i].what, !ld[i].load);
+	REQ(wet_is_load_isa(0xe5910000u, 4, 0) == 1 && wet_is_load_isa(0xe5810000u, 4, 0) == 0, "A32: ldr/str r0, [r1]");
 	if (argc == 3) {
 		struct citcat_replay_observer obs = {&c, obs_record, obs_dma, obs_start, NULL};
 		struct citcat_replay_config rc;
@@ -182,8 +208,8 @@ int main(int argc, char **argv)
 		REQ(c.thumb > 0, "no Thumb instruction in the run");
 		REQ(c.checked > c.n / 2, "too few instructions checked (%" PRIu64 " of %" PRIu64 ")", c.checked, c.n);
 		printf("test_wet_thumb_du: %" PRIu64 " instructions (%" PRIu64 " Thumb, %" PRIu64 " in IT blocks, %" PRIu64
-		       " condition failed), %" PRIu64 " def sets and %" PRIu64 " memory instructions checked\n", c.n, c.thumb, c.it,
-		       c.failed, c.checked, c.mem_checked);
+		       " condition failed), %" PRIu64 " def sets and %" PRIu64 " memory instructions checked, %" PRIu64 " loads\n", c.n,
+		       c.thumb, c.it, c.failed, c.checked, c.mem_checked, c.loads);
 	}
 	wet_decoder_close(c.dec);
 	armdec_fini(&c.ad);

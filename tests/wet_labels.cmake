@@ -34,3 +34,11 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     endif()
   endforeach()
 endif()
+# Issue 11: control dependences of Thumb code, a run worked by hand
+# (BL T1 and BLX Rm calls, an interrupt taken in Thumb state).
+add_executable(test_wet_cdep_thumb test_wet_cdep_thumb.c)
+citcat_target_setup(test_wet_cdep_thumb)
+target_link_libraries(test_wet_cdep_thumb PRIVATE citcat)
+target_include_directories(test_wet_cdep_thumb PRIVATE ${CMAKE_SOURCE_DIR}/wet)
+add_test(NAME test_wet_cdep_thumb COMMAND test_wet_cdep_thumb)
+set_tests_properties(test_wet_cdep_thumb PROPERTIES LABELS unit)

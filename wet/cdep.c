@@ -132,6 +132,16 @@ int wet_is_call(uint32_t word)
 	return (word & 0x0F000000u) == 0x0B000000u || (word & 0x0FFFFFF0u) == 0x012FFF30u;
 }
 
+int wet_is_call_thumb(uint32_t word, unsigned size)
+{
+	uint32_t hw1 = word & 0xffff, hw2 = word >> 16;
+	if (size == 2)
+		return (hw1 & 0xFF87) == 0x4780; /* BLX Rm (T1) */
+	if ((hw1 & 0xF800) != 0xF000)
+		return 0;
+	return (hw2 & 0xD000) == 0xD000 || (hw2 & 0xD001) == 0xC000; /* BL (T1), BLX immediate (T2) */
+}
+
 static int push_frame(struct wet_cd *cd, uint8_t kind, uint32_t ret, uint32_t mode, uint32_t sp, uint64_t call1)
 {
 	int rc = cc_grow(&cd->fr, &cd->fr_cap, cd->nfr + 1, sizeof *cd->fr, 64, MAX_FRAMES);
@@ -228,6 +238,12 @@ int wet_cd_irq(struct wet_cd *cd, uint32_t epc, uint32_t cpsr, uint32_t sp)
 int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, int passed, uint32_t cpsr,
 		uint32_t sp, uint64_t *parent, int *cont)
 {
+	return wet_cd_insn_isa(cd, index, pc, word, 4, 0, passed, cpsr, sp, parent, cont);
+}
+
+int wet_cd_insn_isa(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, unsigned size, int thumb,
+		    int passed, uint32_t cpsr, uint32_t sp, uint64_t *parent, int *cont)
+{
 	int rc;
 	/* a return to the top activation's caller pops it */
 	while (cd->nfr > 1) {
@@ -286,8 +302,10 @@ int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, i
 			cd->last[node] = index + 1;
 		}
 	}
-	if (passed && wet_is_call(word))
-		return push_frame(cd, FR_CALL, pc + 4, cpsr & 0x1f, sp, index + 1);
+	/* the return address: the next instruction (a Thumb call's LR has
+	 * bit 0 set, the instance that returns there has a 2-aligned PC) */
+	if (passed && (thumb ? wet_is_call_thumb(word, size) : wet_is_call(word)))
+		return push_frame(cd, FR_CALL, pc + (thumb ? size : 4), cpsr & 0x1f, sp, index + 1);
 	return 0;
 }
 

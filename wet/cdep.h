@@ -14,9 +14,10 @@
  *     instruction of the activation (none for the first activation and for
  *     interrupt handlers).
  * Activations come from a shadow stack that both passes drive identically:
- * a call (BL, BLX) that executes pushes one, an interrupt entry pushes one,
- * and an instance at the top activation's return address (the call's
- * PC + 4, the interrupt's EPC) with the processor mode and SP it had when
+ * a call (BL, BLX; in Thumb also BL/BLX T1/T2 and BLX Rm) that executes
+ * pushes one, an interrupt entry pushes one, and an instance at the top
+ * activation's return address (the call's PC + its size, the interrupt's
+ * EPC) with the processor mode and SP it had when
  * pushed pops it.  Memory is bounded by the static code and the call
  * depth, never by the run's length. */
 #ifndef CITCAT_WET_CDEP_H
@@ -44,6 +45,12 @@ int wet_cd_irq(struct wet_cd *cd, uint32_t epc, uint32_t cpsr, uint32_t sp);
 int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, int passed, uint32_t cpsr,
 		uint32_t sp, uint64_t *parent, int *cont);
 
+/* The same for an instruction of SIZE bytes (2 or 4) in Thumb state when
+ * THUMB (WORD: its bytes as a little-endian number, as the itrace records
+ * it); a Thumb call returns to PC + SIZE.  THUMB = 0 is wet_cd_insn. */
+int wet_cd_insn_isa(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, unsigned size, int thumb,
+		    int passed, uint32_t cpsr, uint32_t sp, uint64_t *parent, int *cont);
+
 /* Ends pass 1: closes the open activations, computes the control
  * dependences and resets the shadow stack for pass 2. */
 int wet_cd_analyse(struct wet_cd *cd);
@@ -54,5 +61,8 @@ void wet_cd_counts(const struct wet_cd *cd, uint64_t out[6]);
 
 /* True when WORD is a call that links: BL, BLX (immediate or register). */
 int wet_is_call(uint32_t word);
+/* The same for a Thumb instruction of SIZE bytes: BL (T1), BLX immediate
+ * (T2), BLX Rm (T1). */
+int wet_is_call_thumb(uint32_t word, unsigned size);
 
 #endif

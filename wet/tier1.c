@@ -24,6 +24,35 @@ int wet_is_load(uint32_t word)
 	}
 }
 
+static int t32_is_load(uint32_t hw1, uint32_t hw2)
+{
+	if (!(hw1 & 0x0010))
+		return 0; /* L (bit 20) clear: a store, or no memory access */
+	if ((hw1 & 0xFE00) == 0xE800)
+		return 1; /* LDM, POP.W, LDRD, LDREX*, TBB/TBH, RFE */
+	if ((hw1 & 0xFE00) == 0xF800) /* single loads; byte/halfword ones with Rt = PC are PLD/PLI hints */
+		return (hw1 & 0x0060) == 0x0040 || (hw2 >> 12) != 15;
+	if ((hw1 & 0xEE00) == 0xEC00)
+		return (hw1 & 0xFFE0) != 0xEC40 && (hw1 & 0xFFE0) != 0xFC40; /* LDC, VLDR, VLDM; not MRRC */
+	return 0;
+}
+
+int wet_is_load_isa(uint32_t word, unsigned size, int thumb)
+{
+	if (!thumb)
+		return wet_is_load(word);
+	if (size == 4)
+		return t32_is_load(word & 0xffff, word >> 16);
+	uint32_t hw = word & 0xffff;
+	if ((hw & 0xF800) == 0x4800)
+		return 1; /* LDR literal */
+	if ((hw & 0xF000) == 0x5000)
+		return ((hw >> 9) & 7) >= 3; /* register offset: LDRSB, LDR, LDRH, LDRB, LDRSH */
+	if ((hw & 0xE000) == 0x6000 || (hw & 0xE000) == 0x8000 || (hw & 0xF000) == 0xC000)
+		return (hw >> 11) & 1; /* LDR/LDRB/LDRH immediate, LDR SP-relative, LDM */
+	return (hw & 0xFE00) == 0xBC00; /* POP */
+}
+
 /* Sets of node inputs: bit r (r < 17) the value of logical register r
  * entering the node, bit 17 + k the memory read by statement k. */
 #define NLOG (WET_R_SPSR + 1)

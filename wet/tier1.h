@@ -17,6 +17,10 @@
 /* Whether WORD (an A32 instruction) reads memory, for the grouping: a
  * load's results are a node input of their own (WET.md). */
 int wet_is_load(uint32_t word);
+/* The same for an instruction of SIZE bytes (2 or 4) in Thumb state when
+ * THUMB (WORD: its bytes as a little-endian number); THUMB = 0 is
+ * wet_is_load.  PLD/PLI read nothing into a register and are no loads. */
+int wet_is_load_isa(uint32_t word, unsigned size, int thumb);
 
 /* Groups the statements DU[k] (words WORDS[k]), k < N <= 1024, of one node:
  * GROUP[k] is statement k's group, WET_GROUP_NONE when it has no register
