@@ -31,6 +31,14 @@ static inline void m7entry_start(struct m7entry *e)
 	e->rec.n_acc = 0;
 }
 
+/* A stacking write is about to be made (it may fail: STKERR): from now on
+ * the accesses are the entry's. */
+static inline void m7entry_write(struct m7entry *e)
+{
+	if (e->collect)
+		e->in_entry = 1;
+}
+
 /* A 32-bit access of the exception model: 1 when it belongs to the entry
  * record (recorded there), 0 when the caller records it with the
  * instruction retired last. */
@@ -56,18 +64,19 @@ static inline int m7entry_end(struct m7entry *e)
 }
 
 /* The entry record of the exception now active (IPSR read from UC): the
- * exception number, the stacked return address, the eight stacking writes
- * and the vector read; NULL when the entry did not make those nine
- * accesses. */
-static inline const struct citcat_itrace_rec *m7entry_record(struct m7entry *e, uc_engine *uc)
+ * exception number, the stacked return address RET (m7exc's entry_ret),
+ * the stacking writes that succeeded (all eight unless STKERR) and the
+ * vector read(s) that succeeded (the HardFault vector after a VECTTBL);
+ * NULL when the entry made no access through this record. */
+static inline const struct citcat_itrace_rec *m7entry_record(struct m7entry *e, uc_engine *uc, uint32_t ret)
 {
 	uint32_t xpsr = 0;
-	if (e->rec.n_acc != 9)
+	if (e->rec.n_acc == 0)
 		return NULL;
 	uc_reg_read(uc, UC_ARM_REG_XPSR, &xpsr);
 	e->rec.kind = CITCAT_REC_IRQ;
 	e->rec.line = (uint8_t)(xpsr & 0x3f);
-	e->rec.pc = (uint32_t)e->rec.acc[6].value; /* the stacked return address */
+	e->rec.pc = ret;
 	return &e->rec;
 }
 

@@ -150,7 +150,40 @@ static int bus(struct m7exc *m, uint32_t addr, int write, uint32_t *v, int exc, 
 	return 0;
 }
 
-/* Exception entry: PushStack then the vector read, then ExceptionTaken. */
+#define CFSR_UNSTKERR (1u << 11)
+#define CFSR_STKERR (1u << 12)
+#define HFSR_VECTTBL (1u << 1)
+
+static int take_sync(struct m7exc *m, int exc, uint32_t pc, uint32_t addr, const char *what);
+
+/* A derived BusFault (STKERR) after an entry that has been made: pending
+ * BusFault when it is enabled and its group priority is below the
+ * execution priority now (the entered exception active), else pending
+ * HardFault (HFSR.FORCED), else (execution priority -1 or lower) lockup.
+ * Taken at the next boundary, the handler's first instruction, by the usual
+ * rules (TARGET-M7.md, "Stacking, unstacking and vector-read errors"). */
+static int derive_stkerr(struct m7exc *m, int exc, uint32_t ret)
+{
+	m->cfsr |= CFSR_STKERR;
+	int ep = m7exc_exec_priority(m);
+	if (ep == INT_MIN)
+		return fail(m, M7EXC_E_UC, exc, ret, 0, "register read failed");
+	if ((m->shcsr_ena & (1u << (M7EXC_BUSFAULT - M7EXC_MEMMANAGE))) && group(m, exc_prio(m, M7EXC_BUSFAULT)) < ep) {
+		m->pending |= BIT(M7EXC_BUSFAULT);
+		return 1;
+	}
+	if (ep <= -1)
+		return fail(m, M7EXC_E_LOCKUP, exc, ret, 0, "STKERR");
+	m->hfsr |= HFSR_FORCED;
+	m->pending |= BIT(M7EXC_HARDFAULT);
+	return 1;
+}
+
+/* Exception entry: PushStack then the vector read, then ExceptionTaken.
+ * A stacking write that fails is lost and the entry goes on (STKERR, a
+ * derived BusFault); a vector read that fails takes HardFault instead
+ * (HFSR.VECTTBL) on the same frame, and a failing HardFault vector read is
+ * a lockup. */
 static int take(struct m7exc *m, int exc, uint32_t ret)
 {
 	static const int saved[6] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,
@@ -172,19 +205,27 @@ static int take(struct m7exc *m, int exc, uint32_t ret)
 	uint32_t frame = (sp - 0x20u) & ~(pad << 2);
 	w[6] = ret & ~1u;
 	w[7] = (xpsr & ~XPSR_ALIGN) | (pad << 9);
+	int stkerr = 0;
+	m->entry_ret = w[6];
 	for (int i = 0; i < 8; i++)
-		if ((e = bus(m, frame + 4u * (uint32_t)i, 1, &w[i], exc, ret)))
-			return e;
-	if ((e = bus(m, m->vtor + 4u * (uint32_t)exc, 0, &vec, exc, ret)))
-		return e;
+		if (m->bus.access(m->bus.ctx, frame + 4u * (uint32_t)i, 1, &w[i]))
+			stkerr = 1; /* the word is lost */
+	int taken = exc;
+	if (m->bus.access(m->bus.ctx, m->vtor + 4u * (uint32_t)exc, 0, &vec)) {
+		/* VECTTBL: HardFault on this frame; EXC stays as it was (pending) */
+		if (exc == M7EXC_HARDFAULT || m->bus.access(m->bus.ctx, m->vtor + 4u * M7EXC_HARDFAULT, 0, &vec))
+			return fail(m, M7EXC_E_LOCKUP, exc, ret, m->vtor + 4u * (uint32_t)exc, "VECTTBL");
+		m->hfsr |= HFSR_VECTTBL;
+		taken = M7EXC_HARDFAULT;
+	}
 	if (vec == 0)
-		return fail(m, M7EXC_E_NOHANDLER, exc, ret, m->vtor + 4u * (uint32_t)exc, "no handler");
+		return fail(m, M7EXC_E_NOHANDLER, taken, ret, m->vtor + 4u * (uint32_t)taken, "no handler");
 	if (!(vec & 1))
-		return fail(m, M7EXC_E_VECTOR, exc, ret, m->vtor + 4u * (uint32_t)exc, "vector not Thumb");
+		return fail(m, M7EXC_E_VECTOR, taken, ret, m->vtor + 4u * (uint32_t)taken, "vector not Thumb");
 
 	e = wr(m, UC_ARM_REG_SP, frame); /* the stack in use */
 	if (!e) /* handler mode: SP becomes MSP */
-		e = wr(m, UC_ARM_REG_XPSR, (xpsr & XPSR_KEEP) | XPSR_T | (uint32_t)exc);
+		e = wr(m, UC_ARM_REG_XPSR, (xpsr & XPSR_KEEP) | XPSR_T | (uint32_t)taken);
 	if (!e)
 		e = wr(m, UC_ARM_REG_CONTROL, control & ~(CONTROL_SPSEL | CONTROL_FPCA));
 	if (!e)
@@ -192,10 +233,11 @@ static int take(struct m7exc *m, int exc, uint32_t ret)
 	if (!e)
 		e = wr(m, UC_ARM_REG_PC, vec);
 	if (e)
-		return fail(m, e, exc, ret, 0, "register write failed");
-	m->pending &= ~BIT(exc);
-	m->active |= BIT(exc);
-	return 1;
+		return fail(m, e, taken, ret, 0, "register write failed");
+	if (taken == exc)
+		m->pending &= ~BIT(exc);
+	m->active |= BIT(taken);
+	return stkerr ? derive_stkerr(m, taken, ret) : 1;
 }
 
 int m7exc_wants_entry(struct m7exc *m)
@@ -351,8 +393,17 @@ int m7exc_return(struct m7exc *m, uint32_t exc_ret, uint32_t insn_pc)
 	if ((e = rd(m, to_psp ? UC_ARM_REG_PSP : UC_ARM_REG_MSP, &frame)))
 		return fail(m, e, cur, insn_pc, 0, "register read failed");
 	for (int i = 0; i < 8; i++)
-		if ((e = bus(m, frame + 4u * (uint32_t)i, 0, &w[i], cur, insn_pc)))
-			return e;
+		if (m->bus.access(m->bus.ctx, frame + 4u * (uint32_t)i, 0, &w[i])) {
+			/* UNSTKERR: the return is abandoned (nothing restored,
+			 * the exception stays active), a fault of the returning
+			 * instruction */
+			m->err_what = NULL;
+			m->cfsr |= CFSR_UNSTKERR;
+			int r = take_sync(m, M7EXC_BUSFAULT, insn_pc, 0, "UNSTKERR");
+			if (r < 0)
+				m->err_what = "UNSTKERR";
+			return r;
+		}
 	uint32_t ipsr = w[7] & 0x1ff;
 	if (to_handler != (ipsr != 0)) /* the frame does not match the return */
 		return m7exc_fault(m, M7EXC_F_INVPC, insn_pc, 0);

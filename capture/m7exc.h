@@ -71,7 +71,8 @@ enum m7exc_fault {
 /* Errors (negative), after which the core cannot go on; m->err_* say why. */
 enum {
 	M7EXC_E_UC = -1,        /* a Unicorn register access failed */
-	M7EXC_E_BUS = -2,       /* a stacking, unstacking or vector access failed */
+	M7EXC_E_BUS = -2,       /* a reset vector read failed (stacking, unstacking and vector
+				 * read errors are vectored: STKERR, UNSTKERR, VECTTBL) */
 	M7EXC_E_NOHANDLER = -3, /* the vector of the exception to take is 0 */
 	M7EXC_E_VECTOR = -4,    /* the vector has bit 0 clear (not Thumb) */
 	M7EXC_E_LOCKUP = -5     /* a fault at priority -1 or above (HardFault, NMI, FAULTMASK) */
@@ -99,6 +100,7 @@ struct m7exc {
 	/* SysTick */
 	uint32_t st_csr, st_rvr, st_cvr;
 
+	uint32_t entry_ret;           /* the return address stacked by the last entry */
 	int reset_request;            /* AIRCR.SYSRESETREQ was written (not modelled: the caller stops) */
 
 	/* the last error: exception number, PC (return address of the frame

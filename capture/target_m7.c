@@ -43,7 +43,7 @@ static void m7_error(struct target *t, int rc)
 		target_fault(t, CITCAT_FAULT_EXCEPTION, m->err_pc, (uint32_t)m->err_exc, t->stop_detail);
 		return;
 	}
-	if (rc == M7EXC_E_BUS) { /* a stacking, unstacking or vector access outside RAM: a data bus error */
+	if (rc == M7EXC_E_BUS) { /* the reset vectors outside RAM (VTOR): a data bus error */
 		int w = strstr(what, "write") != NULL;
 		snprintf(t->stop_detail, sizeof t->stop_detail, "%s: %s at 0x%08x", m7exc_name(m->err_exc), what,
 			 m->err_addr);
@@ -64,8 +64,10 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	struct target *t = ctx;
 	struct m7cap *m = t->m7;
 	uint32_t off = addr - t->ram_base;
+	if (write)
+		m7entry_write(&m->entry);
 	if ((addr & 3) || off >= t->ram_size || t->ram_size - off < 4)
-		return -1;
+		return -1; /* STKERR, UNSTKERR, VECTTBL: no bus event, no oracle access */
 	if (!write)
 		memcpy(v, t->ram + off, 4);
 	if (t->bus.ic.tag) /* not before the bus exists (the bare baseline has none) */
@@ -98,7 +100,7 @@ static void collect_end(struct target *t, int rc)
 	t->after_exception = 1;
 	t->itstate = 0;
 	target_flush_oracle(t);
-	const struct citcat_itrace_rec *r = t->synced && t->oracle ? m7entry_record(&m->entry, t->uc) : NULL;
+	const struct citcat_itrace_rec *r = t->synced && t->oracle ? m7entry_record(&m->entry, t->uc, m->exc.entry_ret) : NULL;
 	if (r && citcat_itrace_write(t->oracle, r))
 		target_fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
 }

@@ -64,8 +64,10 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	uint32_t off = addr - c->ram_base;
 	if (c->failed || c->done)
 		return -1;
+	if (write)
+		m7entry_write(&m->entry);
 	if ((addr & 3) || off >= c->ram_size || c->ram_size - off < 4)
-		return -1;
+		return -1; /* STKERR, UNSTKERR, VECTTBL as the capture */
 	if (!write && m->ops.load) { /* the LVT decoder: the value is the trace's */
 		bus_data(&c->bus, addr, 4, 0, 0);
 		if (m->ops.load(m->ops.ctx, addr, v))
@@ -141,7 +143,7 @@ static void collect_end(struct replay_m7 *m, int rc)
 		if ((rc == M7EXC_E_NOHANDLER || rc == M7EXC_E_VECTOR || rc == M7EXC_E_LOCKUP) &&
 		    m->ops.fault(m->ops.ctx, CITCAT_FAULT_EXCEPTION, x->err_pc, (uint32_t)x->err_exc))
 			return;
-		/* an access outside RAM: the capture's data bus error (target_m7.c, m7_error) */
+		/* the reset vectors outside RAM: the capture's data bus error (target_m7.c, m7_error) */
 		if (rc == M7EXC_E_BUS &&
 		    m->ops.fault(m->ops.ctx, x->err_what && strstr(x->err_what, "write") ? CITCAT_FAULT_WRITE : CITCAT_FAULT_READ,
 				 x->err_pc, x->err_addr))
@@ -159,7 +161,7 @@ static void collect_end(struct replay_m7 *m, int rc)
 	c->after_exception = 1;
 	c->itstate = 0;
 	m->ops.close(m->ops.ctx);
-	const struct citcat_itrace_rec *r = m7entry_record(&m->entry, c->uc);
+	const struct citcat_itrace_rec *r = m7entry_record(&m->entry, c->uc, m->exc.entry_ret);
 	if (r)
 		m->ops.emit(m->ops.ctx, r);
 }
