@@ -13,3 +13,13 @@ if(CITCAT_FIRMWARE_M7_FOUND AND TARGET m7rep_edit)
 endif()
 # the Unicorn behaviour the BusFault relies on (unit)
 citcat_unit_test(test_unicorn_m_fault)
+# Stacking, unstacking and vector-read bus errors (STKERR, UNSTKERR,
+# VECTTBL; TARGET-M7.md Faults): firmware checks by hand, the oracle's
+# entry records and exact replay (tests/m7stk.sh).
+if(CITCAT_FIRMWARE_M7_FOUND)
+  citcat_add_firmware_m7(m7stk SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7stk.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  add_test(NAME m7stk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/m7stk.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX_M7} ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  set_tests_properties(m7stk PROPERTIES LABELS e2e)
+endif()

@@ -1,0 +1,71 @@
+#!/bin/bash
+# m7stk.sh CITCAT TOOL_PREFIX M7_FW_DIR
+#
+# Stacking, unstacking and vector-read bus errors on the Cortex-M7
+# (capture/TARGET-M7.md, Faults).  tests/firmware/m7stk.c checks CFSR, HFSR,
+# the stacked return addresses and PSP itself; here the oracle's entry
+# records and the CAT against values worked out by hand:
+#  - STKERR: the SVCall entry (line 11, return address m7stk_svc + 2) has
+#    no stacking write (all eight at 0x2FFFFFE0.. failed) and one access,
+#    its vector read r4@0x0000002c = SVC_Handler; then the derived BusFault
+#    (line 5, return address SVC_Handler, eight stacking writes on MSP,
+#    vector read at 0x14), recorded in the CAT as an EXC event 5 (taken at
+#    a boundary, the handler's first instruction).
+#  - UNSTKERR: the record before the next BusFault entry is the bx lr at
+#    m7stk_ret with no access (its first unstacking read failed); the entry's
+#    return address is m7stk_ret; no EXC event for it (synchronous).
+#  - VECTTBL: EXC 32 (IRQ 16) in the CAT, its entry record is line 3
+#    (HardFault): eight stacking writes, then the HardFault vector read at
+#    VTOR + 12 = 0x01ffff8c (the failed read of 0x02000000 is no access).
+#  - capture -> ims/aes -> replay --verify --oracle exact.
+set -euo pipefail
+citcat=$1 prefix=$2 fw=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "m7stk: $*" >&2; exit 1; }
+sym() { "${prefix}nm" "$1" | awk -v s="$2" '$3 == s { print "0x" $1; exit }'; }
+hex8() { printf '0x%08x' $(($1)); }
+
+n=m7stk elf=$fw/m7stk.elf
+rc=0
+"$citcat" capture "$elf" --ram 32M -o "$tmp/$n.cat" --oracle "$tmp/$n.itrace" --seed 1 -q >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 0 ] || fail "capture exited $rc: $(cat "$tmp/err") $(cat "$tmp/out")"
+grep -qx 'm7stk: 0 failures' "$tmp/out" || fail "the firmware's own checks: $(cat "$tmp/out")"
+"$citcat" ims "$tmp/$n.cat" -o "$tmp/$n.ims" 2>"$tmp/err" || fail "ims: $(cat "$tmp/err")"
+"$citcat" aes "$tmp/$n.cat" -o "$tmp/$n.aes" 2>"$tmp/err" || fail "aes: $(cat "$tmp/err")"
+rc=0
+"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \
+	>"$tmp/rep" 2>&1 || rc=$?
+[ $rc -eq 0 ] || fail "replay exited $rc: $(cat "$tmp/rep")"
+grep -q 'bus trace verified' "$tmp/rep" && grep -q 'instruction trace equals the oracle' "$tmp/rep" ||
+	fail "replay not verified: $(cat "$tmp/rep")"
+cmp -s <("$citcat" dump "$tmp/$n.itrace") <("$citcat" dump "$tmp/$n.re") ||
+	fail "the regenerated itrace differs from the oracle"
+
+svc=$(hex8 $(($(sym "$elf" m7stk_svc) + 2)))
+ret=$(hex8 "$(sym "$elf" m7stk_ret)")
+svch=$(($(sym "$elf" SVC_Handler)))
+svca=$(hex8 $((svch & ~1))) svcv=$(hex8 $((svch | 1)))
+bf=$(hex8 $(($(sym "$elf" BusFault_Handler) | 1)))
+hf=$(hex8 $(($(sym "$elf" HardFault_Handler) | 1)))
+"$citcat" dump "$tmp/$n.itrace" >"$tmp/it"
+"$citcat" dump "$tmp/$n.cat" >"$tmp/cat" 2>/dev/null
+mapfile -t got < <(awk '$2 == "irq"' "$tmp/it")
+[ ${#got[@]} -eq 4 ] || fail "expected 4 entries in the oracle, found ${#got[@]}: ${got[*]}"
+[[ "${got[0]}" == *" pc=$svc line=11 accesses=r4@0x0000002c=$svcv" ]] || fail "STKERR: the SVCall entry: ${got[0]}"
+[[ "${got[1]}" == *" pc=$svca line=5 accesses=w4@"*";r4@0x00000014=$bf" ]] || fail "STKERR: the BusFault entry: ${got[1]}"
+[[ "${got[2]}" == *" pc=$ret line=5 accesses=w4@"*";r4@0x00000014=$bf" ]] || fail "UNSTKERR: the BusFault entry: ${got[2]}"
+[[ "${got[3]}" == *" line=3 accesses=w4@"*";r4@0x01ffff8c=$hf" ]] || fail "VECTTBL: the HardFault entry: ${got[3]}"
+for k in 1 2 3; do
+	[ "$(grep -o 'w4@' <<<"${got[$k]}" | wc -l)" -eq 8 ] || fail "entry $k: not 8 stacking writes: ${got[$k]}"
+done
+# the stacked xPSR of the derived BusFault: T and IPSR 11 (the flags and
+# bit 9, the padding, as they happen to be)
+x=$(grep -o '=0x[0-9a-f]*;r4@' <<<"${got[1]}" | tr -d '=;r4@')
+[ $((x & 0x010001ff)) -eq $((0x0100000b)) ] || fail "STKERR: stacked xPSR $x: ${got[1]}"
+before=$(awk -v p="pc=$ret" '$2 == "irq" && $4 == p { print prev } { prev = $0 }' "$tmp/it")
+[[ "$before" == *" insn "*"pc=$ret"* && "$before" != *accesses=* ]] || fail "UNSTKERR: the record before: $before"
+[ "$(grep -c '^[0-9]* exc line=5 ' "$tmp/cat")" -eq 1 ] || fail "CAT: not one EXC 5 (the derived BusFault)"
+[ "$(grep -c '^[0-9]* exc line=32 ' "$tmp/cat")" -eq 1 ] || fail "CAT: not one EXC 32 (IRQ 16)"
+[ "$(grep -c '^[0-9]* exc ' "$tmp/cat")" -eq 2 ] || fail "CAT: EXC events other than 5 and 32"
+echo "m7stk: STKERR, UNSTKERR and VECTTBL vectored as worked out; replayed exactly"
