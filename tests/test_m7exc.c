@@ -675,6 +675,80 @@ static void test_scs(void)
 	uc_close(h.uc);
 }
 
+/* Stacking, unstacking and vector-read bus errors (TARGET-M7.md, "Stacking,
+ * unstacking and vector-read errors"), called directly; RAM ends at
+ * RAM_SIZE = 0x100000, nothing above it. */
+static void test_bus_errors(void)
+{
+	static const uint32_t pendsv = 0x101, hardfault = 0x201;
+	/* STKERR: MSP with nothing below; PendSV is still entered (only its
+	 * vector read is made), HardFault FORCED becomes pending (BusFault is
+	 * disabled), and its own entry fails the same way: lockup. */
+	setup(0x100);
+	uc_mem_write(h.uc, 14 * 4, &pendsv, 4);
+	uc_mem_write(h.uc, 3 * 4, &hardfault, 4);
+	wr(UC_ARM_REG_MSP, 0x00200000u);
+	CHECK_EQ(m7exc_enter(&h.m, M7EXC_PENDSV, 0x100), 1);
+	CHECK_EQ(h.n_log, 1);
+	check_vector(0, 14 * 4, pendsv);
+	CHECK_EQ(rd(UC_ARM_REG_IPSR), M7EXC_PENDSV);
+	CHECK_EQ(rd(UC_ARM_REG_MSP), 0x001FFFE0u);
+	CHECK_EQ(h.m.cfsr, 1u << 12);
+	CHECK_EQ(h.m.hfsr, 1u << 30);
+	CHECK_EQ(h.m.pending, 1ull << M7EXC_HARDFAULT);
+	CHECK_EQ(h.m.entry_ret, 0x100);
+	CHECK_EQ(m7exc_boundary(&h.m, 0x100), M7EXC_E_LOCKUP);
+	CHECK(h.m.err_what && strcmp(h.m.err_what, "STKERR") == 0);
+	CHECK_EQ(h.m.err_exc, M7EXC_HARDFAULT);
+	CHECK_EQ(h.n_log, 2);
+	check_vector(1, 3 * 4, hardfault);
+	uc_close(h.uc);
+
+	/* VECTTBL: a table whose entry 32 (IRQ 16) lies past the end of RAM:
+	 * HardFault on the same frame (its vector at VTOR + 12), HFSR.VECTTBL,
+	 * IRQ 16 not active and still pending. */
+	setup(0x100);
+	uc_mem_write(h.uc, 0xFFF80u + 3 * 4, &hardfault, 4);
+	CHECK_EQ(m7exc_scs_write(&h.m, 0xD08, 4, 0xFFF80u), 0);
+	CHECK_EQ(m7exc_enter(&h.m, M7EXC_IRQ0 + 16, 0x104), 1);
+	CHECK_EQ(h.n_log, 9);
+	check_vector(8, 0xFFF80u + 3 * 4, hardfault);
+	CHECK_EQ(rd(UC_ARM_REG_IPSR), M7EXC_HARDFAULT);
+	CHECK_EQ(h.m.hfsr, 1u << 1);
+	CHECK_EQ(h.m.cfsr, 0);
+	CHECK_EQ(h.m.active, 1ull << M7EXC_HARDFAULT);
+	CHECK_EQ(h.m.pending, 1ull << (M7EXC_IRQ0 + 16));
+	/* ... and a HardFault vector that cannot be read either: lockup */
+	h.m.vtor = 0x00200000u;
+	h.m.active = 0;
+	wr(UC_ARM_REG_XPSR, 0x01000000u);
+	CHECK_EQ(m7exc_enter(&h.m, M7EXC_PENDSV, 0x104), M7EXC_E_LOCKUP);
+	CHECK(h.m.err_what && strcmp(h.m.err_what, "VECTTBL") == 0);
+	uc_close(h.uc);
+
+	/* UNSTKERR: PendSV returns to thread mode on a PSP with nothing there:
+	 * the return is abandoned (PendSV stays active, PSP unchanged) and
+	 * HardFault FORCED is taken at the returning instruction, stacked on
+	 * MSP. */
+	setup(0x100);
+	uc_mem_write(h.uc, 14 * 4, &pendsv, 4);
+	uc_mem_write(h.uc, 3 * 4, &hardfault, 4);
+	CHECK_EQ(m7exc_enter(&h.m, M7EXC_PENDSV, 0x100), 1);
+	wr(UC_ARM_REG_PSP, 0x00200000u);
+	h.n_log = 0;
+	CHECK_EQ(m7exc_return(&h.m, 0xFFFFFFFDu, 0x10a), 1);
+	CHECK_EQ(h.m.cfsr, 1u << 11);
+	CHECK_EQ(h.m.hfsr, 1u << 30);
+	CHECK_EQ(rd(UC_ARM_REG_IPSR), M7EXC_HARDFAULT);
+	CHECK_EQ(rd(UC_ARM_REG_PSP), 0x00200000u);
+	CHECK_EQ(h.m.active, (1ull << M7EXC_HARDFAULT) | (1ull << M7EXC_PENDSV));
+	CHECK_EQ(h.n_log, 9); /* no unstacking read made, the eight stacking writes, the vector */
+	CHECK_EQ(h.log[6].value, 0x10a);
+	CHECK_EQ(h.log[0].addr, 0x7FC0u);
+	check_vector(8, 3 * 4, hardfault);
+	uc_close(h.uc);
+}
+
 int main(void)
 {
 	test_nesting();
@@ -684,5 +758,6 @@ int main(void)
 	test_faults();
 	test_it_block();
 	test_scs();
+	test_bus_errors();
 	CHECK_DONE();
 }
