@@ -137,7 +137,10 @@ int m7exc_next_entry(struct m7exc *m);
 int m7exc_any_eligible(const struct m7exc *m);
 
 /* Takes exception EXC (2..M7EXC_NEXC-1) at the boundary before EPC whatever
- * the priorities say: the replayer's entry at a recorded EXC event.
+ * the priorities say: the replayer's entry at a recorded EXC event.  As for
+ * every entry: stacking writes that fail are lost and pend a derived
+ * BusFault/HardFault (STKERR), a vector read that fails takes HardFault
+ * instead (HFSR.VECTTBL), EXC staying pending (TARGET-M7.md).
  * Returns 1, or a negative M7EXC_E_*. */
 int m7exc_enter(struct m7exc *m, int exc, uint32_t epc);
 
@@ -167,7 +170,8 @@ int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr)
  * INSN_PC (UC_HOOK_INTR 8: Unicorn reports PC = EXC_RET & ~1): exception
  * return with unstacking, or the fault the architecture takes instead (a
  * branch to 0xFFFFFFxx in thread mode: MemManage IACCVIOL; a bad value:
- * UsageFault INVPC).  Returns 0 returned, 1 a fault was taken, or a
+ * UsageFault INVPC; an unstacking read that fails: the return abandoned,
+ * BusFault UNSTKERR).  Returns 0 returned, 1 a fault was taken, or a
  * negative M7EXC_E_*. */
 int m7exc_return(struct m7exc *m, uint32_t exc_ret, uint32_t insn_pc);
 
