@@ -213,7 +213,11 @@ static int take(struct m7exc *m, int exc, uint32_t ret)
 	int taken = exc;
 	if (m->bus.access(m->bus.ctx, m->vtor + 4u * (uint32_t)exc, 0, &vec)) {
 		/* VECTTBL: HardFault on this frame; EXC stays as it was (pending) */
-		if (exc == M7EXC_HARDFAULT || m->bus.access(m->bus.ctx, m->vtor + 4u * M7EXC_HARDFAULT, 0, &vec))
+		int ep = m7exc_exec_priority(m); /* before the entry: HardFault must preempt */
+		if (ep == INT_MIN)
+			return fail(m, M7EXC_E_UC, exc, ret, 0, "register read failed");
+		if (exc == M7EXC_HARDFAULT || ep <= -1 ||
+		    m->bus.access(m->bus.ctx, m->vtor + 4u * M7EXC_HARDFAULT, 0, &vec))
 			return fail(m, M7EXC_E_LOCKUP, exc, ret, m->vtor + 4u * (uint32_t)exc, "VECTTBL");
 		m->hfsr |= HFSR_VECTTBL;
 		taken = M7EXC_HARDFAULT;
