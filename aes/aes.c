@@ -363,11 +363,7 @@ int citcat_aes_segments(const char *path, uint64_t *n, struct citcat_errinfo *er
 {
 	if (!path || !n)
 		return CITCAT_ERR_INVAL;
-	struct cc_segidx *sx;
-	int rc = cc_segidx_open(&sx, path, MAGIC, CITCAT_AES_SEG_VERSION, err);
-	*n = rc ? 0 : sx ? cc_segidx_count(sx) : 1;
-	cc_segidx_close(sx);
-	return rc;
+	return cc_segidx_segments(path, MAGIC, CITCAT_AES_SEG_VERSION, n, err);
 }
 
 void citcat_aes_reader_close(struct citcat_aes_reader *r)
@@ -989,20 +985,14 @@ int citcat_aes_extract_all(const char *cat_path, const char *out_path, uint64_t 
 	citcat_cat_reader_close(r);
 	citcat_aes_writer_abort(w);
 	if (rc >= 0) {
-		const char **paths = calloc(n, sizeof *paths);
-		char *mnames = calloc(n, 4300);
 		struct cc_segidx_entry *e = calloc(n, sizeof *e);
-		rc = paths && mnames && e ? 0 : citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		rc = e ? 0 : citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		for (uint64_t i = 0; !rc && i < n; i++) {
-			cc_segidx_member_path(mnames + 4300 * i, 4300, dir, i);
-			paths[i] = mnames + 4300 * i;
 			e[i].insns = ids[i].insns;
 			e[i].bcount = ids[i].bcount;
 		}
 		if (!rc)
-			rc = cc_segidx_write(out_path, MAGIC, CITCAT_AES_SEG_VERSION, n, paths, e, err);
-		free(paths);
-		free(mnames);
+			rc = cc_segidx_write_scratch(out_path, MAGIC, CITCAT_AES_SEG_VERSION, n, dir, e, err);
 		free(e);
 	}
 out:

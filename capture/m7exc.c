@@ -335,6 +335,23 @@ int m7exc_svc(struct m7exc *m, uint32_t ret_pc)
 	return take_sync(m, M7EXC_SVCALL, ret_pc, 0, "svc");
 }
 
+int m7exc_intr(struct m7exc *m, uint32_t intno, uint32_t pc, uint32_t insn_pc, int *rc)
+{
+	switch (intno) {
+	case 2: /* svc: PC is the next instruction */
+		*rc = m7exc_svc(m, pc);
+		return 0;
+	case 7: /* bkpt */
+		*rc = m7exc_fault(m, M7EXC_F_BKPT, insn_pc, 0);
+		return 0;
+	case 8: /* EXC_RETURN loaded into PC by the instruction at INSN_PC */
+		*rc = m7exc_return(m, pc | 1u, insn_pc);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr)
 {
 	static const struct {

@@ -175,6 +175,13 @@ int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr)
  * negative M7EXC_E_*. */
 int m7exc_return(struct m7exc *m, uint32_t exc_ret, uint32_t insn_pc);
 
+/* Unicorn's UC_HOOK_INTR number INTNO, with PC the core's PC and INSN_PC
+ * the instruction that raised it, as capture and replay both take it: 2
+ * (svc) m7exc_svc(PC), 7 (bkpt) m7exc_fault(M7EXC_F_BKPT, INSN_PC), 8
+ * (EXC_RETURN) m7exc_return(PC | 1, INSN_PC).  Their result into *RC and
+ * 0, or -1 (nothing done) for any other number, which the caller reports. */
+int m7exc_intr(struct m7exc *m, uint32_t intno, uint32_t pc, uint32_t insn_pc, int *rc);
+
 /* Sets exception EXC (2..M7EXC_NEXC-1) pending, as hardware would (an IRQ
  * line's edge, ICSR.PENDSVSET ...). */
 void m7exc_set_pending(struct m7exc *m, int exc);

@@ -239,17 +239,7 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
 	uint32_t pc = rd(t, UC_ARM_REG_PC);
 	int rc;
 	m7entry_start(&m->entry);
-	switch (intno) {
-	case 2: /* svc: PC is the next instruction */
-		rc = m7exc_svc(&m->exc, pc);
-		break;
-	case 7: /* bkpt */
-		rc = m7exc_fault(&m->exc, M7EXC_F_BKPT, t->last_pc, 0);
-		break;
-	case 8: /* EXC_RETURN loaded into PC by the instruction at last_pc */
-		rc = m7exc_return(&m->exc, pc | 1u, t->last_pc);
-		break;
-	default:
+	if (m7exc_intr(&m->exc, intno, pc, t->last_pc, &rc)) {
 		m7entry_end(&m->entry);
 		target_fault(t, CITCAT_FAULT_ABORT, t->last_pc, 0, "unexpected Cortex-M7 exception from Unicorn");
 		return;

@@ -102,6 +102,93 @@ static int count_segments(const char *cat, uint64_t *n)
 	return 0;
 }
 
+/* The segment count of the bundles IMS and AES (common/SEGIDX.md) into *N;
+ * the two must agree.  An exit status. */
+static int bundle_segments(const char *ims, const char *aes, uint64_t *n)
+{
+	uint64_t na;
+	struct citcat_errinfo e = {0};
+	if (citcat_ims_segments(ims, n, &e))
+		return cli_errinfo(ims, &e);
+	if (citcat_aes_segments(aes, &na, &e))
+		return cli_errinfo(aes, &e);
+	if (*n != na) {
+		fprintf(stderr, "citcat: %s holds %llu segments, %s %llu: not from the same capture\n", ims,
+			(unsigned long long)*n, aes, (unsigned long long)na);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* plan's output stem into STEM (capacity 4096): PREFIX, else IN without
+ * SUFFIX.  An exit status. */
+static int plan_stem(char stem[4096], const char *prefix, const char *in, const char *suffix)
+{
+	size_t sl = prefix ? strlen(prefix) : strlen(in) - (cli_has_suffix(in, suffix) ? 4 : 0);
+	if (sl + 1 > 4096)
+		return cli_usage_error("plan", "the output stem is too long");
+	memcpy(stem, prefix ? prefix : in, sl);
+	stem[sl] = 0;
+	return EXIT_OK;
+}
+
+/* The quoted paths a plan line names: the tool, the inputs, and for the
+ * bundles form the " --verify 'CAT'" option or "". */
+struct plan_quoted {
+	const char *qt, *qi, *qa, *qv;
+};
+
+/* Formats segment K's plan line into LINE (capacity CAP); QS is the quoted
+ * 'STEM.K without its closing quote.  The line's length. */
+typedef int (*plan_line_fn)(char *line, size_t cap, uint64_t k, const char *qs, const struct plan_quoted *q);
+
+/* Writes the N lines FMT makes (segments 0..N-1 of STEM) to OUT, all or
+ * nothing.  An exit status. */
+static int write_plan(const char *out, const char *stem, uint64_t n, plan_line_fn fmt, const struct plan_quoted *q)
+{
+	struct cc_outfile *o;
+	struct citcat_errinfo e = {0};
+	int rc;
+	if ((rc = cc_outfile_open(&o, out, CC_OUT_PLAIN, &e)))
+		return cli_errinfo(out, &e);
+	char line[4 * 8500], qs[4200 + 20];
+	for (uint64_t k = 0; k < n && !rc; k++) {
+		char seg[4200];
+		snprintf(seg, sizeof seg, "%s.%06llu", stem, (unsigned long long)k);
+		if (sh_quote(seg, qs, sizeof qs)) {
+			cc_outfile_abort(o);
+			return cli_usage_error("plan", "a path is too long");
+		}
+		qs[strlen(qs) - 1] = 0; /* 'STEM.K: the suffixes go inside the quotes */
+		int len = fmt(line, sizeof line, k, qs, q);
+		rc = cc_outfile_write(o, line, (size_t)len);
+	}
+	if (rc) {
+		cc_outfile_abort(o);
+		fprintf(stderr, "citcat: %s: write failed\n", out);
+		return EXIT_USAGE;
+	}
+	if (cc_outfile_commit(o, &e))
+		return cli_errinfo(out, &e);
+	return EXIT_OK;
+}
+
+static int bundles_line(char *line, size_t cap, uint64_t k, const char *qs, const struct plan_quoted *q)
+{
+	return snprintf(line, cap, "%s replay %s %s --segment %llu%s -o %s.itrace' -q\n", q->qt, q->qi, q->qa,
+			(unsigned long long)k, q->qv, qs);
+}
+
+static int cat_line(char *line, size_t cap, uint64_t k, const char *qs, const struct plan_quoted *q)
+{
+	const char *qt = q->qt, *qc = q->qi;
+	return snprintf(line, cap,
+			"%s ims %s --segment %llu -o %s.ims' && %s aes %s --segment %llu -o %s.aes' && "
+			"%s replay %s.ims' %s.aes' --segment %llu --verify %s -o %s.itrace' -q\n",
+			qt, qc, (unsigned long long)k, qs, qt, qc, (unsigned long long)k, qs, qt, qs, qs,
+			(unsigned long long)k, qc, qs);
+}
+
 /* plan RUN.ims RUN.aes: one replay --segment K line per segment of the
  * bundles (common/SEGIDX.md), each opening its segment through the index. */
 static int plan_bundles(const char *ims, const char *aes, const char *verify, const char *out, const char *prefix,
@@ -112,51 +199,20 @@ static int plan_bundles(const char *ims, const char *aes, const char *verify, co
 	const char *ins[] = {ims, aes, verify};
 	if (cli_check_distinct(ins, verify ? 3 : 2, &out, 1))
 		return EXIT_USAGE;
-	uint64_t n, na;
-	struct citcat_errinfo e = {0};
-	if (citcat_ims_segments(ims, &n, &e))
-		return cli_errinfo(ims, &e);
-	if (citcat_aes_segments(aes, &na, &e))
-		return cli_errinfo(aes, &e);
-	if (n != na) {
-		fprintf(stderr, "citcat: %s holds %llu segments, %s %llu: not from the same capture\n", ims,
-			(unsigned long long)n, aes, (unsigned long long)na);
-		return EXIT_USAGE;
-	}
+	uint64_t n;
+	int rc = bundle_segments(ims, aes, &n);
+	if (rc)
+		return rc;
 	char stem[4096];
-	size_t sl = prefix ? strlen(prefix) : strlen(ims) - (cli_has_suffix(ims, ".ims") ? 4 : 0);
-	if (sl + 1 > sizeof stem)
-		return cli_usage_error("plan", "the output stem is too long");
-	memcpy(stem, prefix ? prefix : ims, sl);
-	stem[sl] = 0;
-	char qt[4200], qi[4200], qa[4200], qv[4300] = "", qs[4200 + 20];
+	if ((rc = plan_stem(stem, prefix, ims, ".ims")))
+		return rc;
+	char qt[4200], qi[4200], qa[4200], qv[4300] = "";
 	if (sh_quote(tool, qt, sizeof qt) || sh_quote(ims, qi, sizeof qi) || sh_quote(aes, qa, sizeof qa) ||
 	    (verify && (sh_quote(verify, qv + 10, sizeof qv - 10) || (memcpy(qv, " --verify ", 10), 0))))
 		return cli_usage_error("plan", "a path is too long");
-	struct cc_outfile *o;
-	int rc;
-	if ((rc = cc_outfile_open(&o, out, CC_OUT_PLAIN, &e)))
-		return cli_errinfo(out, &e);
-	char line[4 * 8500];
-	for (uint64_t k = 0; k < n && !rc; k++) {
-		char seg[4200];
-		snprintf(seg, sizeof seg, "%s.%06llu", stem, (unsigned long long)k);
-		if (sh_quote(seg, qs, sizeof qs)) {
-			cc_outfile_abort(o);
-			return cli_usage_error("plan", "a path is too long");
-		}
-		qs[strlen(qs) - 1] = 0; /* 'STEM.K: the suffix goes inside the quotes */
-		int len = snprintf(line, sizeof line, "%s replay %s %s --segment %llu%s -o %s.itrace' -q\n", qt, qi, qa,
-				   (unsigned long long)k, qv, qs);
-		rc = cc_outfile_write(o, line, (size_t)len);
-	}
-	if (rc) {
-		cc_outfile_abort(o);
-		fprintf(stderr, "citcat: %s: write failed\n", out);
-		return EXIT_USAGE;
-	}
-	if (cc_outfile_commit(o, &e))
-		return cli_errinfo(out, &e);
+	struct plan_quoted q = {qt, qi, qa, qv};
+	if ((rc = write_plan(out, stem, n, bundles_line, &q)))
+		return rc;
 	fprintf(stderr, "citcat plan: %llu segment%s; then citcat merge %s.*.itrace -o OUT.itrace\n", (unsigned long long)n,
 		n == 1 ? "" : "s", stem);
 	return EXIT_OK;
@@ -199,46 +255,18 @@ int cmd_plan(int argc, char **argv)
 	if (cli_check_distinct(&cat, 1, &out, 1))
 		return EXIT_USAGE;
 	char stem[4096];
-	size_t sl = prefix ? strlen(prefix) : strlen(cat) - (cli_has_suffix(cat, ".cat") ? 4 : 0);
-	if (sl + 1 > sizeof stem)
-		return cli_usage_error("plan", "the output stem is too long");
-	memcpy(stem, prefix ? prefix : cat, sl);
-	stem[sl] = 0;
-	uint64_t n;
-	int rc = count_segments(cat, &n);
+	int rc = plan_stem(stem, prefix, cat, ".cat");
 	if (rc)
 		return rc;
-	char qt[4200], qc[4200], qs[4200 + 20];
+	uint64_t n;
+	if ((rc = count_segments(cat, &n)))
+		return rc;
+	char qt[4200], qc[4200];
 	if (sh_quote(tool, qt, sizeof qt) || sh_quote(cat, qc, sizeof qc))
 		return cli_usage_error("plan", "a path is too long");
-	struct cc_outfile *o;
-	struct citcat_errinfo err = {0};
-	if ((rc = cc_outfile_open(&o, out, CC_OUT_PLAIN, &err)))
-		return cli_errinfo(out, &err);
-	char line[4 * 8500];
-	for (uint64_t k = 0; k < n && !rc; k++) {
-		char seg[4200];
-		snprintf(seg, sizeof seg, "%s.%06llu", stem, (unsigned long long)k);
-		if (sh_quote(seg, qs, sizeof qs)) {
-			cc_outfile_abort(o);
-			return cli_usage_error("plan", "a path is too long");
-		}
-		/* qs is 'STEM.K': the suffixes go inside the quotes */
-		qs[strlen(qs) - 1] = 0;
-		int len = snprintf(line, sizeof line,
-				   "%s ims %s --segment %llu -o %s.ims' && %s aes %s --segment %llu -o %s.aes' && "
-				   "%s replay %s.ims' %s.aes' --segment %llu --verify %s -o %s.itrace' -q\n",
-				   qt, qc, (unsigned long long)k, qs, qt, qc, (unsigned long long)k, qs, qt, qs, qs,
-				   (unsigned long long)k, qc, qs);
-		rc = cc_outfile_write(o, line, (size_t)len);
-	}
-	if (rc) {
-		cc_outfile_abort(o);
-		fprintf(stderr, "citcat: %s: write failed\n", out);
-		return EXIT_USAGE;
-	}
-	if (cc_outfile_commit(o, &err))
-		return cli_errinfo(out, &err);
+	struct plan_quoted q = {qt, qc, NULL, NULL};
+	if ((rc = write_plan(out, stem, n, cat_line, &q)))
+		return rc;
 	fprintf(stderr, "citcat plan: %llu segment%s\n", (unsigned long long)n, n == 1 ? "" : "s");
 	return EXIT_OK;
 }
@@ -428,21 +456,8 @@ int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigne
 {
 	struct seg_jobs j = {.cat = cat, .verify = verify, .ims = ims, .aes = aes};
 	int rc;
-	if (ims) {
-		uint64_t na;
-		struct citcat_errinfo e = {0};
-		if ((rc = citcat_ims_segments(ims, &j.nseg, &e)))
-			return cli_errinfo(ims, &e);
-		if ((rc = citcat_aes_segments(aes, &na, &e)))
-			return cli_errinfo(aes, &e);
-		if (na != j.nseg) {
-			fprintf(stderr, "citcat: %s holds %llu segments, %s %llu: not from the same capture\n", ims,
-				(unsigned long long)j.nseg, aes, (unsigned long long)na);
-			return EXIT_USAGE;
-		}
-	} else if ((rc = count_segments(cat, &j.nseg))) {
+	if ((rc = ims ? bundle_segments(ims, aes, &j.nseg) : count_segments(cat, &j.nseg)))
 		return rc;
-	}
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/citcat-seg-XXXXXX", tmp && *tmp ? tmp : "/tmp");

@@ -226,6 +226,22 @@ static void bg_stop(struct cc_writer *w)
 	w->bg = NULL;
 }
 
+int cc_thread_start(pthread_t *th, pthread_mutex_t *mu, pthread_cond_t *cv, void *(*fn)(void *), void *arg)
+{
+	pthread_mutex_init(mu, NULL);
+	pthread_cond_init(cv, NULL);
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int prc = pthread_create(th, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (prc) {
+		pthread_mutex_destroy(mu);
+		pthread_cond_destroy(cv);
+	}
+	return prc;
+}
+
 static void bg_start(struct cc_writer *w)
 {
 	struct cc_writer_bg *bg = calloc(1, sizeof *bg);
@@ -233,19 +249,8 @@ static void bg_start(struct cc_writer *w)
 		free(bg);
 		return; /* no thread: chunks are written inline */
 	}
-	pthread_mutex_init(&bg->mu, NULL);
-	pthread_cond_init(&bg->cv, NULL);
 	w->bg = bg;
-	/* the thread blocks every signal (it inherits the mask set here), so
-	 * Ctrl-C and SIGTERM reach the caller's thread as before */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int prc = pthread_create(&bg->th, NULL, bg_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (prc) {
-		pthread_mutex_destroy(&bg->mu);
-		pthread_cond_destroy(&bg->cv);
+	if (cc_thread_start(&bg->th, &bg->mu, &bg->cv, bg_main, w)) {
 		free(bg->spare);
 		free(bg);
 		w->bg = NULL;

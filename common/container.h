@@ -10,6 +10,7 @@
 #define CITCAT_CONTAINER_H
 
 #include "citcat.h"
+#include <pthread.h>
 #include <stdio.h>
 
 #define CC_MAGIC_LEN 8
@@ -93,6 +94,13 @@ int cc_writer_put_stored(struct cc_writer *w, const struct cc_stored_chunk *c);
  * itrace writer's encoder thread, formats/itrace.c).  The bytes are the
  * same either way. */
 void cc_writer_inline(struct cc_writer *w);
+/* Starts a writer's helper thread: initialises MU and CV, then runs FN(ARG)
+ * on a new thread *TH that blocks every signal (it inherits the mask set
+ * here), so Ctrl-C and SIGTERM reach the caller's thread as before.  On
+ * failure MU and CV are destroyed again and nonzero is returned: the
+ * caller then works without the thread.  (The container's compression
+ * thread and the itrace writer's encoder thread, formats/itrace.c.) */
+int cc_thread_start(pthread_t *th, pthread_mutex_t *mu, pthread_cond_t *cv, void *(*fn)(void *), void *arg);
 /* Ends the current chunk now (used to give a reader early access). */
 int cc_writer_flush(struct cc_writer *w);
 /* Ends the current chunk (without waiting for the compression thread) and

@@ -339,6 +339,33 @@ fail:
 	return rc;
 }
 
+int cc_segidx_segments(const char *path, const char magic[CC_MAGIC_LEN], uint16_t version, uint64_t *n,
+		       struct citcat_errinfo *err)
+{
+	struct cc_segidx *sx;
+	int rc = cc_segidx_open(&sx, path, magic, version, err);
+	*n = rc ? 0 : sx ? cc_segidx_count(sx) : 1;
+	cc_segidx_close(sx);
+	return rc;
+}
+
+int cc_segidx_write_scratch(const char *path, const char magic[CC_MAGIC_LEN], uint16_t version, uint64_t n,
+			    const char *dir, const struct cc_segidx_entry *e, struct citcat_errinfo *err)
+{
+	const char **paths = calloc(n, sizeof *paths);
+	char *names = calloc(n, 4300);
+	int rc = paths && names ? 0 : citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	for (uint64_t k = 0; !rc && k < n; k++) {
+		cc_segidx_member_path(names + 4300 * k, 4300, dir, k);
+		paths[k] = names + 4300 * k;
+	}
+	if (!rc)
+		rc = cc_segidx_write(path, magic, version, n, paths, e, err);
+	free(paths);
+	free(names);
+	return rc;
+}
+
 int cc_segidx_scratch(char *buf, size_t n, struct citcat_errinfo *err)
 {
 	const char *dir = getenv("TMPDIR");

@@ -55,6 +55,17 @@ void cc_segidx_close(struct cc_segidx *sx);
 int cc_segidx_write(const char *path, const char magic[CC_MAGIC_LEN], uint16_t bundle_version, uint64_t n,
 		    const char *const *members, const struct cc_segidx_entry *e, struct citcat_errinfo *err);
 
+/* The number of segments in PATH (MAGIC, BUNDLE_VERSION) into *N: its
+ * members when it is a bundle, else 1; 0 on error.  Returns 0 or an error
+ * with ERR set. */
+int cc_segidx_segments(const char *path, const char magic[CC_MAGIC_LEN], uint16_t bundle_version, uint64_t *n,
+		       struct citcat_errinfo *err);
+
+/* cc_segidx_write of the N members cc_segidx_member_path names in the
+ * scratch directory DIR: how ims.c and aes.c finish a bundle. */
+int cc_segidx_write_scratch(const char *path, const char magic[CC_MAGIC_LEN], uint16_t bundle_version, uint64_t n,
+			    const char *dir, const struct cc_segidx_entry *e, struct citcat_errinfo *err);
+
 /* A scratch directory for members, under $TMPDIR or /tmp, into BUF
  * (capacity N); 0 or CITCAT_ERR_IO with ERR set.  cc_segidx_scratch_free
  * removes it and the NFILES members PATH_FN named in it. */

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,17 +409,8 @@ static void th_start(struct citcat_itrace_writer *w)
 			free(t);
 			return;
 		}
-	pthread_mutex_init(&t->mu, NULL);
-	pthread_cond_init(&t->cv, NULL);
 	w->th = t;
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int prc = pthread_create(&t->th, NULL, th_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (prc) {
-		pthread_mutex_destroy(&t->mu);
-		pthread_cond_destroy(&t->cv);
+	if (cc_thread_start(&t->th, &t->mu, &t->cv, th_main, w)) {
 		for (unsigned i = 0; i < QLEN; i++)
 			free(t->buf[i]);
 		free(t);

@@ -417,20 +417,8 @@ int citcat_ims_extract_all(const char *cat_path, const char *out_path, uint64_t 
 		return rc;
 	rc = extract(cat_path, SEG_ALL, &ims, st, progress, pctx, all_seg, &a, err);
 	citcat_ims_fini(&ims);
-	if (!rc) {
-		const char **paths = calloc(a.n, sizeof *paths);
-		char *names = calloc(a.n, 4300);
-		if (!paths || !names)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-		for (uint64_t k = 0; !rc && k < a.n; k++) {
-			cc_segidx_member_path(names + 4300 * k, 4300, a.dir, k);
-			paths[k] = names + 4300 * k;
-		}
-		if (!rc)
-			rc = cc_segidx_write(out_path, MAGIC, CITCAT_IMS_SEG_VERSION, a.n, paths, a.e, err);
-		free(paths);
-		free(names);
-	}
+	if (!rc)
+		rc = cc_segidx_write_scratch(out_path, MAGIC, CITCAT_IMS_SEG_VERSION, a.n, a.dir, a.e, err);
 	if (nseg)
 		*nseg = a.n;
 	cc_segidx_scratch_free(a.dir, a.n);
@@ -678,11 +666,7 @@ int citcat_ims_segments(const char *path, uint64_t *n, struct citcat_errinfo *er
 {
 	if (!path || !n)
 		return CITCAT_ERR_INVAL;
-	struct cc_segidx *sx;
-	int rc = cc_segidx_open(&sx, path, MAGIC, CITCAT_IMS_SEG_VERSION, err);
-	*n = rc ? 0 : sx ? cc_segidx_count(sx) : 1;
-	cc_segidx_close(sx);
-	return rc;
+	return cc_segidx_segments(path, MAGIC, CITCAT_IMS_SEG_VERSION, n, err);
 }
 
 int citcat_ims_read_runs(const char *path, struct citcat_ims *ims, citcat_ims_run_fn run, void *ctx,

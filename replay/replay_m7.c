@@ -194,17 +194,7 @@ void replay_m7_intr(struct replay_m7 *m, uint32_t intno)
 	uint32_t pc = rd(c->uc, UC_ARM_REG_PC);
 	int rc;
 	m7entry_start(&m->entry);
-	switch (intno) {
-	case 2: /* svc: PC is the next instruction */
-		rc = m7exc_svc(&m->exc, pc);
-		break;
-	case 7: /* bkpt */
-		rc = m7exc_fault(&m->exc, M7EXC_F_BKPT, c->cur_pc, 0);
-		break;
-	case 8: /* EXC_RETURN loaded into PC by the instruction at cur_pc */
-		rc = m7exc_return(&m->exc, pc | 1u, c->cur_pc);
-		break;
-	default:
+	if (m7exc_intr(&m->exc, intno, pc, c->cur_pc, &rc)) {
 		m7entry_end(&m->entry);
 		if (!m->ops.fault(m->ops.ctx, CITCAT_FAULT_ABORT, c->cur_pc, 0))
 			replay_diverge(c, "exception", "the recorded run to continue", "Unicorn exception %u at 0x%08x",

@@ -8,26 +8,14 @@
  * leaves no file. */
 #include "check.h"
 #include "container.h"
+#include "scratch_dir.h"
 #include "itrace.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[] = "/tmp/citcat-itthr-XXXXXX";
-
-static const char *at(const char *name)
-{
-	static char buf[4][256];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-	return buf[k];
-}
 
 enum { N = 400000 };
 /* record indices before which the writer cuts (two at one place: the
@@ -102,53 +90,23 @@ static int write_file(const char *path, int abort_at, struct citcat_errinfo *err
 	return citcat_itrace_writer_close(w);
 }
 
-static int same_files(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int same = fa && fb;
-	while (same) {
-		int ca = fgetc(fa), cb = fgetc(fb);
-		if (ca != cb)
-			same = 0;
-		if (ca == EOF || cb == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
-}
-
-static int entries(void)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return n;
-}
-
 int main(void)
 {
 	struct citcat_errinfo err = {0};
-	CHECK(mkdtemp(dir) != NULL);
+	CHECK(scratch_make("/tmp/citcat-itthr-XXXXXX"));
 	itrace_encoder_thread = 1; /* off by default (formats/itrace.h); tested here */
 	cc_writer_threads = 1;
-	CHECK_EQ(write_file(at("thr"), 0, &err), 0);
+	CHECK_EQ(write_file(scratch_at("thr"), 0, &err), 0);
 	cc_writer_threads = 0;
-	CHECK_EQ(write_file(at("inl"), 0, &err), 0);
+	CHECK_EQ(write_file(scratch_at("inl"), 0, &err), 0);
 	cc_writer_threads = 1;
-	CHECK(same_files(at("thr"), at("inl")));
+	CHECK(scratch_same_files(scratch_at("thr"), scratch_at("inl")));
 
 	/* it reads back record for record */
 	struct citcat_itrace_reader *rd;
 	static struct citcat_itrace_rec got, want;
 	uint64_t pc = 0x1000;
-	CHECK_EQ(citcat_itrace_reader_open(&rd, at("thr")), 0);
+	CHECK_EQ(citcat_itrace_reader_open(&rd, scratch_at("thr")), 0);
 	citcat_itrace_reader_dma(rd, 1);
 	int i = 0, k;
 	while ((k = citcat_itrace_next(rd, &got)) == 1 && i < N) {
@@ -164,7 +122,7 @@ int main(void)
 
 	/* every cut is a chunk boundary; the other chunks are full-size ones */
 	struct cc_reader *cr;
-	CHECK_EQ(cc_reader_open(&cr, at("thr"), "CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION), 0);
+	CHECK_EQ(cc_reader_open(&cr, scratch_at("thr"), "CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION), 0);
 	const uint8_t *data;
 	size_t len;
 	uint32_t nrec;
@@ -187,24 +145,20 @@ int main(void)
 	CHECK_EQ(c, sizeof cuts / sizeof cuts[0]);
 	CHECK(chunks >= 6); /* the 5 distinct non-zero cuts, plus full chunks */
 	cc_reader_close(cr);
-	remove(at("thr"));
-	remove(at("inl"));
+	remove(scratch_at("thr"));
+	remove(scratch_at("inl"));
 
 	/* an abort with batches in flight leaves no file */
-	CHECK_EQ(write_file(at("ab"), N / 2, &err), 0);
-	CHECK_EQ(entries(), 0);
+	CHECK_EQ(write_file(scratch_at("ab"), N / 2, &err), 0);
+	CHECK_EQ(scratch_entries(), 0);
 
 	/* the thread's write error (EFBIG) reaches the caller with its errno
 	 * and the file offset where the failed write began */
-	signal(SIGXFSZ, SIG_IGN);
-	struct rlimit old, lim;
-	getrlimit(RLIMIT_FSIZE, &old);
-	lim = old;
-	lim.rlim_cur = 1 << 20;
-	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	struct rlimit old;
+	CHECK_EQ(scratch_limit_fsize(1 << 20, &old), 0);
 	errno = 0;
 	memset(&err, 0, sizeof err);
-	int rc = write_file(at("big"), 0, &err);
+	int rc = write_file(scratch_at("big"), 0, &err);
 	int e = errno;
 	setrlimit(RLIMIT_FSIZE, &old);
 	CHECK_EQ(rc, CITCAT_ERR_IO);
@@ -213,7 +167,7 @@ int main(void)
 	/* the output is buffered: the chunk being written when the kernel
 	 * refused lies past the limit, within the file's few MiB */
 	CHECK(err.offset >= (1u << 20) && err.offset < (16u << 20));
-	CHECK_EQ(entries(), 0);
-	rmdir(dir);
+	CHECK_EQ(scratch_entries(), 0);
+	rmdir(scratch_dir);
 	CHECK_DONE();
 }

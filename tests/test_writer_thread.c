@@ -7,26 +7,14 @@
  * file. */
 #include "check.h"
 #include "container.h"
+#include "scratch_dir.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[] = "/tmp/citcat-wthread-XXXXXX";
 static const char magic[CC_MAGIC_LEN] = "CTWT\r\n\x1a\n"; /* the container's magic form */
-
-static const char *at(const char *name)
-{
-	static char buf[4][256];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-	return buf[k];
-}
 
 /* Writes NREC records (sizes 1..300, every fourth run of 64 records random,
  * the rest repetitive) to PATH with 4 KiB chunks; records cc_writer_bytes
@@ -68,54 +56,24 @@ static long file_size(const char *path)
 	return stat(path, &st) ? -1 : (long)st.st_size;
 }
 
-static int same_files(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int same = fa && fb;
-	while (same) {
-		int ca = fgetc(fa), cb = fgetc(fb);
-		if (ca != cb)
-			same = 0;
-		if (ca == EOF || cb == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
-}
-
-static int entries(void)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return n;
-}
-
 int main(void)
 {
-	CHECK(mkdtemp(dir) != NULL);
+	CHECK(scratch_make("/tmp/citcat-wthread-XXXXXX"));
 	enum { N = 20000 };
 	static uint64_t b_thr[N / 1000], b_inl[N / 1000];
 	cc_writer_threads = 1;
-	CHECK_EQ(write_file(at("thr"), N, b_thr, 0), 0);
+	CHECK_EQ(write_file(scratch_at("thr"), N, b_thr, 0), 0);
 	cc_writer_threads = 0;
-	CHECK_EQ(write_file(at("inl"), N, b_inl, 0), 0);
+	CHECK_EQ(write_file(scratch_at("inl"), N, b_inl, 0), 0);
 	cc_writer_threads = 1;
-	CHECK(file_size(at("inl")) > 20 * 4096 / 2); /* many chunks */
-	CHECK(same_files(at("thr"), at("inl")));
+	CHECK(file_size(scratch_at("inl")) > 20 * 4096 / 2); /* many chunks */
+	CHECK(scratch_same_files(scratch_at("thr"), scratch_at("inl")));
 	for (int i = 0; i < N / 1000; i++)
 		CHECK_EQ(b_thr[i], b_inl[i]);
 
 	/* it reads back: every record, in order */
 	struct cc_reader *r;
-	CHECK_EQ(cc_reader_open(&r, at("thr"), magic, 1), 0);
+	CHECK_EQ(cc_reader_open(&r, scratch_at("thr"), magic, 1), 0);
 	const uint8_t *data;
 	size_t len, total = 0;
 	uint32_t nrec, recs = 0;
@@ -133,25 +91,21 @@ int main(void)
 	cc_reader_close(r);
 
 	/* an abort with chunks in flight leaves no file */
-	remove(at("thr"));
-	remove(at("inl"));
-	CHECK_EQ(write_file(at("ab"), N, NULL, 1), 0);
-	CHECK_EQ(entries(), 0);
+	remove(scratch_at("thr"));
+	remove(scratch_at("inl"));
+	CHECK_EQ(write_file(scratch_at("ab"), N, NULL, 1), 0);
+	CHECK_EQ(scratch_entries(), 0);
 
 	/* the thread's write error (EFBIG) reaches the caller, with its errno */
-	signal(SIGXFSZ, SIG_IGN);
-	struct rlimit old, lim;
-	getrlimit(RLIMIT_FSIZE, &old);
-	lim = old;
-	lim.rlim_cur = 64 * 1024;
-	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	struct rlimit old;
+	CHECK_EQ(scratch_limit_fsize(64 * 1024, &old), 0);
 	errno = 0;
-	int rc = write_file(at("big"), N, NULL, 0);
+	int rc = write_file(scratch_at("big"), N, NULL, 0);
 	int e = errno;
 	setrlimit(RLIMIT_FSIZE, &old);
 	CHECK_EQ(rc, CITCAT_ERR_IO);
 	CHECK_EQ(e, EFBIG);
-	CHECK_EQ(entries(), 0);
-	rmdir(dir);
+	CHECK_EQ(scratch_entries(), 0);
+	rmdir(scratch_dir);
 	CHECK_DONE();
 }

@@ -22,7 +22,7 @@
  *          table naming the first could drop the whole sequence).
  * Memory: one segment's edges, plus 8 bytes per node execution for the
  * producers' timestamps and 4 per instruction for their PCs. */
-#include "wet.h"
+#include "wet_tool.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -215,29 +215,9 @@ static int cb(void *ctx, const struct citcat_wet_insn *in)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: wet_share RUN.wet [SEG_INSNS]\n");
+	struct citcat_wet *w = wet_tool_open(argc, argv, "wet_share", &S.seg_insns);
+	if (!w || wet_tool_walk(w, argv[1], CITCAT_WET_W_DEP, cb, flush_segment, &S.oom))
 		return 2;
-	}
-	S.seg_insns = argc > 2 ? strtoull(argv[2], NULL, 0) : 65536;
-	if (!S.seg_insns)
-		S.seg_insns = 65536;
-	struct citcat_wet *w = NULL;
-	if (citcat_wet_open(&w, argv[1])) {
-		fprintf(stderr, "%s: %s\n", argv[1], w ? citcat_wet_error(w)->msg : "cannot open");
-		citcat_wet_close(w);
-		return 2;
-	}
-	struct citcat_wet_walk wk = {.backward = 0, .by_index = 0, .what = CITCAT_WET_W_DEP, .from = 0, .to = UINT64_MAX,
-				     .cb = cb, .ctx = NULL, .progress = NULL, .progress_ctx = NULL};
-	int rc = citcat_wet_walk(w, &wk);
-	if (!rc)
-		flush_segment();
-	if (rc || S.oom) {
-		fprintf(stderr, "%s: %s\n", argv[1], S.oom ? "out of memory" : citcat_wet_error(w)->msg);
-		citcat_wet_close(w);
-		return 2;
-	}
 	uint64_t cross = S.edges - S.local;
 	printf("%s: %" PRIu64 " edges, %" PRIu64 " inside a node execution, %" PRIu64 " cross-node in %" PRIu64
 	       " segments\n",

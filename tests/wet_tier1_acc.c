@@ -28,6 +28,7 @@
 #include "bistream.h"
 #include "wet.h"
 #include "wet_int.h"
+#include "wet_tool.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -161,6 +162,13 @@ static void flush(void)
 	S.val.n = S.addr.n = 0;
 }
 
+/* the last segment's flush, after a walk that did not run out of memory */
+static void flush_unless_oom(void)
+{
+	if (!S.oom)
+		flush();
+}
+
 static int cb(void *ctx, const struct citcat_wet_insn *in)
 {
 	(void)ctx;
@@ -178,31 +186,13 @@ static int cb(void *ctx, const struct citcat_wet_insn *in)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: wet_tier1_acc RUN.wet [SEG_INSNS]\n");
+	struct citcat_wet *w = wet_tool_open(argc, argv, "wet_tier1_acc", &S.seg_insns);
+	if (!w)
 		return 2;
-	}
-	S.seg_insns = argc > 2 ? strtoull(argv[2], NULL, 0) : 65536;
-	if (!S.seg_insns)
-		S.seg_insns = 65536;
-	struct citcat_wet *w = NULL;
-	if (citcat_wet_open(&w, argv[1])) {
-		fprintf(stderr, "%s: %s\n", argv[1], w ? citcat_wet_error(w)->msg : "cannot open");
-		citcat_wet_close(w);
-		return 2;
-	}
 	struct citcat_wet_info info;
 	citcat_wet_info(w, &info);
-	struct citcat_wet_walk wk = {.backward = 0, .by_index = 0, .what = CITCAT_WET_W_ACC, .from = 0, .to = UINT64_MAX,
-				     .cb = cb, .ctx = NULL, .progress = NULL, .progress_ctx = NULL};
-	int rc = citcat_wet_walk(w, &wk);
-	if (!rc && !S.oom)
-		flush();
-	if (rc || S.oom) {
-		fprintf(stderr, "%s: %s\n", argv[1], S.oom ? "out of memory" : citcat_wet_error(w)->msg);
-		citcat_wet_close(w);
+	if (wet_tool_walk(w, argv[1], CITCAT_WET_W_ACC, cb, flush_unless_oom, &S.oom))
 		return 2;
-	}
 	static const char *const name[2] = {"aval", "aaddr"};
 	static const unsigned sid[2] = {CITCAT_WET_S_AVAL, CITCAT_WET_S_AADDR};
 	printf("%s: %" PRIu64 " instructions, %" PRIu64 " segments rebuilt (file: %" PRIu64 ")\n", argv[1], info.insns,
