@@ -585,11 +585,7 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 			goto out;
 		p->c.block_thumb = 1; /* always Thumb: no block hook on the M7 */
 	} else if ((rc = replay_open_core(&p->c, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read, mmio_write, &hooks, p,
-					  &regs))) {
-		goto out;
-	} else if (arm_set_sctlr_te(p->c.uc, (start.sctlr & CITCAT_LVT_SCTLR_TE) != 0)) {
-		/* the exception entries' state, as the IMS replay restores it */
-		rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn: cannot set SCTLR.TE");
+					  &regs, (start.sctlr & CITCAT_LVT_SCTLR_TE) != 0))) {
 		goto out;
 	}
 	fetch_event(p);

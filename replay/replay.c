@@ -800,12 +800,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))
 			goto out;
 	} else if ((rc = replay_open_core(&p->c, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, mmio_write, &hooks,
-					  p, &p->ims.regs))) {
-		goto out;
-	} else if (arm_set_sctlr_te(p->c.uc, (p->ims.sctlr & ARM_SCTLR_TE) != 0)) {
-		/* SCTLR.TE as at P: exceptions from here on enter in the state it
-		 * says (TARGET.md, IRQ entry); the firmware may change it later */
-		rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: cannot write SCTLR");
+					  p, &p->ims.regs, (p->ims.sctlr & ARM_SCTLR_TE) != 0))) {
 		goto out;
 	}
 	if (p->m7)

@@ -243,13 +243,15 @@ int replay_open_itraces(struct replay_core *c)
 
 int replay_open_core(struct replay_core *c, uint32_t dev_base, uint32_t dev_size, uc_cb_mmio_read_t mmio_read,
 		     uc_cb_mmio_write_t mmio_write, const struct core_hooks *hooks, void *ctx,
-		     const struct arm_state *regs)
+		     const struct arm_state *regs, int te)
 {
 	uc_err ue = core_open(&c->uc, c->ram_base, c->ram_size, c->ram, dev_base, dev_size, mmio_read, mmio_write, ctx);
 	if (!ue)
 		ue = core_add_hooks(c->uc, hooks, ctx, c->ram_base, c->ram_size);
 	if (!ue)
 		ue = (uc_err)arm_set_state(c->uc, regs);
+	if (!ue)
+		ue = (uc_err)arm_set_sctlr_te(c->uc, te);
 	if (ue)
 		return replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: %s", uc_strerror(ue));
 	c->expect_pc = regs->slot[ARM_SLOT_PC] & ~1u;

@@ -176,11 +176,13 @@ void replay_enter_irq(struct replay_core *c, unsigned line, uint32_t a);
  * when their paths are set.  Returns 0 or the error (recorded). */
 int replay_open_itraces(struct replay_core *c);
 
-/* The engine with the replayer's MMIO callbacks and HOOKS (context CTX),
- * started from REGS.  Returns 0 or the error (recorded). */
+/* The ARMv7-A engine with the replayer's MMIO callbacks and HOOKS (context
+ * CTX), started from REGS with SCTLR.TE = TE (the state exception entries
+ * take from P on; TARGET.md, IRQ entry; the firmware may change it later).
+ * Returns 0 or the error (recorded). */
 int replay_open_core(struct replay_core *c, uint32_t dev_base, uint32_t dev_size, uc_cb_mmio_read_t mmio_read,
 		     uc_cb_mmio_write_t mmio_write, const struct core_hooks *hooks, void *ctx,
-		     const struct arm_state *regs);
+		     const struct arm_state *regs, int te);
 
 /* Whether the replayer reproduces a recorded fault of KIND at PC (address
  * ADDR) here: it then ends the run and returns 1. */
