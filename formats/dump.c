@@ -429,6 +429,11 @@ static const char *const slot_names[ARM_SLOTS] = {
 	"sp_usr", "lr_usr", "sp_svc", "lr_svc", "spsr_svc", "sp_irq", "lr_irq", "spsr_irq", "sp_abt", "lr_abt",
 	"spsr_abt", "sp_und", "lr_und", "spsr_und", "r8_fiq", "r9_fiq", "r10_fiq", "r11_fiq", "r12_fiq", "sp_fiq",
 	"lr_fiq", "spsr_fiq"};
+/* The Cortex-M7's dump slots (IMS.md; slots 23..38 are 0 there and not listed). */
+#define M7_SLOTS 23
+static const char *const m7_slot_names[M7_SLOTS] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc", "xpsr",
+	"msp", "psp", "primask", "basepri", "faultmask", "control"};
 
 struct ims_dump {
 	struct walk w;
@@ -446,9 +451,13 @@ static int ims_reg_next(void *ctx, struct walk *w, int fill)
 {
 	struct ims_dump *d = ctx;
 	if (fill) {
+		int m7 = d->ims->cfg.isa == CITCAT_TARGET_CORTEX_M7;
 		w->r.kind = "reg";
-		fs(w, MC_REG, slot_names[d->slot]);
-		fx(w, MC_VALUE, d->ims->regs.slot[d->slot], 8);
+		if (m7)
+			fs(w, MC_REG, m7_slot_names[d->slot]);
+		else
+			fs(w, MC_REG, d->slot < ARM_SLOTS ? slot_names[d->slot] : "sctlr");
+		fx(w, MC_VALUE, d->slot < ARM_SLOTS ? d->ims->regs.slot[d->slot] : d->ims->sctlr, 8);
 	}
 	return 1;
 }
@@ -465,8 +474,9 @@ static int ims_mem_next(void *ctx, struct walk *w, int fill)
 	return 1;
 }
 
-/* The registers at P are records 0..38 (dump-slot order), then one record
- * per memory run.  They go out from the first run's callback, after the
+/* The registers at P are records 0..38 (dump-slot order) and SCTLR (39) on
+ * the ARMv7-A target, records 0..22 on the M7, then one record per memory
+ * run.  They go out from the first run's callback, after the
  * metadata was read and checked, or at the end when there is no run. */
 static int ims_regs(struct ims_dump *d)
 {
@@ -475,7 +485,8 @@ static int ims_regs(struct ims_dump *d)
 	d->begun = 1;
 	if ((rc = walk_begin(&d->w, d->o, d->s, &sc)) != 0)
 		return rc;
-	for (d->slot = 0; d->slot < ARM_SLOTS && !walk_done(&d->w); d->slot++)
+	int nregs = d->ims->cfg.isa == CITCAT_TARGET_CORTEX_M7 ? M7_SLOTS : ARM_SLOTS + 1;
+	for (d->slot = 0; d->slot < nregs && !walk_done(&d->w); d->slot++)
 		if ((rc = walk_step(&d->w, ims_reg_next, d)) != 0)
 			return rc;
 	return 0;

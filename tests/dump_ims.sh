@@ -22,8 +22,10 @@ printf '0 reg reg=r0 value=0x40000f00\n1 reg reg=r1 value=0x54524331\n' | diff -
 "$citcat" dump "$t/run.ims" --from 15 --count 1 | grep -qx "15 reg reg=pc value=$pc" || fail "r15 is not P = $pc"
 cpsr=$("$citcat" dump "$t/run.ims" --from 16 --count 1 | sed -n 's/^16 reg reg=cpsr value=//p')
 [ -n "$cpsr" ] && [ $((cpsr & 0x9f)) -eq $((0x9f)) ] || fail "CPSR '$cpsr': not SYS mode with I set"
-# the memory runs follow the 39 registers; find the one holding P
-"$citcat" dump "$t/run.ims" --csv --from 39 >"$t/runs.csv" || fail "dump runs"
+# record 39 is SCTLR: the counter runs with TE = 0 (the BSP's default)
+"$citcat" dump "$t/run.ims" --from 39 --count 1 | grep -qx "39 reg reg=sctlr value=0x00000000" || fail "SCTLR record"
+# the memory runs follow the 39 registers and SCTLR; find the one holding P
+"$citcat" dump "$t/run.ims" --csv --from 40 >"$t/runs.csv" || fail "dump runs"
 head -n 1 "$t/runs.csv" | grep -qx 'rec,kind,reg,addr,len,value,data' || fail "CSV header"
 word=
 while IFS=, read -r rec kind reg addr len value data; do
@@ -35,6 +37,6 @@ while IFS=, read -r rec kind reg addr len value data; do
 done <"$t/runs.csv"
 [ "$word" = "400080e5" ] || fail "the run holding P has '$word' at P, expected 400080e5"
 # the JSON of a run names its fields
-"$citcat" dump "$t/run.ims" --json --from 39 --count 1 | grep -Eq '^\{"rec": 39, "kind": "mem", "addr": "0x[0-9a-f]{8}", "len": [0-9]+, "data": "[0-9a-f]+"\}$' ||
+"$citcat" dump "$t/run.ims" --json --from 40 --count 1 | grep -Eq '^\{"rec": 40, "kind": "mem", "addr": "0x[0-9a-f]{8}", "len": [0-9]+, "data": "[0-9a-f]+"\}$' ||
   fail "JSON of a memory run"
 finish dump_ims

@@ -38,6 +38,10 @@ exact() {
 	grep -q '^  target     Cortex-M7' "$tmp/info" || fail "$n: IMS info does not name the Cortex-M7"
 	grep -q '^  registers  23$' "$tmp/info" || fail "$n: IMS info: not 23 registers"
 	grep -q '^    xpsr     0x01000000\|^    xpsr     0x[0-9a-f]1000000' "$tmp/info" || fail "$n: xPSR at P is not thread mode with T"
+	# dump lists the M7's 23 slots by their names, then the memory runs
+	"$citcat" dump "$tmp/$n.ims" --from 16 --count 8 --csv | cut -d, -f1-3 | tr '\n' ' ' |
+		grep -qx 'rec,kind,reg 16,reg,xpsr 17,reg,msp 18,reg,psp 19,reg,primask 20,reg,basepri 21,reg,faultmask 22,reg,control 23,mem, ' ||
+		fail "$n: dump of the IMS does not list the M7 registers"
 	"$citcat" info "$tmp/$n.aes" | grep -q '(AES v3)' || fail "$n: AES not version 3"
 	rc=0
 	"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \

@@ -51,6 +51,8 @@ if [ "$mode" = switch ]; then
   exit 0
 fi
 grep -q '"sctlr_te": 1' "$out/$name.ims.json" || { echo "FAIL: the IMS does not say SCTLR.TE = 1"; cat "$out/$name.ims.json"; exit 1; }
+"$citcat" dump "$out/$name.ims" --from 39 --count 1 | grep -qx '39 reg reg=sctlr value=0x40000000' ||
+  { echo "FAIL: dump does not list SCTLR with TE"; "$citcat" dump "$out/$name.ims" --from 39 --count 1; exit 1; }
 "$nm" --special-syms -n "$elf" | awk '$3 ~ /^\$[at](\.|$)/ { print $1, substr($3, 2, 1) }' >"$out/$name.map"
 awk -v want_arm="$([ "$mode" = arm ] && echo 1 || echo 0)" -v want_thumb="$([ "$mode" = thumb ] && echo 1 || echo 0)" '
 function hex(s,    i, v) { sub(/^0x/, "", s); s = tolower(s); v = 0; for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
