@@ -459,6 +459,13 @@ static void it_skipped(struct target *t, uint32_t a)
  * Returns 1 when the run ends here (the firmware's exit). */
 static inline __attribute__((always_inline)) int boundary_begin(struct target *t, uint32_t a)
 {
+	if (__builtin_expect(t->stop_request | t->failed, 0)) {
+		/* the run has ended, but Unicorn went on: a stop requested in a
+		 * hook that also wrote PC is lost (tests/test_unicorn.c), e.g. an
+		 * M7 lockup found after the entry's register writes */
+		uc_emu_stop(t->uc);
+		return 1;
+	}
 	if (t->cur_valid)
 		flush_oracle(t);
 	if (t->itstate && !t->after_exception)

@@ -474,6 +474,15 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	if (p->c.insns == p->total) {
 		/* the end of the traced interval; an abnormal one is reproduced
 		 * or checked here when it lies at this boundary (CAT.md, STOP) */
+		if (p->m7 && p->next_async && p->next.kind == CITCAT_AES_IRQ && p->next.pc == a &&
+		    p->next.bcount == p->c.bcount) {
+			/* the capture took an exception here that could not be taken
+			 * (a lockup, no handler: TARGET-M7.md), which ended the run;
+			 * the model finds the same and matches the END's fault */
+			async_events(p, a);
+			if (p->c.failed || p->c.done)
+				return;
+		}
 		const struct citcat_aes_rec *e = p->next_valid && p->next.kind == CITCAT_AES_END ? &p->next : NULL;
 		if (e && e->line == CITCAT_STOP_FAULT && (e->value == CITCAT_FAULT_FETCH || e->value == CITCAT_FAULT_THUMB)) {
 			int real = e->value == CITCAT_FAULT_THUMB ? size != 4 : a - p->c.ram_base >= p->c.ram_size;

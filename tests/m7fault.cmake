@@ -23,3 +23,15 @@ if(CITCAT_FIRMWARE_M7_FOUND)
     ${CITCAT_ARM_TOOL_PREFIX_M7} ${CMAKE_CURRENT_BINARY_DIR}/m7)
   set_tests_properties(m7stk PROPERTIES LABELS e2e)
 endif()
+# Lockups from those errors (a VECTTBL whose HardFault vector fails too, a
+# STKERR of NMI taken with FAULTMASK set): the capture stops naming the
+# lockup, and the run up to it replays exactly (tests/m7lock.sh).
+if(CITCAT_FIRMWARE_M7_FOUND)
+  citcat_add_firmware_m7(m7lock_vecttbl SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7lock.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  citcat_add_firmware_m7(m7lock_stkerr SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7lock.c
+    DEFINITIONS -DM7LOCK_STKERR OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  add_test(NAME m7lock COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/m7lock.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX_M7} ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  set_tests_properties(m7lock PROPERTIES LABELS e2e)
+endif()

@@ -17,6 +17,13 @@
  *     CFSR = UNSTKERR (bit 11) = 0x00000800, IPSR stacked 11, PSP still
  *     0x2FFFFFE0.  The handler points PSP at a good frame returning to
  *     m7stk_back, and the bx lr, run again, returns there.
+ * (d) STKERR and UNSTKERR in part: the same on PSP = 0x02000010, 16 bytes
+ *     past the end of RAM, with r2 = 0x22 and r3 = 0x33: the frame at
+ *     0x01FFFFF0 (8-byte aligned, no padding) gets its first four words,
+ *     r0 = 0x02000010, r1 = CONTROL (SPSEL set: 0x00000002), r2, r3, in RAM
+ *     and loses r12, LR, PC and xPSR at 0x02000000..0x0200000C; BusFault
+ *     STKERR as in (a), PSP = 0x01FFFFF0.  The return reads r0..r3 and fails
+ *     at the fifth word, 0x02000000: UNSTKERR as in (b), PSP unchanged.
  * (c) VECTTBL: VTOR = 0x01FFFF80 (a copy of vectors 0..31 at the top of
  *     RAM), IRQ 16 (exception 32) enabled and pended: its vector at
  *     0x02000000 cannot be read, so HardFault is taken on the same frame
@@ -30,6 +37,8 @@
 #include "citcat_m7.h"
 
 #define BAD_PSP 0x30000000u
+#define PART_PSP 0x02000010u /* RAM ends at 0x02000000 (--ram 32M) */
+#define PART_FRAME 0x01FFFFF0u
 #define TOP_TABLE 0x01FFFF80u
 
 extern char m7stk_svc[], m7stk_ret[], m7stk_back[];
@@ -40,7 +49,7 @@ void m7stk_bf(uint32_t *frame);
 void m7stk_hf(uint32_t *frame);
 void m7stk_run(uint32_t psp);
 
-static volatile uint32_t bf_n, bf_cfsr[2], bf_hfsr[2], bf_pc[2], bf_ipsr[2], bf_psp[2];
+static volatile uint32_t bf_n, bf_cfsr[4], bf_hfsr[4], bf_pc[4], bf_ipsr[4], bf_psp[4];
 static volatile uint32_t hf_n, hf_hfsr, hf_cfsr, hf_ispr, hf_ipsr, svc_n;
 static uint32_t good_frame[8] __attribute__((aligned(8)));
 static int failures;
@@ -68,7 +77,7 @@ void m7stk_bf(uint32_t *frame)
 	uint32_t psp, ipsr, n = bf_n;
 	__asm__ volatile("mrs %0, psp" : "=r"(psp));
 	__asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-	if (n < 2) {
+	if (n < 4) {
 		bf_cfsr[n] = CITCAT_REG(CITCAT_M7_SCB_CFSR);
 		bf_hfsr[n] = CITCAT_REG(CITCAT_M7_SCB_HFSR);
 		bf_pc[n] = frame[6];
@@ -76,7 +85,7 @@ void m7stk_bf(uint32_t *frame)
 		bf_psp[n] = psp;
 	}
 	CITCAT_REG(CITCAT_M7_SCB_CFSR) = CITCAT_REG(CITCAT_M7_SCB_CFSR); /* write 1 to clear */
-	if (n == 1) { /* UNSTKERR: a good frame for the return run again */
+	if (n == 1 || n == 3) { /* UNSTKERR: a good frame for the return run again */
 		memset(good_frame, 0, sizeof good_frame);
 		good_frame[6] = (uint32_t)m7stk_back & ~1u;
 		good_frame[7] = 0x01000000u;
@@ -106,6 +115,7 @@ __attribute__((naked, noinline)) void m7stk_run(uint32_t psp __attribute__((unus
 {
 	__asm__ volatile("push {r4-r7, lr}\n"
 			 "msr psp, r0\n mrs r1, control\n orr r1, r1, #2\n msr control, r1\n isb\n"
+			 "movs r2, #0x22\n movs r3, #0x33\n"
 			 ".global m7stk_svc\n m7stk_svc: svc #0\n"
 			 ".global m7stk_back\n .thumb_func\n m7stk_back: mrs r1, control\n bic r1, r1, #2\n"
 			 "msr control, r1\n isb\n pop {r4-r7, pc}");
@@ -130,6 +140,23 @@ int main(void)
 	CHECK_EQ("UNSTKERR return address", bf_pc[1], (uint32_t)m7stk_ret & ~1u);
 	CHECK_EQ("UNSTKERR IPSR (stacked | now << 16)", bf_ipsr[1], 11u | (5u << 16));
 	CHECK_EQ("UNSTKERR PSP", bf_psp[1], BAD_PSP - 0x20u);
+
+	volatile uint32_t *part = (volatile uint32_t *)PART_FRAME;
+	for (int i = 0; i < 4; i++)
+		part[i] = 0xdeadbeefu;
+	m7stk_run(PART_PSP);
+	CHECK_EQ("part: svc handler runs", svc_n, 2);
+	CHECK_EQ("part: bus faults", bf_n, 4);
+	CHECK_EQ("part: STKERR CFSR", bf_cfsr[2], 0x00001000u);
+	CHECK_EQ("part: STKERR return address", bf_pc[2], (uint32_t)SVC_Handler & ~1u);
+	CHECK_EQ("part: STKERR PSP", bf_psp[2], PART_FRAME);
+	CHECK_EQ("part: stacked r0", part[0], PART_PSP);
+	CHECK_EQ("part: stacked r1 (CONTROL)", part[1], 2);
+	CHECK_EQ("part: stacked r2", part[2], 0x22);
+	CHECK_EQ("part: stacked r3", part[3], 0x33);
+	CHECK_EQ("part: UNSTKERR CFSR", bf_cfsr[3], 0x00000800u);
+	CHECK_EQ("part: UNSTKERR return address", bf_pc[3], (uint32_t)m7stk_ret & ~1u);
+	CHECK_EQ("part: UNSTKERR PSP", bf_psp[3], PART_FRAME);
 
 	volatile uint32_t *from = (volatile uint32_t *)CITCAT_REG(CITCAT_M7_SCB_VTOR); /* 0 */
 	for (uint32_t i = 0; i < 32; i++) /* entries 0..31 */
