@@ -234,8 +234,10 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct target *t = ctx;
 	struct m7cap *m = t->m7;
-	if (t->faulted || t->failed)
+	if (t->faulted || t->failed) {
+		uc_emu_stop(uc); /* again: Unicorn may have dropped the first (boundary_begin) */
 		return;
+	}
 	uint32_t pc = rd(t, UC_ARM_REG_PC);
 	int rc;
 	m7entry_start(&m->entry);

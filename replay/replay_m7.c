@@ -189,8 +189,10 @@ int replay_m7_enter(struct replay_m7 *m, int exc, uint32_t a)
 void replay_m7_intr(struct replay_m7 *m, uint32_t intno)
 {
 	struct replay_core *c = m->c;
-	if (c->failed || c->done)
+	if (c->failed || c->done) {
+		uc_emu_stop(c->uc); /* again, as hook_code does */
 		return;
+	}
 	uint32_t pc = rd(c->uc, UC_ARM_REG_PC);
 	int rc;
 	m7entry_start(&m->entry);
