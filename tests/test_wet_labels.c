@@ -86,8 +86,10 @@ static size_t write_wet(const struct spec *s, uint8_t *buf, uint64_t *off, unsig
 		cc_put32(p + 4, i ? 0x1004 : 0x1000);
 		cc_put32(p + 8, i ? 2 : 1);
 		p += 12;
-		for (unsigned k = 0; k < (i ? 2u : 1u); k++, p += 4)
+		for (unsigned k = 0; k < (i ? 2u : 1u); k++, p += 6) { /* word, A32, IT state 0 (version 6) */
 			cc_put32(p, words[i + k]);
+			p[4] = p[5] = 0;
+		}
 	}
 	uint64_t goff = (uint64_t)(g - buf), glen = (uint64_t)(p - g);
 	uint8_t *x = p;
