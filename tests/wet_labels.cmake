@@ -64,4 +64,14 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
         $<TARGET_FILE:test_wet_ref> ${CITCAT_EXAMPLE_DIR}/${n}.elf ${n} ${wet_thumb_max} ${wet_thumb_spaced})
     endif()
   endforeach()
+  # SCTLR.TE = 1 (handlers in Thumb state, tests/thumb.cmake's firmware):
+  # te_switch whole (6,320 instructions, TE set and cleared by the
+  # firmware, entries in both states) and, release only, the first 100,000
+  # instructions of sched_thumb_te (Thumb code interrupted, Thumb handlers)
+  add_test(NAME wet_te_switch COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_thumb.sh $<TARGET_FILE:citcat_cli>
+    $<TARGET_FILE:test_wet_ref> ${CMAKE_CURRENT_BINARY_DIR}/firmware/te_switch.elf te_switch 300000 ${wet_thumb_spaced})
+  if(NOT CITCAT_SANITIZE)
+    add_test(NAME wet_sched_thumb_te COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_thumb.sh $<TARGET_FILE:citcat_cli>
+      $<TARGET_FILE:test_wet_ref> ${CMAKE_CURRENT_BINARY_DIR}/firmware/sched_thumb_te.elf sched_thumb_te 100000 3)
+  endif()
 endif()
