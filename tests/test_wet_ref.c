@@ -89,7 +89,7 @@ static int obs_record(void *ctx, const struct citcat_itrace_rec *r, const uint32
 	if (r->kind == CITCAT_REC_IRQ) {
 		f->ev = grow(f->ev, &f->ev_cap, f->nev + 1, sizeof *f->ev);
 		f->ev[f->nev++] = (struct ev){f->n, 0, r->line, (uint32_t)r->pc};
-		wet_itk_irq(&f->itk);
+		REQ(wet_itk_irq(&f->itk, (uint32_t)r->pc) == 0, "a nested interrupt over an IT block");
 		f->cpsr = (f->cpsr & ~0x1fu) | 0x92u;
 		return 0;
 	}

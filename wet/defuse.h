@@ -63,24 +63,41 @@ unsigned wet_it_next(unsigned it, uint32_t word, unsigned size, int thumb);
 
 /* The IT state as a walker of the run tracks it (WET.md, "Thumb"): IT
  * before the next instruction; SAVED, the IT state an interrupt entry
- * saved with SPSR_irq.  An entry clears IT; an instruction advances it
- * (wet_it_next), and one that leaves IRQ mode (CPSR_BEFORE's mode IRQ,
- * CPSR_AFTER's not: the handler's return) restores the saved state.  The
- * builder's two passes and the reference test track it alike. */
+ * saved with SPSR_irq, and EPC that entry's return address.  An entry
+ * clears IT; an instruction advances it (wet_it_next), and one that leaves
+ * IRQ mode (CPSR_BEFORE's mode IRQ, CPSR_AFTER's not: the handler's
+ * return) restores the saved state.  The builder's two passes and the
+ * reference test track it alike.  Where that rule would be a guess the
+ * tracker says so, for the builder to refuse: wet_itk_irq returns -1 for
+ * an entry while the state saved by an earlier one is not 0 and not yet
+ * restored (a nested interrupt over an interrupted IT block: one SPSR_irq
+ * copy is modelled), and after a step that restored a state other than 0,
+ * CHECK is set: the next instruction must be at EPC (the handler left IRQ
+ * mode by returning, not by switching modes). */
 struct wet_itk {
 	unsigned it, saved;
+	uint32_t epc;
+	int pending, check;
 };
-static inline void wet_itk_irq(struct wet_itk *k)
+static inline int wet_itk_irq(struct wet_itk *k, uint32_t epc)
 {
+	int nested = k->pending && k->saved;
 	k->saved = k->it;
+	k->epc = epc;
+	k->pending = 1;
 	k->it = 0;
+	return nested ? -1 : 0;
 }
 static inline void wet_itk_step(struct wet_itk *k, uint32_t word, unsigned size, int thumb, uint32_t cpsr_before,
 				uint32_t cpsr_after)
 {
 	k->it = wet_it_next(k->it, word, size, thumb);
-	if ((cpsr_before & 0x1f) == 0x12 && (cpsr_after & 0x1f) != 0x12)
+	k->check = 0;
+	if ((cpsr_before & 0x1f) == 0x12 && (cpsr_after & 0x1f) != 0x12) {
 		k->it = k->saved;
+		k->check = k->pending && k->saved;
+		k->pending = 0;
+	}
 }
 
 /* True when condition COND holds for CPSR. */

@@ -815,7 +815,7 @@ static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const ui
 	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
 		return b->err.code;
 	uint32_t after = irq_cpsr(b->cpsr);
-	wet_itk_irq(&b->itk);
+	(void)wet_itk_irq(&b->itk, (uint32_t)r->pc); /* pass 1 refused the nested case */
 	b->reg_w[wet_phys(WET_R_SPSR, after)] = b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)];
 	b->reg_w[wet_phys(14, after)] = 0;
 	b->cpsr = after;
@@ -867,9 +867,18 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 		if ((rc = wet_cd_irq(p->cd, (uint32_t)r->pc, p->cpsr, p->sp)))
 			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
 		p->cpsr = irq_cpsr(p->cpsr);
-		wet_itk_irq(&p->itk);
+		if (wet_itk_irq(&p->itk, (uint32_t)r->pc))
+			return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+						  "an interrupt entry after instruction %llu nests in a handler that "
+						  "interrupted an IT block; the WET models one saved IT state",
+						  (unsigned long long)p->insns);
 		return 0;
 	}
+	if (p->itk.check && (uint32_t)r->pc != p->itk.epc)
+		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					  "instruction %llu at 0x%08x: a handler that interrupted an IT block left IRQ "
+					  "mode without returning to 0x%08x; the WET cannot tell its IT state",
+					  (unsigned long long)p->insns, (unsigned)r->pc, (unsigned)p->itk.epc);
 	uint64_t unused;
 	int unused2;
 	if ((rc = wet_cd_insn_isa(p->cd, p->insns, (uint32_t)r->pc, r->word, r->thumb ? r->size : 4u, r->thumb,
