@@ -1,5 +1,6 @@
 # WET shared labels (issue 10, section 3.3): a hand-written version 4 WET,
-# its producers worked by hand, and every kind of bad label reference.
+# its producers worked by hand, and every kind of bad label reference;
+# version 6's per-statement node-table fields, each bad one at its byte.
 add_executable(test_wet_labels test_wet_labels.c)
 citcat_target_setup(test_wet_labels)
 target_link_libraries(test_wet_labels PRIVATE citcat)
