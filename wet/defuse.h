@@ -68,12 +68,13 @@ unsigned wet_it_next(unsigned it, uint32_t word, unsigned size, int thumb);
  * IRQ mode (CPSR_BEFORE's mode IRQ, CPSR_AFTER's not: the handler's
  * return) restores the saved state.  The builder's two passes and the
  * reference test track it alike.  Where that rule would be a guess the
- * tracker says so, for the builder to refuse: wet_itk_irq returns -1 for
- * an entry while the state saved by an earlier one is not 0 and not yet
- * restored (a nested interrupt over an interrupted IT block: one SPSR_irq
- * copy is modelled), and after a step that restored a state other than 0,
- * CHECK is set: the next instruction must be at EPC (the handler left IRQ
- * mode by returning, not by switching modes). */
+ * tracker says so, for the builder to refuse.  After a step that restored
+ * a state other than 0, CHECK is set: the next record must be at EPC (the
+ * handler left IRQ mode by returning, not by switching modes), an
+ * instruction there or another entry with that EPC.  wet_itk_irq returns
+ * -1 for an entry while the state saved by an earlier one is not 0 and not
+ * yet restored (a nested interrupt over an interrupted IT block: one
+ * SPSR_irq copy is modelled) or that CHECK finds at another EPC. */
 struct wet_itk {
 	unsigned it, saved;
 	uint32_t epc;
@@ -81,7 +82,8 @@ struct wet_itk {
 };
 static inline int wet_itk_irq(struct wet_itk *k, uint32_t epc)
 {
-	int nested = k->pending && k->saved;
+	int nested = (k->pending && k->saved) || (k->check && epc != k->epc);
+	k->check = 0;
 	k->saved = k->it;
 	k->epc = epc;
 	k->pending = 1;

@@ -869,8 +869,8 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 		p->cpsr = irq_cpsr(p->cpsr);
 		if (wet_itk_irq(&p->itk, (uint32_t)r->pc))
 			return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
-						  "an interrupt entry after instruction %llu nests in a handler that "
-						  "interrupted an IT block; the WET models one saved IT state",
+						  "an interrupt entry after instruction %llu: a handler that interrupted an "
+						  "IT block has not returned to it; the WET models one saved IT state",
 						  (unsigned long long)p->insns);
 		return 0;
 	}
