@@ -187,8 +187,12 @@ static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t
 			  const uint8_t *isa, const uint8_t *its)
 {
 	uint32_t h = XXH32(words, n * sizeof *words, pc ^ (kind << 31) ^ (n << 20));
-	if (n) {
+	if (kind == WET_NODE_PATH) /* a basic block's addresses follow from its start and sizes */
 		h = XXH32(pcs, n * sizeof *pcs, h);
+	unsigned thumb = 0; /* A32 nodes hash as before version 6: no cost on A32 code */
+	for (uint32_t k = 0; k < n; k++)
+		thumb |= isa[k];
+	if (thumb) {
 		h = XXH32(isa, n, h);
 		h = XXH32(its, n, h);
 	}
