@@ -4,7 +4,7 @@
  * hand below; the reader must return the accesses both ways, from the
  * tier-1 form, the plain form and a mix; then each kind of bad pattern,
  * which it must refuse as corrupt, naming the offset of the block (or the
- * index entry) at fault; and version 4 is refused at the version field.
+ * index entry) at fault; and versions 4 and 5 are refused at the version field.
  *
  * The run: one basic-block node A at 0x1000 holding
  *   ldm r1, {r0, r2}   (e8910005)  two 4-byte reads per execution
@@ -128,7 +128,8 @@ static size_t write_wet(const struct spec *s, uint8_t *buf, uint64_t *off, uint6
 	cc_put32(p + 4, PC);
 	cc_put32(p + 8, 1);
 	cc_put32(p + 12, 0xe8910005u);
-	p += 16;
+	p[16] = p[17] = 0; /* A32, IT state 0 (version 6) */
+	p += 18;
 	uint64_t goff = (uint64_t)(g - buf), glen = (uint64_t)(p - g);
 	uint8_t *x = p;
 	cc_put64(p, 3);
@@ -286,14 +287,19 @@ int main(void)
 	if (bad("7 unique addresses for 6 accesses", &s, NS))
 		return 1;
 
-	/* version 4 is refused at the version field, by name */
+	/* versions 4 and 5 are refused at the version field, by name (5: its
+	 * node table has no instruction sets and IT states) */
 	good(&s, 0, 0);
-	size_t n = write_wet(&s, buf, off, &idx, 4);
-	struct citcat_wet *w;
-	int rc = citcat_wet_open_mem(&w, buf, n);
-	REQ(rc == CITCAT_ERR_VERSION && citcat_wet_error(w)->offset == 8 && strstr(citcat_wet_error(w)->msg, "WET version 4"),
-	    "version 4: %d at %llu (%s)", rc, (unsigned long long)citcat_wet_error(w)->offset, citcat_wet_error(w)->msg);
-	citcat_wet_close(w);
+	for (unsigned v = 4; v <= 5; v++) {
+		size_t n = write_wet(&s, buf, off, &idx, v);
+		struct citcat_wet *w;
+		int rc = citcat_wet_open_mem(&w, buf, n);
+		char want[32];
+		snprintf(want, sizeof want, "WET version %u", v);
+		REQ(rc == CITCAT_ERR_VERSION && citcat_wet_error(w)->offset == 8 && strstr(citcat_wet_error(w)->msg, want),
+		    "version %u: %d at %llu (%s)", v, rc, (unsigned long long)citcat_wet_error(w)->offset, citcat_wet_error(w)->msg);
+		citcat_wet_close(w);
+	}
 	printf("test_wet_acc: ok\n");
 	return 0;
 }

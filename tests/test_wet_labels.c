@@ -1,7 +1,9 @@
 /* Shared labels (WET version 4, WET.md "Shared labels"): a WET written by
  * hand, byte by byte from the spec, whose producers are worked out by hand;
  * then the same file with each kind of bad reference, each of which the
- * reader must refuse as corrupt, naming the offset of the block at fault.
+ * reader must refuse as corrupt, naming the offset of the block at fault;
+ * and (version 6) the node table with each kind of bad per-statement
+ * instruction set, IT state, word or address, refused at its byte.
  *
  * The run: two basic-block nodes, A at 0x1000 and B at 0x1004.
  *   INDEX 0  A  0x1000  mov r0, #1       (e3a00001)
@@ -15,6 +17,7 @@
  * Expected producers, nearest first: 0: none; 1: {0}; 2: {1, 0}. */
 #include "bistream.h"
 #include "bytes.h"
+#include "defuse.h"
 #include "wet_int.h"
 
 #include <stdio.h>
@@ -86,8 +89,10 @@ static size_t write_wet(const struct spec *s, uint8_t *buf, uint64_t *off, unsig
 		cc_put32(p + 4, i ? 0x1004 : 0x1000);
 		cc_put32(p + 8, i ? 2 : 1);
 		p += 12;
-		for (unsigned k = 0; k < (i ? 2u : 1u); k++, p += 4)
+		for (unsigned k = 0; k < (i ? 2u : 1u); k++, p += 6) { /* word, A32, IT state 0 (version 6) */
 			cc_put32(p, words[i + k]);
+			p[4] = p[5] = 0;
+		}
 	}
 	uint64_t goff = (uint64_t)(g - buf), glen = (uint64_t)(p - g);
 	uint8_t *x = p;
@@ -172,6 +177,35 @@ static int bad(const char *what, const struct spec *s, unsigned stream)
 	return 0;
 }
 
+/* Version 6's node table: the good file with graph byte PV[2i] (from the
+ * graph's start) set to PV[2i + 1], i < N, the footer's checksums
+ * resealed, must be refused as corrupt at graph byte WANT, the message
+ * holding MSG.  The graph: N (4 bytes), node 0 (12-byte header at 4, its
+ * statement at 16: word, ISA at 20, IT at 21), node 1 (header at 22, start
+ * address at 26, statements at 34 and 40: ISA at 38 and 44, IT at 39 and
+ * 45). */
+static int graph_bad(const char *what, const size_t *pv, unsigned n, size_t want, const char *msg)
+{
+	struct spec s;
+	uint64_t off[NS];
+	good(&s);
+	size_t len = write_wet(&s, buf, off, WET_VERSION);
+	uint8_t *f = buf + len - WET_FOOT_LEN;
+	uint64_t goff = cc_get64(f), glen = cc_get64(f + 8);
+	for (unsigned i = 0; i < n; i++)
+		buf[goff + pv[2 * i]] = (uint8_t)pv[2 * i + 1];
+	cc_put64(f + 32, XXH64(buf + goff, glen, 0));
+	cc_put32(f + 56, XXH32(f, 56, 0));
+	struct citcat_wet *w;
+	int rc = citcat_wet_open_mem(&w, buf, len);
+	uint64_t got = citcat_wet_error(w)->offset;
+	REQ(rc == CITCAT_ERR_CORRUPT && got == goff + want && strstr(citcat_wet_error(w)->msg, msg),
+	    "%s: got %d at graph byte %lld (%s), expected corrupt at %zu", what, rc, (long long)(got - goff),
+	    citcat_wet_error(w)->msg, want);
+	citcat_wet_close(w);
+	return 0;
+}
+
 int main(void)
 {
 	struct spec s;
@@ -228,6 +262,19 @@ int main(void)
 	good(&s);
 	put(&s, CITCAT_WET_S_DEP, WET_KEY(0x1008, 1), 2);
 	if (bad("an extra dep value", &s, CITCAT_WET_S_DEP))
+		return 1;
+
+	/* version 6's per-statement fields (WET.md, "Graph"), each refused at
+	 * its byte; the last two: node 1 made Thumb 32-bit */
+	if (graph_bad("instruction set 3", (const size_t[]){20, 3}, 1, 20, "instruction set") ||
+	    graph_bad("an A32 statement with an IT state", (const size_t[]){21, 0x18}, 1, 21, "IT state") ||
+	    graph_bad("a basic block turning Thumb 32-bit", (const size_t[]){44, WET_ISA_T32}, 1, 44, "changes instruction set") ||
+	    graph_bad("a Thumb 16-bit word above 0xffff", (const size_t[]){38, WET_ISA_T16}, 1, 34, "16-bit") ||
+	    graph_bad("an A32 block at 0x1006", (const size_t[]){26, 0x06}, 1, 34, "address") ||
+	    graph_bad("IT state 0x10 (bits 3:0 zero)", (const size_t[]){38, WET_ISA_T32, 44, WET_ISA_T32, 45, 0x10}, 3, 45,
+		      "invalid IT state") ||
+	    graph_bad("an IT state the statement before does not leave",
+		      (const size_t[]){38, WET_ISA_T32, 44, WET_ISA_T32, 45, 0x18}, 3, 45, "does not follow"))
 		return 1;
 
 	/* version 3 is refused at the version field */

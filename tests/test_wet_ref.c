@@ -52,6 +52,9 @@ struct ev { /* an interrupt entry or DMA transfer before instruction AT */
 struct ref {
 	uint64_t n, cap;
 	uint32_t *pc, *word, (*regs)[CITCAT_OBS_NREGS];
+	uint8_t *size, *thumb, *it; /* per instance: 2 or 4 bytes, Thumb state, IT state before it */
+	struct wet_itk itk;
+	uint32_t cpsr; /* before the next instruction, as the register model has it */
 	uint32_t *acc_first, *acc_n;
 	struct citcat_access *acc;
 	uint64_t nacc, acc_cap;
@@ -86,6 +89,8 @@ static int obs_record(void *ctx, const struct citcat_itrace_rec *r, const uint32
 	if (r->kind == CITCAT_REC_IRQ) {
 		f->ev = grow(f->ev, &f->ev_cap, f->nev + 1, sizeof *f->ev);
 		f->ev[f->nev++] = (struct ev){f->n, 0, r->line, (uint32_t)r->pc};
+		REQ(wet_itk_irq(&f->itk, (uint32_t)r->pc) == 0, "a nested interrupt over an IT block");
+		f->cpsr = (f->cpsr & ~0x1fu) | 0x92u;
 		return 0;
 	}
 	if (f->n == f->cap) {
@@ -99,10 +104,21 @@ static int obs_record(void *ctx, const struct citcat_itrace_rec *r, const uint32
 		f->acc_first = grow(f->acc_first, &c, f->n + 1, sizeof *f->acc_first);
 		c = f->cap;
 		f->acc_n = grow(f->acc_n, &c, f->n + 1, sizeof *f->acc_n);
+		c = f->cap;
+		f->size = grow(f->size, &c, f->n + 1, 1);
+		c = f->cap;
+		f->thumb = grow(f->thumb, &c, f->n + 1, 1);
+		c = f->cap;
+		f->it = grow(f->it, &c, f->n + 1, 1);
 		f->cap = c;
 	}
 	f->pc[f->n] = (uint32_t)r->pc;
 	f->word[f->n] = r->word;
+	f->size[f->n] = r->thumb ? r->size : 4;
+	f->thumb[f->n] = r->thumb;
+	f->it[f->n] = (uint8_t)f->itk.it;
+	wet_itk_step(&f->itk, r->word, f->size[f->n], r->thumb, f->cpsr, regs[CITCAT_OBS_CPSR]);
+	f->cpsr = regs[CITCAT_OBS_CPSR];
 	memcpy(f->regs[f->n], regs, sizeof f->regs[0]);
 	f->acc = grow(f->acc, &f->acc_cap, f->nacc + r->n_acc, sizeof *f->acc);
 	f->acc_first[f->n] = (uint32_t)f->nacc;
@@ -124,6 +140,7 @@ static int obs_dma(void *ctx, uint32_t addr, uint32_t len)
 static int obs_start(void *ctx, const uint32_t *regs)
 {
 	memcpy(((struct ref *)ctx)->start, regs, sizeof ((struct ref *)ctx)->start);
+	((struct ref *)ctx)->cpsr = regs[CITCAT_OBS_CPSR];
 	return 0;
 }
 
@@ -160,7 +177,7 @@ static void compute_deps(struct ref *f, struct wet_decoder *dec, uint32_t ram_ba
 			}
 		}
 		struct wet_du du;
-		wet_decode(dec, f->pc[j], f->word[j], &du);
+		wet_decode_isa(dec, f->pc[j], f->word[j], f->size[j], f->thumb[j], f->it[j], &du);
 		int passed = wet_cond_passed(du.cond, cpsr);
 		uint64_t p[600];
 		unsigned np = 0;
@@ -228,8 +245,20 @@ struct ract { /* an activation */
 	uint64_t call1, first, lastj;
 };
 
-static int is_call_ref(uint32_t word, int passed)
+/* A call that links, written here from the ARM ARM rather than taken from
+ * cdep.c: A32 BL, BLX immediate and register; Thumb BL (T1: 11110 ...,
+ * 11x1 ...), BLX immediate (T2: 11110 ..., 11x0 ... 0) and BLX Rm
+ * (0100 0111 1 Rm 000).  PASSED: the condition (A32 field or IT) held. */
+static int is_call_ref(uint32_t word, unsigned size, int thumb, int passed)
 {
+	if (thumb) {
+		uint32_t h1 = word & 0xffff, h2 = word >> 16;
+		if (!passed)
+			return 0;
+		if (size == 2)
+			return (h1 & 0xff87) == 0x4780;
+		return (h1 >> 11) == 0x1e && ((h2 >> 14) & 3) == 3 && ((h2 >> 12) & 1 || !(h2 & 1));
+	}
 	if (word >> 25 == 0x7D) /* 1111 101x: BLX immediate */
 		return 1;
 	if (!passed || word >> 28 == 15)
@@ -313,10 +342,12 @@ static void compute_cdeps(struct ref *f)
 		t->lastj = j;
 		iact[j] = (uint32_t)stack[depth - 1];
 		inode[j] = node;
-		unsigned cond = f->word[j] >> 28;
+		/* the condition: A32 bits 31:28; Thumb, the IT state's or a B<c>'s
+		 * (not a call) */
+		unsigned cond = f->thumb[j] ? (f->it[j] & 15 ? f->it[j] >> 4 : 14u) : f->word[j] >> 28;
 		int passed = cond >= 14 || wet_cond_passed(cond, cpsr);
-		if (is_call_ref(f->word[j], passed))
-			PUSH_ACT(RF_CALL, pc + 4, cpsr & 0x1f, sp, j + 1);
+		if (is_call_ref(f->word[j], f->size[j], f->thumb[j], passed))
+			PUSH_ACT(RF_CALL, pc + f->size[j], cpsr & 0x1f, sp, j + 1);
 		cpsr = f->regs[j][CITCAT_OBS_CPSR];
 		sp = f->regs[j][CITCAT_OBS_SP];
 	}
@@ -437,6 +468,9 @@ static int walk_cb(void *ctx, const struct citcat_wet_insn *in)
 	c->expect += c->backward ? (uint64_t)-1 : 1;
 	c->seen++;
 	REQ(in->pc == f->pc[j] && in->word == f->word[j], "instruction %" PRIu64 ": pc/word differ", j);
+	REQ(in->size == f->size[j] && in->thumb == f->thumb[j] && in->itstate == f->it[j],
+	    "instruction %" PRIu64 " (pc 0x%08x): size %u, Thumb %u, IT state 0x%02x; reference %u, %u, 0x%02x", j, in->pc,
+	    in->size, in->thumb, in->itstate, f->size[j], f->thumb[j], f->it[j]);
 	REQ(in->n_acc == f->acc_n[j], "instruction %" PRIu64 ": %u accesses, reference %u", j, in->n_acc, f->acc_n[j]);
 	const struct citcat_access *a = f->acc + f->acc_first[j];
 	for (uint32_t k = 0; k < in->n_acc; k++)
@@ -450,7 +484,7 @@ static int walk_cb(void *ctx, const struct citcat_wet_insn *in)
 	    "instruction %" PRIu64 " (pc 0x%08x): control parent %s%" PRIu64 ", reference %s%" PRIu64, j, in->pc,
 	    in->has_ctrl ? "" : "none ", in->ctrl, f->cdp[j] ? "" : "none ", f->cdp[j] - 1);
 	struct wet_du du;
-	wet_decode(c->dec, in->pc, in->word, &du);
+	wet_decode_isa(c->dec, in->pc, in->word, f->size[j], f->thumb[j], f->it[j], &du);
 	if (in->executed) {
 		REQ(in->n_val == du.ndef, "instruction %" PRIu64 ": %u results", j, in->n_val);
 		for (unsigned k = 0; k < du.ndef; k++) {
@@ -499,7 +533,7 @@ static int val_cb(void *ctx, const struct citcat_wet_insn *in)
 	c->seen++;
 	REQ(in->pc == f->pc[j], "instruction %" PRIu64 ": pc differs", j);
 	struct wet_du du;
-	wet_decode(c->dec, in->pc, in->word, &du);
+	wet_decode_isa(c->dec, in->pc, in->word, f->size[j], f->thumb[j], f->it[j], &du);
 	int passed = du.cond >= 14 || wet_cond_passed(du.cond, j ? f->regs[j - 1][CITCAT_OBS_CPSR] : f->start[CITCAT_OBS_CPSR]);
 	REQ(in->executed == passed, "instruction %" PRIu64 ": condition %d, reference %d", j, in->executed, passed);
 	REQ(in->n_val == (passed ? du.ndef : 0u), "instruction %" PRIu64 ": %u results", j, in->n_val);
@@ -720,6 +754,7 @@ int main(int argc, char **argv)
 	wet_decoder_close(dec);
 	citcat_ims_fini(&ims);
 	free(mark);
+	free(f.size); free(f.thumb); free(f.it);
 	free(f.pc); free(f.word); free(f.regs); free(f.acc_first); free(f.acc_n); free(f.acc); free(f.ev);
 	free(f.dep_first); free(f.dep_n); free(f.dep); free(f.cdp);
 	return 0;

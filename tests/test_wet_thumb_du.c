@@ -164,6 +164,28 @@ int main(int argc, char **argv)
 	unsigned in_it_eq = 0x08, in_it_ne = 0x18, out = 0;
 	unsigned st = wet_it_next(0, 0xbf06, 2, 1), s2 = wet_it_next(st, 0x1888, 2, 1), s3 = wet_it_next(s2, 0x1888, 2, 1);
 	REQ(st == 0x06 && s2 == 0x0c && s3 == 0x18 && wet_it_next(s3, 0x1888, 2, 1) == 0, "ITTE EQ: %02x %02x %02x", st, s2, s3);
+	/* the tracker (wet_itk): an IRQ entry inside ITTE EQ (state 0x0c) saves
+	 * it and clears it; the handler (IRQ mode 0x12) runs outside IT; its
+	 * return to SVC (0x13) restores 0x0c, and the next record must be at
+	 * EPC 0x2002.  Worked by hand, each refusal case too. */
+	{
+		struct wet_itk k = {0};
+		k.it = 0x0c;
+		REQ(wet_itk_irq(&k, 0x2002) == 0 && k.it == 0 && k.saved == 0x0c, "IRQ entry: it %02x saved %02x", k.it, k.saved);
+		wet_itk_step(&k, 0x4770, 2, 1, 0x92, 0x92); /* bx lr in the handler: still IRQ mode */
+		REQ(k.it == 0 && !k.check, "handler step: it %02x", k.it);
+		wet_itk_step(&k, 0x8f04f3de, 4, 1, 0x92, 0x13); /* subs pc, lr, #4 */
+		REQ(k.it == 0x0c && k.check && k.epc == 0x2002, "return: it %02x check %d", k.it, k.check);
+		struct wet_itk n = k; /* another entry at the EPC before its instruction: fine */
+		REQ(wet_itk_irq(&n, 0x2002) == 0 && n.saved == 0x0c, "entry at EPC after the return");
+		n = k; /* at another address: the handler did not return there */
+		REQ(wet_itk_irq(&n, 0x3000) == -1, "entry away from EPC after the return");
+		wet_itk_step(&k, 0x1888, 2, 1, 0x13, 0x13); /* the instruction at EPC: 0x0c -> 0x18 */
+		REQ(k.it == 0x18 && !k.check, "after the return: it %02x", k.it);
+		REQ(wet_itk_irq(&k, 0x2004) == 0 && wet_itk_irq(&k, 0x4000) == -1, "nested entry over a saved IT state");
+		struct wet_itk z = {0}; /* nested entries with nothing saved: fine */
+		REQ(wet_itk_irq(&z, 0x2000) == 0 && wet_itk_irq(&z, 0x4000) == 0, "nested entries outside IT blocks");
+	}
 	/* adds r0, r1, r2 (0x1888): outside IT it sets the flags; inside an
 	 * IT EQ block it is addeq r0, r1, r2: no flags written, flags read */
 	hand(c.dec, "adds r0, r1, r2", 0x1888, 2, out, 14, L(0, F), L(1, 2));

@@ -136,6 +136,20 @@ static int t16_sets_flags_outside_it(uint32_t hw)
 	return 0;
 }
 
+unsigned wet_cond_isa(uint32_t word, unsigned size, int thumb, unsigned itstate)
+{
+	if (!thumb)
+		return word >> 28;
+	uint32_t hw1 = word & 0xffff, hw2 = word >> 16;
+	if (itstate & 15)
+		return (itstate >> 4) & 15;
+	if (size == 2 && (hw1 & 0xF000) == 0xD000 && ((hw1 >> 8) & 15) < 14)
+		return (hw1 >> 8) & 15; /* B<c> T1 */
+	if (size == 4 && (hw1 & 0xF800) == 0xF000 && (hw2 & 0xD000) == 0x8000 && ((hw1 >> 6) & 15) < 14)
+		return (hw1 >> 6) & 15; /* B<c> T3 */
+	return 14;
+}
+
 void wet_decode_isa(struct wet_decoder *d, uint32_t pc, uint32_t word, unsigned size, int thumb, unsigned itstate,
 		    struct wet_du *du)
 {
@@ -146,13 +160,7 @@ void wet_decode_isa(struct wet_decoder *d, uint32_t pc, uint32_t word, unsigned 
 	memset(du, 0, sizeof *du);
 	uint32_t hw1 = word & 0xffff, hw2 = word >> 16;
 	unsigned it = itstate & 0xff;
-	du->cond = 14;
-	if (it & 15)
-		du->cond = (uint8_t)(it >> 4);
-	else if (size == 2 && (hw1 & 0xF000) == 0xD000 && ((hw1 >> 8) & 15) < 14)
-		du->cond = (uint8_t)((hw1 >> 8) & 15); /* B<c> T1 */
-	else if (size == 4 && (hw1 & 0xF800) == 0xF000 && (hw2 & 0xD000) == 0x8000 && ((hw1 >> 6) & 15) < 14)
-		du->cond = (uint8_t)((hw1 >> 6) & 15); /* B<c> T3 */
+	du->cond = (uint8_t)wet_cond_isa(word, size, 1, itstate);
 	if (du->cond != 14 && du->cond != 15)
 		add(du->use, &du->nuse, WET_R_FLAGS);
 	if (size == 2 && (hw1 & 0xFF00) == 0xBF00 && (hw1 & 15))

@@ -20,6 +20,12 @@
 #define WET_DU_MAX 20
 #define WET_NPHYS 31 /* physical locations */
 
+/* A statement's instruction set and size, as the node table stores it
+ * (version 6): A32 (4 bytes), Thumb 16-bit, Thumb 32-bit. */
+enum { WET_ISA_A32 = 0, WET_ISA_T16 = 1, WET_ISA_T32 = 2 };
+static inline unsigned wet_isa_size(unsigned isa) { return isa == WET_ISA_T16 ? 2 : 4; }
+static inline unsigned wet_isa_of(unsigned size, int thumb) { return !thumb ? WET_ISA_A32 : size == 2 ? WET_ISA_T16 : WET_ISA_T32; }
+
 struct wet_du {
 	uint8_t cond;       /* condition field, 14 = always */
 	uint8_t nuse, ndef;
@@ -45,11 +51,56 @@ void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du
  * Thumb decoder would carry their IT state into the next decodes. */
 void wet_decode_isa(struct wet_decoder *d, uint32_t pc, uint32_t word, unsigned size, int thumb, unsigned itstate,
 		    struct wet_du *du);
+/* The condition field of an instruction (WORD, SIZE, THUMB, ITSTATE as
+ * above): A32, bits 31:28; Thumb, the IT state's when in an IT block, a
+ * conditional branch's (B<c> T1, T3), else 14.  wet_decode_isa's cond. */
+unsigned wet_cond_isa(uint32_t word, unsigned size, int thumb, unsigned itstate);
 /* The IT state after an instruction (WORD, SIZE, THUMB as above) executed
  * with IT state IT (ARMv7-A ITAdvance; an IT instruction starts a block).
  * The replayed CPSR does not show it reliably (the emulator keeps it
  * apart within a translated block), so a walker tracks it from 0. */
 unsigned wet_it_next(unsigned it, uint32_t word, unsigned size, int thumb);
+
+/* The IT state as a walker of the run tracks it (WET.md, "Thumb"): IT
+ * before the next instruction; SAVED, the IT state an interrupt entry
+ * saved with SPSR_irq, and EPC that entry's return address.  An entry
+ * clears IT; an instruction advances it (wet_it_next), and one that leaves
+ * IRQ mode (CPSR_BEFORE's mode IRQ, CPSR_AFTER's not: the handler's
+ * return) restores the saved state.  The builder's two passes and the
+ * reference test track it alike.  Where that rule would be a guess the
+ * tracker says so, for the builder to refuse.  After a step that restored
+ * a state other than 0, CHECK is set: the next record must be at EPC (the
+ * handler left IRQ mode by returning, not by switching modes), an
+ * instruction there or another entry with that EPC.  wet_itk_irq returns
+ * -1 for an entry while the state saved by an earlier one is not 0 and not
+ * yet restored (a nested interrupt over an interrupted IT block: one
+ * SPSR_irq copy is modelled) or that CHECK finds at another EPC. */
+struct wet_itk {
+	unsigned it, saved;
+	uint32_t epc;
+	int pending, check;
+};
+static inline int wet_itk_irq(struct wet_itk *k, uint32_t epc)
+{
+	int nested = (k->pending && k->saved) || (k->check && epc != k->epc);
+	k->check = 0;
+	k->saved = k->it;
+	k->epc = epc;
+	k->pending = 1;
+	k->it = 0;
+	return nested ? -1 : 0;
+}
+static inline void wet_itk_step(struct wet_itk *k, uint32_t word, unsigned size, int thumb, uint32_t cpsr_before,
+				uint32_t cpsr_after)
+{
+	k->it = wet_it_next(k->it, word, size, thumb);
+	k->check = 0;
+	if ((cpsr_before & 0x1f) == 0x12 && (cpsr_after & 0x1f) != 0x12) {
+		k->it = k->saved;
+		k->check = k->pending && k->saved;
+		k->pending = 0;
+	}
+}
 
 /* True when condition COND holds for CPSR. */
 int wet_cond_passed(unsigned cond, uint32_t cpsr);

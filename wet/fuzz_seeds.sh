@@ -7,8 +7,11 @@
 #   bb.wet              0x00 + sched, first 3000 instructions run (2833 traced, 2 interrupts), --nodes bb
 #   irqs.wet            0x00 + the same run, path nodes, --segment 1024 (3 segments)
 #   trunc.wet           the first 3001 bytes of irqs.wet (a WET cut short)
+#   thumb.wet           0x00 + sched_thumb, first 3000 instructions run, --segment 1024 (version 6:
+#                       Thumb statements, 16- and 32-bit, some in IT blocks)
+#   thumb_bb.wet        0x01 + the same run, --nodes bb
 # Captures use --seed 1.  Usage: wet/fuzz_seeds.sh CITCAT EXAMPLES_DIR OUT_DIR
-# (EXAMPLES_DIR: build/examples, holding counter.elf and sched.elf).
+# (EXAMPLES_DIR: build/examples, holding counter.elf, sched.elf and sched_thumb.elf).
 set -eu
 citcat=$1 ex=$2 out=$3
 t=$(mktemp -d)
@@ -31,3 +34,8 @@ seed 01 small_resealed.wet "$t/small.wet"
 seed 00 bb.wet "$t/bb.wet"
 seed 00 irqs.wet "$t/irqs.wet"
 head -c 3001 "$out/irqs.wet" >"$out/trunc.wet"
+run sthumb sched_thumb 3000
+"$citcat" wet "$t/sthumb.ims" "$t/sthumb.aes" -o "$t/thumb.wet" --segment 1024 2>/dev/null
+"$citcat" wet "$t/sthumb.ims" "$t/sthumb.aes" -o "$t/thumb_bb.wet" --nodes bb 2>/dev/null
+seed 00 thumb.wet "$t/thumb.wet"
+seed 01 thumb_bb.wet "$t/thumb_bb.wet"

@@ -67,6 +67,12 @@ static int subset(const uint64_t *a, const uint64_t *b, unsigned w)
 
 int wet_value_groups(const struct wet_du *const *du, const uint32_t *words, uint32_t n, uint16_t *group)
 {
+	return wet_value_groups_isa(du, words, NULL, n, group);
+}
+
+int wet_value_groups_isa(const struct wet_du *const *du, const uint32_t *words, const uint8_t *isa, uint32_t n,
+			 uint16_t *group)
+{
 	unsigned w = (NLOG + n + 63) / 64;
 	uint64_t *reg = calloc((size_t)NLOG * w, sizeof *reg), *set = calloc((size_t)n * w + 1, sizeof *set);
 	uint32_t *cand = malloc((n + 1) * sizeof *cand) /* 1: maximal */, *cgroup = malloc((n + 1) * sizeof *cgroup);
@@ -82,7 +88,7 @@ int wet_value_groups(const struct wet_du *const *du, const uint32_t *words, uint
 	for (uint32_t k = 0; k < n; k++) {
 		uint64_t *s = set + (size_t)nc * w;
 		memset(s, 0, w * sizeof *s);
-		if (wet_is_load(words[k]))
+		if (isa ? wet_is_load_isa(words[k], wet_isa_size(isa[k]), isa[k] != WET_ISA_A32) : wet_is_load(words[k]))
 			s[(NLOG + k) / 64] |= 1ull << ((NLOG + k) % 64);
 		for (unsigned i = 0; i < du[k]->nuse; i++)
 			for (unsigned j = 0; j < w; j++)

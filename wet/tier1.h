@@ -26,5 +26,9 @@ int wet_is_load_isa(uint32_t word, unsigned size, int thumb);
  * GROUP[k] is statement k's group, WET_GROUP_NONE when it has no register
  * result (ndef 0).  Returns the number of groups, or -1 (out of memory). */
 int wet_value_groups(const struct wet_du *const *du, const uint32_t *words, uint32_t n, uint16_t *group);
+/* The same for statements of the instruction sets ISA[k] (WET_ISA_*,
+ * defuse.h; NULL: all A32), the loads by wet_is_load_isa. */
+int wet_value_groups_isa(const struct wet_du *const *du, const uint32_t *words, const uint8_t *isa, uint32_t n,
+			 uint16_t *group);
 
 #endif

@@ -111,6 +111,8 @@ struct citcat_wet_insn {
 	uint64_t ctrl;      /* the control parent's INDEX */
 	uint32_t n_val;
 	uint32_t val[24];   /* register results, in def order */
+	uint8_t size, thumb; /* the instruction's size (2 or 4) and state (1: Thumb) */
+	uint8_t itstate;    /* the IT state before it (Thumb; 0 outside IT blocks) */
 };
 
 /* What a walk needs: the control flow always; the rest on request. */

@@ -40,8 +40,9 @@ static int vpush(struct u32vec *a, uint32_t x)
 	return 0;
 }
 
-struct dcache_ent { /* decoded instruction, by (pc, word) */
+struct dcache_ent { /* decoded instruction, by (pc, word, instruction set, IT state) */
 	uint32_t pc, word;
+	uint8_t isa, it;
 	int used;
 	struct wet_du du;
 };
@@ -49,7 +50,8 @@ struct dcache_ent { /* decoded instruction, by (pc, word) */
 struct node {
 	uint32_t kind, pc, n, hash;
 	uint32_t *words;
-	uint32_t *pcs; /* path nodes: each statement's address */
+	uint32_t *pcs;  /* each statement's address (stored for path nodes) */
+	uint8_t *isa, *its; /* each statement's instruction set (WET_ISA_*) and IT state before it */
 	/* tier 1: value groups (tier1.h); per statement its group and the
 	 * position of its first result in the group's tuple; per group its
 	 * tuple's width and offset in a node execution's results, and the
@@ -89,6 +91,7 @@ struct builder {
 	size_t nh_cap;
 	/* the node being executed */
 	uint32_t blk_pc[WET_NODE_MAX_INSNS], blk_word[WET_NODE_MAX_INSNS];
+	uint8_t blk_isa[WET_NODE_MAX_INSNS], blk_it[WET_NODE_MAX_INSNS];
 	uint32_t blk_n;
 	/* per location r0-r12 and the flags: 1 + the position in the node of
 	 * the last statement that defines it, if that statement is
@@ -112,6 +115,7 @@ struct builder {
 	uint64_t insns, ts;
 	uint32_t cpsr; /* before the next instruction */
 	uint32_t sp;   /* the same: SP in the current mode (for the shadow stack) */
+	struct wet_itk itk; /* the IT state (Thumb) */
 	struct wet_cd *cd; /* control dependences */
 	uint64_t reg_w[WET_NPHYS]; /* last writer INDEX + 1, 0 = none (initial state) */
 	uint32_t *mem_w[NPAGES];   /* per RAM byte, the same (as INDEX + 1) */
@@ -140,7 +144,12 @@ static int berr(struct builder *b, int code, const char *fmt, ...)
 	return code;
 }
 
-static const struct wet_du *decode(struct builder *b, uint32_t pc, uint32_t word)
+static size_t dc_hash(uint32_t pc, uint32_t word, unsigned isa, unsigned it)
+{
+	return (size_t)(pc * 0x9E3779B1u ^ word * 0x85EBCA77u ^ (isa << 8 | it) * 0xC2B2AE3Du);
+}
+
+static const struct wet_du *decode(struct builder *b, uint32_t pc, uint32_t word, unsigned isa, unsigned it)
 {
 	if (b->dc_n * 2 >= b->dc_cap) {
 		size_t nc = b->dc_cap ? b->dc_cap * 2 : 4096;
@@ -149,7 +158,7 @@ static const struct wet_du *decode(struct builder *b, uint32_t pc, uint32_t word
 			return NULL;
 		for (size_t i = 0; i < b->dc_cap; i++)
 			if (b->dc[i].used) {
-				size_t h = (b->dc[i].pc * 0x9E3779B1u ^ b->dc[i].word * 0x85EBCA77u) & (nc - 1);
+				size_t h = dc_hash(b->dc[i].pc, b->dc[i].word, b->dc[i].isa, b->dc[i].it) & (nc - 1);
 				while (n[h].used)
 					h = (h + 1) & (nc - 1);
 				n[h] = b->dc[i];
@@ -158,24 +167,35 @@ static const struct wet_du *decode(struct builder *b, uint32_t pc, uint32_t word
 		b->dc = n;
 		b->dc_cap = nc;
 	}
-	size_t h = (pc * 0x9E3779B1u ^ word * 0x85EBCA77u) & (b->dc_cap - 1);
-	while (b->dc[h].used && (b->dc[h].pc != pc || b->dc[h].word != word))
+	size_t h = dc_hash(pc, word, isa, it) & (b->dc_cap - 1);
+	while (b->dc[h].used &&
+	       (b->dc[h].pc != pc || b->dc[h].word != word || b->dc[h].isa != isa || b->dc[h].it != it))
 		h = (h + 1) & (b->dc_cap - 1);
 	if (!b->dc[h].used) {
 		b->dc[h].used = 1;
 		b->dc[h].pc = pc;
 		b->dc[h].word = word;
-		wet_decode(b->dec, pc, word, &b->dc[h].du);
+		b->dc[h].isa = (uint8_t)isa;
+		b->dc[h].it = (uint8_t)it;
+		wet_decode_isa(b->dec, pc, word, wet_isa_size(isa), isa != WET_ISA_A32, it, &b->dc[h].du);
 		b->dc_n++;
 	}
 	return &b->dc[h].du;
 }
 
-static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words, const uint32_t *pcs)
+static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words, const uint32_t *pcs,
+			  const uint8_t *isa, const uint8_t *its)
 {
 	uint32_t h = XXH32(words, n * sizeof *words, pc ^ (kind << 31) ^ (n << 20));
-	if (pcs)
+	if (kind == WET_NODE_PATH) /* a basic block's addresses follow from its start and sizes */
 		h = XXH32(pcs, n * sizeof *pcs, h);
+	unsigned thumb = 0; /* A32 nodes hash as before version 6: no cost on A32 code */
+	for (uint32_t k = 0; k < n; k++)
+		thumb |= isa[k];
+	if (thumb) {
+		h = XXH32(isa, n, h);
+		h = XXH32(its, n, h);
+	}
 	return h;
 }
 
@@ -198,14 +218,14 @@ static int node_groups(struct builder *b, struct node *x)
 	if (!du || !dp || !x->grp || !x->slot || !x->gorder || !x->ndef || !x->gwidth || !x->goff || !x->gstart)
 		goto out;
 	for (uint32_t k = 0; k < x->n; k++) {
-		const struct wet_du *d = decode(b, x->pcs ? x->pcs[k] : x->pc + 4 * k, x->words[k]);
+		const struct wet_du *d = decode(b, x->pcs[k], x->words[k], x->isa[k], x->its[k]);
 		if (!d)
 			goto out;
 		du[k] = *d; /* the decode cache may move */
 		dp[k] = &du[k];
 		x->ndef[k] = du[k].ndef;
 	}
-	int ng = wet_value_groups(dp, x->words, x->n, x->grp);
+	int ng = wet_value_groups_isa(dp, x->words, x->isa, x->n, x->grp);
 	if (ng < 0)
 		goto out;
 	x->ngroups = (uint32_t)ng;
@@ -232,10 +252,11 @@ out:
 	return rc;
 }
 
-/* The id of the node (KIND, PC, WORDS[N], PCS[N] for a path), added when new. */
+/* The id of the node (KIND, PC; its statements' WORDS, addresses PCS,
+ * instruction sets ISA and IT states ITS, N of each), added when new. */
 static int node_groups(struct builder *b, struct node *x);
 static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
-		   const uint32_t *pcs, uint32_t *id)
+		   const uint32_t *pcs, const uint8_t *isa, const uint8_t *its, uint32_t *id)
 {
 	if (b->nnodes * 2 >= b->nh_cap) {
 		size_t nc = b->nh_cap ? b->nh_cap * 2 : 1024;
@@ -252,13 +273,13 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 		b->nh = t;
 		b->nh_cap = nc;
 	}
-	uint32_t hv = node_hash(kind, pc, n, words, pcs);
+	uint32_t hv = node_hash(kind, pc, n, words, pcs, isa, its);
 	size_t h = hv & (b->nh_cap - 1);
 	for (; b->nh[h]; h = (h + 1) & (b->nh_cap - 1)) {
 		struct node *x = &b->nodes[b->nh[h] - 1];
 		if (x->hash == hv && x->kind == kind && x->pc == pc && x->n == n &&
-		    (!n || memcmp(x->words, words, n * sizeof *words) == 0) &&
-		    (!pcs || memcmp(x->pcs, pcs, n * sizeof *pcs) == 0)) {
+		    (!n || (memcmp(x->words, words, n * sizeof *words) == 0 && memcmp(x->pcs, pcs, n * sizeof *pcs) == 0 &&
+			    memcmp(x->isa, isa, n) == 0 && memcmp(x->its, its, n) == 0))) {
 			*id = b->nh[h] - 1;
 			return 0;
 		}
@@ -272,22 +293,22 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 	x->hash = hv;
 	x->words = NULL;
 	x->pcs = NULL;
+	x->isa = x->its = NULL;
 	x->ngroups = 0;
 	x->grp = x->slot = x->gorder = NULL;
 	x->gwidth = x->goff = x->gstart = NULL;
 	x->ndef = NULL;
+	b->nh[h] = (uint32_t)b->nnodes + 1;
+	*id = (uint32_t)b->nnodes++; /* counted now: the node is freed with the others if what follows fails */
 	if (n) {
-		if (!(x->words = malloc(n * sizeof *words)))
+		if (!(x->words = malloc(n * sizeof *words)) || !(x->pcs = malloc(n * sizeof *pcs)) || !(x->isa = malloc(n)) ||
+		    !(x->its = malloc(n)))
 			return CITCAT_ERR_NOMEM;
 		memcpy(x->words, words, n * sizeof *words);
-	}
-	if (pcs) {
-		if (!(x->pcs = malloc(n * sizeof *pcs)))
-			return CITCAT_ERR_NOMEM;
 		memcpy(x->pcs, pcs, n * sizeof *pcs);
+		memcpy(x->isa, isa, n);
+		memcpy(x->its, its, n);
 	}
-	b->nh[h] = (uint32_t)b->nnodes + 1;
-	*id = (uint32_t)b->nnodes++;
 	return node_groups(b, x);
 }
 
@@ -297,11 +318,10 @@ static inline int spush(struct builder *b, unsigned k, uint32_t key, uint32_t v)
 	return vpush(&b->s[k], v) | vpush(&b->key[k], key);
 }
 
-static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
-		     const uint32_t *pcs, uint32_t *idp)
+static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, uint32_t *idp)
 {
 	uint32_t id;
-	int rc = node_id(b, kind, pc, n, words, pcs, &id);
+	int rc = node_id(b, kind, pc, n, b->blk_word, b->blk_pc, b->blk_isa, b->blk_it, &id);
 	if (rc)
 		return berr(b, rc, "out of memory");
 	if (spush(b, CITCAT_WET_S_NODE, 0, id))
@@ -326,7 +346,7 @@ static int emit_values(struct builder *b, uint32_t id)
 			memcpy(b->tup + x->goff[x->grp[k]] + x->slot[k], b->blk_val[k], x->ndef[k] * sizeof b->tup[0]);
 	for (uint32_t g = 0; g < x->ngroups; g++) {
 		const uint32_t *t = b->tup + x->goff[g];
-		uint32_t wd = x->gwidth[g], key = WET_KEY(x->pcs ? x->pcs[x->gorder[x->gstart[g]]] : x->pc + 4 * x->gorder[x->gstart[g]], g);
+		uint32_t wd = x->gwidth[g], key = WET_KEY(x->pcs[x->gorder[x->gstart[g]]], g);
 		if ((b->tt_n + 1) * 2 > b->tt_cap) {
 			size_t nc = b->tt_cap ? b->tt_cap * 2 : 4096;
 			struct tup_ent *n = calloc(nc, sizeof *n);
@@ -358,7 +378,7 @@ static int emit_values(struct builder *b, uint32_t id)
 		b->tt[h] = (struct tup_ent){id, g, hv, (uint32_t)b->s[CITCAT_WET_S_UVAL].n, (uint32_t)++b->tt_n};
 		int fail = spush(b, CITCAT_WET_S_VPAT, key, 0);
 		for (uint32_t j = x->gstart[g]; j < x->gstart[g + 1]; j++) {
-			uint32_t k = x->gorder[j], pc = x->pcs ? x->pcs[k] : x->pc + 4 * k;
+			uint32_t k = x->gorder[j], pc = x->pcs[k];
 			for (unsigned i = 0; i < x->ndef[k]; i++)
 				fail |= spush(b, CITCAT_WET_S_UVAL, WET_KEY(pc, i), b->blk_val[k][i]);
 		}
@@ -425,8 +445,7 @@ static int close_block(struct builder *b)
 		return 0;
 	int path = b->cfg->node_kind == CITCAT_WET_NODES_PATH;
 	uint32_t id;
-	int rc = emit_node(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word,
-			   path ? b->blk_pc : NULL, &id);
+	int rc = emit_node(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, &id);
 	if (!rc && (rc = emit_values(b, id)))
 		berr(b, rc, "out of memory");
 	if (!rc && (rc = emit_labels(b)))
@@ -612,11 +631,19 @@ static void add_prod(struct builder *b, unsigned *np, uint64_t w)
 }
 
 /* Whether an instruction's condition held, as the shadow stack sees it
- * (both passes use this). */
-static int cd_passed(uint32_t word, uint32_t cpsr)
+ * (both passes use this; IT: the IT state before it). */
+static int cd_passed(const struct citcat_itrace_rec *r, unsigned it, uint32_t cpsr)
 {
-	unsigned cond = word >> 28;
+	unsigned cond = wet_cond_isa(r->word, r->size, r->thumb, it);
 	return cond >= 14 || wet_cond_passed(cond, cpsr);
+}
+
+/* The register model's CPSR after an interrupt entry from CPSR: IRQ mode,
+ * IRQs masked, ARM state and the IT state cleared (the records give each
+ * handler instruction's state; the IT state is tracked apart, wet_itk). */
+static uint32_t irq_cpsr(uint32_t cpsr)
+{
+	return (cpsr & ~(0x1fu | 0x20u | 0x0600fc00u)) | 0x12u | 0x80u;
 }
 
 static int cmp_desc(const void *x, const void *y)
@@ -630,14 +657,24 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	uint32_t pc = (uint32_t)r->pc;
 	uint64_t parent = 0;
 	int cont = 0;
-	int rc = wet_cd_insn(b->cd, b->insns, pc, r->word, cd_passed(r->word, b->cpsr), b->cpsr, b->sp, &parent, &cont);
+	unsigned isa = wet_isa_of(r->size, r->thumb), it = b->itk.it;
+	int rc = wet_cd_insn_isa(b->cd, b->insns, pc, r->word, wet_isa_size(isa), isa != WET_ISA_A32,
+				 cd_passed(r, it, b->cpsr), b->cpsr, b->sp, &parent, &cont);
 	if (rc)
 		return berr(b, rc, "control dependences: %s at instruction %llu",
 			    rc == CITCAT_ERR_INTERNAL ? "the second pass differs from the first" : citcat_errstr(rc),
 			    (unsigned long long)b->insns);
-	/* a basic block ends before a non-consecutive address; a path before
-	 * a back edge, a call, a return or an interrupt (cdep.h) */
-	int cut = b->cfg->node_kind == CITCAT_WET_NODES_BB ? b->blk_n && pc != b->blk_pc[b->blk_n - 1] + 4 : !cont;
+	/* a basic block ends before a non-consecutive address or a change of
+	 * instruction set; a path before a back edge, a call, a return or an
+	 * interrupt (cdep.h); both where the IT state is not the one the
+	 * node's last statement leaves (an exception return restored it), so
+	 * that a node's IT states follow from its first */
+	uint32_t l = b->blk_n - 1;
+	int cut = b->blk_n &&
+		  (b->cfg->node_kind == CITCAT_WET_NODES_BB
+			   ? pc != b->blk_pc[l] + wet_isa_size(b->blk_isa[l]) || (isa == WET_ISA_A32) != (b->blk_isa[l] == WET_ISA_A32)
+			   : !cont);
+	cut |= b->blk_n && it != wet_it_next(b->blk_it[l], b->blk_word[l], wet_isa_size(b->blk_isa[l]), b->blk_isa[l] != WET_ISA_A32);
 	if (b->blk_n && (cut || b->blk_n == WET_NODE_MAX_INSNS || seg_full(b)))
 		if (close_block(b))
 			return b->err.code;
@@ -645,13 +682,15 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 		return b->err.code;
 	if (b->insns >= (1u << 31) - 1) /* a label is 2 x an INDEX distance in 32 bits */
 		return berr(b, CITCAT_ERR_LIMIT, "more than 2^31-1 instructions: beyond this WET version's limit");
-	const struct wet_du *du = decode(b, pc, r->word);
+	const struct wet_du *du = decode(b, pc, r->word, isa, it);
 	if (!du)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 	uint32_t pos = b->blk_n; /* the statement's position in its node */
 	if (!pos)
 		memset(b->blk_def, 0, sizeof b->blk_def);
 	b->blk_pc[b->blk_n] = pc;
+	b->blk_isa[b->blk_n] = (uint8_t)isa;
+	b->blk_it[b->blk_n] = (uint8_t)it;
 	b->blk_word[b->blk_n++] = r->word;
 	uint64_t me = b->insns + 1; /* as a shadow entry */
 	int passed = wet_cond_passed(du->cond, b->cpsr);
@@ -755,6 +794,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	}
 	if (fail)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	wet_itk_step(&b->itk, r->word, r->thumb ? r->size : 4u, r->thumb, b->cpsr, regs[CITCAT_OBS_CPSR]);
 	b->cpsr = regs[CITCAT_OBS_CPSR];
 	b->sp = regs[CITCAT_OBS_SP];
 	b->insns++;
@@ -776,9 +816,10 @@ static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const ui
 	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, b->cpsr, b->sp);
 	if (rc)
 		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
-	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL, NULL, NULL))
+	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
 		return b->err.code;
-	uint32_t after = (b->cpsr & ~0x1fu) | 0x12u | 0x80u;
+	uint32_t after = irq_cpsr(b->cpsr);
+	(void)wet_itk_irq(&b->itk, (uint32_t)r->pc); /* pass 1 refused the nested case */
 	b->reg_w[wet_phys(WET_R_SPSR, after)] = b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)];
 	b->reg_w[wet_phys(14, after)] = 0;
 	b->cpsr = after;
@@ -810,6 +851,7 @@ static int observe_start(void *ctx, const uint32_t *regs)
 struct pass1 {
 	struct wet_cd *cd;
 	uint32_t cpsr, sp;
+	struct wet_itk itk;
 	uint64_t insns;
 	struct citcat_errinfo err;
 };
@@ -818,12 +860,8 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 {
 	struct pass1 *p = ctx;
 	int rc;
-	/* The WET models A32 instructions and IRQ-mode entries only (WET.md):
-	 * refuse what it would get wrong rather than answer wrongly. */
-	if (r->kind == CITCAT_REC_INSN && r->thumb)
-		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
-					  "instruction %llu at 0x%08x is Thumb; the WET handles ARM (A32) code only",
-					  (unsigned long long)p->insns, (unsigned)r->pc);
+	/* The WET models IRQ-mode entries only (WET.md): refuse what it would
+	 * get wrong rather than answer wrongly. */
 	if (r->kind == CITCAT_REC_IRQ && r->line == CITCAT_CKPT_LINE)
 		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
 					  "a segment checkpoint after instruction %llu; the WET does not model "
@@ -832,14 +870,25 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 	if (r->kind != CITCAT_REC_INSN) {
 		if ((rc = wet_cd_irq(p->cd, (uint32_t)r->pc, p->cpsr, p->sp)))
 			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
-		p->cpsr = (p->cpsr & ~0x1fu) | 0x12u | 0x80u;
+		p->cpsr = irq_cpsr(p->cpsr);
+		if (wet_itk_irq(&p->itk, (uint32_t)r->pc))
+			return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+						  "an interrupt entry after instruction %llu: a handler that interrupted an "
+						  "IT block has not returned to it; the WET models one saved IT state",
+						  (unsigned long long)p->insns);
 		return 0;
 	}
+	if (p->itk.check && (uint32_t)r->pc != p->itk.epc)
+		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					  "instruction %llu at 0x%08x: a handler that interrupted an IT block left IRQ "
+					  "mode without returning to 0x%08x; the WET cannot tell its IT state",
+					  (unsigned long long)p->insns, (unsigned)r->pc, (unsigned)p->itk.epc);
 	uint64_t unused;
 	int unused2;
-	if ((rc = wet_cd_insn(p->cd, p->insns, (uint32_t)r->pc, r->word, cd_passed(r->word, p->cpsr), p->cpsr, p->sp, &unused,
-			      &unused2)))
+	if ((rc = wet_cd_insn_isa(p->cd, p->insns, (uint32_t)r->pc, r->word, r->thumb ? r->size : 4u, r->thumb,
+				  cd_passed(r, p->itk.it, p->cpsr), p->cpsr, p->sp, &unused, &unused2)))
 		return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+	wet_itk_step(&p->itk, r->word, r->thumb ? r->size : 4u, r->thumb, p->cpsr, regs[CITCAT_OBS_CPSR]);
 	p->cpsr = regs[CITCAT_OBS_CPSR];
 	p->sp = regs[CITCAT_OBS_SP];
 	p->insns++;
@@ -874,7 +923,7 @@ static int write_tail(struct builder *b)
 	uint64_t goff = b->off;
 	size_t glen = 4;
 	for (size_t i = 0; i < b->nnodes; i++)
-		glen += 12 + (b->nodes[i].pcs ? 8 : 4) * (size_t)b->nodes[i].n;
+		glen += 12 + (b->nodes[i].kind == WET_NODE_PATH ? 10 : 6) * (size_t)b->nodes[i].n;
 	uint8_t *g = malloc(glen);
 	if (!g)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
@@ -888,12 +937,14 @@ static int write_tail(struct builder *b)
 		cc_put32(p + 4, x->pc);
 		cc_put32(p + 8, x->n);
 		p += 12;
-		for (uint32_t k = 0; k < x->n; k++, p += 4) {
-			if (x->pcs) {
+		for (uint32_t k = 0; k < x->n; k++, p += 6) {
+			if (x->kind == WET_NODE_PATH) {
 				cc_put32(p, x->pcs[k]);
 				p += 4;
 			}
 			cc_put32(p, x->words[k]);
+			p[4] = x->isa[k];
+			p[5] = x->its[k];
 		}
 	}
 	uint64_t ghash = XXH64(g, glen, 0);
@@ -1055,6 +1106,8 @@ out:
 		struct node *x = &b->nodes[i];
 		free(x->words);
 		free(x->pcs);
+		free(x->isa);
+		free(x->its);
 		free(x->grp);
 		free(x->slot);
 		free(x->gorder);

@@ -7,7 +7,7 @@
 
 #define WET_MAGIC "CITCWET\0"
 #define WET_FOOT_MAGIC "CWETEND\0"
-#define WET_VERSION 5
+#define WET_VERSION 6
 #define WET_HDR_LEN 16
 #define WET_FOOT_LEN 64
 #define WET_SEG_HDR 32                   /* per segment in the index */

@@ -51,6 +51,7 @@ struct acct {
 
 struct rstmt {
 	uint32_t pc, word;
+	uint8_t isa, it; /* instruction set (WET_ISA_*) and IT state before it (version 6) */
 	struct wet_du du;
 	/* local edges (WET.md): INDEX distances of the producers its node
 	 * implies, when its condition held ([0..nloc)) and when it failed */
@@ -175,19 +176,36 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 		if (x->kind > WET_NODE_PATH || (x->kind != WET_NODE_IRQ && (x->line || !x->n || x->n > WET_NODE_MAX_INSNS)) ||
 		    (x->kind == WET_NODE_IRQ && x->n))
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u has an invalid kind or length", i);
-		if (x->pc & 3 || (x->kind == WET_NODE_BLOCK && (uint64_t)x->pc + 4ull * x->n > 0x100000000ull))
+		if (x->pc & 1)
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 4, "graph: node %u has an invalid address", i);
 		pos += 12;
-		size_t per = x->kind == WET_NODE_PATH ? 8 : 4;
+		size_t per = x->kind == WET_NODE_PATH ? 10 : 6;
 		if ((len - pos) / per < x->n)
 			return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: node %u's instructions are truncated", i);
-		if (x->kind == WET_NODE_PATH) {
-			if (cc_get32(g + pos) != x->pc)
-				return werr(w, CITCAT_ERR_CORRUPT, goff + pos, "graph: path node %u does not start at its address", i);
-			for (uint32_t k = 0; k < x->n; k++)
-				if (cc_get32(g + pos + 8 * (size_t)k) & 3)
-					return werr(w, CITCAT_ERR_CORRUPT, goff + pos + 8 * (size_t)k,
-						    "graph: path node %u has an invalid address", i);
+		/* version 6: per statement its instruction set and the IT state
+		 * before it; addresses aligned to the instruction set, a basic
+		 * block's consecutive, each IT state the one its predecessor leaves */
+		uint64_t next = x->pc;
+		for (uint32_t k = 0; k < x->n; k++) {
+			size_t at = pos + per * (size_t)k, wo = at + (x->kind == WET_NODE_PATH ? 4 : 0);
+			uint32_t a = x->kind == WET_NODE_PATH ? cc_get32(g + at) : (uint32_t)next, word = cc_get32(g + wo);
+			unsigned isa = g[wo + 4], it = g[wo + 5];
+			if (isa > WET_ISA_T32)
+				return werr(w, CITCAT_ERR_CORRUPT, goff + wo + 4, "graph: node %u: instruction set %u is not 0, 1 or 2", i, isa);
+			if ((isa == WET_ISA_A32 && it) || (!(it & 15) && it))
+				return werr(w, CITCAT_ERR_CORRUPT, goff + wo + 5, "graph: node %u: invalid IT state 0x%02x", i, it);
+			if (isa == WET_ISA_T16 && word >> 16)
+				return werr(w, CITCAT_ERR_CORRUPT, goff + wo, "graph: node %u: a 16-bit instruction word above 0xffff", i);
+			if ((x->kind == WET_NODE_BLOCK && next + wet_isa_size(isa) > 0x100000000ull) ||
+			    a & (isa == WET_ISA_A32 ? 3u : 1u) || (k == 0 && a != x->pc))
+				return werr(w, CITCAT_ERR_CORRUPT, goff + at, "graph: node %u has an invalid address", i);
+			size_t pw = wo - per; /* the statement before (k > 0) */
+			if (k && x->kind == WET_NODE_BLOCK && (isa == WET_ISA_A32) != (g[pw + 4] == WET_ISA_A32))
+				return werr(w, CITCAT_ERR_CORRUPT, goff + wo + 4, "graph: basic block %u changes instruction set", i);
+			if (k && it != wet_it_next(g[pw + 5], cc_get32(g + pw), wet_isa_size(g[pw + 4]), g[pw + 4] != WET_ISA_A32))
+				return werr(w, CITCAT_ERR_CORRUPT, goff + wo + 5,
+					    "graph: node %u: IT state 0x%02x does not follow from the statement before", i, it);
+			next += wet_isa_size(isa);
 		}
 		x->first = (uint32_t)nst;
 		nst += x->n;
@@ -201,27 +219,33 @@ static int parse_graph(struct citcat_wet *w, const uint8_t *g, size_t len, uint6
 	pos = 4;
 	for (uint32_t i = 0; i < n; i++) {
 		pos += 12;
-		for (uint32_t k = 0; k < w->nodes[i].n; k++, pos += 4) {
+		uint32_t next = w->nodes[i].pc;
+		for (uint32_t k = 0; k < w->nodes[i].n; k++, pos += 6) {
 			struct rstmt *s = &w->stmt[w->nodes[i].first + k];
 			if (w->nodes[i].kind == WET_NODE_PATH) {
 				s->pc = cc_get32(g + pos);
 				pos += 4;
 			} else {
-				s->pc = w->nodes[i].pc + 4 * k;
+				s->pc = next;
 			}
 			s->word = cc_get32(g + pos);
-			wet_decode(dec, s->pc, s->word, &s->du);
+			s->isa = g[pos + 4];
+			s->it = g[pos + 5];
+			next = s->pc + wet_isa_size(s->isa);
+			wet_decode_isa(dec, s->pc, s->word, wet_isa_size(s->isa), s->isa != WET_ISA_A32, s->it, &s->du);
 		}
 		/* tier 1: the value groups */
 		if (w->nodes[i].n) {
 			const struct wet_du *dp[WET_NODE_MAX_INSNS];
 			uint32_t words[WET_NODE_MAX_INSNS];
+			uint8_t isa[WET_NODE_MAX_INSNS];
 			uint16_t gr[WET_NODE_MAX_INSNS];
 			for (uint32_t k = 0; k < w->nodes[i].n; k++) {
 				dp[k] = &w->stmt[w->nodes[i].first + k].du;
 				words[k] = w->stmt[w->nodes[i].first + k].word;
+				isa[k] = w->stmt[w->nodes[i].first + k].isa;
 			}
-			int ng = wet_value_groups(dp, words, w->nodes[i].n, gr);
+			int ng = wet_value_groups_isa(dp, words, isa, w->nodes[i].n, gr);
 			if (ng < 0)
 				return werr(w, CITCAT_ERR_NOMEM, goff, "out of memory");
 			if (cc_grow(&w->grp, &gcap, (size_t)w->ngrp + (size_t)ng, sizeof *w->grp, 64, SIZE_MAX))
@@ -889,6 +913,9 @@ static int segment_pass(struct citcat_wet *w, const struct citcat_wet_walk *wk, 
 			in->pc = w->stmt[nd->first + k].pc;
 			w->cur_k = k;
 			in->word = w->stmt[nd->first + k].word;
+			in->size = (uint8_t)wet_isa_size(w->stmt[nd->first + k].isa);
+			in->thumb = w->stmt[nd->first + k].isa != WET_ISA_A32;
+			in->itstate = w->stmt[nd->first + k].it;
 			if ((rc = labels(w, s, &w->stmt[nd->first + k], mask, back, 0)))
 				return rc;
 			int inr = call && (wk->by_index ? in->index >= wk->from && in->index <= wk->to : ts >= wk->from && ts <= wk->to);
