@@ -22,6 +22,7 @@ struct flow {
 	struct sdclsp_decoder *sd;
 	struct citcat_image *img;
 	struct citcat_ims ims;
+	int entries; /* the DAF is the Cortex-M7's: hand out the itrace's entry records */
 };
 
 /* 1 with PC, WORD, SIZE and THUMB (the state), 0 at the end, or an exit
@@ -30,7 +31,9 @@ static int flow_next(struct flow *f, uint64_t *pc, uint32_t *word, unsigned *siz
 {
 	int rc;
 	if (f->it) {
-		while ((rc = citcat_itrace_next(f->it, f->rec)) == 1 && f->rec->kind != CITCAT_REC_INSN)
+		/* an itrace's Cortex-M7 exception entries come out too (kind IRQ in f->rec) when asked */
+		while ((rc = citcat_itrace_next(f->it, f->rec)) == 1 && f->rec->kind != CITCAT_REC_INSN &&
+		       !(f->entries && f->rec->kind == CITCAT_REC_IRQ))
 			;
 		if (rc < 0)
 			return -cli_errinfo(f->path, citcat_itrace_reader_error(f->it));
@@ -136,7 +139,52 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 	int rc, thumb = 0;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "decoding");
-	while ((rc = flow_next(&f, &pc, &word, &size, &thumb)) == 1) {
+	f.entries = citcat_daf_decoder_m7(d);
+	for (;;) {
+		rc = flow_next(&f, &pc, &word, &size, &thumb);
+		if (rc < 0)
+			break;
+		/* the Cortex-M7: the exception entries at this boundary, data accesses with no fetch
+		 * (DIN.md); over an itrace each is checked against the itrace's entry record */
+		int ent = 0, irq = rc == 1 && f.it && f.rec->kind == CITCAT_REC_IRQ;
+		while (!status && (ent = citcat_daf_decode_entry(d, rec)) != 0) {
+			if (ent < 0) {
+				status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
+				break;
+			}
+			if (f.it && (!irq || rec->line != f.rec->line || !same(rec, f.rec))) {
+				fprintf(stderr, "citcat: %s: before instruction %llu: the exception entry rebuilt from %s (exception %u) "
+					"differs from the trace's\n", in, (unsigned long long)n, o->daf, rec->line);
+				print_accesses("rebuilt", rec);
+				if (irq)
+					print_accesses("itrace ", f.rec);
+				else
+					fprintf(stderr, "  itrace : no exception entry here\n");
+				status = EXIT_CHECK;
+				break;
+			}
+			for (uint32_t i = 0; i < rec->n_acc && !status; i++) {
+				struct citcat_ref ref = {.addr = rec->acc[i].addr, .size = rec->acc[i].size,
+							 .type = rec->acc[i].write ? CITCAT_REF_WRITE : CITCAT_REF_READ};
+				if (citcat_addr_put(w, &ref))
+					status = cli_errinfo(out, citcat_addr_writer_error(w));
+			}
+			if (irq)
+				break; /* one itrace entry record, one DAF entry */
+		}
+		if (status)
+			break;
+		if (irq) {
+			if (ent == 0) {
+				fprintf(stderr, "citcat: %s: before instruction %llu: the trace has an exception entry (exception %u) "
+					"that %s does not\n", in, (unsigned long long)n, f.rec->line, o->daf);
+				status = EXIT_CHECK;
+				break;
+			}
+			continue;
+		}
+		if (rc == 0)
+			break;
 		if (citcat_daf_decode_isa(d, pc, word, size, thumb, rec) < 0) {
 			status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
 			break;
