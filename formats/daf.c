@@ -40,6 +40,13 @@ struct citcat_daf_writer {
 	struct bitbuf eb, ob;
 	uint32_t nexc;
 	uint64_t elast;     /* boundary of the chunk's last entry (first at the start) */
+	int last_insn;      /* the last thing written was an instruction (an entry may correct it) */
+	/* an instruction whose accesses the model does not describe (a fault
+	 * cut it short): its real accesses, which the next entry must carry */
+	uint32_t fix_n;
+	int fix_pending;
+	struct citcat_access fix_acc[CITCAT_ITRACE_MAX_ACC];
+	char fix_msg[256];
 	uint32_t nrec; /* records in it */
 	uint32_t prev; /* DAFDiff: last traced address of this chunk */
 	struct citcat_daf_stats st;
@@ -263,6 +270,8 @@ int citcat_daf_write_isa(struct citcat_daf_writer *w, uint64_t pc, uint32_t word
 	    (w->m7 && !thumb))
 		return wfail(w, CITCAT_ERR_INVAL, "instruction %llu: pc, size, state or access count out of range",
 			     (unsigned long long)w->st.insns);
+	if (w->fix_pending)
+		return wfail(w, CITCAT_ERR_UNSUPPORTED, "%s", w->fix_msg);
 	struct daf_step s;
 	daf_rvu_begin_isa(&w->rvu, (uint32_t)pc, word, size, thumb, &s);
 	word = s.word;
@@ -300,16 +309,29 @@ int citcat_daf_write_isa(struct citcat_daf_writer *w, uint64_t pc, uint32_t word
 		}
 	} else if (s.memop != DAF_MEM_NONE) {
 		struct citcat_access want[16];
+		int bad = 0;
 		if (!executed && s.need != DAF_NEED_COND)
-			return wfail(w, CITCAT_ERR_UNSUPPORTED,
-				     "instruction at 0x%08x (word %08x) made no data access; DAF cannot describe it",
-				     (uint32_t)pc, word);
+			bad = snprintf(w->fix_msg, sizeof w->fix_msg,
+				       "instruction at 0x%08x (word %08x) made no data access; DAF cannot describe it",
+				       (uint32_t)pc, word);
 		if (executed) {
 			unsigned n = daf_rvu_accesses(&s, da, want);
 			if (n != n_acc || !same_accesses(want, acc, n))
-				return wfail(w, CITCAT_ERR_UNSUPPORTED,
-					     "instruction at 0x%08x (word %08x) made data accesses the DAF model does not "
-					     "describe", (uint32_t)pc, word);
+				bad = snprintf(w->fix_msg, sizeof w->fix_msg,
+					       "instruction at 0x%08x (word %08x) made data accesses the DAF model does not "
+					       "describe", (uint32_t)pc, word);
+		}
+		if (bad && !w->m7)
+			return wfail(w, CITCAT_ERR_UNSUPPORTED, "%s", w->fix_msg);
+		if (bad) { /* the M7: a fault cut it short, and its entry follows with the real accesses
+			    * (DAF.md, "The Cortex-M7"); the record says what the decoder will read */
+			memcpy(w->fix_acc, acc, n_all * sizeof *acc);
+			w->fix_n = n_all;
+			w->fix_pending = 1;
+			executed = 1;
+			if (s.addr_known) /* the decoder's address, whatever the core did */
+				da = s.addr;
+		} else if (executed) {
 			if (s.addr_known && s.addr != da)
 				return wfail(w, CITCAT_ERR_INTERNAL,
 					     "RVU bug: instruction at 0x%08x (word %08x) inferred address 0x%08x, real 0x%08x",
@@ -334,20 +356,34 @@ int citcat_daf_write_isa(struct citcat_daf_writer *w, uint64_t pc, uint32_t word
 				w->st.stores++, w->st.stores_traced += (uint64_t)traced;
 		}
 	} else if (n_acc) {
-		return wfail(w, CITCAT_ERR_UNSUPPORTED,
-			     "instruction at 0x%08x (word %08x) accessed memory but the DAF model says it does not%s",
-			     (uint32_t)pc, word, w->m7 && n_all >= 8 && !w->rvu.depth ? " (an exception return in what the DAF takes for thread mode: the trace must start in thread mode)" : "");
+		snprintf(w->fix_msg, sizeof w->fix_msg,
+			 "instruction at 0x%08x (word %08x) accessed memory but the DAF model says it does not%s", (uint32_t)pc,
+			 word, w->m7 && n_all >= 8 && !w->rvu.depth ? " (an exception return in what the DAF takes for thread "
+								      "mode: the trace must start in thread mode)" : "");
+		if (!w->m7)
+			return wfail(w, CITCAT_ERR_UNSUPPORTED, "%s", w->fix_msg);
+		memcpy(w->fix_acc, acc, n_all * sizeof *acc);
+		w->fix_n = n_all;
+		w->fix_pending = 1;
+		n_acc = 0;
 	}
 	if (rstart)
 		w->st.bits += w->rb.nbits - rstart;
 	daf_rvu_end(&w->rvu, &s, executed, da);
 	if (w->m7) {
-		daf_rvu_m7_scan(&w->rvu, acc, n_acc);
+		if (w->fix_pending && (s.memop == DAF_MEM_SINGLE || s.memop == DAF_MEM_MULTI)) {
+			struct citcat_access want[16]; /* what the decoder makes of the record, corrected later */
+			daf_rvu_m7_scan(&w->rvu, want, daf_rvu_accesses(&s, da, want));
+		} else if (!w->fix_pending) {
+			daf_rvu_m7_scan(&w->rvu, acc, n_acc);
+		}
 		if (cand) { /* the return record: returned?, then the frame at SP? or its address */
 			if ((rc = begin_record(w)))
 				return rc;
 			rstart = w->rb.nbits;
 			put_bits(w, (uint32_t)ret, 1);
+			if (ret && w->fix_pending) /* the unstacking is in the correction */
+				ret = 0;
 			if (ret) {
 				int at_sp = ((w->rvu.valid >> 13) & 1) && w->rvu.r[13] == frame;
 				if ((w->rvu.valid >> 13) & 1)
@@ -361,6 +397,7 @@ int citcat_daf_write_isa(struct citcat_daf_writer *w, uint64_t pc, uint32_t word
 		}
 	}
 	w->st.insns++;
+	w->last_insn = 1;
 	return 0;
 }
 
@@ -384,6 +421,18 @@ int citcat_daf_write_entry(struct citcat_daf_writer *w, unsigned exc, const stru
 	 * unless SP is known, the vector address unless VTOR is; 0 = the entry's
 	 * accesses as an escape's */
 	struct daf_rvu *r = &w->rvu;
+	if (w->last_insn) { /* the correction bit: 1 = the instruction before made these accesses instead */
+		put_bits(w, (uint32_t)w->fix_pending, 1);
+		if (w->fix_pending) {
+			if ((rc = put_escape(w, 0, w->fix_acc, w->fix_n)))
+				return rc;
+			daf_rvu_m7_scan(r, w->fix_acc, w->fix_n);
+			r->valid = 0;
+			w->fix_pending = 0;
+			w->st.fixes++;
+		}
+		w->last_insn = 0;
+	}
 	int sp_ok = (r->valid >> 13) & 1, model = n_acc == 9;
 	uint32_t frame = sp_ok ? daf_m7_frame(r->r[13]) : (n_acc ? (uint32_t)acc[0].addr : 0);
 	uint32_t va = r->vtor_ok ? r->vtor + 4 * exc : (n_acc == 9 ? (uint32_t)acc[8].addr : 0);
@@ -411,6 +460,8 @@ int citcat_daf_write_entry(struct citcat_daf_writer *w, unsigned exc, const stru
 int citcat_daf_writer_close(struct citcat_daf_writer *w)
 {
 	int rc = w->err.code;
+	if (!rc && w->fix_pending)
+		rc = wfail(w, CITCAT_ERR_UNSUPPORTED, "%s", w->fix_msg);
 	if (!rc && w->nrec)
 		rc = flush_chunk(w, w->nrec);
 	if (!rc) { /* the end chunk: no records, the instruction count */
@@ -458,6 +509,7 @@ struct citcat_daf_decoder {
 	int e_have;        /* E_POS, E_EXC loaded */
 	uint64_t e_pos;
 	uint32_t e_exc;
+	int last_insn;     /* the last thing decoded was an instruction (an entry may correct it) */
 	struct citcat_daf_stats st;
 	struct citcat_errinfo err;
 };
@@ -777,7 +829,27 @@ int citcat_daf_decode_isa(struct citcat_daf_decoder *d, uint64_t pc, uint32_t wo
 		}
 	}
 	d->st.insns++;
+	d->last_insn = 1;
 	return 1;
+}
+
+/* An access list as an escape's (DAF.md, Records) into REC. */
+static int get_escape(struct citcat_daf_decoder *d, struct citcat_itrace_rec *rec)
+{
+	uint64_t n;
+	int rc;
+	if ((rc = get_vnum(d, &n, 64)))
+		return rc;
+	if (n > CITCAT_ITRACE_MAX_ACC)
+		return dfail(d, CITCAT_ERR_LIMIT, "an access list of %llu accesses", (unsigned long long)n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t sz, wr, a;
+		if ((rc = get_bits(d, 2, &sz)) || (rc = get_bits(d, 1, &wr)) || (rc = get_addr(d, &a)))
+			return rc;
+		rec->acc[i] = (struct citcat_access){.addr = a, .size = (uint8_t)(1u << sz), .write = (uint8_t)wr};
+	}
+	rec->n_acc = (uint32_t)n;
+	return 0;
 }
 
 /* The M7: loads the chunk's next entry (boundary, number) from its list. */
@@ -800,7 +872,7 @@ static int load_entry(struct citcat_daf_decoder *d)
 
 int citcat_daf_decoder_m7(const struct citcat_daf_decoder *d) { return d->m7; }
 
-int citcat_daf_decode_entry(struct citcat_daf_decoder *d, struct citcat_itrace_rec *rec)
+int citcat_daf_decode_entry(struct citcat_daf_decoder *d, struct citcat_itrace_rec *rec, struct citcat_itrace_rec *last)
 {
 	int rc;
 	if (cc_reader_error(d->cr)->code)
@@ -836,10 +908,23 @@ int citcat_daf_decode_entry(struct citcat_daf_decoder *d, struct citcat_itrace_r
 	d->eleft--;
 	if (d->seen == d->nrec)
 		return dfail(d, CITCAT_ERR_CORRUPT, "exception entry %u has no record left in its chunk", exc);
-	uint32_t model;
-	if ((rc = begin_read(d)) || (rc = get_bits(d, 1, &model)))
-		return rc;
+	uint32_t model, fix = 0;
 	struct daf_rvu *r = &d->rvu;
+	if ((rc = begin_read(d)) || (d->last_insn && (rc = get_bits(d, 1, &fix))))
+		return rc;
+	d->last_insn = 0;
+	if (fix) { /* the instruction before made these accesses instead (a fault cut it short) */
+		if (!last)
+			return dfail(d, CITCAT_ERR_INVAL, "exception %u corrects the instruction before, which the caller "
+				     "did not pass", exc);
+		if ((rc = get_escape(d, last)))
+			return rc;
+		daf_rvu_m7_scan(r, last->acc, last->n_acc);
+		r->valid = 0;
+		d->st.fixes++;
+	}
+	if ((rc = get_bits(d, 1, &model)))
+		return rc;
 	int sp_ok = (r->valid >> 13) & 1;
 	uint32_t frame = sp_ok ? daf_m7_frame(r->r[13]) : 0;
 	rec->kind = CITCAT_REC_IRQ;
@@ -861,19 +946,8 @@ int citcat_daf_decode_entry(struct citcat_daf_decoder *d, struct citcat_itrace_r
 		rec->n_acc = 9;
 		r->vtor = va - 4 * exc;
 		r->vtor_ok = 1;
-	} else {
-		uint64_t n;
-		if ((rc = get_vnum(d, &n, 64)))
-			return rc;
-		if (n > CITCAT_ITRACE_MAX_ACC)
-			return dfail(d, CITCAT_ERR_LIMIT, "exception entry with %llu accesses", (unsigned long long)n);
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t sz, wr, a;
-			if ((rc = get_bits(d, 2, &sz)) || (rc = get_bits(d, 1, &wr)) || (rc = get_addr(d, &a)))
-				return rc;
-			rec->acc[i] = (struct citcat_access){.addr = a, .size = (uint8_t)(1u << sz), .write = (uint8_t)wr};
-		}
-		rec->n_acc = (uint32_t)n;
+	} else if ((rc = get_escape(d, rec))) {
+		return rc;
 	}
 	daf_rvu_m7_scan(r, rec->acc, rec->n_acc);
 	daf_rvu_m7_entry(r, frame, model || sp_ok);

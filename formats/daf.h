@@ -35,6 +35,7 @@ struct citcat_daf_stats {
 	uint64_t records;                     /* instructions that consumed a record */
 	uint64_t bits;                        /* record bits (what the trace port carries) */
 	uint64_t entries, returns;            /* Cortex-M7: exception entries and returns */
+	uint64_t fixes;                       /* Cortex-M7: instructions a fault cut short, corrected by their entry */
 };
 
 struct citcat_daf_writer;
@@ -96,8 +97,12 @@ int citcat_daf_decode_isa(struct citcat_daf_decoder *d, uint64_t pc, uint32_t wo
  * instruction (and once more at the end of the flow), call this until it
  * returns 0: 1 fills REC with an exception entry of that boundary (kind IRQ,
  * LINE the exception number, PC 0: the return address is not recorded, the
- * stacking writes and the vector read); or an error as for decode. */
-int citcat_daf_decode_entry(struct citcat_daf_decoder *d, struct citcat_itrace_rec *rec);
+ * stacking writes and the vector read); or an error as for decode.  LAST is
+ * the record decode gave for the instruction before this boundary (NULL if
+ * none): when a fault cut that instruction short, the first entry after it
+ * replaces LAST's accesses with the ones it really made, so write LAST out
+ * only after this call. */
+int citcat_daf_decode_entry(struct citcat_daf_decoder *d, struct citcat_itrace_rec *rec, struct citcat_itrace_rec *last);
 /* 1 when the file is a Cortex-M7 DAF (ISA 3). */
 int citcat_daf_decoder_m7(const struct citcat_daf_decoder *d);
 /* At the end of the flow: checks that every record was consumed and that
