@@ -444,13 +444,13 @@ static void print4(const char *name, const struct row4 *w, const struct run *r, 
 		       "\"filtering\": {\"ld\": %.4f, \"st\": %.4f, \"total\": %.4f}, "
 		       "\"bits_per_instruction\": {\"daf\": %.4f, \"dafdiff\": %.4f}, "
 		       "\"compression_ratio\": {\"daf\": %.3f, \"dafdiff\": %.3f, \"nexus\": %.3f, \"gzip1\": %.3f}, "
-		       "\"cond_bits\": %llu, \"escapes\": %llu, \"encode_minsn_s\": %.1f, \"decode_minsn_s\": %.1f, "
-		       "\"exceptions\": %llu}",
+		       "\"cond_bits\": %llu, \"escapes\": %llu, \"exceptions\": %llu, \"encode_minsn_s\": %.1f, "
+		       "\"decode_minsn_s\": %.1f}",
 		       first ? "" : ", ", name, (unsigned long long)r->insns, (unsigned long long)r->diff.loads,
 		       (unsigned long long)r->diff.stores, w->ld, w->st, w->tot, w->daf, w->dafd, w->r_daf, w->r_dafd,
 		       w->r_nexus, w->r_gzip, (unsigned long long)r->diff.cond_bits, (unsigned long long)r->diff.escapes,
-		       r->enc_s > 0 ? (double)r->insns / r->enc_s / 1e6 : 0.0,
-		       r->dec_s > 0 ? (double)r->insns / r->dec_s / 1e6 : 0.0, (unsigned long long)r->diff.entries);
+		       (unsigned long long)r->diff.entries, r->enc_s > 0 ? (double)r->insns / r->enc_s / 1e6 : 0.0,
+		       r->dec_s > 0 ? (double)r->insns / r->dec_s / 1e6 : 0.0);
 		return;
 	}
 	printf("%-14s %5.2f %5.2f %5.2f  %6.2f %6.2f  %8.2f %8.2f %6.2f %7.2f", name, w->ld, w->st, w->tot, w->daf,

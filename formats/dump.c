@@ -933,10 +933,10 @@ static int daf_next(void *ctx, struct walk *w, int fill)
 		int traced = n->loads_traced + n->stores_traced != b.loads_traced + b.stores_traced;
 		fu(w, DC_INSN, insn);
 		fx(w, DC_PC, fr->pc, 8);
-		if (n->returns != b.returns || !a->out.n_acc) { /* the M7's return record (1 or 0) */
-			w->r.kind = "return";
-		} else if (n->escapes != b.escapes) {
+		if (n->escapes != b.escapes) {
 			w->r.kind = "escape";
+		} else if (n->returns != b.returns || (!a->out.n_acc && n->cond_bits == b.cond_bits)) {
+			w->r.kind = "return"; /* the M7's return record (returned, or not) */
 		} else if (n->cond_bits != b.cond_bits) {
 			w->r.kind = "cond";
 			fu(w, DC_EXEC, a->out.n_acc != 0);

@@ -29,7 +29,7 @@ if(CITCAT_FIRMWARE_M7_FOUND)
   endif()
   if(TARGET firmware_m7fault)
     add_test(NAME daf_m7fault COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/daf_m7.sh $<TARGET_FILE:citcat_cli>
-      ${CMAKE_CURRENT_BINARY_DIR}/m7/m7fault.elf)
+      ${CMAKE_CURRENT_BINARY_DIR}/m7/m7fault.elf --fix)
     set_tests_properties(daf_m7fault PROPERTIES LABELS e2e)
   endif()
   if(TARGET firmware_m7stk)

@@ -6,15 +6,18 @@
 # entry against the trace), must rebuild byte for byte the din the oracle
 # itrace converts to, stacking, unstacking and vector reads included.  With
 # --tamper: a flipped byte is refused with the file name and its offset,
-# exit 2 and no output.
-# Usage: daf_m7.sh CITCAT FIRMWARE.elf [--raw] [--tamper] [capture options...]
+# exit 2 and no output.  `citcat dump` walks the DAF beside the itrace
+# (every entry checked against the itrace's); with --fix it must list an
+# entry that corrects the instruction a fault cut short.
+# Usage: daf_m7.sh CITCAT FIRMWARE.elf [--raw] [--tamper] [--fix] [capture options...]
 set -u
 citcat=$1 elf=$2
 shift 2
-raw=0 tamper=0
+raw=0 tamper=0 fix=0
 while [ $# -gt 0 ]; do
   case $1 in
     --raw) raw=1; shift ;;
+    --fix) fix=1; shift ;;
     --tamper) tamper=1; shift ;;
     *) break ;;
   esac
@@ -39,6 +42,9 @@ for d in $dafs; do
   "$citcat" convert "$r.itrace" --daf "$d" -o "$r.it.din" || fail "itrace flow + $(basename "$d") -> din"
   cmp -s "$r.din" "$r.it.din" || fail "itrace flow + $(basename "$d") does not rebuild the din"
 done
+"$citcat" dump "$r.daf" --itrace "$r.itrace" >"$t/dump" 2>"$t/dump.err" || fail "dump exited $?: $(head -c 300 "$t/dump.err")"
+grep -q ' end insns=[0-9]' "$t/dump" || fail "dump: no end record"
+[ $fix = 0 ] || grep -q ' entry+fix insn=' "$t/dump" || fail "dump: no entry corrects an instruction"
 if [ $tamper = 1 ]; then
   size=$(stat -c %s "$r.daf")
   cp "$r.daf" "$t/bad.daf"
