@@ -100,9 +100,13 @@ static void collect_end(struct target *t, int rc)
 	t->after_exception = 1;
 	t->itstate = 0;
 	target_flush_oracle(t);
-	const struct citcat_itrace_rec *r = t->synced && t->oracle ? m7entry_record(&m->entry, t->uc, m->exc.entry_ret) : NULL;
-	if (r && citcat_itrace_write(t->oracle, r))
+	const struct citcat_itrace_rec *r =
+		t->synced && (t->oracle || t->daf) ? m7entry_record(&m->entry, t->uc, m->exc.entry_ret) : NULL;
+	if (r && t->oracle && citcat_itrace_write(t->oracle, r))
 		target_fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
+	/* the DAF (formats/DAF.md, "The Cortex-M7"): the entry at its boundary */
+	if (r && t->daf && citcat_daf_write_entry(t->daf, r->line, r->acc, r->n_acc))
+		target_fail(t, citcat_daf_writer_error(t->daf)->code, "DAF trace: %s", citcat_daf_writer_error(t->daf)->msg);
 }
 
 /* The interrupt controller's output line n drives NVIC IRQ n (TARGET-M7.md,
@@ -394,9 +398,8 @@ int target_m7_check(struct target *t, const char *elf)
 				   "%s is built for the M profile (Cortex-M); capture it with --target cortex-m7", elf);
 	if (!m7)
 		return 0;
-	if (t->cfg->daf_path || t->cfg->checkpoint_every) /* TARGET-M7.md says why */
-		return target_fail(t, CITCAT_ERR_TARGET, "%s is not available on the Cortex-M7 target",
-				   t->cfg->daf_path ? "--daf" : "--checkpoint-every");
+	if (t->cfg->checkpoint_every) /* TARGET-M7.md says why */
+		return target_fail(t, CITCAT_ERR_TARGET, "%s is not available on the Cortex-M7 target", "--checkpoint-every");
 	return 0;
 }
 

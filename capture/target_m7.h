@@ -42,7 +42,7 @@ int target_m7_resume(struct target *t);
 /* The address to restart uc_emu_start at (Thumb bit set). */
 uint32_t target_m7_resume_pc(struct target *t);
 
-/* Refuses what the M7 capture does not do (--lvt, --daf, checkpoints) and
+/* Refuses what the M7 capture does not do (checkpoints) and
  * firmware built for the other profile.  Returns 0 or a citcat error. */
 int target_m7_check(struct target *t, const char *elf);
 
