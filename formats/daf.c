@@ -573,6 +573,25 @@ static int get_addr(struct citcat_daf_decoder *d, uint32_t *a)
 	return 0;
 }
 
+/* An access list as an escape's (DAF.md, Records) into REC. */
+static int get_escape(struct citcat_daf_decoder *d, struct citcat_itrace_rec *rec)
+{
+	uint64_t n;
+	int rc;
+	if ((rc = get_vnum(d, &n, 64)))
+		return rc;
+	if (n > CITCAT_ITRACE_MAX_ACC)
+		return dfail(d, CITCAT_ERR_LIMIT, "an access list of %llu accesses", (unsigned long long)n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t sz, wr, a;
+		if ((rc = get_bits(d, 2, &sz)) || (rc = get_bits(d, 1, &wr)) || (rc = get_addr(d, &a)))
+			return rc;
+		rec->acc[i] = (struct citcat_access){.addr = a, .size = (uint8_t)(1u << sz), .write = (uint8_t)wr};
+	}
+	rec->n_acc = (uint32_t)n;
+	return 0;
+}
+
 /* The end of a chunk: only zero padding may remain. */
 static int chunk_done(struct citcat_daf_decoder *d)
 {
@@ -758,20 +777,10 @@ int citcat_daf_decode_isa(struct citcat_daf_decoder *d, uint64_t pc, uint32_t wo
 	uint32_t da = s.addr, v;
 	switch (s.need) {
 	case DAF_NEED_ESCAPE: {
-		uint64_t n;
-		if ((rc = begin_read(d)) || (rc = get_vnum(d, &n, 64)))
+		if ((rc = begin_read(d)) || (rc = get_escape(d, rec)))
 			return rc;
-		if (n > CITCAT_ITRACE_MAX_ACC)
-			return dfail(d, CITCAT_ERR_LIMIT, "escape with %llu accesses", (unsigned long long)n);
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t sz, wr, a;
-			if ((rc = get_bits(d, 2, &sz)) || (rc = get_bits(d, 1, &wr)) || (rc = get_addr(d, &a)))
-				return rc;
-			rec->acc[i] = (struct citcat_access){.addr = a, .size = (uint8_t)(1u << sz), .write = (uint8_t)wr};
-		}
-		rec->n_acc = (uint32_t)n;
 		d->st.escapes++;
-		executed = n > 0;
+		executed = rec->n_acc > 0;
 		if (executed) {
 			if (rec->acc[0].write)
 				d->st.stores++, d->st.stores_traced++;
@@ -831,25 +840,6 @@ int citcat_daf_decode_isa(struct citcat_daf_decoder *d, uint64_t pc, uint32_t wo
 	d->st.insns++;
 	d->last_insn = 1;
 	return 1;
-}
-
-/* An access list as an escape's (DAF.md, Records) into REC. */
-static int get_escape(struct citcat_daf_decoder *d, struct citcat_itrace_rec *rec)
-{
-	uint64_t n;
-	int rc;
-	if ((rc = get_vnum(d, &n, 64)))
-		return rc;
-	if (n > CITCAT_ITRACE_MAX_ACC)
-		return dfail(d, CITCAT_ERR_LIMIT, "an access list of %llu accesses", (unsigned long long)n);
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t sz, wr, a;
-		if ((rc = get_bits(d, 2, &sz)) || (rc = get_bits(d, 1, &wr)) || (rc = get_addr(d, &a)))
-			return rc;
-		rec->acc[i] = (struct citcat_access){.addr = a, .size = (uint8_t)(1u << sz), .write = (uint8_t)wr};
-	}
-	rec->n_acc = (uint32_t)n;
-	return 0;
 }
 
 /* The M7: loads the chunk's next entry (boundary, number) from its list. */
