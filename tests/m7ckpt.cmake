@@ -7,6 +7,8 @@
 if(CITCAT_FIRMWARE_M7_FOUND AND TARGET m7rep_edit)
   citcat_add_firmware_m7(m7ckpt SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7ckpt.c
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  citcat_add_firmware_m7(m7ckpt_nmi SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7ckpt_nmi.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
   set(m7ck_args $<TARGET_FILE:citcat_cli> $<TARGET_FILE:m7rep_edit> ${CITCAT_EXAMPLE_DIR}/m7 ${CMAKE_CURRENT_BINARY_DIR}/m7)
   set(m7ck_sections segments_sched segments_crc32 nested dilation usage tamper)
   if(CITCAT_SANITIZE)

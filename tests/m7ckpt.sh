@@ -21,7 +21,10 @@
 #     16 uncached reads more per checkpoint (counted from the disassembly:
 #     TARGET-M7.md); the first NMI exactly N instructions after P; the j-th
 #     CKPT at j * (N + 12) instructions, its branch count the NMI's + 1.
-#   usage: an interval below 1000, --lvt with checkpoints.
+#   usage: an interval below 1000, --lvt with checkpoints, and firmware
+#     with its own NMI_Handler (tests/firmware/m7ckpt_nmi.c): it runs
+#     without checkpoints, and with them the capture stops (exit 2) at the
+#     first checkpoint, leaving no CAT.
 #   tamper: a segment's state edited in its IMS (checksums redone): a
 #     reserved CCR bit and SCS state in a segment that starts at P are
 #     refused (exit 2, the file and the offset named); a moved VTOR, an
@@ -166,6 +169,9 @@ dilation)
 usage)
   expect 2 "checkpoint interval" "$C" capture "$EX/idle_m7.elf" -o "$t/x.cat" --checkpoint-every 999
   expect 2 "LVT or DAF" "$C" capture "$EX/idle_m7.elf" -o "$t/x.cat" --checkpoint-every 1000 --lvt "$t/x.lvt"
+  "$C" capture "$FW/m7ckpt_nmi.elf" -o "$t/y.cat" -q --exit-status >/dev/null 2>"$t/err" || fail "m7ckpt_nmi: $(cat "$t/err")"
+  expect 2 "NMI handler returned .* without running the CITCAT driver" \
+    "$C" capture "$FW/m7ckpt_nmi.elf" -o "$t/x.cat" -q --checkpoint-every 1000
   [ -e "$t/x.cat" ] && fail "a CAT was left behind"
   finish m7ckpt_usage
   ;;
@@ -183,6 +189,7 @@ tamper)
     fail "segment $K: $(cat "$t/err")"
   "$C" replay "$t/k.ims" "$t/k.aes" --segment "$K" --verify "$t/n.cat" -o "$t/k.itrace" -q 2>"$t/err" ||
     fail "segment $K untouched: $(cat "$t/err")"
+  "$C" info "$t/k.ims" | grep -q '^  registers  39$' || fail "info does not list the 39 slots of a checkpoint's segment"
   "$C" ims "$t/n.cat" --segment 0 -o "$t/z.ims" 2>"$t/err" && "$C" aes "$t/n.cat" --segment 0 -o "$t/z.aes" 2>"$t/err" ||
     fail "segment 0: $(cat "$t/err")"
   # the register area is at metadata offset 116 (IMS.md), slot k at 116 + 4k
