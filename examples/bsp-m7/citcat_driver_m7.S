@@ -20,6 +20,9 @@
  *   16 xPSR (APSR | IPSR, with EPSR.T = 1; MRS reads T as 0, so it is added)
  *   17 MSP   18 PSP   19 PRIMASK   20 BASEPRI   21 FAULTMASK   22 CONTROL
  *   DUMP_DONE = 23.
+ * citcat_trace_ckpt (TARGET-M7.md "Checkpoints") then reads 16 SCS
+ * registers into 23 VTOR, 24 AIRCR, 25 CCR, 26 SHCSR, 27..29 SHPR1..3,
+ * 30 IABR0, 31..38 IPR0..7, and writes DUMP_DONE = 39.
  * Values at P:
  *   r0  = 0x40000100 (the cache-maintenance base, used as the store base:
  *         Thumb-2 stores take positive 12-bit offsets, and CMD, INV_I,
