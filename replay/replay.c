@@ -61,6 +61,7 @@ struct replayer {
 	 * retires from BLK_NEXT as its accesses come (ACC_LEFT more calls
 	 * belong to the instruction retired last) and at the next block hook. */
 	int block;        /* the block engine runs */
+	int records;      /* someone takes the itrace records (output, oracle, callbacks) */
 	int precise;
 	int want_switch;  /* the block hook stopped the core to change mode */
 	int degraded;     /* too many switches: per instruction to the end */
@@ -507,7 +508,10 @@ static inline void close_record(struct replayer *p);
  * known RAM). */
 static inline void blk_retire(struct replayer *p, uint32_t a, uint32_t word)
 {
-	close_record(p);
+	if (p->records)
+		close_record(p);
+	else
+		p->c.cur_valid = 0; /* nobody takes the records (--verify alone) */
 	replay_boundary(&p->c, a);
 	retire(p, a, 4, word, 0);
 }
@@ -654,8 +658,11 @@ static int block_switch(struct replay_core *c, uint32_t *pc)
 		if (++p->switches > 256 && p->switches * 1024 > c->insns)
 			p->degraded = 1;
 	}
+	/* dropping RAM's translations, not UC_CTL_TB_FLUSH: a flush made the
+	 * process touch Unicorn's whole code buffer (1 GB of RSS, seconds of
+	 * system time for three flushes on matmul_long) */
 	if (!e)
-		e = uc_ctl(c->uc, UC_CTL_WRITE(UC_CTL_TB_FLUSH, 0));
+		e = uc_ctl_remove_cache(c->uc, c->ram_base, (uint64_t)c->ram_base + c->ram_size);
 	/* the PC after a stop in a block hook is the block's start only without
 	 * a code hook (tests/test_unicorn_block.c): go on where it stopped */
 	*pc = p->switch_pc;
@@ -1058,6 +1065,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		p->block = !why;
 	}
 	p->precise = !p->block;
+	p->records = cfg->out_path || cfg->oracle || cfg->on_record || cfg->observer;
 	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
 				      : citcat_aes_reader_open(&p->scan, cfg->aes_path))) {
 		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->scan));
@@ -1175,6 +1183,10 @@ out:
 	citcat_aes_reader_close(p->aes);
 	citcat_ims_fini(&p->ims);
 	free(p->m7);
+	if (p->block && getenv("CITCAT_BLOCK_STATS"))
+		fprintf(stderr, "block engine: %llu mode changes, %llu blocks decoded, %llu cache hits, degraded %d\n",
+			(unsigned long long)p->switches, (unsigned long long)p->bcache.decoded,
+			(unsigned long long)p->bcache.hits, p->degraded);
 	rblk_cache_fini(&p->bcache);
 	citcat_aes_reader_close(p->scan);
 	if (p->c.ram)
