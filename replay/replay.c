@@ -1183,10 +1183,6 @@ out:
 	citcat_aes_reader_close(p->aes);
 	citcat_ims_fini(&p->ims);
 	free(p->m7);
-	if (p->block && getenv("CITCAT_BLOCK_STATS"))
-		fprintf(stderr, "block engine: %llu mode changes, %llu blocks decoded, %llu cache hits, degraded %d\n",
-			(unsigned long long)p->switches, (unsigned long long)p->bcache.decoded,
-			(unsigned long long)p->bcache.hits, p->degraded);
 	rblk_cache_fini(&p->bcache);
 	citcat_aes_reader_close(p->scan);
 	if (p->c.ram)
