@@ -32,7 +32,7 @@ uc_err core_add_hooks(uc_engine *uc, const struct core_hooks *h, void *ctx, uint
 {
 	uc_hook hk;
 	uint64_t rb = ram_base, re = (uint64_t)ram_base + ram_size - 1;
-	uc_err e = uc_hook_add(uc, &hk, UC_HOOK_CODE, h->code, ctx, 1, 0);
+	uc_err e = h->code ? uc_hook_add(uc, &hk, UC_HOOK_CODE, h->code, ctx, 1, 0) : UC_ERR_OK;
 	if (!e)
 		e = uc_hook_add(uc, &hk, h->mem_types, h->mem, ctx, rb, re);
 	if (!e)

@@ -41,7 +41,8 @@ uc_err core_open_m7(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_
 /* The hook set of a modelled run, all with context CTX: CODE before every
  * instruction, MEM on data accesses within RAM (MEM_TYPES, e.g.
  * UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ), UNMAPPED on accesses to nothing,
- * INTR on CPU exceptions.  BLOCK_THUMB (NULL: none) is where a block hook
+ * INTR on CPU exceptions (CODE may be NULL: none, the replayer's block
+ * engine adds it when it needs it).  BLOCK_THUMB (NULL: none) is where a block hook
  * keeps CPSR.T of the translation block about to run, read once per block
  * instead of once per instruction (capture/thumb.h, thumb_state_in).
  * Returns a Unicorn error. */

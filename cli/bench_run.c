@@ -82,11 +82,12 @@ static struct phase *add(struct fw *f, const char *name, uint64_t insns, double 
 	return p;
 }
 
-static int replay_phase(struct fw *f, const char *name, const char *ims, const char *aes, const char *cat,
-			const char *out, const char *elf)
+static int replay_phase_engine(struct fw *f, const char *name, const char *ims, const char *aes, const char *cat,
+			       const char *out, const char *elf, unsigned engine)
 {
 	struct citcat_replay_config c;
 	citcat_replay_config_default(&c);
+	c.engine = engine;
 	c.ims_path = ims;
 	c.aes_path = aes;
 	c.verify_cat = cat;
@@ -105,6 +106,12 @@ static int replay_phase(struct fw *f, const char *name, const char *ims, const c
 		return cli_errinfo(res.err_path ? res.err_path : elf, &err);
 	add(f, name, res.insns, t1 - replay_start, replay_start - t0);
 	return 0;
+}
+
+static int replay_phase(struct fw *f, const char *name, const char *ims, const char *aes, const char *cat,
+			const char *out, const char *elf)
+{
+	return replay_phase_engine(f, name, ims, aes, cat, out, elf, CITCAT_REPLAY_ENGINE_INSN);
 }
 
 /* Converts ITR to FMT, writing to /dev/null through standard output. */
@@ -167,11 +174,17 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 	add(f, "aes", f->traced, bp.aes_s, 0);
 	if ((rc = replay_phase(f, "replay --verify", ims_p, aes_p, cat, NULL, elf)))
 		goto out;
+	/* the block engine (replay/REPLAY.md "Block-granular replay"); auto, so
+	 * that a run it does not take is timed on the insn engine */
+	if ((rc = replay_phase_engine(f, "replay --verify (block)", ims_p, aes_p, cat, NULL, elf, CITCAT_REPLAY_ENGINE_AUTO)))
+		goto out;
 	remove(cat);
 	cc_writer_threads = 0;
 	rc = replay_phase(f, "replay -> itrace, 1 thread", ims_p, aes_p, NULL, itr, elf);
 	cc_writer_threads = 1;
 	if (rc || (rc = replay_phase(f, "replay -> itrace", ims_p, aes_p, NULL, itr, elf)))
+		goto out;
+	if ((rc = replay_phase_engine(f, "replay -> itrace (block)", ims_p, aes_p, NULL, itr, elf, CITCAT_REPLAY_ENGINE_AUTO)))
 		goto out;
 	rc = EXIT_USAGE;
 	if (cc_bare_run(ims_p, aes_p, itr, &f->bare, &err)) {

@@ -30,6 +30,10 @@ static const char replay_help[] =
 	"                   files that are segment K (citcat ims/aes --segment K): --verify compares with the\n"
 	"                   CAT's slice of that segment (replay/SEGMENTS.md)\n"
 	"  --max-insns N    stop after N instructions if the traced interval is longer\n"
+	"  --engine E       insn (default: a code hook on every instruction), block (a\n"
+	"                   block hook, per instruction only where needed; refuses a run\n"
+	"                   it does not take, saying why) or auto (block when it takes\n"
+	"                   the run); the output is the same (replay/REPLAY.md)\n"
 	"  --elf FW.elf     name functions and source lines (function+0xOFF (file:line))\n"
 	"                   in a divergence report\n"
 	"                   (exit 2, no output left: the trace would be incomplete)\n"
@@ -144,6 +148,16 @@ int cmd_replay(int argc, char **argv)
 			if (cli_parse_u64(argv[++i], &c.verify_segment) || c.verify_segment >= UINT32_MAX)
 				return cli_usage_error("replay", "bad segment number '%s'", argv[i]);
 			c.verify_segment++;
+		} else if (strcmp(a, "--engine") == 0 && i + 1 < argc) {
+			const char *e = argv[++i];
+			if (strcmp(e, "insn") == 0)
+				c.engine = CITCAT_REPLAY_ENGINE_INSN;
+			else if (strcmp(e, "block") == 0)
+				c.engine = CITCAT_REPLAY_ENGINE_BLOCK;
+			else if (strcmp(e, "auto") == 0)
+				c.engine = CITCAT_REPLAY_ENGINE_AUTO;
+			else
+				return cli_usage_error("replay", "bad engine '%s' (insn, block or auto)", e);
 		} else if (strcmp(a, "--max-insns") == 0 && i + 1 < argc) {
 			if (cli_parse_count(argv[++i], &c.max_insns) || c.max_insns == 0)
 				return cli_usage_error("replay", "bad instruction count '%s'", argv[i]);

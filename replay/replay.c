@@ -15,6 +15,7 @@
 #include "replay.h"
 #include "replay_int.h"
 #include "replay_m7.h"
+#include "replay_block.h"
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
@@ -53,6 +54,29 @@ struct replayer {
 
 	int fault_seen; /* the recorded fault was reproduced (AES END, CITCAT_STOP_FAULT) */
 	struct replay_m7 *m7; /* the Cortex-M7 (isa 2), else NULL */
+
+	/* The block engine (REPLAY.md "Block-granular replay").  PRECISE: the
+	 * code hook is installed and every instruction retires in hook_code,
+	 * always so under the insn engine; otherwise the current block BLK
+	 * retires from BLK_NEXT as its accesses come (ACC_LEFT more calls
+	 * belong to the instruction retired last) and at the next block hook. */
+	int block;        /* the block engine runs */
+	int records;      /* someone takes the itrace records (output, oracle, callbacks) */
+	int precise;
+	int want_switch;  /* the block hook stopped the core to change mode */
+	int degraded;     /* too many switches: per instruction to the end */
+	uc_hook code_hook;
+	struct rblk_cache bcache;
+	const struct rblk *blk;
+	uint32_t blk_next, acc_left;
+	uint64_t switches, prog_mark;
+	uint32_t switch_pc; /* where the block hook stopped (bit 0: Thumb) */
+	/* a second reader of the AES, kept at the first interrupt or DMA record
+	 * not yet applied (device records before it are the main reader's):
+	 * a block runs without the code hook only when its branch count is
+	 * below AHEAD_BC */
+	struct citcat_aes_reader *scan;
+	uint64_t ahead_bc;
 };
 
 
@@ -95,6 +119,19 @@ static int cat_next(struct replayer *p, struct citcat_cat_event *ev)
 	if (p->cat_seg > 0 && (ev->kind == CITCAT_CAT_IRQ || ev->kind == CITCAT_CAT_EXC || ev->kind == CITCAT_CAT_DMA))
 		ev->bcount -= p->cat_base_bcount;
 	return rc;
+}
+
+/* The scan reader to the next interrupt or DMA record (none: AHEAD_BC is
+ * the largest count).  Its errors are the main reader's to report. */
+static void scan_ahead(struct replayer *p)
+{
+	struct citcat_aes_rec r;
+	p->ahead_bc = UINT64_MAX;
+	while (p->scan && citcat_aes_next(p->scan, &r) == 1 && r.kind != CITCAT_AES_END)
+		if (r.kind == CITCAT_AES_DMA || r.kind == CITCAT_AES_IRQ) {
+			p->ahead_bc = r.bcount;
+			return;
+		}
 }
 
 static void next_aes(struct replayer *p)
@@ -268,10 +305,15 @@ static inline void emit_record(struct replayer *p, const struct citcat_itrace_re
 
 static int expected_fault(struct replayer *p, unsigned kind, uint32_t pc, uint32_t addr);
 
+static int blk_attribute(struct replayer *p);
+static void blk_finish(struct replayer *p);
+
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
 	if (p->c.done) /* after a reproduced fault: the instruction ends there */
+		return;
+	if (!p->precise && !blk_attribute(p))
 		return;
 	int w = type == UC_MEM_WRITE;
 	uint64_t v = (uint64_t)value;
@@ -296,6 +338,8 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	uint32_t addr = p->ims.cfg.dev_base + (uint32_t)off;
 	int counter = citcat_aes_is_counter(&p->ims.cfg, addr);
 	unsigned want_kind = counter ? CITCAT_AES_COUNTER : CITCAT_AES_INPUT;
+	if (!p->precise && !p->c.failed && !p->c.done && !blk_attribute(p))
+		return 0;
 	if (p->c.failed || p->c.done || expected_fault(p, CITCAT_FAULT_DEV_READ, p->c.cur_pc, addr))
 		return 0;
 	if (!p->next_valid || p->next.kind != want_kind || p->next.addr != addr || p->next.size != size) {
@@ -322,6 +366,8 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	uint32_t addr = p->ims.cfg.dev_base + (uint32_t)off;
 	if (size < 8)
 		value &= (1ull << (8 * size)) - 1;
+	if (!p->precise && !p->c.failed && !p->c.done && !blk_attribute(p))
+		return;
 	if (p->c.failed || p->c.done || expected_fault(p, CITCAT_FAULT_DEV_WRITE, p->c.cur_pc, addr))
 		return;
 	if (!p->next_valid || p->next.kind != CITCAT_AES_OUTPUT || p->next.addr != addr || p->next.size != size ||
@@ -409,6 +455,8 @@ static int async_events(struct replayer *p, uint32_t a)
 				replay_kset(p->c.known, d->addr - p->c.ram_base + i);
 			p->c.res->dma++;
 			next_aes(p);
+			if (p->block)
+				scan_ahead(p);
 			continue;
 		}
 		if (p->c.itstate) {
@@ -429,6 +477,8 @@ static int async_events(struct replayer *p, uint32_t a)
 		emit_record(p, &irq);
 		replay_enter_irq(&p->c, line, a);
 		next_aes(p);
+		if (p->block)
+			scan_ahead(p);
 		return 1;
 	}
 	return 0;
@@ -441,6 +491,185 @@ static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word,
 	thumb_ifetch(&p->c.bus, a, size);
 	replay_retire(&p->c, a, size, word, thumb);
 	p->c.bus.cycle++;
+}
+
+/* ---- the block engine (REPLAY.md "Block-granular replay") ---- */
+
+/* A memory-hook call (or MMIO callback) in the current block: it belongs to
+ * the instruction retired last while that has calls left, else to the next
+ * memory instruction whose condition holds on the flags now (current in a
+ * memory hook: tests/test_unicorn_block.c); every instruction up to it
+ * retires first, so its fetch precedes the access on the bus (REPLAY.md
+ * "Bus order").  Returns 0 after a divergence. */
+static inline void close_record(struct replayer *p);
+
+/* The A32 instruction WORD at A retires: hook_code's steps at a boundary
+ * the block engine has checked beforehand (blk_qualify: nothing due, in
+ * known RAM). */
+static inline void blk_retire(struct replayer *p, uint32_t a, uint32_t word)
+{
+	if (p->records)
+		close_record(p);
+	else
+		p->c.cur_valid = 0; /* nobody takes the records (--verify alone) */
+	replay_boundary(&p->c, a);
+	retire(p, a, 4, word, 0);
+}
+
+static int blk_attribute(struct replayer *p)
+{
+	if (p->acc_left) {
+		p->acc_left--;
+		return 1;
+	}
+	const struct rblk *b = p->blk;
+	uint32_t cpsr = 0;
+	int have_cpsr = 0;
+	while (b && p->blk_next < b->n) {
+		uint32_t i = p->blk_next++;
+		blk_retire(p, b->addr + 4 * i, b->word[i]);
+		if (!b->nacc[i])
+			continue;
+		if (b->cond[i] != 14) {
+			if (!have_cpsr) {
+				uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
+				have_cpsr = 1;
+			}
+			if (!thumb_cond_passed(b->cond[i], cpsr))
+				continue;
+		}
+		p->acc_left = b->nacc[i] - 1u;
+		return 1;
+	}
+	replay_diverge(&p->c, "block engine", "a memory instruction of the decoded block for this access",
+		       "an access after the block's last one (block 0x%08x)", b ? b->addr : 0);
+	return 0;
+}
+
+/* The current block ran to its end: its remaining instructions retire. */
+static void blk_finish(struct replayer *p)
+{
+	const struct rblk *b = p->blk;
+	if (!b)
+		return;
+	while (p->blk_next < b->n) {
+		uint32_t i = p->blk_next++;
+		blk_retire(p, b->addr + 4 * i, b->word[i]);
+	}
+	p->blk = NULL;
+	if (p->acc_left)
+		replay_diverge(&p->c, "block engine", "every memory-hook call the decoded block accounts for",
+			       "%u fewer (block 0x%08x)", p->acc_left, b->addr);
+	p->acc_left = 0;
+}
+
+/* The block of SIZE bytes at A, about to run, when it can run without a code
+ * hook: A32, in known RAM, decodable, and nothing due inside it (an AES
+ * event at its branch count, the end of the interval, --max-insns).
+ * NULL: it runs per instruction. */
+static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t size)
+{
+	if (p->degraded || p->c.block_thumb || p->c.itstate || !size || (size & 3))
+		return NULL;
+	uint32_t n = size / 4;
+	uint64_t bc = p->c.bcount + (uint64_t)core_branched(a, p->c.expect_pc, p->c.after_exception);
+	if (p->ahead_bc <= bc || (p->next_async && p->next.bcount <= bc))
+		return NULL;
+	if (p->c.insns + n >= p->total || (p->cfg->max_insns && p->c.insns + n >= p->cfg->max_insns))
+		return NULL;
+	uint32_t off = a - p->c.ram_base;
+	if (off >= p->c.ram_size || p->c.ram_size - off < size)
+		return NULL;
+	/* known bytes never become unknown in this replayer: once decoded from
+	 * known bytes, a block stays known */
+	const struct rblk *b = &p->bcache.slot[(a >> 2) & p->bcache.mask];
+	if (b->word == NULL || b->addr != a || b->n != n)
+		for (uint32_t i = 0; i < size; i += 4)
+			if (!replay_known_range(&p->c, a + i, 4))
+				return NULL;
+	b = rblk_get(&p->bcache, a, n, p->c.ram + off);
+	if (!b) {
+		replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		return NULL;
+	}
+	return b->precise ? NULL : b;
+}
+
+static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
+{
+	struct replayer *p = ctx;
+	uint32_t cpsr;
+	uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+	p->c.block_thumb = (uint8_t)((cpsr >> 5) & 1); /* as core.c's block hook */
+	if (p->c.failed || p->c.done) {
+		uc_emu_stop(uc);
+		return;
+	}
+	if (!p->precise)
+		blk_finish(p);
+	if (p->c.failed)
+		return;
+	const struct rblk *b = blk_qualify(p, (uint32_t)address, size);
+	if (p->c.failed)
+		return;
+	if ((b != NULL) == p->precise) {
+		/* stop before the block runs (tests/test_unicorn_block.c) and
+		 * change mode: block_switch */
+		p->want_switch = 1;
+		p->switch_pc = (uint32_t)address | p->c.block_thumb;
+		uc_emu_stop(uc);
+		return;
+	}
+	if (!b)
+		return;
+	p->blk = b;
+	p->blk_next = 0;
+	p->acc_left = 0;
+	if (p->cfg->progress && (p->c.insns >> 20) != p->prog_mark) {
+		p->prog_mark = p->c.insns >> 20;
+		if (p->cfg->progress(p->cfg->progress_ctx, p->c.insns, p->total))
+			replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions",
+				    (unsigned long long)p->c.insns);
+	}
+}
+
+static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx);
+
+/* After uc_emu_start returned (replay_run): a mode change the block hook
+ * asked for.  The code hook goes in or out and every translation is
+ * dropped, since a translation holds its code-hook calls or lacks them
+ * (tests/test_unicorn_block.c).  Returns 1 when the run goes on. */
+static int block_switch(struct replay_core *c, uint32_t *pc)
+{
+	struct replayer *p = (struct replayer *)c;
+	if (!p->want_switch)
+		return 0;
+	p->want_switch = 0;
+	uc_err e;
+	if (p->precise) {
+		e = uc_hook_del(c->uc, p->code_hook);
+		p->precise = 0;
+	} else {
+		e = uc_hook_add(c->uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
+		p->precise = 1;
+		/* a loop that keeps changing mode costs two translation flushes a
+		 * turn: per instruction to the end, when it does so on average
+		 * more than once in 1024 instructions */
+		if (++p->switches > 256 && p->switches * 1024 > c->insns)
+			p->degraded = 1;
+	}
+	/* dropping RAM's translations, not UC_CTL_TB_FLUSH: a flush made the
+	 * process touch Unicorn's whole code buffer (1 GB of RSS, seconds of
+	 * system time for three flushes on matmul_long) */
+	if (!e)
+		e = uc_ctl_remove_cache(c->uc, c->ram_base, (uint64_t)c->ram_base + c->ram_size);
+	/* the PC after a stop in a block hook is the block's start only without
+	 * a code hook (tests/test_unicorn_block.c): go on where it stopped */
+	*pc = p->switch_pc;
+	if (e)
+		replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "changing the replay engine's mode failed: %s",
+			    uc_strerror(e));
+	return 1;
 }
 
 /* The condition-failed instructions of an IT block that Unicorn ran no code
@@ -541,6 +770,12 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 	uint32_t a = (uint32_t)addr;
 	if (p->c.done)
 		return false;
+	if (!p->precise) { /* the block engine: the instructions before it ran */
+		if (type == UC_MEM_FETCH_UNMAPPED)
+			blk_finish(p);
+		else
+			blk_attribute(p);
+	}
 	if (type == UC_MEM_FETCH_UNMAPPED) {
 		/* no code hook ran for A: the branch-counter rule, as in hook_code
 		 * (and as the capture model applies it to such a fetch) */
@@ -563,6 +798,8 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 		replay_m7_intr(p->m7, intno);
 		return;
 	}
+	if (!p->precise)
+		blk_finish(p);
 	/* the capture model's mapping (capture/target.c, hook_intr) */
 	unsigned kind = intno == 1 ? CITCAT_FAULT_UNDEF : intno == 2 ? CITCAT_FAULT_SVC : intno == 7 ? CITCAT_FAULT_BKPT
 														  : CITCAT_FAULT_ABORT;
@@ -684,6 +921,35 @@ static void check_cat_id(struct replayer *p)
 	     (unsigned long long)p->ims.id.hash);
 }
 
+/* Why the block engine does not take this run, or NULL when it does
+ * (REPLAY.md "Block-granular replay": what it covers).  The AES is read
+ * once more for its END record; its errors are the main reader's to
+ * report. */
+static const char *block_refusal(struct replayer *p)
+{
+	const struct citcat_replay_config *cfg = p->cfg;
+	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
+		return "the Cortex-M7 (Thumb code and its exception model) is replayed per instruction only";
+	if (cfg->observer)
+		return "an observer needs the registers after every instruction";
+	struct citcat_aes_reader *r = NULL;
+	const char *why = NULL;
+	if (cfg->segment ? citcat_aes_reader_open_segment(&r, cfg->aes_path, cfg->segment - 1)
+			 : citcat_aes_reader_open(&r, cfg->aes_path)) {
+		citcat_aes_reader_close(r);
+		return NULL;
+	}
+	struct citcat_aes_rec rec;
+	while (citcat_aes_next(r, &rec) == 1)
+		if (rec.kind == CITCAT_AES_END) {
+			if (rec.line == CITCAT_STOP_FAULT)
+				why = "the run ends in a fault, which only the per-instruction engine reproduces";
+			break;
+		}
+	citcat_aes_reader_close(r);
+	return why;
+}
+
 int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_replay_result *res,
 		      struct citcat_errinfo *err)
 {
@@ -794,6 +1060,33 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: replacement state does not fit the cache policy", cfg->ims_path);
 		goto out;
 	}
+	if (cfg->engine > CITCAT_REPLAY_ENGINE_AUTO) {
+		rc = replay_fail(&p->c, NULL, CITCAT_ERR_INVAL, UINT64_MAX, "unknown replay engine %u", cfg->engine);
+		goto out;
+	}
+	if (cfg->engine != CITCAT_REPLAY_ENGINE_INSN) {
+		const char *why = block_refusal(p);
+		if (why && cfg->engine == CITCAT_REPLAY_ENGINE_BLOCK) {
+			rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					 "the block engine does not take this run: %s (the insn or auto engine does)", why);
+			goto out;
+		}
+		p->block = !why;
+	}
+	p->precise = !p->block;
+	p->records = cfg->out_path || cfg->oracle || cfg->on_record || cfg->observer;
+	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
+				      : citcat_aes_reader_open(&p->scan, cfg->aes_path))) {
+		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->scan));
+		rc = p->c.err->code;
+		goto out;
+	}
+	if (p->block)
+		scan_ahead(p);
+	if (p->block && rblk_cache_init(&p->bcache, 12)) {
+		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		goto out;
+	}
 	int itr = cfg->out_path || cfg->oracle || cfg->observer || cfg->on_record;
 	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | (itr ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
 				   hook_unmapped, hook_intr,
@@ -808,9 +1101,21 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		if ((rc = replay_m7_open(p->m7, &p->c, cfg->ims_path, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))
 			goto out;
-	} else if ((rc = replay_open_core(&p->c, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, mmio_write, &hooks,
-					  p, &p->ims.regs, (p->ims.sctlr & ARM_SCTLR_TE) != 0))) {
-		goto out;
+	} else {
+		if (p->block) { /* no code hook until a block needs one (block_switch) */
+			hooks.code = NULL;
+			hooks.block_thumb = NULL;
+		}
+		if ((rc = replay_open_core(&p->c, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, mmio_write, &hooks,
+					   p, &p->ims.regs, (p->ims.sctlr & ARM_SCTLR_TE) != 0)))
+			goto out;
+		uc_hook bh;
+		if (p->block && uc_hook_add(p->c.uc, &bh, UC_HOOK_BLOCK, hook_block, p, 1, 0)) {
+			rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: block hook");
+			goto out;
+		}
+		if (p->block)
+			p->c.between = block_switch;
 	}
 	if (p->m7)
 		p->c.block_thumb = 1; /* always Thumb: no block hook on the M7 (hook_code's thumb_state_in) */
@@ -887,6 +1192,8 @@ out:
 	citcat_aes_reader_close(p->aes);
 	citcat_ims_fini(&p->ims);
 	free(p->m7);
+	rblk_cache_fini(&p->bcache);
+	citcat_aes_reader_close(p->scan);
 	if (p->c.ram)
 		munmap(p->c.ram, p->c.ram_size);
 	free(p->c.known);

@@ -268,6 +268,11 @@ void replay_run(struct replay_core *c, replay_fault_fn fault)
 		if (c->failed || c->done)
 			break;
 		pc = thumb_resume_pc(c->uc);
+		if (!ue && c->between && c->between(c, &pc)) {
+			if (c->failed)
+				break;
+			continue;
+		}
 		if (ue && c->resume) { /* an M7 BusFault taken in the unmapped hook (replay_m7.c) */
 			c->resume = 0;
 			continue;

@@ -58,6 +58,11 @@ struct replay_core {
 	double t0; /* when the run began (replay_now_s) */
 	enum citcat_isa itrace_isa; /* of the regenerated itrace; 0 is CITCAT_ISA_ARM_A32 */
 	int ckpt_cut; /* a checkpoint was entered: cut the itrace's chunk after its INV_I store (replay_output) */
+	/* Called by replay_run when uc_emu_start returned without an error
+	 * before the run is done (NULL: none); 1 when it stopped on purpose and
+	 * the run goes on at *PC (the block engine's mode change; bit 0 selects
+	 * Thumb state). */
+	int (*between)(struct replay_core *c, uint32_t *pc);
 };
 
 static inline int replay_kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }

@@ -23,6 +23,34 @@ static const uint32_t arm_tgt[] = {0xe3a02002, 0xe7f000f0};
  *   0x40e ldreq r5,[r3,#8]             0x410 str r0,[r3,#12]  0x412 udf */
 /* A32 at 0x500: ldm r3,{r4,r5,r6}; ldrd r4,r5,[r3]; ldr r4,[r3,#1];
  * push {r4,r5}; udf */
+/* A32 at 0x700: mov r0,#5; cmp r0,#5; ldr r2,[r6] (r6: the MMIO window);
+ * mov r0,#7; cmp r0,#8; str r0,[r6,#4]; udf */
+static const uint32_t mmio_prog[] = {0xe3a00005, 0xe3500005, 0xe5962000, 0xe3a00007, 0xe3500008, 0xe5860004, 0xe7f000f0};
+static uint32_t rd(uc_engine *uc, int r);
+static uint32_t mmio_cpsr[2], mmio_r0[2];
+static int n_mmio;
+
+static uint64_t mmio_rd(uc_engine *uc, uint64_t off, unsigned size, void *u)
+{
+	(void)off, (void)size, (void)u;
+	if (n_mmio < 2) {
+		mmio_cpsr[n_mmio] = rd(uc, UC_ARM_REG_CPSR);
+		mmio_r0[n_mmio++] = rd(uc, UC_ARM_REG_R0);
+	}
+	return 0x55;
+}
+
+static void mmio_wr(uc_engine *uc, uint64_t off, unsigned size, uint64_t v, void *u)
+{
+	(void)off, (void)size, (void)v, (void)u;
+	if (n_mmio < 2) {
+		mmio_cpsr[n_mmio] = rd(uc, UC_ARM_REG_CPSR);
+		mmio_r0[n_mmio++] = rd(uc, UC_ARM_REG_R0);
+	}
+}
+
+/* A32 at 0x600: subs r0,r0,#1; bne 0x600; udf */
+static const uint32_t loop_prog[] = {0xe2500001, 0x1afffffd, 0xe7f000f0};
 static const uint32_t multi_prog[] = {0xe8930070, 0xe1c340d0, 0xe5934001, 0xe92d0030, 0xe7f000f0};
 static const uint16_t thumb_prog[] = {0x2005, 0x2805, 0x681a, 0x2007, 0x2808,
 				      0xbf14, 0x685c, 0x689d, 0x60d8, 0xde00};
@@ -36,7 +64,15 @@ static struct rec recs[MAXREC];
 static int n_recs;
 static uint32_t blocks[MAXREC];
 static int n_blocks;
+static uint32_t block_size[MAXREC];
 static uint32_t stop_at; /* block hook: uc_emu_stop when a block starts here */
+static int n_code, stop_nth, stop_seen; /* stop_nth: stop at the stop_nth start of stop_at only */
+
+static void hcode(uc_engine *uc, uint64_t a, uint32_t s, void *u)
+{
+	(void)uc, (void)a, (void)s, (void)u;
+	n_code++;
+}
 
 static uint32_t rd(uc_engine *uc, int r)
 {
@@ -63,10 +99,12 @@ static void hmem(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, voi
 
 static void hblock(uc_engine *uc, uint64_t a, uint32_t s, void *u)
 {
-	(void)s, (void)u;
-	if (n_blocks < MAXREC)
+	(void)u;
+	if (n_blocks < MAXREC) {
+		block_size[n_blocks] = s;
 		blocks[n_blocks++] = (uint32_t)a;
-	if (stop_at && a == stop_at)
+	}
+	if (stop_at && a == stop_at && (!stop_nth || ++stop_seen == stop_nth))
 		uc_emu_stop(uc);
 }
 
@@ -81,6 +119,9 @@ static uc_engine *setup(void)
 	uc_mem_write(uc, 0x300, arm_tgt, sizeof arm_tgt);
 	uc_mem_write(uc, 0x400, thumb_prog, sizeof thumb_prog);
 	uc_mem_write(uc, 0x500, multi_prog, sizeof multi_prog);
+	uc_mem_write(uc, 0x600, loop_prog, sizeof loop_prog);
+	uc_mem_write(uc, 0x700, mmio_prog, sizeof mmio_prog);
+	CHECK_EQ(uc_mmio_map(uc, 0x100000, 0x1000, mmio_rd, NULL, mmio_wr, NULL), UC_ERR_OK);
 	uint32_t data[4] = {0x11, 0x22, 0x33, 0x44};
 	uc_mem_write(uc, 0x1000, data, sizeof data);
 	uc_hook h;
@@ -245,6 +286,69 @@ int main(void)
 		CHECK_EQ(recs[k].size, 4);
 		CHECK_EQ(recs[k].pc, 0x500);
 	}
+
+	/* 6. What the block engine's mode change relies on (replay.c,
+	 * block_switch).  With a code hook added and the translations flushed,
+	 * every instruction gets its code hook, and uc_emu_stop in the block
+	 * hook still stops before the block (none of its code hooks run), also
+	 * for a block that loops to itself (0x600: subs r0; bne 0x600).  Here
+	 * the PC is then the block's start, but in sha256's polling loop (an
+	 * ldr from the device window, ands, bne to itself) replayed with the
+	 * code hook it was the bne's address: the replayer does not read the PC
+	 * after such a stop, it resumes at the address the block hook was given. */
+	uc_hook ch;
+	n_code = 0;
+	CHECK_EQ(uc_hook_add(uc, &ch, UC_HOOK_CODE, hcode, NULL, 1, 0), UC_ERR_OK);
+	CHECK_EQ(uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TB_FLUSH, 0)), UC_ERR_OK);
+	reset_regs(uc);
+	stop_at = 0x300;
+	CHECK_EQ(uc_emu_start(uc, 0x200, 0x304, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_code, 2);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x300);
+	reset_regs(uc);
+	uint32_t three = 3;
+	uc_reg_write(uc, UC_ARM_REG_R0, &three);
+	stop_at = 0x600;
+	stop_nth = 2; /* the second time the loop's block starts */
+	n_code = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x600, 0x60c, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_code, 2);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R0), 2);
+	stop_nth = 0;
+	/* and back: the code hook deleted and the translations flushed, the
+	 * block runs with no code hook call */
+	stop_at = 0;
+	CHECK_EQ(uc_hook_del(uc, ch), UC_ERR_OK);
+	CHECK_EQ(uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TB_FLUSH, 0)), UC_ERR_OK);
+	n_code = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x300, 0x304, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_code, 0);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 2);
+	/* 8. Device accesses (uc_mmio_map, not hooked by the RAM memory
+	 * hooks): in the MMIO callbacks too, with no code hook, R0-R14 and NZCV
+	 * are those in front of the accessing instruction (the block engine
+	 * attributes device accesses as memory-hook calls). */
+	CHECK_EQ(uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TB_FLUSH, 0)), UC_ERR_OK);
+	reset_regs(uc);
+	uint32_t r6 = 0x100000;
+	uc_reg_write(uc, UC_ARM_REG_R6, &r6);
+	CHECK_EQ(uc_emu_start(uc, 0x700, 0x718, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_mmio, 2);
+	CHECK_EQ(mmio_r0[0], 5);
+	CHECK_EQ(NZCV(mmio_cpsr[0]), 0x6);
+	CHECK_EQ(mmio_r0[1], 7);
+	CHECK_EQ(NZCV(mmio_cpsr[1]), 0x8);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0x55);
+	/* 7. The block hook's size is the block's bytes, its last instruction
+	 * included (the block engine retires size / 4 instructions): arm_prog
+	 * is one block of nine instructions ending in the udf. */
+	reset_regs(uc);
+	n_blocks = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x500, 0, 0), UC_ERR_INSN_INVALID);
+	CHECK_EQ(n_blocks, 1);
+	CHECK_EQ(block_size[0], 0x24);
 	uc_close(uc);
 	CHECK_DONE();
 }

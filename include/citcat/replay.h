@@ -77,7 +77,16 @@ struct citcat_replay_config {
 	 * (citcat_ims_read_segment, citcat_aes_reader_open_segment).  Set
 	 * VERIFY_SEGMENT to the same value to verify it against its slice. */
 	uint64_t segment;
+	/* Which engine replays (replay/REPLAY.md "Block-granular replay"):
+	 * CITCAT_REPLAY_ENGINE_INSN (0, a code hook on every instruction),
+	 * _BLOCK (a block hook, per instruction only where needed; a run it
+	 * does not take is refused with CITCAT_ERR_UNSUPPORTED and the reason),
+	 * _AUTO (_BLOCK when it takes the run, else _INSN).  The output is the
+	 * same with every engine. */
+	unsigned engine;
 };
+
+enum { CITCAT_REPLAY_ENGINE_INSN = 0, CITCAT_REPLAY_ENGINE_BLOCK = 1, CITCAT_REPLAY_ENGINE_AUTO = 2 };
 
 enum { CITCAT_OBS_SP = 13, CITCAT_OBS_LR = 14, CITCAT_OBS_PC = 15, CITCAT_OBS_CPSR = 16, CITCAT_OBS_SPSR = 17,
        CITCAT_OBS_NREGS = 18 };
