@@ -12,11 +12,14 @@
 # Usage: bench_before_after.sh REV_BEFORE [REV_AFTER]
 #   REV_AFTER defaults to HEAD.  Environment:
 #   ROUNDS (default 2)  rounds of BEFORE then AFTER per example
-#   ELFS                firmware to run (default: matmul_long.elf and
-#                       sha256_long.elf of the AFTER build)
+#   ELFS                firmware to run, separated by blanks, relative to
+#                       the current directory or absolute (default:
+#                       matmul_long.elf and sha256_long.elf of the AFTER
+#                       build)
 #   KEEP=1              keep the temporary directory (the builds)
-#   BEFORE_CITCAT, AFTER_CITCAT  use these citcat binaries instead of
-#                       building (both set; ELFS then has no default
+#   BEFORE_CITCAT, AFTER_CITCAT  use these citcat binaries (relative or
+#                       absolute paths) instead of building (both set;
+#                       ELFS then has no default
 #                       unless the AFTER revision's examples are built)
 # Everything runs under `nice`; the machine's load is printed before and
 # after, since the figures are wall-clock rates of the measured loops.
@@ -48,17 +51,29 @@ build() {
     nice cmake --build "$tmp/$side/build" -j2 --target citcat_cli "$@" >>"$tmp/$side.log" 2>&1 ||
     { echo "$0: the $side build failed; see $tmp/$side.log" >&2; KEEP=1; exit 2; }
 }
+# abspath NAME PATH: PATH made absolute (the runs below change directory,
+# so a relative path given by the caller would name nothing there); an
+# error naming the variable if PATH is not an existing file
+abspath() {
+  [ -f "$2" ] || { echo "$0: $1: no file $2" >&2; exit 2; }
+  realpath -e -- "$2"
+}
+# resolve the caller's ELFS before anything changes directory
+elfs=()
+if [ -n "${ELFS:-}" ]; then
+  read -r -a given <<<"$ELFS"
+  for e in "${given[@]}"; do elfs+=("$(abspath ELFS "$e")"); done
+fi
 if [ -n "${BEFORE_CITCAT:-}" ] && [ -n "${AFTER_CITCAT:-}" ]; then
-  B=$(realpath "$BEFORE_CITCAT") A=$(realpath "$AFTER_CITCAT")
-  [ -n "${ELFS:-}" ] || { echo "$0: BEFORE_CITCAT and AFTER_CITCAT need ELFS" >&2; exit 2; }
+  B=$(abspath BEFORE_CITCAT "$BEFORE_CITCAT")
+  A=$(abspath AFTER_CITCAT "$AFTER_CITCAT")
+  [ ${#elfs[@]} -gt 0 ] || { echo "$0: BEFORE_CITCAT and AFTER_CITCAT need ELFS" >&2; exit 2; }
 else
   build before "$rb"
   build after "$ra" firmware_matmul_long firmware_sha256_long
   B=$tmp/before/build/cli/citcat A=$tmp/after/build/cli/citcat
 fi
-if [ -n "${ELFS:-}" ]; then
-  read -r -a elfs <<<"$ELFS"
-else
+if [ ${#elfs[@]} -eq 0 ]; then
   elfs=("$tmp/after/build/examples/matmul_long.elf" "$tmp/after/build/examples/sha256_long.elf")
 fi
 
