@@ -759,7 +759,7 @@ static int extract(const char *cat_path, int64_t seg, const char *out_path, stru
 		if (!synced)
 			continue;
 		/* a segment's counts are relative to its start point */
-		if (ev.kind == CITCAT_CAT_IRQ || ev.kind == CITCAT_CAT_DMA || ev.kind == CITCAT_CAT_STOP) {
+		if (ev.kind == CITCAT_CAT_IRQ || ev.kind == CITCAT_CAT_EXC || ev.kind == CITCAT_CAT_DMA || ev.kind == CITCAT_CAT_STOP) {
 			ev.bcount -= sb.bcount;
 			ev.insns -= ev.kind == CITCAT_CAT_STOP ? sb.insns : 0;
 		}
@@ -954,7 +954,7 @@ int citcat_aes_extract_all(const char *cat_path, const char *out_path, uint64_t 
 		}
 		if (!synced)
 			continue;
-		if (ev.kind == CITCAT_CAT_IRQ || ev.kind == CITCAT_CAT_DMA || ev.kind == CITCAT_CAT_STOP) {
+		if (ev.kind == CITCAT_CAT_IRQ || ev.kind == CITCAT_CAT_EXC || ev.kind == CITCAT_CAT_DMA || ev.kind == CITCAT_CAT_STOP) {
 			ev.bcount -= ids[k].bcount;
 			ev.insns -= ev.kind == CITCAT_CAT_STOP ? ids[k].insns : 0;
 		}

@@ -245,7 +245,7 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		return CITCAT_ERR_INVAL;
 	/* the M7 records exceptions as EXC, the A target interrupts as IRQ (CAT.md) */
 	int m7 = w->cfg.isa == CITCAT_TARGET_CORTEX_M7;
-	if ((ev->kind == CITCAT_CAT_EXC && (!m7 || ev->value < 2 || ev->value > 511)) || (ev->kind == CITCAT_CAT_IRQ && m7) || (ev->kind == CITCAT_CAT_CKPT && m7) ||
+	if ((ev->kind == CITCAT_CAT_EXC && (!m7 || ev->value < 2 || ev->value > 511)) || (ev->kind == CITCAT_CAT_IRQ && m7) ||
 	    (ev->kind == CITCAT_CAT_STOP && ev->line == CITCAT_STOP_FAULT && ev->value == CITCAT_FAULT_EXCEPTION && !m7))
 		return CITCAT_ERR_INVAL;
 	if (ev->kind == CITCAT_CAT_IRQ && ev->line > 15)
@@ -564,8 +564,6 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	case CITCAT_CAT_CKPT:
 		if (kind == CITCAT_CAT_CKPT && !r->has_ckpt)
 			return bad(r, start, "unknown event kind");
-		if (kind == CITCAT_CAT_CKPT && r->cfg.isa == CITCAT_TARGET_CORTEX_M7)
-			return bad(r, start, "checkpoint event in a Cortex-M7 CAT (the M7 has no checkpoints)");
 		if (flags)
 			return bad(r, start, "reserved flag bits set");
 		CC_GETV(v, kind == CITCAT_CAT_SYNC ? "sync PC truncated" : "checkpoint P_k truncated");

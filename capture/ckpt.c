@@ -35,11 +35,16 @@ int ckpt_config(struct target *t)
 	return 0;
 }
 
-int ckpt_boundary(struct target *t, uint32_t a)
+int ckpt_due(const struct target *t)
 {
 	if (!t->synced || t->faulted || t->failed)
 		return 0;
-	if (t->ckpt_busy || t->traced_insns - t->ckpt_seg_start < t->cfg->checkpoint_every)
+	return !t->ckpt_busy && t->traced_insns - t->ckpt_seg_start >= t->cfg->checkpoint_every;
+}
+
+int ckpt_boundary(struct target *t, uint32_t a)
+{
+	if (!ckpt_due(t))
 		return 0;
 	target_flush_oracle(t);
 	bus_irq(&t->bus, CITCAT_CKPT_LINE, a, t->bcount);

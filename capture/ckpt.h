@@ -23,6 +23,10 @@ struct target;
  * returns 1 when it took the checkpoint there (the instruction at A does
  * not execute now).  ckpt_uwrite sees every device write the core made. */
 int ckpt_config(struct target *t);
+/* Whether a checkpoint is due at this boundary (synced, N instructions
+ * since the last start point, no dump in progress); the M7's entry
+ * (target_m7.c) adds its own conditions. */
+int ckpt_due(const struct target *t);
 int ckpt_boundary(struct target *t, uint32_t a);
 void ckpt_uwrite(struct target *t, uint32_t off);
 /* At the boundary A after the checkpoint's INV_I store (ckpt_point_pending),

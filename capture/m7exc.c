@@ -733,3 +733,37 @@ const char *m7exc_name(int exc)
 	snprintf(buf, sizeof buf, "IRQ %d", exc - M7EXC_IRQ0);
 	return buf;
 }
+
+/* ---- checkpoints (TARGET-M7.md, "Checkpoints") ---- */
+
+const uint16_t m7exc_ckpt_regs[M7EXC_CKPT_NREGS] = {
+	R(SCB_VTOR), R(SCB_AIRCR), R(SCB_CCR), R(SCB_SHCSR), R(SCB_SHPR), R(SCB_SHPR) + 4, R(SCB_SHPR) + 8,
+	R(NVIC_IABR), R(NVIC_IPR), R(NVIC_IPR) + 4, R(NVIC_IPR) + 8, R(NVIC_IPR) + 12, R(NVIC_IPR) + 16,
+	R(NVIC_IPR) + 20, R(NVIC_IPR) + 24, R(NVIC_IPR) + 28};
+
+int m7exc_load_ckpt(struct m7exc *m, const uint32_t v[M7EXC_CKPT_NREGS])
+{
+	static const struct {
+		int exc;
+		unsigned act;
+	} shcsr_act[] = {{M7EXC_MEMMANAGE, 0}, {M7EXC_BUSFAULT, 1}, {M7EXC_USAGEFAULT, 3}, {M7EXC_SVCALL, 7},
+			 {M7EXC_DEBUGMON, 8},  {M7EXC_PENDSV, 10}, {M7EXC_SYSTICK, 11}};
+	m->pending = 0;
+	m->active = BIT(M7EXC_NMI) | ((uint64_t)v[7] << M7EXC_IRQ0);
+	for (unsigned i = 0; i < sizeof shcsr_act / sizeof *shcsr_act; i++)
+		if (v[3] & (1u << shcsr_act[i].act))
+			m->active |= BIT(shcsr_act[i].exc);
+	for (int i = 0; i < M7EXC_CKPT_NREGS; i++) {
+		uint32_t w = v[i];
+		if (m7exc_ckpt_regs[i] == R(SCB_AIRCR)) /* written with VECTKEY, PRIGROUP only */
+			w = CITCAT_M7_AIRCR_VECTKEY | (w & 0x700u);
+		if (m7exc_ckpt_regs[i] != R(NVIC_IABR) && write_word(m, m7exc_ckpt_regs[i], w))
+			return 1 + i;
+	}
+	for (int i = 0; i < M7EXC_CKPT_NREGS; i++) {
+		uint32_t r, mask = m7exc_ckpt_regs[i] == R(SCB_SHCSR) ? ~0xF000u : ~0u; /* not the pended bits */
+		if (read_word(m, m7exc_ckpt_regs[i], &r) || ((r ^ v[i]) & mask))
+			return 1 + i;
+	}
+	return 0;
+}

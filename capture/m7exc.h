@@ -202,6 +202,22 @@ int m7exc_scs_write(struct m7exc *m, uint32_t off, unsigned size, uint32_t v);
  * mode with nothing active or masked), or INT32_MIN on a Unicorn error. */
 int m7exc_exec_priority(struct m7exc *m);
 
+/* The SCS state a checkpoint's dump holds (TARGET-M7.md, "Checkpoints"):
+ * the 16 registers the driver citcat_trace_ckpt reads, in slot order
+ * (slots 23..38 of the IMS), at their SCS offsets. */
+#define M7EXC_CKPT_NREGS 16
+extern const uint16_t m7exc_ckpt_regs[M7EXC_CKPT_NREGS];
+
+/* Sets the model's state at a checkpoint's start point P_k from the dumped
+ * SCS registers V (in m7exc_ckpt_regs order): VTOR, PRIGROUP, CCR, the
+ * fault enables, every programmable priority, and the active set (NMI, the
+ * SHCSR active bits, IABR0); nothing pending.  Then each register is read
+ * back from the model: returns 0 when all 16 read as dumped (SHCSR without
+ * its pended bits, which are not loaded), else 1 + the index of the first
+ * that does not (a reserved or read-only bit set, an AIRCR without its key
+ * ...).  Does not touch the engine. */
+int m7exc_load_ckpt(struct m7exc *m, const uint32_t v[M7EXC_CKPT_NREGS]);
+
 /* "HardFault", "IRQ 3", ... (static storage for IRQs: not reentrant). */
 const char *m7exc_name(int exc);
 

@@ -737,7 +737,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			goto out;
 		}
 		if (cfg->daf_path &&
-		    (rc = citcat_daf_writer_open(&t->daf, cfg->daf_path, cfg->daf_raw ? CITCAT_DAF_RAW : CITCAT_DAF_DIFF))) {
+		    (rc = citcat_daf_writer_open_isa(&t->daf, cfg->daf_path, cfg->daf_raw ? CITCAT_DAF_RAW : CITCAT_DAF_DIFF, m7))) {
 			fail(t, rc, "%s: cannot create the DAF trace: %s", cfg->daf_path, citcat_errstr(rc));
 			goto out;
 		}

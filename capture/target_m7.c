@@ -10,10 +10,12 @@
  * UC_HOOK_INTR, undefined instructions through UC_HOOK_INSN_INVALID; a PC
  * written in a code hook or in those hooks is where execution goes on. */
 #include "target_m7.h"
+#include "ckpt.h"
 #include "elfprofile.h"
 #include "target_int.h"
 #include "thumb.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,9 +102,13 @@ static void collect_end(struct target *t, int rc)
 	t->after_exception = 1;
 	t->itstate = 0;
 	target_flush_oracle(t);
-	const struct citcat_itrace_rec *r = t->synced && t->oracle ? m7entry_record(&m->entry, t->uc, m->exc.entry_ret) : NULL;
-	if (r && citcat_itrace_write(t->oracle, r))
+	const struct citcat_itrace_rec *r =
+		t->synced && (t->oracle || t->daf) ? m7entry_record(&m->entry, t->uc, m->exc.entry_ret) : NULL;
+	if (r && t->oracle && citcat_itrace_write(t->oracle, r))
 		target_fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
+	/* the DAF (formats/DAF.md, "The Cortex-M7"): the entry at its boundary */
+	if (r && t->daf && citcat_daf_write_entry(t->daf, r->line, r->acc, r->n_acc))
+		target_fail(t, citcat_daf_writer_error(t->daf)->code, "DAF trace: %s", citcat_daf_writer_error(t->daf)->msg);
 }
 
 /* The interrupt controller's output line n drives NVIC IRQ n (TARGET-M7.md,
@@ -163,6 +169,55 @@ static void m7_advance(struct target *t)
 
 static const struct target_wake m7_wake = {m7_awake, m7_next, m7_detail, m7_advance};
 
+/* Checkpoints (TARGET-M7.md, "Checkpoints"): at the boundary A, when one is
+ * due (ckpt.c) and the execution priority is 0 or above, the NMI is taken
+ * as any recorded exception (an EXC event with value 2, the oracle's entry
+ * record) and the BSP's handler runs the driver, whose INV_I store is the
+ * start point P_k (ckpt_uwrite, ckpt_point as on the A target).  Returns 1
+ * when it took the NMI here (the instruction at A does not execute now).
+ * Also checks that a checkpoint's NMI ran the driver before it returned. */
+static int m7_ckpt(struct target *t, uint32_t a)
+{
+	struct m7cap *m = t->m7;
+	if (m->in_ckpt && !(m->exc.active & (1ull << M7EXC_NMI))) {
+		m->in_ckpt = 0;
+		if (t->ckpt_busy) {
+			target_fail(t, CITCAT_ERR_TARGET,
+				    "the checkpoint's NMI handler returned (before pc 0x%08x) without running the CITCAT driver: "
+				    "checkpoints on the Cortex-M7 need the BSP's NMI handler (citcat_ckpt_entry, examples/bsp-m7); "
+				    "firmware that defines NMI_Handler cannot be checkpointed",
+				    a);
+			return 1;
+		}
+	}
+	if (!ckpt_due(t))
+		return 0;
+	int ep = m7exc_exec_priority(&m->exc);
+	if (ep == INT_MIN) {
+		target_fail(t, CITCAT_ERR_UNICORN, "checkpoint at pc 0x%08x: register read failed", a);
+		return 1;
+	}
+	if (ep < 0)
+		return 0; /* HardFault or the firmware's NMI active, or FAULTMASK: the checkpoint waits */
+	struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = M7EXC_NMI, .pc = a, .bcount = t->bcount};
+	bus_marker(&t->bus, &ev);
+	m7entry_start(&m->entry);
+	int rc = m7exc_enter(&m->exc, M7EXC_NMI, a);
+	if (rc == M7EXC_E_NOHANDLER || rc == M7EXC_E_VECTOR) {
+		m7entry_end(&m->entry);
+		target_fail(t, CITCAT_ERR_TARGET,
+			    "checkpoint at pc 0x%08x: the NMI vector (VTOR + 8) is %s; checkpoints on the Cortex-M7 need "
+			    "the BSP's NMI handler (citcat_ckpt_entry): rebuild the firmware with the current examples/bsp-m7",
+			    a, rc == M7EXC_E_NOHANDLER ? "0" : "not a Thumb address");
+		return 1;
+	}
+	collect_end(t, rc);
+	t->ckpt_busy = 1;
+	t->ckpt_count++;
+	m->in_ckpt = 1;
+	return 1;
+}
+
 static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
@@ -189,6 +244,8 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 		target_devices_advance(t, a);
 	wire_lines(t);
 	if (t->failed)
+		return;
+	if (t->cfg->checkpoint_every && !t->itstate && m7_ckpt(t, a)) /* before any other exception */
 		return;
 	if (m->exc.pending && !t->itstate) { /* never inside an IT block (TARGET-M7.md) */
 		int n = m7exc_next_entry(&m->exc);
@@ -392,11 +449,6 @@ int target_m7_check(struct target *t, const char *elf)
 	if (!m7 && prof == 'M')
 		return target_fail(t, CITCAT_ERR_TARGET,
 				   "%s is built for the M profile (Cortex-M); capture it with --target cortex-m7", elf);
-	if (!m7)
-		return 0;
-	if (t->cfg->daf_path || t->cfg->checkpoint_every) /* TARGET-M7.md says why */
-		return target_fail(t, CITCAT_ERR_TARGET, "%s is not available on the Cortex-M7 target",
-				   t->cfg->daf_path ? "--daf" : "--checkpoint-every");
 	return 0;
 }
 

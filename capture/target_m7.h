@@ -18,6 +18,7 @@ struct m7cap {
 	struct m7entry entry; /* the oracle's entry record being collected (m7_bus) */
 	int insn_in_it;     /* the instruction retired last lies inside an IT block */
 	int resume;         /* a BusFault was taken in the unmapped hook: the run goes on at the handler */
+	int in_ckpt;        /* a checkpoint's NMI is active (TARGET-M7.md, Checkpoints) */
 	uc_cb_eventmem_t unmapped_a; /* the A target's unmapped hook (fetches, and accesses in IT blocks) */
 };
 
@@ -42,8 +43,7 @@ int target_m7_resume(struct target *t);
 /* The address to restart uc_emu_start at (Thumb bit set). */
 uint32_t target_m7_resume_pc(struct target *t);
 
-/* Refuses what the M7 capture does not do (--lvt, --daf, checkpoints) and
- * firmware built for the other profile.  Returns 0 or a citcat error. */
+/* Refuses firmware built for the other profile.  Returns 0 or a citcat error. */
 int target_m7_check(struct target *t, const char *elf);
 
 void target_m7_free(struct target *t);

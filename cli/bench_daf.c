@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "container.h"
 #include "daf.h"
+#include "elfprofile.h"
 #include "ims.h"
 #include "itrace.h"
 #include "sdclsp.h"
@@ -31,6 +32,7 @@ struct batch {
 	uint32_t word[BATCH];
 	uint8_t size[BATCH], thumb[BATCH]; /* of each instruction (Thumb-2: issue 11) */
 	uint8_t irq[BATCH];
+	uint8_t line[BATCH]; /* IRQ: the line (the M7: the exception number) */
 	uint32_t off[BATCH + 1]; /* accesses of entry i: acc[off[i] .. off[i+1]) */
 	struct citcat_access *acc;
 	size_t cap;
@@ -58,6 +60,7 @@ static int batch_fill(struct citcat_itrace_reader *r, struct batch *b, struct ci
 		b->size[i] = rec->size ? rec->size : 4;
 		b->thumb[i] = rec->thumb;
 		b->irq[i] = rec->kind == CITCAT_REC_IRQ;
+		b->line[i] = rec->line;
 		memcpy(b->acc + b->off[i], rec->acc, rec->n_acc * sizeof *rec->acc);
 		b->off[i + 1] = (uint32_t)need;
 		b->n++;
@@ -109,14 +112,14 @@ static unsigned nexus_bits(uint32_t x)
 static int measure(const char *itrace, const char *daf_path, const char *addr_path, int sdc, struct run *r)
 {
 	struct batch *b = calloc(1, sizeof *b);
-	struct citcat_itrace_rec *rec = malloc(sizeof *rec);
+	struct citcat_itrace_rec *rec = malloc(sizeof *rec), *erec = malloc(sizeof *erec);
 	struct citcat_itrace_reader *it = NULL;
 	struct citcat_daf_writer *wr = NULL, *wd = NULL;
 	struct citcat_daf_decoder *d = NULL;
 	struct sdclsp_encoder *e = NULL;
 	FILE *af = NULL;
 	int rc = 0, status = 0;
-	if (!b || !rec) {
+	if (!b || !rec || !erec) {
 		status = cli_fail("out of memory");
 		goto out;
 	}
@@ -124,8 +127,9 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 		status = cli_errinfo(itrace, citcat_itrace_reader_error(it));
 		goto out;
 	}
-	if (citcat_daf_writer_open(&wr, NULL, CITCAT_DAF_RAW) < 0 ||
-	    citcat_daf_writer_open(&wd, daf_path, CITCAT_DAF_DIFF) < 0) {
+	int m7 = citcat_itrace_isa(it) == CITCAT_ISA_ARMV7M; /* entries carry their accesses (DAF.md, "The Cortex-M7") */
+	if (citcat_daf_writer_open_isa(&wr, NULL, CITCAT_DAF_RAW, m7) < 0 ||
+	    citcat_daf_writer_open_isa(&wd, daf_path, CITCAT_DAF_DIFF, m7) < 0) {
 		status = cli_fail("%s: cannot create", daf_path);
 		goto out;
 	}
@@ -162,10 +166,14 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 		for (int i = 0; i < b->n && !rc; i++)
 			if (!b->irq[i])
 				rc = citcat_daf_write_isa(wd, b->pc[i], b->word[i], b->size[i], b->thumb[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
+			else if (m7)
+				rc = citcat_daf_write_entry(wd, b->line[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
 		r->enc_s += cpu_now() - t0;
 		for (int i = 0; i < b->n && !rc; i++) {
 			if (b->irq[i]) {
-				if (e)
+				if (m7)
+					rc = citcat_daf_write_entry(wr, b->line[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
+				if (e && !rc)
 					rc = sdclsp_encode_irq(e, b->pc[i]);
 				continue;
 			}
@@ -236,12 +244,32 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 		double t1 = cpu_now();
 		rc = 0;
 		for (int i = 0; i < b->n && rc >= 0; i++) {
-			if (b->irq[i])
+			if (b->irq[i]) {
+				if (!m7)
+					continue;
+				/* REC still holds the instruction before, which the entry may correct */
+				uint64_t fixes = citcat_daf_decoder_stats(d)->fixes;
+				if ((rc = citcat_daf_decode_entry(d, erec, rec)) < 0)
+					break;
+				if (rc == 0) {
+					status = cli_fail("%s: entry record %llu of the itrace is not in the DAF", daf_path,
+							  (unsigned long long)(k + (uint64_t)i));
+					break;
+				}
+				if (citcat_daf_decoder_stats(d)->fixes != fixes && i > 0 && !b->irq[i - 1]) {
+					nacc[i - 1] = rec->n_acc;
+					last[i - 1] = rec->n_acc ? rec->acc[rec->n_acc - 1].addr : 0;
+				}
+				nacc[i] = erec->n_acc;
+				last[i] = erec->n_acc ? erec->acc[erec->n_acc - 1].addr : 0;
 				continue;
+			}
 			rc = citcat_daf_decode_isa(d, b->pc[i], b->word[i], b->size[i], b->thumb[i], rec);
 			nacc[i] = rec->n_acc;
 			last[i] = rec->n_acc ? rec->acc[rec->n_acc - 1].addr : 0;
 		}
+		if (status)
+			break;
 		r->dec_s += cpu_now() - t1;
 		if (rc < 0) {
 			status = cli_errinfo(daf_path, citcat_daf_decoder_error(d));
@@ -249,7 +277,7 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 		}
 		for (int i = 0; i < b->n; i++, k++) {
 			uint32_t n = b->off[i + 1] - b->off[i];
-			if (!b->irq[i] && (nacc[i] != n || (n && last[i] != b->acc[b->off[i + 1] - 1].addr))) {
+			if ((!b->irq[i] || m7) && (nacc[i] != n || (n && last[i] != b->acc[b->off[i + 1] - 1].addr))) {
 				status = cli_fail("%s: instruction at 0x%08llx: DAF decoding differs from the itrace", daf_path,
 						  (unsigned long long)b->pc[i]);
 				break;
@@ -264,6 +292,8 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 	free(last);
 	if (!status && rc < 0)
 		status = cli_errinfo(itrace, citcat_itrace_reader_error(it));
+	if (!status && m7 && citcat_daf_decode_entry(d, erec, rec) != 0)
+		status = cli_fail("%s: an entry after the last instruction that the itrace does not have", daf_path);
 	if (!status && citcat_daf_decoder_finish(d) < 0)
 		status = cli_errinfo(daf_path, citcat_daf_decoder_error(d));
 out:
@@ -280,6 +310,7 @@ out:
 		free(b->acc);
 	free(b);
 	free(rec);
+	free(erec);
 	return status;
 }
 
@@ -324,6 +355,8 @@ static int run_one(const char *file, const char *uart_in, const struct opts *o, 
 	if (!cli_has_suffix(file, ".itrace")) {
 		struct citcat_capture_config c = o->c;
 		c.uart_in = uart_in;
+		if (cc_elf_arm_profile(file) == 'M') /* the target from the ELF, as citcat capture chooses it */
+			c.target.isa = CITCAT_TARGET_CORTEX_M7;
 		if (o->port)
 			c.lvt_path = lvt; /* the LVT of the same run, at the configured D-cache */
 		struct citcat_capture_result res;
@@ -411,11 +444,12 @@ static void print4(const char *name, const struct row4 *w, const struct run *r, 
 		       "\"filtering\": {\"ld\": %.4f, \"st\": %.4f, \"total\": %.4f}, "
 		       "\"bits_per_instruction\": {\"daf\": %.4f, \"dafdiff\": %.4f}, "
 		       "\"compression_ratio\": {\"daf\": %.3f, \"dafdiff\": %.3f, \"nexus\": %.3f, \"gzip1\": %.3f}, "
-		       "\"cond_bits\": %llu, \"escapes\": %llu, \"encode_minsn_s\": %.1f, \"decode_minsn_s\": %.1f}",
+		       "\"cond_bits\": %llu, \"escapes\": %llu, \"exceptions\": %llu, \"encode_minsn_s\": %.1f, "
+		       "\"decode_minsn_s\": %.1f}",
 		       first ? "" : ", ", name, (unsigned long long)r->insns, (unsigned long long)r->diff.loads,
 		       (unsigned long long)r->diff.stores, w->ld, w->st, w->tot, w->daf, w->dafd, w->r_daf, w->r_dafd,
 		       w->r_nexus, w->r_gzip, (unsigned long long)r->diff.cond_bits, (unsigned long long)r->diff.escapes,
-		       r->enc_s > 0 ? (double)r->insns / r->enc_s / 1e6 : 0.0,
+		       (unsigned long long)r->diff.entries, r->enc_s > 0 ? (double)r->insns / r->enc_s / 1e6 : 0.0,
 		       r->dec_s > 0 ? (double)r->insns / r->dec_s / 1e6 : 0.0);
 		return;
 	}

@@ -126,10 +126,12 @@ static const char *const slot_names[ARM_SLOTS] = {
 	"sp_usr", "lr_usr", "sp_svc", "lr_svc", "spsr_svc", "sp_irq", "lr_irq", "spsr_irq", "sp_abt", "lr_abt",
 	"spsr_abt", "sp_und", "lr_und", "spsr_und", "r8_fiq", "r9_fiq", "r10_fiq", "r11_fiq", "r12_fiq", "sp_fiq",
 	"lr_fiq", "spsr_fiq"};
-/* the Cortex-M7's 23 (capture/TARGET-M7.md, register dump) */
-static const char *const m7_slot_names[M7_SLOTS] = {
+/* the Cortex-M7's 23 (capture/TARGET-M7.md, register dump), and the SCS
+ * state of a segment that starts at a checkpoint (slots 23..38) */
+static const char *const m7_slot_names[M7_CKPT_SLOTS] = {
 	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc", "xpsr",
-	"msp", "psp", "primask", "basepri", "faultmask", "control"};
+	"msp", "psp", "primask", "basepri", "faultmask", "control", "vtor", "aircr", "ccr", "shcsr", "shpr1", "shpr2",
+	"shpr3", "iabr0", "ipr0", "ipr1", "ipr2", "ipr3", "ipr4", "ipr5", "ipr6", "ipr7"};
 
 static long file_size(const char *path)
 {
@@ -206,7 +208,9 @@ int ims_info(const char *path, int json)
 	/* raw: registers 4 bytes each + the memory bytes themselves (no
 	 * addresses; the thesis's figure 5 counts 8 bytes per (address, word)
 	 * pair instead); compressed: the file itself */
-	const int ns = citcat_ims_nslots(ims.cfg.isa);
+	/* an M7 checkpoint's segment: the SCS state too (CCR is never 0 there) */
+	const int ns = ims.cfg.isa == CITCAT_ISA_M7 && ims.regs.slot[M7_SLOT_SCS + 2] ? M7_CKPT_SLOTS
+										     : citcat_ims_nslots(ims.cfg.isa);
 	const char *const *names = ims.cfg.isa == CITCAT_ISA_M7 ? m7_slot_names : slot_names;
 	const char *target = cli_target_name(ims.cfg.isa);
 	uint64_t raw = 4u * (unsigned)ns + mem;

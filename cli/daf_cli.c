@@ -22,6 +22,7 @@ struct flow {
 	struct sdclsp_decoder *sd;
 	struct citcat_image *img;
 	struct citcat_ims ims;
+	int entries; /* the DAF is the Cortex-M7's: hand out the itrace's entry records */
 };
 
 /* 1 with PC, WORD, SIZE and THUMB (the state), 0 at the end, or an exit
@@ -30,7 +31,9 @@ static int flow_next(struct flow *f, uint64_t *pc, uint32_t *word, unsigned *siz
 {
 	int rc;
 	if (f->it) {
-		while ((rc = citcat_itrace_next(f->it, f->rec)) == 1 && f->rec->kind != CITCAT_REC_INSN)
+		/* an itrace's Cortex-M7 exception entries come out too (kind IRQ in f->rec) when asked */
+		while ((rc = citcat_itrace_next(f->it, f->rec)) == 1 && f->rec->kind != CITCAT_REC_INSN &&
+		       !(f->entries && f->rec->kind == CITCAT_REC_IRQ))
 			;
 		if (rc < 0)
 			return -cli_errinfo(f->path, citcat_itrace_reader_error(f->it));
@@ -109,6 +112,36 @@ static void print_accesses(const char *what, const struct citcat_itrace_rec *r)
 	fprintf(stderr, "%s\n", r->n_acc > 8 ? " ..." : "");
 }
 
+/* The data references of R (no fetch). */
+static int put_refs(struct citcat_addr_writer *w, const char *out, const struct citcat_itrace_rec *r)
+{
+	for (uint32_t i = 0; i < r->n_acc; i++) {
+		struct citcat_ref ref = {.addr = r->acc[i].addr, .size = r->acc[i].size,
+					 .type = r->acc[i].write ? CITCAT_REF_WRITE : CITCAT_REF_READ};
+		if (citcat_addr_put(w, &ref))
+			return cli_errinfo(out, citcat_addr_writer_error(w));
+	}
+	return 0;
+}
+
+/* Instruction N's rebuilt record REC: checked against TRUTH (the itrace's,
+ * when the flow is one), then its fetch and data references. */
+static int put_insn(struct citcat_addr_writer *w, const char *out, const char *in, const char *daf, uint64_t n,
+		    const struct citcat_itrace_rec *rec, const struct citcat_itrace_rec *truth)
+{
+	if (truth && !same(rec, truth)) {
+		fprintf(stderr, "citcat: %s: instruction %llu at 0x%08llx (word %08x): the data accesses rebuilt from %s "
+			"differ from the trace's\n", in, (unsigned long long)n, (unsigned long long)rec->pc, rec->word, daf);
+		print_accesses("rebuilt", rec);
+		print_accesses("itrace ", truth);
+		return EXIT_CHECK;
+	}
+	struct citcat_ref ref = {.addr = rec->pc, .size = rec->size ? rec->size : 4, .type = CITCAT_REF_IFETCH};
+	if (citcat_addr_put(w, &ref))
+		return cli_errinfo(out, citcat_addr_writer_error(w));
+	return put_refs(w, out, rec);
+}
+
 int daf_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o)
 {
 	int fmt = citcat_addr_fmt_parse(to);
@@ -133,33 +166,73 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 	uint64_t pc = 0, n = 0;
 	uint32_t word = 0;
 	unsigned size = 4;
-	int rc, thumb = 0;
+	int rc = 0, thumb = 0;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "decoding");
-	while ((rc = flow_next(&f, &pc, &word, &size, &thumb)) == 1) {
+	f.entries = citcat_daf_decoder_m7(d);
+	/* the instruction decoded last is written at the next boundary, after the
+	 * first exception entry there, which may correct its accesses (a fault
+	 * cut it short: DAF.md, "The Cortex-M7"); over an itrace, TRUTH keeps its
+	 * record */
+	struct citcat_itrace_rec *ent = malloc(sizeof *ent), *truth = f.it ? malloc(sizeof *truth) : NULL;
+	int have_last = 0;
+	if (!ent || (f.it && !truth)) {
+		status = cli_fail("out of memory");
+		goto loop_done;
+	}
+	for (;;) {
+		rc = flow_next(&f, &pc, &word, &size, &thumb);
+		if (rc < 0)
+			break;
+		int irq = rc == 1 && f.it && f.rec->kind == CITCAT_REC_IRQ, e;
+		/* the Cortex-M7: the exception entries at this boundary, data accesses with no fetch
+		 * (DIN.md); over an itrace each is checked against the itrace's entry record */
+		while ((e = citcat_daf_decode_entry(d, ent, have_last ? rec : NULL)) != 0) {
+			if (e < 0) {
+				status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
+				break;
+			}
+			if (have_last && (status = put_insn(w, out, in, o->daf, n - 1, rec, truth)))
+				break;
+			have_last = 0;
+			if (f.it && (!irq || ent->line != f.rec->line || !same(ent, f.rec))) {
+				fprintf(stderr, "citcat: %s: before instruction %llu: the exception entry rebuilt from %s (exception %u) "
+					"differs from the trace's\n", in, (unsigned long long)n, o->daf, ent->line);
+				print_accesses("rebuilt", ent);
+				if (irq)
+					print_accesses("itrace ", f.rec);
+				else
+					fprintf(stderr, "  itrace : no exception entry here\n");
+				status = EXIT_CHECK;
+				break;
+			}
+			if ((status = put_refs(w, out, ent)))
+				break;
+			if (irq)
+				break; /* one itrace entry record, one DAF entry */
+		}
+		if (status)
+			break;
+		if (irq && e == 0) {
+			fprintf(stderr, "citcat: %s: before instruction %llu: the trace has an exception entry (exception %u) "
+				"that %s does not\n", in, (unsigned long long)n, f.rec->line, o->daf);
+			status = EXIT_CHECK;
+			break;
+		}
+		if (irq)
+			continue;
+		if (have_last && (status = put_insn(w, out, in, o->daf, n - 1, rec, truth)))
+			break;
+		have_last = 0;
+		if (rc == 0)
+			break;
 		if (citcat_daf_decode_isa(d, pc, word, size, thumb, rec) < 0) {
 			status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
 			break;
 		}
-		if (f.it && !same(rec, f.rec)) {
-			fprintf(stderr, "citcat: %s: instruction %llu at 0x%08llx (word %08x): the data accesses rebuilt from %s "
-				"differ from the trace's\n", in, (unsigned long long)n, (unsigned long long)pc, word, o->daf);
-			print_accesses("rebuilt", rec);
-			print_accesses("itrace ", f.rec);
-			status = EXIT_CHECK;
-			break;
-		}
-		struct citcat_ref ref = {.addr = pc, .size = size, .type = CITCAT_REF_IFETCH};
-		int e = citcat_addr_put(w, &ref);
-		for (uint32_t i = 0; !e && i < rec->n_acc; i++) {
-			ref = (struct citcat_ref){.addr = rec->acc[i].addr, .size = rec->acc[i].size,
-						  .type = rec->acc[i].write ? CITCAT_REF_WRITE : CITCAT_REF_READ};
-			e = citcat_addr_put(w, &ref);
-		}
-		if (e) {
-			status = cli_errinfo(out, citcat_addr_writer_error(w));
-			break;
-		}
+		if (truth)
+			memcpy(truth, f.rec, sizeof *truth);
+		have_last = 1;
 		if ((++n & 0xfffff) == 0) {
 			cli_progress_update(&pr, n, 0, "insn");
 			if (cli_interrupted()) {
@@ -168,6 +241,9 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 			}
 		}
 	}
+loop_done:
+	free(ent);
+	free(truth);
 	cli_progress_done(&pr);
 	if (!status && rc < 0)
 		status = -rc;

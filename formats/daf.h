@@ -19,7 +19,7 @@
 #include "citcat.h"
 #include "itrace.h"
 
-#define CITCAT_DAF_VERSION 2 /* version 1 (A32 only) is still read */
+#define CITCAT_DAF_VERSION 3 /* versions 1 (A32 only) and 2 (ARMv7-A) are still read */
 
 enum citcat_daf_encoding {
 	CITCAT_DAF_RAW = 1,  /* traced addresses as 32 bits */
@@ -34,6 +34,8 @@ struct citcat_daf_stats {
 	uint64_t escapes;                     /* escape records (instructions the RVU does not model) */
 	uint64_t records;                     /* instructions that consumed a record */
 	uint64_t bits;                        /* record bits (what the trace port carries) */
+	uint64_t entries, returns;            /* Cortex-M7: exception entries and returns */
+	uint64_t fixes;                       /* Cortex-M7: instructions a fault cut short, corrected by their entry */
 };
 
 struct citcat_daf_writer;
@@ -43,6 +45,10 @@ struct citcat_daf_writer;
  * by close.  Returns 0 or an error code; on failure *W may still be set so
  * that the error can be read: abort it. */
 int citcat_daf_writer_open(struct citcat_daf_writer **w, const char *path, int encoding);
+/* The same for the Cortex-M7 when M7 (DAF.md, "The Cortex-M7"): every
+ * instruction is Thumb, and every exception entry is fed to
+ * citcat_daf_write_entry at its place in the flow. */
+int citcat_daf_writer_open_isa(struct citcat_daf_writer **w, const char *path, int encoding, int m7);
 /* One retired instruction: PC, WORD and the data accesses the core made, in
  * order.  CITCAT_ERR_UNSUPPORTED when the accesses differ from what the RVU
  * model of that instruction says (the message names PC and word);
@@ -55,6 +61,11 @@ int citcat_daf_write(struct citcat_daf_writer *w, uint64_t pc, uint32_t word, co
  * citcat_daf_write. */
 int citcat_daf_write_isa(struct citcat_daf_writer *w, uint64_t pc, uint32_t word, unsigned size, int thumb,
 			 const struct citcat_access *acc, uint32_t n_acc);
+/* Cortex-M7: the exception entry EXC (2..63) at the boundary before the
+ * next instruction (after the one that raised it, if synchronous), with the
+ * accesses it made (the itrace's entry record: the stacking writes, then
+ * the vector read).  CITCAT_ERR_INVAL on a writer that is not the M7's. */
+int citcat_daf_write_entry(struct citcat_daf_writer *w, unsigned exc, const struct citcat_access *acc, uint32_t n_acc);
 /* Writes the end chunk and renames the file into place; frees W.  Returns
  * 0 or an error (the output is then removed). */
 int citcat_daf_writer_close(struct citcat_daf_writer *w);
@@ -82,6 +93,18 @@ int citcat_daf_decode(struct citcat_daf_decoder *d, uint64_t pc, uint32_t word, 
  * file (A32 rules only) is _CORRUPT. */
 int citcat_daf_decode_isa(struct citcat_daf_decoder *d, uint64_t pc, uint32_t word, unsigned size, int thumb,
 			  struct citcat_itrace_rec *rec);
+/* Cortex-M7 (0 on other files): at each instruction boundary, before the
+ * instruction (and once more at the end of the flow), call this until it
+ * returns 0: 1 fills REC with an exception entry of that boundary (kind IRQ,
+ * LINE the exception number, PC 0: the return address is not recorded, the
+ * stacking writes and the vector read); or an error as for decode.  LAST is
+ * the record decode gave for the instruction before this boundary (NULL if
+ * none): when a fault cut that instruction short, the first entry after it
+ * replaces LAST's accesses with the ones it really made, so write LAST out
+ * only after this call. */
+int citcat_daf_decode_entry(struct citcat_daf_decoder *d, struct citcat_itrace_rec *rec, struct citcat_itrace_rec *last);
+/* 1 when the file is a Cortex-M7 DAF (ISA 3). */
+int citcat_daf_decoder_m7(const struct citcat_daf_decoder *d);
 /* At the end of the flow: checks that every record was consumed and that
  * the file's instruction count equals the flow's.  0 or an error. */
 int citcat_daf_decoder_finish(struct citcat_daf_decoder *d);

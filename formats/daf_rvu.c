@@ -272,7 +272,7 @@ void daf_rvu_begin_isa(struct daf_rvu *r, uint32_t pc, uint32_t w, unsigned size
 	s->pc = pc;
 	s->word = size == 2 ? w & 0xffff : w;
 	s->thumb = 1;
-	if (pc == DAF_IRQ_VECTOR) {
+	if (pc == DAF_IRQ_VECTOR && !r->m7) {
 		r->valid = 0;
 		r->it = 0;
 	}
@@ -658,8 +658,9 @@ static int t16(struct daf_rvu *r, uint32_t pc, uint32_t hw, struct daf_step *s, 
 			t32_multi(r, s, 13, list, load, load, 1);
 			return 0;
 		}
-		if ((hw & 0xffe8) == 0xb660) { /* CPS: may change mode */
-			r->valid = 0;
+		if ((hw & 0xffe8) == 0xb660) { /* CPS: may change mode (only the masks on the M7) */
+			if (!r->m7)
+				r->valid = 0;
 			return 1;
 		}
 		if ((hw & 0xff00) == 0xba00 && ((hw >> 6) & 3) != 2) { /* REV, REV16, REVSH */
@@ -685,6 +686,8 @@ static int t16(struct daf_rvu *r, uint32_t pc, uint32_t hw, struct daf_step *s, 
 		return 0;
 	}
 	case 13:
+		if ((hw & 0xff00) == 0xdf00 && r->m7)
+			return 1; /* SVC on the M7: no register changes (the entry follows) */
 		if ((hw & 0xfe00) == 0xde00) /* UDF, SVC */
 			break;
 		return 1; /* B<c> */
@@ -818,8 +821,11 @@ static void t32_begin(struct daf_rvu *r, uint32_t pc, uint32_t w, unsigned size,
 		}
 		if ((hw2 & 0x1000) || (hw1 & 0x380) != 0x380)
 			return; /* B, B<c> */
-		if ((hw1 & 0x7e0) == 0x380) { /* MSR: may change mode */
-			r->valid = 0;
+		if ((hw1 & 0x7e0) == 0x380) { /* MSR: may change mode (on the M7: MSP, PSP or CONTROL.SPSEL) */
+			if (r->m7)
+				inval(r, 13);
+			else
+				r->valid = 0;
 			return;
 		}
 		if (hw1 == 0xf3af) { /* hints; CPS may change mode */
@@ -1025,4 +1031,44 @@ unsigned daf_rvu_accesses(const struct daf_step *s, uint32_t da, struct citcat_a
 		acc[i].value = 0;
 	}
 	return n;
+}
+
+/* ---- the Cortex-M7 ---- */
+
+int daf_m7_ret_candidate(uint32_t w, unsigned size)
+{
+	if (size == 2)
+		return (w & 0xff87) == 0x4700 /* BX Rm */ || (w & 0xff00) == 0xbd00 /* POP {..., pc} */;
+	uint32_t hw1 = w & 0xffff, hw2 = w >> 16;
+	if (((hw1 & 0xffd0) == 0xe890 || (hw1 & 0xffd0) == 0xe910) && (hw2 & 0x8000))
+		return 1; /* LDM (IA), LDMDB, POP.W with the PC */
+	return (hw1 & 0xff70) == 0xf850 && (hw2 >> 12) == 15; /* LDR (immediate, register, literal) to the PC */
+}
+
+void daf_rvu_m7_entry(struct daf_rvu *r, uint32_t frame, int frame_ok)
+{
+	if (r->depth && frame_ok) { /* handler mode: the frame is on MSP, which stays the SP */
+		wr(r, 13, frame, 1);
+		wr(r, 14, 0xFFFFFFF1u, 1);
+	} else {
+		inval(r, 13);
+		inval(r, 14);
+	}
+	r->it = 0;
+	r->depth++;
+}
+
+void daf_rvu_m7_return(struct daf_rvu *r)
+{
+	r->valid &= ~(0xfu | 1u << 12 | 1u << 13 | 1u << 14);
+	r->it = 0;
+	if (r->depth)
+		r->depth--;
+}
+
+void daf_rvu_m7_scan(struct daf_rvu *r, const struct citcat_access *acc, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (acc[i].write && acc[i].addr < DAF_M7_VTOR + 4 && acc[i].addr + acc[i].size > DAF_M7_VTOR)
+			r->vtor_ok = 0;
 }

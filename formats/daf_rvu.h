@@ -32,6 +32,11 @@ struct daf_rvu {
 	uint32_t r[16];
 	uint8_t it;     /* ITSTATE as the flow's IT instructions set it (capture/thumb.h); 0 outside IT blocks */
 	uint8_t blx_imm; /* A32 BLX (immediate) writes LR (DAF version 2); 0: an escape (version 1) */
+	/* the Cortex-M7 (DAF.md, "The Cortex-M7"; version 3, ISA 3) */
+	uint8_t m7;      /* no IRQ vector rule; CPS, SVC no effect; MSR invalidates SP only */
+	uint8_t vtor_ok; /* VTOR known (from a traced vector address), until a write to it */
+	uint32_t vtor;
+	uint32_t depth;  /* active exceptions: entries less exception returns (0: thread mode) */
 };
 
 /* What an instruction needs from the DAF record stream (DAF.md, records). */
@@ -84,6 +89,25 @@ void daf_rvu_end(struct daf_rvu *r, const struct daf_step *s, int executed, uint
  * the order the core makes them (address, size, direction; value 0).
  * Returns their number (at most 16). */
 unsigned daf_rvu_accesses(const struct daf_step *s, uint32_t da, struct citcat_access *acc);
+/* ---- the Cortex-M7 (DAF.md, "The Cortex-M7") ---- */
+#define DAF_M7_VTOR 0xE000ED08u /* SCB VTOR: a write to it forgets the known VTOR */
+
+/* The stacking frame on an entry with SP = SP (CCR.STKALIGN = 1). */
+static inline uint32_t daf_m7_frame(uint32_t sp) { return (sp - 0x20u) & ~(sp & 4u); }
+/* 1 when the Thumb instruction WORD (SIZE bytes) may load EXC_RETURN into
+ * the PC: BX Rm, POP with the PC, LDM/LDMDB with the PC, LDR to the PC. */
+int daf_m7_ret_candidate(uint32_t word, unsigned size);
+/* An exception entry whose frame (the stacking base) is FRAME when FRAME_OK:
+ * R0-R12 keep their values; from handler mode SP = FRAME and LR = 0xFFFFFFF1
+ * are valid, from thread mode (the stack used is not known) both become
+ * invalid; ITSTATE 0; one more active exception. */
+void daf_rvu_m7_entry(struct daf_rvu *r, uint32_t frame, int frame_ok);
+/* An exception return (after the returning instruction's own effects):
+ * R0-R3, R12, SP, LR invalid; ITSTATE 0; one active exception less. */
+void daf_rvu_m7_return(struct daf_rvu *r);
+/* The data accesses an instruction or entry made: a write to VTOR forgets it. */
+void daf_rvu_m7_scan(struct daf_rvu *r, const struct citcat_access *acc, unsigned n);
+
 /* 1 when the instruction is conditional (condition field not AL). */
 static inline int daf_is_conditional(uint32_t word) { return (word >> 28) < 0xE; }
 

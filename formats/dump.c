@@ -808,6 +808,11 @@ struct daf_src {
 	uint32_t polls;
 	int ended;
 	char acc[CITCAT_ITRACE_MAX_ACC * 24];
+	/* the Cortex-M7: an instruction whose rebuilt accesses differ from the
+	 * flow's until the entry that follows corrects it (DAF.md, "The Cortex-M7") */
+	int pending;
+	uint64_t pending_insn;
+	struct citcat_itrace_rec last, truth;
 };
 
 static const struct citcat_errinfo *daf_error(void *ctx)
@@ -841,6 +846,14 @@ static int daf_next(void *ctx, struct walk *w, int fill)
 		if ((rc = walk_poll(w, &a->polls)) != 0 || (rc = flow_next(&a->f)) < 0)
 			return rc;
 		if (rc == 0) { /* the end chunk: the flow's instruction count */
+			if (a->pending) {
+				citcat_errinfo_set(&a->f.err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+						   "instruction %llu: the accesses rebuilt from the DAF differ from the flow %s's",
+						   (unsigned long long)a->pending_insn, a->f.path);
+				return CITCAT_ERR_CORRUPT;
+			}
+			if ((rc = citcat_daf_decode_entry(a->d, &a->out, NULL)) != 0)
+				return rc < 0 ? rc : CITCAT_ERR_CORRUPT;
 			if ((rc = citcat_daf_decoder_finish(a->d)) < 0)
 				return rc;
 			a->ended = 1;
@@ -851,9 +864,46 @@ static int daf_next(void *ctx, struct walk *w, int fill)
 			return 1;
 		}
 		const struct citcat_itrace_rec *fr = &a->f.rec;
+		struct citcat_daf_stats b = *citcat_daf_decoder_stats(a->d);
+		if (fr->kind == CITCAT_REC_IRQ && citcat_daf_decoder_m7(a->d)) {
+			if ((rc = citcat_daf_decode_entry(a->d, &a->out, a->pending ? &a->last : NULL)) < 0)
+				return rc;
+			int same = rc == 1 && a->out.line == fr->line && a->out.n_acc == fr->n_acc;
+			for (uint32_t i = 0; same && i < fr->n_acc; i++)
+				same = a->out.acc[i].addr == fr->acc[i].addr && a->out.acc[i].size == fr->acc[i].size &&
+				       a->out.acc[i].write == fr->acc[i].write;
+			if (a->pending && same) {
+				same = a->last.n_acc == a->truth.n_acc;
+				for (uint32_t i = 0; same && i < a->truth.n_acc; i++)
+					same = a->last.acc[i].addr == a->truth.acc[i].addr && a->last.acc[i].write == a->truth.acc[i].write;
+			}
+			if (!same) {
+				citcat_errinfo_set(&a->f.err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+						   "exception entry before instruction %llu: the entry rebuilt from the DAF (or the "
+						   "instruction it corrects) differs from the flow %s's: not the same run, or one of "
+						   "them is damaged", (unsigned long long)a->insn, a->f.path);
+				return CITCAT_ERR_CORRUPT;
+			}
+			a->pending = 0;
+			if (!fill)
+				return 1;
+			w->r.kind = citcat_daf_decoder_stats(a->d)->fixes != b.fixes ? "entry+fix" : "entry";
+			fu(w, DC_INSN, a->insn);
+			fx(w, DC_PC, fr->line, 2);
+			if (a->out.n_acc) {
+				format_refs(&a->out, a->acc, sizeof a->acc);
+				fs(w, DC_ACC, a->acc);
+			}
+			return 1;
+		}
 		if (fr->kind != CITCAT_REC_INSN)
 			continue;
-		struct citcat_daf_stats b = *citcat_daf_decoder_stats(a->d);
+		if (a->pending) {
+			citcat_errinfo_set(&a->f.err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+					   "instruction %llu: the accesses rebuilt from the DAF differ from the flow %s's: not "
+					   "the same run, or one of them is damaged", (unsigned long long)a->pending_insn, a->f.path);
+			return CITCAT_ERR_CORRUPT;
+		}
 		if ((rc = citcat_daf_decode_isa(a->d, fr->pc, fr->word, fr->size ? fr->size : 4, fr->thumb, &a->out)) < 0)
 			return rc;
 		const struct citcat_daf_stats *n = citcat_daf_decoder_stats(a->d);
@@ -864,7 +914,12 @@ static int daf_next(void *ctx, struct walk *w, int fill)
 		for (uint32_t i = 0; same && i < fr->n_acc; i++)
 			same = a->out.acc[i].addr == fr->acc[i].addr && a->out.acc[i].size == fr->acc[i].size &&
 			       a->out.acc[i].write == fr->acc[i].write;
-		if (!same) {
+		if (!same && citcat_daf_decoder_m7(a->d)) { /* an entry may correct it */
+			a->pending = 1;
+			a->pending_insn = insn;
+			a->last = a->out;
+			a->truth = *fr;
+		} else if (!same) {
 			citcat_errinfo_set(&a->f.err, CITCAT_ERR_CORRUPT, UINT64_MAX,
 					   "instruction %llu (pc 0x%08x): the accesses rebuilt from the DAF differ from "
 					   "the flow %s's: not the same run, or one of them is damaged",
@@ -880,6 +935,8 @@ static int daf_next(void *ctx, struct walk *w, int fill)
 		fx(w, DC_PC, fr->pc, 8);
 		if (n->escapes != b.escapes) {
 			w->r.kind = "escape";
+		} else if (n->returns != b.returns || (!a->out.n_acc && n->cond_bits == b.cond_bits)) {
+			w->r.kind = "return"; /* the M7's return record (returned, or not) */
 		} else if (n->cond_bits != b.cond_bits) {
 			w->r.kind = "cond";
 			fu(w, DC_EXEC, a->out.n_acc != 0);

@@ -422,10 +422,93 @@ static void th_start(struct citcat_itrace_writer *w)
 	cc_writer_inline(w->cw); /* the encoder thread compresses and writes too */
 }
 
+/* The access-size code of ITRACE.md (item 4) by size; 4 marks a size the
+ * format cannot hold. */
+static const uint8_t size_code[9] = {4, 0, 1, 4, 2, 4, 4, 4, 3};
+
+/* The inline writer's path for an instruction record while the chunk has
+ * room for the longest record (issue 14): checks and encodes REC in one
+ * pass, its bytes exactly those of rec_valid + encode.  The decoder state
+ * changes and the record is committed only at the end, so an invalid
+ * record (CITCAT_ERR_INVAL) leaves the writer as it was.  Returns 1 when
+ * the chunk lacks the room (or the writer has an error): the caller then
+ * takes the general path. */
+static inline __attribute__((always_inline)) int write_insn_fast(struct citcat_itrace_writer *w,
+								 const struct citcat_itrace_rec *rec)
+{
+	struct cc_writer *cw = w->cw;
+	if (cw->cap - cw->len < REC_MAX || cw->err.code)
+		return 1;
+	uint32_t n = rec->n_acc;
+	unsigned size = rec->size, thumb = rec->thumb;
+	if (n > CITCAT_ITRACE_MAX_ACC || thumb > 1)
+		return CITCAT_ERR_INVAL;
+	if (thumb) {
+		if ((size != 2 && size != 4) || (size == 2 && rec->word > 0xffff))
+			return CITCAT_ERR_INVAL;
+	} else {
+		if (w->isa == CITCAT_ISA_ARMV7M || (size != 0 && size != 4))
+			return CITCAT_ERR_INVAL;
+		size = 4;
+	}
+	struct state *s = &w->st;
+	if (cw->len == 0) /* a chunk start: reset as the decoder will */
+		state_reset(s);
+	uint64_t pc = rec->pc;
+	uint8_t isa = !thumb ? 0 : size == 2 ? 1 : 2;
+	struct wt_ent *te = &s->wt.e[wt_index(pc)];
+	int pc_expl = pc != s->next_pc;
+	int w_expl = !(te->pc == pc && te->word == rec->word && te->isa == isa);
+	uint8_t *buf = cw->buf + cw->len, *p = buf;
+	*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4) | (n < 15 ? n : 15));
+	if (pc_expl)
+		p += cc_put_uvar(p, cc_zigzag((int64_t)(pc - s->next_pc)));
+	if (w_expl) {
+		*p++ = isa;
+		if (size == 2)
+			cc_put16(p, (uint16_t)rec->word);
+		else
+			cc_put32(p, rec->word);
+		p += size;
+	}
+	if (n >= 15)
+		p += cc_put_uvar(p, n - 15);
+	uint64_t last = s->last_addr;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct citcat_access *a = &rec->acc[i];
+		unsigned z = a->size, sc = z <= 8 ? size_code[z] : 4;
+		if (sc == 4)
+			return CITCAT_ERR_INVAL;
+		int seq = a->addr == last;
+		*p++ = (uint8_t)((a->write ? 0x80 : 0) | (sc << 5) | (seq ? 0x10 : 0) | (a->uncached ? 0x08 : 0));
+		if (!seq)
+			p += cc_put_uvar(p, cc_zigzag((int64_t)(a->addr - last)));
+		/* all 8 bytes, little-endian; the next field overwrites those past
+		 * SIZE (REC_MAX reserves 8 for every value) */
+		cc_put64(p, a->value);
+		p += z;
+		last = a->addr + z;
+	}
+	s->last_addr = last;
+	if (w_expl) {
+		te->pc = pc;
+		te->word = rec->word;
+		te->isa = isa;
+	}
+	s->next_pc = pc + size;
+	cc_writer_commit_fast(cw, (size_t)(p - buf), 1);
+	return 0;
+}
+
 int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
 	if (!w || !rec)
 		return CITCAT_ERR_INVAL;
+	if (rec->kind == CITCAT_REC_INSN && !w->th && !w->err.code) {
+		int rc = write_insn_fast(w, rec);
+		if (rc <= 0)
+			return rc;
+	}
 	if (!rec_valid(w, rec))
 		return CITCAT_ERR_INVAL;
 	if (w->err.code)

@@ -1,5 +1,6 @@
 /* IMS extraction and file format: see IMS.md. */
 #include "ims.h"
+#include "m7exc.h"
 #include "bytes.h"
 #include "citcat_regs.h"
 #include "container.h"
@@ -106,6 +107,39 @@ static void first_write(struct extract *x, uint32_t addr, uint32_t len, uint64_t
 		}
 }
 
+/* The dump slots a segment starting at a marker of KIND holds: the M7's
+ * checkpoint driver adds the SCS state (TARGET-M7.md, "Checkpoints"). */
+static int marker_slots(uint32_t isa, int kind)
+{
+	return isa == CITCAT_ISA_M7 && kind == CITCAT_CAT_CKPT ? M7_CKPT_SLOTS : citcat_ims_dump_slots(isa);
+}
+
+/* The M7's SCS slots 23..38 (IMS.md, "The Cortex-M7"): all 0 (a segment
+ * starting at P), or, in a segment that starts in the checkpoint's NMI
+ * (IPSR = 2), registers the exception model reads back as dumped
+ * (m7exc_load_ckpt: no reserved or read-only bit set).  Returns -1 when
+ * they are fine, else the first bad slot with *WHY. */
+static int m7_scs_check(const struct citcat_ims *ims, const char **why)
+{
+	if (ims->cfg.isa != CITCAT_ISA_M7)
+		return -1;
+	int first = -1;
+	for (int k = M7_SLOT_SCS; k < M7_CKPT_SLOTS && first < 0; k++)
+		if (ims->regs.slot[k])
+			first = k;
+	if (first < 0)
+		return -1;
+	if ((ims->regs.slot[M7_SLOT_XPSR] & 0x1ffu) != M7EXC_NMI) {
+		*why = "holds SCS state, but the segment does not start in the checkpoint's NMI (IPSR 2); must be 0";
+		return first;
+	}
+	struct m7exc x;
+	m7exc_init(&x, NULL, (struct m7exc_bus){NULL, NULL});
+	int bad = m7exc_load_ckpt(&x, &ims->regs.slot[M7_SLOT_SCS]);
+	*why = "is not a value the SCS register reads (reserved or read-only bits, or an AIRCR without 0xFA05)";
+	return bad ? M7_SLOT_SCS + bad - 1 : -1;
+}
+
 /* The end of a segment (or of the whole interval): checks the register dump
  * and builds the trace id and memory image into IMS. */
 static int finish(struct extract *x, const struct citcat_target_config *cfg, struct citcat_ims *ims, uint64_t slots,
@@ -176,7 +210,7 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 	x.seen = calloc(1, cfg->ram_size / 8 + 1);
 	x.known = calloc(1, cfg->ram_size / 8 + 1);
 	uint64_t slots = 0; /* dump slots seen, one bit each */
-	const int nslots = citcat_ims_dump_slots(cfg->isa);
+	int nslots = citcat_ims_dump_slots(cfg->isa); /* at a checkpoint on the M7: 39 (marker_slots) */
 	int synced = 0, dump_done = 0, stopped = 0;
 	uint32_t start_pc = 0;
 	uint64_t insns = 0, branches = 0, n = 0, ehash = 0, base_insns = 0, base_bcount = 0;
@@ -222,6 +256,7 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 			start_pc = ev.pc;
 			base_insns = ev.kind == CITCAT_CAT_CKPT ? ev.insns : 0;
 			base_bcount = ev.kind == CITCAT_CAT_CKPT ? ev.bcount : 0;
+			nslots = marker_slots(cfg->isa, ev.kind);
 			ims->repl_state[0] = ev.repl_state[0];
 			ims->repl_state[1] = ev.repl_state[1];
 			ehash = citcat_trace_hash_event(0, &ev);
@@ -247,6 +282,7 @@ static int extract(const char *cat_path, int64_t seg, struct citcat_ims *ims, st
 			start_pc = ev.pc;
 			base_insns = ev.kind == CITCAT_CAT_CKPT ? ev.insns : 0;
 			base_bcount = ev.kind == CITCAT_CAT_CKPT ? ev.bcount : 0;
+			nslots = marker_slots(cfg->isa, ev.kind);
 			ims->repl_state[0] = ev.repl_state[0];
 			ims->repl_state[1] = ev.repl_state[1];
 			ehash = citcat_trace_hash_event(ehash, &ev);
@@ -448,10 +484,11 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
 					  "%s: SCTLR 0x%08x has bits the IMS does not carry (TE only, none on the Cortex-M7)", path,
 					  ims->sctlr);
-	for (int k = citcat_ims_nslots(ims->cfg.isa); k < ARM_SLOTS; k++)
-		if (ims->regs.slot[k])
-			return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
-						  "%s: register slot %d is not 0 on the Cortex-M7 (23 slots)", path, k);
+	const char *why;
+	int bad = m7_scs_check(ims, &why);
+	if (bad >= 0)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "%s: Cortex-M7 register slot %d (0x%08x) %s",
+					  path, bad, ims->regs.slot[bad], why);
 	if (!cache_repl_state_valid(&ims->cfg.icache, ims->repl_state[0]) ||
 	    !cache_repl_state_valid(&ims->cfg.dcache, ims->repl_state[1]))
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
@@ -522,13 +559,13 @@ static int ims_load(struct cc_reader *r, struct citcat_ims *ims, citcat_ims_run_
 	ims->id.start_pc = cc_get32(p + 8);
 	ims->id.insns = cc_get64(p + 12);
 	p += 20;
-	for (int k = 0; k < ARM_SLOTS; k++, p += 4) {
+	const uint8_t *slot0 = p;
+	for (int k = 0; k < ARM_SLOTS; k++, p += 4)
 		ims->regs.slot[k] = cc_get32(p);
-		if (k >= citcat_ims_nslots(ims->cfg.isa) && ims->regs.slot[k]) /* the M7 dumps 23 slots */
-			return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + (uint64_t)(p - m),
-						  "IMS register slot %d is 0x%08x on the Cortex-M7, which dumps 23 slots (must be 0)",
-						  k, ims->regs.slot[k]);
-	}
+	int bad = m7_scs_check(ims, &why); /* the M7's slots 23..38: 0, or a checkpoint's SCS state */
+	if (bad >= 0)
+		return citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 16 + (uint64_t)(slot0 + 4 * bad - m),
+					  "IMS register slot %d is 0x%08x on the Cortex-M7: it %s", bad, ims->regs.slot[bad], why);
 	for (int k = 0; k < 2; k++, p += 4) {
 		const struct citcat_cache_config *cc = k ? &ims->cfg.dcache : &ims->cfg.icache;
 		ims->repl_state[k] = cc_get32(p);

@@ -19,10 +19,14 @@ enum {
 	CITCAT_ISA_M7 = 2,
 	M7_SLOT_SP = 13, M7_SLOT_LR = 14, M7_SLOT_PC = 15, M7_SLOT_XPSR = 16, M7_SLOT_MSP = 17, M7_SLOT_PSP = 18,
 	M7_SLOT_PRIMASK = 19, M7_SLOT_BASEPRI = 20, M7_SLOT_FAULTMASK = 21, M7_SLOT_CONTROL = 22,
-	M7_SLOTS = 23
+	M7_SLOTS = 23,
+	/* a segment that starts at a checkpoint (TARGET-M7.md, "Checkpoints"):
+	 * slots 23..38 hold the SCS registers of m7exc_ckpt_regs */
+	M7_SLOT_SCS = 23, M7_CKPT_SLOTS = 39
 };
 
-/* The register slots the dump of ISA fills: 23 on the M7, 39 otherwise. */
+/* The register slots the dump of ISA fills at P: 23 on the M7, 39
+ * otherwise (at a checkpoint the M7 fills 39: M7_CKPT_SLOTS). */
 static inline int citcat_ims_nslots(uint32_t isa) { return isa == CITCAT_ISA_M7 ? M7_SLOTS : ARM_SLOTS; }
 /* The slots the driver of ISA writes before DUMP_DONE: 23 on the M7, 40 on
  * the ARMv7-A core (the 39 registers and SCTLR, slot 39). */

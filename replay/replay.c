@@ -92,7 +92,7 @@ static int cat_next(struct replayer *p, struct citcat_cat_event *ev)
 		}
 	}
 	/* hashed as recorded; compared as the segment's AES counts them */
-	if (p->cat_seg > 0 && (ev->kind == CITCAT_CAT_IRQ || ev->kind == CITCAT_CAT_DMA))
+	if (p->cat_seg > 0 && (ev->kind == CITCAT_CAT_IRQ || ev->kind == CITCAT_CAT_EXC || ev->kind == CITCAT_CAT_DMA))
 		ev->bcount -= p->cat_base_bcount;
 	return rc;
 }

@@ -104,7 +104,10 @@ int replay_m7_open(struct replay_m7 *m, struct replay_core *c, const char *ims_p
 		   const struct arm_state *regs)
 {
 	m->c = c;
-	if (regs->slot[M7_SLOT_XPSR] & XPSR_IPSR)
+	/* a segment that starts at a checkpoint: in its NMI, with the SCS state
+	 * (slots 23..38, TARGET-M7.md "Checkpoints"; the IMS reader checked it) */
+	int ckpt = (regs->slot[M7_SLOT_XPSR] & XPSR_IPSR) == M7EXC_NMI && regs->slot[M7_SLOT_SCS + 2] != 0; /* CCR */
+	if ((regs->slot[M7_SLOT_XPSR] & XPSR_IPSR) && !ckpt)
 		return replay_fail(c, NULL, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
 				   "%s: the trace starts in handler mode (exception %u active at P); the Cortex-M7 replay "
 				   "starts in thread mode with no exception active (call citcat_trace_start from thread mode)",
@@ -116,6 +119,9 @@ int replay_m7_open(struct replay_m7 *m, struct replay_core *c, const char *ims_p
 	if (ue)
 		return replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: %s", uc_strerror(ue));
 	m7exc_init(&m->exc, c->uc, (struct m7exc_bus){m7_bus, m});
+	if (ckpt && m7exc_load_ckpt(&m->exc, &regs->slot[M7_SLOT_SCS]))
+		return replay_fail(c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX,
+				   "%s: the checkpoint's SCS state (register slots 23..38) does not load", ims_path);
 	int rc = replay_m7_set_state(c->uc, regs);
 	if (rc < 0)
 		return replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn: setting the Cortex-M7 registers failed");
@@ -258,8 +264,10 @@ int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint
 	uint32_t mask;
 	if (off == 0xD08 || off == 0xD0C || off == 0xD14) /* VTOR, AIRCR (PRIGROUP), CCR */
 		mask = 0xFFFFFFFFu;
-	else if (off == 0xD24) /* SHCSR: the fault enables (the active and pended bits are not kept at P) */
-		mask = 7u << 16;
+	else if (off == 0xD24) /* SHCSR: the fault enables and active bits (the pended bits are not kept at P) */
+		mask = (7u << 16) | 0xD8Bu;
+	else if (off == 0x300) /* IABR0: exact from P (nothing active) or P_k (TARGET-M7.md, Checkpoints) */
+		mask = 0xFFFFFFFFu;
 	else if ((off >= 0xD18 && off < 0xD24) || (off >= 0x400 && off < 0x420)) /* SHPR1-3, IPR0-7 */
 		mask = size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
 	else

@@ -473,6 +473,178 @@ static void test_version1(void)
 	CHECK(st.need == DAF_NEED_NONE && (r.valid & V(14)) && r.r[14] == 0x104);
 }
 
+/* ---- the Cortex-M7 (DAF.md, "The Cortex-M7") ---- */
+
+/* Four Thumb instructions and two exception entries, all registers invalid
+ * at first, SP = 0x20001004 and VTOR = 0 on the core:
+ *   0  0x100 push {r4, lr}   writes 0x20000ffc, 0x20001000: SP unknown, so
+ *                            the address is traced; it gives SP = 0x20000ffc
+ *   E1 SysTick (15)          SP bit 2 is set, so the frame is
+ *                            (0x20000ffc - 0x20) & ~4 = 0x20000fd8: eight
+ *                            writes 0x20000fd8..0x20000ff4, derived from SP;
+ *                            VTOR unknown: the vector address 0x3c is traced
+ *                            (VTOR = 0x3c - 4 * 15 = 0 from then on); from
+ *                            thread mode, so SP and LR become invalid
+ *   1  0x200 bx lr           in handler mode: a return record, returned;
+ *                            SP invalid, so the frame address is traced;
+ *                            eight reads 0x20000fd8..0x20000ff4
+ *   2  0x102 push {r4, lr}   SP invalid after the return: traced again
+ *   E2 PendSV (14)           frame derived from SP, vector 0x38 from VTOR:
+ *                            no address at all
+ *   3  0x200 bx lr           as 1
+ * The record chunk, raw encoding, worked by hand (DAF.md, Chunks):
+ *   first 0            1 00000000
+ *   nexc 2             1 00000010
+ *   E1 at boundary 1   1 00000001  001111     (delta 1, exception 15)
+ *   E2 at boundary 3   1 00000010  001110     (delta 2, exception 14)
+ *   insn 0             0x20000ffc (32 bits)
+ *   E1                 0 (no correction) 1 (modelled) 0x0000003c
+ *   insn 1             1 (returned) 0x20000fd8
+ *   insn 2             0x20000ffc
+ *   E2                 0 1
+ *   insn 3             1 0x20000fd8
+ * 214 bits, 2 bits of padding: 27 bytes, 6 records. */
+static const uint8_t m7_payload[27] = {0x80, 0x40, 0xa0, 0x27, 0xc0, 0x8e, 0x20, 0x00, 0x0f, 0xfc, 0x40, 0x00, 0x00, 0x0f,
+				       0x24, 0x00, 0x01, 0xfb, 0x04, 0x00, 0x01, 0xff, 0x8c, 0x80, 0x00, 0x3f, 0x60};
+
+struct m7ev {
+	int exc; /* 0: an instruction */
+	uint32_t pc, word;
+	unsigned size, n;
+	struct citcat_access acc[10];
+};
+
+#define FRAME_W(f) W(f, 4), W(f + 4, 4), W(f + 8, 4), W(f + 12, 4), W(f + 16, 4), W(f + 20, 4), W(f + 24, 4), W(f + 28, 4)
+#define FRAME_R(f) R(f, 4), R(f + 4, 4), R(f + 8, 4), R(f + 12, 4), R(f + 16, 4), R(f + 20, 4), R(f + 24, 4), R(f + 28, 4)
+
+static const struct m7ev m7run[] = {
+	{0, 0x100, 0xb510, 2, 2, {W(0x20000ffc, 4), W(0x20001000, 4)}},
+	{15, 0, 0, 0, 9, {FRAME_W(0x20000fd8), R(0x3c, 4)}},
+	{0, 0x200, 0x4770, 2, 8, {FRAME_R(0x20000fd8)}},
+	{0, 0x102, 0xb510, 2, 2, {W(0x20000ffc, 4), W(0x20001000, 4)}},
+	{14, 0, 0, 0, 9, {FRAME_W(0x20000fd8), R(0x38, 4)}},
+	{0, 0x200, 0x4770, 2, 8, {FRAME_R(0x20000fd8)}},
+};
+#define NM7 (sizeof m7run / sizeof *m7run)
+
+static const char *write_m7(const struct m7ev *run, size_t n, int enc)
+{
+	static char path[160];
+	snprintf(path, sizeof path, "%s/m7.daf", tmpdir);
+	struct citcat_daf_writer *w;
+	CHECK(citcat_daf_writer_open_isa(&w, path, enc, 1) == 0);
+	for (size_t i = 0; i < n; i++) {
+		int rc = run[i].exc ? citcat_daf_write_entry(w, (unsigned)run[i].exc, run[i].acc, run[i].n)
+				    : citcat_daf_write_isa(w, run[i].pc, run[i].word, run[i].size, 1, run[i].acc, run[i].n);
+		if (rc)
+			fprintf(stderr, "m7 write %zu: %s\n", i, citcat_daf_writer_error(w)->msg);
+		CHECK(rc == 0);
+	}
+	CHECK(citcat_daf_writer_stats(w)->entries == 2 && citcat_daf_writer_stats(w)->returns == 2);
+	CHECK(citcat_daf_writer_close(w) == 0);
+	return path;
+}
+
+/* Decodes RUN's flow (its instructions) from BUF; checks every instruction
+ * and entry; returns 0, or the first error code. */
+static int decode_m7(const uint8_t *buf, size_t len, const struct m7ev *run, size_t n, struct citcat_daf_decoder **out)
+{
+	static struct citcat_itrace_rec rec, ent;
+	struct citcat_daf_decoder *d;
+	int rc = citcat_daf_decoder_open_mem(&d, buf, len);
+	*out = d;
+	if (rc)
+		return rc;
+	CHECK(citcat_daf_decoder_m7(d) == 1);
+	size_t i = 0;
+	for (;;) {
+		while ((rc = citcat_daf_decode_entry(d, &ent, NULL)) == 1) {
+			CHECK(i < n && run[i].exc == ent.line && ent.n_acc == run[i].n);
+			for (unsigned k = 0; i < n && k < ent.n_acc && k < run[i].n; k++)
+				CHECK(ent.acc[k].addr == run[i].acc[k].addr && ent.acc[k].write == run[i].acc[k].write);
+			i++;
+		}
+		if (rc < 0)
+			return rc;
+		if (i == n)
+			break;
+		CHECK(run[i].exc == 0);
+		if ((rc = citcat_daf_decode_isa(d, run[i].pc, run[i].word, run[i].size, 1, &rec)) != 1)
+			return rc;
+		CHECK(rec.n_acc == run[i].n);
+		for (unsigned k = 0; k < rec.n_acc && k < run[i].n; k++)
+			CHECK(rec.acc[k].addr == run[i].acc[k].addr && rec.acc[k].write == run[i].acc[k].write &&
+			      rec.acc[k].size == run[i].acc[k].size);
+		i++;
+	}
+	return citcat_daf_decoder_finish(d);
+}
+
+static void edit_exc(struct bits *s, uint32_t *nrec, long arg)
+{
+	(void)nrec;
+	for (int k = 0; k < 6; k++) /* E1's exception number, bits 27..32 of the payload */
+		setb(s, 27 + (size_t)k, (int)((arg >> (5 - k)) & 1));
+}
+
+static void test_m7(void)
+{
+	const char *p = write_m7(m7run, NM7, CITCAT_DAF_RAW);
+	/* the bytes: the container's first chunk holds the payload worked out above */
+	struct cc_reader *r;
+	const uint8_t *q;
+	size_t n;
+	uint32_t nrec;
+	CHECK(cc_reader_open(&r, p, NULL, CITCAT_DAF_VERSION) == 0);
+	uint32_t mlen;
+	const uint8_t *m = cc_reader_meta(r, &mlen);
+	CHECK(cc_reader_version(r) == 3 && mlen == 8 && m[0] == 3 && m[1] == CITCAT_DAF_RAW && (m[4] | m[5] | m[6] | m[7]) == 0);
+	CHECK(cc_reader_next_chunk(r, &q, &n, &nrec) == 1);
+	CHECK(nrec == 6 && n == sizeof m7_payload && memcmp(q, m7_payload, n) == 0);
+	CHECK(cc_reader_next_chunk(r, &q, &n, &nrec) == 1);
+	CHECK(nrec == 0 && n == 2 && q[0] == 0x82 && q[1] == 0x00); /* the end chunk: 4 instructions */
+	cc_reader_close(r);
+	/* the decoder rebuilds every access, in both encodings */
+	size_t len;
+	struct citcat_daf_decoder *d;
+	uint8_t *buf = rewrite(p, NULL, 3 << 8 | 3, &len);
+	CHECK(decode_m7(buf, len, m7run, NM7, &d) == 0);
+	CHECK(citcat_daf_decoder_stats(d)->entries == 2 && citcat_daf_decoder_stats(d)->returns == 2);
+	citcat_daf_decoder_close(d);
+	free(buf);
+	p = write_m7(m7run, NM7, CITCAT_DAF_DIFF);
+	buf = rewrite(p, NULL, 3 << 8 | 3, &len);
+	CHECK(decode_m7(buf, len, m7run, NM7, &d) == 0);
+	citcat_daf_decoder_close(d);
+	free(buf);
+	/* E1 numbered 1 (not an exception an entry can have): refused when the
+	 * chunk is opened, at the byte of the payload holding that field */
+	p = write_m7(m7run, NM7, CITCAT_DAF_RAW);
+	buf = rewrite(p, edit_exc, 1, &len);
+	CHECK(decode_m7(buf, len, m7run, NM7, &d) == CITCAT_ERR_CORRUPT);
+	CHECK(strstr(citcat_daf_decoder_error(d)->msg, "has number 1") != NULL);
+	/* the chunk's file offset (a 16-byte header, 8 bytes of metadata, 4, the
+	 * chunk header's 24) and the payload byte: bits 32..39 hold the number's end */
+	CHECK(citcat_daf_decoder_error(d)->offset == 52);
+	CHECK(strstr(citcat_daf_decoder_error(d)->msg, "payload byte 4 of the chunk at file offset 52") != NULL);
+	citcat_daf_decoder_close(d);
+	free(buf);
+	/* ISA 3 in a version 2 file, and a non-zero vector field: refused at their offsets */
+	buf = rewrite(p, NULL, 2 << 8 | 3, &len);
+	CHECK(citcat_daf_decoder_open_mem(&d, buf, len) == CITCAT_ERR_CORRUPT);
+	CHECK(citcat_daf_decoder_error(d)->offset == 16);
+	citcat_daf_decoder_close(d);
+	free(buf);
+	/* the writer: an entry on an ARMv7-A writer, an ARM-state instruction on the M7's */
+	struct citcat_daf_writer *w;
+	CHECK(citcat_daf_writer_open(&w, NULL, CITCAT_DAF_DIFF) == 0);
+	CHECK(citcat_daf_write_entry(w, 15, m7run[1].acc, 9) == CITCAT_ERR_INVAL);
+	citcat_daf_writer_abort(w);
+	CHECK(citcat_daf_writer_open_isa(&w, NULL, CITCAT_DAF_DIFF, 1) == 0);
+	CHECK(citcat_daf_write(w, 0x100, 0xe3a01000, NULL, 0) == CITCAT_ERR_INVAL);
+	citcat_daf_writer_abort(w);
+}
+
 static void test_bad_files(void)
 {
 	struct citcat_daf_decoder *d;
@@ -498,7 +670,10 @@ int main(void)
 	test_t32();
 	test_version1();
 	test_bad_files();
+	test_m7();
 	char path[160];
+	snprintf(path, sizeof path, "%s/m7.daf", tmpdir);
+	remove(path);
 	for (int e = 1; e <= 2; e++) {
 		snprintf(path, sizeof path, "%s/run%d.daf", tmpdir, e);
 		remove(path);

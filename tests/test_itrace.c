@@ -210,12 +210,111 @@ static void test_v2(const char *path)
 	unlink(path);
 }
 
+/* Reads the raw payload of the only chunk of the itrace at PATH into OUT
+ * (at most CAP bytes); returns its length. */
+static size_t only_chunk(const char *path, uint8_t *out, size_t cap)
+{
+	struct cc_reader *r;
+	const uint8_t *d;
+	size_t len = 0;
+	uint32_t nrec;
+	CHECK_EQ(cc_reader_open(&r, path, "CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION), 0);
+	CHECK_EQ(cc_reader_next_chunk(r, &d, &len, &nrec), 1);
+	CHECK(len <= cap);
+	memcpy(out, d, len < cap ? len : cap);
+	CHECK_EQ(cc_reader_next_chunk(r, &d, &len, &nrec) == 0 ? 0 : 1, 0);
+	cc_reader_close(r);
+	return len;
+}
+
+/* The writer's instruction fast path (issue 14): hand-encoded bytes of
+ * instruction records with accesses of every size, a sequential and an
+ * uncached access, a 16- and a 32-bit Thumb word, a word-table hit after a
+ * backward jump and a count extension (ITRACE.md, Instruction); and an
+ * invalid record between them (an access of 3 bytes after valid ones, an
+ * A32 size of 2, 65 accesses) is refused and changes nothing: the file is
+ * the same without it. */
+static void test_insn_bytes(const char *path)
+{
+	static struct citcat_itrace_rec a, b, c, d, e, bad;
+	memset(&a, 0, sizeof a);
+	a.kind = CITCAT_REC_INSN;
+	a.pc = 0x100;
+	a.word = 0xe5901000u;
+	a.n_acc = 4;
+	a.acc[0] = (struct citcat_access){0x2000, 0xab, 1, 0, 0};
+	a.acc[1] = (struct citcat_access){0x2001, 0x1234, 2, 1, 0};
+	a.acc[2] = (struct citcat_access){0x1000, 0xdeadbeefu, 4, 0, 1};
+	a.acc[3] = (struct citcat_access){0x1004, 0x0102030405060708ull, 8, 1, 0};
+	b = (struct citcat_itrace_rec){.kind = CITCAT_REC_INSN, .pc = 0x104, .word = 0x4770, .size = 2, .thumb = 1};
+	c = (struct citcat_itrace_rec){.kind = CITCAT_REC_INSN, .pc = 0x106, .word = 0xf8d0f000u, .size = 4, .thumb = 1};
+	d = a; /* back to 0x100: the word table still holds its word */
+	d.n_acc = 0;
+	memset(&e, 0, sizeof e);
+	e.kind = CITCAT_REC_INSN;
+	e.pc = 0x104; /* ARM now: the table's Thumb entry for 0x104 does not match */
+	e.word = 0xe1a00000u;
+	e.n_acc = 16;
+	for (unsigned i = 0; i < 16; i++) /* from last_addr 0x100c on: each sequential */
+		e.acc[i] = (struct citcat_access){0x100c + i, i, 1, 0, 0};
+	static const uint8_t want[] = {
+		/* a: h 0x34 (p, w, 4 accesses); zigzag(0x100) = 0x200; ISA 0; word */
+		0x34, 0x80, 0x04, 0x00, 0x00, 0x10, 0x90, 0xe5,
+		/* read 1 at 0x2000 (zigzag 0x4000); write 2, sequential (0x2001) */
+		0x00, 0x80, 0x80, 0x01, 0xab, 0xb0, 0x34, 0x12,
+		/* uncached read 4 at 0x1000: zigzag(0x1000 - 0x2003) = 0x2005 */
+		0x48, 0x85, 0x40, 0xef, 0xbe, 0xad, 0xde,
+		/* write 8, sequential (0x1004) */
+		0xf0, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,
+		/* b: h 0x10 (next_pc 0x104); ISA 1; 2 bytes */
+		0x10, 0x01, 0x70, 0x47,
+		/* c: h 0x10; ISA 2; 4 bytes, first halfword low */
+		0x10, 0x02, 0x00, 0xf0, 0xd0, 0xf8,
+		/* d: h 0x20, zigzag(0x100 - 0x10a) = 19; the table has the word */
+		0x20, 0x13,
+		/* e: h 0x1f (w, count 15 + ULEB 1); ISA 0; word; 16 sequential reads of 1 byte */
+		0x1f, 0x00, 0x00, 0x00, 0xa0, 0xe1, 0x01,
+		0x10, 0, 0x10, 1, 0x10, 2, 0x10, 3, 0x10, 4, 0x10, 5, 0x10, 6, 0x10, 7,
+		0x10, 8, 0x10, 9, 0x10, 10, 0x10, 11, 0x10, 12, 0x10, 13, 0x10, 14, 0x10, 15,
+	};
+	uint8_t got[512];
+	for (int with_bad = 0; with_bad < 2; with_bad++) {
+		struct citcat_itrace_writer *w;
+		CHECK_EQ(citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32), 0);
+		const struct citcat_itrace_rec *seq[] = {&a, &b, &c, &d, &e};
+		for (unsigned k = 0; k < 5; k++) {
+			if (with_bad) {
+				bad = *seq[k];
+				bad.pc += 0x40; /* would change next_pc, the table and last_addr */
+				bad.n_acc = 3;
+				bad.acc[0] = (struct citcat_access){0x9000, 1, 4, 0, 0};
+				bad.acc[1] = (struct citcat_access){0x9004, 2, 8, 1, 0};
+				bad.acc[2] = (struct citcat_access){0x9010, 3, 3, 0, 0};
+				CHECK_EQ(citcat_itrace_write(w, &bad), CITCAT_ERR_INVAL);
+				bad.acc[2].size = 4;
+				bad.thumb = 0;
+				bad.size = 2;
+				CHECK_EQ(citcat_itrace_write(w, &bad), CITCAT_ERR_INVAL);
+				bad.size = 4;
+				bad.n_acc = CITCAT_ITRACE_MAX_ACC + 1;
+				CHECK_EQ(citcat_itrace_write(w, &bad), CITCAT_ERR_INVAL);
+			}
+			CHECK_EQ(citcat_itrace_write(w, seq[k]), 0);
+		}
+		CHECK_EQ(citcat_itrace_writer_close(w), 0);
+		size_t n = only_chunk(path, got, sizeof got);
+		CHECK_EQ(n, sizeof want);
+		CHECK(n == sizeof want && memcmp(got, want, n) == 0);
+	}
+}
+
 int main(void)
 {
 	char path[] = "/tmp/citcat-test-itrace-XXXXXX";
 	int fd = mkstemp(path);
 	close(fd);
 	test_stop_record(path);
+	test_insn_bytes(path);
 	const unsigned long N = 300000; /* spans several 1 MiB chunks */
 	struct citcat_itrace_writer *w;
 	CHECK_EQ(citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32), 0);

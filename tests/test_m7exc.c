@@ -749,8 +749,60 @@ static void test_bus_errors(void)
 	uc_close(h.uc);
 }
 
+/* A checkpoint's SCS state (TARGET-M7.md, Checkpoints): the values the
+ * checkpoint driver reads, in m7exc_ckpt_regs order, loaded and read back.
+ * Worked out by hand: SHCSR 0x00070888 = the three fault enables, SysTick
+ * (bit 11), SVCall (7) and UsageFault (3) active; IABR0 0xC0 = IRQ 6 and 7
+ * active; SHPR3 0xC0E00000 = PendSV 0xE0, SysTick 0xC0. */
+static void test_load_ckpt(void)
+{
+	uint32_t v[M7EXC_CKPT_NREGS] = {0x00003200u, 0xFA050400u, 0x00040210u, 0x00070888u, 0x00100000u,
+					0x40000000u, 0xC0E00000u, 0x000000C0u, 0, 0x20800000u};
+	struct m7exc m;
+	m7exc_init(&m, NULL, (struct m7exc_bus){NULL, NULL});
+	CHECK_EQ(m7exc_ckpt_regs[0], 0xD08);
+	CHECK_EQ(m7exc_ckpt_regs[7], 0x300);
+	CHECK_EQ(m7exc_ckpt_regs[15], 0x41C);
+	CHECK_EQ(m7exc_load_ckpt(&m, v), 0);
+	CHECK_EQ(m.vtor, 0x3200u);
+	CHECK_EQ(m.prigroup, 4);
+	CHECK_EQ(m.ccr, 0x00040210u);
+	CHECK_EQ(m.shcsr_ena, 7);
+	CHECK_EQ(m.prio[M7EXC_USAGEFAULT], 0x10);
+	CHECK_EQ(m.prio[M7EXC_SVCALL], 0x40);
+	CHECK_EQ(m.prio[M7EXC_PENDSV], 0xE0);
+	CHECK_EQ(m.prio[M7EXC_SYSTICK], 0xC0);
+	CHECK_EQ(m.prio[M7EXC_IRQ0 + 6], 0x80);
+	CHECK_EQ(m.prio[M7EXC_IRQ0 + 7], 0x20);
+	uint64_t want = (1ull << M7EXC_NMI) | (1ull << M7EXC_USAGEFAULT) | (1ull << M7EXC_SVCALL) |
+			(1ull << M7EXC_SYSTICK) | (1ull << (M7EXC_IRQ0 + 6)) | (1ull << (M7EXC_IRQ0 + 7));
+	CHECK_EQ(m.active, want);
+	CHECK_EQ(m.pending, 0);
+	/* what no SCS register reads: 1 + the index of the first such value */
+	uint32_t bad[M7EXC_CKPT_NREGS];
+	memcpy(bad, v, sizeof bad);
+	bad[0] = 0x3240; /* VTOR bits 6:0 */
+	CHECK_EQ(m7exc_load_ckpt(&m, bad), 1);
+	memcpy(bad, v, sizeof bad);
+	bad[1] = 0x05FA0400; /* AIRCR reads 0xFA05 in 31:16 */
+	CHECK_EQ(m7exc_load_ckpt(&m, bad), 2);
+	memcpy(bad, v, sizeof bad);
+	bad[2] = 0x00040214; /* CCR bit 2 is not writable */
+	CHECK_EQ(m7exc_load_ckpt(&m, bad), 3);
+	memcpy(bad, v, sizeof bad);
+	bad[3] |= 1u << 4; /* SHCSR bit 4 reserved */
+	CHECK_EQ(m7exc_load_ckpt(&m, bad), 4);
+	memcpy(bad, v, sizeof bad);
+	bad[9] = 0x20810000; /* IPR1: a priority's low 4 bits */
+	CHECK_EQ(m7exc_load_ckpt(&m, bad), 10);
+	memcpy(bad, v, sizeof bad);
+	bad[3] |= 1u << 14; /* BUSFAULTPENDED: pending is not loaded, not compared */
+	CHECK_EQ(m7exc_load_ckpt(&m, bad), 0);
+}
+
 int main(void)
 {
+	test_load_ckpt();
 	test_nesting();
 	test_masks();
 	test_systick();

@@ -34,7 +34,17 @@ enum {
     CITCAT_M7_SLOT_BASEPRI = 20,
     CITCAT_M7_SLOT_FAULTMASK = 21,
     CITCAT_M7_SLOT_CONTROL = 22,
-    CITCAT_M7_NSLOTS = 23        /* the value written to DUMP_DONE */
+    CITCAT_M7_NSLOTS = 23,       /* the value citcat_trace_start writes to DUMP_DONE */
+    /* the checkpoint's dump (citcat_trace_ckpt, TARGET-M7.md "Checkpoints"):
+     * the SCS registers, then DUMP_DONE = 39 */
+    CITCAT_M7_SLOT_VTOR = 23,
+    CITCAT_M7_SLOT_AIRCR = 24,
+    CITCAT_M7_SLOT_CCR = 25,
+    CITCAT_M7_SLOT_SHCSR = 26,
+    CITCAT_M7_SLOT_SHPR1 = 27,   /* SHPR1..3: slots 27..29 */
+    CITCAT_M7_SLOT_IABR0 = 30,
+    CITCAT_M7_SLOT_IPR0 = 31,    /* IPR0..7: slots 31..38 */
+    CITCAT_M7_NSLOTS_CKPT = 39
 };
 
 /* ---- System Control Space ---------------------------------------------- */

@@ -5,7 +5,8 @@
  * The vector table is at 0 (VTOR's reset value).  Word 0 is the initial MSP,
  * word 1 the reset handler; the others name the CMSIS handler symbols
  * (NMI_Handler, HardFault_Handler, ..., SysTick_Handler).  Those are weak
- * and undefined here: a program defines the ones it wants as ordinary C
+ * and undefined here (NMI_Handler excepted: it defaults to the checkpoint
+ * handler below); a program defines the ones it wants as ordinary C
  * functions, and an undefined one is a 0 word, which the model reads as "no
  * handler" - taking that exception stops the capture with an error naming
  * it and the PC (a fault is reported, not hidden by a `b .` loop).
@@ -47,6 +48,7 @@ _vectors:
     .size   _vectors, . - _vectors
 
     .weak   NMI_Handler, HardFault_Handler, MemManage_Handler, BusFault_Handler, UsageFault_Handler
+    .thumb_set NMI_Handler, citcat_ckpt_entry @ the NMI carries the checkpoints (below)
     .weak   SVC_Handler, DebugMon_Handler, PendSV_Handler, SysTick_Handler
 
     .text
@@ -108,3 +110,21 @@ citcat_spin_point:
     b.n     citcat_spin_point       @ left only by an interrupt (see above)
     bx      lr
     .size   citcat_spin_until_irq, . - citcat_spin_until_irq
+
+/*
+ * The checkpoint handler (capture --checkpoint-every, TARGET-M7.md
+ * "Checkpoints"), the default NMI_Handler: the capture takes the NMI at each
+ * checkpoint, and this runs the CITCAT driver again, whose INV_I store is
+ * the checkpoint's start point P_k and whose dump adds the SCS state (slots
+ * 23..38).  r12 holds EXC_RETURN across the call: the driver keeps r12, and
+ * the interrupted code's r12 is in the stacked frame.  3 instructions here
+ * plus the driver's 81.
+ */
+    .global citcat_ckpt_entry
+    .type   citcat_ckpt_entry, %function
+    .thumb_func
+citcat_ckpt_entry:
+    mov     r12, lr                 @ EXC_RETURN
+    bl      citcat_trace_ckpt
+    bx      r12                     @ exception return
+    .size   citcat_ckpt_entry, . - citcat_ckpt_entry
