@@ -1044,7 +1044,19 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	}
 	b->ram_base = ims.cfg.ram_base;
 	b->ram_size = ims.cfg.ram_size;
+	uint32_t isa = ims.cfg.isa;
 	citcat_ims_fini(&ims);
+	/* The register model knows the A-profile IRQ-mode entry only; a
+	 * Cortex-M7 exception entry stacks eight words and switches SP, and
+	 * its return unstacks them (WET.md "Targets").  Refuse before any
+	 * output rather than build a WET with wrong dependences. */
+	if (isa == CITCAT_ISA_M7) {
+		res->replay.err_path = c.ims_path;
+		free(b);
+		return citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					  "a Cortex-M7 run (configuration isa 2): the WET does not model "
+					  "M-profile exception entry and return");
+	}
 	if (wet_decoder_open(&b->dec)) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "cannot open Capstone");
 		goto out;
