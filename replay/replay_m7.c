@@ -122,6 +122,7 @@ int replay_m7_open(struct replay_m7 *m, struct replay_core *c, const char *ims_p
 	if (ckpt && m7exc_load_ckpt(&m->exc, &regs->slot[M7_SLOT_SCS]))
 		return replay_fail(c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX,
 				   "%s: the checkpoint's SCS state (register slots 23..38) does not load", ims_path);
+	m->ckpt = ckpt;
 	int rc = replay_m7_set_state(c->uc, regs);
 	if (rc < 0)
 		return replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn: setting the Cortex-M7 registers failed");

@@ -30,6 +30,7 @@ struct replay_m7 {
 	struct replay_core *c;
 	struct replay_m7_ops ops;
 	struct m7entry entry;           /* the entry record being collected (m7_bus) */
+	int ckpt;                       /* the start point is a checkpoint (its SCS state loaded) */
 };
 
 /* The engine for the M7 (core_open_m7, the device window served by READ and
@@ -79,7 +80,9 @@ int replay_m7_scs_write(struct replay_m7 *m, uint32_t off, unsigned size, uint32
  * AIRCR, CCR, SHPR1-3, the SHCSR fault enables, IPR0-7) took the recorded
  * value V: returns 1 when the model holds another (*MODEL), which means the
  * register was set before the trace start point, where the replay cannot
- * see it (REPLAY.md, "The Cortex-M7"); 0 otherwise. */
+ * see it (REPLAY.md, "The Cortex-M7"), or, for a segment that starts at a
+ * checkpoint (M->ckpt), that the checkpoint's SCS state does not hold it;
+ * 0 otherwise. */
 int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v, uint32_t *model);
 
 #endif
