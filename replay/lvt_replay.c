@@ -240,6 +240,8 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		value &= (1ull << (8 * size)) - 1;
 	if (p->c.failed)
 		return;
+	if (p->m7 && replay_m7_dev_write_dropped(p->m7, (uint32_t)off, size))
+		return; /* dropped by the M7's bus, as in the capture */
 	bus_uncached(&p->c.bus, addr, size, 1, value); /* cache maintenance takes effect here */
 	replay_add_access(&p->c, addr, size, 1, value, 1);
 }

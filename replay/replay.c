@@ -368,7 +368,11 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		value &= (1ull << (8 * size)) - 1;
 	if (!p->precise && !p->c.failed && !p->c.done && !blk_attribute(p))
 		return;
-	if (p->c.failed || p->c.done || expected_fault(p, CITCAT_FAULT_DEV_WRITE, p->c.cur_pc, addr))
+	if (p->c.failed || p->c.done)
+		return;
+	if (p->m7 && replay_m7_dev_write_dropped(p->m7, (uint32_t)off, size))
+		return; /* the capture dropped it too: no output record, no access */
+	if (expected_fault(p, CITCAT_FAULT_DEV_WRITE, p->c.cur_pc, addr))
 		return;
 	if (!p->next_valid || p->next.kind != CITCAT_AES_OUTPUT || p->next.addr != addr || p->next.size != size ||
 	    p->next.value != value) {

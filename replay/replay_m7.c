@@ -4,6 +4,7 @@
  * path (bus_data, then the RAM write), so the regenerated bus trace and the
  * oracle's entry records match the recorded ones access for access. */
 #include "replay_m7.h"
+#include "target_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -276,4 +277,12 @@ int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint
 	if (m7exc_scs_read(&m->exc, off, size, model))
 		return 0; /* a refused read is the recorded end or a divergence already */
 	return ((*model ^ v) & mask) != 0;
+}
+
+int replay_m7_dev_write_dropped(struct replay_m7 *m, uint32_t off, unsigned size)
+{
+	if (off >= CITCAT_DEV_SIZE || size != 4 || (off & 3) || target_dev_writable(off)) /* not the SCS */
+		return 0;
+	m7exc_imprecise(&m->exc);
+	return 1;
 }

@@ -67,6 +67,14 @@ void replay_m7_intr(struct replay_m7 *m, uint32_t intno);
  * handled so, 0 for the caller's A-target handling (inside an IT block). */
 int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr);
 
+/* A device window write of SIZE bytes at offset OFF, before anything else
+ * is done with it: a 4-byte aligned write to a register no device accepts
+ * (target_dev_writable, the capture's table) is dropped by the M7's bus as
+ * in the capture, an imprecise BusFault pending in the model
+ * (m7exc_imprecise): returns 1 and the caller records nothing.  0 for
+ * every other write. */
+int replay_m7_dev_write_dropped(struct replay_m7 *m, uint32_t off, unsigned size);
+
 /* An undefined instruction (UsageFault UNDEFINSTR).  Returns whether
  * Unicorn goes on. */
 int replay_m7_invalid(struct replay_m7 *m);
