@@ -150,6 +150,7 @@ static int bus(struct m7exc *m, uint32_t addr, int write, uint32_t *v, int exc, 
 	return 0;
 }
 
+#define CFSR_IMPRECISERR (1u << 10)
 #define CFSR_UNSTKERR (1u << 11)
 #define CFSR_STKERR (1u << 12)
 #define HFSR_VECTTBL (1u << 1)
@@ -177,6 +178,17 @@ static int derive_stkerr(struct m7exc *m, int exc, uint32_t ret)
 	m->hfsr |= HFSR_FORCED;
 	m->pending |= BIT(M7EXC_HARDFAULT);
 	return 1;
+}
+
+void m7exc_imprecise(struct m7exc *m)
+{
+	m->cfsr |= CFSR_IMPRECISERR;
+	if (m->shcsr_ena & (1u << (M7EXC_BUSFAULT - M7EXC_MEMMANAGE))) {
+		m->pending |= BIT(M7EXC_BUSFAULT);
+		return;
+	}
+	m->hfsr |= HFSR_FORCED;
+	m->pending |= BIT(M7EXC_HARDFAULT);
 }
 
 /* Exception entry: PushStack then the vector read, then ExceptionTaken.

@@ -186,6 +186,12 @@ int m7exc_intr(struct m7exc *m, uint32_t intno, uint32_t pc, uint32_t insn_pc, i
  * line's edge, ICSR.PENDSVSET ...). */
 void m7exc_set_pending(struct m7exc *m, int exc);
 
+/* An imprecise data bus error (a buffered store the bus refused: a write
+ * to an unassigned device register, TARGET-M7.md "Faults"): CFSR.IMPRECISERR
+ * (BFAR not valid), BusFault pending when it is enabled, else HardFault
+ * pending with HFSR.FORCED.  Taken at a later boundary by the usual rules. */
+void m7exc_imprecise(struct m7exc *m);
+
 /* Advances SysTick by N clock cycles (the processor clock: TARGET-M7.md). */
 void m7exc_systick_advance(struct m7exc *m, uint64_t n);
 /* Cycles until SysTick next reaches 0 and can pend its exception

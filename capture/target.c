@@ -256,6 +256,12 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
 	if (t->faulted)
 		return;
+	if (t->m7 && size == 4 && !(off & 3) && !dev_writable((uint32_t)off)) {
+		/* the M7's buffered store: an imprecise BusFault, the write
+		 * dropped (TARGET-M7.md, Faults) */
+		m7exc_imprecise(&t->m7->exc);
+		return;
+	}
 	if (size != 4 || (off & 3) || !dev_writable((uint32_t)off)) {
 		fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, addr,
 		      size != 4 || (off & 3) ? "bus error: %u-byte write of device register 0x%08x"

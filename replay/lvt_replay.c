@@ -240,6 +240,8 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		value &= (1ull << (8 * size)) - 1;
 	if (p->c.failed)
 		return;
+	if (p->m7 && replay_m7_dev_write_dropped(p->m7, (uint32_t)off, size))
+		return; /* dropped by the M7's bus, as in the capture */
 	bus_uncached(&p->c.bus, addr, size, 1, value); /* cache maintenance takes effect here */
 	replay_add_access(&p->c, addr, size, 1, value, 1);
 }
@@ -399,7 +401,10 @@ static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	struct lreplayer *p = ctx;
 	uint32_t model, v = (uint32_t)traced_read(p, M7EXC_SCS_BASE + (uint32_t)off, size);
 	if (!p->c.failed && !p->c.done && replay_m7_scs_differs(p->m7, (uint32_t)off, size, v, &model))
-		replay_diverge(&p->c, "SCS state", "the value the replay's exception model holds (set before P?)",
+		replay_diverge(&p->c, "SCS state",
+			       p->m7->ckpt ? "the value the replay's exception model holds (from the segment's checkpoint, "
+					     "whose SCS state lacks it?)"
+					   : "the value the replay's exception model holds (set before P?)",
 			       "0x%08x read from 0x%08x, the model holds 0x%08x", v, M7EXC_SCS_BASE + (uint32_t)off, model);
 	return v;
 }

@@ -368,7 +368,11 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		value &= (1ull << (8 * size)) - 1;
 	if (!p->precise && !p->c.failed && !p->c.done && !blk_attribute(p))
 		return;
-	if (p->c.failed || p->c.done || expected_fault(p, CITCAT_FAULT_DEV_WRITE, p->c.cur_pc, addr))
+	if (p->c.failed || p->c.done)
+		return;
+	if (p->m7 && replay_m7_dev_write_dropped(p->m7, (uint32_t)off, size))
+		return; /* the capture dropped it too: no output record, no access */
+	if (expected_fault(p, CITCAT_FAULT_DEV_WRITE, p->c.cur_pc, addr))
 		return;
 	if (!p->next_valid || p->next.kind != CITCAT_AES_OUTPUT || p->next.addr != addr || p->next.size != size ||
 	    p->next.value != value) {
@@ -819,7 +823,10 @@ static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	uint64_t v = mmio_read(uc, (uint32_t)(M7EXC_SCS_BASE + (uint32_t)off - p->ims.cfg.dev_base), size, ctx);
 	uint32_t model;
 	if (!p->c.failed && !p->c.done && replay_m7_scs_differs(p->m7, (uint32_t)off, size, (uint32_t)v, &model))
-		replay_diverge(&p->c, "SCS state", "the value the replay's exception model holds (set before P?)",
+		replay_diverge(&p->c, "SCS state",
+			       p->m7->ckpt ? "the value the replay's exception model holds (from the segment's checkpoint, "
+					     "whose SCS state lacks it?)"
+					   : "the value the replay's exception model holds (set before P?)",
 			       "0x%08x read from 0x%08x, the model holds 0x%08x", (uint32_t)v, M7EXC_SCS_BASE + (uint32_t)off,
 			       model);
 	return v;

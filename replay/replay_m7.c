@@ -4,6 +4,7 @@
  * path (bus_data, then the RAM write), so the regenerated bus trace and the
  * oracle's entry records match the recorded ones access for access. */
 #include "replay_m7.h"
+#include "target_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -122,6 +123,7 @@ int replay_m7_open(struct replay_m7 *m, struct replay_core *c, const char *ims_p
 	if (ckpt && m7exc_load_ckpt(&m->exc, &regs->slot[M7_SLOT_SCS]))
 		return replay_fail(c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX,
 				   "%s: the checkpoint's SCS state (register slots 23..38) does not load", ims_path);
+	m->ckpt = ckpt;
 	int rc = replay_m7_set_state(c->uc, regs);
 	if (rc < 0)
 		return replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn: setting the Cortex-M7 registers failed");
@@ -275,4 +277,12 @@ int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint
 	if (m7exc_scs_read(&m->exc, off, size, model))
 		return 0; /* a refused read is the recorded end or a divergence already */
 	return ((*model ^ v) & mask) != 0;
+}
+
+int replay_m7_dev_write_dropped(struct replay_m7 *m, uint32_t off, unsigned size)
+{
+	if (off >= CITCAT_DEV_SIZE || size != 4 || (off & 3) || target_dev_writable(off)) /* not the SCS */
+		return 0;
+	m7exc_imprecise(&m->exc);
+	return 1;
 }

@@ -30,6 +30,7 @@ struct replay_m7 {
 	struct replay_core *c;
 	struct replay_m7_ops ops;
 	struct m7entry entry;           /* the entry record being collected (m7_bus) */
+	int ckpt;                       /* the start point is a checkpoint (its SCS state loaded) */
 };
 
 /* The engine for the M7 (core_open_m7, the device window served by READ and
@@ -66,6 +67,14 @@ void replay_m7_intr(struct replay_m7 *m, uint32_t intno);
  * handled so, 0 for the caller's A-target handling (inside an IT block). */
 int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr);
 
+/* A device window write of SIZE bytes at offset OFF, before anything else
+ * is done with it: a 4-byte aligned write to a register no device accepts
+ * (target_dev_writable, the capture's table) is dropped by the M7's bus as
+ * in the capture, an imprecise BusFault pending in the model
+ * (m7exc_imprecise): returns 1 and the caller records nothing.  0 for
+ * every other write. */
+int replay_m7_dev_write_dropped(struct replay_m7 *m, uint32_t off, unsigned size);
+
 /* An undefined instruction (UsageFault UNDEFINSTR).  Returns whether
  * Unicorn goes on. */
 int replay_m7_invalid(struct replay_m7 *m);
@@ -79,7 +88,9 @@ int replay_m7_scs_write(struct replay_m7 *m, uint32_t off, unsigned size, uint32
  * AIRCR, CCR, SHPR1-3, the SHCSR fault enables, IPR0-7) took the recorded
  * value V: returns 1 when the model holds another (*MODEL), which means the
  * register was set before the trace start point, where the replay cannot
- * see it (REPLAY.md, "The Cortex-M7"); 0 otherwise. */
+ * see it (REPLAY.md, "The Cortex-M7"), or, for a segment that starts at a
+ * checkpoint (M->ckpt), that the checkpoint's SCS state does not hold it;
+ * 0 otherwise. */
 int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v, uint32_t *model);
 
 #endif

@@ -35,3 +35,15 @@ if(CITCAT_FIRMWARE_M7_FOUND)
     ${CITCAT_ARM_TOOL_PREFIX_M7} ${CMAKE_CURRENT_BINARY_DIR}/m7)
   set_tests_properties(m7lock PROPERTIES LABELS e2e)
 endif()
+# Imprecise BusFault: a store to a device register no device accepts is
+# dropped and taken later (IMPRECISERR; TARGET-M7.md Faults): firmware
+# checks by hand, exact replay, --lvt and --daf (tests/m7imp.sh).
+if(CITCAT_FIRMWARE_M7_FOUND)
+  citcat_add_firmware_m7(m7imp SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7imp.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  citcat_add_firmware_m7(m7imp_masked SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7imp.c
+    DEFINITIONS -DM7IMP_MASKED OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  add_test(NAME m7imp COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/m7imp.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX_M7} ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  set_tests_properties(m7imp PROPERTIES LABELS e2e)
+endif()

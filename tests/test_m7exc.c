@@ -800,8 +800,32 @@ static void test_load_ckpt(void)
 	CHECK_EQ(m7exc_load_ckpt(&m, bad), 0);
 }
 
+/* An imprecise BusFault (a dropped device write): IMPRECISERR, BFARVALID
+ * clear; HardFault FORCED pending with BusFault disabled, BusFault pending
+ * with it enabled, whatever its priority; nothing taken. */
+static void test_imprecise(void)
+{
+	struct m7exc m;
+	uint32_t v = 0;
+	m7exc_init(&m, NULL, (struct m7exc_bus){NULL, NULL});
+	m7exc_imprecise(&m);
+	CHECK_EQ(m.cfsr, 0x400u);
+	CHECK_EQ(m.hfsr, 1u << 30);
+	CHECK_EQ(m.pending, 1ull << M7EXC_HARDFAULT);
+	CHECK_EQ(m7exc_scs_read(&m, 0xD28, 4, &v), 0); /* CFSR */
+	CHECK_EQ(v, 0x400u);
+	m7exc_init(&m, NULL, (struct m7exc_bus){NULL, NULL});
+	m.shcsr_ena = 2; /* BUSFAULTENA */
+	m.prio[M7EXC_BUSFAULT] = 0xF0;
+	m7exc_imprecise(&m);
+	CHECK_EQ(m.cfsr, 0x400u);
+	CHECK_EQ(m.hfsr, 0);
+	CHECK_EQ(m.pending, 1ull << M7EXC_BUSFAULT);
+}
+
 int main(void)
 {
+	test_imprecise();
 	test_load_ckpt();
 	test_nesting();
 	test_masks();
