@@ -147,10 +147,11 @@ int cmd_aes(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_plan(int argc, char **argv);  /* cmd_segments.c */
 int cmd_merge(int argc, char **argv); /* cmd_segments.c */
-/* citcat replay RUN.cat --jobs N (cmd_segments.c): an exit status */
-int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, int quiet);
+/* citcat replay RUN.cat --jobs N (cmd_segments.c): an exit status; ENGINE
+ * (CITCAT_REPLAY_ENGINE_*) replays every segment */
+int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, unsigned engine, int quiet);
 int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigned njobs, const char *out,
-		      const char *verify, const char *oracle, int quiet);
+		      const char *verify, const char *oracle, unsigned engine, int quiet);
 int bench_all(int argc, char **argv, int all); /* bench all / capture (bench_run.c) */
 /* ---- replay (issue 4) ---- */
 /* convert --to text: IN (format FROM, which must be itrace) as a listing. */

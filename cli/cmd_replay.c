@@ -11,7 +11,7 @@ static const char replay_help[] =
 	"usage: citcat replay RUN.ims RUN.aes [-o OUT.itrace] [--verify RUN.cat] [--oracle RUN.itrace]\n"
 	"       citcat replay RUN.ims RUN.aes --jobs N [-o OUT.itrace] [--verify RUN.cat] [--oracle RUN.itrace]\n"
 	"       citcat replay RUN.ims RUN.aes --segment K [-o SEG.itrace] [--verify RUN.cat]\n"
-	"       citcat replay RUN.cat --jobs N [-o OUT.itrace] [--verify RUN.cat]\n"
+	"       citcat replay RUN.cat --jobs N [-o OUT.itrace] [--verify RUN.cat] [--engine E]\n"
 	"       citcat replay --lvt RUN.lvt --image FIRMWARE.elf [-o OUT.itrace] [--oracle RUN.itrace]\n\n"
 	"Runs the traced interval again on a Unicorn ARM core initialised from the IMS,\n"
 	"with interrupts, DMA and device values from the AES only, and writes the\n"
@@ -33,7 +33,8 @@ static const char replay_help[] =
 	"  --engine E       insn (default: a code hook on every instruction), block (a\n"
 	"                   block hook, per instruction only where needed; refuses a run\n"
 	"                   it does not take, saying why) or auto (block when it takes\n"
-	"                   the run); the output is the same (replay/REPLAY.md)\n"
+	"                   the run); the output is the same (replay/REPLAY.md); with\n"
+	"                   --jobs, every segment (block: one refused segment fails all)\n"
 	"  --elf FW.elf     name functions and source lines (function+0xOFF (file:line))\n"
 	"                   in a divergence report\n"
 	"                   (exit 2, no output left: the trace would be incomplete)\n"
@@ -193,16 +194,16 @@ int cmd_replay(int argc, char **argv)
 			if (cli_check_distinct(ins, 4, &c.out_path, 1))
 				return EXIT_USAGE;
 			return replay_jobs_files(NULL, pos[0], pos[1], jobs ? (unsigned)jobs : 1, c.out_path, c.verify_cat,
-						 c.oracle, quiet);
+						 c.oracle, c.engine, quiet);
 		}
 	}
 	if (jobs) { /* segment-parallel replay of a checkpointed CAT (replay/SEGMENTS.md) */
 		if (npos != 1 || lc.lvt_path || c.oracle || c.max_insns || c.verify_segment || elf)
-			return cli_usage_error("replay", "--jobs takes RUN.cat, -o and --verify only");
+			return cli_usage_error("replay", "--jobs takes RUN.cat, -o, --verify and --engine only");
 		const char *ins[] = {pos[0], c.verify_cat};
 		if (cli_check_distinct(ins, 2, &c.out_path, 1))
 			return EXIT_USAGE;
-		return replay_jobs(pos[0], (unsigned)jobs, c.out_path, c.verify_cat, quiet);
+		return replay_jobs(pos[0], (unsigned)jobs, c.out_path, c.verify_cat, c.engine, quiet);
 	}
 	if (lc.lvt_path && (npos || !lc.image_path || c.verify_cat))
 		return cli_usage_error("replay", "--lvt takes --image FIRMWARE.elf, and no IMS, AES or --verify");

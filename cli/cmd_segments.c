@@ -348,6 +348,7 @@ int cmd_merge(int argc, char **argv)
 struct seg_jobs {
 	const char *cat, *verify, *dir;
 	const char *ims, *aes; /* segment bundles (common/SEGIDX.md), or NULL: extract from CAT */
+	unsigned engine;       /* CITCAT_REPLAY_ENGINE_*, the same for every segment */
 	uint64_t nseg;
 	uint64_t next;  /* the next segment to take (atomic) */
 	int failed;     /* a segment failed: the others stop (atomic) */
@@ -404,6 +405,7 @@ static void *seg_worker(void *arg)
 			c.verify_segment = k + 1;
 			c.progress = jobs_stop;
 			c.progress_ctx = j;
+			c.engine = j->engine;
 			rc = citcat_replay_run(&c, &j->res[k], err);
 		}
 		if (!j->ims) {
@@ -446,15 +448,15 @@ static int same_bytes(const char *a, const char *b)
 	return EXIT_CHECK;
 }
 
-int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, int quiet)
+int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, unsigned engine, int quiet)
 {
-	return replay_jobs_files(cat, NULL, NULL, njobs, out, verify, NULL, quiet);
+	return replay_jobs_files(cat, NULL, NULL, njobs, out, verify, NULL, engine, quiet);
 }
 
 int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigned njobs, const char *out,
-		      const char *verify, const char *oracle, int quiet)
+		      const char *verify, const char *oracle, unsigned engine, int quiet)
 {
-	struct seg_jobs j = {.cat = cat, .verify = verify, .ims = ims, .aes = aes};
+	struct seg_jobs j = {.cat = cat, .verify = verify, .ims = ims, .aes = aes, .engine = engine};
 	int rc;
 	if ((rc = ims ? bundle_segments(ims, aes, &j.nseg) : count_segments(cat, &j.nseg)))
 		return rc;

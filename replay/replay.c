@@ -520,6 +520,49 @@ static inline void blk_retire(struct replayer *p, uint32_t a, uint32_t word)
 	retire(p, a, 4, word, 0);
 }
 
+/* The decoded block B's instructions FROM..TO-1 retire.  With records
+ * (an itrace, an oracle, a callback) each goes through blk_retire; without
+ * (--verify alone) the run retires in one step with the same effect on
+ * the bus and the counters: inside a block execution is sequential, so only
+ * its first instruction can be a branch target (the branch-counter rule),
+ * an A32 instruction never straddles an I-line (bus_ifetch alone, in the
+ * same order, one cycle each), the IT state stays 0 (blk_qualify), and the
+ * record of the last instruction is the one later accesses go to. */
+static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	if (from >= to)
+		return;
+	if (p->records) {
+		for (uint32_t i = from; i < to; i++)
+			blk_retire(p, b->addr + 4 * i, b->word[i]);
+		return;
+	}
+	struct replay_core *c = &p->c;
+	uint32_t a = b->addr + 4 * from;
+	replay_boundary(c, a);
+	uint64_t n = c->insns;
+	for (uint32_t i = from; i < to; i++, a += 4, n++) {
+		bus_ifetch(&c->bus, a);
+		c->bus.cycle++;
+		unsigned k = (unsigned)(n % CITCAT_REPLAY_HISTORY);
+		c->hist_pc[k] = a;
+		c->hist_word[k] = b->word[i];
+		c->hist_size[k] = 4;
+		c->hist_thumb[k] = 0;
+	}
+	a -= 4;
+	c->cur_pc = a;
+	c->cur_index = n - 1;
+	c->insns = n;
+	c->expect_pc = a + 4;
+	c->insn_in_it = 0;
+	c->itstate = 0;
+	c->last_size = 4;
+	c->last_thumb = 0;
+	core_record_insn(&c->cur, a, b->word[to - 1], 4, 0);
+	c->cur_valid = 1;
+}
+
 static int blk_attribute(struct replayer *p)
 {
 	if (p->acc_left) {
@@ -529,21 +572,27 @@ static int blk_attribute(struct replayer *p)
 	const struct rblk *b = p->blk;
 	uint32_t cpsr = 0;
 	int have_cpsr = 0;
-	while (b && p->blk_next < b->n) {
-		uint32_t i = p->blk_next++;
-		blk_retire(p, b->addr + 4 * i, b->word[i]);
-		if (!b->nacc[i])
-			continue;
-		if (b->cond[i] != 14) {
-			if (!have_cpsr) {
-				uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
-				have_cpsr = 1;
-			}
-			if (!thumb_cond_passed(b->cond[i], cpsr))
+	if (b) {
+		/* the next memory instruction whose condition holds on the
+		 * flags now; everything up to it retires */
+		for (uint32_t i = p->blk_next; i < b->n; i++) {
+			if (!b->nacc[i])
 				continue;
+			if (b->cond[i] != 14) {
+				if (!have_cpsr) {
+					uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
+					have_cpsr = 1;
+				}
+				if (!thumb_cond_passed(b->cond[i], cpsr))
+					continue;
+			}
+			blk_retire_run(p, b, p->blk_next, i + 1);
+			p->blk_next = i + 1;
+			p->acc_left = b->nacc[i] - 1u;
+			return 1;
 		}
-		p->acc_left = b->nacc[i] - 1u;
-		return 1;
+		blk_retire_run(p, b, p->blk_next, b->n);
+		p->blk_next = b->n;
 	}
 	replay_diverge(&p->c, "block engine", "a memory instruction of the decoded block for this access",
 		       "an access after the block's last one (block 0x%08x)", b ? b->addr : 0);
@@ -556,10 +605,8 @@ static void blk_finish(struct replayer *p)
 	const struct rblk *b = p->blk;
 	if (!b)
 		return;
-	while (p->blk_next < b->n) {
-		uint32_t i = p->blk_next++;
-		blk_retire(p, b->addr + 4 * i, b->word[i]);
-	}
+	blk_retire_run(p, b, p->blk_next, b->n);
+	p->blk_next = b->n;
 	p->blk = NULL;
 	if (p->acc_left)
 		replay_diverge(&p->c, "block engine", "every memory-hook call the decoded block accounts for",
