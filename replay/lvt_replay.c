@@ -399,13 +399,8 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct lreplayer *p = ctx;
-	uint32_t model, v = (uint32_t)traced_read(p, M7EXC_SCS_BASE + (uint32_t)off, size);
-	if (!p->c.failed && !p->c.done && replay_m7_scs_differs(p->m7, (uint32_t)off, size, v, &model))
-		replay_diverge(&p->c, "SCS state",
-			       p->m7->ckpt ? "the value the replay's exception model holds (from the segment's checkpoint, "
-					     "whose SCS state lacks it?)"
-					   : "the value the replay's exception model holds (set before P?)",
-			       "0x%08x read from 0x%08x, the model holds 0x%08x", v, M7EXC_SCS_BASE + (uint32_t)off, model);
+	uint32_t v = (uint32_t)traced_read(p, M7EXC_SCS_BASE + (uint32_t)off, size);
+	replay_m7_scs_check(p->m7, (uint32_t)off, size, v);
 	return v;
 }
 

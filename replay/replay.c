@@ -868,14 +868,7 @@ static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct replayer *p = ctx;
 	uint64_t v = mmio_read(uc, (uint32_t)(M7EXC_SCS_BASE + (uint32_t)off - p->ims.cfg.dev_base), size, ctx);
-	uint32_t model;
-	if (!p->c.failed && !p->c.done && replay_m7_scs_differs(p->m7, (uint32_t)off, size, (uint32_t)v, &model))
-		replay_diverge(&p->c, "SCS state",
-			       p->m7->ckpt ? "the value the replay's exception model holds (from the segment's checkpoint, "
-					     "whose SCS state lacks it?)"
-					   : "the value the replay's exception model holds (set before P?)",
-			       "0x%08x read from 0x%08x, the model holds 0x%08x", (uint32_t)v, M7EXC_SCS_BASE + (uint32_t)off,
-			       model);
+	replay_m7_scs_check(p->m7, (uint32_t)off, size, (uint32_t)v);
 	return v;
 }
 

@@ -261,7 +261,7 @@ int replay_m7_scs_write(struct replay_m7 *m, uint32_t off, unsigned size, uint32
 	return m7exc_scs_write(&m->exc, off, size, v) ? -1 : 0;
 }
 
-int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v, uint32_t *model)
+static int scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v, uint32_t *model)
 {
 	uint32_t mask;
 	if (off == 0xD08 || off == 0xD0C || off == 0xD14) /* VTOR, AIRCR (PRIGROUP), CCR */
@@ -277,6 +277,19 @@ int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint
 	if (m7exc_scs_read(&m->exc, off, size, model))
 		return 0; /* a refused read is the recorded end or a divergence already */
 	return ((*model ^ v) & mask) != 0;
+}
+
+void replay_m7_scs_check(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v)
+{
+	struct replay_core *c = m->c;
+	uint32_t model;
+	if (c->failed || c->done || !scs_differs(m, off, size, v, &model))
+		return;
+	replay_diverge(c, "SCS state",
+		       m->ckpt ? "the value the replay's exception model holds (from the segment's checkpoint, "
+				 "whose SCS state lacks it?)"
+			       : "the value the replay's exception model holds (set before P?)",
+		       "0x%08x read from 0x%08x, the model holds 0x%08x", v, M7EXC_SCS_BASE + off, model);
 }
 
 int replay_m7_dev_write_dropped(struct replay_m7 *m, uint32_t off, unsigned size)

@@ -86,11 +86,11 @@ int replay_m7_scs_write(struct replay_m7 *m, uint32_t off, unsigned size, uint32
 
 /* A read of an SCS configuration register the replay depends on (VTOR,
  * AIRCR, CCR, SHPR1-3, the SHCSR fault enables, IPR0-7) took the recorded
- * value V: returns 1 when the model holds another (*MODEL), which means the
- * register was set before the trace start point, where the replay cannot
- * see it (REPLAY.md, "The Cortex-M7"), or, for a segment that starts at a
- * checkpoint (M->ckpt), that the checkpoint's SCS state does not hold it;
- * 0 otherwise. */
-int replay_m7_scs_differs(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v, uint32_t *model);
+ * value V: when the model holds another, reports the divergence ("SCS
+ * state").  The register was then set before the trace start point, where
+ * the replay cannot see it (REPLAY.md, "The Cortex-M7"), or, for a segment
+ * that starts at a checkpoint (M->ckpt), the checkpoint's SCS state does
+ * not hold it. */
+void replay_m7_scs_check(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t v);
 
 #endif
