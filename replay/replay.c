@@ -544,11 +544,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 	for (uint32_t i = from; i < to; i++, a += 4, n++) {
 		bus_ifetch(&c->bus, a);
 		c->bus.cycle++;
-		unsigned k = (unsigned)(n % CITCAT_REPLAY_HISTORY);
-		c->hist_pc[k] = a;
-		c->hist_word[k] = b->word[i];
-		c->hist_size[k] = 4;
-		c->hist_thumb[k] = 0;
+		replay_hist_put(c, n, a, 4, b->word[i], 0);
 	}
 	a -= 4;
 	c->cur_pc = a;

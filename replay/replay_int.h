@@ -146,13 +146,19 @@ int replay_it_failed_next(const struct replay_core *c, uint32_t a, uint32_t cpsr
 /* Retires the instruction WORD at A (SIZE bytes, in Thumb state when THUMB):
  * the history ring, the counters, the IT state and a new record (closed at
  * the next boundary). */
-static inline void replay_retire(struct replay_core *c, uint32_t a, unsigned size, uint32_t word, int thumb)
+/* Instruction N (0-based) enters the history ring the divergence report shows. */
+static inline void replay_hist_put(struct replay_core *c, uint64_t n, uint32_t a, unsigned size, uint32_t word, int thumb)
 {
-	unsigned k = (unsigned)(c->insns % CITCAT_REPLAY_HISTORY);
+	unsigned k = (unsigned)(n % CITCAT_REPLAY_HISTORY);
 	c->hist_pc[k] = a;
 	c->hist_word[k] = word;
 	c->hist_size[k] = (uint8_t)size;
 	c->hist_thumb[k] = (uint8_t)thumb;
+}
+
+static inline void replay_retire(struct replay_core *c, uint32_t a, unsigned size, uint32_t word, int thumb)
+{
+	replay_hist_put(c, c->insns, a, size, word, thumb);
 	c->insns++;
 	c->expect_pc = a + size;
 	c->insn_in_it = c->itstate != 0;
