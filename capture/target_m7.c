@@ -176,6 +176,24 @@ static const struct target_wake m7_wake = {m7_awake, m7_next, m7_detail, m7_adva
  * start point P_k (ckpt_uwrite, ckpt_point as on the A target).  Returns 1
  * when it took the NMI here (the instruction at A does not execute now).
  * Also checks that a checkpoint's NMI ran the driver before it returned. */
+static int in_ram(const struct target *t, uint32_t addr, uint32_t len)
+{
+	uint32_t off = addr - t->ram_base;
+	return off < t->ram_size && t->ram_size - off >= len;
+}
+
+/* Whether the checkpoint's NMI entry would make every access: the eight
+ * stacking words on the stack in use (SP as the entry takes it: 8-byte
+ * aligned below SP, m7exc's take) and the NMI vector at VTOR + 8 in RAM.
+ * When not (a thread stack pointing past RAM), the NMI would lock up a run
+ * that would not have: the checkpoint waits (TARGET-M7.md, Checkpoints). */
+static int m7_ckpt_frame_ok(struct target *t)
+{
+	uint32_t sp = rd(t, UC_ARM_REG_SP);
+	uint32_t frame = (sp - 0x20u) & ~7u; /* CCR.STKALIGN is always 1 on the M7 */
+	return (sp & 3) == 0 && in_ram(t, frame, 0x20) && in_ram(t, t->m7->exc.vtor + 4u * M7EXC_NMI, 4);
+}
+
 static int m7_ckpt(struct target *t, uint32_t a)
 {
 	struct m7cap *m = t->m7;
@@ -199,6 +217,8 @@ static int m7_ckpt(struct target *t, uint32_t a)
 	}
 	if (ep < 0)
 		return 0; /* HardFault or the firmware's NMI active, or FAULTMASK: the checkpoint waits */
+	if (!m7_ckpt_frame_ok(t))
+		return 0; /* its stacking or vector read would fail at priority -2: it waits */
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = M7EXC_NMI, .pc = a, .bcount = t->bcount};
 	bus_marker(&t->bus, &ev);
 	m7entry_start(&m->entry);
