@@ -395,6 +395,33 @@ int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr)
 	return e;
 }
 
+static const int pf_regs[15] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,  UC_ARM_REG_R3,  UC_ARM_REG_R4,
+				UC_ARM_REG_R5, UC_ARM_REG_R6, UC_ARM_REG_R7,  UC_ARM_REG_R8,  UC_ARM_REG_R9,
+				UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
+
+uint32_t m7exc_precise_note(struct m7exc *m, uint32_t pc, uint32_t addr)
+{
+	if (!m->pf.on) {
+		m->pf.on = 1;
+		m->pf.pc = pc & ~1u;
+		m->pf.addr = addr;
+		for (int i = 0; i < 15; i++)
+			uc_reg_read(m->uc, pf_regs[i], &m->pf.regs[i]);
+	}
+	return m->pf.pc | 1u;
+}
+
+int m7exc_precise_take(struct m7exc *m)
+{
+	if (!m->pf.on)
+		return 0;
+	m->pf.on = 0;
+	for (int i = 0; i < 15; i++)
+		if (uc_reg_write(m->uc, pf_regs[i], &m->pf.regs[i]))
+			return fail(m, M7EXC_E_UC, M7EXC_BUSFAULT, m->pf.pc, m->pf.addr, "register write failed");
+	return m7exc_fault(m, M7EXC_F_PRECISERR, m->pf.pc, m->pf.addr);
+}
+
 static unsigned popcount64(uint64_t v)
 {
 	unsigned n = 0;

@@ -238,12 +238,29 @@ static int m7_ckpt(struct target *t, uint32_t a)
 	return 1;
 }
 
+/* The precise BusFault noted by an MMIO callback of the instruction that
+ * retired last (m7exc_precise_note: m7_dev_read, scs_read, scs_write),
+ * taken at the first hook after it, before anything else there: the
+ * registers the instruction wrote restored, then as for an unmapped access
+ * (hook_unmapped_m7): the instruction keeps its record, the entry follows. */
+static void take_precise(struct target *t)
+{
+	struct m7cap *m = t->m7;
+	m7entry_start(&m->entry);
+	int rc = m7exc_precise_take(&m->exc);
+	collect_end(t, rc);
+}
+
 static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
 	struct m7cap *m = t->m7;
 	uint32_t a = (uint32_t)address;
 
+	if (m->exc.pf.on && !t->faulted && !t->failed) { /* a device or SCS bus error of the last instruction */
+		take_precise(t);
+		return; /* the instruction at A does not execute now (A is the fault's handler or the stop) */
+	}
 	if (target_boundary_begin(t, a)) /* as on the A target (target.c) */
 		return;
 	if ((t->cfg->max_insns && t->insns >= t->cfg->max_insns) || t->interrupt_pending) {
@@ -347,6 +364,11 @@ static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int
 	struct m7cap *m = t->m7;
 	if (t->faulted || t->failed)
 		return m->unmapped_a(uc, type, addr, size, value, ctx);
+	if (m->exc.pf.on) { /* an ldm or stm that ran from a device or the SCS into nothing: the first error */
+		take_precise(t);
+		m->resume = !t->faulted && !t->failed;
+		return false;
+	}
 	if (type == UC_MEM_FETCH_UNMAPPED) {
 		uint32_t pc = rd(t, UC_ARM_REG_PC) & ~1u;
 		if (t->itstate)
@@ -389,13 +411,42 @@ static bool hook_invalid_m7(uc_engine *uc, void *ctx)
 	return rc >= 0;
 }
 
+/* A read of the device window: one no device serves (target_dev_readable,
+ * the static table every replayer asks too), or not 4 bytes aligned, is a
+ * precise BusFault of the instruction (m7exc_precise_note, taken at the
+ * next hook); inside an IT block it stops the capture as on the A target
+ * (TARGET-M7.md, "BusFault (device and SCS bus errors)"). */
+static uint64_t m7_dev_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct target *t = ctx;
+	struct m7cap *m = t->m7;
+	if (!t->faulted && !t->failed && !m->insn_in_it &&
+	    (m->exc.pf.on || size != 4 || (off & 3) || !target_dev_readable((uint32_t)off)))
+		return m7exc_precise_note(&m->exc, t->last_pc, t->cfg->target.dev_base + (uint32_t)off);
+	return target_mmio_read(uc, off, size, ctx);
+}
+
+/* A write after a noted precise fault of the same instruction is not made. */
+static void m7_dev_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
+{
+	struct target *t = ctx;
+	if (t->m7->exc.pf.on)
+		return;
+	target_mmio_write(uc, off, size, value, ctx);
+}
+
 static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct target *t = ctx;
+	struct m7cap *m = t->m7;
 	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off, v = 0;
 	if (t->faulted)
 		return 0;
-	if (m7exc_scs_read(&t->m7->exc, (uint32_t)off, size, &v)) {
+	if (!t->failed && !m->insn_in_it && m->exc.pf.on)
+		return m7exc_precise_note(&m->exc, t->last_pc, addr);
+	if (m7exc_scs_read(&m->exc, (uint32_t)off, size, &v)) {
+		if (!t->failed && !m->insn_in_it) /* a precise BusFault (TARGET-M7.md) */
+			return m7exc_precise_note(&m->exc, t->last_pc, addr);
 		target_fault(t, CITCAT_FAULT_DEV_READ, t->last_pc, addr, "bus error: SCS read");
 		return 0;
 	}
@@ -410,11 +461,17 @@ static void scs_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value
 {
 	struct target *t = ctx;
 	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off, v = (uint32_t)value;
-	if (t->faulted)
+	if (t->faulted || t->m7->exc.pf.on)
 		return;
 	/* an SCS write has no bus effect of its own, so it is made first: a
-	 * refused one is a bus error with no UWRITE, as for a device register */
+	 * refused one is a precise BusFault with no UWRITE (the SCS is
+	 * strongly ordered, not buffered: TARGET-M7.md), inside an IT block a
+	 * stop as for a device register */
 	if (m7exc_scs_write(&t->m7->exc, (uint32_t)off, size, v)) {
+		if (!t->failed && !t->m7->insn_in_it) {
+			m7exc_precise_note(&t->m7->exc, t->last_pc, addr);
+			return;
+		}
 		target_fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, addr, "bus error: SCS write");
 		return;
 	}
@@ -429,7 +486,7 @@ uc_err target_m7_open(struct target *t, int bare)
 		return UC_ERR_NOMEM;
 	const struct citcat_target_config *c = &t->cfg->target;
 	uc_err e = core_open_m7(&t->uc, t->ram_base, t->ram_size, t->ram, c->dev_base, c->dev_size,
-				bare ? NULL : target_mmio_read, target_mmio_write, bare ? NULL : scs_read, scs_write, t);
+				bare ? NULL : m7_dev_read, m7_dev_write, bare ? NULL : scs_read, scs_write, t);
 	if (!e)
 		m7exc_init(&t->m7->exc, t->uc, (struct m7exc_bus){m7_bus, t});
 	return e;
