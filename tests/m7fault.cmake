@@ -15,6 +15,9 @@ endif()
 citcat_unit_test(test_unicorn_m_fault)
 # and what the device and SCS BusFaults rely on in MMIO callbacks (unit)
 citcat_unit_test(test_unicorn_m_mmio)
+# and what resuming inside an IT block would rely on (unit; not used yet:
+# TARGET-M7.md, "IT blocks and bus errors")
+citcat_unit_test(test_unicorn_m_it)
 # Stacking, unstacking and vector-read bus errors (STKERR, UNSTKERR,
 # VECTTBL; TARGET-M7.md Faults): firmware checks by hand, the oracle's
 # entry records and exact replay (tests/m7stk.sh).
