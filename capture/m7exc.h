@@ -108,6 +108,15 @@ struct m7exc {
 		uint32_t regs[15]; /* r0-r12, SP, LR when it was noted */
 	} pf;
 
+	/* ITSTATE (capture/thumb.h's 8-bit form) of the faulting instruction,
+	 * stacked in xPSR's IT bits by the next m7exc_fault's entry (the caller
+	 * sets it for a fault inside an IT block: Unicorn shows no IT bits
+	 * there; 0 otherwise); cleared by m7exc_fault */
+	uint8_t it_entry;
+	/* the ITSTATE the last exception return unstacked (0: none; the
+	 * caller's own IT tracking resumes inside the block when not 0) */
+	uint8_t it_return;
+
 	uint32_t entry_ret;           /* the return address stacked by the last entry */
 	int reset_request;            /* AIRCR.SYSRESETREQ was written (not modelled: the caller stops) */
 

@@ -86,6 +86,22 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	return 0;
 }
 
+/* An exception return that unstacked a nonzero ITSTATE (a BusFault taken
+ * inside an IT block, TARGET-M7.md "IT blocks and bus errors"): Unicorn
+ * goes on inside the block; the model's own tracking resumes there too.
+ * The return is a branch when the return address X is not its
+ * fall-through, counted now; then expect_pc = X and ITSTATE = the
+ * unstacked one, so that the next boundary retires the condition-failed
+ * instructions from X on (it_skipped) and counts no branch of its own. */
+static void it_resume(struct target *t)
+{
+	uint32_t x = rd(t, UC_ARM_REG_PC) & ~1u;
+	if (t->synced && core_branched(x, t->expect_pc, t->after_exception))
+		t->bcount++;
+	t->expect_pc = x;
+	t->itstate = t->m7->exc.it_return;
+}
+
 /* After an m7exc call that returned RC: on an entry (1, or 1 from a return
  * that faulted), the oracle's entry record follows the record of the
  * instruction that retired last, and the next boundary is not a branch. */
@@ -97,8 +113,11 @@ static void collect_end(struct target *t, int rc)
 		m7_error(t, rc);
 		return;
 	}
-	if (!entered)
-		return; /* a plain exception return */
+	if (!entered) { /* a plain exception return */
+		if (m->exc.it_return)
+			it_resume(t);
+		return;
+	}
 	t->after_exception = 1;
 	t->itstate = 0;
 	target_flush_oracle(t);
@@ -309,6 +328,7 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 	uint32_t word = thumb_word_at(t->ram + (a - t->ram_base), size);
 	int in_it = t->itstate != 0;
 	m->insn_in_it = in_it;
+	m->it_at = t->itstate;
 	if (target_retire(t, a, size, word, 1))
 		return;
 	if (thumb_is_wfi(word, size)) {
@@ -356,8 +376,10 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
  *    the code hook would: the previous record closed, the branch-counter
  *    rule applied; no event is sampled there (the handler's first
  *    instruction is the next boundary).
- * Inside an IT block (whose ITSTATE the model cannot stack) either stops
- * the capture as on the A target. */
+ * A data access inside an IT block stacks the instruction's ITSTATE
+ * (it_at), and the return resumes in the block (it_resume); a fetch inside
+ * one stops the capture as on the A target (TARGET-M7.md, "IT blocks and
+ * bus errors"). */
 static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
@@ -383,9 +405,8 @@ static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int
 		m->resume = rc > 0 && !t->faulted && !t->failed;
 		return false;
 	}
-	if (m->insn_in_it)
-		return m->unmapped_a(uc, type, addr, size, value, ctx);
 	m7entry_start(&m->entry);
+	m->exc.it_entry = m->it_at; /* inside an IT block: its ITSTATE is stacked */
 	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, t->last_pc, (uint32_t)addr);
 	collect_end(t, rc);
 	m->resume = rc > 0 && !t->faulted && !t->failed;

@@ -164,8 +164,16 @@ static void collect_end(struct replay_m7 *m, int rc)
 						      : "the exception model failed");
 		return;
 	}
-	if (!entered)
-		return; /* a plain exception return */
+	if (!entered) { /* a plain exception return */
+		if (m->exc.it_return) { /* into an IT block: as the capture's it_resume */
+			uint32_t x = rd(c->uc, UC_ARM_REG_PC) & ~1u;
+			if (core_branched(x, c->expect_pc, c->after_exception))
+				c->bcount++;
+			c->expect_pc = x;
+			c->itstate = m->exc.it_return;
+		}
+		return;
+	}
 	c->after_exception = 1;
 	c->itstate = 0;
 	m->ops.close(m->ops.ctx);
@@ -241,9 +249,8 @@ int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
 		c->resume = rc > 0 && !c->failed && !c->done;
 		return 1;
 	}
-	if (c->insn_in_it)
-		return 0;
 	m7entry_start(&m->entry);
+	m->exc.it_entry = c->it_at; /* inside an IT block: its ITSTATE is stacked */
 	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, c->cur_pc, addr);
 	collect_end(m, rc);
 	c->resume = rc > 0 && !c->failed && !c->done;

@@ -1,7 +1,8 @@
 /* What Unicorn 2.0.1 allows for resuming inside an IT block on the
  * Cortex-M7 (UC_CPU_ARM_CORTEX_M7, UC_MODE_THUMB | UC_MODE_MCLASS): the
- * facts a vectored bus error inside an IT block would need (TARGET-M7.md,
- * "IT blocks and bus errors"; issue 11, session 10).  Pinned:
+ * facts a BusFault inside an IT block relies on (m7exc's it_entry and
+ * it_return, capture/target_m7.c it_resume; TARGET-M7.md, "IT blocks and
+ * bus errors").  Pinned:
  *  - XPSR written with IT bits (IT[1:0] at 26:25, IT[7:2] at 15:10) reads
  *    back with them;
  *  - uc_emu_start at an instruction in the middle of an IT block, with the
