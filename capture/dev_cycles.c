@@ -15,5 +15,11 @@ static int cycles_read(struct target *t, uint32_t off, uint32_t *v)
 	return -1;
 }
 
+/* the offsets cycles_read serves (struct device's readable) */
+static int cycles_readable(uint32_t off)
+{
+	return off == R(LO) || off == R(HI);
+}
+
 const struct device dev_cycles = {"cycles", CITCAT_DEV_OFF(CITCAT_CYCLES_BASE), 0x100, cycles_read, NULL, NULL, NULL, NULL,
-				  NULL};
+				  NULL, cycles_readable};

@@ -97,5 +97,11 @@ static int dma_writable(uint32_t off)
 	return off == R(DST) || off == R(LEN) || off == R(CTRL);
 }
 
+/* the offsets dma_read serves (struct device's readable) */
+static int dma_readable(uint32_t off)
+{
+	return off == R(DST) || off == R(LEN) || off == R(STATUS) || off == R(COUNT);
+}
+
 const struct device dev_dma = {"dma", CITCAT_DEV_OFF(CITCAT_DMA_BASE), 0x100, dma_read, dma_write, dma_next_event, dma_burst,
-			       dma_next_wakeup, dma_writable};
+			       dma_next_wakeup, dma_writable, dma_readable};

@@ -34,5 +34,11 @@ static int entropy_read(struct target *t, uint32_t off, uint32_t *v)
 	return -1;
 }
 
+/* the offsets entropy_read serves (struct device's readable) */
+static int entropy_readable(uint32_t off)
+{
+	return off == R(RANDOM) || off == R(SENSOR);
+}
+
 const struct device dev_entropy = {"entropy", CITCAT_DEV_OFF(CITCAT_ENTROPY_BASE), 0x100, entropy_read, NULL, NULL, NULL,
-				   NULL, NULL};
+				   NULL, NULL, entropy_readable};

@@ -46,5 +46,11 @@ static int intc_writable(uint32_t off)
 	return off == R(ENABLE) || off == R(ACK) || off == R(SET);
 }
 
+/* the offsets intc_read serves (struct device's readable) */
+static int intc_readable(uint32_t off)
+{
+	return off == R(PENDING) || off == R(ENABLE) || off == R(CLAIM);
+}
+
 const struct device dev_intc = {"intc", CITCAT_DEV_OFF(CITCAT_INTC_BASE), 0x100, intc_read, intc_write, NULL, NULL, NULL,
-				intc_writable};
+				intc_writable, intc_readable};

@@ -31,5 +31,11 @@ static int sysctl_writable(uint32_t off)
 	return off == R(EXIT) || off == R(SCRATCH);
 }
 
+/* the offsets sysctl_read serves (struct device's readable) */
+static int sysctl_readable(uint32_t off)
+{
+	return off == R(SCRATCH) || off == R(ID) || off == R(CLOCK_HZ);
+}
+
 const struct device dev_sysctl = {"sysctl", CITCAT_DEV_OFF(CITCAT_SYSCTL_BASE), 0x100, sysctl_read, sysctl_write, NULL, NULL,
-				  NULL, sysctl_writable};
+				  NULL, sysctl_writable, sysctl_readable};

@@ -57,5 +57,11 @@ static int timer_writable(uint32_t off)
 	return off == R(PERIOD) || off == R(CTRL);
 }
 
+/* the offsets timer_read serves (struct device's readable) */
+static int timer_readable(uint32_t off)
+{
+	return off == R(PERIOD) || off == R(CTRL) || off == R(REMAIN) || off == R(TICKS);
+}
+
 const struct device dev_timer = {"timer", CITCAT_DEV_OFF(CITCAT_TIMER_BASE), 0x100, timer_read, timer_write,
-				 timer_next_event, timer_fire, timer_next_wakeup, timer_writable};
+				 timer_next_event, timer_fire, timer_next_wakeup, timer_writable, timer_readable};

@@ -38,5 +38,11 @@ static void trng_fire(struct target *t, uint64_t now, uint32_t pc)
 	t->trng_ready = 1;
 }
 
+/* the offsets trng_read serves (struct device's readable) */
+static int trng_readable(uint32_t off)
+{
+	return off == R(DATA) || off == R(STATUS) || off == R(COUNT);
+}
+
 const struct device dev_trng = {"trng", CITCAT_DEV_OFF(CITCAT_TRNG_BASE), 0x100, trng_read, NULL, trng_next_event,
-				trng_fire, NULL, NULL};
+				trng_fire, NULL, NULL, trng_readable};

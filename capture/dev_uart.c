@@ -66,5 +66,11 @@ static int uart_writable(uint32_t off)
 	return off == R(DATA) || off == R(CTRL);
 }
 
+/* the offsets uart_read serves (struct device's readable) */
+static int uart_readable(uint32_t off)
+{
+	return off == R(DATA) || off == R(STATUS) || off == R(CTRL);
+}
+
 const struct device dev_uart = {"uart", CITCAT_DEV_OFF(CITCAT_UART_BASE), 0x100, uart_read, uart_write, uart_next_event,
-				uart_arrive, uart_next_wakeup, uart_writable};
+				uart_arrive, uart_next_wakeup, uart_writable, uart_readable};

@@ -23,6 +23,10 @@
 #define XPSR_T (1u << 24)
 #define XPSR_ALIGN (1u << 9)
 #define XPSR_KEEP 0xF80F0000u /* N Z C V Q and GE: what exception entry keeps */
+#define XPSR_IT 0x0600FC00u   /* IT[1:0] at 26:25, IT[7:2] at 15:10 */
+
+static uint32_t it_to_xpsr(uint8_t it) { return ((uint32_t)(it & 3u) << 25) | ((uint32_t)(it >> 2) << 10); }
+static uint8_t it_from_xpsr(uint32_t x) { return (uint8_t)(((x >> 25) & 3u) | (((x >> 10) & 0x3fu) << 2)); }
 #define CONTROL_NPRIV 1u
 #define CONTROL_SPSEL 2u
 #define CONTROL_FPCA 4u
@@ -216,7 +220,8 @@ static int take(struct m7exc *m, int exc, uint32_t ret)
 	uint32_t pad = (m->ccr & CCR_STKALIGN) && (sp & 4) ? 1u : 0u;
 	uint32_t frame = (sp - 0x20u) & ~(pad << 2);
 	w[6] = ret & ~1u;
-	w[7] = (xpsr & ~XPSR_ALIGN) | (pad << 9);
+	w[7] = (xpsr & ~(XPSR_ALIGN | XPSR_IT)) | it_to_xpsr(m->it_entry) | (pad << 9);
+	m->it_entry = 0;
 	int stkerr = 0;
 	m->entry_ret = w[6];
 	for (int i = 0; i < 8; i++)
@@ -390,9 +395,37 @@ int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr)
 	if (f == M7EXC_F_BKPT)
 		m->hfsr |= HFSR_DEBUGEVT;
 	int e = take_sync(m, kinds[f].exc, pc, addr, kinds[f].name);
+	m->it_entry = 0;
 	if (e < 0)
 		m->err_what = kinds[f].name;
 	return e;
+}
+
+static const int pf_regs[15] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,  UC_ARM_REG_R3,  UC_ARM_REG_R4,
+				UC_ARM_REG_R5, UC_ARM_REG_R6, UC_ARM_REG_R7,  UC_ARM_REG_R8,  UC_ARM_REG_R9,
+				UC_ARM_REG_R10, UC_ARM_REG_R11, UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR};
+
+uint32_t m7exc_precise_note(struct m7exc *m, uint32_t pc, uint32_t addr)
+{
+	if (!m->pf.on) {
+		m->pf.on = 1;
+		m->pf.pc = pc & ~1u;
+		m->pf.addr = addr;
+		for (int i = 0; i < 15; i++)
+			uc_reg_read(m->uc, pf_regs[i], &m->pf.regs[i]);
+	}
+	return m->pf.pc | 1u;
+}
+
+int m7exc_precise_take(struct m7exc *m)
+{
+	if (!m->pf.on)
+		return 0;
+	m->pf.on = 0;
+	for (int i = 0; i < 15; i++)
+		if (uc_reg_write(m->uc, pf_regs[i], &m->pf.regs[i]))
+			return fail(m, M7EXC_E_UC, M7EXC_BUSFAULT, m->pf.pc, m->pf.addr, "register write failed");
+	return m7exc_fault(m, M7EXC_F_PRECISERR, m->pf.pc, m->pf.addr);
 }
 
 static unsigned popcount64(uint64_t v)
@@ -408,6 +441,7 @@ int m7exc_return(struct m7exc *m, uint32_t exc_ret, uint32_t insn_pc)
 	static const int restored[6] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,
 					UC_ARM_REG_R3, UC_ARM_REG_R12, UC_ARM_REG_LR};
 	uint32_t xpsr, control, frame, w[8];
+	m->it_return = 0;
 	int e = rd(m, UC_ARM_REG_XPSR, &xpsr);
 	if (!e)
 		e = rd(m, UC_ARM_REG_CONTROL, &control);
@@ -459,6 +493,7 @@ int m7exc_return(struct m7exc *m, uint32_t exc_ret, uint32_t insn_pc)
 		return fail(m, e, cur, insn_pc, 0, "register write failed");
 	if (!(w[7] & XPSR_T))
 		return m7exc_fault(m, M7EXC_F_INVSTATE, w[6] & ~1u, 0);
+	m->it_return = it_from_xpsr(w[7]); /* Unicorn resumes inside the block (tests/test_unicorn_m_it.c) */
 	return 0;
 }
 

@@ -100,6 +100,23 @@ struct m7exc {
 	/* SysTick */
 	uint32_t st_csr, st_rvr, st_cvr;
 
+	/* a precise bus error noted inside an MMIO callback, taken at the next
+	 * boundary (m7exc_precise_note, m7exc_precise_take) */
+	struct {
+		int on;
+		uint32_t pc, addr;
+		uint32_t regs[15]; /* r0-r12, SP, LR when it was noted */
+	} pf;
+
+	/* ITSTATE (capture/thumb.h's 8-bit form) of the faulting instruction,
+	 * stacked in xPSR's IT bits by the next m7exc_fault's entry (the caller
+	 * sets it for a fault inside an IT block: Unicorn shows no IT bits
+	 * there; 0 otherwise); cleared by m7exc_fault */
+	uint8_t it_entry;
+	/* the ITSTATE the last exception return unstacked (0: none; the
+	 * caller's own IT tracking resumes inside the block when not 0) */
+	uint8_t it_return;
+
 	uint32_t entry_ret;           /* the return address stacked by the last entry */
 	int reset_request;            /* AIRCR.SYSRESETREQ was written (not modelled: the caller stops) */
 
@@ -165,6 +182,25 @@ int m7exc_svc(struct m7exc *m, uint32_t ret_pc);
  * or cannot preempt (HFSR.FORCED), is taken at once with PC as return
  * address.  Returns 1, or a negative M7EXC_E_* (lockup, no handler). */
 int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr);
+
+/* A precise data bus error that Unicorn cannot abandon: an access served by
+ * an MMIO callback (a device register no device reads, a device read of
+ * the wrong size or unaligned, an SCS access m7exc_scs_* refuses; TARGET-M7.md,
+ * "BusFault (device and SCS bus errors)").  Called from that callback for
+ * the instruction at PC accessing ADDR: the first call of the instruction
+ * saves r0-r12, SP and LR (current in an MMIO callback, before the
+ * instruction's destination and base write-back are written: pinned by
+ * tests/test_unicorn_m_mmio.c); later ones (the rest of an ldm) change
+ * nothing.  Returns the value the callback gives Unicorn for a read, PC | 1,
+ * so that a load into PC branches back to the instruction and nothing
+ * else changes mode.  The caller records nothing for the access. */
+uint32_t m7exc_precise_note(struct m7exc *m, uint32_t pc, uint32_t addr);
+
+/* At the next code hook or unmapped-access hook after m7exc_precise_note
+ * (before anything else there): restores the saved registers and takes
+ * m7exc_fault(M7EXC_F_PRECISERR, pc, addr) as for an unmapped access.
+ * Returns what m7exc_fault returns, or 0 when nothing was noted. */
+int m7exc_precise_take(struct m7exc *m);
 
 /* An EXC_RETURN value EXC_RET was loaded into PC by the instruction at
  * INSN_PC (UC_HOOK_INTR 8: Unicorn reports PC = EXC_RET & ~1): exception

@@ -205,6 +205,16 @@ int target_dev_writable(uint32_t off)
 	return 0;
 }
 
+int target_dev_readable(uint32_t off)
+{
+	for (unsigned i = 0; i < target_ndevices; i++) {
+		const struct device *d = target_devices[i];
+		if (off - d->base < d->size)
+			return d->readable && d->readable(off - d->base);
+	}
+	return 0;
+}
+
 #define dev_writable target_dev_writable /* the name the call site below uses */
 
 static void dev_write(struct target *t, uint32_t off, uint32_t v)
@@ -256,9 +266,9 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 	uint32_t addr = t->cfg->target.dev_base + (uint32_t)off;
 	if (t->faulted)
 		return;
-	if (t->m7 && size == 4 && !(off & 3) && !dev_writable((uint32_t)off)) {
+	if (t->m7 && (size != 4 || (off & 3) || !dev_writable((uint32_t)off))) {
 		/* the M7's buffered store: an imprecise BusFault, the write
-		 * dropped (TARGET-M7.md, Faults) */
+		 * dropped, whatever its size (TARGET-M7.md, Faults) */
 		m7exc_imprecise(&t->m7->exc);
 		return;
 	}

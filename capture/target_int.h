@@ -40,11 +40,20 @@ struct device {
 	 * there), asked before the write is recorded; NULL: no register is
 	 * writable.  tests/test_regmap.c probes every offset against write. */
 	int (*writable)(uint32_t off);
+	/* Whether a 4-byte read of offset OFF is served (read returns 0
+	 * there), asked by the Cortex-M7 before the read (a precise BusFault
+	 * otherwise); NULL: no register is readable.  tests/test_regmap.c
+	 * probes every offset against read. */
+	int (*readable)(uint32_t off);
 };
 
 /* Whether the device window offset OFF (4-byte aligned) is a register some
  * device accepts a write of: the table's writable members. */
 int target_dev_writable(uint32_t off);
+
+/* Whether the device window offset OFF (4-byte aligned) is a register some
+ * device serves a read of: the table's readable members. */
+int target_dev_readable(uint32_t off);
 
 /* The device table (capture/devices.c). */
 extern const struct device *const target_devices[];

@@ -86,6 +86,22 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	return 0;
 }
 
+/* An exception return that unstacked a nonzero ITSTATE (a BusFault taken
+ * inside an IT block, TARGET-M7.md "IT blocks and bus errors"): Unicorn
+ * goes on inside the block; the model's own tracking resumes there too.
+ * The return is a branch when the return address X is not its
+ * fall-through, counted now; then expect_pc = X and ITSTATE = the
+ * unstacked one, so that the next boundary retires the condition-failed
+ * instructions from X on (it_skipped) and counts no branch of its own. */
+static void it_resume(struct target *t)
+{
+	uint32_t x = rd(t, UC_ARM_REG_PC) & ~1u;
+	if (t->synced && core_branched(x, t->expect_pc, t->after_exception))
+		t->bcount++;
+	t->expect_pc = x;
+	t->itstate = t->m7->exc.it_return;
+}
+
 /* After an m7exc call that returned RC: on an entry (1, or 1 from a return
  * that faulted), the oracle's entry record follows the record of the
  * instruction that retired last, and the next boundary is not a branch. */
@@ -97,8 +113,11 @@ static void collect_end(struct target *t, int rc)
 		m7_error(t, rc);
 		return;
 	}
-	if (!entered)
-		return; /* a plain exception return */
+	if (!entered) { /* a plain exception return */
+		if (m->exc.it_return)
+			it_resume(t);
+		return;
+	}
 	t->after_exception = 1;
 	t->itstate = 0;
 	target_flush_oracle(t);
@@ -176,6 +195,24 @@ static const struct target_wake m7_wake = {m7_awake, m7_next, m7_detail, m7_adva
  * start point P_k (ckpt_uwrite, ckpt_point as on the A target).  Returns 1
  * when it took the NMI here (the instruction at A does not execute now).
  * Also checks that a checkpoint's NMI ran the driver before it returned. */
+static int in_ram(const struct target *t, uint32_t addr, uint32_t len)
+{
+	uint32_t off = addr - t->ram_base;
+	return off < t->ram_size && t->ram_size - off >= len;
+}
+
+/* Whether the checkpoint's NMI entry would make every access: the eight
+ * stacking words on the stack in use (SP as the entry takes it: 8-byte
+ * aligned below SP, m7exc's take) and the NMI vector at VTOR + 8 in RAM.
+ * When not (a thread stack pointing past RAM), the NMI would lock up a run
+ * that would not have: the checkpoint waits (TARGET-M7.md, Checkpoints). */
+static int m7_ckpt_frame_ok(struct target *t)
+{
+	uint32_t sp = rd(t, UC_ARM_REG_SP);
+	uint32_t frame = (sp - 0x20u) & ~7u; /* CCR.STKALIGN is always 1 on the M7 */
+	return (sp & 3) == 0 && in_ram(t, frame, 0x20) && in_ram(t, t->m7->exc.vtor + 4u * M7EXC_NMI, 4);
+}
+
 static int m7_ckpt(struct target *t, uint32_t a)
 {
 	struct m7cap *m = t->m7;
@@ -199,6 +236,8 @@ static int m7_ckpt(struct target *t, uint32_t a)
 	}
 	if (ep < 0)
 		return 0; /* HardFault or the firmware's NMI active, or FAULTMASK: the checkpoint waits */
+	if (!m7_ckpt_frame_ok(t))
+		return 0; /* its stacking or vector read would fail at priority -2: it waits */
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = M7EXC_NMI, .pc = a, .bcount = t->bcount};
 	bus_marker(&t->bus, &ev);
 	m7entry_start(&m->entry);
@@ -218,12 +257,29 @@ static int m7_ckpt(struct target *t, uint32_t a)
 	return 1;
 }
 
+/* The precise BusFault noted by an MMIO callback of the instruction that
+ * retired last (m7exc_precise_note: m7_dev_read, scs_read, scs_write),
+ * taken at the first hook after it, before anything else there: the
+ * registers the instruction wrote restored, then as for an unmapped access
+ * (hook_unmapped_m7): the instruction keeps its record, the entry follows. */
+static void take_precise(struct target *t)
+{
+	struct m7cap *m = t->m7;
+	m7entry_start(&m->entry);
+	int rc = m7exc_precise_take(&m->exc);
+	collect_end(t, rc);
+}
+
 static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
 	struct m7cap *m = t->m7;
 	uint32_t a = (uint32_t)address;
 
+	if (m->exc.pf.on && !t->faulted && !t->failed) { /* a device or SCS bus error of the last instruction */
+		take_precise(t);
+		return; /* the instruction at A does not execute now (A is the fault's handler or the stop) */
+	}
 	if (target_boundary_begin(t, a)) /* as on the A target (target.c) */
 		return;
 	if ((t->cfg->max_insns && t->insns >= t->cfg->max_insns) || t->interrupt_pending) {
@@ -272,6 +328,7 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 	uint32_t word = thumb_word_at(t->ram + (a - t->ram_base), size);
 	int in_it = t->itstate != 0;
 	m->insn_in_it = in_it;
+	m->it_at = t->itstate;
 	if (target_retire(t, a, size, word, 1))
 		return;
 	if (thumb_is_wfi(word, size)) {
@@ -319,14 +376,21 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
  *    the code hook would: the previous record closed, the branch-counter
  *    rule applied; no event is sampled there (the handler's first
  *    instruction is the next boundary).
- * Inside an IT block (whose ITSTATE the model cannot stack) either stops
- * the capture as on the A target. */
+ * A data access inside an IT block stacks the instruction's ITSTATE
+ * (it_at), and the return resumes in the block (it_resume); a fetch inside
+ * one stops the capture as on the A target (TARGET-M7.md, "IT blocks and
+ * bus errors"). */
 static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
 	struct m7cap *m = t->m7;
 	if (t->faulted || t->failed)
 		return m->unmapped_a(uc, type, addr, size, value, ctx);
+	if (m->exc.pf.on) { /* an ldm or stm that ran from a device or the SCS into nothing: the first error */
+		take_precise(t);
+		m->resume = !t->faulted && !t->failed;
+		return false;
+	}
 	if (type == UC_MEM_FETCH_UNMAPPED) {
 		uint32_t pc = rd(t, UC_ARM_REG_PC) & ~1u;
 		if (t->itstate)
@@ -341,9 +405,8 @@ static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int
 		m->resume = rc > 0 && !t->faulted && !t->failed;
 		return false;
 	}
-	if (m->insn_in_it)
-		return m->unmapped_a(uc, type, addr, size, value, ctx);
 	m7entry_start(&m->entry);
+	m->exc.it_entry = m->it_at; /* inside an IT block: its ITSTATE is stacked */
 	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, t->last_pc, (uint32_t)addr);
 	collect_end(t, rc);
 	m->resume = rc > 0 && !t->faulted && !t->failed;
@@ -369,13 +432,42 @@ static bool hook_invalid_m7(uc_engine *uc, void *ctx)
 	return rc >= 0;
 }
 
+/* A read of the device window: one no device serves (target_dev_readable,
+ * the static table every replayer asks too), or not 4 bytes aligned, is a
+ * precise BusFault of the instruction (m7exc_precise_note, taken at the
+ * next hook); inside an IT block it stops the capture as on the A target
+ * (TARGET-M7.md, "BusFault (device and SCS bus errors)"). */
+static uint64_t m7_dev_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct target *t = ctx;
+	struct m7cap *m = t->m7;
+	if (!t->faulted && !t->failed && !m->insn_in_it &&
+	    (m->exc.pf.on || size != 4 || (off & 3) || !target_dev_readable((uint32_t)off)))
+		return m7exc_precise_note(&m->exc, t->last_pc, t->cfg->target.dev_base + (uint32_t)off);
+	return target_mmio_read(uc, off, size, ctx);
+}
+
+/* A write after a noted precise fault of the same instruction is not made. */
+static void m7_dev_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
+{
+	struct target *t = ctx;
+	if (t->m7->exc.pf.on)
+		return;
+	target_mmio_write(uc, off, size, value, ctx);
+}
+
 static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct target *t = ctx;
+	struct m7cap *m = t->m7;
 	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off, v = 0;
 	if (t->faulted)
 		return 0;
-	if (m7exc_scs_read(&t->m7->exc, (uint32_t)off, size, &v)) {
+	if (!t->failed && !m->insn_in_it && m->exc.pf.on)
+		return m7exc_precise_note(&m->exc, t->last_pc, addr);
+	if (m7exc_scs_read(&m->exc, (uint32_t)off, size, &v)) {
+		if (!t->failed && !m->insn_in_it) /* a precise BusFault (TARGET-M7.md) */
+			return m7exc_precise_note(&m->exc, t->last_pc, addr);
 		target_fault(t, CITCAT_FAULT_DEV_READ, t->last_pc, addr, "bus error: SCS read");
 		return 0;
 	}
@@ -390,11 +482,17 @@ static void scs_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value
 {
 	struct target *t = ctx;
 	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off, v = (uint32_t)value;
-	if (t->faulted)
+	if (t->faulted || t->m7->exc.pf.on)
 		return;
 	/* an SCS write has no bus effect of its own, so it is made first: a
-	 * refused one is a bus error with no UWRITE, as for a device register */
+	 * refused one is a precise BusFault with no UWRITE (the SCS is
+	 * strongly ordered, not buffered: TARGET-M7.md), inside an IT block a
+	 * stop as for a device register */
 	if (m7exc_scs_write(&t->m7->exc, (uint32_t)off, size, v)) {
+		if (!t->failed && !t->m7->insn_in_it) {
+			m7exc_precise_note(&t->m7->exc, t->last_pc, addr);
+			return;
+		}
 		target_fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, addr, "bus error: SCS write");
 		return;
 	}
@@ -409,7 +507,7 @@ uc_err target_m7_open(struct target *t, int bare)
 		return UC_ERR_NOMEM;
 	const struct citcat_target_config *c = &t->cfg->target;
 	uc_err e = core_open_m7(&t->uc, t->ram_base, t->ram_size, t->ram, c->dev_base, c->dev_size,
-				bare ? NULL : target_mmio_read, target_mmio_write, bare ? NULL : scs_read, scs_write, t);
+				bare ? NULL : m7_dev_read, m7_dev_write, bare ? NULL : scs_read, scs_write, t);
 	if (!e)
 		m7exc_init(&t->m7->exc, t->uc, (struct m7exc_bus){m7_bus, t});
 	return e;

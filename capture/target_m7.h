@@ -17,6 +17,7 @@ struct m7cap {
 	uint32_t lines;     /* the interrupt controller's output lines at the last boundary */
 	struct m7entry entry; /* the oracle's entry record being collected (m7_bus) */
 	int insn_in_it;     /* the instruction retired last lies inside an IT block */
+	uint8_t it_at;      /* its ITSTATE (0 outside a block): stacked by its precise BusFault */
 	int resume;         /* a BusFault was taken in the unmapped hook: the run goes on at the handler */
 	int in_ckpt;        /* a checkpoint's NMI is active (TARGET-M7.md, Checkpoints) */
 	uc_cb_eventmem_t unmapped_a; /* the A target's unmapped hook (fetches, and accesses in IT blocks) */

@@ -229,7 +229,11 @@ static uint64_t traced_read(struct lreplayer *p, uint32_t addr, unsigned size)
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct lreplayer *p = ctx;
-	return traced_read(p, p->tcfg.dev_base + (uint32_t)off, size);
+	uint32_t addr = p->tcfg.dev_base + (uint32_t)off;
+	uint64_t pf;
+	if (p->m7 && !p->c.failed && replay_m7_dev_read_fault(p->m7, (uint32_t)off, size, addr, &pf))
+		return pf; /* a precise BusFault, as in the capture: no record */
+	return traced_read(p, addr, size);
 }
 
 static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
@@ -332,6 +336,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		uc_emu_stop(uc); /* again: see replay.c's hook_code */
 		return;
 	}
+	if (p->m7 && replay_m7_precise_take(p->m7)) /* a device or SCS bus error of the last instruction */
+		return;
 	close_record(p);
 	if (p->c.itstate && !p->c.after_exception)
 		it_skipped(p, a);
@@ -399,6 +405,9 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct lreplayer *p = ctx;
+	uint64_t pf;
+	if (!p->c.failed && replay_m7_scs_read_fault(p->m7, (uint32_t)off, size, &pf))
+		return pf; /* a precise BusFault, as in the capture: no record */
 	uint32_t v = (uint32_t)traced_read(p, M7EXC_SCS_BASE + (uint32_t)off, size);
 	replay_m7_scs_check(p->m7, (uint32_t)off, size, v);
 	return v;
@@ -409,9 +418,11 @@ static void scs_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value
 {
 	struct lreplayer *p = ctx;
 	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off;
-	if (p->c.failed || p->c.done)
+	if (p->c.failed || p->c.done || replay_m7_precise_on(p->m7))
 		return;
 	if (replay_m7_scs_write(p->m7, (uint32_t)off, size, (uint32_t)value)) {
+		if (replay_m7_scs_write_fault(p->m7, (uint32_t)off))
+			return; /* a precise BusFault, as in the capture */
 		replay_diverge(&p->c, "SCS write", "an SCS write the model accepts",
 			       "a %u-byte write of 0x%llx to 0x%08x, a bus error", size, (unsigned long long)value, addr);
 		return;

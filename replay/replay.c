@@ -340,7 +340,12 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	unsigned want_kind = counter ? CITCAT_AES_COUNTER : CITCAT_AES_INPUT;
 	if (!p->precise && !p->c.failed && !p->c.done && !blk_attribute(p))
 		return 0;
-	if (p->c.failed || p->c.done || expected_fault(p, CITCAT_FAULT_DEV_READ, p->c.cur_pc, addr))
+	if (p->c.failed || p->c.done)
+		return 0;
+	uint64_t pf;
+	if (p->m7 && off < p->ims.cfg.dev_size && replay_m7_dev_read_fault(p->m7, (uint32_t)off, size, addr, &pf))
+		return pf; /* a precise BusFault, as in the capture: no input, no access */
+	if (expected_fault(p, CITCAT_FAULT_DEV_READ, p->c.cur_pc, addr))
 		return 0;
 	if (!p->next_valid || p->next.kind != want_kind || p->next.addr != addr || p->next.size != size) {
 		char exp[200];
@@ -743,6 +748,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		uc_emu_stop(uc);
 		return;
 	}
+	if (p->m7 && replay_m7_precise_take(p->m7)) /* a device or SCS bus error of the last instruction */
+		return;
 	close_record(p);
 	if (p->c.itstate && !p->c.after_exception)
 		it_skipped(p, a);
@@ -863,7 +870,10 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 static uint64_t scs_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct replayer *p = ctx;
-	uint64_t v = mmio_read(uc, (uint32_t)(M7EXC_SCS_BASE + (uint32_t)off - p->ims.cfg.dev_base), size, ctx);
+	uint64_t v;
+	if (!p->c.failed && !p->c.done && replay_m7_scs_read_fault(p->m7, (uint32_t)off, size, &v))
+		return v; /* a precise BusFault, as in the capture: no input, no access */
+	v = mmio_read(uc, (uint32_t)(M7EXC_SCS_BASE + (uint32_t)off - p->ims.cfg.dev_base), size, ctx);
 	replay_m7_scs_check(p->m7, (uint32_t)off, size, (uint32_t)v);
 	return v;
 }
@@ -874,9 +884,11 @@ static void scs_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value
 {
 	struct replayer *p = ctx;
 	uint32_t addr = M7EXC_SCS_BASE + (uint32_t)off;
-	if (p->c.failed || p->c.done)
+	if (p->c.failed || p->c.done || replay_m7_precise_on(p->m7))
 		return;
 	if (replay_m7_scs_write(p->m7, (uint32_t)off, size, (uint32_t)value)) {
+		if (replay_m7_scs_write_fault(p->m7, (uint32_t)off))
+			return; /* a precise BusFault, as in the capture */
 		if (!expected_fault(p, CITCAT_FAULT_DEV_WRITE, p->c.cur_pc, addr))
 			replay_diverge(&p->c, "device output log", "an SCS write the model accepts",
 				       "a %u-byte write of 0x%llx to 0x%08x, a bus error", size, (unsigned long long)value, addr);

@@ -39,6 +39,7 @@ struct replay_core {
 	uint32_t expect_pc, cur_pc;
 	uint8_t itstate; /* ITSTATE after the last retired instruction (capture/thumb.h) */
 	uint8_t insn_in_it; /* the last retired instruction lies inside an IT block */
+	uint8_t it_at;      /* its ITSTATE (0 outside a block; the Cortex-M7's BusFault stacks it) */
 	uint8_t resume; /* uc_emu_start failed after a hook took an exception: go on (replay_run) */
 	uint8_t last_size, last_thumb; /* of the last retired instruction */
 	uint8_t block_thumb; /* CPSR.T of the running translation block (struct core_hooks) */
@@ -161,6 +162,7 @@ static inline void replay_retire(struct replay_core *c, uint32_t a, unsigned siz
 	replay_hist_put(c, c->insns, a, size, word, thumb);
 	c->insns++;
 	c->expect_pc = a + size;
+	c->it_at = c->itstate;
 	c->insn_in_it = c->itstate != 0;
 	c->itstate = thumb_is_it(word, size) ? (uint8_t)(word & 0xff) : thumb_it_advance(c->itstate);
 	c->last_size = (uint8_t)size;

@@ -164,8 +164,16 @@ static void collect_end(struct replay_m7 *m, int rc)
 						      : "the exception model failed");
 		return;
 	}
-	if (!entered)
-		return; /* a plain exception return */
+	if (!entered) { /* a plain exception return */
+		if (m->exc.it_return) { /* into an IT block: as the capture's it_resume */
+			uint32_t x = rd(c->uc, UC_ARM_REG_PC) & ~1u;
+			if (core_branched(x, c->expect_pc, c->after_exception))
+				c->bcount++;
+			c->expect_pc = x;
+			c->itstate = m->exc.it_return;
+		}
+		return;
+	}
 	c->after_exception = 1;
 	c->itstate = 0;
 	m->ops.close(m->ops.ctx);
@@ -219,6 +227,11 @@ int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
 	struct replay_core *c = m->c;
 	if (c->failed || c->done)
 		return 0;
+	if (m->exc.pf.on) { /* an ldm or stm that ran from a device or the SCS into nothing: the first error */
+		replay_m7_precise_take(m);
+		c->resume = !c->failed && !c->done;
+		return 1;
+	}
 	if (type == UC_MEM_FETCH_UNMAPPED) {
 		/* IBUSERR of the instruction at PC, as the capture model takes it
 		 * (capture/target_m7.c, hook_unmapped_m7): its boundary begun here
@@ -236,12 +249,66 @@ int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
 		c->resume = rc > 0 && !c->failed && !c->done;
 		return 1;
 	}
-	if (c->insn_in_it)
-		return 0;
 	m7entry_start(&m->entry);
+	m->exc.it_entry = c->it_at; /* inside an IT block: its ITSTATE is stacked */
 	int rc = m7exc_fault(&m->exc, M7EXC_F_PRECISERR, c->cur_pc, addr);
 	collect_end(m, rc);
 	c->resume = rc > 0 && !c->failed && !c->done;
+	return 1;
+}
+
+/* ---- precise device and SCS bus errors (TARGET-M7.md, "BusFault (device
+ * and SCS bus errors)"), as the capture's m7_dev_read, scs_read, scs_write
+ * and take_precise (capture/target_m7.c) ---- */
+
+int replay_m7_precise_on(const struct replay_m7 *m) { return m->exc.pf.on; }
+
+static int precise_ok(const struct replay_m7 *m)
+{
+	return !m->c->failed && !m->c->done && !m->c->insn_in_it;
+}
+
+int replay_m7_dev_read_fault(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t addr, uint64_t *v)
+{
+	if (!precise_ok(m) || !(m->exc.pf.on || size != 4 || (off & 3) || !target_dev_readable(off)))
+		return 0;
+	*v = m7exc_precise_note(&m->exc, m->c->cur_pc, addr);
+	return 1;
+}
+
+int replay_m7_scs_read_fault(struct replay_m7 *m, uint32_t off, unsigned size, uint64_t *v)
+{
+	if (!precise_ok(m))
+		return 0;
+	if (!m->exc.pf.on) {
+		struct m7exc probe = m->exc; /* the capture's read, without its effects (COUNTFLAG) */
+		uint32_t w;
+		if (!m7exc_scs_read(&probe, off, size, &w))
+			return 0;
+	}
+	*v = m7exc_precise_note(&m->exc, m->c->cur_pc, M7EXC_SCS_BASE + off);
+	return 1;
+}
+
+int replay_m7_scs_write_fault(struct replay_m7 *m, uint32_t off)
+{
+	if (!precise_ok(m))
+		return 0;
+	m7exc_precise_note(&m->exc, m->c->cur_pc, M7EXC_SCS_BASE + off);
+	return 1;
+}
+
+int replay_m7_precise_take(struct replay_m7 *m)
+{
+	if (!m->exc.pf.on)
+		return 0;
+	if (m->c->failed || m->c->done) {
+		m->exc.pf.on = 0;
+		return 0;
+	}
+	m7entry_start(&m->entry);
+	int rc = m7exc_precise_take(&m->exc);
+	collect_end(m, rc);
 	return 1;
 }
 
@@ -294,7 +361,11 @@ void replay_m7_scs_check(struct replay_m7 *m, uint32_t off, unsigned size, uint3
 
 int replay_m7_dev_write_dropped(struct replay_m7 *m, uint32_t off, unsigned size)
 {
-	if (off >= CITCAT_DEV_SIZE || size != 4 || (off & 3) || target_dev_writable(off)) /* not the SCS */
+	if (m->exc.pf.on)
+		return 1; /* after a precise fault of the same instruction: not made */
+	if (off >= CITCAT_DEV_SIZE) /* not the SCS */
+		return 0;
+	if (size == 4 && !(off & 3) && target_dev_writable(off))
 		return 0;
 	m7exc_imprecise(&m->exc);
 	return 1;

@@ -69,11 +69,33 @@ int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr);
 
 /* A device window write of SIZE bytes at offset OFF, before anything else
  * is done with it: a 4-byte aligned write to a register no device accepts
- * (target_dev_writable, the capture's table) is dropped by the M7's bus as
- * in the capture, an imprecise BusFault pending in the model
- * (m7exc_imprecise): returns 1 and the caller records nothing.  0 for
- * every other write. */
+ * (target_dev_writable, the capture's table), or of another size than 4
+ * bytes or unaligned, is dropped by the M7's bus as in the capture, an
+ * imprecise BusFault pending in the model (m7exc_imprecise): returns 1 and
+ * the caller records nothing; so is any write after a precise fault of the
+ * same instruction (nothing pending).  0 for every other write. */
 int replay_m7_dev_write_dropped(struct replay_m7 *m, uint32_t off, unsigned size);
+
+/* Precise device and SCS bus errors (TARGET-M7.md, "BusFault (device and
+ * SCS bus errors)"), decided as the capture decides them, from the static
+ * device table (target_dev_readable) and the model's SCS map:
+ *  - replay_m7_dev_read_fault: a read of SIZE bytes at device window
+ *    offset OFF (address ADDR) that no device serves, or not 4 bytes
+ *    aligned, or any read after such an error of the same instruction;
+ *  - replay_m7_scs_read_fault: an SCS read m7exc_scs_read refuses (or after
+ *    such an error);
+ *  - replay_m7_scs_write_fault: an SCS write the model refused.
+ * Each notes the fault (m7exc_precise_note) and returns 1 (for a read, *V
+ * is the value to give Unicorn; the caller records nothing and consumes no
+ * input), or 0 (inside an IT block, after the run ended: the caller goes on
+ * as before).  replay_m7_precise_take, first thing in the next code hook or
+ * unmapped-access hook, restores the registers and takes the BusFault;
+ * returns 1 when there was one (the hook returns). */
+int replay_m7_precise_on(const struct replay_m7 *m);
+int replay_m7_dev_read_fault(struct replay_m7 *m, uint32_t off, unsigned size, uint32_t addr, uint64_t *v);
+int replay_m7_scs_read_fault(struct replay_m7 *m, uint32_t off, unsigned size, uint64_t *v);
+int replay_m7_scs_write_fault(struct replay_m7 *m, uint32_t off);
+int replay_m7_precise_take(struct replay_m7 *m);
 
 /* An undefined instruction (UsageFault UNDEFINSTR).  Returns whether
  * Unicorn goes on. */

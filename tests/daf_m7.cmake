@@ -39,6 +39,16 @@ if(CITCAT_FIRMWARE_M7_FOUND)
       ${CMAKE_CURRENT_BINARY_DIR}/m7/m7fault.elf --fix)
     set_tests_properties(daf_m7fault PROPERTIES LABELS e2e)
   endif()
+  if(TARGET firmware_m7dev)
+    add_test(NAME daf_m7dev COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/daf_m7.sh $<TARGET_FILE:citcat_cli>
+      ${CMAKE_CURRENT_BINARY_DIR}/m7/m7dev.elf --fix)
+    set_tests_properties(daf_m7dev PROPERTIES LABELS e2e)
+  endif()
+  if(TARGET firmware_m7it)
+    add_test(NAME daf_m7it COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/daf_m7.sh $<TARGET_FILE:citcat_cli>
+      ${CMAKE_CURRENT_BINARY_DIR}/m7/m7it.elf)
+    set_tests_properties(daf_m7it PROPERTIES LABELS e2e)
+  endif()
   if(TARGET firmware_m7stk)
     add_test(NAME daf_m7stk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/daf_m7.sh $<TARGET_FILE:citcat_cli>
       ${CMAKE_CURRENT_BINARY_DIR}/m7/m7stk.elf --ram 32M)

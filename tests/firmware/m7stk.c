@@ -110,11 +110,15 @@ void m7stk_hf(uint32_t *frame)
 	hf_n++;
 }
 
-/* thread mode on PSP = r0, svc, back on MSP (r4-r7 and lr kept on MSP) */
+/* thread mode on PSP = r0, svc, back on MSP (r4-r7 and lr kept on MSP).
+ * Before the svc it spins 2000 instructions on that PSP without touching
+ * the stack: a checkpoint due there (m7stk.sh, --checkpoint-every 1000)
+ * must wait, its NMI frame would not be in RAM (TARGET-M7.md, Checkpoints). */
 __attribute__((naked, noinline)) void m7stk_run(uint32_t psp __attribute__((unused)))
 {
 	__asm__ volatile("push {r4-r7, lr}\n"
 			 "msr psp, r0\n mrs r1, control\n orr r1, r1, #2\n msr control, r1\n isb\n"
+			 "movw r2, #1000\n 1: subs r2, #1\n bne 1b\n" /* 2000 instructions on PSP, no stack use */
 			 "movs r2, #0x22\n movs r3, #0x33\n"
 			 ".global m7stk_svc\n m7stk_svc: svc #0\n"
 			 ".global m7stk_back\n .thumb_func\n m7stk_back: mrs r1, control\n bic r1, r1, #2\n"

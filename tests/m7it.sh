@@ -1,0 +1,71 @@
+#!/bin/bash
+# m7it.sh CITCAT TOOL_PREFIX M7_FW_DIR
+#
+# A precise BusFault inside an IT block on the Cortex-M7 (capture/
+# TARGET-M7.md, "IT blocks and bus errors").  tests/firmware/m7it.c checks
+# CFSR, BFAR, the stacked return address and IT bits and the registers
+# after the block itself; here the oracle and the CAT, worked out by hand:
+#  - (a) the ldreq at m7it_a has a record with no access, then BusFault's
+#    entry record (line 5, return address m7it_a) whose stacked xPSR (the
+#    eighth write) has IT bits 0x04000800 (ITSTATE 0x0a); after the return
+#    the condition-failed movne at m7it_a + 2 still has its record (retired
+#    though Unicorn runs no code hook for it), then the moveq at + 4;
+#  - (b) the entry at m7it_b stacks IT bits 0x00000c00 (ITSTATE 0x0c), and
+#    the ldreq's second record (run again after the return) reads
+#    0x12345678, followed by the failed movne's record;
+#  - no EXC event in the CAT (both are synchronous);
+#  - capture -> ims/aes -> replay --verify --oracle exact, and the LVT
+#    (--lvt, replay --lvt) exact (the DAF: CTest daf_m7it).
+set -euo pipefail
+citcat=$1 prefix=$2 fw=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "m7it: $*" >&2; exit 1; }
+sym() { "${prefix}nm" "$1" | awk -v s="$2" '$3 == s { print "0x" $1; exit }'; }
+hex8() { printf '0x%08x' $(($1)); }
+
+n=m7it elf=$fw/m7it.elf
+rc=0
+"$citcat" capture "$elf" -o "$tmp/$n.cat" --oracle "$tmp/$n.itrace" --seed 1 -q >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 0 ] || fail "capture exited $rc: $(cat "$tmp/err") $(cat "$tmp/out")"
+grep -qx 'm7it: 0 failures' "$tmp/out" || fail "the firmware's own checks: $(cat "$tmp/out")"
+"$citcat" ims "$tmp/$n.cat" -o "$tmp/$n.ims" 2>"$tmp/err" || fail "ims: $(cat "$tmp/err")"
+"$citcat" aes "$tmp/$n.cat" -o "$tmp/$n.aes" 2>"$tmp/err" || fail "aes: $(cat "$tmp/err")"
+rc=0
+"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \
+	>"$tmp/rep" 2>&1 || rc=$?
+[ $rc -eq 0 ] || fail "replay exited $rc: $(cat "$tmp/rep")"
+grep -q 'bus trace verified' "$tmp/rep" && grep -q 'instruction trace equals the oracle' "$tmp/rep" ||
+	fail "replay not verified: $(cat "$tmp/rep")"
+cmp -s <("$citcat" dump "$tmp/$n.itrace") <("$citcat" dump "$tmp/$n.re") ||
+	fail "the regenerated itrace differs from the oracle"
+
+"$citcat" dump "$tmp/$n.itrace" | cut -d' ' -f2- >"$tmp/it"
+a=$(hex8 "$(sym "$elf" m7it_a)") b=$(hex8 "$(sym "$elf" m7it_b)")
+a2=$(hex8 $((a + 2))) a4=$(hex8 $((a + 4))) b2=$(hex8 $((b + 2)))
+# the first record at pc=A and the one after it
+mapfile -t got < <(awk -v p="pc=$a" 'k { print; exit } $1 == "insn" && $3 == p { print; k = 1 }' "$tmp/it")
+[[ "${got[0]}" != *accesses=* ]] || fail "a: the ldreq's record has an access: ${got[0]}"
+[[ "${got[1]}" == "irq "*"pc=$a line=5 accesses="* ]] || fail "a: no BusFault entry after the ldreq: ${got[1]}"
+x=$(grep "^irq .*pc=$a line=5 " "$tmp/it" | grep -o '=0x[0-9a-f]*;r4@' | tr -d '=;r4@')
+[ $((x & 0x0600fc00)) -eq $((0x04000800)) ] || fail "a: stacked xPSR $x: IT bits not 0x04000800"
+grep -q "^insn .*pc=$a2 word=0x2404 " "$tmp/it" || fail "a: no record of the failed movne at $a2"
+# the failed movne's record: right after the exception return (the bx lr
+# whose unstacked PC is a + 2), right before the moveq's
+mapfile -t got < <(awk -v p="pc=$a2" '$1 == "insn" && $3 == p { print prev; getline; print; exit } { prev = $0 }' "$tmp/it")
+[[ "${got[0]}" == "insn "*"word=0x4770 "*"=$a2;r4@"* ]] || fail "a: the record before the movne is not the return to it: ${got[0]}"
+[[ "${got[1]}" == "insn "*"pc=$a4 "* ]] || fail "a: the moveq does not follow the movne: ${got[1]}"
+x=$(grep "^irq .*pc=$b line=5 " "$tmp/it" | grep -o '=0x[0-9a-f]*;r4@' | tr -d '=;r4@')
+[ $((x & 0x0600fc00)) -eq $((0x00000c00)) ] || fail "b: stacked xPSR $x: IT bits not 0x00000c00"
+[ "$(grep -c "^insn .*pc=$b .*accesses=r4@0x[0-9a-f]*=0x12345678$" "$tmp/it")" -eq 1 ] ||
+	fail "b: the ldreq run again does not load 0x12345678"
+[ "$(grep -c "^insn .*pc=$b2 word=0x2404 " "$tmp/it")" -eq 1 ] || fail "b: not one record of the failed movne"
+"$citcat" dump "$tmp/$n.cat" >"$tmp/cat" 2>/dev/null
+! grep -q '^[0-9]* exc ' "$tmp/cat" || fail "CAT: an EXC event: $(grep '^[0-9]* exc ' "$tmp/cat" | head -n 1)"
+
+"$citcat" capture "$elf" --lvt "$tmp/$n.lvt" --oracle "$tmp/l.itrace" --seed 1 -q >/dev/null 2>"$tmp/err" ||
+	fail "LVT capture: $(cat "$tmp/err")"
+"$citcat" replay --lvt "$tmp/$n.lvt" --image "$elf" -o "$tmp/l.re" --oracle "$tmp/l.itrace" >"$tmp/rep" 2>&1 ||
+	fail "LVT replay: $(cat "$tmp/rep")"
+grep -q 'instruction trace equals the oracle' "$tmp/rep" || fail "LVT replay not verified: $(cat "$tmp/rep")"
+echo "m7it: BusFaults inside IT blocks stack ITSTATE and return into the block, as worked out; replayed exactly (AES, LVT)"
