@@ -27,3 +27,8 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_M7_FOUND)
       $<TARGET_FILE:test_wet_ref> ${CMAKE_CURRENT_BINARY_DIR}/m7/${n}.elf ${n} 200000 ${wet_thumb_spaced} ${opt})
   endforeach()
 endif()
+# what stays refused: a checkpointed M7 capture (a segment bundle)
+if(CITCAT_EXAMPLES AND "sched" IN_LIST CITCAT_EXAMPLE_M7_NAMES)
+  add_test(NAME wet_m7_ckpt_refused COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_m7_ckpt.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf)
+endif()
