@@ -5,7 +5,7 @@
 # IRQs, SVC, PendSV, SysTick, a UDF UsageFault), m7fault (27,615: BusFault
 # PRECISERR at a load and a store, a fetch fault, escalations to
 # HardFault) and m7stk (2,843, --ram 32M: STKERR with stacking outside RAM
-# wholly and in part, UNSTKERR, handlers on the PSP).  The sanitizer build
+# wholly and in part, UNSTKERR, a return to the PSP).  The sanitizer build
 # (memory checks): m7fault and m7stk whole, 3 spaced slices.
 if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_M7_FOUND)
   set(wet_m7_hand m7fault m7stk)
