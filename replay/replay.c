@@ -261,6 +261,21 @@ static const int obs_regs[CITCAT_OBS_NREGS] = {
 	UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3, UC_ARM_REG_R4, UC_ARM_REG_R5,
 	UC_ARM_REG_R6, UC_ARM_REG_R7, UC_ARM_REG_R8, UC_ARM_REG_R9, UC_ARM_REG_R10, UC_ARM_REG_R11,
 	UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC, UC_ARM_REG_CPSR, UC_ARM_REG_SPSR};
+/* The Cortex-M7 has no CPSR or SPSR: those slots hold xPSR and CONTROL
+ * (replay.h), which say the mode and the stack in use. */
+static const int obs_regs_m7[CITCAT_OBS_NREGS] = {
+	UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3, UC_ARM_REG_R4, UC_ARM_REG_R5,
+	UC_ARM_REG_R6, UC_ARM_REG_R7, UC_ARM_REG_R8, UC_ARM_REG_R9, UC_ARM_REG_R10, UC_ARM_REG_R11,
+	UC_ARM_REG_R12, UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC, UC_ARM_REG_XPSR, UC_ARM_REG_CONTROL};
+
+/* The observer's register file (CITCAT_OBS_* slots); 0 or Unicorn's error. */
+static int obs_read(struct replayer *p, uint32_t regs[CITCAT_OBS_NREGS])
+{
+	void *vals[CITCAT_OBS_NREGS];
+	for (int i = 0; i < CITCAT_OBS_NREGS; i++)
+		vals[i] = &regs[i];
+	return uc_reg_read_batch(p->c.uc, (int *)(p->m7 ? obs_regs_m7 : obs_regs), vals, CITCAT_OBS_NREGS) != UC_ERR_OK;
+}
 
 /* The observer's error stops the run like an input error. */
 static void observe_failed(struct replayer *p, int rc)
@@ -276,12 +291,9 @@ static void observe(struct replayer *p, const struct citcat_itrace_rec *r)
 {
 	const struct citcat_replay_observer *o = p->cfg->observer;
 	uint32_t regs[CITCAT_OBS_NREGS];
-	void *vals[CITCAT_OBS_NREGS];
-	for (int i = 0; i < CITCAT_OBS_NREGS; i++)
-		vals[i] = &regs[i];
 	if (!o->record || p->c.failed)
 		return;
-	if (uc_reg_read_batch(p->c.uc, (int *)obs_regs, vals, CITCAT_OBS_NREGS)) {
+	if (obs_read(p, regs)) {
 		replay_fail(&p->c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "reading the registers failed");
 		return;
 	}
@@ -1179,11 +1191,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	p->c.bus.code_ctx = p->c.uc;
 	if (cfg->observer && cfg->observer->start) {
 		uint32_t regs[CITCAT_OBS_NREGS];
-		void *vals[CITCAT_OBS_NREGS];
-		for (int i = 0; i < CITCAT_OBS_NREGS; i++)
-			vals[i] = &regs[i];
-		if (uc_reg_read_batch(p->c.uc, (int *)obs_regs, vals, CITCAT_OBS_NREGS) ||
-		    (rc = cfg->observer->start(cfg->observer->ctx, regs))) {
+		if (obs_read(p, regs) || (rc = cfg->observer->start(cfg->observer->ctx, regs))) {
 			observe_failed(p, rc ? rc : CITCAT_ERR_UNICORN);
 			rc = err->code;
 			goto out;

@@ -47,9 +47,15 @@ struct ev { /* an interrupt entry or DMA transfer before instruction AT */
 	uint64_t at;
 	int dma;
 	uint32_t a, b;
+	/* a Cortex-M7 entry: its accesses (stacking, vector) and the registers
+	 * after it (xPSR in the CPSR slot, CONTROL in the SPSR slot) */
+	uint32_t nacc;
+	struct citcat_access acc[9];
+	uint32_t regs[CITCAT_OBS_NREGS];
 };
 
 struct ref {
+	int m7; /* a Cortex-M7 run (isa 2) */
 	uint64_t n, cap;
 	uint32_t *pc, *word, (*regs)[CITCAT_OBS_NREGS];
 	uint8_t *size, *thumb, *it; /* per instance: 2 or 4 bytes, Thumb state, IT state before it */
@@ -86,9 +92,19 @@ static void *grow(void *p, uint64_t *cap, uint64_t need, size_t elem)
 static int obs_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_t *regs)
 {
 	struct ref *f = ctx;
+	if (r->kind == CITCAT_REC_IRQ && f->m7) {
+		f->ev = grow(f->ev, &f->ev_cap, f->nev + 1, sizeof *f->ev);
+		struct ev *e = &f->ev[f->nev++];
+		*e = (struct ev){f->n, 0, r->line, (uint32_t)r->pc, r->n_acc < 9 ? r->n_acc : 9, {{0}}, {0}};
+		memcpy(e->acc, r->acc, e->nacc * sizeof *r->acc);
+		memcpy(e->regs, regs, sizeof e->regs);
+		f->itk.it = 0;
+		f->cpsr = regs[CITCAT_OBS_CPSR];
+		return 0;
+	}
 	if (r->kind == CITCAT_REC_IRQ) {
 		f->ev = grow(f->ev, &f->ev_cap, f->nev + 1, sizeof *f->ev);
-		f->ev[f->nev++] = (struct ev){f->n, 0, r->line, (uint32_t)r->pc};
+		f->ev[f->nev++] = (struct ev){f->n, 0, r->line, (uint32_t)r->pc, 0, {{0}}, {0}};
 		REQ(wet_itk_irq(&f->itk, (uint32_t)r->pc) == 0, "a nested interrupt over an IT block");
 		f->cpsr = (f->cpsr & ~0x1fu) | 0x92u;
 		return 0;
@@ -117,7 +133,10 @@ static int obs_record(void *ctx, const struct citcat_itrace_rec *r, const uint32
 	f->size[f->n] = r->thumb ? r->size : 4;
 	f->thumb[f->n] = r->thumb;
 	f->it[f->n] = (uint8_t)f->itk.it;
-	wet_itk_step(&f->itk, r->word, f->size[f->n], r->thumb, f->cpsr, regs[CITCAT_OBS_CPSR]);
+	if (f->m7) /* no IRQ mode: the IT state only advances (entries clear it) */
+		f->itk.it = wet_it_next(f->itk.it, r->word, f->size[f->n], 1);
+	else
+		wet_itk_step(&f->itk, r->word, f->size[f->n], r->thumb, f->cpsr, regs[CITCAT_OBS_CPSR]);
 	f->cpsr = regs[CITCAT_OBS_CPSR];
 	memcpy(f->regs[f->n], regs, sizeof f->regs[0]);
 	f->acc = grow(f->acc, &f->acc_cap, f->nacc + r->n_acc, sizeof *f->acc);
@@ -133,7 +152,7 @@ static int obs_dma(void *ctx, uint32_t addr, uint32_t len)
 {
 	struct ref *f = ctx;
 	f->ev = grow(f->ev, &f->ev_cap, f->nev + 1, sizeof *f->ev);
-	f->ev[f->nev++] = (struct ev){f->n, 1, addr, len};
+	f->ev[f->nev++] = (struct ev){f->n, 1, addr, len, 0, {{0}}, {0}};
 	return 0;
 }
 
@@ -149,6 +168,8 @@ static int cmp_desc(const void *x, const void *y)
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 	return a < b ? 1 : a > b ? -1 : 0;
 }
+
+#define ADDP(w) do { uint64_t w_ = (w); int dup_ = !w_; for (unsigned q_ = 0; q_ < np && !dup_; q_++) dup_ = p[q_] == w_; if (!dup_) p[np++] = w_; } while (0)
 
 /* Last-writer recomputation, straight over the in-memory trace: full
  * arrays, no pages, no streams. */
@@ -181,7 +202,6 @@ static void compute_deps(struct ref *f, struct wet_decoder *dec, uint32_t ram_ba
 		int passed = wet_cond_passed(du.cond, cpsr);
 		uint64_t p[600];
 		unsigned np = 0;
-#define ADDP(w) do { uint64_t w_ = (w); int dup_ = !w_; for (unsigned q_ = 0; q_ < np && !dup_; q_++) dup_ = p[q_] == w_; if (!dup_) p[np++] = w_; } while (0)
 		if (passed)
 			for (unsigned i = 0; i < du.nuse; i++)
 				ADDP(reg[wet_phys(du.use[i], cpsr)]);
@@ -223,6 +243,141 @@ static void compute_deps(struct ref *f, struct wet_decoder *dec, uint32_t ram_ba
 		cpsr = aft[CITCAT_OBS_CPSR];
 	}
 	REQ(defs_checked > f->n / 2, "too few def sets checked");
+	free(mem);
+}
+
+/* The Cortex-M7 register model (WET.md "Cortex-M7"), written here from
+ * TARGET-M7.md rather than taken from wet_build.c: locations through
+ * wet_phys_m (SP by the stack in use); an entry copies the producers of
+ * R0-R3, R12, LR and the flags to the stacked words (a full stacking:
+ * eight ascending word writes and the vector read) and clears LR's; a
+ * fault taken at the instruction just before (return address = its PC)
+ * undoes that instruction's register writes; an exception return, found
+ * here by its effect (in handler mode, the last eight accesses are
+ * ascending word reads whose seventh, the stacked return address, is
+ * where execution goes next), defines R0-R3, R12, LR, the flags, the SP
+ * it returns to, CONTROL and FAULTMASK. */
+static int m7_is_return(const struct ref *f, uint64_t j, uint64_t e_next, const uint32_t *st)
+{
+	if (!(st[CITCAT_OBS_CPSR] & 0x1ff) || f->acc_n[j] < 8 || j + 1 >= f->n)
+		return 0;
+	const struct citcat_access *a = f->acc + f->acc_first[j] + f->acc_n[j] - 8;
+	for (unsigned k = 0; k < 8; k++)
+		if (a[k].write || a[k].size != 4 || (k && a[k].addr != a[k - 1].addr + 4))
+			return 0;
+	uint32_t next = e_next < f->nev && f->ev[e_next].at == j + 1 && !f->ev[e_next].dma ? f->ev[e_next].b : f->pc[j + 1];
+	return ((uint32_t)a[6].value & ~1u) == next;
+}
+
+static void compute_deps_m7(struct ref *f, struct wet_decoder *dec, uint32_t ram_base, uint32_t ram_size)
+{
+	uint64_t *mem = calloc(ram_size, sizeof *mem); /* INDEX + 1 */
+	uint64_t reg[WET_NPHYS] = {0};
+	REQ(mem != NULL, "out of memory");
+	f->dep_first = malloc(f->n * sizeof *f->dep_first);
+	f->dep_n = malloc(f->n * sizeof *f->dep_n);
+	uint64_t e = 0, defs_checked = 0, returns = 0, undone = 0;
+	unsigned ul = 0;
+	uint8_t uph[64];
+	uint64_t uold[64];
+#define SETW(ph, w) do { uph[ul] = (uint8_t)(ph); uold[ul++] = reg[ph]; reg[ph] = (w); } while (0)
+	for (uint64_t j = 0; j < f->n; j++) {
+		const uint32_t *st = j ? f->regs[j - 1] : f->start; /* the state before j */
+		int after_irq = 0;
+		for (; e < f->nev && f->ev[e].at == j; e++) {
+			const struct ev *v = &f->ev[e];
+			if (v->dma) {
+				for (uint32_t i = 0; i < v->b; i++)
+					mem[v->a + i - ram_base] = 0;
+				continue;
+			}
+			if (!after_irq && j && v->a >= 3 && v->a <= 6 && v->b == f->pc[j - 1]) {
+				while (ul) { /* the instruction before faulted */
+					ul--;
+					reg[uph[ul]] = uold[ul];
+				}
+				undone++;
+			}
+			int full = v->nacc == 9;
+			for (unsigned k = 0; k < 8 && full; k++)
+				full = v->acc[k].write && v->acc[k].size == 4 && (!k || v->acc[k].addr == v->acc[k - 1].addr + 4);
+			static const int src[8] = {0, 1, 2, 3, 12, 14, -1, 25};
+			for (unsigned k = 0; k < v->nacc; k++)
+				if (v->acc[k].write && v->acc[k].addr - ram_base < ram_size)
+					for (unsigned i = 0; i < v->acc[k].size; i++)
+						mem[v->acc[k].addr + i - ram_base] = full && k < 8 && src[k] >= 0 ? reg[src[k]] : 0;
+			reg[14] = 0;
+			st = v->regs;
+			after_irq = 1;
+		}
+		ul = 0;
+		uint32_t xpsr = st[CITCAT_OBS_CPSR];
+		int psp = !(xpsr & 0x1ff) && (st[CITCAT_OBS_SPSR] & 2);
+		struct wet_du du;
+		wet_decode_isa(dec, f->pc[j], f->word[j], f->size[j], 1, f->it[j], &du);
+		int passed = wet_cond_passed(du.cond, xpsr);
+		uint64_t p[600];
+		unsigned np = 0;
+		if (passed) {
+			for (unsigned i = 0; i < du.nuse; i++)
+				ADDP(reg[wet_phys_m(du.use[i], psp)]);
+			for (unsigned i = 0; i < du.nsuse; i++)
+				ADDP(reg[wet_phys_sys(du.suse[i])]);
+		} else {
+			ADDP(reg[25]);
+		}
+		const struct citcat_access *a = f->acc + f->acc_first[j];
+		for (uint32_t k = 0; k < f->acc_n[j]; k++)
+			if (!a[k].write && a[k].addr - ram_base < ram_size)
+				for (unsigned i = 0; i < a[k].size; i++)
+					ADDP(mem[a[k].addr + i - ram_base]);
+		qsort(p, np, sizeof p[0], cmp_desc);
+		f->dep = grow(f->dep, &f->dep_cap, f->ndep + np, sizeof *f->dep);
+		f->dep_first[j] = f->ndep;
+		f->dep_n[j] = np;
+		for (unsigned i = 0; i < np; i++)
+			f->dep[f->ndep++] = p[i] - 1;
+		/* the def set is complete, where the mode, CONTROL and the special
+		 * registers stay (entries, returns, MSR of a stack pointer or
+		 * CONTROL move SP) */
+		const uint32_t *aft = f->regs[j];
+		if ((xpsr & 0x1ff) == (aft[CITCAT_OBS_CPSR] & 0x1ff) && st[CITCAT_OBS_SPSR] == aft[CITCAT_OBS_SPSR] && !du.nsdef) {
+			for (unsigned r = 0; r <= WET_R_FLAGS; r++) {
+				int listed = 0;
+				for (unsigned i = 0; passed && i < du.ndef; i++)
+					listed |= du.def[i] == r;
+				uint32_t b0 = r < 15 ? st[r] : st[CITCAT_OBS_CPSR] >> 27;
+				uint32_t a0 = r < 15 ? aft[r] : aft[CITCAT_OBS_CPSR] >> 27;
+				REQ(listed || b0 == a0, "instruction %" PRIu64 " (pc 0x%08x, word %08x) changed r%u (%08x -> %08x) "
+					"though its def set leaves it out", j, f->pc[j], f->word[j], r, b0, a0);
+			}
+			defs_checked++;
+		}
+		if (passed) {
+			for (unsigned i = 0; i < du.ndef; i++)
+				SETW(wet_phys_m(du.def[i], psp), j + 1);
+			for (unsigned i = 0; i < du.nsdef; i++)
+				SETW(wet_phys_sys(du.sdef[i]), j + 1);
+			for (uint32_t k = 0; k < f->acc_n[j]; k++)
+				if (a[k].write && a[k].addr - ram_base < ram_size)
+					for (unsigned i = 0; i < a[k].size; i++)
+						mem[a[k].addr + i - ram_base] = j + 1;
+			if (m7_is_return(f, j, e, st)) {
+				static const unsigned gp[7] = {0, 1, 2, 3, 12, 14, 25};
+				for (unsigned i = 0; i < 7; i++)
+					SETW(gp[i], j + 1);
+				/* the SP it returns to: thread mode on the PSP when CONTROL.SPSEL is set after it */
+				SETW(!(aft[CITCAT_OBS_CPSR] & 0x1ff) && (aft[CITCAT_OBS_SPSR] & 2) ? 15 : 13, j + 1);
+				SETW(wet_phys_sys(WET_SYS_CONTROL), j + 1);
+				SETW(wet_phys_sys(WET_SYS_FAULTMASK), j + 1);
+				returns++;
+			}
+		}
+	}
+#undef SETW
+	REQ(defs_checked > f->n / 2, "too few def sets checked");
+	printf("M7 model: %" PRIu64 " exception returns, %" PRIu64 " faulted instructions undone, %" PRIu64 " def sets checked\n",
+	       returns, undone, defs_checked);
 	free(mem);
 }
 
@@ -306,17 +461,40 @@ static void compute_cdeps(struct ref *f)
 		stack[depth++] = nact++; } while (0)
 	PUSH_ACT(RF_ROOT, 0, 0, 0, 0);
 	uint32_t cpsr = f->start[CITCAT_OBS_CPSR], sp = f->start[CITCAT_OBS_SP];
+	uint32_t mctl = f->start[CITCAT_OBS_SPSR]; /* M7: CONTROL */
+#define MODE(c) (f->m7 ? ((c) & 0x1ff) | (uint32_t)(!((c) & 0x1ff) && (mctl & 2)) << 9 : (c) & 0x1f)
 	uint64_t e = 0;
 	for (uint64_t j = 0; j < f->n; j++) {
 		for (; e < f->nev && f->ev[e].at == j; e++)
-			if (!f->ev[e].dma) {
+			if (!f->ev[e].dma && f->m7) {
+				/* the interrupted state from the stacked frame: IPSR of the
+				 * stacked xPSR, the PSP when EXC_RETURN says so, SP =
+				 * frame + 0x20 (+ 4 with the stacked alignment bit) */
+				const struct ev *v = &f->ev[e];
+				uint32_t m, s;
+				if (v->nacc == 9 && v->acc[0].write) {
+					uint32_t sx = (uint32_t)v->acc[7].value;
+					m = (sx & 0x1ff) | (uint32_t)(v->regs[CITCAT_OBS_LR] == 0xFFFFFFFDu) << 9;
+					s = (uint32_t)v->acc[0].addr + 0x20 + (sx >> 9 & 1) * 4;
+				} else { /* a stacking error: the state before the entry as the observer showed it */
+					int sync = j && e && !(f->ev[e - 1].at == j && !f->ev[e - 1].dma) &&
+						   (cpsr & 0x1ff) == v->a && ((j > 1 ? f->regs[j - 2] : f->start)[CITCAT_OBS_CPSR] & 0x1ff) != v->a;
+					const uint32_t *pre = sync ? (j > 1 ? f->regs[j - 2] : f->start) : NULL;
+					m = pre ? (pre[CITCAT_OBS_CPSR] & 0x1ff) | (uint32_t)(!(pre[CITCAT_OBS_CPSR] & 0x1ff) && (pre[CITCAT_OBS_SPSR] & 2)) << 9 : MODE(cpsr);
+					s = pre ? pre[CITCAT_OBS_SP] : sp;
+				}
+				PUSH_ACT(RF_IRQ, v->b, m, s, 0);
+				cpsr = v->regs[CITCAT_OBS_CPSR];
+				mctl = v->regs[CITCAT_OBS_SPSR];
+				sp = v->regs[CITCAT_OBS_SP];
+			} else if (!f->ev[e].dma) {
 				PUSH_ACT(RF_IRQ, f->ev[e].b, cpsr & 0x1f, sp, 0);
 				cpsr = (cpsr & ~0x1fu) | 0x92u;
 			}
 		uint32_t pc = f->pc[j];
 		while (depth > 1) {
 			struct ract *t = &act[stack[depth - 1]];
-			if (t->fn < 0 || t->ret != pc || t->mode != (cpsr & 0x1f) || t->sp != sp)
+			if (t->fn < 0 || t->ret != pc || t->mode != MODE(cpsr) || t->sp != sp)
 				break;
 			add_succ(&fns[t->fn], (uint32_t)t->last, UINT32_MAX); /* EXIT, renumbered below */
 			depth--;
@@ -347,8 +525,9 @@ static void compute_cdeps(struct ref *f)
 		unsigned cond = f->thumb[j] ? (f->it[j] & 15 ? f->it[j] >> 4 : 14u) : f->word[j] >> 28;
 		int passed = cond >= 14 || wet_cond_passed(cond, cpsr);
 		if (is_call_ref(f->word[j], f->size[j], f->thumb[j], passed))
-			PUSH_ACT(RF_CALL, pc + f->size[j], cpsr & 0x1f, sp, j + 1);
+			PUSH_ACT(RF_CALL, pc + f->size[j], MODE(cpsr), sp, j + 1);
 		cpsr = f->regs[j][CITCAT_OBS_CPSR];
+		mctl = f->regs[j][CITCAT_OBS_SPSR];
 		sp = f->regs[j][CITCAT_OBS_SP];
 	}
 	for (uint64_t d = depth; d-- > 0;)
@@ -449,6 +628,7 @@ static void compute_cdeps(struct ref *f)
 	}
 	free(ctl); free(nctl); free(fns); free(act); free(stack); free(iact); free(inode); free(lastv);
 #undef PUSH_ACT
+#undef MODE
 }
 
 /* ---- comparison of the WET walk with the reference ---- */
@@ -615,6 +795,13 @@ int main(int argc, char **argv)
 	unsigned spaced = argc == 7 ? (unsigned)atoi(argv[6]) : 16;
 	REQ(spaced >= 3 && spaced <= 30, "SPACED from 3 to 30");
 	struct ref f = {0};
+	{
+		struct citcat_ims im;
+		struct citcat_errinfo er;
+		REQ(citcat_ims_read(argv[1], &im, &er) == 0, "%s", er.msg);
+		f.m7 = im.cfg.isa == CITCAT_ISA_M7;
+		citcat_ims_fini(&im);
+	}
 	struct citcat_replay_observer obs = {&f, obs_record, obs_dma, obs_start, NULL};
 	struct citcat_replay_config rc;
 	citcat_replay_config_default(&rc);
@@ -628,7 +815,10 @@ int main(int argc, char **argv)
 	REQ(citcat_ims_read(argv[1], &ims, &err) == 0, "%s", err.msg);
 	struct wet_decoder *dec;
 	REQ(wet_decoder_open(&dec) == 0, "capstone");
-	compute_deps(&f, dec, ims.cfg.ram_base, ims.cfg.ram_size);
+	if (f.m7)
+		compute_deps_m7(&f, dec, ims.cfg.ram_base, ims.cfg.ram_size);
+	else
+		compute_deps(&f, dec, ims.cfg.ram_base, ims.cfg.ram_size);
 	compute_cdeps(&f);
 
 	/* the itrace (the capture's ground truth) against the observed trace,

@@ -83,9 +83,3 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
       $<TARGET_FILE:test_wet_ref> ${CMAKE_CURRENT_BINARY_DIR}/firmware/sched_thumb_te.elf sched_thumb_te 100000 3)
   endif()
 endif()
-# The WET refuses a Cortex-M7 run (its exception entry and return are not
-# modelled, WET.md "Targets"): the first 20,000 instructions of crc32_m7.
-if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_M7_NAMES)
-  add_test(NAME wet_m7_refused COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_m7.sh $<TARGET_FILE:citcat_cli>
-    ${CITCAT_EXAMPLE_DIR}/m7/crc32_m7.elf 20000)
-endif()

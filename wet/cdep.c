@@ -120,6 +120,7 @@ struct wet_cd {
 	uint64_t prev_serial;   /* pass 2: activation of the previous instance, 0 after a push */
 	struct map64 back;      /* back edges (from << 32 | to) of the CFGs */
 	uint64_t nback;
+	uint32_t mode_mask;     /* the bits of the CPSR argument that are the mode */
 };
 
 int wet_is_call(uint32_t word)
@@ -205,6 +206,7 @@ int wet_cd_open(struct wet_cd **cdp)
 	if (!cd)
 		return CITCAT_ERR_NOMEM;
 	cd->pass = 1;
+	cd->mode_mask = 0x1f;
 	if (push_frame(cd, FR_ROOT, 0, 0, 0, 0))
 		return CITCAT_ERR_NOMEM;
 	return 0;
@@ -230,9 +232,14 @@ void wet_cd_close(struct wet_cd *cd)
 	free(cd);
 }
 
+void wet_cd_set_mode_mask(struct wet_cd *cd, uint32_t mask)
+{
+	cd->mode_mask = mask;
+}
+
 int wet_cd_irq(struct wet_cd *cd, uint32_t epc, uint32_t cpsr, uint32_t sp)
 {
-	return push_frame(cd, FR_IRQ, epc, cpsr & 0x1f, sp, 0);
+	return push_frame(cd, FR_IRQ, epc, cpsr & cd->mode_mask, sp, 0);
 }
 
 int wet_cd_insn(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t word, int passed, uint32_t cpsr,
@@ -248,7 +255,7 @@ int wet_cd_insn_isa(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t wor
 	/* a return to the top activation's caller pops it */
 	while (cd->nfr > 1) {
 		const struct frame *t = &cd->fr[cd->nfr - 1];
-		if (t->func == NONE || t->ret != pc || t->mode != (cpsr & 0x1f) || t->sp != sp)
+		if (t->func == NONE || t->ret != pc || t->mode != (cpsr & cd->mode_mask) || t->sp != sp)
 			break;
 		if ((rc = pop_frame(cd)))
 			return rc;
@@ -305,7 +312,7 @@ int wet_cd_insn_isa(struct wet_cd *cd, uint64_t index, uint32_t pc, uint32_t wor
 	/* the return address: the next instruction (a Thumb call's LR has
 	 * bit 0 set, the instance that returns there has a 2-aligned PC) */
 	if (passed && (thumb ? wet_is_call_thumb(word, size) : wet_is_call(word)))
-		return push_frame(cd, FR_CALL, pc + (thumb ? size : 4), cpsr & 0x1f, sp, index + 1);
+		return push_frame(cd, FR_CALL, pc + (thumb ? size : 4), cpsr & cd->mode_mask, sp, index + 1);
 	return 0;
 }
 

@@ -30,6 +30,11 @@ struct wet_cd;
 int wet_cd_open(struct wet_cd **cd);
 void wet_cd_close(struct wet_cd *cd);
 
+/* The bits of the CPSR arguments below that are the processor mode
+ * (default 0x1f, CPSR 4:0; the Cortex-M7 builder passes its own mode word,
+ * WET.md "Cortex-M7"). */
+void wet_cd_set_mode_mask(struct wet_cd *cd, uint32_t mask);
+
 /* An interrupt entry with return address EPC, taken in mode CPSR with SP. */
 int wet_cd_irq(struct wet_cd *cd, uint32_t epc, uint32_t cpsr, uint32_t sp);
 

@@ -165,6 +165,39 @@ void wet_decode_isa(struct wet_decoder *d, uint32_t pc, uint32_t word, unsigned 
 		add(du->use, &du->nuse, WET_R_FLAGS);
 	if (size == 2 && (hw1 & 0xFF00) == 0xBF00 && (hw1 & 15))
 		return; /* IT */
+	if (size == 2 && (hw1 & 0xFFE8) == 0xB660 && (hw1 & 3)) { /* CPS: M-profile PRIMASK (I), FAULTMASK (F) */
+		if (hw1 & 2)
+			add(du->sdef, &du->nsdef, WET_SYS_PRIMASK);
+		if (hw1 & 1)
+			add(du->sdef, &du->nsdef, WET_SYS_FAULTMASK);
+	}
+	/* M-profile MRS/MSR name a special register in SYSm (hw2 7:0); an
+	 * A-profile one has SYSm 0 (or, banked, bit 5 set): 1..0x1f are
+	 * M-profile alone */
+	unsigned sysm = hw2 & 0xff;
+	if (size == 4 && sysm && sysm < 0x20 && (hw2 & 0xF000) == 0x8000 &&
+	    ((hw1 & 0xFFFF) == 0xF3EF || (hw1 & 0xFFF0) == 0xF380)) {
+		int mrs = hw1 == 0xF3EF;
+		int s = sysm == 8 ? WET_SYS_MSP : sysm == 9 ? WET_SYS_PSP : sysm == 16 ? WET_SYS_PRIMASK
+			: sysm == 17 || sysm == 18 ? WET_SYS_BASEPRI : sysm == 19 ? WET_SYS_FAULTMASK
+			: sysm == 20 ? WET_SYS_CONTROL : -1;
+		if (mrs) {
+			add(du->def, &du->ndef, (hw2 >> 8) & 15);
+			if (sysm < 8 && !(sysm & 4)) /* APSR included */
+				add(du->use, &du->nuse, WET_R_FLAGS);
+			if (s >= 0)
+				add(du->suse, &du->nsuse, (unsigned)s);
+		} else {
+			add(du->use, &du->nuse, hw1 & 15);
+			if (sysm < 8 && !(sysm & 4) && (hw2 & 0x0800)) /* APSR_nzcvq */
+				add(du->def, &du->ndef, WET_R_FLAGS);
+			if (sysm == 18) /* BASEPRI_MAX writes only when it raises the priority */
+				add(du->suse, &du->nsuse, WET_SYS_BASEPRI);
+			if (s >= 0)
+				add(du->sdef, &du->nsdef, (unsigned)s);
+		}
+		return;
+	}
 	const cs_insn *insn = armdec_decode_isa(&d->a, pc, word, size, 1);
 	if (!insn)
 		return;

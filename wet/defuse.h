@@ -30,7 +30,15 @@ struct wet_du {
 	uint8_t cond;       /* condition field, 14 = always */
 	uint8_t nuse, ndef;
 	uint8_t use[WET_DU_MAX], def[WET_DU_MAX]; /* logical registers, no duplicates */
+	/* M-profile special registers (WET_SYS_*) an MRS reads, an MSR or CPS
+	 * writes (WET.md "Cortex-M7"): locations of the M7 register model
+	 * only, never register results; the A target's builder ignores them */
+	uint8_t nsuse, nsdef;
+	uint8_t suse[2], sdef[2];
 };
+
+/* M-profile special registers (SYSm of MRS/MSR, ARMv7-M). */
+enum { WET_SYS_MSP = 0, WET_SYS_PSP, WET_SYS_PRIMASK, WET_SYS_BASEPRI, WET_SYS_FAULTMASK, WET_SYS_CONTROL };
 
 struct wet_decoder;
 /* Returns 0 or -1 (the shared decoder, formats/armdec.h, could not be opened / out of memory). */
@@ -115,5 +123,29 @@ unsigned wet_local_producers(const struct wet_du *du, int passed, uint32_t pos, 
 
 /* Physical location (0 .. WET_NPHYS-1) of logical register R in the mode of CPSR. */
 unsigned wet_phys(unsigned r, uint32_t cpsr);
+
+/* The Cortex-M7 register model (WET.md "Cortex-M7"): physical location of
+ * logical register R when the stack in use is the PSP (PSP set) or the MSP:
+ * r0-r12, MSP 13, LR 14 (not banked), PSP 15, the flags (APSR) 25; and of
+ * special register S (WET_SYS_*): MSP 13, PSP 15, PRIMASK 26, BASEPRI 27,
+ * FAULTMASK 28, CONTROL 29.  The stack in use: PSP in thread mode (xPSR's
+ * IPSR 0) with CONTROL.SPSEL (bit 1) set, else MSP. */
+static inline unsigned wet_phys_m(unsigned r, int psp)
+{
+	if (r < 13 || r == 14)
+		return r;
+	if (r == 13)
+		return psp ? 15 : 13;
+	return 25; /* the flags (an SPSR does not exist: no M-profile instruction names one) */
+}
+static inline unsigned wet_phys_sys(unsigned s)
+{
+	static const uint8_t slot[6] = {13, 15, 26, 27, 28, 29};
+	return slot[s];
+}
+static inline int wet_m7_psp(uint32_t xpsr, uint32_t control)
+{
+	return !(xpsr & 0x1ff) && (control & 2);
+}
 
 #endif

@@ -75,6 +75,78 @@ struct seg_ent {
 	uint64_t hash[CITCAT_WET_NSTREAMS];
 };
 
+/* The Cortex-M7 register model's view of the run (WET.md "Cortex-M7"),
+ * driven alike by both passes: the observer's CPSR slot holds xPSR and its
+ * SPSR slot CONTROL (replay.h).  The registers after the last record; the
+ * mode and SP before the last instruction (a synchronous entry's
+ * instruction already shows the entry's registers: the state it
+ * interrupted is the one before it). */
+struct m7trk {
+	uint32_t regs[CITCAT_OBS_NREGS];
+	uint32_t pxpsr, pctrl, psp;
+	int last_insn;
+	uint32_t last_pc;
+};
+
+/* The mode word for the control dependences' shadow stack: IPSR and
+ * whether thread mode runs on the PSP (mask 0x3ff). */
+static uint32_t m7_mode(uint32_t xpsr, uint32_t ctrl)
+{
+	return (xpsr & 0x1ff) | (uint32_t)wet_m7_psp(xpsr, ctrl) << 9;
+}
+
+/* An exception entry (REGS: after it): the mode word and SP of the
+ * interrupted state. */
+static void m7_entry(struct m7trk *t, const struct citcat_itrace_rec *r, const uint32_t *regs, uint32_t *mode,
+		     uint32_t *sp)
+{
+	const uint32_t *c = t->regs;
+	if (t->last_insn && (c[CITCAT_OBS_CPSR] & 0x1ff) == r->line && (t->pxpsr & 0x1ff) != r->line) {
+		*mode = m7_mode(t->pxpsr, t->pctrl);
+		*sp = t->psp;
+	} else {
+		*mode = m7_mode(c[CITCAT_OBS_CPSR], c[CITCAT_OBS_SPSR]);
+		*sp = c[CITCAT_OBS_SP];
+	}
+	memcpy(t->regs, regs, sizeof t->regs);
+	t->last_insn = 0;
+}
+
+static void m7_insn(struct m7trk *t, const struct citcat_itrace_rec *r, const uint32_t *regs)
+{
+	t->pxpsr = t->regs[CITCAT_OBS_CPSR];
+	t->pctrl = t->regs[CITCAT_OBS_SPSR];
+	t->psp = t->regs[CITCAT_OBS_SP];
+	memcpy(t->regs, regs, sizeof t->regs);
+	t->last_insn = 1;
+	t->last_pc = (uint32_t)r->pc;
+}
+
+/* Whether the instruction R, executed with registers BEFORE, is an
+ * exception return (TARGET-M7.md "Return"): in handler mode, its record
+ * ends with the eight unstacking reads (4 bytes each, ascending
+ * addresses), and the value it loaded into the PC is an EXC_RETURN: the
+ * register of a 16-bit BX, else the 4-byte read before the unstacking
+ * (POP, LDM, LDR of the PC load it last).  *EXC gets the value. */
+static int m7_exc_return(const struct citcat_itrace_rec *r, const uint32_t *before, uint32_t *exc)
+{
+	uint32_t n = r->n_acc;
+	if (!(before[CITCAT_OBS_CPSR] & 0x1ff) || n < 8)
+		return 0;
+	for (uint32_t k = n - 8; k < n; k++)
+		if (r->acc[k].write || r->acc[k].size != 4 || (k > n - 8 && r->acc[k].addr != r->acc[k - 1].addr + 4))
+			return 0;
+	uint32_t v;
+	if (r->size == 2 && (r->word & 0xff87) == 0x4700)
+		v = before[(r->word >> 3) & 15];
+	else if (n >= 9 && !r->acc[n - 9].write && r->acc[n - 9].size == 4)
+		v = (uint32_t)r->acc[n - 9].value;
+	else
+		return 0;
+	*exc = v;
+	return v == 0xFFFFFFF1u || v == 0xFFFFFFF9u || v == 0xFFFFFFFDu;
+}
+
 struct builder {
 	const struct citcat_wet_build_config *cfg;
 	struct citcat_wet_build_result *res;
@@ -128,7 +200,35 @@ struct builder {
 	size_t nprod_n, nprod_cap;
 	uint16_t blk_nst[WET_NODE_MAX_INSNS];
 	uint32_t ram_base, ram_size;
+	/* the Cortex-M7 (isa 2) */
+	int m7;
+	struct m7trk m7t;
+	int m7_cut;          /* the last instance was an exception return: cut before the next */
+	uint8_t undo_phys[WET_DU_MAX + 16];
+	uint64_t undo_old[WET_DU_MAX + 16];
+	unsigned nundo;      /* the last instance's register writes, undone when it faulted */
 };
+
+/* Physical location of logical register R before the next instruction. */
+static inline unsigned phys(const struct builder *b, unsigned r)
+{
+	return b->m7 ? wet_phys_m(r, wet_m7_psp(b->cpsr, b->m7t.regs[CITCAT_OBS_SPSR])) : wet_phys(r, b->cpsr);
+}
+
+/* The mode word the shadow stack compares (cdep.h). */
+static inline uint32_t cd_mode(const struct builder *b)
+{
+	return b->m7 ? m7_mode(b->cpsr, b->m7t.regs[CITCAT_OBS_SPSR]) : b->cpsr;
+}
+
+static inline void set_reg_w(struct builder *b, unsigned ph, uint64_t w)
+{
+	if (b->m7 && b->nundo < sizeof b->undo_phys) {
+		b->undo_phys[b->nundo] = (uint8_t)ph;
+		b->undo_old[b->nundo++] = b->reg_w[ph];
+	}
+	b->reg_w[ph] = w;
+}
 
 static int berr(struct builder *b, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int berr(struct builder *b, int code, const char *fmt, ...)
@@ -659,7 +759,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	int cont = 0;
 	unsigned isa = wet_isa_of(r->size, r->thumb), it = b->itk.it;
 	int rc = wet_cd_insn_isa(b->cd, b->insns, pc, r->word, wet_isa_size(isa), isa != WET_ISA_A32,
-				 cd_passed(r, it, b->cpsr), b->cpsr, b->sp, &parent, &cont);
+				 cd_passed(r, it, b->cpsr), cd_mode(b), b->sp, &parent, &cont);
 	if (rc)
 		return berr(b, rc, "control dependences: %s at instruction %llu",
 			    rc == CITCAT_ERR_INTERNAL ? "the second pass differs from the first" : citcat_errstr(rc),
@@ -674,6 +774,8 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 		  (b->cfg->node_kind == CITCAT_WET_NODES_BB
 			   ? pc != b->blk_pc[l] + wet_isa_size(b->blk_isa[l]) || (isa == WET_ISA_A32) != (b->blk_isa[l] == WET_ISA_A32)
 			   : !cont);
+	cut |= b->m7_cut;
+	b->m7_cut = 0;
 	cut |= b->blk_n && it != wet_it_next(b->blk_it[l], b->blk_word[l], wet_isa_size(b->blk_isa[l]), b->blk_isa[l] != WET_ISA_A32);
 	if (b->blk_n && (cut || b->blk_n == WET_NODE_MAX_INSNS || seg_full(b)))
 		if (close_block(b))
@@ -701,9 +803,12 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	unsigned np = 0;
 	if (passed) {
 		for (unsigned i = 0; i < du->nuse; i++)
-			add_prod(b, &np, b->reg_w[wet_phys(du->use[i], b->cpsr)]);
+			add_prod(b, &np, b->reg_w[phys(b, du->use[i])]);
+		if (b->m7)
+			for (unsigned i = 0; i < du->nsuse; i++)
+				add_prod(b, &np, b->reg_w[wet_phys_sys(du->suse[i])]);
 	} else {
-		add_prod(b, &np, b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)]);
+		add_prod(b, &np, b->reg_w[phys(b, WET_R_FLAGS)]);
 	}
 	fail |= spush(b, CITCAT_WET_S_ACCN, pc, r->n_acc);
 	for (uint32_t k = 0; k < r->n_acc; k++) {
@@ -773,12 +878,31 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	/* defs: the results wait in the node for tier 1 (0 when the condition failed) */
 	memset(b->blk_val[pos], 0, du->ndef * sizeof b->blk_val[pos][0]);
 	b->blk_nval += du->ndef;
+	b->nundo = 0;
 	if (passed) {
 		for (unsigned i = 0; i < du->ndef; i++) {
 			unsigned d = du->def[i];
 			uint32_t v = d < 15 ? regs[d] : d == WET_R_FLAGS ? regs[CITCAT_OBS_CPSR] >> 27 : regs[CITCAT_OBS_SPSR];
 			b->blk_val[pos][i] = v;
-			b->reg_w[wet_phys(d, b->cpsr)] = me;
+			set_reg_w(b, phys(b, d), me);
+		}
+		uint32_t exc;
+		if (b->m7) {
+			for (unsigned i = 0; i < du->nsdef; i++)
+				set_reg_w(b, wet_phys_sys(du->sdef[i]), me);
+			/* an exception return: the unstacking defines R0-R3, R12,
+			 * LR, xPSR (the flags), the SP it returns to, CONTROL
+			 * (SPSEL) and FAULTMASK (WET.md "Cortex-M7") */
+			if (m7_exc_return(r, b->m7t.regs, &exc)) {
+				static const uint8_t gp[6] = {0, 1, 2, 3, 12, 14};
+				for (unsigned i = 0; i < 6; i++)
+					set_reg_w(b, gp[i], me);
+				set_reg_w(b, 25, me);
+				set_reg_w(b, exc == 0xFFFFFFFDu ? 15 : 13, me);
+				set_reg_w(b, wet_phys_sys(WET_SYS_CONTROL), me);
+				set_reg_w(b, wet_phys_sys(WET_SYS_FAULTMASK), me);
+				b->m7_cut = 1;
+			}
 		}
 		b->res->regvals += du->ndef;
 		for (uint32_t k = 0; k < r->n_acc; k++) {
@@ -794,11 +918,66 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	}
 	if (fail)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
-	wet_itk_step(&b->itk, r->word, r->thumb ? r->size : 4u, r->thumb, b->cpsr, regs[CITCAT_OBS_CPSR]);
+	if (b->m7) {
+		b->itk.it = wet_it_next(b->itk.it, r->word, r->size, 1);
+		if (b->m7_cut)
+			b->itk.it = 0; /* the stacked IT bits are always 0 (TARGET-M7.md) */
+		m7_insn(&b->m7t, r, regs);
+	} else {
+		wet_itk_step(&b->itk, r->word, r->thumb ? r->size : 4u, r->thumb, b->cpsr, regs[CITCAT_OBS_CPSR]);
+	}
 	b->cpsr = regs[CITCAT_OBS_CPSR];
 	b->sp = regs[CITCAT_OBS_SP];
 	b->insns++;
 	b->seg_insns++;
+	return 0;
+}
+
+/* A Cortex-M7 exception entry (REGS: after it; WET.md "Cortex-M7"): a
+ * node of its own.  A fault taken at the instruction just before (its
+ * return address) means that instruction did not complete: its register
+ * writes are undone.  The eight stacking writes copy the producers of
+ * R0-R3, R12, LR and the flags (xPSR) to the stacked words, the return
+ * address has none; LR = EXC_RETURN has no producer; SP, CONTROL and the
+ * masks keep theirs.  */
+static int m7_on_entry(struct builder *b, const struct citcat_itrace_rec *r, const uint32_t *regs)
+{
+	if (b->m7t.last_insn && r->line >= 3 && r->line <= 6 && (uint32_t)r->pc == b->m7t.last_pc) {
+		while (b->nundo) {
+			b->nundo--;
+			b->reg_w[b->undo_phys[b->nundo]] = b->undo_old[b->nundo];
+		}
+		b->m7_cut = 0;
+	}
+	b->nundo = 0;
+	uint32_t mode, sp;
+	m7_entry(&b->m7t, r, regs, &mode, &sp);
+	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, mode, sp);
+	if (rc)
+		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
+	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
+		return b->err.code;
+	static const uint8_t src[8] = {0, 1, 2, 3, 12, 14, 255, 25};
+	int full = r->n_acc == 9;
+	for (uint32_t k = 0; k < 8 && full; k++)
+		full = r->acc[k].write && r->acc[k].size == 4 && (!k || r->acc[k].addr == r->acc[k - 1].addr + 4);
+	for (uint32_t k = 0; k < r->n_acc; k++) {
+		const struct citcat_access *a = &r->acc[k];
+		if (!a->write || (uint32_t)a->addr - b->ram_base >= b->ram_size)
+			continue;
+		uint64_t w = full && k < 8 && src[k] != 255 ? b->reg_w[src[k]] : 0;
+		for (unsigned i = 0; i < a->size; i++) {
+			uint32_t *s = mem_slot(b, (uint32_t)a->addr + i, 1);
+			if (!s)
+				return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+			*s = (uint32_t)w;
+		}
+	}
+	b->reg_w[14] = 0;
+	b->itk.it = 0;
+	b->cpsr = regs[CITCAT_OBS_CPSR];
+	b->sp = regs[CITCAT_OBS_SP];
+	b->res->irqs++;
 	return 0;
 }
 
@@ -813,6 +992,8 @@ static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const ui
 	 * the interrupted code's dependences pass through the handler intact */
 	if (close_block(b))
 		return b->err.code;
+	if (b->m7)
+		return m7_on_entry(b, r, regs);
 	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, b->cpsr, b->sp);
 	if (rc)
 		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
@@ -841,6 +1022,7 @@ static int observe_dma(void *ctx, uint32_t addr, uint32_t len)
 static int observe_start(void *ctx, const uint32_t *regs)
 {
 	struct builder *b = ctx;
+	memcpy(b->m7t.regs, regs, sizeof b->m7t.regs);
 	b->cpsr = regs[CITCAT_OBS_CPSR];
 	b->sp = regs[CITCAT_OBS_SP];
 	return 0;
@@ -854,6 +1036,9 @@ struct pass1 {
 	struct wet_itk itk;
 	uint64_t insns;
 	struct citcat_errinfo err;
+	int m7;
+	struct m7trk m7t;
+	int m7_cut;
 };
 
 static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_t *regs)
@@ -862,11 +1047,38 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 	int rc;
 	/* The WET models IRQ-mode entries only (WET.md): refuse what it would
 	 * get wrong rather than answer wrongly. */
-	if (r->kind == CITCAT_REC_IRQ && r->line == CITCAT_CKPT_LINE)
+	if (r->kind == CITCAT_REC_IRQ && r->line == CITCAT_CKPT_LINE && !p->m7) /* on the M7, 15 is SysTick */
 		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
 					  "a segment checkpoint after instruction %llu; the WET does not model "
 					  "checkpointed captures (capture without --checkpoint-every)",
 					  (unsigned long long)p->insns);
+	if (p->m7 && r->kind != CITCAT_REC_INSN) { /* as the second pass (m7_on_entry) */
+		uint32_t mode, sp;
+		m7_entry(&p->m7t, r, regs, &mode, &sp);
+		if ((rc = wet_cd_irq(p->cd, (uint32_t)r->pc, mode, sp)))
+			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+		p->itk.it = 0;
+		p->cpsr = regs[CITCAT_OBS_CPSR];
+		p->sp = regs[CITCAT_OBS_SP];
+		return 0;
+	}
+	if (p->m7) {
+		uint64_t unused;
+		int unused2;
+		uint32_t exc;
+		int passed = cd_passed(r, p->itk.it, p->cpsr);
+		if ((rc = wet_cd_insn_isa(p->cd, p->insns, (uint32_t)r->pc, r->word, r->size, 1, passed,
+					  m7_mode(p->cpsr, p->m7t.regs[CITCAT_OBS_SPSR]), p->sp, &unused, &unused2)))
+			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
+		p->itk.it = wet_it_next(p->itk.it, r->word, r->size, 1);
+		if (passed && m7_exc_return(r, p->m7t.regs, &exc))
+			p->itk.it = 0;
+		m7_insn(&p->m7t, r, regs);
+		p->cpsr = regs[CITCAT_OBS_CPSR];
+		p->sp = regs[CITCAT_OBS_SP];
+		p->insns++;
+		return 0;
+	}
 	if (r->kind != CITCAT_REC_INSN) {
 		if ((rc = wet_cd_irq(p->cd, (uint32_t)r->pc, p->cpsr, p->sp)))
 			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
@@ -898,6 +1110,7 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 static int p1_start(void *ctx, const uint32_t *regs)
 {
 	struct pass1 *p = ctx;
+	memcpy(p->m7t.regs, regs, sizeof p->m7t.regs);
 	p->cpsr = regs[CITCAT_OBS_CPSR];
 	p->sp = regs[CITCAT_OBS_SP];
 	return 0;
@@ -1046,17 +1259,8 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	b->ram_size = ims.cfg.ram_size;
 	uint32_t isa = ims.cfg.isa;
 	citcat_ims_fini(&ims);
-	/* The register model knows the A-profile IRQ-mode entry only; a
-	 * Cortex-M7 exception entry stacks eight words and switches SP, and
-	 * its return unstacks them (WET.md "Targets").  Refuse before any
-	 * output rather than build a WET with wrong dependences. */
-	if (isa == CITCAT_ISA_M7) {
-		res->replay.err_path = c.ims_path;
-		free(b);
-		return citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
-					  "a Cortex-M7 run (configuration isa 2): the WET does not model "
-					  "M-profile exception entry and return");
-	}
+	/* a Cortex-M7 run: the M-profile register model (WET.md "Cortex-M7") */
+	b->m7 = isa == CITCAT_ISA_M7;
 	if (wet_decoder_open(&b->dec)) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "cannot open Capstone");
 		goto out;
@@ -1082,7 +1286,9 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	rcfg.progress = c.progress;
 	rcfg.progress_ctx = c.progress_ctx;
 	/* pass 1: the CFG of every function, then the control dependences */
-	struct pass1 p1 = {.cd = b->cd};
+	struct pass1 p1 = {.cd = b->cd, .m7 = b->m7};
+	if (b->m7)
+		wet_cd_set_mode_mask(b->cd, 0x3ff);
 	struct citcat_replay_observer obs1 = {&p1, p1_record, NULL, p1_start, &p1.err};
 	rcfg.observer = &obs1;
 	rc = citcat_replay_run(&rcfg, &res->replay, err);

@@ -51,7 +51,11 @@ struct citcat_replay_config {
 	 * trace file lacks.  Called for every record in trace order: for an
 	 * instruction, REGS holds the register file after it (CITCAT_OBS_*
 	 * slots: r0-r12, SP, LR and SPSR of the mode then, PC, CPSR); for an
-	 * interrupt entry, REGS is the state before the entry.  Non-zero stops
+	 * interrupt entry, REGS is the state before the entry.  On the
+	 * Cortex-M7 (isa 2) the CPSR slot holds xPSR and the SPSR slot
+	 * CONTROL; an exception entry's REGS is the state after it, and so is
+	 * the REGS of the instruction a synchronous entry follows (SVC, a
+	 * fault: the entry is made before that instruction's record).  Non-zero stops
 	 * the run with that error code (OBS_ERR, if set, says why). */
 	const struct citcat_replay_observer *observer;
 	/* In-memory consumer of the records (NULL: none), called with
