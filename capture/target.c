@@ -747,7 +747,7 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
  * call at its worst data access).  NULL: it runs per instruction. */
 static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t size)
 {
-	if (t->blk_degraded || t->block_thumb || t->itstate || !size || (size & 3) || size > 4 * RBLK_MAX_INSNS)
+	if (t->insns < t->blk_hold_until || t->block_thumb || t->itstate || !size || (size & 3) || size > 4 * RBLK_MAX_INSNS)
 		return NULL;
 	if (t->stop_request | t->failed | t->faulted | t->stop_pending | t->sync_pending | t->ckpt_point_pending |
 	    t->interrupt_pending)
@@ -823,8 +823,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
  * translations are dropped, since a translation holds its code-hook calls
  * or lacks them (tests/test_unicorn_block.c), and the run goes on at the
  * address the hook gave (the PC Unicorn reports is stale there).  A run that
- * changes mode more than 256 times and more than once per 1024 instructions
- * stays per instruction to its end.  Returns 0, or an error code. */
+ * keeps changing mode stays per instruction for a while (blk_hold_until).  Returns 0, or an
+ * error code. */
 static int cblk_switch(struct target *t, uint32_t *pc)
 {
 	const struct citcat_target_config *c = &t->cfg->target;
@@ -842,8 +842,19 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 		if (!e)
 			e = uc_mmio_map(t->uc, c->dev_base, c->dev_size, mmio_read, t, mmio_write, t);
 		t->blk_precise = 1;
-		if (++t->blk_switches > 256 && t->blk_switches * 1024 > t->insns)
-			t->blk_degraded = 1;
+		t->blk_switches++;
+		/* a switch costs the retranslation of the code that runs next
+		 * (about 0.2 ms, sched): more than 32 switches within 65536
+		 * instructions and the next 2^20 run per instruction */
+		if (t->insns - t->blk_win_start > 65536) {
+			t->blk_win_start = t->insns;
+			t->blk_win_n = 0;
+		}
+		if (++t->blk_win_n > 32) {
+			t->blk_hold_until = t->insns + (1u << 20);
+			t->blk_win_start = t->insns;
+			t->blk_win_n = 0;
+		}
 	}
 	if (!e)
 		e = uc_ctl_remove_cache(t->uc, t->ram_base, (uint64_t)t->ram_base + t->ram_size);

@@ -118,13 +118,16 @@ struct target {
 	 * under the insn engine); otherwise the current block BLK retires from
 	 * BLK_NEXT as its accesses come (BLK_ACC_LEFT more calls belong to the
 	 * instruction retired last) and at the next block hook */
-	int blk_engine, blk_precise, blk_want_switch, blk_degraded;
+	int blk_engine, blk_precise, blk_want_switch;
 	int blk_hold; /* the next block runs per instruction: it starts at a device access */
 	uint32_t blk_switch_pc, blk_next, blk_acc_left;
 	uc_hook blk_code_hook;
 	struct rblk_cache *blk_cache;
 	const struct rblk *blk;
 	uint64_t blk_switches, blk_prog_mark, blk_blocks;
+	/* switches since BLK_WIN_START (instructions); per instruction until
+	 * BLK_HOLD_UNTIL after too many (cblk_switch) */
+	uint64_t blk_win_start, blk_win_n, blk_hold_until;
 	uint64_t blk_pen_insn, blk_pen_acc; /* cycle bounds: one instruction, one access */
 
 	struct citcat_errinfo *err;
