@@ -926,6 +926,7 @@ void citcat_capture_config_default(struct citcat_capture_config *c)
 		return;
 	memset(c, 0, sizeof *c);
 	c->size = sizeof *c;
+	c->engine = CITCAT_CAPTURE_ENGINE_AUTO;
 	citcat_target_config_default(&c->target);
 }
 

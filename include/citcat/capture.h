@@ -64,7 +64,8 @@ struct citcat_capture_config {
 	 * _BLOCK (whole A32 translation blocks without one where nothing can
 	 * be due inside them; a run it does not take is refused with
 	 * CITCAT_ERR_UNSUPPORTED) or _AUTO (block where it takes the run, else
-	 * insn).  The outputs are byte-identical with every engine. */
+	 * insn; what citcat_capture_config_default sets).  The outputs are
+	 * byte-identical with every engine. */
 	unsigned engine;
 };
 
