@@ -173,6 +173,85 @@ static void check_state_at_access(uint32_t base)
 	CHECK_EQ(NZCV(recs[2].cpsr), 0x8);
 }
 
+/* 9. (the capture's block engine, capture/TARGET.md "The block engine")
+ * A data access to nothing, with no code hook and an unmapped-access hook
+ * that returns false: uc_emu_start fails with UC_ERR_READ_UNMAPPED or
+ * UC_ERR_WRITE_UNMAPPED, the PC is stale (the block's start, as in a
+ * memory hook: the capture takes the accessor from the decoded block), the
+ * instructions before it in the block have run, the accessor has written
+ * no register (neither a load's destination nor a writeback base), and no
+ * later one has run.  After the window is mapped as MMIO, a run from that
+ * PC executes the instruction once, with its writeback.  The same after an
+ * MMIO window is unmapped (uc_mem_unmap) and mapped again.
+ *   0x800 mov r2,#9   0x804 ldr r0,[r1],#4   0x808 mov r3,#1   0x80c udf
+ *   0x900 mov r2,#9   0x904 str r0,[r1,#4]!  0x908 mov r3,#1   0x90c udf */
+static const uint32_t trap_ld[] = {0xe3a02009, 0xe4910004, 0xe3a03001, 0xe7f000f0};
+static const uint32_t trap_st[] = {0xe3a02009, 0xe5a10004, 0xe3a03001, 0xe7f000f0};
+static int n_unmapped, n_trap_mmio;
+static uint32_t trap_wval;
+
+static bool hunmapped(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, void *u)
+{
+	(void)uc, (void)t, (void)a, (void)s, (void)v, (void)u;
+	n_unmapped++;
+	return false;
+}
+
+static uint64_t trap_rd(uc_engine *uc, uint64_t off, unsigned size, void *u)
+{
+	(void)uc, (void)off, (void)size, (void)u;
+	n_trap_mmio++;
+	return 0x77;
+}
+
+static void trap_wr(uc_engine *uc, uint64_t off, unsigned size, uint64_t v, void *u)
+{
+	(void)uc, (void)off, (void)size, (void)u;
+	n_trap_mmio++;
+	trap_wval = (uint32_t)v;
+}
+
+static void trap_case(uint32_t base, uc_err want, int load)
+{
+	uc_engine *uc;
+	uc_hook h;
+	CHECK_EQ(uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc), UC_ERR_OK);
+	uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
+	uc_mem_map(uc, 0, 1 << 20, UC_PROT_ALL);
+	uc_mem_write(uc, 0x800, trap_ld, sizeof trap_ld);
+	uc_mem_write(uc, 0x900, trap_st, sizeof trap_st);
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, hunmapped, NULL, 1, 0), UC_ERR_OK);
+	/* the window mapped, then unmapped, as the capture switches modes */
+	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, trap_rd, NULL, trap_wr, NULL), UC_ERR_OK);
+	CHECK_EQ(uc_mem_unmap(uc, 0x40000000, 0x1000), UC_ERR_OK);
+	uint32_t r0 = 0x1234, r1 = 0x40000000, z = 0;
+	uc_reg_write(uc, UC_ARM_REG_R0, &r0);
+	uc_reg_write(uc, UC_ARM_REG_R1, &r1);
+	uc_reg_write(uc, UC_ARM_REG_R2, &z);
+	uc_reg_write(uc, UC_ARM_REG_R3, &z);
+	n_unmapped = n_trap_mmio = 0;
+	CHECK_EQ(uc_emu_start(uc, base, base + 0x10, 0, 0), want);
+	CHECK_EQ(n_unmapped, 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), base);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 9);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R0), 0x1234);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x40000000);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
+	/* the window as MMIO again, the cache of RAM dropped, and on from the PC */
+	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, trap_rd, NULL, trap_wr, NULL), UC_ERR_OK);
+	CHECK_EQ(uc_ctl_remove_cache(uc, 0, 1 << 20), UC_ERR_OK);
+	CHECK_EQ(uc_emu_start(uc, base + 4, base + 0xc, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_trap_mmio, 1);
+	CHECK_EQ(n_unmapped, 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R0), load ? 0x77 : 0x1234);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x40000004);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 1);
+	if (!load)
+		CHECK_EQ(trap_wval, 0x1234);
+	uc_close(uc);
+}
+
 int main(void)
 {
 	uc_engine *uc = setup();
@@ -350,5 +429,7 @@ int main(void)
 	CHECK_EQ(n_blocks, 1);
 	CHECK_EQ(block_size[0], 0x24);
 	uc_close(uc);
+	trap_case(0x800, UC_ERR_READ_UNMAPPED, 1);
+	trap_case(0x900, UC_ERR_WRITE_UNMAPPED, 0);
 	CHECK_DONE();
 }
