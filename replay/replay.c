@@ -507,49 +507,72 @@ static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word,
  * "Bus order").  Returns 0 after a divergence. */
 static inline void close_record(struct replayer *p);
 
-/* The A32 instruction WORD at A retires: hook_code's steps at a boundary
- * the block engine has checked beforehand (blk_qualify: nothing due, in
- * known RAM). */
-static inline void blk_retire(struct replayer *p, uint32_t a, uint32_t word)
-{
-	if (p->records)
-		close_record(p);
-	else
-		p->c.cur_valid = 0; /* nobody takes the records (--verify alone) */
-	replay_boundary(&p->c, a);
-	retire(p, a, 4, word, 0);
-}
-
-/* The decoded block B's instructions FROM..TO-1 retire.  With records
- * (an itrace, an oracle, a callback) each goes through blk_retire; without
- * (--verify alone) the run retires in one step with the same effect on
- * the bus and the counters: inside a block execution is sequential, so only
- * its first instruction can be a branch target (the branch-counter rule),
- * an A32 instruction never straddles an I-line (bus_ifetch alone, in the
- * same order, one cycle each), the IT state stays 0 (blk_qualify), and the
- * record of the last instruction is the one later accesses go to. */
+/* The decoded block B's instructions FROM..TO-1 retire, in one step with
+ * the effect of hook_code's steps on each (close_record, replay_boundary,
+ * retire), in the same order: inside a block execution is sequential, so
+ * only the first instruction can be a branch target (one branch-counter
+ * check) and the IT state stays 0 (blk_qualify); an aligned A32
+ * instruction never straddles an I-line, so only the first instruction of
+ * the run and each one that starts a new I-line can reach the bus (the
+ * fetches between are bus_ifetch's same-line hits, which change nothing),
+ * at the cycle count they would see (one cycle an instruction).  What a
+ * divergence report reads (cur_pc, cur_index, insns, the history ring) is
+ * the per-instruction state at every fetch that reaches the bus and at
+ * every record.  With records (an itrace, an oracle, a callback) each
+ * instruction's record is emitted before the next one's fetch, as
+ * close_record would; without (--verify alone) only the last one's is
+ * built, since later accesses go to it. */
 static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
 {
 	if (from >= to)
 		return;
-	if (p->records) {
-		for (uint32_t i = from; i < to; i++)
-			blk_retire(p, b->addr + 4 * i, b->word[i]);
-		return;
-	}
 	struct replay_core *c = &p->c;
-	uint32_t a = b->addr + 4 * from;
+	struct bus *bus = &c->bus;
+	uint32_t a = b->addr + 4 * from, sh = bus->iline_shift;
+	if (p->records)
+		close_record(p);
 	replay_boundary(c, a);
-	uint64_t n = c->insns;
-	for (uint32_t i = from; i < to; i++, a += 4, n++) {
-		bus_ifetch(&c->bus, a);
-		c->bus.cycle++;
-		replay_hist_put(c, n, a, 4, b->word[i], 0);
+	c->cur_valid = 0;
+	if (!p->records) {
+		uint32_t lmask = (1u << sh) - 1; /* I-lines hold at least 8 bytes (cache.c) */
+		uint64_t n = c->insns;
+		for (uint32_t i = from; i < to;) {
+			/* the I-line of A ends after instruction J - 1 */
+			uint32_t j = i + (((a | lmask) - a) >> 2) + 1;
+			if (j > to)
+				j = to;
+			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
+				c->cur_pc = a;
+				c->cur_index = c->insns = n;
+				bus_ifetch_slow(bus, a);
+			}
+			bus->cycle += j - i;
+			for (; i < j; i++, a += 4, n++)
+				replay_hist_put(c, n, a, 4, b->word[i], 0);
+		}
+		c->insns = n;
+	} else {
+		struct citcat_itrace_rec *r = &c->cur;
+		core_record_insn(r, a, b->word[from], 4, 0);
+		for (uint32_t i = from; i < to; i++, a += 4) {
+			if (i > from) { /* close_record and replay_boundary */
+				emit_record(p, r);
+				c->cur_pc = a;
+				c->cur_index = c->insns;
+				r->pc = a;
+				r->word = b->word[i];
+				r->n_acc = 0;
+			}
+			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
+				bus_ifetch_slow(bus, a);
+			bus->cycle++;
+			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
+			c->insns++;
+		}
 	}
 	a -= 4;
 	c->cur_pc = a;
-	c->cur_index = n - 1;
-	c->insns = n;
+	c->cur_index = c->insns - 1;
 	c->expect_pc = a + 4;
 	c->insn_in_it = 0;
 	c->itstate = 0;
