@@ -990,6 +990,7 @@ void citcat_replay_config_default(struct citcat_replay_config *c)
 		return;
 	memset(c, 0, sizeof *c);
 	c->size = sizeof *c;
+	c->engine = CITCAT_REPLAY_ENGINE_AUTO; /* REPLAY.md "Which engine replays what" */
 }
 
 /* Loads the IMS into RAM and the known-bytes bitmap. */
