@@ -769,7 +769,7 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 		return NULL;
 	if (off >= t->ram_size || t->ram_size - off < size)
 		return NULL;
-	const struct rblk *b = rblk_get(t->blk_cache, a, n, t->ram + off);
+	const struct rblk *b = rblk_get(t->blk_cache, a, size, 0, t->ram + off); /* A32: block_thumb is 0 here */
 	if (!b) {
 		fail(t, CITCAT_ERR_NOMEM, "out of memory");
 		return NULL;
