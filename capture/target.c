@@ -472,10 +472,12 @@ static void it_skipped(struct target *t, uint32_t a)
 	while (t->itstate && a != t->expect_pc && !t->failed && !thumb_cond_passed(t->itstate >> 4, cpsr)) {
 		uint32_t pc = t->expect_pc, off = pc - t->ram_base;
 		uint16_t hw;
-		if (off >= t->ram_size || t->ram_size - off < 4)
+		if (off >= t->ram_size || t->ram_size - off < 2)
 			break;
 		memcpy(&hw, t->ram + off, 2);
 		unsigned size = thumb_size(hw);
+		if (t->ram_size - off < size) /* straddles the end of RAM: the fetch faults */
+			break;
 		if (retire(t, pc, size, thumb_word_at(t->ram + off, size), 1))
 			return;
 		flush_oracle(t);

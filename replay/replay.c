@@ -1005,6 +1005,7 @@ static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int
 }
 
 static void m7_close(void *ctx) { close_record(ctx); }
+static void m7_skipped(void *ctx, uint32_t a) { it_skipped(ctx, a); }
 static void m7_emit(void *ctx, const struct citcat_itrace_rec *r) { emit_record(ctx, r); }
 static int m7_fault(void *ctx, unsigned kind, uint32_t pc, uint32_t addr) { return expected_fault(ctx, kind, pc, addr); }
 
@@ -1244,7 +1245,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 			rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			goto out;
 		}
-		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, NULL, NULL};
+		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, NULL, NULL, m7_skipped};
 		hooks.unmapped = hook_unmapped_m7;
 		if ((rc = replay_m7_open(p->m7, &p->c, cfg->ims_path, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))
