@@ -638,32 +638,11 @@ static inline void cblk_retire_run(struct target *t, const struct rblk *b, uint3
 	t->itstate = 0;
 }
 
-/* The index of the next instruction of the current block, from BLK_NEXT,
- * that makes a memory access: a memory instruction whose condition holds on
- * the flags now (current in a memory hook: tests/test_unicorn_block.c; the
- * decoder makes a block precise when a flag write could lie between).
- * -1: none. */
+/* The next instruction of the current block, from BLK_NEXT, that makes a
+ * memory access (rblk_next_accessor); -1: none. */
 static int cblk_next_accessor(struct target *t)
 {
-	const struct rblk *b = t->blk;
-	uint32_t cpsr = 0;
-	int have_cpsr = 0;
-	if (!b)
-		return -1;
-	for (uint32_t i = t->blk_next; i < b->n; i++) {
-		if (!b->nacc[i])
-			continue;
-		if (b->cond[i] != 14) {
-			if (!have_cpsr) {
-				uc_reg_read(t->uc, UC_ARM_REG_CPSR, &cpsr);
-				have_cpsr = 1;
-			}
-			if (!thumb_cond_passed(b->cond[i], cpsr))
-				continue;
-		}
-		return (int)i;
-	}
-	return -1;
+	return t->blk ? rblk_next_accessor(t->blk, t->blk_next, t->uc) : -1;
 }
 
 /* A memory-hook call in the current block: it belongs to the instruction

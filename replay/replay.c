@@ -651,24 +651,13 @@ static int blk_attribute(struct replayer *p)
 		return 1;
 	}
 	const struct rblk *b = p->blk;
-	uint32_t cpsr = 0;
-	int have_cpsr = 0;
 	if (b) {
 		/* the next memory instruction whose condition holds on the
 		 * flags now; everything up to it retires */
-		for (uint32_t i = p->blk_next; i < b->n; i++) {
-			if (!b->nacc[i])
-				continue;
-			if (b->cond[i] != 14) {
-				if (!have_cpsr) {
-					uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
-					have_cpsr = 1;
-				}
-				if (!thumb_cond_passed(b->cond[i], cpsr))
-					continue;
-			}
-			blk_retire_run(p, b, p->blk_next, i + 1);
-			p->blk_next = i + 1;
+		int i = rblk_next_accessor(b, p->blk_next, p->c.uc);
+		if (i >= 0) {
+			blk_retire_run(p, b, p->blk_next, (uint32_t)i + 1);
+			p->blk_next = (uint32_t)i + 1;
 			p->acc_left = b->nacc[i] - 1u;
 			return 1;
 		}

@@ -353,3 +353,23 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 	c->decoded++;
 	return b;
 }
+
+int rblk_next_accessor(const struct rblk *b, uint32_t from, uc_engine *uc)
+{
+	uint32_t cpsr = 0;
+	int have_cpsr = 0;
+	for (uint32_t i = from; i < b->n; i++) {
+		if (!b->nacc[i])
+			continue;
+		if (b->cond[i] != 14) {
+			if (!have_cpsr) {
+				uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+				have_cpsr = 1;
+			}
+			if (!thumb_cond_passed(b->cond[i], cpsr))
+				continue;
+		}
+		return (int)i;
+	}
+	return -1;
+}

@@ -3,12 +3,14 @@
  * what the replayer needs to retire its instructions without a code hook:
  * the words, how many memory-hook calls each makes when it executes, its
  * condition, and whether the block must run per instruction ("precise")
- * and why.  Cached by address, checked against RAM on every use.  Internal
- * to replay.c. */
+ * and why.  Cached by address, checked against RAM on every use.  Used by
+ * the replayer's block engine (replay.c) and the capture's (capture/target.c,
+ * TARGET.md "The block engine"). */
 #ifndef CITCAT_REPLAY_BLOCK_H
 #define CITCAT_REPLAY_BLOCK_H
 
 #include <stdint.h>
+#include <unicorn/unicorn.h>
 
 /* The most instructions one translation block holds (QEMU's TCG_MAX_INSNS). */
 #define RBLK_MAX_INSNS 512
@@ -57,5 +59,13 @@ void rblk_cache_fini(struct rblk_cache *c);
  * now.  NULL when out of memory.  A block whose instructions do not fill
  * SIZE exactly, or that holds more than RBLK_MAX_INSNS, is PRECISE. */
 const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, int thumb, const uint8_t *code);
+
+/* The index of the first instruction of B from FROM on that makes a memory
+ * access: a memory instruction whose condition holds on UC's flags now
+ * (CPSR, read only when a condition needs it; current in a memory hook,
+ * tests/test_unicorn_block.c, and the decoder makes a block precise when a
+ * flag write could lie between).  -1: none.  Both block engines attribute
+ * a memory-hook call to it. */
+int rblk_next_accessor(const struct rblk *b, uint32_t from, uc_engine *uc);
 
 #endif
