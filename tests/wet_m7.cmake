@@ -8,7 +8,7 @@
 # wholly and in part, UNSTKERR, a return to the PSP).  The sanitizer build
 # (memory checks): m7fault and m7stk whole, 3 spaced slices.
 if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_M7_FOUND)
-  set(wet_m7_hand m7fault m7stk)
+  set(wet_m7_hand m7fault m7stk m7it)
   if(NOT CITCAT_SANITIZE)
     list(APPEND wet_m7_hand m7cap)
     foreach(n sched crc32)
