@@ -1124,6 +1124,16 @@ static int p1_start(void *ctx, const uint32_t *regs)
 	memcpy(p->m7t.regs, regs, sizeof p->m7t.regs);
 	p->cpsr = regs[CITCAT_OBS_CPSR];
 	p->sp = regs[CITCAT_OBS_SP];
+	/* an A-target run that starts in FIQ, abort or undefined mode (a
+	 * segment of a checkpointed capture cut alone): the model has no
+	 * banked FIQ r8-r12 and no entries into those modes (WET.md
+	 * "Checkpointed captures") */
+	unsigned m = p->cpsr & 0x1f;
+	if (!p->m7 && (m == 0x11 || m == 0x17 || m == 0x1b))
+		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					  "the run starts in %s mode (CPSR 0x%08x): the WET models the A target's "
+					  "runs from reset and IRQ-mode entries, not segments of checkpointed captures",
+					  m == 0x11 ? "FIQ" : m == 0x17 ? "abort" : "undefined", (unsigned)p->cpsr);
 	return 0;
 }
 
@@ -1261,7 +1271,8 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	b->seg_first_ts = 1;
 	b->seg_reach = UINT64_MAX;
 	struct citcat_ims ims;
-	if ((rc = citcat_ims_read(c.ims_path, &ims, err))) {
+	if ((rc = c.capture_segment ? citcat_ims_read_segment(c.ims_path, c.capture_segment - 1, &ims, err)
+				    : citcat_ims_read(c.ims_path, &ims, err))) {
 		res->replay.err_path = c.ims_path;
 		free(b);
 		return rc;
@@ -1272,6 +1283,15 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	citcat_ims_fini(&ims);
 	/* a Cortex-M7 run: the M-profile register model (WET.md "Cortex-M7") */
 	b->m7 = isa == CITCAT_ISA_M7;
+	if (c.capture_segment && !b->m7) {
+		rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					"--segment %llu: the WET of a checkpointed capture's segment is built for "
+					"Cortex-M7 runs only (the A target's checkpoints enter FIQ mode, whose banked "
+					"r8-r12 the WET does not model)",
+					(unsigned long long)(c.capture_segment - 1));
+		res->replay.err_path = c.ims_path;
+		goto out;
+	}
 	if (wet_decoder_open(&b->dec)) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "cannot open Capstone");
 		goto out;
@@ -1294,6 +1314,7 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	citcat_replay_config_default(&rcfg);
 	rcfg.ims_path = c.ims_path;
 	rcfg.aes_path = c.aes_path;
+	rcfg.segment = c.capture_segment;
 	rcfg.progress = c.progress;
 	rcfg.progress_ctx = c.progress_ctx;
 	/* pass 1: the CFG of every function, then the control dependences */
