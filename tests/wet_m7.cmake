@@ -27,8 +27,19 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_M7_FOUND)
       $<TARGET_FILE:test_wet_ref> ${CMAKE_CURRENT_BINARY_DIR}/m7/${n}.elf ${n} 200000 ${wet_thumb_spaced} ${opt})
   endforeach()
 endif()
-# what stays refused: a checkpointed M7 capture (a segment bundle)
+# what stays refused: the whole of a checkpointed M7 capture (a segment
+# bundle) without --segment K
 if(CITCAT_EXAMPLES AND "sched" IN_LIST CITCAT_EXAMPLE_M7_NAMES)
   add_test(NAME wet_m7_ckpt_refused COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_m7_ckpt.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf)
+  # the WET of one segment (--segment K) of a checkpointed sched_m7 capture:
+  # segments 1 and 9 (the latter inside the timer handler) against the
+  # reference (tests/wet_m7_seg.sh)
+  # and the A target's segments stay refused (its sched, when built)
+  set(wet_a_elf)
+  if("sched" IN_LIST CITCAT_EXAMPLE_NAMES)
+    set(wet_a_elf ${CITCAT_EXAMPLE_DIR}/sched.elf)
+  endif()
+  add_test(NAME wet_m7_seg COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_m7_seg.sh $<TARGET_FILE:citcat_cli>
+    $<TARGET_FILE:test_wet_ref> ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf ${CITCAT_ARM_TOOL_PREFIX_M7}nm ${wet_a_elf})
 endif()
