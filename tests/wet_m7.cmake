@@ -34,12 +34,15 @@ if(CITCAT_EXAMPLES AND "sched" IN_LIST CITCAT_EXAMPLE_M7_NAMES)
     ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf)
   # the WET of one segment (--segment K) of a checkpointed sched_m7 capture:
   # segments 1 and 9 (the latter inside the timer handler) against the
-  # reference (tests/wet_m7_seg.sh)
-  # and the A target's segments stay refused (its sched, when built)
-  set(wet_a_elf)
-  if("sched" IN_LIST CITCAT_EXAMPLE_NAMES)
-    set(wet_a_elf ${CITCAT_EXAMPLE_DIR}/sched.elf)
+  # reference, and the A target's segments refused (its sched, when built;
+  # tests/wet_m7_seg.sh).  Release only: 7.9 s in the sanitizer build
+  # (where it passed clean), 6.8 s there with segment 9 alone.
+  if(NOT CITCAT_SANITIZE)
+    set(wet_a_elf)
+    if("sched" IN_LIST CITCAT_EXAMPLE_NAMES)
+      set(wet_a_elf ${CITCAT_EXAMPLE_DIR}/sched.elf)
+    endif()
+    add_test(NAME wet_m7_seg COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_m7_seg.sh $<TARGET_FILE:citcat_cli>
+      $<TARGET_FILE:test_wet_ref> ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf ${CITCAT_ARM_TOOL_PREFIX_M7}nm ${wet_a_elf})
   endif()
-  add_test(NAME wet_m7_seg COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_m7_seg.sh $<TARGET_FILE:citcat_cli>
-    $<TARGET_FILE:test_wet_ref> ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf ${CITCAT_ARM_TOOL_PREFIX_M7}nm ${wet_a_elf})
 endif()
