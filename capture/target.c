@@ -21,6 +21,7 @@
 #include "armcore.h"
 #include "ckpt.h"
 #include "core.h"
+#include "replay_block.h"
 #include "image.h"
 #include "target_int.h"
 #include "target_m7.h"
@@ -290,10 +291,15 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 
 /* ---- core hooks ---- */
 
+static int cblk_attribute(struct target *t);
+static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
+
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
 	if (t->faulted)
+		return;
+	if (!t->blk_precise && !cblk_attribute(t))
 		return;
 	int w = type == UC_MEM_WRITE;
 	uint64_t v = (uint64_t)value;
@@ -309,6 +315,8 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 {
 	struct target *t = ctx;
 	uint32_t a = (uint32_t)addr;
+	if (!t->blk_precise && cblk_unmapped(t, type, a))
+		return false; /* a device access: on per instruction (cblk_switch) */
 	if (type == UC_MEM_FETCH_UNMAPPED) {
 		/* no code hook ran for A: apply the branch-counter rule to it here,
 		 * as hook_code does for every address it sees */
@@ -326,6 +334,13 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 static void hook_intr(uc_engine *uc, uint32_t intno, void *ctx)
 {
 	struct target *t = ctx;
+	if (!t->blk_precise && !t->faulted && !t->failed) {
+		/* which instruction of the block raised it is not known */
+		fail(t, CITCAT_ERR_INTERNAL,
+		     "the block engine met CPU exception %u inside the block at 0x%08x (capture with --engine insn)", intno,
+		     t->blk ? t->blk->addr : 0);
+		return;
+	}
 	/* Unicorn's ARM exception numbers (qemu/target/arm/cpu.h): 1 EXCP_UDEF,
 	 * 2 EXCP_SWI, 7 EXCP_BKPT; the others are aborts */
 	unsigned kind = intno == 1 ? CITCAT_FAULT_UNDEF : intno == 2 ? CITCAT_FAULT_SVC : intno == 7 ? CITCAT_FAULT_BKPT
@@ -457,10 +472,12 @@ static void it_skipped(struct target *t, uint32_t a)
 	while (t->itstate && a != t->expect_pc && !t->failed && !thumb_cond_passed(t->itstate >> 4, cpsr)) {
 		uint32_t pc = t->expect_pc, off = pc - t->ram_base;
 		uint16_t hw;
-		if (off >= t->ram_size || t->ram_size - off < 4)
+		if (off >= t->ram_size || t->ram_size - off < 2)
 			break;
 		memcpy(&hw, t->ram + off, 2);
 		unsigned size = thumb_size(hw);
+		if (t->ram_size - off < size) /* straddles the end of RAM: the fetch faults */
+			break;
 		if (retire(t, pc, size, thumb_word_at(t->ram + off, size), 1))
 			return;
 		flush_oracle(t);
@@ -570,8 +587,325 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 			return;
 		thumb_wfi_retire(uc, a, size, thumb); /* WFI retires; skip Unicorn's halt */
 	}
-	if (t->cfg->progress && (t->insns & 0xfffff) == 0 && t->cfg->progress(t->cfg->progress_ctx, t->insns))
-		t->interrupt_pending = 1; /* the run ends at the next boundary, with a valid trace */
+	if (t->cfg->progress && (t->insns & 0xfffff) == 0) {
+		t->blk_prog_mark = t->insns >> 20;
+		if (t->cfg->progress(t->cfg->progress_ctx, t->insns))
+			t->interrupt_pending = 1; /* the run ends at the next boundary, with a valid trace */
+	}
+}
+
+/* ---- the block engine (TARGET.md "The block engine") ---- */
+
+/* The instructions FROM..TO-1 of the decoded block B retire, as hook_code
+ * retires them at boundaries where nothing is due (cblk_qualify checked
+ * that): the oracle record of the previous instruction closes, the
+ * branch-counter rule (inside a block execution is sequential, so only its
+ * first instruction can be a branch target; applied at each run's first),
+ * then retire.  The word is read from RAM at retirement, as hook_code reads
+ * it before the instruction runs: the same value, also when a store of the
+ * block changed a later instruction of it (Unicorn runs the old one in both
+ * engines). */
+static inline void cblk_retire_run(struct target *t, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	if (from >= to)
+		return;
+	uint32_t a = b->addr + 4 * from;
+	if (t->cur_valid)
+		flush_oracle(t);
+	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
+		t->bcount++;
+	t->after_exception = 0;
+	if (t->oracle) {
+		for (uint32_t i = from; i < to; i++, a += 4) {
+			if (t->cur_valid)
+				flush_oracle(t);
+			retire(t, a, 4, thumb_word_at(t->ram + (a - t->ram_base), 4), 0);
+		}
+		return;
+	}
+	/* no records (no oracle; the LVT and DAF take the insn engine): what
+	 * retire does, with the counters set once for the run, since nothing
+	 * the bus calls while fetching reads them (sink_event, the CAT) */
+	for (uint32_t i = from; i < to; i++, a += 4) {
+		bus_ifetch(&t->bus, a); /* an aligned A32 word never straddles an I-line */
+		t->bus.cycle++;
+	}
+	t->insns += to - from;
+	if (t->synced)
+		t->traced_insns += to - from;
+	t->expect_pc = a;
+	t->last_pc = a - 4;
+	t->itstate = 0;
+}
+
+/* The index of the next instruction of the current block, from BLK_NEXT,
+ * that makes a memory access: a memory instruction whose condition holds on
+ * the flags now (current in a memory hook: tests/test_unicorn_block.c; the
+ * decoder makes a block precise when a flag write could lie between).
+ * -1: none. */
+static int cblk_next_accessor(struct target *t)
+{
+	const struct rblk *b = t->blk;
+	uint32_t cpsr = 0;
+	int have_cpsr = 0;
+	if (!b)
+		return -1;
+	for (uint32_t i = t->blk_next; i < b->n; i++) {
+		if (!b->nacc[i])
+			continue;
+		if (b->cond[i] != 14) {
+			if (!have_cpsr) {
+				uc_reg_read(t->uc, UC_ARM_REG_CPSR, &cpsr);
+				have_cpsr = 1;
+			}
+			if (!thumb_cond_passed(b->cond[i], cpsr))
+				continue;
+		}
+		return (int)i;
+	}
+	return -1;
+}
+
+/* A memory-hook call in the current block: it belongs to the instruction
+ * retired last while that has calls left, else to the next accessor, and
+ * every instruction up to that one retires first, so that its I-fetch comes
+ * after the previous instruction's data accesses and before its own, as
+ * with a code hook.  Returns 0 after an internal error (a call the decoded
+ * block does not account for: never a guess). */
+static int cblk_attribute(struct target *t)
+{
+	if (t->blk_acc_left) {
+		t->blk_acc_left--;
+		return 1;
+	}
+	int i = cblk_next_accessor(t);
+	if (i < 0) {
+		fail(t, CITCAT_ERR_INTERNAL, "the block engine cannot account for a memory access in the block at 0x%08x",
+		     t->blk ? t->blk->addr : 0);
+		return 0;
+	}
+	cblk_retire_run(t, t->blk, t->blk_next, (uint32_t)i + 1);
+	t->blk_next = (uint32_t)i + 1;
+	t->blk_acc_left = t->blk->nacc[i] - 1u;
+	return 1;
+}
+
+/* The current block ran to its end: its remaining instructions retire. */
+static void cblk_finish(struct target *t)
+{
+	const struct rblk *b = t->blk;
+	if (!b)
+		return;
+	cblk_retire_run(t, b, t->blk_next, b->n);
+	t->blk = NULL;
+	if (t->blk_acc_left)
+		fail(t, CITCAT_ERR_INTERNAL, "the block at 0x%08x made %u memory accesses fewer than decoded", b->addr,
+		     t->blk_acc_left);
+	t->blk_acc_left = 0;
+}
+
+/* An access to nothing in block mode (hook_unmapped).  The device window is
+ * unmapped in block mode, so the first device access traps here before any
+ * side effect, with its instruction's registers unwritten (pinned in
+ * tests/test_unicorn_block.c, part 9): the instructions before it retire,
+ * and the run goes on per instruction from it (cblk_switch), where the
+ * access reaches the device models as with the insn engine.  Returns 1 for
+ * that; 0 for an access outside the window, attributed here, which
+ * hook_unmapped then reports as the insn engine does. */
+static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
+{
+	if (t->faulted || t->failed)
+		return 0;
+	int dev = a - t->cfg->target.dev_base < t->cfg->target.dev_size;
+	if (type == UC_MEM_FETCH_UNMAPPED) {
+		cblk_finish(t);
+		if (!dev)
+			return 0;
+		t->blk_switch_pc = a;
+	} else if (!dev) {
+		cblk_attribute(t);
+		return 0;
+	} else {
+		if (t->blk_acc_left) {
+			/* the instruction made a RAM access already: re-running it
+			 * per instruction would repeat that on the bus */
+			fail(t, CITCAT_ERR_UNSUPPORTED,
+			     "the instruction at 0x%08x accessed RAM and then the device window, which the block engine "
+			     "does not take (capture with --engine insn)", t->last_pc);
+			return 1;
+		}
+		int i = cblk_next_accessor(t);
+		if (i < 0) {
+			fail(t, CITCAT_ERR_INTERNAL, "the block engine cannot account for a device access in the block at 0x%08x",
+			     t->blk ? t->blk->addr : 0);
+			return 1;
+		}
+		cblk_retire_run(t, t->blk, t->blk_next, (uint32_t)i);
+		t->blk_switch_pc = t->blk->addr + 4 * (uint32_t)i;
+		t->blk = NULL;
+		t->blk_hold = 1; /* the block from it runs per instruction (hook_block) */
+	}
+	t->blk_want_switch = 1;
+	return 1;
+}
+
+/* The block of SIZE bytes at A, about to run, when it can run without the
+ * code hook: A32 (ITSTATE 0), within RAM, decodable (replay_block.h: no
+ * "precise" kind), and nothing that hook_code does at a boundary can be due
+ * at any of its boundaries: no trace stop, start or checkpoint point
+ * pending, no interrupt request or enabled interrupt line pending, no
+ * --max-insns, and the next device event beyond the cycle the block can
+ * reach at most (every instruction at its worst I-fetch, every memory-hook
+ * call at its worst data access).  NULL: it runs per instruction. */
+static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t size)
+{
+	if (t->insns < t->blk_hold_until || t->block_thumb || t->itstate || !size || (size & 3) || size > 4 * RBLK_MAX_INSNS)
+		return NULL;
+	if (t->stop_request | t->failed | t->faulted | t->stop_pending | t->sync_pending | t->ckpt_point_pending |
+	    t->interrupt_pending)
+		return NULL;
+	if (t->intc_pending & t->intc_enable)
+		return NULL;
+	uint32_t n = size / 4, off = a - t->ram_base;
+	if (t->cfg->max_insns && t->insns + n >= t->cfg->max_insns)
+		return NULL;
+	if (off >= t->ram_size || t->ram_size - off < size)
+		return NULL;
+	const struct rblk *b = rblk_get(t->blk_cache, a, size, 0, t->ram + off); /* A32: block_thumb is 0 here */
+	if (!b) {
+		fail(t, CITCAT_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (b->precise)
+		return NULL;
+	/* at most 16 memory-hook calls an instruction (an LDM of 16 registers) */
+	if (t->next_event - t->bus.cycle > n * (t->blk_pen_insn + 16 * t->blk_pen_acc) || t->next_event < t->bus.cycle)
+		return t->next_event < t->bus.cycle ? NULL : b;
+	uint64_t acc = 0;
+	for (uint32_t i = 0; i < n; i++)
+		acc += b->nacc[i];
+	if (t->bus.cycle + n * t->blk_pen_insn + acc * t->blk_pen_acc >= t->next_event)
+		return NULL;
+	return b;
+}
+
+static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
+{
+	struct target *t = ctx;
+	uint32_t cpsr;
+	uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+	t->block_thumb = (uint8_t)((cpsr >> 5) & 1); /* as core.c's block hook */
+	if (t->failed | t->stop_request | t->faulted)
+		return;
+	if (!t->blk_precise) {
+		cblk_finish(t);
+		/* the progress callback at the first block after each 2^20
+		 * instructions (hook_code calls it at the multiple itself) */
+		if (t->cfg->progress && (t->insns >> 20) != t->blk_prog_mark) {
+			t->blk_prog_mark = t->insns >> 20;
+			if (t->cfg->progress(t->cfg->progress_ctx, t->insns))
+				t->interrupt_pending = 1;
+		}
+		if (t->failed)
+			return;
+	}
+	const struct rblk *b = t->blk_hold ? NULL : cblk_qualify(t, (uint32_t)address, size);
+	t->blk_hold = 0;
+	if (t->failed)
+		return;
+	if ((b != NULL) == t->blk_precise) {
+		/* stop before the block runs (tests/test_unicorn_block.c) and
+		 * change mode: cblk_switch */
+		t->blk_want_switch = 1;
+		t->blk_switch_pc = (uint32_t)address | t->block_thumb;
+		uc_emu_stop(uc);
+		return;
+	}
+	if (b) {
+		t->blk = b;
+		t->blk_next = 0;
+		t->blk_acc_left = 0;
+		t->blk_blocks++;
+	}
+}
+
+/* After uc_emu_start returned: the mode change a hook asked for.  To per
+ * instruction: the code hook in, the device window mapped as MMIO again;
+ * to blocks: the code hook out, the window unmapped.  Either way RAM's
+ * translations are dropped, since a translation holds its code-hook calls
+ * or lacks them (tests/test_unicorn_block.c), and the run goes on at the
+ * address the hook gave (the PC Unicorn reports is stale there).  A run that
+ * keeps changing mode stays per instruction for a while (blk_hold_until).  Returns 0, or an
+ * error code. */
+static int cblk_switch(struct target *t, uint32_t *pc)
+{
+	const struct citcat_target_config *c = &t->cfg->target;
+	t->blk_want_switch = 0;
+	uc_err e;
+	if (t->blk_precise) {
+		e = uc_hook_del(t->uc, t->blk_code_hook);
+		if (!e)
+			e = uc_mem_unmap(t->uc, c->dev_base, c->dev_size);
+		t->blk_precise = 0;
+	} else {
+		t->blk = NULL;
+		t->blk_acc_left = 0;
+		e = uc_hook_add(t->uc, &t->blk_code_hook, UC_HOOK_CODE, hook_code, t, 1, 0);
+		if (!e)
+			e = uc_mmio_map(t->uc, c->dev_base, c->dev_size, mmio_read, t, mmio_write, t);
+		t->blk_precise = 1;
+		t->blk_switches++;
+		/* a switch costs the retranslation of the code that runs next
+		 * (about 0.2 ms, sched): more than 32 switches within 65536
+		 * instructions and the next 2^20 run per instruction */
+		if (t->insns - t->blk_win_start > 65536) {
+			t->blk_win_start = t->insns;
+			t->blk_win_n = 0;
+		}
+		if (++t->blk_win_n > 32) {
+			t->blk_hold_until = t->insns + (1u << 20);
+			t->blk_win_start = t->insns;
+			t->blk_win_n = 0;
+		}
+	}
+	if (!e)
+		e = uc_ctl_remove_cache(t->uc, t->ram_base, (uint64_t)t->ram_base + t->ram_size);
+	*pc = t->blk_switch_pc;
+	if (e)
+		return fail(t, CITCAT_ERR_UNICORN, "changing the capture engine's mode failed: %s", uc_strerror(e));
+	return 0;
+}
+
+/* Unicorn stopped at an undefined instruction in block mode: it ends its
+ * translation block, so it is the block's last (checked against the PC,
+ * which an exception raised by the instruction itself sets), and the
+ * block's instructions up to it retire, as the code hook would have retired
+ * them.  Returns 0, or -1 after an internal error. */
+static int cblk_undef(struct target *t, uint32_t pc)
+{
+	const struct rblk *b = t->blk;
+	if (!b || pc != b->addr + 4 * (b->n - 1) || t->blk_next > b->n - 1) {
+		fail(t, CITCAT_ERR_INTERNAL, "the block engine lost the undefined instruction at 0x%08x", pc);
+		return -1;
+	}
+	cblk_retire_run(t, b, t->blk_next, b->n);
+	t->blk = NULL;
+	t->blk_acc_left = 0;
+	return 0;
+}
+
+/* Why the block engine does not take this run, or NULL when it does. */
+static const char *cblk_refusal(const struct target *t)
+{
+	if (t->cfg->target.isa == CITCAT_TARGET_CORTEX_M7)
+		return "a Cortex-M7 run (Thumb only: per instruction)";
+	if (t->cfg->lvt_path)
+		return "an LVT trace";
+	if (t->cfg->daf_path)
+		return "a DAF trace";
+	if (t->cfg->checkpoint_every)
+		return "segment checkpoints";
+	return NULL;
 }
 
 /* ---- shared with the Cortex-M7 model (target_int.h) ---- */
@@ -604,6 +938,7 @@ void citcat_capture_config_default(struct citcat_capture_config *c)
 		return;
 	memset(c, 0, sizeof *c);
 	c->size = sizeof *c;
+	c->engine = CITCAT_CAPTURE_ENGINE_AUTO;
 	citcat_target_config_default(&c->target);
 }
 
@@ -721,6 +1056,37 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 	if ((rc = target_m7_check(t, elf))) /* the profile the ELF was built for (TARGET-M7.md) */
 		goto out;
 
+	t->blk_precise = 1;
+	if (cfg->engine > CITCAT_CAPTURE_ENGINE_AUTO) {
+		rc = fail(t, CITCAT_ERR_INVAL, "unknown capture engine %u", cfg->engine);
+		goto out;
+	}
+	if (cfg->engine != CITCAT_CAPTURE_ENGINE_INSN && !t->bare) {
+		const char *why = cblk_refusal(t);
+		if (why && cfg->engine == CITCAT_CAPTURE_ENGINE_BLOCK) {
+			rc = fail(t, CITCAT_ERR_UNSUPPORTED,
+				  "the block engine does not take this run: %s (the insn or auto engine does)", why);
+			goto out;
+		}
+		t->blk_engine = !why;
+	}
+	if (t->blk_engine) {
+		const struct citcat_target_config *tc = &cfg->target;
+		if (!(t->blk_cache = malloc(sizeof *t->blk_cache)) || rblk_cache_init(t->blk_cache, 12)) {
+			free(t->blk_cache);
+			t->blk_cache = NULL;
+			rc = fail(t, CITCAT_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		/* the most cycles one instruction can take (bus.c): its own, an
+		 * I-line fill after writing back every dirty D line it overlaps;
+		 * one memory-hook call: two lines (unaligned), each a fill after
+		 * a dirty eviction, or a write-through store */
+		uint64_t dl = tc->dcache.line ? tc->dcache.line : 1;
+		t->blk_pen_insn = 1 + (uint64_t)tc->pen_miss + (tc->icache.line / dl + 1) * tc->pen_wb;
+		t->blk_pen_acc = 2 * ((uint64_t)tc->pen_miss + tc->pen_wb);
+	}
+
 	/* the baseline (bare): the device window is plain memory */
 	int m7 = cfg->target.isa == CITCAT_TARGET_CORTEX_M7;
 	uc_err ue = m7 ? target_m7_open(t, t->bare)
@@ -760,7 +1126,19 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		struct core_hooks hooks = {hook_code, hook_mem,
 					   UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
 					   hook_unmapped, hook_intr, m7 ? NULL : &t->block_thumb};
+		if (t->blk_engine) {
+			/* the code hook under a handle (cblk_switch), the block
+			 * hook keeps block_thumb itself; the run starts per
+			 * instruction, with the window mapped */
+			hooks.code = NULL;
+			hooks.block_thumb = NULL;
+		}
 		ue = m7 ? target_m7_add_hooks(t, hooks) : core_add_hooks(t->uc, &hooks, t, t->ram_base, t->ram_size);
+		uc_hook bh;
+		if (!ue && t->blk_engine)
+			ue = uc_hook_add(t->uc, &t->blk_code_hook, UC_HOOK_CODE, hook_code, t, 1, 0);
+		if (!ue && t->blk_engine)
+			ue = uc_hook_add(t->uc, &bh, UC_HOOK_BLOCK, hook_block, t, 1, 0);
 		if (ue) {
 			rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn hook set-up failed: %s", uc_strerror(ue));
 			goto out;
@@ -788,8 +1166,24 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			break;
 		}
 		ue = uc_emu_start(t->uc, pc, CORE_UNTIL, 0, 0);
+		if (t->blk_engine && !t->blk_precise && !t->failed && !t->faulted && !t->stop_request &&
+		    !t->blk_want_switch) {
+			/* the block running when Unicorn stopped by itself */
+			if (ue == UC_ERR_INSN_INVALID) {
+				uint32_t upc;
+				uc_reg_read(t->uc, UC_ARM_REG_PC, &upc);
+				cblk_undef(t, upc);
+			} else {
+				cblk_finish(t);
+			}
+		}
 		if (t->failed || t->faulted)
 			break;
+		if (t->blk_want_switch && !t->stop_request) {
+			if (cblk_switch(t, &pc))
+				break;
+			continue;
+		}
 		if (m7 && ue && target_m7_resume(t)) { /* a BusFault taken (target_m7.c) */
 			pc = target_m7_resume_pc(t);
 			continue;
@@ -893,6 +1287,10 @@ out:
 	if (t->entropy_in)
 		fclose(t->entropy_in);
 	citcat_image_free(img);
+	if (t->blk_cache) {
+		rblk_cache_fini(t->blk_cache);
+		free(t->blk_cache);
+	}
 	free(t->ram);
 	free(t);
 	return rc;

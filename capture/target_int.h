@@ -15,6 +15,8 @@
 #include <unicorn/unicorn.h>
 
 struct target;
+struct rblk_cache;
+struct rblk;
 
 /* One device of the target (TARGET.md "Devices"): a block of registers at
  * BASE (an offset in the device window, a multiple of 0x100) of SIZE bytes,
@@ -119,6 +121,23 @@ struct target {
 	const struct device *dev_at[256]; /* by (offset >> 8) in the device window */
 	const struct device *ev_dev[16];  /* the devices with events, in table order */
 	unsigned n_ev_dev;
+
+	/* the block engine (TARGET.md "The block engine"): BLK_PRECISE when
+	 * the code hook is installed and the device window mapped (always so
+	 * under the insn engine); otherwise the current block BLK retires from
+	 * BLK_NEXT as its accesses come (BLK_ACC_LEFT more calls belong to the
+	 * instruction retired last) and at the next block hook */
+	int blk_engine, blk_precise, blk_want_switch;
+	int blk_hold; /* the next block runs per instruction: it starts at a device access */
+	uint32_t blk_switch_pc, blk_next, blk_acc_left;
+	uc_hook blk_code_hook;
+	struct rblk_cache *blk_cache;
+	const struct rblk *blk;
+	uint64_t blk_switches, blk_prog_mark, blk_blocks;
+	/* switches since BLK_WIN_START (instructions); per instruction until
+	 * BLK_HOLD_UNTIL after too many (cblk_switch) */
+	uint64_t blk_win_start, blk_win_n, blk_hold_until;
+	uint64_t blk_pen_insn, blk_pen_acc; /* cycle bounds: one instruction, one access */
 
 	struct citcat_errinfo *err;
 	int failed;

@@ -376,10 +376,10 @@ static void hook_intr_m7(uc_engine *uc, uint32_t intno, void *ctx)
  *    the code hook would: the previous record closed, the branch-counter
  *    rule applied; no event is sampled there (the handler's first
  *    instruction is the next boundary).
- * A data access inside an IT block stacks the instruction's ITSTATE
- * (it_at), and the return resumes in the block (it_resume); a fetch inside
- * one stops the capture as on the A target (TARGET-M7.md, "IT blocks and
- * bus errors"). */
+ * Inside an IT block either stacks the faulting instruction's ITSTATE (a
+ * data access: it_at; a fetch: the ITSTATE once its boundary has retired
+ * the condition-failed instructions before it), and the return resumes in
+ * the block (it_resume; TARGET-M7.md, "IT blocks and bus errors"). */
 static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
@@ -393,12 +393,13 @@ static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int
 	}
 	if (type == UC_MEM_FETCH_UNMAPPED) {
 		uint32_t pc = rd(t, UC_ARM_REG_PC) & ~1u;
-		if (t->itstate)
-			return m->unmapped_a(uc, type, addr, size, value, ctx);
 		if (target_boundary_begin(t, pc)) { /* the firmware's exit, due here: the loop ends */
 			m->resume = 1;
 			return false;
 		}
+		/* inside an IT block: the boundary retired the condition-failed
+		 * instructions before PC, so ITSTATE is the faulting one's */
+		m->exc.it_entry = t->itstate;
 		m7entry_start(&m->entry);
 		int rc = m7exc_fault(&m->exc, M7EXC_F_IBUSERR, pc, 0);
 		collect_end(t, rc);

@@ -26,6 +26,7 @@ void bench_prep_init(struct bench_prep *p, const char *dir, int (*progress)(void
 	snprintf(p->itr, sizeof p->itr, "%s/run.itrace", dir);
 	snprintf(p->orc, sizeof p->orc, "%s/oracle.itrace", dir);
 	citcat_capture_config_default(&p->cfg);
+	p->cfg.engine = CITCAT_CAPTURE_ENGINE_INSN; /* the insn phases; bench_run.c times the block engine */
 	p->cfg.target.seed = 1;
 	p->cfg.uart_tx = discard;
 	p->cfg.progress = progress;

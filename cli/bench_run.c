@@ -21,7 +21,8 @@ static const char bench_all_help[] =
 	"For each firmware (default: the long examples matmul_long and sha256_long; the\n"
 	"target from the ELF, as capture chooses it), in\n"
 	"this process and in this order: capture to a CAT; capture with the oracle\n"
-	"itrace; extract the IMS; extract the AES; replay with --verify against the\n"
+	"itrace (also with files written inline, '1 thread', and with --engine auto,\n"
+	"'(block)'); extract the IMS; extract the AES; replay with --verify against the\n"
 	"CAT (no output); replay writing the itrace; the bare baseline; and (bench all)\n"
 	"convert the itrace to each format of LIST (default\n"
 	"din,xdin,pdats,pdats2,sdclsp; champsim and text, at about 1 Minsn/s, on\n"
@@ -170,6 +171,24 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 	}
 	remove(orc);
 	add(f, "capture + oracle, 1 thread", res.insns, run, res.seconds - run);
+	/* the capture's block engine (capture/TARGET.md "The block engine");
+	 * auto, so that a run it does not take is timed on the insn engine;
+	 * the files are the same as the insn engine's */
+	struct citcat_capture_config bcfg = bp.cfg;
+	bcfg.engine = CITCAT_CAPTURE_ENGINE_AUTO;
+	run = 0;
+	if (cc_capture_run_bench(&bcfg, &b, elf, cat, NULL, &res, &err)) {
+		cli_errinfo(elf, &err);
+		goto out;
+	}
+	add(f, "capture (block)", res.insns, run, res.seconds - run);
+	run = 0;
+	if (cc_capture_run_bench(&bcfg, &b, elf, cat, orc, &res, &err)) {
+		cli_errinfo(elf, &err);
+		goto out;
+	}
+	remove(orc);
+	add(f, "capture + oracle (block)", res.insns, run, res.seconds - run);
 	add(f, "ims", f->traced, bp.ims_s, 0);
 	add(f, "aes", f->traced, bp.aes_s, 0);
 	if ((rc = replay_phase(f, "replay --verify", ims_p, aes_p, cat, NULL, elf)))

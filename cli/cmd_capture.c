@@ -40,6 +40,10 @@ static const char capture_help[] =
 	"  --max-insns N         stop after N instructions (suffixes K, M, G: 100M)\n"
 	"  --checkpoint-every N  a segment checkpoint every N instructions (at least 1000;\n"
 	"                        capture/TARGET.md, Checkpoints)\n"
+	"  --engine E            insn (a code hook on every instruction), block (A32 blocks\n"
+	"                        without one where nothing can be due in them; refuses M7,\n"
+	"                        LVT, DAF and checkpointed runs) or auto (default: block\n"
+	"                        where it takes the run); the outputs are the same\n"
 	"  --exit-status         exit with the firmware's exit value (modulo 256) when it\n"
 	"                        ends by EXIT\n"
 	"  --timestamps          record a bus-cycle timestamp with every event\n"
@@ -248,6 +252,16 @@ static int parse_target_opt(int argc, char **argv, int *i, struct citcat_capture
 		if (cli_parse_count(v, &c->checkpoint_every) || c->checkpoint_every < CITCAT_CHECKPOINT_MIN)
 			return cli_usage_error("capture", "bad checkpoint interval '%s' (at least %u instructions)", v,
 					       CITCAT_CHECKPOINT_MIN);
+	} else if (strcmp(a, "--engine") == 0) {
+		NEED_VAL;
+		if (strcmp(v, "insn") == 0)
+			c->engine = CITCAT_CAPTURE_ENGINE_INSN;
+		else if (strcmp(v, "block") == 0)
+			c->engine = CITCAT_CAPTURE_ENGINE_BLOCK;
+		else if (strcmp(v, "auto") == 0)
+			c->engine = CITCAT_CAPTURE_ENGINE_AUTO;
+		else
+			return cli_usage_error("capture", "bad engine '%s' (insn, block or auto)", v);
 	} else if (strcmp(a, "--clock-hz") == 0) {
 		NEED_VAL;
 		if (cli_parse_count(v, &n) || n == 0 || n > UINT32_MAX)

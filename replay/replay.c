@@ -64,7 +64,10 @@ struct replayer {
 	int records;      /* someone takes the itrace records (output, oracle, callbacks) */
 	int precise;
 	int want_switch;  /* the block hook stopped the core to change mode */
-	int degraded;     /* too many switches: per instruction to the end */
+	/* too many mode changes: per instruction up to instruction
+	 * DEGRADED_UNTIL (block_switch) */
+	uint64_t degraded_until, degrade_len, degrades, win_start;
+	unsigned win_switches;
 	uc_hook code_hook;
 	struct rblk_cache bcache;
 	const struct rblk *blk;
@@ -524,49 +527,114 @@ static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word,
  * "Bus order").  Returns 0 after a divergence. */
 static inline void close_record(struct replayer *p);
 
-/* The A32 instruction WORD at A retires: hook_code's steps at a boundary
- * the block engine has checked beforehand (blk_qualify: nothing due, in
- * known RAM). */
-static inline void blk_retire(struct replayer *p, uint32_t a, uint32_t word)
+/* blk_retire_run for a Thumb block, from the boundary before FROM on: one
+ * instruction at a time (a T32 instruction may straddle an I-line:
+ * thumb_ifetch), with the same per-instruction state as hook_code's
+ * steps, the IT state followed as replay_retire does.  The instructions of
+ * an IT block whose condition fails retire here too, in order, as
+ * hook_code's it_skipped retires them (their branch-counter check is void:
+ * they follow their predecessor). */
+static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
 {
-	if (p->records)
-		close_record(p);
-	else
-		p->c.cur_valid = 0; /* nobody takes the records (--verify alone) */
-	replay_boundary(&p->c, a);
-	retire(p, a, 4, word, 0);
+	struct replay_core *c = &p->c;
+	struct citcat_itrace_rec *r = &c->cur;
+	uint32_t a = 0;
+	unsigned sz = 2;
+	for (uint32_t i = from; i < to; i++) {
+		a = b->addr + b->off[i];
+		sz = b->isz[i];
+		if (i > from) { /* close_record and replay_boundary */
+			if (p->records)
+				emit_record(p, r);
+			c->cur_pc = a;
+			c->cur_index = c->insns;
+		}
+		core_record_insn(r, a, b->word[i], sz, 1);
+		thumb_ifetch(&c->bus, a, sz);
+		c->bus.cycle++;
+		replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
+		c->insns++;
+		c->insn_in_it = c->itstate != 0;
+		c->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(c->itstate);
+	}
+	c->cur_pc = a;
+	c->cur_index = c->insns - 1;
+	c->expect_pc = a + sz;
+	c->last_size = (uint8_t)sz;
+	c->last_thumb = 1;
+	c->cur_valid = 1;
 }
 
-/* The decoded block B's instructions FROM..TO-1 retire.  With records
- * (an itrace, an oracle, a callback) each goes through blk_retire; without
- * (--verify alone) the run retires in one step with the same effect on
- * the bus and the counters: inside a block execution is sequential, so only
- * its first instruction can be a branch target (the branch-counter rule),
- * an A32 instruction never straddles an I-line (bus_ifetch alone, in the
- * same order, one cycle each), the IT state stays 0 (blk_qualify), and the
- * record of the last instruction is the one later accesses go to. */
+/* The decoded block B's instructions FROM..TO-1 retire, in one step with
+ * the effect of hook_code's steps on each (close_record, replay_boundary,
+ * retire), in the same order: inside a block execution is sequential, so
+ * only the first instruction can be a branch target (one branch-counter
+ * check) and the IT state stays 0 (blk_qualify); an aligned A32
+ * instruction never straddles an I-line, so only the first instruction of
+ * the run and each one that starts a new I-line can reach the bus (the
+ * fetches between are bus_ifetch's same-line hits, which change nothing),
+ * at the cycle count they would see (one cycle an instruction).  What a
+ * divergence report reads (cur_pc, cur_index, insns, the history ring) is
+ * the per-instruction state at every fetch that reaches the bus and at
+ * every record.  With records (an itrace, an oracle, a callback) each
+ * instruction's record is emitted before the next one's fetch, as
+ * close_record would; without (--verify alone) only the last one's is
+ * built, since later accesses go to it. */
 static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
 {
 	if (from >= to)
 		return;
-	if (p->records) {
-		for (uint32_t i = from; i < to; i++)
-			blk_retire(p, b->addr + 4 * i, b->word[i]);
+	struct replay_core *c = &p->c;
+	struct bus *bus = &c->bus;
+	uint32_t a = b->addr + b->off[from], sh = bus->iline_shift;
+	if (p->records)
+		close_record(p);
+	replay_boundary(c, a);
+	c->cur_valid = 0;
+	if (b->thumb) {
+		blk_retire_thumb(p, b, from, to);
 		return;
 	}
-	struct replay_core *c = &p->c;
-	uint32_t a = b->addr + 4 * from;
-	replay_boundary(c, a);
-	uint64_t n = c->insns;
-	for (uint32_t i = from; i < to; i++, a += 4, n++) {
-		bus_ifetch(&c->bus, a);
-		c->bus.cycle++;
-		replay_hist_put(c, n, a, 4, b->word[i], 0);
+	if (!p->records) {
+		uint32_t lmask = (1u << sh) - 1; /* I-lines hold at least 8 bytes (cache.c) */
+		uint64_t n = c->insns;
+		for (uint32_t i = from; i < to;) {
+			/* the I-line of A ends after instruction J - 1 */
+			uint32_t j = i + (((a | lmask) - a) >> 2) + 1;
+			if (j > to)
+				j = to;
+			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
+				c->cur_pc = a;
+				c->cur_index = c->insns = n;
+				bus_ifetch_slow(bus, a);
+			}
+			bus->cycle += j - i;
+			for (; i < j; i++, a += 4, n++)
+				replay_hist_put(c, n, a, 4, b->word[i], 0);
+		}
+		c->insns = n;
+	} else {
+		struct citcat_itrace_rec *r = &c->cur;
+		core_record_insn(r, a, b->word[from], 4, 0);
+		for (uint32_t i = from; i < to; i++, a += 4) {
+			if (i > from) { /* close_record and replay_boundary */
+				emit_record(p, r);
+				c->cur_pc = a;
+				c->cur_index = c->insns;
+				r->pc = a;
+				r->word = b->word[i];
+				r->n_acc = 0;
+			}
+			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
+				bus_ifetch_slow(bus, a);
+			bus->cycle++;
+			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
+			c->insns++;
+		}
 	}
 	a -= 4;
 	c->cur_pc = a;
-	c->cur_index = n - 1;
-	c->insns = n;
+	c->cur_index = c->insns - 1;
 	c->expect_pc = a + 4;
 	c->insn_in_it = 0;
 	c->itstate = 0;
@@ -628,35 +696,35 @@ static void blk_finish(struct replayer *p)
 }
 
 /* The block of SIZE bytes at A, about to run, when it can run without a code
- * hook: A32, in known RAM, decodable, and nothing due inside it (an AES
- * event at its branch count, the end of the interval, --max-insns).
- * NULL: it runs per instruction. */
+ * hook: A32 or Thumb (outside IT blocks), in known RAM, decodable, and
+ * nothing due inside it (an AES event at its branch count, the end of the
+ * interval, --max-insns).  NULL: it runs per instruction. */
 static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t size)
 {
-	if (p->degraded || p->c.block_thumb || p->c.itstate || !size || (size & 3))
+	int thumb = p->c.block_thumb;
+	if (p->c.insns < p->degraded_until || p->c.itstate || !size || (thumb ? (size | a) & 1 : (size | a) & 3))
 		return NULL;
-	uint32_t n = size / 4;
 	uint64_t bc = p->c.bcount + (uint64_t)core_branched(a, p->c.expect_pc, p->c.after_exception);
 	if (p->ahead_bc <= bc || (p->next_async && p->next.bcount <= bc))
-		return NULL;
-	if (p->c.insns + n >= p->total || (p->cfg->max_insns && p->c.insns + n >= p->cfg->max_insns))
 		return NULL;
 	uint32_t off = a - p->c.ram_base;
 	if (off >= p->c.ram_size || p->c.ram_size - off < size)
 		return NULL;
 	/* known bytes never become unknown in this replayer: once decoded from
 	 * known bytes, a block stays known */
-	const struct rblk *b = &p->bcache.slot[(a >> 2) & p->bcache.mask];
-	if (b->word == NULL || b->addr != a || b->n != n)
+	const struct rblk *b = &p->bcache.slot[(a >> 1) & p->bcache.mask];
+	if (b->raw == NULL || b->addr != a || b->size != size || b->thumb != (uint32_t)thumb)
 		for (uint32_t i = 0; i < size; i += 4)
-			if (!replay_known_range(&p->c, a + i, 4))
+			if (!replay_known_range(&p->c, a + i, size - i < 4 ? size - i : 4))
 				return NULL;
-	b = rblk_get(&p->bcache, a, n, p->c.ram + off);
+	b = rblk_get(&p->bcache, a, size, thumb, p->c.ram + off);
 	if (!b) {
 		replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		return NULL;
 	}
-	return b->precise ? NULL : b;
+	if (b->precise || p->c.insns + b->n >= p->total || (p->cfg->max_insns && p->c.insns + b->n >= p->cfg->max_insns))
+		return NULL;
+	return b;
 }
 
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
@@ -717,10 +785,21 @@ static int block_switch(struct replay_core *c, uint32_t *pc)
 		e = uc_hook_add(c->uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
 		p->precise = 1;
 		/* a loop that keeps changing mode costs two translation flushes a
-		 * turn: per instruction to the end, when it does so on average
-		 * more than once in 1024 instructions */
-		if (++p->switches > 256 && p->switches * 1024 > c->insns)
-			p->degraded = 1;
+		 * turn: when 256 changes to per-instruction mode came within
+		 * 256 K instructions, stay per instruction for the next
+		 * DEGRADE_LEN instructions (2^20, doubled each time, up to 2^32),
+		 * then try blocks again */
+		p->switches++;
+		if (++p->win_switches >= 256) {
+			if (c->insns - p->win_start < 256 * 1024) {
+				p->degraded_until = c->insns + p->degrade_len;
+				p->degrades++;
+				if (p->degrade_len < (1ull << 32))
+					p->degrade_len *= 2;
+			}
+			p->win_switches = 0;
+			p->win_start = c->insns;
+		}
 	}
 	/* dropping RAM's translations, not UC_CTL_TB_FLUSH: a flush made the
 	 * process touch Unicorn's whole code buffer (1 GB of RSS, seconds of
@@ -926,6 +1005,7 @@ static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int
 }
 
 static void m7_close(void *ctx) { close_record(ctx); }
+static void m7_skipped(void *ctx, uint32_t a) { it_skipped(ctx, a); }
 static void m7_emit(void *ctx, const struct citcat_itrace_rec *r) { emit_record(ctx, r); }
 static int m7_fault(void *ctx, unsigned kind, uint32_t pc, uint32_t addr) { return expected_fault(ctx, kind, pc, addr); }
 
@@ -935,6 +1015,7 @@ void citcat_replay_config_default(struct citcat_replay_config *c)
 		return;
 	memset(c, 0, sizeof *c);
 	c->size = sizeof *c;
+	c->engine = CITCAT_REPLAY_ENGINE_AUTO; /* REPLAY.md "Which engine replays what" */
 }
 
 /* Loads the IMS into RAM and the known-bytes bitmap. */
@@ -1150,6 +1231,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 	if (p->block)
 		scan_ahead(p);
+	p->degrade_len = 1u << 20;
 	if (p->block && rblk_cache_init(&p->bcache, 12)) {
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
@@ -1163,7 +1245,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 			rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			goto out;
 		}
-		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, NULL, NULL};
+		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, NULL, NULL, m7_skipped};
 		hooks.unmapped = hook_unmapped_m7;
 		if ((rc = replay_m7_open(p->m7, &p->c, cfg->ims_path, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))

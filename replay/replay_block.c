@@ -1,6 +1,7 @@
 /* The block engine's A32 decoder and block cache (replay_block.h). */
 #include "replay_block.h"
 #include "core.h"
+#include "thumb.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,147 @@ int rblk_decode_a32(uint32_t w, unsigned *nacc, const char **why)
 	}
 }
 
+/* T16 (ARM ARM A6.2): the loads and stores make one call each, PUSH, POP,
+ * LDM and STM one per register; T32 (A6.3): single loads and stores one,
+ * LDRD/STRD two, LDM/STM one per register, TBB/TBH one (the table read).
+ * An IT instruction makes none; decode() gives the instructions of its
+ * block their condition.  What it cannot account for, or what changes the
+ * state the block engine relies on, is PRECISE: hints other
+ * than NOP (WFI among them), CPS, SETEND, BKPT, UDF, SVC, exclusives,
+ * SRS/RFE, exception return, coprocessor, VFP and NEON instructions,
+ * preloads, and unallocated space. */
+int rblk_decode_t32(uint32_t w, unsigned size, unsigned *nacc, const char **why)
+{
+	*nacc = 0;
+	*why = NULL;
+	uint32_t hw = w & 0xFFFF;
+	if (size == 2) {
+		if ((hw & 0xF800) == 0x4800 || (hw & 0xF000) == 0x5000 || (hw & 0xE000) == 0x6000 ||
+		    (hw & 0xF000) == 0x8000 || (hw & 0xF000) == 0x9000) {
+			*nacc = 1; /* LDR literal, register, immediate, SP-relative */
+			return 0;
+		}
+		if ((hw & 0xF000) == 0xB000) { /* miscellaneous 16-bit instructions */
+			if ((hw & 0xF600) == 0xB400) { /* PUSH, POP */
+				*nacc = (unsigned)__builtin_popcount(hw & 0x1FF);
+				if (!*nacc) {
+					*why = "a PUSH or POP with an empty register list";
+					return RBLK_PRECISE;
+				}
+				return 0;
+			}
+			if ((hw & 0xFFE8) == 0xB660 || (hw & 0xFFF7) == 0xB650) {
+				*why = "a CPS or SETEND";
+				return RBLK_PRECISE;
+			}
+			if ((hw & 0xFF00) == 0xBE00) {
+				*why = "a breakpoint";
+				return RBLK_PRECISE;
+			}
+			if ((hw & 0xFF00) == 0xBF00 && (hw & 0xF))
+				return 0; /* IT: decode() gives the instructions it covers their condition */
+			if ((hw & 0xFF00) == 0xBF00 && hw != 0xBF00) {
+				*why = hw == 0xBF30 ? "a WFI" : "a hint other than NOP";
+				return RBLK_PRECISE;
+			}
+			return 0; /* ADD/SUB SP, CBZ/CBNZ, extends, REV, NOP */
+		}
+		if ((hw & 0xF000) == 0xC000) { /* LDM, STM */
+			*nacc = (unsigned)__builtin_popcount(hw & 0xFF);
+			if (!*nacc) {
+				*why = "an LDM or STM with an empty register list";
+				return RBLK_PRECISE;
+			}
+			return 0;
+		}
+		if ((hw & 0xFE00) == 0xDE00) {
+			*why = (hw & 0x100) ? "an SVC" : "an undefined instruction";
+			return RBLK_PRECISE;
+		}
+		/* shifts, add, subtract, compare, move, data processing (they set
+		 * the flags outside IT blocks; conservatively also inside), BX/BLX,
+		 * B<c>, B */
+		return hw < 0x4800 ? RBLK_SETS_FLAGS : 0;
+	}
+	uint32_t hw2 = w >> 16, op1 = (hw >> 11) & 3;
+	if (op1 == 1) {
+		if ((hw & 0xFE40) == 0xE800) { /* load/store multiple */
+			unsigned op = (hw >> 7) & 3;
+			if (op == 0 || op == 3) {
+				*why = "an SRS or RFE";
+				return RBLK_PRECISE;
+			}
+			*nacc = (unsigned)__builtin_popcount(hw2);
+			if (!*nacc) {
+				*why = "an LDM or STM with an empty register list";
+				return RBLK_PRECISE;
+			}
+			return 0;
+		}
+		if ((hw & 0xFE40) == 0xE840) { /* dual, exclusive, table branch */
+			unsigned o1 = (hw >> 7) & 3, o2 = (hw >> 4) & 3, o3 = (hw2 >> 4) & 0xF;
+			if (o1 == 1 && o2 == 1 && (o3 == 0 || o3 == 1)) {
+				*nacc = 1; /* TBB, TBH */
+				return 0;
+			}
+			if ((o1 == 0 && o2 < 2) || (o1 == 1 && o2 < 2)) {
+				*why = "an exclusive access";
+				return RBLK_PRECISE;
+			}
+			*nacc = 2; /* LDRD, STRD */
+			return 0;
+		}
+		if ((hw & 0xFE00) == 0xEA00) /* data processing (shifted register) */
+			return (hw & 0x10) ? RBLK_SETS_FLAGS : 0;
+		*why = "a coprocessor, VFP or NEON instruction";
+		return RBLK_PRECISE;
+	}
+	if (op1 == 2) {
+		if (!(hw2 & 0x8000)) /* data processing (modified immediate: S bit; plain binary immediate) */
+			return !(hw & 0x0200) && (hw & 0x10) ? RBLK_SETS_FLAGS : 0;
+		if (hw2 & 0x5000)
+			return 0; /* B.W, BL, BLX (immediate) */
+		unsigned op = (hw >> 4) & 0x7F;
+		if ((op & 0x38) != 0x38)
+			return 0; /* B<c>.W */
+		if (op == 0x38 || op == 0x39)
+			return RBLK_SETS_FLAGS; /* MSR */
+		if (op == 0x3E || op == 0x3F)
+			return 0; /* MRS */
+		if (op == 0x3A && (hw2 & 0x7FF) == 0)
+			return 0; /* NOP.W */
+		if (op == 0x3B && ((hw2 >> 4) & 0xF) >= 2 && ((hw2 >> 4) & 0xF) <= 6 && ((hw2 >> 4) & 0xF) != 3)
+			return 0; /* CLREX, DSB, DMB, ISB */
+		*why = op == 0x3A ? (thumb_is_wfi(w, 4) ? "a WFI" : "a hint other than NOP")
+				  : "a system instruction (CPS, BXJ, exception return, SMC, UDF)";
+		return RBLK_PRECISE;
+	}
+	/* op1 == 3 */
+	if ((hw & 0xFE00) == 0xF800) { /* load and store single */
+		unsigned load = (hw >> 4) & 1, sz = (hw >> 5) & 3, sgn = (hw >> 8) & 1, rt = hw2 >> 12;
+		if (!load && sgn) {
+			*why = "a NEON element load or store";
+			return RBLK_PRECISE;
+		}
+		if (sz == 3 || (sgn && sz == 2)) {
+			*why = "an undefined load or store";
+			return RBLK_PRECISE;
+		}
+		if (load && rt == 15 && sz < 2) {
+			*why = "a preload (PLD, PLI)";
+			return RBLK_PRECISE;
+		}
+		*nacc = 1;
+		return 0;
+	}
+	if ((hw & 0xFF00) == 0xFA00) /* data processing (register): the shifts have an S bit */
+		return (hw & 0x10) ? RBLK_SETS_FLAGS : 0;
+	if ((hw & 0xFF00) == 0xFB00)
+		return 0; /* multiplies, divides */
+	*why = "a coprocessor, VFP or NEON instruction";
+	return RBLK_PRECISE;
+}
+
 int rblk_cache_init(struct rblk_cache *c, unsigned slots_log2)
 {
 	memset(c, 0, sizeof *c);
@@ -97,32 +239,61 @@ void rblk_cache_fini(struct rblk_cache *c)
 {
 	if (c->slot)
 		for (uint32_t i = 0; i <= c->mask; i++) {
+			free(c->slot[i].raw);
 			free(c->slot[i].word);
 			free(c->slot[i].nacc);
 			free(c->slot[i].cond);
+			free(c->slot[i].isz);
+			free(c->slot[i].off);
 		}
 	free(c->slot);
 	c->slot = NULL;
 }
 
-/* Decodes the block into B (its arrays large enough). */
-static void decode(struct rblk *b, uint32_t addr, uint32_t n, const uint8_t *code)
+/* Decodes the block into B (its arrays large enough: SIZE / 2 entries). */
+static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, const uint8_t *code)
 {
 	b->addr = addr;
-	b->n = n;
+	b->size = size;
+	b->thumb = (uint32_t)thumb;
+	b->n = 0;
 	b->precise = NULL;
-	memcpy(b->word, code, (size_t)n * 4);
+	memcpy(b->raw, code, size);
 	/* A conditional memory instruction is decided at the access by the
 	 * flags then current, which are the ones it saw only when nothing in
-	 * between wrote them (REPLAY.md "Attribution"). */
+	 * between wrote them (REPLAY.md "Attribution"); in Thumb blocks the
+	 * conditional ones are those of IT blocks. */
 	int cond_mem_seen = 0;
-	uint32_t last_mem = 0, flag_after_cond = UINT32_MAX;
-	for (uint32_t i = 0; i < n; i++) {
-		unsigned nacc;
+	uint32_t last_mem = 0, flag_after_cond = UINT32_MAX, i = 0;
+	uint8_t it = 0; /* ITSTATE in front of the instruction (Thumb) */
+	for (uint32_t off = 0; off < size; i++) {
+		unsigned nacc, isz = 4;
 		const char *why;
-		int f = rblk_decode_a32(b->word[i], &nacc, &why);
+		int f;
+		if (thumb) {
+			uint16_t hw;
+			memcpy(&hw, code + off, 2);
+			isz = thumb_size(hw);
+			if (off + isz > size) {
+				b->precise = "an instruction beyond the block's end";
+				return;
+			}
+		}
+		if (i >= RBLK_MAX_INSNS) {
+			b->precise = "more instructions than a translation block holds";
+			return;
+		}
+		uint32_t w = thumb_word_at(code + off, isz);
+		f = thumb ? rblk_decode_t32(w, isz, &nacc, &why) : rblk_decode_a32(w, &nacc, &why);
+		b->word[i] = w;
+		b->isz[i] = (uint8_t)isz;
+		b->off[i] = (uint16_t)off;
 		b->nacc[i] = (uint8_t)nacc;
-		b->cond[i] = (uint8_t)(b->word[i] >> 28);
+		b->cond[i] = thumb ? (it ? (uint8_t)(it >> 4) : 14) : (uint8_t)(w >> 28);
+		if (thumb)
+			it = thumb_is_it(w, isz) ? (uint8_t)(w & 0xff) : thumb_it_advance(it);
+		b->n = i + 1;
+		off += isz;
 		if (f & RBLK_PRECISE) {
 			b->precise = why;
 			return;
@@ -137,32 +308,48 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t n, const uint8_t *cod
 	}
 	if (flag_after_cond < last_mem)
 		b->precise = "an instruction that may set the flags between a conditional memory instruction and a later access";
+	/* the next block would start inside the IT block, whose state Unicorn
+	 * keeps in translated code only: a mode change there would lose it */
+	if (it)
+		b->precise = "an IT block that goes on past the block's end";
 }
 
-const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t n, const uint8_t *code)
+const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, int thumb, const uint8_t *code)
 {
-	struct rblk *b = &c->slot[(addr >> 2) & c->mask];
-	if (b->word && b->addr == addr && b->n == n && memcmp(b->word, code, (size_t)n * 4) == 0) {
+	struct rblk *b = &c->slot[(addr >> 1) & c->mask];
+	if (b->raw && b->addr == addr && b->size == size && b->thumb == (uint32_t)thumb &&
+	    memcmp(b->raw, code, size) == 0) {
 		c->hits++;
 		return b;
 	}
-	if (n > b->cap) {
-		uint32_t cap = n < 16 ? 16 : n;
-		uint32_t *w = realloc(b->word, (size_t)cap * sizeof *w);
+	uint32_t need = (size + 1) / 2;
+	if (need > b->cap) {
+		uint32_t cap = need < 16 ? 16 : need;
+		uint8_t *raw = realloc(b->raw, (size_t)cap * 2);
+		if (raw)
+			b->raw = raw;
+		uint32_t *w = raw ? realloc(b->word, (size_t)cap * sizeof *w) : NULL;
 		if (w)
 			b->word = w;
-		uint8_t *na = realloc(b->nacc, cap), *co = w && na ? realloc(b->cond, cap) : NULL;
+		uint8_t *na = w ? realloc(b->nacc, cap) : NULL;
 		if (na)
 			b->nacc = na;
+		uint8_t *co = na ? realloc(b->cond, cap) : NULL;
 		if (co)
 			b->cond = co;
-		if (!w || !na || !co) {
-			b->n = 0; /* never matches */
+		uint8_t *is = co ? realloc(b->isz, cap) : NULL;
+		if (is)
+			b->isz = is;
+		uint16_t *of = is ? realloc(b->off, (size_t)cap * sizeof *of) : NULL;
+		if (of)
+			b->off = of;
+		if (!of) {
+			b->size = 0; /* never matches */
 			return NULL;
 		}
 		b->cap = cap;
 	}
-	decode(b, addr, n, code);
+	decode(b, addr, size, thumb, code);
 	c->decoded++;
 	return b;
 }

@@ -346,11 +346,11 @@ int replay_it_failed_next(const struct replay_core *c, uint32_t a, uint32_t cpsr
 		return 0;
 	uint32_t at = c->expect_pc, off = at - c->ram_base;
 	uint16_t hw;
-	if (off >= c->ram_size || c->ram_size - off < 4 || !replay_known_range(c, at, 2))
+	if (off >= c->ram_size || c->ram_size - off < 2 || !replay_known_range(c, at, 2))
 		return 0;
 	memcpy(&hw, c->ram + off, 2);
 	unsigned n = thumb_size(hw);
-	if (!replay_known_range(c, at, n))
+	if (c->ram_size - off < n || !replay_known_range(c, at, n))
 		return 0;
 	*pc = at;
 	*size = n;

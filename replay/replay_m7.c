@@ -235,14 +235,19 @@ int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
 	if (type == UC_MEM_FETCH_UNMAPPED) {
 		/* IBUSERR of the instruction at PC, as the capture model takes it
 		 * (capture/target_m7.c, hook_unmapped_m7): its boundary begun here
-		 * (no code hook ran for it), no event sampled there */
+		 * (no code hook ran for it), no event sampled there; inside an IT
+		 * block the condition-failed instructions before it retired first
+		 * and its ITSTATE stacked */
 		uint32_t pc = 0;
-		if (c->itstate)
-			return 0;
 		uc_reg_read(c->uc, UC_ARM_REG_PC, &pc);
 		pc &= ~1u;
 		m->ops.close(m->ops.ctx);
+		if (c->itstate && !c->after_exception)
+			m->ops.skipped(m->ops.ctx, pc);
+		if (c->failed || c->done)
+			return 1;
 		replay_boundary(c, pc);
+		m->exc.it_entry = c->itstate;
 		m7entry_start(&m->entry);
 		int rc = m7exc_fault(&m->exc, M7EXC_F_IBUSERR, pc, 0);
 		collect_end(m, rc);

@@ -23,6 +23,9 @@ struct replay_m7_ops {
 	 * 0 or -1 (the run failed); STORE follows a stacking write's */
 	int (*load)(void *ctx, uint32_t addr, uint32_t *v);
 	void (*store)(void *ctx, uint32_t addr);
+	/* retire the condition-failed instructions of an IT block before A, as
+	 * the replayer's code hook does (an IBUSERR inside a block) */
+	void (*skipped)(void *ctx, uint32_t a);
 };
 
 struct replay_m7 {

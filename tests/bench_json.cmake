@@ -10,7 +10,7 @@ if(NOT DEFINED FORMATS)
 endif()
 string(REPLACE "," ";" fmts "${FORMATS}")
 list(LENGTH fmts nfmts)
-math(EXPR nphases "11 + ${nfmts}") # 2 of them the block engine's
+math(EXPR nphases "13 + ${nfmts}") # 4 of them the block engines' (capture and replay)
 execute_process(COMMAND ${CITCAT} bench all --json --formats "${FORMATS}" ${ELFS}
   OUTPUT_VARIABLE out ERROR_VARIABLE errout RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

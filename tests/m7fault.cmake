@@ -70,7 +70,7 @@ endif()
 # firmware checks by hand, exact replay (AES, LVT) (tests/m7it.sh).
 if(CITCAT_FIRMWARE_M7_FOUND)
   citcat_add_firmware_m7(m7it SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7it.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+    LINK_FLAGS -Wl,--section-start=.m7it_end=0x00fffff8 OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
   add_test(NAME m7it COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/m7it.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_ARM_TOOL_PREFIX_M7} ${CMAKE_CURRENT_BINARY_DIR}/m7)
   set_tests_properties(m7it PROPERTIES LABELS e2e)

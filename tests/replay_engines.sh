@@ -4,7 +4,8 @@
 # oracle), extracted, and replayed with --engine insn and --engine block, both
 # with --verify and --oracle; the two itraces must be byte-identical.  A run
 # the block engine refuses must be refused with exit 2 and a reason, and
-# --engine auto must then give the insn engine's itrace.
+# --engine auto must then give the insn engine's itrace.  Each run the block
+# engine takes is also replayed with --verify alone (no records).
 # Usage: replay_engines.sh CITCAT ELFDIR DATADIR OUTDIR [NAMES...]
 set -u
 citcat=$1 elfdir=$2 datadir=$3 out=$4
@@ -35,6 +36,10 @@ for base in $names; do
     fi
     if [ $rb -ne 0 ]; then echo "FAIL $n: block engine exit $rb"; cat "$r.block.log"; fail=1; continue; fi
     if ! cmp "$r.insn.itrace" "$r.block.itrace"; then echo "FAIL $n: itraces differ"; fail=1; continue; fi
+    # --verify alone: the block engine's path without records (blk_retire_run)
+    if ! "$citcat" replay "$r.ims" "$r.aes" --engine block --verify "$r.cat" 2>>"$r.block.log"; then
+      echo "FAIL $n: block engine, --verify alone"; cat "$r.block.log"; fail=1; continue
+    fi
     echo "ok   $n ($(stat -c %s "$r.block.itrace") bytes identical)"
   done
 done

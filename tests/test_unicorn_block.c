@@ -4,6 +4,7 @@
  * what Unicorn gives").  Every check states what the engine does today; if
  * an update changes one, this test says which. */
 #include "check.h"
+#include "replay_block.h"
 
 #include <string.h>
 #include <unicorn/unicorn.h>
@@ -52,6 +53,10 @@ static void mmio_wr(uc_engine *uc, uint64_t off, unsigned size, uint64_t v, void
 /* A32 at 0x600: subs r0,r0,#1; bne 0x600; udf */
 static const uint32_t loop_prog[] = {0xe2500001, 0x1afffffd, 0xe7f000f0};
 static const uint32_t multi_prog[] = {0xe8930070, 0xe1c340d0, 0xe5934001, 0xe92d0030, 0xe7f000f0};
+/* T16/T32 at 0x800 (arm-none-eabi-as): ldmia.w r3,{r4,r5,r6}; ldrd r4,r5,[r3];
+ * push {r4,r5}; pop {r4,r5}; movs r0,#0; tbb [r3,r0] (the byte 0x11 at
+ * 0x1000: to 0x80e + 4 + 2 * 0x11 = 0x834). */
+static const uint16_t thumb_multi[] = {0xe893, 0x0070, 0xe9d3, 0x4500, 0xb430, 0xbc30, 0x2000, 0xe8d3, 0xf000};
 static const uint16_t thumb_prog[] = {0x2005, 0x2805, 0x681a, 0x2007, 0x2808,
 				      0xbf14, 0x685c, 0x689d, 0x60d8, 0xde00};
 
@@ -121,6 +126,7 @@ static uc_engine *setup(void)
 	uc_mem_write(uc, 0x500, multi_prog, sizeof multi_prog);
 	uc_mem_write(uc, 0x600, loop_prog, sizeof loop_prog);
 	uc_mem_write(uc, 0x700, mmio_prog, sizeof mmio_prog);
+	uc_mem_write(uc, 0x800, thumb_multi, sizeof thumb_multi);
 	CHECK_EQ(uc_mmio_map(uc, 0x100000, 0x1000, mmio_rd, NULL, mmio_wr, NULL), UC_ERR_OK);
 	uint32_t data[4] = {0x11, 0x22, 0x33, 0x44};
 	uc_mem_write(uc, 0x1000, data, sizeof data);
@@ -171,6 +177,85 @@ static void check_state_at_access(uint32_t base)
 	CHECK_EQ(NZCV(recs[0].cpsr), 0x6);
 	CHECK_EQ(NZCV(recs[1].cpsr), 0x8);
 	CHECK_EQ(NZCV(recs[2].cpsr), 0x8);
+}
+
+/* 9. (the capture's block engine, capture/TARGET.md "The block engine")
+ * A data access to nothing, with no code hook and an unmapped-access hook
+ * that returns false: uc_emu_start fails with UC_ERR_READ_UNMAPPED or
+ * UC_ERR_WRITE_UNMAPPED, the PC is stale (the block's start, as in a
+ * memory hook: the capture takes the accessor from the decoded block), the
+ * instructions before it in the block have run, the accessor has written
+ * no register (neither a load's destination nor a writeback base), and no
+ * later one has run.  After the window is mapped as MMIO, a run from that
+ * PC executes the instruction once, with its writeback.  The same after an
+ * MMIO window is unmapped (uc_mem_unmap) and mapped again.
+ *   0x800 mov r2,#9   0x804 ldr r0,[r1],#4   0x808 mov r3,#1   0x80c udf
+ *   0x900 mov r2,#9   0x904 str r0,[r1,#4]!  0x908 mov r3,#1   0x90c udf */
+static const uint32_t trap_ld[] = {0xe3a02009, 0xe4910004, 0xe3a03001, 0xe7f000f0};
+static const uint32_t trap_st[] = {0xe3a02009, 0xe5a10004, 0xe3a03001, 0xe7f000f0};
+static int n_unmapped, n_trap_mmio;
+static uint32_t trap_wval;
+
+static bool hunmapped(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, void *u)
+{
+	(void)uc, (void)t, (void)a, (void)s, (void)v, (void)u;
+	n_unmapped++;
+	return false;
+}
+
+static uint64_t trap_rd(uc_engine *uc, uint64_t off, unsigned size, void *u)
+{
+	(void)uc, (void)off, (void)size, (void)u;
+	n_trap_mmio++;
+	return 0x77;
+}
+
+static void trap_wr(uc_engine *uc, uint64_t off, unsigned size, uint64_t v, void *u)
+{
+	(void)uc, (void)off, (void)size, (void)u;
+	n_trap_mmio++;
+	trap_wval = (uint32_t)v;
+}
+
+static void trap_case(uint32_t base, uc_err want, int load)
+{
+	uc_engine *uc;
+	uc_hook h;
+	CHECK_EQ(uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc), UC_ERR_OK);
+	uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
+	uc_mem_map(uc, 0, 1 << 20, UC_PROT_ALL);
+	uc_mem_write(uc, 0x800, trap_ld, sizeof trap_ld);
+	uc_mem_write(uc, 0x900, trap_st, sizeof trap_st);
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, hunmapped, NULL, 1, 0), UC_ERR_OK);
+	/* the window mapped, then unmapped, as the capture switches modes */
+	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, trap_rd, NULL, trap_wr, NULL), UC_ERR_OK);
+	CHECK_EQ(uc_mem_unmap(uc, 0x40000000, 0x1000), UC_ERR_OK);
+	uint32_t r0 = 0x1234, r1 = 0x40000000, z = 0;
+	uc_reg_write(uc, UC_ARM_REG_R0, &r0);
+	uc_reg_write(uc, UC_ARM_REG_R1, &r1);
+	uc_reg_write(uc, UC_ARM_REG_R2, &z);
+	uc_reg_write(uc, UC_ARM_REG_R3, &z);
+	n_unmapped = n_trap_mmio = 0;
+	CHECK_EQ(uc_emu_start(uc, base, base + 0x10, 0, 0), want);
+	CHECK_EQ(n_unmapped, 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), base);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 9);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R0), 0x1234);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x40000000);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
+	/* the window as MMIO again, the cache of RAM dropped, and on from the PC */
+	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, trap_rd, NULL, trap_wr, NULL), UC_ERR_OK);
+	CHECK_EQ(uc_ctl_remove_cache(uc, 0, 1 << 20), UC_ERR_OK);
+	CHECK_EQ(uc_emu_start(uc, base + 4, base + 0xc, 0, 0), UC_ERR_OK);
+	CHECK_EQ(n_trap_mmio, 1);
+	CHECK_EQ(n_unmapped, 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R0), load ? 0x77 : 0x1234);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x40000004);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 1);
+	if (!load)
+		CHECK_EQ(trap_wval, 0x1234);
+	uc_close(uc);
 }
 
 int main(void)
@@ -349,6 +434,36 @@ int main(void)
 	CHECK_EQ(uc_emu_start(uc, 0x100, 0x500, 0, 0), UC_ERR_INSN_INVALID);
 	CHECK_EQ(n_blocks, 1);
 	CHECK_EQ(block_size[0], 0x24);
+	/* 9. Thumb blocks (the block engine decodes them, replay_block.c):
+	 * one hook call per register of LDM.W, PUSH and POP, two for LDRD, one
+	 * byte read for TBB's table, in order; the block is one of 18 bytes,
+	 * the TBB last; and rblk_decode_t32 gives each instruction these
+	 * counts. */
+	reset_regs(uc);
+	uc_reg_write(uc, UC_ARM_REG_SP, &sp);
+	CHECK_EQ(uc_emu_start(uc, 0x801, 0x834, 0, 0), UC_ERR_OK);
+	static const uint32_t t_addr[] = {0x1000, 0x1004, 0x1008, 0x1000, 0x1004, 0x1ff8, 0x1ffc, 0x1ff8, 0x1ffc, 0x1000};
+	CHECK_EQ(n_recs, 10);
+	for (int k = 0; k < 10 && k < n_recs; k++) {
+		CHECK_EQ(recs[k].type, k == 5 || k == 6 ? UC_MEM_WRITE : UC_MEM_READ);
+		CHECK_EQ(recs[k].addr, t_addr[k]);
+		CHECK_EQ(recs[k].size, k == 9 ? 1 : 4);
+	}
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0x834);
+	CHECK(n_blocks >= 1);
+	CHECK_EQ(blocks[0], 0x800);
+	CHECK_EQ(block_size[0], 18);
+	static const unsigned t_nacc[] = {3, 2, 2, 2, 0, 1};
+	for (unsigned k = 0, off = 0; k < 6; k++) {
+		unsigned sz = (thumb_multi[off / 2] >> 11) >= 0x1d ? 4 : 2, nacc = 99;
+		uint32_t w = thumb_multi[off / 2] | (sz == 4 ? (uint32_t)thumb_multi[off / 2 + 1] << 16 : 0);
+		const char *why;
+		CHECK_EQ(rblk_decode_t32(w, sz, &nacc, &why) & RBLK_PRECISE, 0);
+		CHECK_EQ(nacc, t_nacc[k]);
+		off += sz;
+	}
 	uc_close(uc);
+	trap_case(0x800, UC_ERR_READ_UNMAPPED, 1);
+	trap_case(0x900, UC_ERR_WRITE_UNMAPPED, 0);
 	CHECK_DONE();
 }

@@ -13,6 +13,13 @@
  *    (as an exception entry or a redirect would), and in the interrupt hook
  *    of an EXC_RETURN branch (interrupt 8, as m7exc_return writes the
  *    unstacked xPSR and PC): the run goes on inside the block, conditionally.
+ *  - an instruction fetch from nothing inside a block (ittt ne running off
+ *    the end of the mapped memory, both movne condition-failed): no code
+ *    hook for the failed instructions, the unmapped hook reports
+ *    UC_MEM_FETCH_UNMAPPED with the address and PC both on the instruction
+ *    that could not be fetched, and uc_emu_start fails with
+ *    UC_ERR_FETCH_UNMAPPED: what an IBUSERR inside an IT block relies on
+ *    (the boundary at PC retires the failed ones first).
  * Not pinned here (test_unicorn_m.c has it): inside a block a code hook
  * reads no IT bits, and cannot stop or redirect before the block ends. */
 #include "check.h"
@@ -47,6 +54,21 @@ static void hcode(uc_engine *u, uint64_t a, uint32_t s, void *x)
 		wr(UC_ARM_REG_XPSR, seen.xpsr);
 		wr(UC_ARM_REG_PC, 0x7);
 	}
+}
+
+static struct {
+	int n, type;
+	uint32_t addr, pc;
+} un;
+
+static bool hunmapped(uc_engine *u, uc_mem_type type, uint64_t addr, int size, int64_t value, void *x)
+{
+	(void)u, (void)size, (void)value, (void)x;
+	un.n++;
+	un.type = type;
+	un.addr = (uint32_t)addr;
+	un.pc = rd(UC_ARM_REG_PC);
+	return false;
 }
 
 static void hintr(uc_engine *u, uint32_t intno, void *x)
@@ -119,6 +141,27 @@ int main(void)
 		CHECK_EQ(seen.code[1], z ? 8 : 6);
 		CHECK_EQ(rd(UC_ARM_REG_XPSR) & 0x1ffu, 0); /* thread mode */
 	}
+
+	/* 0xffff8 2800 cmp r0, #0;  0xffffa bf1e ittt ne;  0xffffc 2101 movne r1, #1;
+	 * 0xffffe 2202 movne r2, #2;  0x100000: nothing mapped */
+	static const uint16_t atend[] = {0x2800, 0xbf1e, 0x2101, 0x2202};
+	CHECK_EQ(uc_mem_write(uc, 0xffff8, atend, sizeof atend), UC_ERR_OK);
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, hunmapped, NULL, 1, 0), UC_ERR_OK);
+	wr(UC_ARM_REG_XPSR, 0x01000000u);
+	wr(UC_ARM_REG_R0, 0);
+	wr(UC_ARM_REG_R1, 0x77);
+	wr(UC_ARM_REG_R2, 0x77);
+	seen.n = 0;
+	seen.redirect = 0;
+	CHECK_EQ(uc_emu_start(uc, 0xffff9, 0xFFFFFFF0u, 0, 0), UC_ERR_FETCH_UNMAPPED);
+	CHECK_EQ(seen.n, 2); /* cmp and ittt: none for the failed movne */
+	CHECK_EQ(seen.code[1], 0xffffa);
+	CHECK_EQ(un.n, 1);
+	CHECK_EQ(un.type, UC_MEM_FETCH_UNMAPPED);
+	CHECK_EQ(un.addr, 0x100000);
+	CHECK_EQ(un.pc, 0x100000);
+	CHECK_EQ(rd(UC_ARM_REG_R1), 0x77);
+	CHECK_EQ(rd(UC_ARM_REG_R2), 0x77);
 	uc_close(uc);
 	CHECK_DONE();
 }

@@ -14,7 +14,15 @@
  *  - a load into PC that returns the instruction's own address | 1
  *    branches back to it (its code hook runs again, nothing else), while 0
  *    (T clear) ends uc_emu_start with UC_ERR_INSN_INVALID (INVSTATE): why the
- *    callback returns PC | 1. */
+ *    callback returns PC | 1;
+ *  - uc_emu_stop called in the callback of a load inside an IT block
+ *    does not stop there: the rest of the block runs (a condition-passed
+ *    moveq executes, with its code hook), and the run ends only at the
+ *    code hook of the first instruction after the block, before it
+ *    executes.  Why a device or SCS bus error inside an IT block still
+ *    stops the capture: the block's later instructions would have run,
+ *    their stores and flag writes included, before the fault could be
+ *    taken (TARGET-M7.md, "IT blocks and bus errors"). */
 #include "check.h"
 
 #include <unicorn/unicorn.h>
@@ -37,9 +45,11 @@ static struct {
 	uint32_t ret;
 } seen;
 
+static int stop_in_read; /* the read callback calls uc_emu_stop (and the code hook never does) */
+
 static uint64_t mread(uc_engine *u, uint64_t off, unsigned size, void *x)
 {
-	(void)u, (void)size, (void)x;
+	(void)size, (void)x;
 	if (seen.n < 4) {
 		seen.off[seen.n] = (uint32_t)off;
 		seen.pc[seen.n] = rd(UC_ARM_REG_PC);
@@ -48,6 +58,8 @@ static uint64_t mread(uc_engine *u, uint64_t off, unsigned size, void *x)
 		seen.r2[seen.n] = rd(UC_ARM_REG_R2);
 	}
 	seen.n++;
+	if (stop_in_read)
+		uc_emu_stop(u);
 	return seen.ret;
 }
 
@@ -56,7 +68,7 @@ static void hcode(uc_engine *u, uint64_t a, uint32_t s, void *x)
 	(void)s, (void)x;
 	if (seen.ncode < 8)
 		seen.code[seen.ncode] = (uint32_t)a;
-	if (++seen.ncode >= 2)
+	if (++seen.ncode >= 2 && !stop_in_read)
 		uc_emu_stop(u);
 }
 
@@ -123,6 +135,27 @@ int main(void)
 	/* returning 0 instead: T clear, the next instruction is INVSTATE */
 	reset(0x40000020u, 0);
 	CHECK_EQ(uc_emu_start(uc, 0x7, 0xFFFFFFF0u, 0, 0), UC_ERR_INSN_INVALID);
+
+	/* 0x40 2800 cmp r0, #0;  0x42 bf06 itte eq;  0x44 6820 ldreq r0, [r4];
+	 * 0x46 2101 moveq r1, #1;  0x48 2202 movne r2, #2;  0x4a 2303 movs r3, #3 */
+	static const uint16_t blk[] = {0x2800, 0xbf06, 0x6820, 0x2101, 0x2202, 0x2303, 0xbf00, 0xbf00};
+	CHECK_EQ(uc_mem_write(uc, 0x40, blk, sizeof blk), UC_ERR_OK);
+	stop_in_read = 1;
+	reset(0, 0x99);
+	wr(UC_ARM_REG_R3, 0x33);
+	wr(UC_ARM_REG_R4, 0x40000000u);
+	wr(UC_ARM_REG_XPSR, 0x01000000u);
+	CHECK_EQ(uc_emu_start(uc, 0x41, 0xFFFFFFF0u, 0, 0), UC_ERR_OK);
+	CHECK_EQ(seen.n, 1);
+	CHECK_EQ(seen.pc[0], 0x44);
+	CHECK_EQ(rd(UC_ARM_REG_R0), 0x99);
+	CHECK_EQ(rd(UC_ARM_REG_R1), 1);    /* the moveq after the read ran */
+	CHECK_EQ(rd(UC_ARM_REG_R2), 0x22); /* the movne failed */
+	CHECK_EQ(rd(UC_ARM_REG_R3), 0x33); /* stopped before the movs after the block */
+	CHECK_EQ(rd(UC_ARM_REG_PC), 0x4a);
+	CHECK_EQ(seen.ncode, 5);
+	CHECK_EQ(seen.code[3], 0x46); /* the moveq's hook */
+	CHECK_EQ(seen.code[4], 0x4a); /* the stop comes after this hook */
 	uc_close(uc);
 	CHECK_DONE();
 }

@@ -59,7 +59,17 @@ struct citcat_capture_config {
 	 * trace start point (0 = none; otherwise at least 1000; not with an
 	 * LVT or DAF trace). */
 	uint64_t checkpoint_every;
+	/* Which engine runs the core (capture/TARGET.md "The block engine"):
+	 * CITCAT_CAPTURE_ENGINE_INSN (0, a code hook on every instruction),
+	 * _BLOCK (whole A32 translation blocks without one where nothing can
+	 * be due inside them; a run it does not take is refused with
+	 * CITCAT_ERR_UNSUPPORTED) or _AUTO (block where it takes the run, else
+	 * insn; what citcat_capture_config_default sets).  The outputs are
+	 * byte-identical with every engine. */
+	unsigned engine;
 };
+
+enum { CITCAT_CAPTURE_ENGINE_INSN = 0, CITCAT_CAPTURE_ENGINE_BLOCK = 1, CITCAT_CAPTURE_ENGINE_AUTO = 2 };
 
 #define CITCAT_CHECKPOINT_MIN 1000u /* the smallest checkpoint interval */
 

@@ -86,7 +86,9 @@ struct citcat_replay_config {
 	 * _BLOCK (a block hook, per instruction only where needed; a run it
 	 * does not take is refused with CITCAT_ERR_UNSUPPORTED and the reason),
 	 * _AUTO (_BLOCK when it takes the run, else _INSN).  The output is the
-	 * same with every engine. */
+	 * same with every engine.  citcat_replay_config_default sets _AUTO; a
+	 * configuration zeroed by hand, or from a caller built before this
+	 * field existed, has 0, _INSN. */
 	unsigned engine;
 };
 

@@ -17,6 +17,19 @@
  *     stacked IT bits 0x00000c00; the handler points the stacked r1 at
  *     ram_word and returns to the ldreq itself with its ITSTATE: it runs
  *     again, conditionally, and loads 0x12345678; movne r4, #4 fails.
+ * (c) An instruction fetch bus error inside an IT block: section .m7it_end,
+ *     linked at the last 8 bytes of RAM (tests/m7fault.cmake), holds nop,
+ *     ittt ne (0xbf1e) at RAM_END - 6, movne r1, #1 and movne r2, #2.  The
+ *     outermost frame's saved registers (it never returns) overwrote them,
+ *     so the program writes the image's bytes back there first (the image
+ *     stays what runs, as the DAF's image path needs) and restores the
+ *     stack's after.  With Z = 1 (cmp r0, r0) a bx there runs the it, both
+ *     movne fail (no code hook: retired at the fault), and the third
+ *     instruction's fetch at RAM_END = 0x01000000 (link.ld's 16 MiB) is
+ *     IBUSERR: CFSR = 0x00000100, stacked return address 0x01000000, stacked
+ *     IT bits 0x00001800 (ITSTATE 0x18 after two ITAdvances of 0x1e: IT[1:0]
+ *     = 0, IT[7:2] = 6).  The handler returns to m7it_c_back with the IT
+ *     bits cleared; r1 and r2 keep 0x11 and 0x22.
  * Exits 0 when all checks pass, else the number of failures.
  */
 #include <stdio.h>
@@ -25,8 +38,12 @@
 
 #define BAD 0x30000000u
 #define IT_BITS 0x0600FC00u
+#define RAM_END 0x01000000u
 
-extern char m7it_a[], m7it_b[];
+extern char m7it_a[], m7it_b[], m7it_c_back[];
+extern uint32_t m7it_end[2];
+__asm__(".section .m7it_end, \"aw\", %progbits\n .global m7it_end\n .thumb\n"
+	"m7it_end: .hword 0xbf00, 0xbf1e, 0x2101, 0x2202\n .previous");
 void BusFault_Handler(void);
 void m7it_exc(uint32_t *frame);
 
@@ -59,8 +76,11 @@ void m7it_exc(uint32_t *frame)
 		it = (it & 7u) == 0 ? 0 : (it & 0xe0u) | ((it << 1) & 0x1fu);
 		frame[7] = (x & ~IT_BITS) | ((it & 3u) << 25) | ((it >> 2) << 10);
 		frame[6] += 2;
-	} else { /* retry with a good address */
+	} else if (mode == 2) { /* retry with a good address */
 		frame[1] = (uint32_t)&ram_word;
+	} else { /* out of the block at RAM's end */
+		frame[6] = (uint32_t)m7it_c_back & ~1u;
+		frame[7] &= ~IT_BITS;
 	}
 }
 
@@ -78,6 +98,13 @@ __attribute__((naked, noinline)) static void t_b(uint32_t addr __attribute__((un
 			 "cmp r0, r0\n ite eq\n"
 			 ".global m7it_b\n m7it_b: ldreq r2, [r1]\n movne r4, #4\n"
 			 "ldr r0, =m7it_after\n stm r0, {r2-r4}\n pop {r4, pc}\n .ltorg");
+}
+
+__attribute__((naked, noinline)) static void t_c(void)
+{
+	__asm__ volatile("push {r4, lr}\n movs r1, #0x11\n movs r2, #0x22\n ldr r3, =0x00fffffb\n"
+			 "cmp r0, r0\n bx r3\n"
+			 ".global m7it_c_back\n m7it_c_back: ldr r0, =m7it_after\n stm r0, {r1-r3}\n pop {r4, pc}\n .ltorg");
 }
 
 int main(void)
@@ -107,6 +134,23 @@ int main(void)
 	CHECK_EQ("b: r2 (ldreq ran again)", m7it_after[0], 0x12345678u);
 	CHECK_EQ("b: r3", m7it_after[1], 0x33);
 	CHECK_EQ("b: r4 (movne failed)", m7it_after[2], 0x44);
+	nfaults = 0;
+	mode = 3;
+	volatile uint32_t *top = m7it_end;
+	CHECK_EQ("c: .m7it_end's address", (uint32_t)m7it_end, RAM_END - 8);
+	uint32_t save0 = top[0], save1 = top[1];
+	top[0] = 0xbf1ebf00u; /* nop; ittt ne at RAM_END - 6 */
+	top[1] = 0x22022101u; /* movne r1, #1; movne r2, #2 */
+	__asm__ volatile("dsb\n isb" ::: "memory");
+	t_c();
+	top[0] = save0;
+	top[1] = save1;
+	CHECK_EQ("c: faults", nfaults, 1);
+	CHECK_EQ("c: CFSR", got_cfsr, 0x00000100u);
+	CHECK_EQ("c: stacked return address", got_pc, RAM_END);
+	CHECK_EQ("c: stacked IT bits", got_it, 0x00001800u);
+	CHECK_EQ("c: r1 (movne failed)", m7it_after[0], 0x11);
+	CHECK_EQ("c: r2 (movne failed)", m7it_after[1], 0x22);
 	printf("m7it: %d failures\n", failures);
 	return failures;
 }

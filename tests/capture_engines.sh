@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The capture's block engine against its per-instruction one (capture/
+# TARGET.md "The block engine"): every firmware given is captured with
+# --engine insn and --engine block, and the exit status, the CAT, the
+# oracle itrace and the UART output must be byte-identical.  A run the
+# block engine refuses must be refused with exit 2, a reason and no output,
+# and --engine auto must then give the insn engine's files.  Each argument after
+# OUTDIR is an ELF path, optionally followed by ':'-separated extra capture
+# options (e.g. "x.elf:--max-insns:300000").
+# Usage: capture_engines.sh CITCAT DATADIR OUTDIR ELF[:OPT...]...
+set -u
+citcat=$1 datadir=$2 out=$3
+shift 3
+mkdir -p "$out"
+fail=0 nblock=0
+for spec in "$@"; do
+  IFS=: read -r -a parts <<<"$spec"
+  elf=${parts[0]}
+  extra=("${parts[@]:1}")
+  n=$(basename "$elf" .elf)
+  case $n in
+    uartline*) extra+=(--uart-in "$datadir/uartline.txt");;
+    wfi_dma) head -c 4096 /dev/zero >"$out/dma.bin"; extra+=(--ram 64M --dma-in "$out/dma.bin");;
+  esac
+  r=$out/$n
+  for e in insn block; do
+    rm -f "$r.$e.cat" "$r.$e.oracle" "$r.$e.uart"
+    "$citcat" capture "$elf" -q --seed 1 --engine $e -o "$r.$e.cat" --oracle "$r.$e.oracle" \
+      --uart-out "$r.$e.uart" "${extra[@]}" 2>"$r.$e.log"
+    echo $? >"$r.$e.rc"
+  done
+  ri=$(cat "$r.insn.rc") rb=$(cat "$r.block.rc")
+  if [ "$ri" != 0 ] && [ "$ri" != 3 ]; then echo "FAIL $n: insn engine exit $ri"; cat "$r.insn.log"; fail=1; continue; fi
+  same() { cmp "$r.insn.cat" "$r.$1.cat" && cmp "$r.insn.oracle" "$r.$1.oracle" && cmp "$r.insn.uart" "$r.$1.uart"; }
+  if [ "$rb" = 2 ] && grep -q "block engine does not take this run" "$r.block.log"; then
+    if [ -e "$r.block.cat" ] || [ -e "$r.block.oracle" ]; then echo "FAIL $n: output left after a refusal"; fail=1; continue; fi
+    "$citcat" capture "$elf" -q --seed 1 --engine auto -o "$r.auto.cat" --oracle "$r.auto.oracle" \
+      --uart-out "$r.auto.uart" "${extra[@]}" 2>"$r.auto.log"
+    ra=$?
+    if [ "$ra" != "$ri" ] || ! same auto; then echo "FAIL $n: auto after a refusal"; fail=1; continue; fi
+    echo "ok   $n (refused: $(sed -n 's/.*this run: //p' "$r.block.log"))"
+    continue
+  fi
+  if [ "$rb" != "$ri" ]; then
+    echo "FAIL $n: exit insn $ri, block $rb"; cat "$r.block.log"; fail=1; continue
+  fi
+  if ! same block; then echo "FAIL $n: outputs differ"; fail=1; continue; fi
+  nblock=$((nblock + 1))
+  echo "ok   $n (exit $ri; CAT $(stat -c %s "$r.insn.cat") bytes, oracle $(stat -c %s "$r.insn.oracle") bytes identical)"
+done
+[ $nblock -gt 0 ] || { echo "FAIL: no run was taken by the block engine"; fail=1; }
+exit $fail
