@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char wet_help[] =
-	"usage: citcat wet RUN.ims RUN.aes -o RUN.wet [--nodes path|bb] [--segment N] [--json]\n"
+	"usage: citcat wet RUN.ims RUN.aes -o RUN.wet [--nodes path|bb] [--seg-insns N] [--segment K] [--json]\n"
 	"       citcat wet query RUN.wet QUERY [--json] [-o OUT]\n\n"
 	"Builds the whole execution trace (WET) of a run while replaying it from its\n"
 	"IMS and AES: the control flow as node executions (paths or basic blocks)\n"
@@ -20,7 +20,10 @@ static const char wet_help[] =
 	"predictors (WET.md).\n"
 	"  --nodes path|bb  node kind: Ball-Larus paths of each function's dynamic CFG\n"
 	"                   (default) or basic blocks (runs of consecutive addresses)\n"
-	"  --segment N      instructions per segment (default 65536)\n"
+	"  --seg-insns N    instructions per WET segment (default 65536)\n"
+	"  --segment K      the WET of segment K of a checkpointed capture's IMS and\n"
+	"                   AES bundles (the run between checkpoints K and K + 1, as\n"
+	"                   citcat replay --segment K regenerates it; WET.md)\n"
 	"Queries (INDEX = the instruction's position in the itrace, interrupt entries\n"
 	"not counted, from 0; timestamps number node executions from 1; RUN.wet may be\n"
 	"compressed whole, .lz4/.zst/.xz, or - for standard input):\n"
@@ -93,10 +96,14 @@ static int cmd_wet_build(int argc, char **argv)
 				c.node_kind = CITCAT_WET_NODES_PATH;
 			else
 				return cli_usage_error("wet", "--nodes %s: 'path' or 'bb'", argv[i]);
-		} else if (strcmp(a, "--segment") == 0 && i + 1 < argc) {
+		} else if (strcmp(a, "--seg-insns") == 0 && i + 1 < argc) {
 			if (cli_parse_u64(argv[++i], &v) || v < 1 || v > (1u << 19))
-				return cli_usage_error("wet", "--segment: a number from 1 to 524288");
+				return cli_usage_error("wet", "--seg-insns: a number from 1 to 524288");
 			c.seg_insns = (uint32_t)v;
+		} else if (strcmp(a, "--segment") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &v) || v >= UINT32_MAX)
+				return cli_usage_error("wet", "bad segment number '%s'", argv[i]);
+			c.capture_segment = v + 1;
 		} else if (strcmp(a, "--json") == 0) {
 			json = 1;
 		} else if (a[0] == '-' && a[1]) {

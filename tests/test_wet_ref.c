@@ -133,9 +133,7 @@ static int obs_record(void *ctx, const struct citcat_itrace_rec *r, const uint32
 	f->size[f->n] = r->thumb ? r->size : 4;
 	f->thumb[f->n] = r->thumb;
 	f->it[f->n] = (uint8_t)f->itk.it;
-	if (f->m7) /* no IRQ mode: the IT state only advances (entries clear it) */
-		f->itk.it = wet_it_next(f->itk.it, r->word, f->size[f->n], 1);
-	else
+	if (!f->m7) /* the M7's: compute_deps_m7, which finds the exception returns */
 		wet_itk_step(&f->itk, r->word, f->size[f->n], r->thumb, f->cpsr, regs[CITCAT_OBS_CPSR]);
 	f->cpsr = regs[CITCAT_OBS_CPSR];
 	memcpy(f->regs[f->n], regs, sizeof f->regs[0]);
@@ -276,8 +274,8 @@ static void compute_deps_m7(struct ref *f, struct wet_decoder *dec, uint32_t ram
 	REQ(mem != NULL, "out of memory");
 	f->dep_first = malloc(f->n * sizeof *f->dep_first);
 	f->dep_n = malloc(f->n * sizeof *f->dep_n);
-	uint64_t e = 0, defs_checked = 0, returns = 0, undone = 0;
-	unsigned ul = 0;
+	uint64_t e = 0, defs_checked = 0, returns = 0, undone = 0, it_returns = 0;
+	unsigned ul = 0, it = 0; /* the IT state before j */
 	uint8_t uph[64];
 	uint64_t uold[64];
 #define SETW(ph, w) do { uph[ul] = (uint8_t)(ph); uold[ul++] = reg[ph]; reg[ph] = (w); } while (0)
@@ -309,8 +307,11 @@ static void compute_deps_m7(struct ref *f, struct wet_decoder *dec, uint32_t ram
 			reg[14] = 0;
 			st = v->regs;
 			after_irq = 1;
+			it = 0; /* an entry clears it */
 		}
 		ul = 0;
+		f->it[j] = (uint8_t)it;
+		it = wet_it_next(it, f->word[j], f->size[j], 1);
 		uint32_t xpsr = st[CITCAT_OBS_CPSR];
 		int psp = !(xpsr & 0x1ff) && (st[CITCAT_OBS_SPSR] & 2);
 		struct wet_du du;
@@ -370,14 +371,22 @@ static void compute_deps_m7(struct ref *f, struct wet_decoder *dec, uint32_t ram
 				SETW(!(aft[CITCAT_OBS_CPSR] & 0x1ff) && (aft[CITCAT_OBS_SPSR] & 2) ? 15 : 13, j + 1);
 				SETW(wet_phys_sys(WET_SYS_CONTROL), j + 1);
 				SETW(wet_phys_sys(WET_SYS_FAULTMASK), j + 1);
+				/* it resumes with the unstacked xPSR's IT state (IT[1:0]
+				 * at 26:25, IT[7:2] at 15:10): not 0 after a precise fault
+				 * inside an IT block (m7it) */
+				uint32_t x = (uint32_t)f->acc[f->acc_first[j] + f->acc_n[j] - 1].value;
+				it = ((x >> 25) & 3u) | ((x >> 10) & 0x3fu) << 2;
+				if (it)
+					it_returns++;
 				returns++;
 			}
 		}
 	}
 #undef SETW
 	REQ(defs_checked > f->n / 2, "too few def sets checked");
-	printf("M7 model: %" PRIu64 " exception returns, %" PRIu64 " faulted instructions undone, %" PRIu64 " def sets checked\n",
-	       returns, undone, defs_checked);
+	printf("M7 model: %" PRIu64 " exception returns (%" PRIu64 " into an IT block), %" PRIu64
+	       " faulted instructions undone, %" PRIu64 " def sets checked\n",
+	       returns, it_returns, undone, defs_checked);
 	free(mem);
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# What stays refused on the M7 (WET.md "Not in version 6"): a checkpointed
-# capture.  Its IMS is a segment bundle, which `citcat wet` refuses with
-# exit 2, naming the IMS and the segment count, leaving no output file.
+# What stays refused on the M7 (WET.md "Checkpointed captures"): the whole
+# of a checkpointed capture.  Its IMS is a segment bundle, which `citcat
+# wet` without --segment K refuses with exit 2, naming the IMS, the segment
+# count and --segment, leaving no output file (one segment's WET:
+# tests/wet_m7_seg.sh).
 # Usage: wet_m7_ckpt.sh CITCAT ELF
 set -u
 citcat=$1 elf=$2
@@ -16,5 +18,5 @@ rc=$?
 [ "$rc" = 2 ] || { echo "FAIL: citcat wet on a checkpointed M7 run exited $rc, want 2: $(cat "$d/err")"; exit 1; }
 [ ! -e "$d/r.wet" ] || { echo "FAIL: citcat wet left an output file"; exit 1; }
 ls "$d" | grep -q 'r\.wet' && { echo "FAIL: citcat wet left a temporary file: $(ls "$d")"; exit 1; }
-grep -q "r\.ims: .*segments" "$d/err" || { echo "FAIL: the message does not name the IMS and its segments: $(cat "$d/err")"; exit 1; }
+grep -q "r\.ims: .*segments.*--segment" "$d/err" || { echo "FAIL: the message does not name the IMS, its segments and --segment: $(cat "$d/err")"; exit 1; }
 echo "ok: $(cat "$d/err")"

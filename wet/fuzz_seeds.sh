@@ -2,12 +2,12 @@
 # Regenerates the WET fuzz seeds (tests/fuzz/corpus/wet, WET.md "Fuzzing
 # the reader") with the current format.  Each seed is one flag byte (odd:
 # the fuzz target reseals the checksums first) followed by a WET:
-#   small.wet           0x00 + counter, first 560 instructions run (402 traced), --segment 128 (4 segments)
+#   small.wet           0x00 + counter, first 560 instructions run (402 traced), --seg-insns 128 (4 segments)
 #   small_resealed.wet  0x01 + the same WET
 #   bb.wet              0x00 + sched, first 3000 instructions run (2833 traced, 2 interrupts), --nodes bb
-#   irqs.wet            0x00 + the same run, path nodes, --segment 1024 (3 segments)
+#   irqs.wet            0x00 + the same run, path nodes, --seg-insns 1024 (3 segments)
 #   trunc.wet           the first 3001 bytes of irqs.wet (a WET cut short)
-#   thumb.wet           0x00 + sched_thumb, first 3000 instructions run, --segment 1024 (version 6:
+#   thumb.wet           0x00 + sched_thumb, first 3000 instructions run, --seg-insns 1024 (version 6:
 #                       Thumb statements, 16- and 32-bit, some in IT blocks)
 #   thumb_bb.wet        0x01 + the same run, --nodes bb
 # Captures use --seed 1.  Usage: wet/fuzz_seeds.sh CITCAT EXAMPLES_DIR OUT_DIR
@@ -25,17 +25,17 @@ seed() { # FLAG OUT WET
   { printf "\\x$1"; cat "$3"; } >"$out/$2"
 }
 run small counter 560
-"$citcat" wet "$t/small.ims" "$t/small.aes" -o "$t/small.wet" --segment 128 2>/dev/null
+"$citcat" wet "$t/small.ims" "$t/small.aes" -o "$t/small.wet" --seg-insns 128 2>/dev/null
 run sched sched 3000
 "$citcat" wet "$t/sched.ims" "$t/sched.aes" -o "$t/bb.wet" --nodes bb 2>/dev/null
-"$citcat" wet "$t/sched.ims" "$t/sched.aes" -o "$t/irqs.wet" --segment 1024 2>/dev/null
+"$citcat" wet "$t/sched.ims" "$t/sched.aes" -o "$t/irqs.wet" --seg-insns 1024 2>/dev/null
 seed 00 small.wet "$t/small.wet"
 seed 01 small_resealed.wet "$t/small.wet"
 seed 00 bb.wet "$t/bb.wet"
 seed 00 irqs.wet "$t/irqs.wet"
 head -c 3001 "$out/irqs.wet" >"$out/trunc.wet"
 run sthumb sched_thumb 3000
-"$citcat" wet "$t/sthumb.ims" "$t/sthumb.aes" -o "$t/thumb.wet" --segment 1024 2>/dev/null
+"$citcat" wet "$t/sthumb.ims" "$t/sthumb.aes" -o "$t/thumb.wet" --seg-insns 1024 2>/dev/null
 "$citcat" wet "$t/sthumb.ims" "$t/sthumb.aes" -o "$t/thumb_bb.wet" --nodes bb 2>/dev/null
 seed 00 thumb.wet "$t/thumb.wet"
 seed 01 thumb_bb.wet "$t/thumb_bb.wet"

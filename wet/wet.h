@@ -47,6 +47,10 @@ struct citcat_wet_build_config {
 	int node_kind;        /* CITCAT_WET_NODES_PATH (default) or CITCAT_WET_NODES_BB */
 	int (*progress)(void *ctx, uint64_t insns, uint64_t total);
 	void *progress_ctx;
+	/* 0: the IMS and AES files' only segment; K + 1: segment K of the IMS
+	 * and AES segment bundles of a checkpointed capture (as
+	 * citcat_replay_config.segment; WET.md "Checkpointed captures") */
+	uint64_t capture_segment;
 };
 void citcat_wet_build_config_default(struct citcat_wet_build_config *c);
 

@@ -147,6 +147,16 @@ static int m7_exc_return(const struct citcat_itrace_rec *r, const uint32_t *befo
 	return v == 0xFFFFFFF1u || v == 0xFFFFFFF9u || v == 0xFFFFFFFDu;
 }
 
+/* The IT state an exception return R resumes with: the unstacked xPSR's
+ * (its last read) IT bits, IT[1:0] at 26:25 and IT[7:2] at 15:10; not 0
+ * when a precise fault inside an IT block stacked them (TARGET-M7.md "IT
+ * blocks and bus errors"). */
+static unsigned m7_ret_it(const struct citcat_itrace_rec *r)
+{
+	uint32_t x = (uint32_t)r->acc[r->n_acc - 1].value;
+	return ((x >> 25) & 3u) | ((x >> 10) & 0x3fu) << 2;
+}
+
 struct builder {
 	const struct citcat_wet_build_config *cfg;
 	struct citcat_wet_build_result *res;
@@ -757,7 +767,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	uint32_t pc = (uint32_t)r->pc;
 	uint64_t parent = 0;
 	int cont = 0;
-	unsigned isa = wet_isa_of(r->size, r->thumb), it = b->itk.it;
+	unsigned isa = wet_isa_of(r->size, r->thumb), it = b->itk.it, ret_it = 0;
 	int rc = wet_cd_insn_isa(b->cd, b->insns, pc, r->word, wet_isa_size(isa), isa != WET_ISA_A32,
 				 cd_passed(r, it, b->cpsr), cd_mode(b), b->sp, &parent, &cont);
 	if (rc)
@@ -902,6 +912,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 				set_reg_w(b, wet_phys_sys(WET_SYS_CONTROL), me);
 				set_reg_w(b, wet_phys_sys(WET_SYS_FAULTMASK), me);
 				b->m7_cut = 1;
+				ret_it = m7_ret_it(r);
 			}
 		}
 		b->res->regvals += du->ndef;
@@ -921,7 +932,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	if (b->m7) {
 		b->itk.it = wet_it_next(b->itk.it, r->word, r->size, 1);
 		if (b->m7_cut)
-			b->itk.it = 0; /* the stacked IT bits are always 0 (TARGET-M7.md) */
+			b->itk.it = ret_it; /* resumes with the frame's IT state */
 		m7_insn(&b->m7t, r, regs);
 	} else {
 		wet_itk_step(&b->itk, r->word, r->thumb ? r->size : 4u, r->thumb, b->cpsr, regs[CITCAT_OBS_CPSR]);
@@ -1072,7 +1083,7 @@ static int p1_record(void *ctx, const struct citcat_itrace_rec *r, const uint32_
 			return citcat_errinfo_set(&p->err, rc, UINT64_MAX, "control dependences: %s", citcat_errstr(rc));
 		p->itk.it = wet_it_next(p->itk.it, r->word, r->size, 1);
 		if (passed && m7_exc_return(r, p->m7t.regs, &exc))
-			p->itk.it = 0;
+			p->itk.it = m7_ret_it(r);
 		m7_insn(&p->m7t, r, regs);
 		p->cpsr = regs[CITCAT_OBS_CPSR];
 		p->sp = regs[CITCAT_OBS_SP];
@@ -1113,6 +1124,16 @@ static int p1_start(void *ctx, const uint32_t *regs)
 	memcpy(p->m7t.regs, regs, sizeof p->m7t.regs);
 	p->cpsr = regs[CITCAT_OBS_CPSR];
 	p->sp = regs[CITCAT_OBS_SP];
+	/* an A-target run that starts in FIQ, abort or undefined mode (a
+	 * segment of a checkpointed capture cut alone): the model has no
+	 * banked FIQ r8-r12 and no entries into those modes (WET.md
+	 * "Checkpointed captures") */
+	unsigned m = p->cpsr & 0x1f;
+	if (!p->m7 && (m == 0x11 || m == 0x17 || m == 0x1b))
+		return citcat_errinfo_set(&p->err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					  "the run starts in %s mode (CPSR 0x%08x): the WET models the A target's "
+					  "runs from reset and IRQ-mode entries, not segments of checkpointed captures",
+					  m == 0x11 ? "FIQ" : m == 0x17 ? "abort" : "undefined", (unsigned)p->cpsr);
 	return 0;
 }
 
@@ -1250,7 +1271,8 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	b->seg_first_ts = 1;
 	b->seg_reach = UINT64_MAX;
 	struct citcat_ims ims;
-	if ((rc = citcat_ims_read(c.ims_path, &ims, err))) {
+	if ((rc = c.capture_segment ? citcat_ims_read_segment(c.ims_path, c.capture_segment - 1, &ims, err)
+				    : citcat_ims_read(c.ims_path, &ims, err))) {
 		res->replay.err_path = c.ims_path;
 		free(b);
 		return rc;
@@ -1261,6 +1283,15 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	citcat_ims_fini(&ims);
 	/* a Cortex-M7 run: the M-profile register model (WET.md "Cortex-M7") */
 	b->m7 = isa == CITCAT_ISA_M7;
+	if (c.capture_segment && !b->m7) {
+		rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					"--segment %llu: the WET of a checkpointed capture's segment is built for "
+					"Cortex-M7 runs only (the A target's checkpoints enter FIQ mode, whose banked "
+					"r8-r12 the WET does not model)",
+					(unsigned long long)(c.capture_segment - 1));
+		res->replay.err_path = c.ims_path;
+		goto out;
+	}
 	if (wet_decoder_open(&b->dec)) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "cannot open Capstone");
 		goto out;
@@ -1283,6 +1314,7 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	citcat_replay_config_default(&rcfg);
 	rcfg.ims_path = c.ims_path;
 	rcfg.aes_path = c.aes_path;
+	rcfg.segment = c.capture_segment;
 	rcfg.progress = c.progress;
 	rcfg.progress_ctx = c.progress_ctx;
 	/* pass 1: the CFG of every function, then the control dependences */
