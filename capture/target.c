@@ -835,14 +835,20 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 		t->blk_precise = 1;
 		t->blk_switches++;
 		/* a switch costs the retranslation of the code that runs next
-		 * (about 0.2 ms, sched): more than 32 switches within 65536
-		 * instructions and the next 2^20 run per instruction */
-		if (t->insns - t->blk_win_start > 65536) {
+		 * (about 0.2 ms, sched), the time of some 10^4 instructions: more
+		 * than 4 switches within 2^18 instructions and the next 2^20 run
+		 * per instruction, twice as many each time it happens again (up
+		 * to 2^30), so that a run that keeps switching (Thumb code
+		 * interrupted into A32 handlers, sha256_long_thumb) pays a
+		 * bounded number of bursts */
+		if (t->insns - t->blk_win_start > (1u << 18)) {
 			t->blk_win_start = t->insns;
 			t->blk_win_n = 0;
 		}
-		if (++t->blk_win_n > 32) {
-			t->blk_hold_until = t->insns + (1u << 20);
+		if (++t->blk_win_n > 4) {
+			t->blk_hold_until = t->insns + ((uint64_t)1 << (20 + t->blk_hold_n));
+			if (t->blk_hold_n < 10)
+				t->blk_hold_n++;
 			t->blk_win_start = t->insns;
 			t->blk_win_n = 0;
 		}

@@ -137,6 +137,7 @@ struct target {
 	/* switches since BLK_WIN_START (instructions); per instruction until
 	 * BLK_HOLD_UNTIL after too many (cblk_switch) */
 	uint64_t blk_win_start, blk_win_n, blk_hold_until;
+	unsigned blk_hold_n; /* back-offs so far (cblk_switch) */
 	uint64_t blk_pen_insn, blk_pen_acc; /* cycle bounds: one instruction, one access */
 
 	struct citcat_errinfo *err;
