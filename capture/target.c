@@ -194,26 +194,28 @@ static uint32_t dev_read(struct target *t, uint32_t off)
 	return 0;
 }
 
+/* The device whose registers hold OFF in the static table (no target
+ * needed: the replayers ask too), or NULL. */
+static const struct device *dev_static(uint32_t off)
+{
+	for (unsigned i = 0; i < target_ndevices; i++)
+		if (off - target_devices[i]->base < target_devices[i]->size)
+			return target_devices[i];
+	return NULL;
+}
+
 /* Decided before the write reaches the bus, so that a write the device
  * refuses is a bus error rather than an UWRITE in the CAT. */
 int target_dev_writable(uint32_t off)
 {
-	for (unsigned i = 0; i < target_ndevices; i++) {
-		const struct device *d = target_devices[i];
-		if (off - d->base < d->size)
-			return d->writable && d->writable(off - d->base);
-	}
-	return 0;
+	const struct device *d = dev_static(off);
+	return d && d->writable && d->writable(off - d->base);
 }
 
 int target_dev_readable(uint32_t off)
 {
-	for (unsigned i = 0; i < target_ndevices; i++) {
-		const struct device *d = target_devices[i];
-		if (off - d->base < d->size)
-			return d->readable && d->readable(off - d->base);
-	}
-	return 0;
+	const struct device *d = dev_static(off);
+	return d && d->readable && d->readable(off - d->base);
 }
 
 #define dev_writable target_dev_writable /* the name the call site below uses */
