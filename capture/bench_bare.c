@@ -224,10 +224,13 @@ static int next_event(struct citcat_aes_reader *ev, struct citcat_aes_rec *ar, s
 }
 
 static void empty_code(uc_engine *uc, uint64_t a, uint32_t size, void *ctx) {}
+static void empty_block(uc_engine *uc, uint64_t a, uint32_t size, void *ctx) {}
 static void empty_mem(uc_engine *uc, uc_mem_type type, uint64_t a, int size, int64_t value, void *ctx) {}
 
 /* Opens engine E with the IMS's memory and registers.  HOOKS: 1 the empty
- * hooks (cc_bare_run_hooked), 2 the shadow's code hook. */
+ * hooks (cc_bare_run_hooked), 2 the shadow's code hook, 3 an empty block
+ * hook and the empty memory hook, 4 the empty memory hook alone
+ * (cc_bare_run_floor). */
 static int eng_open(struct eng *e, const struct citcat_ims *ims, const char *ims_path, const char *aes_path,
 		    const char *itrace_path, int hooks, struct citcat_errinfo *err)
 {
@@ -287,7 +290,9 @@ static int eng_open(struct eng *e, const struct citcat_ims *ims, const char *ims
 	}
 	if (!ue && hooks == 1)
 		ue = uc_hook_add(e->uc, &hk, UC_HOOK_CODE, empty_code, NULL, 1, 0);
-	if (!ue && hooks == 1)
+	if (!ue && hooks == 3)
+		ue = uc_hook_add(e->uc, &hk, UC_HOOK_BLOCK, empty_block, NULL, 1, 0);
+	if (!ue && (hooks == 1 || hooks == 3 || hooks == 4))
 		ue = uc_hook_add(e->uc, &hk, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, empty_mem, NULL, e->ram_base,
 				 (uint64_t)e->ram_base + e->ram_size - 1);
 	if (!ue && hooks == 2)
@@ -355,6 +360,12 @@ int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *i
 		       struct citcat_errinfo *err)
 {
 	return bare_run(ims_path, aes_path, itrace_path, r, err, 1);
+}
+
+int cc_bare_run_floor(const char *ims_path, const char *aes_path, const char *itrace_path, int block,
+		      struct cc_bare_result *r, struct citcat_errinfo *err)
+{
+	return bare_run(ims_path, aes_path, itrace_path, r, err, block ? 3 : 4);
 }
 
 static void path_bad(struct cc_bare_result *r, uint32_t pc, uint32_t want)

@@ -80,4 +80,14 @@ int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_p
 int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
 		       struct citcat_errinfo *err);
 
+/* The same run with only an empty memory hook on every RAM access, and,
+ * when BLOCK, an empty UC_HOOK_BLOCK on every translation block: what the
+ * block engines (capture --engine block, replay's block engine) cannot
+ * avoid paying, since they see every data access but not every
+ * instruction; the floor of any model that drives a data cache from
+ * Unicorn 2.0.1's hooks (replay/REPLAY.md "The floor of a hooked run").
+ * Same results as cc_bare_run. */
+int cc_bare_run_floor(const char *ims_path, const char *aes_path, const char *itrace_path, int block,
+		      struct cc_bare_result *r, struct citcat_errinfo *err);
+
 #endif

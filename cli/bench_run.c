@@ -36,7 +36,10 @@ static const char bench_all_help[] =
 	"capture and replay the run loop is timed and set-up is on its own line.\n"
 	"'bare + empty hooks' is that baseline with an empty code hook on every\n"
 	"instruction and an empty memory hook on every RAM access: the ceiling of\n"
-	"any model built on per-instruction hooks.\n"
+	"any model built on per-instruction hooks.  'bare + empty block+mem hooks'\n"
+	"has an empty block hook and the memory hook only, and 'bare + empty mem hook'\n"
+	"the memory hook alone: the floor of any model that sees every data access\n"
+	"(the block engines).\n"
 	"Figures: seconds, Minsn/s (instructions of that phase: capture counts the\n"
 	"boot before the trace start too) and the ratio to the bare Minsn/s.\n"
 	"Files are compressed and written on a second thread (common/container.c);\n"
@@ -216,6 +219,17 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 		goto out;
 	}
 	add(f, "bare + empty hooks", hk.insns, hk.run_s, hk.setup_s);
+	/* the floor of the block engines: every access hooked, no instruction */
+	if (cc_bare_run_floor(ims_p, aes_p, itr, 1, &hk, &err)) {
+		cli_errinfo(ims_p, &err);
+		goto out;
+	}
+	add(f, "bare + empty block+mem hooks", hk.insns, hk.run_s, hk.setup_s);
+	if (cc_bare_run_floor(ims_p, aes_p, itr, 0, &hk, &err)) {
+		cli_errinfo(ims_p, &err);
+		goto out;
+	}
+	add(f, "bare + empty mem hook", hk.insns, hk.run_s, hk.setup_s);
 	if (all) {
 		char list[256], *save = NULL;
 		snprintf(list, sizeof list, "%s", formats);
@@ -304,8 +318,8 @@ int bench_all(int argc, char **argv, int all)
 		} else {
 			printf("%s: %llu instructions (%llu traced)\n", name, (unsigned long long)f.insns,
 			       (unsigned long long)f.traced);
-			printf("  %-26s %10s %10s %10s %7s\n", "phase", "seconds", "set-up s", "Minsn/s", "ratio");
-			printf("  %-26s %10.3f %10.3f %10.2f %7.3f   (%llu segments, %llu irqs, %llu DMA, path %s)\n",
+			printf("  %-30s %10s %10s %10s %7s\n", "phase", "seconds", "set-up s", "Minsn/s", "ratio");
+			printf("  %-30s %10.3f %10.3f %10.2f %7.3f   (%llu segments, %llu irqs, %llu DMA, path %s)\n",
 			       "bare Unicorn", f.bare.run_s, f.bare.setup_s, bare, 1.0, (unsigned long long)f.bare.segments,
 			       (unsigned long long)f.bare.irqs, (unsigned long long)f.bare.dma,
 			       f.bare.path_ok ? "as recorded" : "DIFFERS from the recording");
@@ -315,7 +329,7 @@ int bench_all(int argc, char **argv, int all)
 				       (unsigned long long)f.bare.dev_reads_recorded);
 			for (int i = 0; i < f.n; i++) {
 				double m = mips(f.ph[i].insns, f.ph[i].run_s);
-				printf("  %-26s %10.3f %10.3f %10.2f %7.3f\n", f.ph[i].name, f.ph[i].run_s, f.ph[i].setup_s, m,
+				printf("  %-30s %10.3f %10.3f %10.2f %7.3f\n", f.ph[i].name, f.ph[i].run_s, f.ph[i].setup_s, m,
 				       bare > 0 ? m / bare : 0.0);
 			}
 		}
