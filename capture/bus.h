@@ -54,7 +54,17 @@ static inline void bus_ifetch(struct bus *b, uint32_t addr)
 
 /* A cached data access of SIZE bytes at ADDR (in RAM) by the core; VALUE is
  * the stored value for writes (used in write-through mode). */
-void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value);
+void bus_data_slow(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value);
+static inline void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value)
+{
+	/* the common case inline: within one line, a hit on the way its set
+	 * used last, and not a write-through store (which goes to the bus) */
+	uint32_t ln = addr >> b->dline_shift;
+	int wt_store = is_write && b->cfg.dcache.write_through;
+	if (!wt_store && ln == (addr + size - 1) >> b->dline_shift && cache_hit_last(&b->dc, ln, is_write))
+		return;
+	bus_data_slow(b, addr, size, is_write, value);
+}
 
 /* An uncached access to the device window (the core's read value or written
  * value).  Cache-maintenance commands take effect here, after the event. */

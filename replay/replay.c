@@ -304,15 +304,17 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		v &= (1ull << (8 * size)) - 1;
 	uint32_t a = (uint32_t)addr, off = a - p->c.ram_base;
 	if (w) {
-		for (int i = 0; i < size; i++)
-			replay_kset(p->c.known, off + (uint32_t)i);
+		replay_kset_range(p->c.known, off, (unsigned)size);
 	} else if (!replay_known_range(&p->c, a, (unsigned)size)) {
 		replay_diverge(&p->c, "memory image", "a read of memory the IMS holds", "a %d-byte read of 0x%08x, which the IMS does not hold",
 			size, a);
 		return;
 	}
 	bus_data(&p->c.bus, a, (unsigned)size, w, v);
-	replay_add_access(&p->c, a, (unsigned)size, w, v, 0);
+	/* the access goes into the instruction's record only for those who
+	 * take the records: nothing else reads it (--verify alone) */
+	if (p->records)
+		replay_add_access(&p->c, a, (unsigned)size, w, v, 0);
 }
 
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
