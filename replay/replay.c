@@ -576,7 +576,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
 				c->cur_pc = a;
 				c->cur_index = c->insns = n;
-				bus_ifetch_slow(bus, a);
+				bus_ifetch_line(bus, a);
 			}
 			bus->cycle += j - i;
 			for (; i < j; i++, a += 4, n++)
@@ -596,7 +596,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 				r->n_acc = 0;
 			}
 			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
-				bus_ifetch_slow(bus, a);
+				bus_ifetch_line(bus, a);
 			bus->cycle++;
 			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
 			c->insns++;
@@ -624,7 +624,12 @@ static int blk_attribute(struct replayer *p)
 	if (b) {
 		/* the next memory instruction whose condition holds on the
 		 * flags now; everything up to it retires */
-		int i = rblk_next_accessor(b, p->blk_next, p->c.uc);
+		int i = -1;
+		for (uint32_t k = p->blk_next; k < b->n; k++)
+			if (b->nacc[k]) { /* an unconditional one here, else rblk_next_accessor decides */
+				i = b->cond[k] == 14 ? (int)k : rblk_next_accessor(b, k, p->c.uc);
+				break;
+			}
 		if (i >= 0) {
 			blk_retire_run(p, b, p->blk_next, (uint32_t)i + 1);
 			p->blk_next = (uint32_t)i + 1;
