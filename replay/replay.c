@@ -19,6 +19,7 @@
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
+#include "bytes.h"
 #include "cat_feed.h"
 #include "ckpt.h"
 #include "core.h"
@@ -202,7 +203,7 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	if (same) {
 		switch (ev->kind) {
 		case CITCAT_CAT_FILL_I: case CITCAT_CAT_FILL_D: case CITCAT_CAT_WRITEBACK: case CITCAT_CAT_DMA:
-			same = rec->len == ev->len && memcmp(rec->data, ev->data, ev->len) == 0 &&
+			same = rec->len == ev->len && cc_same_bytes(rec->data, ev->data, ev->len) &&
 			       (ev->kind != CITCAT_CAT_DMA || (rec->bcount == ev->bcount && rec->pc == ev->pc));
 			data_differs = !same;
 			break;
