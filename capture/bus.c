@@ -93,7 +93,7 @@ static void data_line(struct bus *b, uint32_t ln, int is_write, uint32_t addr, u
 	emit(b, &ev);
 }
 
-void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value)
+void bus_data_slow(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value)
 {
 	uint32_t first = addr >> b->dline_shift, last = (addr + size - 1) >> b->dline_shift;
 	if (first == last) {

@@ -45,16 +45,38 @@ void bus_fini(struct bus *b);
 
 /* Instruction fetch of the 4-byte instruction at ADDR (in RAM). */
 void bus_ifetch_slow(struct bus *b, uint32_t addr);
+/* A fetch from another I-line than the last one: a hit on the way its set
+ * used last inline (cache_hit_last), else bus_ifetch_slow. */
+static inline void bus_ifetch_line(struct bus *b, uint32_t addr)
+{
+	uint32_t ln = addr >> b->iline_shift;
+	if (cache_hit_last(&b->ic, ln, 0)) {
+		b->last_iline = ln;
+		b->last_iline_valid = 1;
+		return;
+	}
+	bus_ifetch_slow(b, addr);
+}
 static inline void bus_ifetch(struct bus *b, uint32_t addr)
 {
 	if (b->last_iline_valid && (addr >> b->iline_shift) == b->last_iline)
 		return; /* same line as the last fetch: a hit that changes no state */
-	bus_ifetch_slow(b, addr);
+	bus_ifetch_line(b, addr);
 }
 
 /* A cached data access of SIZE bytes at ADDR (in RAM) by the core; VALUE is
  * the stored value for writes (used in write-through mode). */
-void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value);
+void bus_data_slow(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value);
+static inline void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value)
+{
+	/* the common case inline: within one line, a hit on the way its set
+	 * used last, and not a write-through store (which goes to the bus) */
+	uint32_t ln = addr >> b->dline_shift;
+	int wt_store = is_write && b->cfg.dcache.write_through;
+	if (!wt_store && ln == (addr + size - 1) >> b->dline_shift && cache_hit_last(&b->dc, ln, is_write))
+		return;
+	bus_data_slow(b, addr, size, is_write, value);
+}
 
 /* An uncached access to the device window (the core's read value or written
  * value).  Cache-maintenance commands take effect here, after the event. */

@@ -39,8 +39,9 @@ int cache_init(struct cache *c, const struct citcat_cache_config *cfg)
 	c->dirty = calloc(n, 1);
 	c->mru = calloc(n, 1);
 	c->stamp = calloc(n, sizeof *c->stamp);
+	c->last_way = calloc(c->nsets, 1);
 	c->rng = cfg->seed ? cfg->seed : 0x9e3779b9u;
-	if (!c->tag || !c->valid || !c->dirty || !c->mru || !c->stamp) {
+	if (!c->tag || !c->valid || !c->dirty || !c->mru || !c->stamp || !c->last_way) {
 		cache_fini(c);
 		return CITCAT_ERR_NOMEM;
 	}
@@ -54,6 +55,7 @@ void cache_fini(struct cache *c)
 	free(c->dirty);
 	free(c->mru);
 	free(c->stamp);
+	free(c->last_way);
 	free(c->fa);
 	memset(c, 0, sizeof *c);
 }
@@ -107,7 +109,13 @@ static uint32_t victim(struct cache *c, size_t base)
 
 void cache_access(struct cache *c, uint32_t ln, int is_write, int allocate, int mark_dirty, struct cache_res *r)
 {
-	size_t base = (size_t)(ln & c->set_mask) * c->ways;
+	if (cache_hit_last(c, ln, is_write && mark_dirty)) {
+		r->hit = 1;
+		r->evicted_dirty = 0;
+		return;
+	}
+	uint32_t set = ln & c->set_mask;
+	size_t base = (size_t)set * c->ways;
 	c->clock++;
 	for (uint32_t w = 0; w < c->ways; w++) {
 		if (c->valid[base + w] && c->tag[base + w] == ln) {
@@ -118,6 +126,7 @@ void cache_access(struct cache *c, uint32_t ln, int is_write, int allocate, int 
 				plru_touch(c, base, w);
 			if (is_write && mark_dirty)
 				c->dirty[base + w] = 1;
+			c->last_way[set] = (uint8_t)w;
 			r->hit = 1;
 			r->evicted_dirty = 0;
 			return;
@@ -137,6 +146,7 @@ void cache_access(struct cache *c, uint32_t ln, int is_write, int allocate, int 
 	c->tag[base + w] = ln;
 	c->dirty[base + w] = (uint8_t)(mark_dirty != 0);
 	c->stamp[base + w] = c->clock;
+	c->last_way[set] = (uint8_t)w;
 	if (c->cfg.repl == CITCAT_REPL_PLRU)
 		plru_touch(c, base, w);
 	if (c->fa) /* a newly filled line: its first-access flags clear */

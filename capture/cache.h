@@ -6,6 +6,7 @@
 #ifndef CITCAT_CACHE_H
 #define CITCAT_CACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <citcat/target.h>
@@ -18,6 +19,7 @@ struct cache {
 	uint32_t *tag;   /* line number (addr >> line_shift) per set*ways */
 	uint8_t *valid, *dirty, *mru;
 	uint64_t *stamp; /* LRU: last use; FIFO: fill time */
+	uint8_t *last_way; /* per set: the way its last access hit or filled */
 	uint64_t clock;
 	uint32_t rng;    /* random replacement generator (TARGET.md, "Random replacement") */
 	uint64_t hits, misses;
@@ -47,6 +49,25 @@ struct cache_res {
  * installs LN (dirty when MARK_DIRTY).  Without ALLOCATE a miss changes
  * nothing. */
 void cache_access(struct cache *c, uint32_t ln, int is_write, int allocate, int mark_dirty, struct cache_res *r);
+/* cache_access's hit on the way its set used last, for inline callers:
+ * when LN is in that way, does what cache_access does for the hit (sets
+ * dirty when MARK_DIRTY) and returns 1; else changes nothing and returns 0.
+ * Exact for every policy, because that way needs no replacement update:
+ * its LRU stamp is already the newest of its set (stamps are compared only
+ * within a set), a PLRU touch of the way touched last changes no bit, and
+ * FIFO and random ignore hits. */
+static inline int cache_hit_last(struct cache *c, uint32_t ln, int mark_dirty)
+{
+	uint32_t set = ln & c->set_mask;
+	size_t i = (size_t)set * c->ways + c->last_way[set];
+	if (!c->valid[i] || c->tag[i] != ln)
+		return 0;
+	c->clock++;
+	c->hits++;
+	if (mark_dirty)
+		c->dirty[i] = 1;
+	return 1;
+}
 /* Present?  Does not touch the replacement state. */
 int cache_probe(const struct cache *c, uint32_t ln, int *dirty);
 /* Invalidates line LN if present; returns 1 if it was present and dirty. */

@@ -19,6 +19,8 @@
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
+#include "bytes.h"
+#include "cat_feed.h"
 #include "ckpt.h"
 #include "core.h"
 #include "ims.h"
@@ -42,15 +44,13 @@ struct replayer {
 	int next_async;             /* next is an interrupt or DMA record */
 	uint64_t total;             /* instructions in the traced interval */
 
-	struct citcat_cat_reader *cat;
-	/* the --verify CAT's trace id, built as its events are read (IMS.md) */
-	uint64_t cat_hash, cat_insns, cat_bcount, cat_read;
-	uint32_t cat_start;
+	/* the --verify CAT (cat_feed.h): its events read so far, whether its
+	 * start (SYNC, or the segment's start marker) and end (STOP, or the
+	 * next marker) were among them; its segment (-1: the whole trace) */
+	struct cat_feed *cat;
+	uint64_t cat_read;
 	int cat_synced, cat_stopped;
-	/* --verify of one segment: its number (-1: the whole trace), the start
-	 * markers read so far, the counts at the segment's start marker */
-	int64_t cat_seg, cat_markers;
-	uint64_t cat_base_insns, cat_base_bcount;
+	int64_t cat_seg;
 
 	int fault_seen; /* the recorded fault was reproduced (AES END, CITCAT_STOP_FAULT) */
 	struct replay_m7 *m7; /* the Cortex-M7 (isa 2), else NULL */
@@ -83,44 +83,13 @@ struct replayer {
 };
 
 
-/* The next event of the --verify CAT, hashed into its trace id from SYNC to
- * STOP inclusive, as the extractors do. */
-static int cat_next(struct replayer *p, struct citcat_cat_event *ev)
+/* The next event of the --verify CAT (cat_feed.c: read, decoded and hashed
+ * into its trace id from SYNC to STOP inclusive, as the extractors do, on
+ * the feed's thread).  *EV is valid until the next call. */
+static inline int cat_next(struct replayer *p, const struct citcat_cat_event **ev)
 {
-	int rc = citcat_cat_next(p->cat, ev);
-	if (rc != 1)
-		return rc;
-	p->cat_read++;
-	if (p->cat_seg >= 0 && (ev->kind == CITCAT_CAT_SYNC || ev->kind == CITCAT_CAT_CKPT)) {
-		/* a segment's slice: from its start marker to the next one */
-		int64_t k = p->cat_markers++;
-		if (k == p->cat_seg) {
-			p->cat_synced = 1;
-			p->cat_start = ev->pc;
-			p->cat_base_insns = ev->kind == CITCAT_CAT_CKPT ? ev->insns : 0;
-			p->cat_base_bcount = ev->kind == CITCAT_CAT_CKPT ? ev->bcount : 0;
-		} else if (k == p->cat_seg + 1 && p->cat_synced && !p->cat_stopped) {
-			p->cat_hash = citcat_trace_hash_event(p->cat_hash, ev);
-			p->cat_stopped = 1;
-			p->cat_insns = ev->insns - p->cat_base_insns;
-			p->cat_bcount = ev->bcount - p->cat_base_bcount;
-			return rc;
-		}
-	} else if (ev->kind == CITCAT_CAT_SYNC && !p->cat_synced && p->cat_seg < 0) {
-		p->cat_synced = 1;
-		p->cat_start = ev->pc;
-	}
-	if (p->cat_synced && !p->cat_stopped) {
-		p->cat_hash = citcat_trace_hash_event(p->cat_hash, ev);
-		if (ev->kind == CITCAT_CAT_STOP) {
-			p->cat_stopped = 1;
-			p->cat_insns = ev->insns - p->cat_base_insns;
-			p->cat_bcount = ev->bcount - p->cat_base_bcount;
-		}
-	}
-	/* hashed as recorded; compared as the segment's AES counts them */
-	if (p->cat_seg > 0 && (ev->kind == CITCAT_CAT_IRQ || ev->kind == CITCAT_CAT_EXC || ev->kind == CITCAT_CAT_DMA))
-		ev->bcount -= p->cat_base_bcount;
+	int rc = cat_feed_next(p->cat, ev, &p->cat_synced, &p->cat_stopped);
+	p->cat_read += rc == 1;
 	return rc;
 }
 
@@ -212,51 +181,51 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	}
 	if (!p->cat || p->c.failed)
 		return;
-	struct citcat_cat_event rec;
+	const struct citcat_cat_event *rec;
 	int rc;
 	do
 		rc = cat_next(p, &rec);
 	while (rc == 1 && !p->cat_stopped &&
-	       (rec.kind == CITCAT_CAT_START || rec.kind == CITCAT_CAT_SYNC || rec.kind == CITCAT_CAT_CKPT));
+	       (rec->kind == CITCAT_CAT_START || rec->kind == CITCAT_CAT_SYNC || rec->kind == CITCAT_CAT_CKPT));
 	/* the events are described (snprintf) only for a divergence report:
 	 * doing it for every event was a fifth of --verify (REPLAY.md) */
 	char got[200], want[200];
 	if (rc < 0) {
-		replay_input_error(&p->c, p->cfg->verify_cat, citcat_cat_reader_error(p->cat));
+		replay_input_error(&p->c, p->cfg->verify_cat, citcat_cat_reader_error(cat_feed_reader(p->cat)));
 		return;
 	}
-	if (rc == 0 || rec.kind == CITCAT_CAT_STOP || p->cat_stopped) { /* the end of the trace or segment */
+	if (rc == 0 || rec->kind == CITCAT_CAT_STOP || p->cat_stopped) { /* the end of the trace or segment */
 		describe_event(got, sizeof got, ev);
 		replay_diverge(&p->c, "bus trace", "no more bus events (the recording has ended)", "%s", got);
 		return;
 	}
-	int same = rec.kind == ev->kind && rec.addr == ev->addr, data_differs = 0;
+	int same = rec->kind == ev->kind && rec->addr == ev->addr, data_differs = 0;
 	if (same) {
 		switch (ev->kind) {
 		case CITCAT_CAT_FILL_I: case CITCAT_CAT_FILL_D: case CITCAT_CAT_WRITEBACK: case CITCAT_CAT_DMA:
-			same = rec.len == ev->len && memcmp(rec.data, ev->data, ev->len) == 0 &&
-			       (ev->kind != CITCAT_CAT_DMA || (rec.bcount == ev->bcount && rec.pc == ev->pc));
+			same = rec->len == ev->len && cc_same_bytes(rec->data, ev->data, ev->len) &&
+			       (ev->kind != CITCAT_CAT_DMA || (rec->bcount == ev->bcount && rec->pc == ev->pc));
 			data_differs = !same;
 			break;
 		case CITCAT_CAT_WRITE: case CITCAT_CAT_UREAD: case CITCAT_CAT_UWRITE:
-			same = rec.size == ev->size && rec.value == ev->value;
+			same = rec->size == ev->size && rec->value == ev->value;
 			break;
 		case CITCAT_CAT_IRQ:
-			same = rec.line == ev->line && rec.bcount == ev->bcount && rec.pc == ev->pc;
+			same = rec->line == ev->line && rec->bcount == ev->bcount && rec->pc == ev->pc;
 			break;
 		case CITCAT_CAT_EXC:
-			same = rec.value == ev->value && rec.bcount == ev->bcount && rec.pc == ev->pc;
+			same = rec->value == ev->value && rec->bcount == ev->bcount && rec->pc == ev->pc;
 			break;
 		}
 	}
 	if (!same) {
 		describe_event(got, sizeof got, ev);
-		describe_event(want, sizeof want, &rec);
+		describe_event(want, sizeof want, rec);
 		if (data_differs)
 			snprintf(got + strlen(got), sizeof got - strlen(got), " (different data)");
 		replay_diverge(&p->c, "bus trace", want, "%s", got);
 		if (data_differs)
-			keep_data_diff(&p->c.res->div, &rec, ev);
+			keep_data_diff(&p->c.res->div, rec, ev);
 	}
 }
 
@@ -336,15 +305,17 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		v &= (1ull << (8 * size)) - 1;
 	uint32_t a = (uint32_t)addr, off = a - p->c.ram_base;
 	if (w) {
-		for (int i = 0; i < size; i++)
-			replay_kset(p->c.known, off + (uint32_t)i);
+		replay_kset_range(p->c.known, off, (unsigned)size);
 	} else if (!replay_known_range(&p->c, a, (unsigned)size)) {
 		replay_diverge(&p->c, "memory image", "a read of memory the IMS holds", "a %d-byte read of 0x%08x, which the IMS does not hold",
 			size, a);
 		return;
 	}
 	bus_data(&p->c.bus, a, (unsigned)size, w, v);
-	replay_add_access(&p->c, a, (unsigned)size, w, v, 0);
+	/* the access goes into the instruction's record only for those who
+	 * take the records: nothing else reads it (--verify alone) */
+	if (p->records)
+		replay_add_access(&p->c, a, (unsigned)size, w, v, 0);
 }
 
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
@@ -606,7 +577,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
 				c->cur_pc = a;
 				c->cur_index = c->insns = n;
-				bus_ifetch_slow(bus, a);
+				bus_ifetch_line(bus, a);
 			}
 			bus->cycle += j - i;
 			for (; i < j; i++, a += 4, n++)
@@ -626,7 +597,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 				r->n_acc = 0;
 			}
 			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
-				bus_ifetch_slow(bus, a);
+				bus_ifetch_line(bus, a);
 			bus->cycle++;
 			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
 			c->insns++;
@@ -654,7 +625,12 @@ static int blk_attribute(struct replayer *p)
 	if (b) {
 		/* the next memory instruction whose condition holds on the
 		 * flags now; everything up to it retires */
-		int i = rblk_next_accessor(b, p->blk_next, p->c.uc);
+		int i = -1;
+		for (uint32_t k = p->blk_next; k < b->n; k++)
+			if (b->nacc[k]) { /* an unconditional one here, else rblk_next_accessor decides */
+				i = b->cond[k] == 14 ? (int)k : rblk_next_accessor(b, k, p->c.uc);
+				break;
+			}
 		if (i >= 0) {
 			blk_retire_run(p, b, p->blk_next, (uint32_t)i + 1);
 			p->blk_next = (uint32_t)i + 1;
@@ -1032,7 +1008,7 @@ static int load_memory(struct replayer *p)
  * A different id replaces the divergence with an input error. */
 static void check_cat_id(struct replayer *p)
 {
-	struct citcat_cat_event ev;
+	const struct citcat_cat_event *ev;
 	int r = 1;
 	while (!p->cat_stopped && (r = cat_next(p, &ev)) == 1)
 		if ((p->cat_read & 0xffff) == 0 && p->cfg->progress &&
@@ -1044,11 +1020,12 @@ static void check_cat_id(struct replayer *p)
 	if (r < 0) {
 		p->c.failed = 0;
 		p->c.res->diverged = 0;
-		replay_input_error(&p->c, p->cfg->verify_cat, citcat_cat_reader_error(p->cat));
+		replay_input_error(&p->c, p->cfg->verify_cat, citcat_cat_reader_error(cat_feed_reader(p->cat)));
 		return;
 	}
 	struct citcat_trace_id id;
-	citcat_trace_id_make(citcat_cat_config(p->cat), p->cat_start, p->cat_insns, p->cat_bcount, p->cat_hash, &id);
+	const struct cat_feed_id *f = cat_feed_id(p->cat);
+	citcat_trace_id_make(citcat_cat_config(cat_feed_reader(p->cat)), f->start, f->insns, f->bcount, f->hash, &id);
 	if (p->cat_stopped && id.hash == p->ims.id.hash)
 		return;
 	p->c.failed = 0;
@@ -1138,31 +1115,34 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 	p->total = p->ims.id.insns;
 	if (cfg->verify_cat) {
-		if ((rc = citcat_cat_reader_open(&p->cat, cfg->verify_cat))) {
-			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(p->cat));
+		struct citcat_cat_reader *cr = NULL;
+		if ((rc = citcat_cat_reader_open(&cr, cfg->verify_cat))) {
+			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(cr));
+			citcat_cat_reader_close(cr);
+			goto out;
+		}
+		/* read, decoded and hashed on a second thread from here on */
+		p->cat_seg = (int64_t)cfg->verify_segment - 1;
+		if ((rc = cat_feed_open(&p->cat, cr, p->cat_seg))) {
+			replay_fail(&p->c, NULL, rc, UINT64_MAX, "out of memory");
 			goto out;
 		}
 		/* the CAT must be the one the IMS came from; skip to its start point */
-		struct citcat_cat_event ev;
+		const struct citcat_cat_event *ev = NULL;
 		uint32_t start = 0, repl[2] = {0, 0};
-		p->cat_seg = (int64_t)cfg->verify_segment - 1;
-		/* a version 6 CAT opens at the segment's checkpoint, the chunks
-		 * before it passed over unread (CAT.md) */
-		if (p->cat_seg > 0 && citcat_cat_reader_seek_segment(p->cat, (uint64_t)p->cat_seg) == 1)
-			p->cat_markers = p->cat_seg;
 		while ((rc = cat_next(p, &ev)) == 1 && !p->cat_synced)
 			;
 		if (rc == 1) {
-			start = ev.pc;
-			repl[0] = ev.repl_state[0];
-			repl[1] = ev.repl_state[1];
+			start = ev->pc;
+			repl[0] = ev->repl_state[0];
+			repl[1] = ev->repl_state[1];
 		}
 		if (rc < 0) {
-			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(p->cat));
+			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(cat_feed_reader(p->cat)));
 			goto out;
 		}
 		if (rc != 1 || start != p->ims.id.start_pc || repl[0] != p->ims.repl_state[0] || repl[1] != p->ims.repl_state[1] ||
-		    memcmp(citcat_cat_config(p->cat), &p->ims.cfg, sizeof p->ims.cfg) != 0) {
+		    memcmp(citcat_cat_config(cr), &p->ims.cfg, sizeof p->ims.cfg) != 0) {
 			rc = replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s is not the CAT %s was extracted from", cfg->verify_cat,
 				  cfg->ims_path);
 			goto out;
@@ -1302,27 +1282,27 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 	replay_oracle_end(&p->c);
 	if (!p->c.failed && p->cat) {
-		struct citcat_cat_event ev;
+		const struct citcat_cat_event *ev;
 		int r2 = cat_next(p, &ev);
 		if (r2 == 1 && !p->cat_stopped) { /* not the STOP, nor the segment's end marker */
 			char want[200];
-			describe_event(want, sizeof want, &ev);
+			describe_event(want, sizeof want, ev);
 			replay_diverge(&p->c, "bus trace", want, "the end of the replay");
 		} else if (r2 < 0) {
-			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(p->cat));
+			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(cat_feed_reader(p->cat)));
 		}
 		/* the rest of the CAT (after STOP) up to its end marker */
 		while (!p->c.failed && r2 == 1 && p->cat_seg < 0 && (r2 = cat_next(p, &ev)) == 1)
 			;
 		if (!p->c.failed && r2 < 0)
-			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(p->cat));
+			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(cat_feed_reader(p->cat)));
 	}
 	if (p->cat && p->c.failed != 2)
 		check_cat_id(p);
 	rc = replay_finish(&p->c);
 out:
 	replay_fini(&p->c);
-	citcat_cat_reader_close(p->cat);
+	cat_feed_close(p->cat);
 	citcat_aes_reader_close(p->aes);
 	citcat_ims_fini(&p->ims);
 	free(p->m7);

@@ -1,5 +1,6 @@
 /* The block engine's A32 decoder and block cache (replay_block.h). */
 #include "replay_block.h"
+#include "bytes.h"
 #include "core.h"
 #include "thumb.h"
 
@@ -318,7 +319,7 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 {
 	struct rblk *b = &c->slot[(addr >> 1) & c->mask];
 	if (b->raw && b->addr == addr && b->size == size && b->thumb == (uint32_t)thumb &&
-	    memcmp(b->raw, code, size) == 0) {
+	    cc_same_bytes(b->raw, code, size)) {
 		c->hits++;
 		return b;
 	}

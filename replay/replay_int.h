@@ -70,6 +70,17 @@ static inline int replay_kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] 
 static inline void replay_kset(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
 static inline void replay_kclr(uint8_t *m, uint32_t i) { m[i >> 3] &= (uint8_t)~(1u << (i & 7)); }
 
+/* Marks the SIZE bytes at RAM offset OFF known. */
+static inline void replay_kset_range(uint8_t *m, uint32_t off, unsigned size)
+{
+	if ((off & 7) + size <= 8) { /* within one bitmap byte: one mask */
+		m[off >> 3] |= (uint8_t)(((1u << size) - 1) << (off & 7));
+		return;
+	}
+	for (unsigned i = 0; i < size; i++)
+		replay_kset(m, off + i);
+}
+
 /* Whether every byte of [ADDR, ADDR + SIZE) (within RAM) is known. */
 static inline int replay_known_range(const struct replay_core *c, uint32_t addr, unsigned size)
 {
