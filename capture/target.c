@@ -641,10 +641,19 @@ static inline void cblk_retire_run(struct target *t, const struct rblk *b, uint3
 }
 
 /* The next instruction of the current block, from BLK_NEXT, that makes a
- * memory access (rblk_next_accessor); -1: none. */
-static int cblk_next_accessor(struct target *t)
+ * memory access (rblk_next_accessor); -1: none.  The first memory
+ * instruction found is taken here when it is unconditional (most are), with
+ * no call and no CPSR read; a conditional one is left to
+ * rblk_next_accessor, which reads the flags. */
+static inline int cblk_next_accessor(struct target *t)
 {
-	return t->blk ? rblk_next_accessor(t->blk, t->blk_next, t->uc) : -1;
+	const struct rblk *b = t->blk;
+	if (!b)
+		return -1;
+	for (uint32_t i = t->blk_next; i < b->n; i++)
+		if (b->nacc[i])
+			return b->cond[i] == 14 ? (int)i : rblk_next_accessor(b, i, t->uc);
+	return -1;
 }
 
 /* A memory-hook call in the current block: it belongs to the instruction
@@ -770,12 +779,40 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 	return b;
 }
 
+/* Whether the A32 instruction W, the last of a block, certainly leaves the
+ * core in A32 state.  Only an instruction that writes the PC from a
+ * register or memory (BX, BLX, a load or LDM of the PC, a data-processing
+ * instruction with Rd = PC, exception returns) or the CPSR can change it,
+ * and Unicorn ends a translation block at each of them
+ * (tests/test_unicorn_block.c part 11), so inside a block the state never
+ * changes.  Conservative: B and BL keep it; the miscellaneous group (BX,
+ * BLX, MSR, ERET, ...) and anything with PC in bits 12-15 or 16-19, or an
+ * LDM/STM with PC in its list, might not. */
+static inline int cblk_keeps_a32(uint32_t w)
+{
+	unsigned op = (w >> 25) & 7;
+	if (op == 5)
+		return 1; /* B, BL (BLX immediate is in the unconditional space: precise) */
+	if (op <= 1 && (w & 0x01900000) == 0x01000000)
+		return 0;
+	if (op == 4 && (w & 0x8000))
+		return 0;
+	return ((w >> 12) & 0xF) != 15 && ((w >> 16) & 0xF) != 15;
+}
+
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
-	uint32_t cpsr;
-	uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
-	t->block_thumb = (uint8_t)((cpsr >> 5) & 1); /* as core.c's block hook */
+	if (t->blk && t->blk_keeps_a32) {
+		/* the block before ran without the code hook in A32 to here
+		 * (a stop, trap or mode change in between clears BLK) and its
+		 * last instruction cannot leave A32: no CPSR read */
+		t->block_thumb = 0;
+	} else {
+		uint32_t cpsr;
+		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+		t->block_thumb = (uint8_t)((cpsr >> 5) & 1); /* as core.c's block hook */
+	}
 	if (t->failed | t->stop_request | t->faulted)
 		return;
 	if (!t->blk_precise) {
@@ -804,6 +841,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (b) {
 		t->blk = b;
+		t->blk_keeps_a32 = cblk_keeps_a32(b->word[b->n - 1]);
 		t->blk_next = 0;
 		t->blk_acc_left = 0;
 		t->blk_blocks++;

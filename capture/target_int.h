@@ -133,6 +133,7 @@ struct target {
 	uc_hook blk_code_hook;
 	struct rblk_cache *blk_cache;
 	const struct rblk *blk;
+	int blk_keeps_a32; /* BLK's last instruction cannot leave A32 (cblk_keeps_a32) */
 	uint64_t blk_switches, blk_prog_mark, blk_blocks;
 	/* switches since BLK_WIN_START (instructions); per instruction until
 	 * BLK_HOLD_UNTIL after too many (cblk_switch) */
