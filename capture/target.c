@@ -304,6 +304,8 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	if (!t->blk_precise && !cblk_attribute(t))
 		return;
 	int w = type == UC_MEM_WRITE;
+	if (w && t->blk && (uint32_t)addr < t->blk->addr + t->blk->size && (uint32_t)addr + (uint32_t)size > t->blk->addr)
+		t->blk_code_written = 1; /* cblk_retire_run reads the rest of the block from RAM */
 	uint64_t v = (uint64_t)value;
 	if (size < 8)
 		v &= (1ull << (8 * size)) - 1;
@@ -611,12 +613,28 @@ static inline void cblk_retire_run(struct target *t, const struct rblk *b, uint3
 {
 	if (from >= to)
 		return;
-	uint32_t a = b->addr + 4 * from;
+	uint32_t a = b->addr + (b->thumb ? b->off[from] : 4 * from);
 	if (t->cur_valid)
 		flush_oracle(t);
 	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
 		t->bcount++;
 	t->after_exception = 0;
+	if (b->thumb) {
+		/* T16 and T32: retire as hook_code does, the ITSTATE included;
+		 * an instruction of an IT block whose condition fails retires in
+		 * its place too, as it_skipped retires it at the next boundary
+		 * (it makes no access, so no data access lies between) */
+		for (uint32_t i = from; i < to; i++) {
+			if (t->cur_valid)
+				flush_oracle(t);
+			a = b->addr + b->off[i];
+			/* the decoded word equals RAM's unless a store of this block
+			 * execution wrote into the block (blk_code_written) */
+			uint32_t w = t->blk_code_written ? thumb_word_at(t->ram + (a - t->ram_base), b->isz[i]) : b->word[i];
+			retire(t, a, b->isz[i], w, 1);
+		}
+		return;
+	}
 	if (t->oracle) {
 		for (uint32_t i = from; i < to; i++, a += 4) {
 			if (t->cur_valid)
@@ -711,7 +729,10 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 		cblk_finish(t);
 		if (!dev)
 			return 0;
-		t->blk_switch_pc = a;
+		/* the state the fetch is made in (a branch may have changed it) */
+		uint32_t cpsr;
+		uc_reg_read(t->uc, UC_ARM_REG_CPSR, &cpsr);
+		t->blk_switch_pc = a | ((cpsr >> 5) & 1);
 	} else if (!dev) {
 		cblk_attribute(t);
 		return 0;
@@ -731,7 +752,7 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 			return 1;
 		}
 		cblk_retire_run(t, t->blk, t->blk_next, (uint32_t)i);
-		t->blk_switch_pc = t->blk->addr + 4 * (uint32_t)i;
+		t->blk_switch_pc = t->blk->thumb ? (t->blk->addr + t->blk->off[i]) | 1 : t->blk->addr + 4 * (uint32_t)i;
 		t->blk = NULL;
 		t->blk_hold = 1; /* the block from it runs per instruction (hook_block) */
 	}
@@ -740,41 +761,57 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 }
 
 /* The block of SIZE bytes at A, about to run, when it can run without the
- * code hook: A32 (ITSTATE 0), within RAM, decodable (replay_block.h: no
- * "precise" kind), and nothing that hook_code does at a boundary can be due
- * at any of its boundaries: no trace stop, start or checkpoint point
- * pending, no interrupt request or enabled interrupt line pending, no
- * --max-insns, and the next device event beyond the cycle the block can
- * reach at most (every instruction at its worst I-fetch, every memory-hook
- * call at its worst data access).  NULL: it runs per instruction. */
+ * code hook: ITSTATE 0 in front of it, within RAM, decodable
+ * (replay_block.h: no "precise" kind; in Thumb also no memory instruction
+ * inside an IT block, so that a device access, which switches to per
+ * instruction at its instruction, never lies inside one), and nothing
+ * that hook_code does at a boundary can be due at any of its boundaries:
+ * no trace stop, start or checkpoint point pending, no interrupt request
+ * or enabled interrupt line pending, no --max-insns, and the next device
+ * event beyond the cycle the block can reach at most (every instruction at
+ * its worst I-fetch, two lines for a T32 one that straddles, every
+ * memory-hook call at its worst data access).  NULL: it runs per
+ * instruction. */
 static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t size)
 {
-	if (t->insns < t->blk_hold_until || t->block_thumb || t->itstate || !size || (size & 3) || size > 4 * RBLK_MAX_INSNS)
+	int thumb = t->block_thumb;
+	if (t->insns < t->blk_hold_until || t->itstate || !size || (size & (thumb ? 1 : 3)) ||
+	    size > 4 * RBLK_MAX_INSNS)
 		return NULL;
 	if (t->stop_request | t->failed | t->faulted | t->stop_pending | t->sync_pending | t->ckpt_point_pending |
 	    t->interrupt_pending)
 		return NULL;
 	if (t->intc_pending & t->intc_enable)
 		return NULL;
-	uint32_t n = size / 4, off = a - t->ram_base;
+	uint32_t n = thumb ? size / 2 : size / 4, off = a - t->ram_base; /* n: at most, in Thumb */
 	if (t->cfg->max_insns && t->insns + n >= t->cfg->max_insns)
 		return NULL;
 	if (off >= t->ram_size || t->ram_size - off < size)
 		return NULL;
-	const struct rblk *b = rblk_get(t->blk_cache, a, size, 0, t->ram + off); /* A32: block_thumb is 0 here */
+	const struct rblk *b = rblk_get(t->blk_cache, a, size, thumb, t->ram + off);
 	if (!b) {
 		fail(t, CITCAT_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	if (b->precise)
 		return NULL;
+	n = b->n;
+	uint64_t pen = thumb ? t->blk_pen_insn_t : t->blk_pen_insn;
+	if (thumb) {
+		uint8_t it = 0; /* ITSTATE in front of instruction I */
+		for (uint32_t i = 0; i < n; i++) {
+			if (it && b->nacc[i])
+				return NULL;
+			it = thumb_is_it(b->word[i], b->isz[i]) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(it);
+		}
+	}
 	/* at most 16 memory-hook calls an instruction (an LDM of 16 registers) */
-	if (t->next_event - t->bus.cycle > n * (t->blk_pen_insn + 16 * t->blk_pen_acc) || t->next_event < t->bus.cycle)
+	if (t->next_event - t->bus.cycle > n * (pen + 16 * t->blk_pen_acc) || t->next_event < t->bus.cycle)
 		return t->next_event < t->bus.cycle ? NULL : b;
 	uint64_t acc = 0;
 	for (uint32_t i = 0; i < n; i++)
 		acc += b->nacc[i];
-	if (t->bus.cycle + n * t->blk_pen_insn + acc * t->blk_pen_acc >= t->next_event)
+	if (t->bus.cycle + n * pen + acc * t->blk_pen_acc >= t->next_event)
 		return NULL;
 	return b;
 }
@@ -800,14 +837,48 @@ static inline int cblk_keeps_a32(uint32_t w)
 	return ((w >> 12) & 0xF) != 15 && ((w >> 16) & 0xF) != 15;
 }
 
+/* The same for the Thumb instruction W of SIZE bytes, the last of a Thumb
+ * block: whether it certainly leaves the core in Thumb state.  T16: B,
+ * B<c>, CBZ/CBNZ, and the groups whose register fields cannot name the PC
+ * (shifts, add, subtract, compare and move of low registers, data
+ * processing, loads and stores, ADR, ADD/SUB SP, PUSH, LDM/STM, extends,
+ * REV), but not the special data instructions and BX/BLX (0x44xx-0x47xx)
+ * nor POP (which can load the PC); T32: B.W, B<c>.W and BL, not BLX
+ * (immediate), which changes to A32; any other T32 instruction might. */
+static inline int cblk_keeps_thumb(uint32_t w, unsigned size)
+{
+	uint32_t hw = w & 0xFFFF;
+	if (size == 2) {
+		if (hw < 0x4400 || (hw >= 0x4800 && hw < 0xB000) || (hw >= 0xC000 && hw < 0xDE00) ||
+		    (hw >= 0xE000 && hw < 0xE800))
+			return 1;
+		if ((hw & 0xF000) == 0xB000) /* miscellaneous: all but POP, BKPT, hints, IT, CPS/SETEND */
+			return (hw & 0xFE00) != 0xBC00 && (hw & 0xFF00) != 0xBE00 && (hw & 0xFF00) != 0xBF00 &&
+			       (hw & 0xFFE0) != 0xB660 && (hw & 0xFFF0) != 0xB650;
+		return 0;
+	}
+	uint32_t hw2 = w >> 16;
+	if ((hw & 0xF800) != 0xF000 || !(hw2 & 0x8000))
+		return 0;
+	switch (hw2 & 0x5000) {
+	case 0x1000: /* B.W (T4) */
+	case 0x5000: /* BL */
+		return 1;
+	case 0x0000: /* B<c>.W (T3), unless its cond field is 111x (control instructions) */
+		return ((hw >> 7) & 7) != 7;
+	default: /* BLX (immediate): to A32 */
+		return 0;
+	}
+}
+
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
-	if (t->blk && t->blk_keeps_a32) {
-		/* the block before ran without the code hook in A32 to here
-		 * (a stop, trap or mode change in between clears BLK) and its
-		 * last instruction cannot leave A32: no CPSR read */
-		t->block_thumb = 0;
+	if (t->blk && t->blk_keeps_state) {
+		/* the block before ran without the code hook to here (a stop,
+		 * trap or mode change in between clears BLK) and its last
+		 * instruction cannot change the state: no CPSR read */
+		t->block_thumb = (uint8_t)t->blk->thumb;
 	} else {
 		uint32_t cpsr;
 		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
@@ -841,7 +912,9 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (b) {
 		t->blk = b;
-		t->blk_keeps_a32 = cblk_keeps_a32(b->word[b->n - 1]);
+		t->blk_keeps_state = b->thumb ? cblk_keeps_thumb(b->word[b->n - 1], b->isz[b->n - 1])
+					       : cblk_keeps_a32(b->word[b->n - 1]);
+		t->blk_code_written = 0;
 		t->blk_next = 0;
 		t->blk_acc_left = 0;
 		t->blk_blocks++;
@@ -915,7 +988,15 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 static int cblk_undef(struct target *t, uint32_t pc)
 {
 	const struct rblk *b = t->blk;
-	uint32_t k = b && pc - b->addr < b->size && !((pc - b->addr) & 3) ? (pc - b->addr) / 4 : UINT32_MAX;
+	uint32_t k = UINT32_MAX;
+	if (b && pc - b->addr < b->size) {
+		if (!b->thumb)
+			k = (pc - b->addr) & 3 ? UINT32_MAX : (pc - b->addr) / 4;
+		else
+			for (uint32_t i = 0; i < b->n; i++)
+				if (b->off[i] == pc - b->addr)
+					k = i;
+	}
 	if (k == UINT32_MAX || k < t->blk_next || t->blk_acc_left) {
 		fail(t, CITCAT_ERR_INTERNAL, "the block engine lost the undefined instruction at 0x%08x", pc);
 		return -1;
@@ -1117,6 +1198,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		uint64_t dl = tc->dcache.line ? tc->dcache.line : 1;
 		t->blk_pen_insn = 1 + (uint64_t)tc->pen_miss + (tc->icache.line / dl + 1) * tc->pen_wb;
 		t->blk_pen_acc = 2 * ((uint64_t)tc->pen_miss + tc->pen_wb);
+		t->blk_pen_insn_t = 1 + 2 * (t->blk_pen_insn - 1); /* a T32 instruction across two I-lines */
 	}
 
 	/* the baseline (bare): the device window is plain memory */
