@@ -609,10 +609,53 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
  * it before the instruction runs: the same value, also when a store of the
  * block changed a later instruction of it (Unicorn runs the old one in both
  * engines). */
-static inline void cblk_retire_run(struct target *t, const struct rblk *b, uint32_t from, uint32_t to)
+static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t from, uint32_t to);
+
+static inline __attribute__((always_inline)) void cblk_retire_run(struct target *t, const struct rblk *b,
+								  uint32_t from, uint32_t to)
 {
 	if (from >= to)
 		return;
+	if (b->thumb | (t->oracle != NULL)) {
+		cblk_retire_records(t, b, from, to);
+		return;
+	}
+	uint32_t a = b->addr + 4 * from;
+	if (t->cur_valid)
+		flush_oracle(t);
+	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
+		t->bcount++;
+	t->after_exception = 0;
+	/* no records (A32, no oracle; the LVT and DAF take the insn engine):
+	 * what retire does, with the counters set once for the run, since
+	 * nothing the bus calls while fetching reads them (sink_event, the
+	 * CAT).  One bus_ifetch per I-line the run touches: the others, for the
+	 * same line as the fetch before, return at once with no effect
+	 * (bus_ifetch), so each line's instructions add their cycles after its
+	 * fetch and before the next line's, as one call each would.  An aligned
+	 * A32 word never straddles an I-line. */
+	uint32_t left = to - from, shift = t->bus.iline_shift;
+	while (left) {
+		bus_ifetch(&t->bus, a);
+		uint32_t k = ((((a >> shift) + 1) << shift) - a) / 4; /* from A to its line's end */
+		if (k > left)
+			k = left;
+		t->bus.cycle += k;
+		a += 4 * k;
+		left -= k;
+	}
+	t->insns += to - from;
+	if (t->synced)
+		t->traced_insns += to - from;
+	t->expect_pc = a;
+	t->last_pc = a - 4;
+	t->itstate = 0;
+}
+
+/* cblk_retire_run with records (the oracle) or in Thumb: as hook_code
+ * retires, instruction by instruction. */
+static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t from, uint32_t to)
+{
 	uint32_t a = b->addr + (b->thumb ? b->off[from] : 4 * from);
 	if (t->cur_valid)
 		flush_oracle(t);
@@ -635,27 +678,11 @@ static inline void cblk_retire_run(struct target *t, const struct rblk *b, uint3
 		}
 		return;
 	}
-	if (t->oracle) {
-		for (uint32_t i = from; i < to; i++, a += 4) {
-			if (t->cur_valid)
-				flush_oracle(t);
-			retire(t, a, 4, thumb_word_at(t->ram + (a - t->ram_base), 4), 0);
-		}
-		return;
-	}
-	/* no records (no oracle; the LVT and DAF take the insn engine): what
-	 * retire does, with the counters set once for the run, since nothing
-	 * the bus calls while fetching reads them (sink_event, the CAT) */
 	for (uint32_t i = from; i < to; i++, a += 4) {
-		bus_ifetch(&t->bus, a); /* an aligned A32 word never straddles an I-line */
-		t->bus.cycle++;
+		if (t->cur_valid)
+			flush_oracle(t);
+		retire(t, a, 4, thumb_word_at(t->ram + (a - t->ram_base), 4), 0);
 	}
-	t->insns += to - from;
-	if (t->synced)
-		t->traced_insns += to - from;
-	t->expect_pc = a;
-	t->last_pc = a - 4;
-	t->itstate = 0;
 }
 
 /* The next instruction of the current block, from BLK_NEXT, that makes a
