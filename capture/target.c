@@ -16,6 +16,9 @@
  *  - a translation block is in one state (ARM or Thumb) and its block hook
  *    runs before the code hooks of its instructions, so CPSR.T is read once
  *    per block (struct core_hooks, block_thumb), not per instruction;
+ *    the state changes only at a block's last instruction, so the block
+ *    engine skips even that read after a block whose last instruction
+ *    cannot change it (tests/test_unicorn_block.c part 11, cblk_keeps_a32);
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
