@@ -7,15 +7,10 @@
 # checkpoints) checked against --engine auto (tests/capture_engines.sh).
 # Included after the files that build that firmware.  blk_exc_* take a CPU
 # exception inside a block run without the code hook (tests/firmware/blk_exc.c).
-if(CITCAT_FIRMWARE_FOUND)
-  foreach(pair smc:1 undef:2)
-    string(REPLACE ":" ";" pair ${pair})
-    list(GET pair 0 name)
-    list(GET pair 1 n)
-    citcat_add_firmware(blk_exc_${name} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_exc.c DEFINITIONS -DBLKEXC=${n}
-      OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  endforeach()
-endif()
+citcat_add_firmware(blk_exc_smc SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_exc.c DEFINITIONS -DBLKEXC=1
+  OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+citcat_add_firmware(blk_exc_undef SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_exc.c DEFINITIONS -DBLKEXC=2
+  OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_crash_wild AND TARGET firmware_m7cap
    AND TARGET firmware_ckpt AND TARGET robust_firmware AND TARGET firmware_trng)
   set(ce_elfs)
