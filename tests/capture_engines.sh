@@ -46,8 +46,10 @@ for spec in "$@"; do
     echo "FAIL $n: exit insn $ri, block $rb"; cat "$r.block.log"; fail=1; continue
   fi
   if ! same block; then echo "FAIL $n: outputs differ"; fail=1; continue; fi
-  # without the oracle the block engine retires runs in bulk (cblk_retire_run):
-  # the same CAT (the insn engine's does not depend on --oracle)
+  # without the oracle the block engine retires A32 runs in bulk
+  # (cblk_retire_run): the same CAT (the insn engine's does not depend on
+  # --oracle); not for the Thumb builds, which never take that path
+  case $n in *_thumb*) nblock=$((nblock + 1)); echo "ok   $n (exit $ri; CAT $(stat -c %s "$r.insn.cat") bytes, oracle $(stat -c %s "$r.insn.oracle") bytes identical)"; continue;; esac
   rm -f "$r.noor.cat"
   "$citcat" capture "$elf" -q --seed 1 --engine block -o "$r.noor.cat" --uart-out "$r.noor.uart" "${extra[@]}" \
     2>"$r.noor.log"
