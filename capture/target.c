@@ -16,6 +16,9 @@
  *  - a translation block is in one state (ARM or Thumb) and its block hook
  *    runs before the code hooks of its instructions, so CPSR.T is read once
  *    per block (struct core_hooks, block_thumb), not per instruction;
+ *    the state changes only at a block's last instruction, so the block
+ *    engine skips even that read after a block whose last instruction
+ *    cannot change it (tests/test_unicorn_block.c part 11, cblk_keeps_a32);
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
@@ -304,6 +307,8 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	if (!t->blk_precise && !cblk_attribute(t))
 		return;
 	int w = type == UC_MEM_WRITE;
+	if (w && t->blk && (uint32_t)addr < t->blk->addr + t->blk->size && (uint32_t)addr + (uint32_t)size > t->blk->addr)
+		t->blk_code_written = 1; /* cblk_retire_run reads the rest of the block from RAM */
 	uint64_t v = (uint64_t)value;
 	if (size < 8)
 		v &= (1ull << (8 * size)) - 1;
@@ -607,30 +612,40 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
  * it before the instruction runs: the same value, also when a store of the
  * block changed a later instruction of it (Unicorn runs the old one in both
  * engines). */
-static inline void cblk_retire_run(struct target *t, const struct rblk *b, uint32_t from, uint32_t to)
+static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t from, uint32_t to);
+
+static inline __attribute__((always_inline)) void cblk_retire_run(struct target *t, const struct rblk *b,
+								  uint32_t from, uint32_t to)
 {
 	if (from >= to)
 		return;
+	if (b->thumb | (t->oracle != NULL)) {
+		cblk_retire_records(t, b, from, to);
+		return;
+	}
 	uint32_t a = b->addr + 4 * from;
 	if (t->cur_valid)
 		flush_oracle(t);
 	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
 		t->bcount++;
 	t->after_exception = 0;
-	if (t->oracle) {
-		for (uint32_t i = from; i < to; i++, a += 4) {
-			if (t->cur_valid)
-				flush_oracle(t);
-			retire(t, a, 4, thumb_word_at(t->ram + (a - t->ram_base), 4), 0);
-		}
-		return;
-	}
-	/* no records (no oracle; the LVT and DAF take the insn engine): what
-	 * retire does, with the counters set once for the run, since nothing
-	 * the bus calls while fetching reads them (sink_event, the CAT) */
-	for (uint32_t i = from; i < to; i++, a += 4) {
-		bus_ifetch(&t->bus, a); /* an aligned A32 word never straddles an I-line */
-		t->bus.cycle++;
+	/* no records (A32, no oracle; the LVT and DAF take the insn engine):
+	 * what retire does, with the counters set once for the run, since
+	 * nothing the bus calls while fetching reads them (sink_event, the
+	 * CAT).  One bus_ifetch per I-line the run touches: the others, for the
+	 * same line as the fetch before, return at once with no effect
+	 * (bus_ifetch), so each line's instructions add their cycles after its
+	 * fetch and before the next line's, as one call each would.  An aligned
+	 * A32 word never straddles an I-line. */
+	uint32_t left = to - from, shift = t->bus.iline_shift;
+	while (left) {
+		bus_ifetch(&t->bus, a);
+		uint32_t k = ((((a >> shift) + 1) << shift) - a) / 4; /* from A to its line's end */
+		if (k > left)
+			k = left;
+		t->bus.cycle += k;
+		a += 4 * k;
+		left -= k;
 	}
 	t->insns += to - from;
 	if (t->synced)
@@ -640,11 +655,53 @@ static inline void cblk_retire_run(struct target *t, const struct rblk *b, uint3
 	t->itstate = 0;
 }
 
-/* The next instruction of the current block, from BLK_NEXT, that makes a
- * memory access (rblk_next_accessor); -1: none. */
-static int cblk_next_accessor(struct target *t)
+/* cblk_retire_run with records (the oracle) or in Thumb: as hook_code
+ * retires, instruction by instruction. */
+static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t from, uint32_t to)
 {
-	return t->blk ? rblk_next_accessor(t->blk, t->blk_next, t->uc) : -1;
+	uint32_t a = b->addr + (b->thumb ? b->off[from] : 4 * from);
+	if (t->cur_valid)
+		flush_oracle(t);
+	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
+		t->bcount++;
+	t->after_exception = 0;
+	if (b->thumb) {
+		/* T16 and T32: retire as hook_code does, the ITSTATE included;
+		 * an instruction of an IT block whose condition fails retires in
+		 * its place too, as it_skipped retires it at the next boundary
+		 * (it makes no access, so no data access lies between) */
+		for (uint32_t i = from; i < to; i++) {
+			if (t->cur_valid)
+				flush_oracle(t);
+			a = b->addr + b->off[i];
+			/* the decoded word equals RAM's unless a store of this block
+			 * execution wrote into the block (blk_code_written) */
+			uint32_t w = t->blk_code_written ? thumb_word_at(t->ram + (a - t->ram_base), b->isz[i]) : b->word[i];
+			retire(t, a, b->isz[i], w, 1);
+		}
+		return;
+	}
+	for (uint32_t i = from; i < to; i++, a += 4) {
+		if (t->cur_valid)
+			flush_oracle(t);
+		retire(t, a, 4, thumb_word_at(t->ram + (a - t->ram_base), 4), 0);
+	}
+}
+
+/* The next instruction of the current block, from BLK_NEXT, that makes a
+ * memory access (rblk_next_accessor); -1: none.  The first memory
+ * instruction found is taken here when it is unconditional (most are), with
+ * no call and no CPSR read; a conditional one is left to
+ * rblk_next_accessor, which reads the flags. */
+static inline int cblk_next_accessor(struct target *t)
+{
+	const struct rblk *b = t->blk;
+	if (!b)
+		return -1;
+	for (uint32_t i = t->blk_next; i < b->n; i++)
+		if (b->nacc[i])
+			return b->cond[i] == 14 ? (int)i : rblk_next_accessor(b, i, t->uc);
+	return -1;
 }
 
 /* A memory-hook call in the current block: it belongs to the instruction
@@ -702,7 +759,10 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 		cblk_finish(t);
 		if (!dev)
 			return 0;
-		t->blk_switch_pc = a;
+		/* the state the fetch is made in (a branch may have changed it) */
+		uint32_t cpsr;
+		uc_reg_read(t->uc, UC_ARM_REG_CPSR, &cpsr);
+		t->blk_switch_pc = a | ((cpsr >> 5) & 1);
 	} else if (!dev) {
 		cblk_attribute(t);
 		return 0;
@@ -722,7 +782,7 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 			return 1;
 		}
 		cblk_retire_run(t, t->blk, t->blk_next, (uint32_t)i);
-		t->blk_switch_pc = t->blk->addr + 4 * (uint32_t)i;
+		t->blk_switch_pc = t->blk->thumb ? (t->blk->addr + t->blk->off[i]) | 1 : t->blk->addr + 4 * (uint32_t)i;
 		t->blk = NULL;
 		t->blk_hold = 1; /* the block from it runs per instruction (hook_block) */
 	}
@@ -731,51 +791,129 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 }
 
 /* The block of SIZE bytes at A, about to run, when it can run without the
- * code hook: A32 (ITSTATE 0), within RAM, decodable (replay_block.h: no
- * "precise" kind), and nothing that hook_code does at a boundary can be due
- * at any of its boundaries: no trace stop, start or checkpoint point
- * pending, no interrupt request or enabled interrupt line pending, no
- * --max-insns, and the next device event beyond the cycle the block can
- * reach at most (every instruction at its worst I-fetch, every memory-hook
- * call at its worst data access).  NULL: it runs per instruction. */
+ * code hook: ITSTATE 0 in front of it, within RAM, decodable
+ * (replay_block.h: no "precise" kind; in Thumb also no memory instruction
+ * inside an IT block, so that a device access, which switches to per
+ * instruction at its instruction, never lies inside one), and nothing
+ * that hook_code does at a boundary can be due at any of its boundaries:
+ * no trace stop, start or checkpoint point pending, no interrupt request
+ * or enabled interrupt line pending, no --max-insns, and the next device
+ * event beyond the cycle the block can reach at most (every instruction at
+ * its worst I-fetch, two lines for a T32 one that straddles, every
+ * memory-hook call at its worst data access).  NULL: it runs per
+ * instruction. */
 static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t size)
 {
-	if (t->insns < t->blk_hold_until || t->block_thumb || t->itstate || !size || (size & 3) || size > 4 * RBLK_MAX_INSNS)
+	int thumb = t->block_thumb;
+	if (t->insns < t->blk_hold_until || t->itstate || !size || (size & (thumb ? 1 : 3)) ||
+	    size > 4 * RBLK_MAX_INSNS)
 		return NULL;
 	if (t->stop_request | t->failed | t->faulted | t->stop_pending | t->sync_pending | t->ckpt_point_pending |
 	    t->interrupt_pending)
 		return NULL;
 	if (t->intc_pending & t->intc_enable)
 		return NULL;
-	uint32_t n = size / 4, off = a - t->ram_base;
+	uint32_t n = thumb ? size / 2 : size / 4, off = a - t->ram_base; /* n: at most, in Thumb */
 	if (t->cfg->max_insns && t->insns + n >= t->cfg->max_insns)
 		return NULL;
 	if (off >= t->ram_size || t->ram_size - off < size)
 		return NULL;
-	const struct rblk *b = rblk_get(t->blk_cache, a, size, 0, t->ram + off); /* A32: block_thumb is 0 here */
+	const struct rblk *b = rblk_get(t->blk_cache, a, size, thumb, t->ram + off);
 	if (!b) {
 		fail(t, CITCAT_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	if (b->precise)
 		return NULL;
+	n = b->n;
+	uint64_t pen = thumb ? t->blk_pen_insn_t : t->blk_pen_insn;
+	if (thumb) {
+		uint8_t it = 0; /* ITSTATE in front of instruction I */
+		for (uint32_t i = 0; i < n; i++) {
+			if (it && b->nacc[i])
+				return NULL;
+			it = thumb_is_it(b->word[i], b->isz[i]) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(it);
+		}
+	}
 	/* at most 16 memory-hook calls an instruction (an LDM of 16 registers) */
-	if (t->next_event - t->bus.cycle > n * (t->blk_pen_insn + 16 * t->blk_pen_acc) || t->next_event < t->bus.cycle)
+	if (t->next_event - t->bus.cycle > n * (pen + 16 * t->blk_pen_acc) || t->next_event < t->bus.cycle)
 		return t->next_event < t->bus.cycle ? NULL : b;
 	uint64_t acc = 0;
 	for (uint32_t i = 0; i < n; i++)
 		acc += b->nacc[i];
-	if (t->bus.cycle + n * t->blk_pen_insn + acc * t->blk_pen_acc >= t->next_event)
+	if (t->bus.cycle + n * pen + acc * t->blk_pen_acc >= t->next_event)
 		return NULL;
 	return b;
+}
+
+/* Whether the A32 instruction W, the last of a block, certainly leaves the
+ * core in A32 state.  Only an instruction that writes the PC from a
+ * register or memory (BX, BLX, a load or LDM of the PC, a data-processing
+ * instruction with Rd = PC, exception returns) or the CPSR can change it,
+ * and Unicorn ends a translation block at each of them
+ * (tests/test_unicorn_block.c part 11), so inside a block the state never
+ * changes.  Conservative: B and BL keep it; the miscellaneous group (BX,
+ * BLX, MSR, ERET, ...) and anything with PC in bits 12-15 or 16-19, or an
+ * LDM/STM with PC in its list, might not. */
+static inline int cblk_keeps_a32(uint32_t w)
+{
+	unsigned op = (w >> 25) & 7;
+	if (op == 5)
+		return 1; /* B, BL (BLX immediate is in the unconditional space: precise) */
+	if (op <= 1 && (w & 0x01900000) == 0x01000000)
+		return 0;
+	if (op == 4 && (w & 0x8000))
+		return 0;
+	return ((w >> 12) & 0xF) != 15 && ((w >> 16) & 0xF) != 15;
+}
+
+/* The same for the Thumb instruction W of SIZE bytes, the last of a Thumb
+ * block: whether it certainly leaves the core in Thumb state.  T16: B,
+ * B<c>, CBZ/CBNZ, and the groups whose register fields cannot name the PC
+ * (shifts, add, subtract, compare and move of low registers, data
+ * processing, loads and stores, ADR, ADD/SUB SP, PUSH, LDM/STM, extends,
+ * REV), but not the special data instructions and BX/BLX (0x44xx-0x47xx)
+ * nor POP (which can load the PC); T32: B.W, B<c>.W and BL, not BLX
+ * (immediate), which changes to A32; any other T32 instruction might. */
+static inline int cblk_keeps_thumb(uint32_t w, unsigned size)
+{
+	uint32_t hw = w & 0xFFFF;
+	if (size == 2) {
+		if (hw < 0x4400 || (hw >= 0x4800 && hw < 0xB000) || (hw >= 0xC000 && hw < 0xDE00) ||
+		    (hw >= 0xE000 && hw < 0xE800))
+			return 1;
+		if ((hw & 0xF000) == 0xB000) /* miscellaneous: all but POP, BKPT, hints, IT, CPS/SETEND */
+			return (hw & 0xFE00) != 0xBC00 && (hw & 0xFF00) != 0xBE00 && (hw & 0xFF00) != 0xBF00 &&
+			       (hw & 0xFFE0) != 0xB660 && (hw & 0xFFF0) != 0xB650;
+		return 0;
+	}
+	uint32_t hw2 = w >> 16;
+	if ((hw & 0xF800) != 0xF000 || !(hw2 & 0x8000))
+		return 0;
+	switch (hw2 & 0x5000) {
+	case 0x1000: /* B.W (T4) */
+	case 0x5000: /* BL */
+		return 1;
+	case 0x0000: /* B<c>.W (T3), unless its cond field is 111x (control instructions) */
+		return ((hw >> 7) & 7) != 7;
+	default: /* BLX (immediate): to A32 */
+		return 0;
+	}
 }
 
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
-	uint32_t cpsr;
-	uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
-	t->block_thumb = (uint8_t)((cpsr >> 5) & 1); /* as core.c's block hook */
+	if (t->blk && t->blk_keeps_state) {
+		/* the block before ran without the code hook to here (a stop,
+		 * trap or mode change in between clears BLK) and its last
+		 * instruction cannot change the state: no CPSR read */
+		t->block_thumb = (uint8_t)t->blk->thumb;
+	} else {
+		uint32_t cpsr;
+		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+		t->block_thumb = (uint8_t)((cpsr >> 5) & 1); /* as core.c's block hook */
+	}
 	if (t->failed | t->stop_request | t->faulted)
 		return;
 	if (!t->blk_precise) {
@@ -804,6 +942,9 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (b) {
 		t->blk = b;
+		t->blk_keeps_state = b->thumb ? cblk_keeps_thumb(b->word[b->n - 1], b->isz[b->n - 1])
+					       : cblk_keeps_a32(b->word[b->n - 1]);
+		t->blk_code_written = 0;
 		t->blk_next = 0;
 		t->blk_acc_left = 0;
 		t->blk_blocks++;
@@ -863,19 +1004,34 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 	return 0;
 }
 
-/* Unicorn stopped at an undefined instruction in block mode: it ends its
- * translation block, so it is the block's last (checked against the PC,
- * which an exception raised by the instruction itself sets), and the
- * block's instructions up to it retire, as the code hook would have retired
- * them.  Returns 0, or -1 after an internal error. */
+/* Unicorn stopped at an undefined instruction in block mode.  The PC is
+ * the instruction's own (QEMU sets it before raising the exception): one
+ * undefined when translated ends its translation block, one found
+ * undefined only when it runs (a coprocessor register's access check: PMCR
+ * read in User mode) can lie anywhere in it, its block's later instructions
+ * not executed (tests/test_unicorn_block.c, part 10).  Either way the
+ * block's instructions up to it retire, as the code hook would have
+ * retired them (the instruction itself included: the code hook runs before
+ * it), so the fault is the insn engine's.  It must be an instruction of the
+ * block not yet retired, with no memory-hook call of its own expected.
+ * Returns 0, or -1 after an internal error. */
 static int cblk_undef(struct target *t, uint32_t pc)
 {
 	const struct rblk *b = t->blk;
-	if (!b || pc != b->addr + 4 * (b->n - 1) || t->blk_next > b->n - 1) {
+	uint32_t k = UINT32_MAX;
+	if (b && pc - b->addr < b->size) {
+		if (!b->thumb)
+			k = (pc - b->addr) & 3 ? UINT32_MAX : (pc - b->addr) / 4;
+		else
+			for (uint32_t i = 0; i < b->n; i++)
+				if (b->off[i] == pc - b->addr)
+					k = i;
+	}
+	if (k == UINT32_MAX || k < t->blk_next || t->blk_acc_left) {
 		fail(t, CITCAT_ERR_INTERNAL, "the block engine lost the undefined instruction at 0x%08x", pc);
 		return -1;
 	}
-	cblk_retire_run(t, b, t->blk_next, b->n);
+	cblk_retire_run(t, b, t->blk_next, k + 1);
 	t->blk = NULL;
 	t->blk_acc_left = 0;
 	return 0;
@@ -1072,6 +1228,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		uint64_t dl = tc->dcache.line ? tc->dcache.line : 1;
 		t->blk_pen_insn = 1 + (uint64_t)tc->pen_miss + (tc->icache.line / dl + 1) * tc->pen_wb;
 		t->blk_pen_acc = 2 * ((uint64_t)tc->pen_miss + tc->pen_wb);
+		t->blk_pen_insn_t = 1 + 2 * (t->blk_pen_insn - 1); /* a T32 instruction across two I-lines */
 	}
 
 	/* the baseline (bare): the device window is plain memory */

@@ -133,12 +133,15 @@ struct target {
 	uc_hook blk_code_hook;
 	struct rblk_cache *blk_cache;
 	const struct rblk *blk;
+	int blk_keeps_state; /* BLK's last instruction cannot change the state (cblk_keeps_a32, _thumb) */
+	int blk_code_written; /* a store of BLK's execution wrote into BLK's bytes */
 	uint64_t blk_switches, blk_prog_mark, blk_blocks;
 	/* switches since BLK_WIN_START (instructions); per instruction until
 	 * BLK_HOLD_UNTIL after too many (cblk_switch) */
 	uint64_t blk_win_start, blk_win_n, blk_hold_until;
 	unsigned blk_hold_n; /* back-offs so far (cblk_switch) */
 	uint64_t blk_pen_insn, blk_pen_acc; /* cycle bounds: one instruction, one access */
+	uint64_t blk_pen_insn_t;            /* one Thumb instruction (two I-lines) */
 
 	struct citcat_errinfo *err;
 	int failed;

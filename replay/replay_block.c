@@ -35,6 +35,15 @@ int rblk_decode_a32(uint32_t w, unsigned *nacc, const char **why)
 				*why = "a breakpoint";
 				return RBLK_PRECISE;
 			}
+			/* exception-generating, like SVC: SMC reaches the interrupt
+			 * hook with the PC already past it (tests/
+			 * test_unicorn_block.c part 10), so without a code hook it
+			 * could not be told from the next instruction; HVC (undefined
+			 * on the Cortex-A9) likewise on a core that has it */
+			if ((w & 0x0FF000F0) == 0x01600070 || (w & 0x0FF000F0) == 0x01400070) {
+				*why = "an SMC or HVC";
+				return RBLK_PRECISE;
+			}
 			return RBLK_SETS_FLAGS; /* MSR may write NZCV */
 		}
 		return (w & (1u << 20)) ? RBLK_SETS_FLAGS : 0;

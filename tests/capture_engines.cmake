@@ -5,7 +5,12 @@
 # captured with --engine insn and --engine block, the CAT, oracle and UART
 # output compared byte for byte; the refusals (a Cortex-M7 run, segment
 # checkpoints) checked against --engine auto (tests/capture_engines.sh).
-# Included after the files that build that firmware.
+# Included after the files that build that firmware.  blk_exc_* take a CPU
+# exception inside a block run without the code hook (tests/firmware/blk_exc.c).
+citcat_add_firmware(blk_exc_smc SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_exc.c DEFINITIONS -DBLKEXC=1
+  OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+citcat_add_firmware(blk_exc_undef SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_exc.c DEFINITIONS -DBLKEXC=2
+  OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_crash_wild AND TARGET firmware_m7cap
    AND TARGET firmware_ckpt AND TARGET robust_firmware AND TARGET firmware_trng)
   set(ce_elfs)
@@ -13,7 +18,7 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_crash_wild AND 
     list(APPEND ce_elfs ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CITCAT_EXAMPLE_DIR}/${n}_thumb.elf)
   endforeach()
   list(APPEND ce_elfs ${CITCAT_EXAMPLE_DIR}/cxx_demo.elf)
-  foreach(n crash_exit7 crash_stack crash_undef crash_wild irq_line16 tiny wfi_dead wfi_dma)
+  foreach(n blk_exc_smc blk_exc_undef crash_exit7 crash_stack crash_undef crash_wild irq_line16 tiny wfi_dead wfi_dma)
     list(APPEND ce_elfs ${CMAKE_CURRENT_BINARY_DIR}/${n}.elf)
   endforeach()
   foreach(n idle_arm_te sched_thumb_te te_switch thumb_test trng)

@@ -57,6 +57,34 @@ static const uint32_t multi_prog[] = {0xe8930070, 0xe1c340d0, 0xe5934001, 0xe92d
  * push {r4,r5}; pop {r4,r5}; movs r0,#0; tbb [r3,r0] (the byte 0x11 at
  * 0x1000: to 0x80e + 4 + 2 * 0x11 = 0x834). */
 static const uint16_t thumb_multi[] = {0xe893, 0x0070, 0xe9d3, 0x4500, 0xb430, 0xbc30, 0x2000, 0xe8d3, 0xf000};
+/* A32 at 0xa00: ldr r2,[r3]; mrc p15,0,r4,c9,c12,0 (PMCR); mov r1,#9; udf.
+ * A32 at 0xb00: mov r1,#1; smc #0; mov r1,#2; udf. */
+static const uint32_t pmcr_prog[] = {0xe5932000, 0xee194f1c, 0xe3a01009, 0xe7f000f0};
+static const uint32_t smc_prog[] = {0xe3a01001, 0xe1600070, 0xe3a01002, 0xe7f000f0};
+static uint32_t intr_no, intr_pc;
+/* A32 at 0xc00: mov r0,#1; bx r1.  At 0xc10: mov r0,#1; mov pc,r1.  At
+ * 0xc20: mov r0,#1; ldr pc,[r3,#16] (0xd01 there).  Thumb at 0xd00:
+ * movs r2,#2; udf. */
+static const uint32_t bx_prog[] = {0xe3a00001, 0xe12fff11, 0, 0, 0xe3a00001, 0xe1a0f001, 0, 0, 0xe3a00001, 0xe593f010};
+static const uint16_t bx_tgt[] = {0x2202, 0xde00};
+static uint32_t t_at[4];
+static int n_t;
+
+static void hblock_t(uc_engine *uc, uint64_t a, uint32_t s, void *u)
+{
+	(void)a, (void)s, (void)u;
+	if (n_t < 4)
+		t_at[n_t++] = rd(uc, UC_ARM_REG_CPSR) >> 5 & 1;
+}
+
+static void hintr(uc_engine *uc, uint32_t intno, void *u)
+{
+	(void)u;
+	intr_no = intno;
+	uc_reg_read(uc, UC_ARM_REG_PC, &intr_pc);
+	uc_emu_stop(uc);
+}
+
 static const uint16_t thumb_prog[] = {0x2005, 0x2805, 0x681a, 0x2007, 0x2808,
 				      0xbf14, 0x685c, 0x689d, 0x60d8, 0xde00};
 
@@ -127,6 +155,10 @@ static uc_engine *setup(void)
 	uc_mem_write(uc, 0x600, loop_prog, sizeof loop_prog);
 	uc_mem_write(uc, 0x700, mmio_prog, sizeof mmio_prog);
 	uc_mem_write(uc, 0x800, thumb_multi, sizeof thumb_multi);
+	uc_mem_write(uc, 0xa00, pmcr_prog, sizeof pmcr_prog);
+	uc_mem_write(uc, 0xb00, smc_prog, sizeof smc_prog);
+	uc_mem_write(uc, 0xc00, bx_prog, sizeof bx_prog);
+	uc_mem_write(uc, 0xd00, bx_tgt, sizeof bx_tgt);
 	CHECK_EQ(uc_mmio_map(uc, 0x100000, 0x1000, mmio_rd, NULL, mmio_wr, NULL), UC_ERR_OK);
 	uint32_t data[4] = {0x11, 0x22, 0x33, 0x44};
 	uc_mem_write(uc, 0x1000, data, sizeof data);
@@ -461,6 +493,72 @@ int main(void)
 		CHECK_EQ(rblk_decode_t32(w, sz, &nacc, &why) & RBLK_PRECISE, 0);
 		CHECK_EQ(nacc, t_nacc[k]);
 		off += sz;
+	}
+	/* 10. CPU exceptions inside a block run without a code hook (capture/
+	 * target.c, cblk_undef).  An instruction undefined only when it runs
+	 * (PMCR read in User mode, PMUSERENR.EN = 0: the access check is a
+	 * helper call) stops the run with UC_ERR_INSN_INVALID in the middle of
+	 * its block: the PC is its own, the instructions before it executed,
+	 * those after it not, and the block hook gave the whole block. */
+	reset_regs(uc);
+	uint32_t cpsr_svc = rd(uc, UC_ARM_REG_CPSR), cpsr_usr = (cpsr_svc & ~0x1fu) | 0x10;
+	uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr_usr);
+	CHECK_EQ(rd(uc, UC_ARM_REG_CPSR) & 0x1f, 0x10);
+	CHECK_EQ(uc_emu_start(uc, 0xa00, 0xa10, 0, 0), UC_ERR_INSN_INVALID);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), 0xa04);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 0x11);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0);
+	CHECK_EQ(n_recs, 1);
+	CHECK(n_blocks >= 1);
+	CHECK_EQ(blocks[0], 0xa00);
+	CHECK_EQ(block_size[0], 0x10);
+	uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr_svc);
+	/* SMC raises EXCP_SMC (13) through the interrupt hook with the PC
+	 * already past it, where a later instruction of the block would be:
+	 * so the decoder makes it (and HVC) precise, and the block runs per
+	 * instruction. */
+	reset_regs(uc);
+	uc_hook ih;
+	CHECK_EQ(uc_hook_add(uc, &ih, UC_HOOK_INTR, hintr, NULL, 1, 0), UC_ERR_OK);
+	CHECK_EQ(uc_emu_start(uc, 0xb00, 0xb10, 0, 0), UC_ERR_OK);
+	CHECK_EQ(intr_no, 13);
+	CHECK_EQ(intr_pc, 0xb08);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 1);
+	CHECK_EQ(uc_hook_del(uc, ih), UC_ERR_OK);
+	{
+		unsigned nacc;
+		const char *why;
+		CHECK(rblk_decode_a32(0xe1600070, &nacc, &why) & RBLK_PRECISE);
+		CHECK(rblk_decode_a32(0xe1400070, &nacc, &why) & RBLK_PRECISE);
+		CHECK_EQ(rblk_decode_a32(0xe12fff1e, &nacc, &why) & RBLK_PRECISE, 0); /* bx lr */
+	}
+	/* 11. The state (CPSR.T) changes only at the last instruction of a
+	 * translation block: BX, an ALU write and a load of the PC interwork
+	 * and end their block, and the next block starts in Thumb (the capture's
+	 * block hook reads CPSR only after a block whose last instruction might
+	 * change it, capture/target.c cblk_keeps_a32). */
+	{
+		uc_hook bt;
+		CHECK_EQ(uc_hook_add(uc, &bt, UC_HOOK_BLOCK, hblock_t, NULL, 1, 0), UC_ERR_OK);
+		static const uint32_t starts[] = {0xc00, 0xc10, 0xc20};
+		uint32_t tgt = 0xd01;
+		uc_mem_write(uc, 0x1010, &tgt, 4);
+		for (int k = 0; k < 3; k++) {
+			reset_regs(uc);
+			uc_reg_write(uc, UC_ARM_REG_R1, &tgt);
+			uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr_svc);
+			n_t = 0;
+			CHECK_EQ(uc_emu_start(uc, starts[k], 0xd10, 0, 0), UC_ERR_INSN_INVALID);
+			CHECK_EQ(n_blocks, 2);
+			CHECK_EQ(blocks[0], starts[k]);
+			CHECK_EQ(block_size[0], 8);
+			CHECK_EQ(blocks[1], 0xd00);
+			CHECK_EQ(n_t, 2);
+			CHECK_EQ(t_at[0], 0);
+			CHECK_EQ(t_at[1], 1);
+			CHECK_EQ(rd(uc, UC_ARM_REG_R2), 2);
+		}
+		CHECK_EQ(uc_hook_del(uc, bt), UC_ERR_OK);
 	}
 	uc_close(uc);
 	trap_case(0x800, UC_ERR_READ_UNMAPPED, 1);
