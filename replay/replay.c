@@ -64,6 +64,7 @@ struct replayer {
 	 * belong to the instruction retired last) and at the next block hook. */
 	int block;        /* the block engine runs */
 	int records;      /* someone takes the itrace records (output, oracle, callbacks) */
+	int seq_out;      /* only the itrace takes them, and no model runs (blk_retire_run) */
 	int precise;
 	int want_switch;  /* the block hook stopped the core to change mode */
 	/* too many mode changes: per instruction up to instruction
@@ -626,6 +627,16 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 				replay_hist_put(c, n, a, 4, b->word[i], 0);
 		}
 		c->insns = n;
+	} else if (p->seq_out && !c->ckpt_cut && to - from > 1) {
+		/* only the itrace takes the records, and no fetch reaches a bus
+		 * (so no divergence can be found inside the run): the records
+		 * of FROM..TO-2 are complete (accesses go to the last one) and
+		 * go to the writer in one call, the same bytes */
+		uint32_t a0 = a;
+		for (uint32_t i = from; i < to; i++, a += 4)
+			replay_hist_put(c, c->insns++, a, 4, b->word[i], 0);
+		bus->cycle += to - from;
+		replay_output_a32_seq(c, a0, &b->word[from], to - 1 - from);
 	} else {
 		struct citcat_itrace_rec *r = &c->cur;
 		core_record_insn(r, a, b->word[from], 4, 0);
@@ -1226,6 +1237,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	p->precise = !p->block;
 	p->records = cfg->out_path || cfg->oracle || cfg->on_record || cfg->observer;
 	p->c.no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
+	p->seq_out = p->c.no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
 	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
 				      : citcat_aes_reader_open(&p->scan, cfg->aes_path))) {
 		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->scan));
