@@ -556,6 +556,58 @@ int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint
 	return 0;
 }
 
+int itrace_write_t32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, const uint8_t *sizes,
+			 uint32_t n)
+{
+	if (!w || (n && (!words || !sizes)))
+		return CITCAT_ERR_INVAL;
+	struct cc_writer *cw = w->cw;
+	struct state *s = &w->st;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t word = words[i];
+		unsigned size = sizes[i];
+		/* write_insn_fast's conditions; else the general path */
+		if (w->th || w->err.code || cw->cap - cw->len < REC_MAX || cw->err.code || (size != 2 && size != 4) ||
+		    (size == 2 && word > 0xffff)) {
+			struct citcat_itrace_rec r;
+			rec_a32(&r, pc, word);
+			r.size = (uint8_t)size;
+			r.thumb = 1;
+			int rc = citcat_itrace_write(w, &r);
+			if (rc)
+				return rc;
+			pc += size;
+			continue;
+		}
+		/* write_insn_fast for Thumb state, no accesses */
+		if (cw->len == 0) /* a chunk start: reset as the decoder will */
+			state_reset(s);
+		uint8_t isa = size == 2 ? 1 : 2;
+		struct wt_ent *te = &s->wt.e[wt_index(pc)];
+		int pc_expl = pc != s->next_pc;
+		int w_expl = !(te->pc == pc && te->word == word && te->isa == isa);
+		uint8_t *buf = cw->buf + cw->len, *p = buf;
+		*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4));
+		if (pc_expl)
+			p += cc_put_uvar(p, cc_zigzag((int64_t)(pc - s->next_pc)));
+		if (w_expl) {
+			*p++ = isa;
+			if (size == 2)
+				cc_put16(p, (uint16_t)word);
+			else
+				cc_put32(p, word);
+			p += size;
+			te->pc = pc;
+			te->word = word;
+			te->isa = isa;
+		}
+		s->next_pc = pc + size;
+		pc += size;
+		cc_writer_commit_fast(cw, (size_t)(p - buf), 1);
+	}
+	return 0;
+}
+
 int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
 	if (!w || !rec)

@@ -22,5 +22,9 @@ extern int itrace_encoder_thread;
  * 11).  Returns 0 or the first call's error (the records before it are
  * written). */
 int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, uint32_t n);
+/* The same for N Thumb instruction records without accesses: record I has
+ * WORDS[I] and SIZES[I] (2 or 4) bytes, at PC plus the sizes before it. */
+int itrace_write_t32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, const uint8_t *sizes,
+			 uint32_t n);
 
 #endif

@@ -553,6 +553,23 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 	struct citcat_itrace_rec *r = &c->cur;
 	uint32_t a = 0;
 	unsigned sz = 2;
+	if (p->seq_out && !c->ckpt_cut && to - from > 1) {
+		/* as blk_retire_run: only the itrace takes the records and no
+		 * model runs, so the records of FROM..TO-2 (without accesses) go
+		 * to the writer in one call */
+		for (uint32_t i = from; i < to; i++) {
+			a = b->addr + b->off[i];
+			sz = b->isz[i];
+			c->bus.cycle++;
+			replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
+			c->insns++;
+			c->insn_in_it = c->itstate != 0;
+			c->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(c->itstate);
+		}
+		core_record_insn(r, a, b->word[to - 1], sz, 1);
+		replay_output_t32_seq(c, b->addr + b->off[from], &b->word[from], &b->isz[from], to - 1 - from);
+		from = to; /* the loop below has nothing left to do */
+	}
 	for (uint32_t i = from; i < to; i++) {
 		a = b->addr + b->off[i];
 		sz = b->isz[i];

@@ -125,6 +125,8 @@ void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r);
  * ... (WORDS), when only the itrace takes records (no oracle, no checkpoint
  * cut pending): one call to the writer (itrace_write_a32_seq). */
 void replay_output_a32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, uint32_t n);
+/* The same for N Thumb records of SIZES[I] bytes (itrace_write_t32_seq). */
+void replay_output_t32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, const uint8_t *sizes, uint32_t n);
 
 /* The instruction boundary before the instruction at A: the branch-counter
  * rule, and A becomes the current instruction. */

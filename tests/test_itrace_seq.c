@@ -1,11 +1,13 @@
-/* itrace_write_a32_seq (formats/itrace.h, session 11): runs of A32
- * instruction records without accesses handed over in one call give the
+/* itrace_write_a32_seq and itrace_write_t32_seq (formats/itrace.h,
+ * session 11): runs of A32 and Thumb (2- and 4-byte) instruction records
+ * without accesses handed over in one call give the
  * file that one citcat_itrace_write per record gives, byte for byte, over
  * many chunks (so across chunk boundaries, where the encoder state resets),
  * inline, with the container's compression thread and with the encoder
- * thread, also where the word table holds the same PC and word in Thumb
- * state; the records read back; a Cortex-M7 writer refuses an A32 record
- * either way; NULL is refused and N = 0 writes nothing. */
+ * thread, also where the word table holds the same PC and word in the
+ * other state; the records read back; a Cortex-M7 writer refuses an A32 record
+ * either way and takes a Thumb one, and a bad Thumb size is refused; NULL
+ * is refused and N = 0 writes nothing. */
 #include "check.h"
 #include "container.h"
 #include "scratch_dir.h"
@@ -25,21 +27,36 @@ static uint32_t next_rand(void)
 }
 
 /* Run I: its start PC, its length (1..24 records, the last one with 0..2
- * accesses, as the replayer's block engine retires a run) and its words
- * (from a small set, so the word table both hits and misses). */
-static void run_at(int i, uint64_t *pc, uint32_t *len, uint32_t words[24], struct citcat_itrace_rec *last)
+ * accesses, as the replayer's block engine retires a run), its state (odd
+ * runs are Thumb, with 2- and 4-byte instructions), its records' PCs,
+ * sizes and words (from a small set, so the word table both hits and
+ * misses). */
+struct run {
+	uint64_t pc[24];
+	uint32_t len, thumb, word[24];
+	uint8_t size[24];
+};
+static void run_at(int i, struct run *u, struct citcat_itrace_rec *last)
 {
 	rng = (uint32_t)i * 2654435761u + 1;
 	uint32_t x = next_rand();
-	*pc = x % 3 ? 0x1000 + (x >> 4) % 0x3000 * 4 : 0xfffffff0u + (uint64_t)(x % 8) * 4; /* also past 2^32 */
-	*len = 1 + next_rand() % 24;
-	for (uint32_t k = 0; k < *len; k++)
-		words[k] = 0xe2800000u | (next_rand() % 5 ? (uint32_t)((*pc >> 2) + k) & 0xff : next_rand());
+	uint64_t pc = x % 3 ? 0x1000 + (x >> 4) % 0x3000 * 4 : 0xfffffff0u + (uint64_t)(x % 8) * 4; /* also past 2^32 */
+	u->thumb = i & 1;
+	u->len = 1 + next_rand() % 24;
+	for (uint32_t k = 0; k < u->len; k++) {
+		u->pc[k] = pc;
+		u->size[k] = u->thumb && next_rand() % 2 ? 2 : 4;
+		u->word[k] = 0xe2800000u | (next_rand() % 5 ? (uint32_t)((pc >> 2) + k) & 0xff : next_rand());
+		if (u->size[k] == 2)
+			u->word[k] &= 0xffff;
+		pc += u->size[k];
+	}
 	memset(last, 0, sizeof *last);
 	last->kind = CITCAT_REC_INSN;
-	last->pc = *pc + 4 * (*len - 1);
-	last->word = words[*len - 1];
-	last->size = 4;
+	last->pc = u->pc[u->len - 1];
+	last->word = u->word[u->len - 1];
+	last->size = u->size[u->len - 1];
+	last->thumb = (uint8_t)u->thumb;
 	last->n_acc = next_rand() % 3;
 	for (uint32_t k = 0; k < last->n_acc; k++) {
 		last->acc[k].addr = 0x40000 + next_rand() % 4096 * 4;
@@ -50,36 +67,38 @@ static void run_at(int i, uint64_t *pc, uint32_t *len, uint32_t words[24], struc
 }
 
 /* Writes every run to PATH, the access-free records with one
- * itrace_write_a32_seq per run when SEQ, else one citcat_itrace_write each. */
+ * itrace_write_a32_seq or itrace_write_t32_seq per run when SEQ, else one
+ * citcat_itrace_write each. */
 static int write_file(const char *path, int seq)
 {
 	struct citcat_itrace_writer *w;
 	static struct citcat_itrace_rec r, last;
-	uint32_t words[24], len;
-	uint64_t pc;
+	struct run u;
 	int rc = citcat_itrace_writer_open(&w, path, CITCAT_ISA_ARM_A32);
 	for (int i = 0; i < RUNS && !rc; i++) {
-		run_at(i, &pc, &len, words, &last);
-		if (i % 7 == 3) { /* the run's first word in Thumb state at its PC: the table entry's state differs */
+		run_at(i, &u, &last);
+		if (i % 7 == 3) { /* the run's first word at its PC in the other state: the table entry's state differs */
 			memset(&r, 0, sizeof r);
 			r.kind = CITCAT_REC_INSN;
-			r.pc = pc;
-			r.word = words[0];
+			r.pc = u.pc[0];
+			r.word = u.word[0];
 			r.size = 4;
-			r.thumb = 1;
+			r.thumb = !u.thumb;
 			rc = citcat_itrace_write(w, &r);
 		}
 		if (rc)
 			break;
 		if (seq) {
-			rc = itrace_write_a32_seq(w, pc, words, len - 1);
+			rc = u.thumb ? itrace_write_t32_seq(w, u.pc[0], u.word, u.size, u.len - 1)
+				     : itrace_write_a32_seq(w, u.pc[0], u.word, u.len - 1);
 		} else {
-			for (uint32_t k = 0; k + 1 < len && !rc; k++) {
+			for (uint32_t k = 0; k + 1 < u.len && !rc; k++) {
 				memset(&r, 0, sizeof r);
 				r.kind = CITCAT_REC_INSN;
-				r.pc = pc + 4 * k;
-				r.word = words[k];
-				r.size = k % 2 ? 4 : 0; /* A32 writers may say 0 for 4 */
+				r.pc = u.pc[k];
+				r.word = u.word[k];
+				r.thumb = (uint8_t)u.thumb;
+				r.size = u.thumb || k % 2 ? u.size[k] : 0; /* A32 writers may say 0 for 4 */
 				rc = citcat_itrace_write(w, &r);
 			}
 		}
@@ -129,17 +148,16 @@ int main(void)
 	/* the records read back */
 	struct citcat_itrace_reader *rd;
 	static struct citcat_itrace_rec got, last;
-	uint32_t words[24], n;
-	uint64_t pc;
+	struct run u;
 	CHECK_EQ(citcat_itrace_reader_open(&rd, scratch_at("seq")), 0);
 	int bad = 0;
 	for (int i = 0; i < RUNS && !bad; i++) {
-		run_at(i, &pc, &n, words, &last);
+		run_at(i, &u, &last);
 		if (i % 7 == 3)
-			bad = citcat_itrace_next(rd, &got) != 1 || got.pc != pc || got.word != words[0] || !got.thumb;
-		for (uint32_t j = 0; j + 1 < n && !bad; j++)
-			bad = citcat_itrace_next(rd, &got) != 1 || got.kind != CITCAT_REC_INSN || got.pc != pc + 4 * j ||
-			      got.word != words[j] || got.size != 4 || got.thumb || got.n_acc;
+			bad = citcat_itrace_next(rd, &got) != 1 || got.pc != u.pc[0] || got.word != u.word[0] || got.thumb == u.thumb;
+		for (uint32_t j = 0; j + 1 < u.len && !bad; j++)
+			bad = citcat_itrace_next(rd, &got) != 1 || got.kind != CITCAT_REC_INSN || got.pc != u.pc[j] ||
+			      got.word != u.word[j] || got.size != u.size[j] || got.thumb != u.thumb || got.n_acc;
 		bad = bad || citcat_itrace_next(rd, &got) != 1 || !citcat_itrace_rec_equal(&got, &last);
 	}
 	CHECK(!bad);
@@ -153,6 +171,15 @@ int main(void)
 	CHECK_EQ(citcat_itrace_writer_open(&w, scratch_at("m7"), CITCAT_ISA_ARMV7M), 0);
 	CHECK_EQ(itrace_write_a32_seq(w, 0x1000, &wd, 1), CITCAT_ERR_INVAL);
 	CHECK_EQ(itrace_write_a32_seq(w, 0x1000, NULL, 1), CITCAT_ERR_INVAL);
+	uint8_t sz = 2;
+	CHECK_EQ(itrace_write_t32_seq(NULL, 0x1000, &wd, &sz, 1), CITCAT_ERR_INVAL);
+	CHECK_EQ(itrace_write_t32_seq(w, 0x1000, &wd, NULL, 1), CITCAT_ERR_INVAL);
+	CHECK_EQ(itrace_write_t32_seq(w, 0x1000, &wd, &sz, 1), CITCAT_ERR_INVAL); /* 2 bytes, word > 0xffff */
+	sz = 3;
+	wd = 0xbf00;
+	CHECK_EQ(itrace_write_t32_seq(w, 0x1000, &wd, &sz, 1), CITCAT_ERR_INVAL);
+	sz = 2;
+	CHECK_EQ(itrace_write_t32_seq(w, 0x1000, &wd, &sz, 1), 0); /* Thumb is the M7's state */
 	citcat_itrace_writer_abort(w);
 	CHECK_EQ(citcat_itrace_writer_open(&w, scratch_at("empty"), CITCAT_ISA_ARM_A32), 0);
 	CHECK_EQ(itrace_write_a32_seq(w, 0x1000, NULL, 0), 0);
