@@ -161,7 +161,8 @@ struct citcat_divergence {
 struct citcat_replay_result {
 	uint64_t insns;           /* instructions replayed */
 	uint64_t irqs, dma;       /* asynchronous events applied */
-	uint64_t bus_events;      /* regenerated bus transactions (compared, with verify) */
+	uint64_t bus_events;      /* regenerated bus transactions (compared, with verify); 0 when
+				   * the model did not run (always_model) */
 	uint64_t oracle_records;  /* records compared with the oracle */
 	double seconds;
 	int diverged;
