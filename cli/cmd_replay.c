@@ -36,6 +36,10 @@ static const char replay_help[] =
 	"                   does not take, saying why); the output is the same\n"
 	"                   (replay/REPLAY.md); with --jobs, every segment (block: one\n"
 	"                   refused segment fails all)\n"
+	"  --model          drive the cache and bus model even without --verify (its\n"
+	"                   events then go nowhere; for tests and timing; serial only):\n"
+	"                   without --verify it is skipped, the output is the same\n"
+	"                   (replay/REPLAY.md, \"When the memory-system model runs\")\n"
 	"  --elf FW.elf     name functions and source lines (function+0xOFF (file:line))\n"
 	"                   in a divergence report\n"
 	"                   (exit 2, no output left: the trace would be incomplete)\n"
@@ -169,6 +173,8 @@ int cmd_replay(int argc, char **argv)
 			elf = argv[++i];
 		} else if (strcmp(a, "--image") == 0 && i + 1 < argc) {
 			lc.image_path = argv[++i];
+		} else if (strcmp(a, "--model") == 0) {
+			c.always_model = 1;
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			quiet = 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -189,8 +195,8 @@ int cmd_replay(int argc, char **argv)
 		if (nseg > 1 && c.verify_segment) {
 			c.segment = c.verify_segment; /* segment K of the bundles, verified against its slice */
 		} else if (nseg > 1 || jobs) {
-			if (c.max_insns || elf)
-				return cli_usage_error("replay", "--max-insns and --elf take one segment (--segment K)");
+			if (c.max_insns || elf || c.always_model)
+				return cli_usage_error("replay", "--max-insns, --elf and --model take one segment (--segment K)");
 			const char *ins[] = {pos[0], pos[1], c.verify_cat, c.oracle};
 			if (cli_check_distinct(ins, 4, &c.out_path, 1))
 				return EXIT_USAGE;
@@ -199,7 +205,7 @@ int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (jobs) { /* segment-parallel replay of a checkpointed CAT (replay/SEGMENTS.md) */
-		if (npos != 1 || lc.lvt_path || c.oracle || c.max_insns || c.verify_segment || elf)
+		if (npos != 1 || lc.lvt_path || c.oracle || c.max_insns || c.verify_segment || elf || c.always_model)
 			return cli_usage_error("replay", "--jobs takes RUN.cat, -o, --verify and --engine only");
 		const char *ins[] = {pos[0], c.verify_cat};
 		if (cli_check_distinct(ins, 2, &c.out_path, 1))

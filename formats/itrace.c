@@ -422,6 +422,20 @@ static void th_start(struct citcat_itrace_writer *w)
 	cc_writer_inline(w->cw); /* the encoder thread compresses and writes too */
 }
 
+/* REC's header as an A32 instruction at PC with WORD and no accesses (the
+ * access array is left as it is: N_ACC is 0). */
+static void rec_a32(struct citcat_itrace_rec *r, uint64_t pc, uint32_t word)
+{
+	r->kind = CITCAT_REC_INSN;
+	r->line = 0;
+	r->size = 4;
+	r->thumb = 0;
+	r->word = word;
+	r->pc = pc;
+	r->fault_addr = 0;
+	r->n_acc = 0;
+}
+
 /* The access-size code of ITRACE.md (item 4) by size; 4 marks a size the
  * format cannot hold. */
 static const uint8_t size_code[9] = {4, 0, 1, 4, 2, 4, 4, 4, 3};
@@ -497,6 +511,100 @@ static inline __attribute__((always_inline)) int write_insn_fast(struct citcat_i
 	}
 	s->next_pc = pc + size;
 	cc_writer_commit_fast(cw, (size_t)(p - buf), 1);
+	return 0;
+}
+
+int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, uint32_t n)
+{
+	if (!w || (n && !words))
+		return CITCAT_ERR_INVAL;
+	struct cc_writer *cw = w->cw;
+	struct state *s = &w->st;
+	for (uint32_t i = 0; i < n; i++, pc += 4) {
+		uint32_t word = words[i];
+		/* write_insn_fast's conditions; else the general path, record by
+		 * record (a full chunk, the encoder thread, an error, the M7) */
+		if (w->th || w->err.code || cw->cap - cw->len < REC_MAX || cw->err.code || w->isa != CITCAT_ISA_ARM_A32) {
+			struct citcat_itrace_rec r;
+			rec_a32(&r, pc, word);
+			int rc = citcat_itrace_write(w, &r);
+			if (rc)
+				return rc;
+			continue;
+		}
+		/* write_insn_fast for size 4, ARM state, no accesses */
+		if (cw->len == 0) /* a chunk start: reset as the decoder will */
+			state_reset(s);
+		struct wt_ent *te = &s->wt.e[wt_index(pc)];
+		int pc_expl = pc != s->next_pc;
+		int w_expl = !(te->pc == pc && te->word == word && te->isa == 0);
+		uint8_t *buf = cw->buf + cw->len, *p = buf;
+		*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4));
+		if (pc_expl)
+			p += cc_put_uvar(p, cc_zigzag((int64_t)(pc - s->next_pc)));
+		if (w_expl) {
+			*p++ = 0;
+			cc_put32(p, word);
+			p += 4;
+			te->pc = pc;
+			te->word = word;
+			te->isa = 0;
+		}
+		s->next_pc = pc + 4;
+		cc_writer_commit_fast(cw, (size_t)(p - buf), 1);
+	}
+	return 0;
+}
+
+int itrace_write_t32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, const uint8_t *sizes,
+			 uint32_t n)
+{
+	if (!w || (n && (!words || !sizes)))
+		return CITCAT_ERR_INVAL;
+	struct cc_writer *cw = w->cw;
+	struct state *s = &w->st;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t word = words[i];
+		unsigned size = sizes[i];
+		/* write_insn_fast's conditions; else the general path */
+		if (w->th || w->err.code || cw->cap - cw->len < REC_MAX || cw->err.code || (size != 2 && size != 4) ||
+		    (size == 2 && word > 0xffff)) {
+			struct citcat_itrace_rec r;
+			rec_a32(&r, pc, word);
+			r.size = (uint8_t)size;
+			r.thumb = 1;
+			int rc = citcat_itrace_write(w, &r);
+			if (rc)
+				return rc;
+			pc += size;
+			continue;
+		}
+		/* write_insn_fast for Thumb state, no accesses */
+		if (cw->len == 0) /* a chunk start: reset as the decoder will */
+			state_reset(s);
+		uint8_t isa = size == 2 ? 1 : 2;
+		struct wt_ent *te = &s->wt.e[wt_index(pc)];
+		int pc_expl = pc != s->next_pc;
+		int w_expl = !(te->pc == pc && te->word == word && te->isa == isa);
+		uint8_t *buf = cw->buf + cw->len, *p = buf;
+		*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4));
+		if (pc_expl)
+			p += cc_put_uvar(p, cc_zigzag((int64_t)(pc - s->next_pc)));
+		if (w_expl) {
+			*p++ = isa;
+			if (size == 2)
+				cc_put16(p, (uint16_t)word);
+			else
+				cc_put32(p, word);
+			p += size;
+			te->pc = pc;
+			te->word = word;
+			te->isa = isa;
+		}
+		s->next_pc = pc + size;
+		pc += size;
+		cc_writer_commit_fast(cw, (size_t)(p - buf), 1);
+	}
 	return 0;
 }
 

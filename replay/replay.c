@@ -5,7 +5,9 @@
  * value of the device input queue (or counter history), uncached writes are
  * checked against the output log.  The memory system (capture/bus.c) is
  * driven call for call as in the capture model, so the bus trace it reports
- * can be compared with the recorded CAT.
+ * can be compared with the recorded CAT; when nothing reads that bus trace
+ * (no CAT, no bus callback) it is not driven at all (c.no_model, REPLAY.md
+ * "When the memory-system model runs").
  *
  * The hook structure mirrors capture/target.c on purpose; the Unicorn
  * behaviours it relies on are listed there and pinned by tests/test_unicorn.c.
@@ -62,6 +64,7 @@ struct replayer {
 	 * belong to the instruction retired last) and at the next block hook. */
 	int block;        /* the block engine runs */
 	int records;      /* someone takes the itrace records (output, oracle, callbacks) */
+	int seq_out;      /* only the itrace takes them, and no model runs (blk_retire_run) */
 	int precise;
 	int want_switch;  /* the block hook stopped the core to change mode */
 	/* too many mode changes: per instruction up to instruction
@@ -311,7 +314,8 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 			size, a);
 		return;
 	}
-	bus_data(&p->c.bus, a, (unsigned)size, w, v);
+	if (!p->c.no_model)
+		bus_data(&p->c.bus, a, (unsigned)size, w, v);
 	/* the access goes into the instruction's record only for those who
 	 * take the records: nothing else reads it (--verify alone) */
 	if (p->records)
@@ -346,7 +350,8 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	}
 	uint64_t v = p->next.value;
 	next_aes(p);
-	bus_uncached(&p->c.bus, addr, size, 0, v);
+	if (!p->c.no_model)
+		bus_uncached(&p->c.bus, addr, size, 0, v);
 	replay_add_access(&p->c, addr, size, 0, v, 1);
 	return v;
 }
@@ -378,7 +383,8 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		return;
 	}
 	next_aes(p);
-	bus_uncached(&p->c.bus, addr, size, 1, value);
+	if (!p->c.no_model) /* a cache-maintenance command changes the model only */
+		bus_uncached(&p->c.bus, addr, size, 1, value);
 	replay_add_access(&p->c, addr, size, 1, value, 1);
 }
 
@@ -440,7 +446,12 @@ static int async_events(struct replayer *p, uint32_t a)
 				replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: DMA transfer to 0x%08x lies outside RAM", p->cfg->aes_path, d->addr);
 				return 0;
 			}
-			bus_dma(&p->c.bus, d->addr, d->data, d->len, d->bcount, d->pc);
+			if (!p->c.no_model) {
+				bus_dma(&p->c.bus, d->addr, d->data, d->len, d->bcount, d->pc);
+			} else { /* bus_dma's effect outside the model: RAM and Unicorn's translations */
+				memcpy(p->c.ram + (d->addr - p->c.ram_base), d->data, d->len);
+				core_code_changed(p->c.uc, d->addr, d->len);
+			}
 			struct citcat_itrace_rec dma = {.kind = CITCAT_REC_DMA, .pc = d->addr, .word = d->len};
 			emit_record(p, &dma);
 			int orc = p->cfg->observer && p->cfg->observer->dma ? p->cfg->observer->dma(p->cfg->observer->ctx, d->addr, d->len) : 0;
@@ -467,7 +478,8 @@ static int async_events(struct replayer *p, uint32_t a)
 		if (!replay_irq_enabled(&p->c, p->next.line))
 			return 0;
 		unsigned line = p->next.line;
-		bus_irq(&p->c.bus, line, a, p->c.bcount);
+		if (!p->c.no_model)
+			bus_irq(&p->c.bus, line, a, p->c.bcount);
 		struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = (uint8_t)line, .pc = a};
 		emit_record(p, &irq);
 		replay_enter_irq(&p->c, line, a);
@@ -483,7 +495,8 @@ static int async_events(struct replayer *p, uint32_t a)
  * capture model (capture/target.c, retire). */
 static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word, int thumb)
 {
-	thumb_ifetch(&p->c.bus, a, size);
+	if (!p->c.no_model)
+		thumb_ifetch(&p->c.bus, a, size);
 	replay_retire(&p->c, a, size, word, thumb);
 	p->c.bus.cycle++;
 }
@@ -511,6 +524,23 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 	struct citcat_itrace_rec *r = &c->cur;
 	uint32_t a = 0;
 	unsigned sz = 2;
+	if (p->seq_out && !c->ckpt_cut && to - from > 1) {
+		/* as blk_retire_run: only the itrace takes the records and no
+		 * model runs, so the records of FROM..TO-2 (without accesses) go
+		 * to the writer in one call */
+		for (uint32_t i = from; i < to; i++) {
+			a = b->addr + b->off[i];
+			sz = b->isz[i];
+			c->bus.cycle++;
+			replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
+			c->insns++;
+			c->insn_in_it = c->itstate != 0;
+			c->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(c->itstate);
+		}
+		core_record_insn(r, a, b->word[to - 1], sz, 1);
+		replay_output_t32_seq(c, b->addr + b->off[from], &b->word[from], &b->isz[from], to - 1 - from);
+		from = to; /* the loop below has nothing left to do */
+	}
 	for (uint32_t i = from; i < to; i++) {
 		a = b->addr + b->off[i];
 		sz = b->isz[i];
@@ -521,7 +551,8 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 			c->cur_index = c->insns;
 		}
 		core_record_insn(r, a, b->word[i], sz, 1);
-		thumb_ifetch(&c->bus, a, sz);
+		if (!c->no_model)
+			thumb_ifetch(&c->bus, a, sz);
 		c->bus.cycle++;
 		replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
 		c->insns++;
@@ -574,7 +605,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 			uint32_t j = i + (((a | lmask) - a) >> 2) + 1;
 			if (j > to)
 				j = to;
-			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
+			if (!c->no_model && (!bus->last_iline_valid || (a >> sh) != bus->last_iline)) {
 				c->cur_pc = a;
 				c->cur_index = c->insns = n;
 				bus_ifetch_line(bus, a);
@@ -584,6 +615,16 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 				replay_hist_put(c, n, a, 4, b->word[i], 0);
 		}
 		c->insns = n;
+	} else if (p->seq_out && !c->ckpt_cut && to - from > 1) {
+		/* only the itrace takes the records, and no fetch reaches a bus
+		 * (so no divergence can be found inside the run): the records
+		 * of FROM..TO-2 are complete (accesses go to the last one) and
+		 * go to the writer in one call, the same bytes */
+		uint32_t a0 = a;
+		for (uint32_t i = from; i < to; i++, a += 4)
+			replay_hist_put(c, c->insns++, a, 4, b->word[i], 0);
+		bus->cycle += to - from;
+		replay_output_a32_seq(c, a0, &b->word[from], to - 1 - from);
 	} else {
 		struct citcat_itrace_rec *r = &c->cur;
 		core_record_insn(r, a, b->word[from], 4, 0);
@@ -596,7 +637,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 				r->word = b->word[i];
 				r->n_acc = 0;
 			}
-			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
+			if (!c->no_model && (!bus->last_iline_valid || (a >> sh) != bus->last_iline))
 				bus_ifetch_line(bus, a);
 			bus->cycle++;
 			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
@@ -1192,6 +1233,8 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 	p->precise = !p->block;
 	p->records = cfg->out_path || cfg->oracle || cfg->on_record || cfg->observer;
+	p->c.no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
+	p->seq_out = p->c.no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
 	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
 				      : citcat_aes_reader_open(&p->scan, cfg->aes_path))) {
 		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->scan));

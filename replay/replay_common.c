@@ -180,6 +180,18 @@ void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r)
 		replay_diverge(c, "instruction trace", want, "%s", got);
 }
 
+void replay_output_a32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, uint32_t n)
+{
+	if (c->out && itrace_write_a32_seq(c->out, pc, words, n))
+		replay_fail(c, NULL, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", c->out_path, citcat_itrace_writer_error(c->out)->msg);
+}
+
+void replay_output_t32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, const uint8_t *sizes, uint32_t n)
+{
+	if (c->out && itrace_write_t32_seq(c->out, pc, words, sizes, n))
+		replay_fail(c, NULL, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", c->out_path, citcat_itrace_writer_error(c->out)->msg);
+}
+
 int replay_fetch_in_ram(struct replay_core *c, uint32_t a, uint32_t size, int arm_only)
 {
 	if (arm_only && size != 4) {

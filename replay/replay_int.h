@@ -59,6 +59,12 @@ struct replay_core {
 	double t0; /* when the run began (replay_now_s) */
 	enum citcat_isa itrace_isa; /* of the regenerated itrace; 0 is CITCAT_ISA_ARM_A32 */
 	int ckpt_cut; /* a checkpoint was entered: cut the itrace's chunk after its INV_I store (replay_output) */
+	/* no_model: nothing reads the memory-system model's output (no --verify
+	 * CAT, no bus callback), so the caches and the bus are not driven; a
+	 * DMA transfer then only writes RAM (replay.c, async_events).  0 (the model
+	 * runs) unless replay.c sets it (REPLAY.md, "When the memory-system
+	 * model runs"). */
+	int no_model;
 	/* Called by replay_run when uc_emu_start returned without an error
 	 * before the run is done (NULL: none); 1 when it stopped on purpose and
 	 * the run goes on at *PC (the block engine's mode change; bit 0 selects
@@ -126,6 +132,12 @@ static inline void replay_add_access(struct replay_core *c, uint32_t addr, unsig
 /* Writes record R to the regenerated itrace and compares it with the
  * oracle's next one. */
 void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r);
+/* replay_output of N A32 instruction records without accesses at PC, PC + 4,
+ * ... (WORDS), when only the itrace takes records (no oracle, no checkpoint
+ * cut pending): one call to the writer (itrace_write_a32_seq). */
+void replay_output_a32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, uint32_t n);
+/* The same for N Thumb records of SIZES[I] bytes (itrace_write_t32_seq). */
+void replay_output_t32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, const uint8_t *sizes, uint32_t n);
 
 /* The instruction boundary before the instruction at A: the branch-counter
  * rule, and A becomes the current instruction. */

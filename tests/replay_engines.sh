@@ -5,7 +5,9 @@
 # with --verify and --oracle; the two itraces must be byte-identical.  A run
 # the block engine refuses must be refused with exit 2 and a reason, and
 # --engine auto must then give the insn engine's itrace.  Each run the block
-# engine takes is also replayed with --verify alone (no records).
+# engine takes is also replayed with --verify alone (no records), and with
+# each engine with -o alone (the memory-system model skipped) and with
+# -o --model (driven though nothing reads it): the same bytes.
 # Usage: replay_engines.sh CITCAT ELFDIR DATADIR OUTDIR [NAMES...]
 set -u
 citcat=$1 elfdir=$2 datadir=$3 out=$4
@@ -40,6 +42,16 @@ for base in $names; do
     if ! "$citcat" replay "$r.ims" "$r.aes" --engine block --verify "$r.cat" 2>>"$r.block.log"; then
       echo "FAIL $n: block engine, --verify alone"; cat "$r.block.log"; fail=1; continue
     fi
+    # -o alone (no --verify: the memory-system model is skipped, REPLAY.md
+    # "When the memory-system model runs"), both engines, and with --model
+    for e in insn block; do
+      for m in "" --model; do
+        if ! "$citcat" replay "$r.ims" "$r.aes" --engine $e -o "$r.nm.itrace" $m 2>>"$r.block.log" ||
+           ! cmp "$r.insn.itrace" "$r.nm.itrace"; then
+          echo "FAIL $n: engine $e, -o alone ${m:-(no model)}"; fail=1; continue 3
+        fi
+      done
+    done
     echo "ok   $n ($(stat -c %s "$r.block.itrace") bytes identical)"
   done
 done
