@@ -1376,6 +1376,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 	res->insns = t->insns;
 	res->traced_insns = t->traced_insns;
 	res->cycles = t->bus.cycle;
+	res->blk_blocks = t->blk_blocks;
+	res->blk_free_at_stop = t->blk_engine && t->insns >= t->blk_hold_until && !t->blk_hold;
 	if (t->lvt) {
 		rc = lvt_tm_close(t->lvt, &res->lvt, &res->lvt_bytes, err);
 		t->lvt = NULL;

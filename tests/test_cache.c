@@ -160,6 +160,165 @@ static void test_random_bus(void)
 	bus_fini(&b);
 }
 
+/* cache_access against a reference written from TARGET.md's definitions,
+ * which looks at every way on every access (no shortcut for the way its set
+ * used last, cache_hit_last): a random mix of reads, writes with and without
+ * allocation and dirtying, repeated accesses to one line (the shortcut's
+ * case), line invalidations, cleans and whole-cache invalidations, for each
+ * policy and 1, 2 and 4 ways; hit, write-back victim, contents, dirty bits
+ * and the hit and miss counters must agree after every step. */
+struct rcache {
+	uint32_t sets, ways;
+	uint32_t tag[64];
+	uint8_t valid[64], dirty[64], mru[64];
+	uint64_t stamp[64], clock, hits, misses;
+	uint32_t rng;
+	enum citcat_repl repl;
+};
+
+static void r_touch(struct rcache *m, uint32_t base, uint32_t w)
+{
+	m->mru[base + w] = 1;
+	for (uint32_t i = 0; i < m->ways; i++)
+		if (!m->mru[base + i])
+			return;
+	for (uint32_t i = 0; i < m->ways; i++)
+		m->mru[base + i] = i == w;
+}
+
+static void r_access(struct rcache *m, uint32_t ln, int alloc, int mark, struct cache_res *r)
+{
+	uint32_t base = (ln % m->sets) * m->ways;
+	m->clock++;
+	r->hit = 0;
+	r->evicted_dirty = 0;
+	for (uint32_t w = 0; w < m->ways; w++)
+		if (m->valid[base + w] && m->tag[base + w] == ln) {
+			m->hits++;
+			if (m->repl == CITCAT_REPL_LRU)
+				m->stamp[base + w] = m->clock;
+			if (m->repl == CITCAT_REPL_PLRU)
+				r_touch(m, base, w);
+			if (mark)
+				m->dirty[base + w] = 1;
+			r->hit = 1;
+			return;
+		}
+	m->misses++;
+	if (!alloc)
+		return;
+	uint32_t v = m->ways;
+	for (uint32_t w = 0; w < m->ways && v == m->ways; w++)
+		if (!m->valid[base + w])
+			v = w;
+	if (v == m->ways) {
+		v = 0;
+		if (m->repl == CITCAT_REPL_LRU || m->repl == CITCAT_REPL_FIFO) {
+			for (uint32_t w = 1; w < m->ways; w++)
+				if (m->stamp[base + w] < m->stamp[base + v])
+					v = w;
+		} else if (m->repl == CITCAT_REPL_PLRU) {
+			for (v = 0; v < m->ways && m->mru[base + v]; v++)
+				;
+			if (v == m->ways)
+				v = 0;
+		} else {
+			uint32_t x = m->rng;
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			m->rng = x;
+			v = x % m->ways;
+		}
+		if (m->dirty[base + v]) {
+			r->evicted_dirty = 1;
+			r->victim_line = m->tag[base + v];
+		}
+	}
+	m->valid[base + v] = 1;
+	m->tag[base + v] = ln;
+	m->dirty[base + v] = (uint8_t)(mark != 0);
+	m->stamp[base + v] = m->clock;
+	if (m->repl == CITCAT_REPL_PLRU)
+		r_touch(m, base, v);
+}
+
+static void test_against_reference(void)
+{
+	static const uint32_t wayss[] = {1, 2, 4};
+	for (int repl = CITCAT_REPL_LRU; repl <= CITCAT_REPL_RANDOM; repl++)
+		for (int wi = 0; wi < 3; wi++) {
+			uint32_t ways = wayss[wi];
+			struct citcat_cache_config cfg = {2 * ways * 16, ways, 16, (uint8_t)repl, 0, 99};
+			struct cache c;
+			CHECK_EQ(cache_init(&c, &cfg), 0);
+			struct rcache m;
+			memset(&m, 0, sizeof m);
+			m.sets = 2;
+			m.ways = ways;
+			m.repl = (enum citcat_repl)repl;
+			m.rng = 99;
+			uint32_t x = 12345 + (uint32_t)repl * 7 + ways, ln = 0;
+			int bad = 0;
+			for (int i = 0; i < 20000 && !bad; i++) {
+				x = x * 1103515245u + 12345u;
+				uint32_t k = (x >> 16) & 63;
+				if (k < 40) { /* an access: the same line again half of the time */
+					if (k & 1)
+						ln = (x >> 8) % (3 * ways + 2);
+					int wr = (x >> 24) & 1, alloc = !(wr && ((x >> 25) & 3) == 0), mark = wr && alloc;
+					struct cache_res a, b;
+					memset(&a, 0, sizeof a);
+					memset(&b, 0, sizeof b);
+					cache_access(&c, ln, wr, alloc, mark, &a);
+					r_access(&m, ln, alloc, mark, &b);
+					bad = a.hit != b.hit || a.evicted_dirty != b.evicted_dirty ||
+					      (a.evicted_dirty && a.victim_line != b.victim_line);
+				} else if (k < 52) { /* hits only: the shortcut's case */
+					struct cache_res a, b;
+					cache_access(&c, ln, 0, 1, 0, &a);
+					r_access(&m, ln, 1, 0, &b);
+					bad = a.hit != b.hit || a.evicted_dirty != b.evicted_dirty;
+				} else if (k < 58) {
+					uint32_t l = (x >> 8) % (3 * ways + 2);
+					int da = cache_invalidate_line(&c, l), db = 0;
+					for (uint32_t w = 0; w < ways; w++) {
+						uint32_t j = (l % 2) * ways + w;
+						if (m.valid[j] && m.tag[j] == l) {
+							db = m.dirty[j];
+							m.valid[j] = m.dirty[j] = m.mru[j] = 0;
+						}
+					}
+					bad = da != db;
+				} else if (k < 62) {
+					uint32_t l = (x >> 8) % (3 * ways + 2);
+					cache_clean_line(&c, l);
+					for (uint32_t w = 0; w < ways; w++)
+						if (m.valid[(l % 2) * ways + w] && m.tag[(l % 2) * ways + w] == l)
+							m.dirty[(l % 2) * ways + w] = 0;
+				} else if ((x >> 8) % 16 == 0) {
+					cache_invalidate_all(&c);
+					memset(m.valid, 0, sizeof m.valid);
+					memset(m.dirty, 0, sizeof m.dirty);
+					memset(m.mru, 0, sizeof m.mru);
+				}
+				for (uint32_t l = 0; l < 3 * ways + 2 && !bad; l++) {
+					int da, db = 0, pa = cache_probe(&c, l, &da), pb = 0;
+					for (uint32_t w = 0; w < ways; w++)
+						if (m.valid[(l % 2) * ways + w] && m.tag[(l % 2) * ways + w] == l)
+							pb = 1, db = m.dirty[(l % 2) * ways + w];
+					bad = pa != pb || (pa && da != db);
+				}
+				bad |= c.hits != m.hits || c.misses != m.misses;
+				if (bad)
+					fprintf(stderr, "policy %d, %u ways: step %d (line %u) differs from the reference\n", repl,
+						ways, i, ln);
+			}
+			CHECK(!bad);
+			cache_fini(&c);
+		}
+}
+
 int main(void)
 {
 	/* 2 sets x 2 ways (64 bytes, 16-byte lines): lines 0,2,4 share set 0. */
@@ -303,5 +462,6 @@ int main(void)
 	bus_fini(&b);
 	test_random_sequence();
 	test_random_bus();
+	test_against_reference();
 	CHECK_DONE();
 }

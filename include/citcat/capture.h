@@ -112,6 +112,14 @@ struct citcat_capture_result {
 	double seconds;
 	struct citcat_lvt_stats lvt; /* with an LVT: the trace module's totals */
 	uint64_t lvt_bytes;          /* the LVT file's size */
+	/* the block engine (capture/TARGET.md "The block engine"; 0 under
+	 * --engine insn): blocks it ran without the code hook, and whether its
+	 * back-off (a stretch run per instruction after frequent mode
+	 * switches) was over when the run stopped, so that the code at the
+	 * stop ran as blocks unless the decoder itself asked for per
+	 * instruction (tests/capture_engines.sh checks it for blk_exc) */
+	uint64_t blk_blocks;
+	int blk_free_at_stop;
 };
 
 /* Runs the firmware ELF.  Writes the CAT to CAT_PATH (NULL: no CAT; "-" =

@@ -16,7 +16,8 @@
  * holding the exception runs without the code hook: without the session 11
  * fix both builds then stop with an internal error (checked at 180000
  * iterations; 20000 are too few).  No printf before it, whose UART writes
- * would lengthen the back-off.
+ * would lengthen the back-off.  capture_engines.sh checks from the
+ * capture's summary that the back-off was over at the stop.
  */
 #include <stdint.h>
 #include <stdio.h>
