@@ -18,7 +18,7 @@
  *    per block (struct core_hooks, block_thumb), not per instruction;
  *    the state changes only at a block's last instruction, so the block
  *    engine skips even that read after a block whose last instruction
- *    cannot change it (tests/test_unicorn_block.c part 11, cblk_keeps_a32);
+ *    cannot change it (tests/test_unicorn_block.c part 11, rblk_keeps_state);
  *  - WFI makes uc_emu_start return, so WFI is modelled in the code hook;
  *  - Unicorn does not take IRQs itself: arm_take_irq does the entry. */
 #include "armcore.h"
@@ -846,61 +846,6 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 	return b;
 }
 
-/* Whether the A32 instruction W, the last of a block, certainly leaves the
- * core in A32 state.  Only an instruction that writes the PC from a
- * register or memory (BX, BLX, a load or LDM of the PC, a data-processing
- * instruction with Rd = PC, exception returns) or the CPSR can change it,
- * and Unicorn ends a translation block at each of them
- * (tests/test_unicorn_block.c part 11), so inside a block the state never
- * changes.  Conservative: B and BL keep it; the miscellaneous group (BX,
- * BLX, MSR, ERET, ...) and anything with PC in bits 12-15 or 16-19, or an
- * LDM/STM with PC in its list, might not. */
-static inline int cblk_keeps_a32(uint32_t w)
-{
-	unsigned op = (w >> 25) & 7;
-	if (op == 5)
-		return 1; /* B, BL (BLX immediate is in the unconditional space: precise) */
-	if (op <= 1 && (w & 0x01900000) == 0x01000000)
-		return 0;
-	if (op == 4 && (w & 0x8000))
-		return 0;
-	return ((w >> 12) & 0xF) != 15 && ((w >> 16) & 0xF) != 15;
-}
-
-/* The same for the Thumb instruction W of SIZE bytes, the last of a Thumb
- * block: whether it certainly leaves the core in Thumb state.  T16: B,
- * B<c>, CBZ/CBNZ, and the groups whose register fields cannot name the PC
- * (shifts, add, subtract, compare and move of low registers, data
- * processing, loads and stores, ADR, ADD/SUB SP, PUSH, LDM/STM, extends,
- * REV), but not the special data instructions and BX/BLX (0x44xx-0x47xx)
- * nor POP (which can load the PC); T32: B.W, B<c>.W and BL, not BLX
- * (immediate), which changes to A32; any other T32 instruction might. */
-static inline int cblk_keeps_thumb(uint32_t w, unsigned size)
-{
-	uint32_t hw = w & 0xFFFF;
-	if (size == 2) {
-		if (hw < 0x4400 || (hw >= 0x4800 && hw < 0xB000) || (hw >= 0xC000 && hw < 0xDE00) ||
-		    (hw >= 0xE000 && hw < 0xE800))
-			return 1;
-		if ((hw & 0xF000) == 0xB000) /* miscellaneous: all but POP, BKPT, hints, IT, CPS/SETEND */
-			return (hw & 0xFE00) != 0xBC00 && (hw & 0xFF00) != 0xBE00 && (hw & 0xFF00) != 0xBF00 &&
-			       (hw & 0xFFE0) != 0xB660 && (hw & 0xFFF0) != 0xB650;
-		return 0;
-	}
-	uint32_t hw2 = w >> 16;
-	if ((hw & 0xF800) != 0xF000 || !(hw2 & 0x8000))
-		return 0;
-	switch (hw2 & 0x5000) {
-	case 0x1000: /* B.W (T4) */
-	case 0x5000: /* BL */
-		return 1;
-	case 0x0000: /* B<c>.W (T3), unless its cond field is 111x (control instructions) */
-		return ((hw >> 7) & 7) != 7;
-	default: /* BLX (immediate): to A32 */
-		return 0;
-	}
-}
-
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
@@ -942,8 +887,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (b) {
 		t->blk = b;
-		t->blk_keeps_state = b->thumb ? cblk_keeps_thumb(b->word[b->n - 1], b->isz[b->n - 1])
-					       : cblk_keeps_a32(b->word[b->n - 1]);
+		t->blk_keeps_state = rblk_keeps_state(b);
 		t->blk_code_written = 0;
 		t->blk_next = 0;
 		t->blk_acc_left = 0;

@@ -133,7 +133,7 @@ struct target {
 	uc_hook blk_code_hook;
 	struct rblk_cache *blk_cache;
 	const struct rblk *blk;
-	int blk_keeps_state; /* BLK's last instruction cannot change the state (cblk_keeps_a32, _thumb) */
+	int blk_keeps_state; /* BLK's last instruction cannot change the state (rblk_keeps_state, replay_block.h) */
 	int blk_code_written; /* a store of BLK's execution wrote into BLK's bytes */
 	uint64_t blk_switches, blk_prog_mark, blk_blocks;
 	/* switches since BLK_WIN_START (instructions); per instruction until

@@ -75,6 +75,7 @@ struct replayer {
 	struct rblk_cache bcache;
 	const struct rblk *blk;
 	uint32_t blk_next, acc_left;
+	int blk_keeps; /* BLK's last instruction cannot change the state (rblk_keeps_state) */
 	uint64_t switches, prog_mark;
 	uint32_t switch_pc; /* where the block hook stopped (bit 0: Thumb) */
 	/* a second reader of the AES, kept at the first interrupt or DMA record
@@ -736,9 +737,22 @@ static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t s
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct replayer *p = ctx;
-	uint32_t cpsr;
-	uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
-	p->c.block_thumb = (uint8_t)((cpsr >> 5) & 1); /* as core.c's block hook */
+	if (!p->blk || !p->blk_keeps) {
+		uint32_t cpsr;
+		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+		p->c.block_thumb = (uint8_t)((cpsr >> 5) & 1); /* as core.c's block hook */
+	}
+	/* else the block before ran without the code hook up to here and its
+	 * last instruction cannot change the state (rblk_keeps_state; Unicorn
+	 * ends a block at any that can, tests/test_unicorn_block.c part 11):
+	 * BLOCK_THUMB, that block's state, stays.  BLK is set only under the
+	 * block engine and cleared by everything that can come in between:
+	 * blk_finish at the next block hook, an exception (hook_intr) or a
+	 * fetch fault (hook_unmapped).  The stop for a change to the insn
+	 * engine (under which IRQ and checkpoint entries, with SCTLR.TE, DMA
+	 * and the IT stretches happen) comes after blk_finish below, the insn
+	 * engine never sets BLK, and every other stop of a run ends the replay
+	 * (replay_run), so a block run always starts with BLK clear */
 	if (p->c.failed || p->c.done) {
 		uc_emu_stop(uc);
 		return;
@@ -761,6 +775,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	if (!b)
 		return;
 	p->blk = b;
+	p->blk_keeps = rblk_keeps_state(b);
 	p->blk_next = 0;
 	p->acc_left = 0;
 	if (p->cfg->progress && (p->c.insns >> 20) != p->prog_mark) {

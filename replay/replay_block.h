@@ -68,4 +68,67 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
  * a memory-hook call to it. */
 int rblk_next_accessor(const struct rblk *b, uint32_t from, uc_engine *uc);
 
+/* Whether the A32 instruction W, the last of a block, certainly leaves the
+ * core in A32 state.  Only an instruction that writes the PC from a
+ * register or memory (BX, BLX, a load or LDM of the PC, a data-processing
+ * instruction with Rd = PC, exception returns) or the CPSR can change it,
+ * and Unicorn ends a translation block at each of them
+ * (tests/test_unicorn_block.c part 11), so inside a block the state never
+ * changes.  Conservative: B and BL keep it; the miscellaneous group (BX,
+ * BLX, MSR, ERET, ...) and anything with PC in bits 12-15 or 16-19, or an
+ * LDM/STM with PC in its list, might not. */
+static inline int rblk_keeps_a32(uint32_t w)
+{
+	unsigned op = (w >> 25) & 7;
+	if (op == 5)
+		return 1; /* B, BL (BLX immediate is in the unconditional space: precise) */
+	if (op <= 1 && (w & 0x01900000) == 0x01000000)
+		return 0;
+	if (op == 4 && (w & 0x8000))
+		return 0;
+	return ((w >> 12) & 0xF) != 15 && ((w >> 16) & 0xF) != 15;
+}
+
+/* The same for the Thumb instruction W of SIZE bytes, the last of a Thumb
+ * block: whether it certainly leaves the core in Thumb state.  T16: B,
+ * B<c>, CBZ/CBNZ, and the groups whose register fields cannot name the PC
+ * (shifts, add, subtract, compare and move of low registers, data
+ * processing, loads and stores, ADR, ADD/SUB SP, PUSH, LDM/STM, extends,
+ * REV), but not the special data instructions and BX/BLX (0x44xx-0x47xx)
+ * nor POP (which can load the PC); T32: B.W, B<c>.W and BL, not BLX
+ * (immediate), which changes to A32; any other T32 instruction might. */
+static inline int rblk_keeps_thumb(uint32_t w, unsigned size)
+{
+	uint32_t hw = w & 0xFFFF;
+	if (size == 2) {
+		if (hw < 0x4400 || (hw >= 0x4800 && hw < 0xB000) || (hw >= 0xC000 && hw < 0xDE00) ||
+		    (hw >= 0xE000 && hw < 0xE800))
+			return 1;
+		if ((hw & 0xF000) == 0xB000) /* miscellaneous: all but POP, BKPT, hints, IT, CPS/SETEND */
+			return (hw & 0xFE00) != 0xBC00 && (hw & 0xFF00) != 0xBE00 && (hw & 0xFF00) != 0xBF00 &&
+			       (hw & 0xFFE0) != 0xB660 && (hw & 0xFFF0) != 0xB650;
+		return 0;
+	}
+	uint32_t hw2 = w >> 16;
+	if ((hw & 0xF800) != 0xF000 || !(hw2 & 0x8000))
+		return 0;
+	switch (hw2 & 0x5000) {
+	case 0x1000: /* B.W (T4) */
+	case 0x5000: /* BL */
+		return 1;
+	case 0x0000: /* B<c>.W (T3), unless its cond field is 111x (control instructions) */
+		return ((hw >> 7) & 7) != 7;
+	default: /* BLX (immediate): to A32 */
+		return 0;
+	}
+}
+
+/* Whether block B's last instruction certainly leaves the core in the state
+ * B ran in (rblk_keeps_a32, rblk_keeps_thumb).  Both block engines skip the
+ * block hook's CPSR read after such a block when nothing ran in between. */
+static inline int rblk_keeps_state(const struct rblk *b)
+{
+	return b->thumb ? rblk_keeps_thumb(b->word[b->n - 1], b->isz[b->n - 1]) : rblk_keeps_a32(b->word[b->n - 1]);
+}
+
 #endif
