@@ -6,8 +6,10 @@
 # The second interrupt is a SIGTERM sent right after the SIGINT: two SIGINTs
 # sent back to back may merge into one pending signal before the process
 # sees the first, while two different signals are both delivered, one after
-# the other, and the clean stop (finishing and renaming the files) takes far
-# longer than the microseconds between the two kills.
+# the other.  Both are sent while the process is stopped (SIGSTOP), so both
+# are pending when it continues: otherwise, on a loaded machine, the shell
+# could be descheduled between the two kills long enough for the clean stop
+# (finishing and renaming the files) to end first, and the run exited 3.
 # Usage: sigint_twice.sh CITCAT crash_hang.elf
 set -u
 citcat=$1 elf=$2
@@ -24,8 +26,10 @@ start() {
 }
 
 start twice
+kill -STOP $pid
 kill -INT $pid
 kill -TERM $pid
+kill -CONT $pid
 wait $pid
 rc=$?
 [ "$rc" -eq 130 ] || fail "twice: exit status $rc, expected 130 ($(cat "$t/twice.err"))"
