@@ -26,6 +26,7 @@
 #include "core.h"
 #include "replay_block.h"
 #include "image.h"
+#include "itrace.h"
 #include "target_int.h"
 #include "target_m7.h"
 #include "thumb.h"
@@ -665,6 +666,36 @@ static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t
 	if (t->synced && core_branched(a, t->expect_pc, t->after_exception))
 		t->bcount++;
 	t->after_exception = 0;
+	/* only the oracle takes records (the block engine refuses the LVT,
+	 * the DAF, checkpoints and the M7) and the block's words are RAM's
+	 * (no store of this execution wrote into it): the records of
+	 * FROM..TO-2 have no accesses (only the last instruction of a run can
+	 * make them) and go to the writer in one call, the same bytes as one
+	 * citcat_itrace_write each (itrace_write_a32_seq); the bus fetches,
+	 * counters and ITSTATE advance per instruction as retire does, and the
+	 * last record stays open for the accesses */
+	if (t->oracle && t->synced && !t->daf && !t->blk_code_written && to - from > 1) {
+		uint32_t a0 = a;
+		for (uint32_t i = from; i < to; i++) {
+			a = b->addr + (b->thumb ? b->off[i] : 4 * i);
+			unsigned sz = b->thumb ? b->isz[i] : 4;
+			thumb_ifetch(&t->bus, a, sz);
+			t->bus.cycle++;
+			t->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(t->itstate);
+		}
+		unsigned sz = b->thumb ? b->isz[to - 1] : 4;
+		t->insns += to - from;
+		t->traced_insns += to - from;
+		t->expect_pc = a + sz;
+		t->last_pc = a;
+		int rc = b->thumb ? itrace_write_t32_seq(t->oracle, a0, &b->word[from], &b->isz[from], to - 1 - from)
+				  : itrace_write_a32_seq(t->oracle, a0, &b->word[from], to - 1 - from);
+		if (rc)
+			fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
+		core_record_insn(&t->cur, a, b->word[to - 1], sz, b->thumb);
+		t->cur_valid = 1;
+		return;
+	}
 	if (b->thumb) {
 		/* T16 and T32: retire as hook_code does, the ITSTATE included;
 		 * an instruction of an IT block whose condition fails retires in
