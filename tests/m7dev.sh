@@ -26,24 +26,12 @@ citcat=$1 prefix=$2 fw=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "m7dev: $*" >&2; exit 1; }
+. "$(dirname "$0")/m7lib.sh"
 sym() { "${prefix}nm" "$1" | awk -v s="$2" '$3 == s { print "0x" $1; exit }'; }
 hex8() { printf '0x%08x' $(($1)); }
 
 n=m7dev elf=$fw/m7dev.elf
-rc=0
-"$citcat" capture "$elf" -o "$tmp/$n.cat" --oracle "$tmp/$n.itrace" --seed 1 -q >"$tmp/out" 2>"$tmp/err" || rc=$?
-[ $rc -eq 0 ] || fail "capture exited $rc: $(cat "$tmp/err") $(cat "$tmp/out")"
-grep -qx 'm7dev: 0 failures' "$tmp/out" || fail "the firmware's own checks: $(cat "$tmp/out")"
-"$citcat" ims "$tmp/$n.cat" -o "$tmp/$n.ims" 2>"$tmp/err" || fail "ims: $(cat "$tmp/err")"
-"$citcat" aes "$tmp/$n.cat" -o "$tmp/$n.aes" 2>"$tmp/err" || fail "aes: $(cat "$tmp/err")"
-rc=0
-"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \
-	>"$tmp/rep" 2>&1 || rc=$?
-[ $rc -eq 0 ] || fail "replay exited $rc: $(cat "$tmp/rep")"
-grep -q 'bus trace verified' "$tmp/rep" && grep -q 'instruction trace equals the oracle' "$tmp/rep" ||
-	fail "replay not verified: $(cat "$tmp/rep")"
-cmp -s <("$citcat" dump "$tmp/$n.itrace") <("$citcat" dump "$tmp/$n.re") ||
-	fail "the regenerated itrace differs from the oracle"
+m7_exact m7dev $n "$elf"
 
 "$citcat" dump "$tmp/$n.itrace" >"$tmp/it"
 "$citcat" dump "$tmp/$n.cat" >"$tmp/cat" 2>/dev/null
@@ -79,11 +67,7 @@ strb=$(hex8 $(($(sym "$elf" m7dev_strb) + 2)))
 [ "$(grep -c '^[0-9]* exc ' "$tmp/cat")" -eq 1 ] && grep -q "^[0-9]* exc line=5 .*pc=$strb$" "$tmp/cat" ||
 	fail "CAT: not exactly one EXC event, 5 at $strb: $(grep '^[0-9]* exc ' "$tmp/cat" | tr '\n' ' ')"
 
-"$citcat" capture "$elf" --lvt "$tmp/$n.lvt" --oracle "$tmp/l.itrace" --seed 1 -q >/dev/null 2>"$tmp/err" ||
-	fail "LVT capture: $(cat "$tmp/err")"
-"$citcat" replay --lvt "$tmp/$n.lvt" --image "$elf" -o "$tmp/l.re" --oracle "$tmp/l.itrace" >"$tmp/rep" 2>&1 ||
-	fail "LVT replay: $(cat "$tmp/rep")"
-grep -q 'instruction trace equals the oracle' "$tmp/rep" || fail "LVT replay not verified: $(cat "$tmp/rep")"
+m7_lvt_exact $n "$elf"
 # no handler (m7dev_nohandler.elf): the first ldr stops the capture, exit 3,
 # STOP fault kind 11 at m7dev_ldr with address 5 (BusFault), and the run up
 # to there replays exactly

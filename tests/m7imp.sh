@@ -21,28 +21,14 @@ citcat=$1 prefix=$2 fw=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "m7imp: $*" >&2; exit 1; }
+. "$(dirname "$0")/m7lib.sh"
 
 run() { # NAME: capture, replay (AES, LVT) exactly; $tmp/$n.cat and $tmp/it left
 n=$1 elf=$fw/$1.elf
-rc=0
-"$citcat" capture "$elf" --ram 32M -o "$tmp/$n.cat" --oracle "$tmp/$n.itrace" --seed 1 -q >"$tmp/out" 2>"$tmp/err" || rc=$?
-[ $rc -eq 0 ] || fail "capture exited $rc: $(cat "$tmp/err") $(cat "$tmp/out")"
-grep -qx 'm7imp: 0 failures' "$tmp/out" || fail "the firmware's own checks: $(cat "$tmp/out")"
-"$citcat" ims "$tmp/$n.cat" -o "$tmp/$n.ims" 2>"$tmp/err" || fail "ims: $(cat "$tmp/err")"
-"$citcat" aes "$tmp/$n.cat" -o "$tmp/$n.aes" 2>"$tmp/err" || fail "aes: $(cat "$tmp/err")"
-rc=0
-"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \
-	>"$tmp/rep" 2>&1 || rc=$?
-[ $rc -eq 0 ] || fail "replay exited $rc: $(cat "$tmp/rep")"
-grep -q 'bus trace verified' "$tmp/rep" && grep -q 'instruction trace equals the oracle' "$tmp/rep" ||
-	fail "replay not verified: $(cat "$tmp/rep")"
+m7_exact m7imp $n "$elf" --ram 32M
 "$citcat" dump "$tmp/$n.itrace" >"$tmp/it"
 "$citcat" dump "$tmp/$n.cat" >"$tmp/cat" 2>/dev/null
-"$citcat" capture "$elf" --ram 32M --lvt "$tmp/$n.lvt" --oracle "$tmp/l.itrace" --seed 1 -q >/dev/null 2>"$tmp/err" ||
-	fail "LVT capture: $(cat "$tmp/err")"
-"$citcat" replay --lvt "$tmp/$n.lvt" --image "$elf" -o "$tmp/l.re" --oracle "$tmp/l.itrace" >"$tmp/rep" 2>&1 ||
-	fail "LVT replay: $(cat "$tmp/rep")"
-grep -q 'instruction trace equals the oracle' "$tmp/rep" || fail "LVT replay not verified: $(cat "$tmp/rep")"
+m7_lvt_exact $n "$elf" --ram 32M
 }
 sym() { printf '0x%08x' $(($("${prefix}nm" "$elf" | awk -v s="$1" '$3 == s { print "0x" $1; exit }'))); }
 

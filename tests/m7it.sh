@@ -27,24 +27,12 @@ citcat=$1 prefix=$2 fw=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "m7it: $*" >&2; exit 1; }
+. "$(dirname "$0")/m7lib.sh"
 sym() { "${prefix}nm" "$1" | awk -v s="$2" '$3 == s { print "0x" $1; exit }'; }
 hex8() { printf '0x%08x' $(($1)); }
 
 n=m7it elf=$fw/m7it.elf
-rc=0
-"$citcat" capture "$elf" -o "$tmp/$n.cat" --oracle "$tmp/$n.itrace" --seed 1 -q >"$tmp/out" 2>"$tmp/err" || rc=$?
-[ $rc -eq 0 ] || fail "capture exited $rc: $(cat "$tmp/err") $(cat "$tmp/out")"
-grep -qx 'm7it: 0 failures' "$tmp/out" || fail "the firmware's own checks: $(cat "$tmp/out")"
-"$citcat" ims "$tmp/$n.cat" -o "$tmp/$n.ims" 2>"$tmp/err" || fail "ims: $(cat "$tmp/err")"
-"$citcat" aes "$tmp/$n.cat" -o "$tmp/$n.aes" 2>"$tmp/err" || fail "aes: $(cat "$tmp/err")"
-rc=0
-"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \
-	>"$tmp/rep" 2>&1 || rc=$?
-[ $rc -eq 0 ] || fail "replay exited $rc: $(cat "$tmp/rep")"
-grep -q 'bus trace verified' "$tmp/rep" && grep -q 'instruction trace equals the oracle' "$tmp/rep" ||
-	fail "replay not verified: $(cat "$tmp/rep")"
-cmp -s <("$citcat" dump "$tmp/$n.itrace") <("$citcat" dump "$tmp/$n.re") ||
-	fail "the regenerated itrace differs from the oracle"
+m7_exact m7it $n "$elf"
 
 "$citcat" dump "$tmp/$n.itrace" | cut -d' ' -f2- >"$tmp/it"
 a=$(hex8 "$(sym "$elf" m7it_a)") b=$(hex8 "$(sym "$elf" m7it_b)")
@@ -75,9 +63,5 @@ mapfile -t got < <(awk '$1 == "insn" && $3 == "pc=0x00fffffa" { print; for (i = 
 "$citcat" dump "$tmp/$n.cat" >"$tmp/cat" 2>/dev/null
 ! grep -q '^[0-9]* exc ' "$tmp/cat" || fail "CAT: an EXC event: $(grep '^[0-9]* exc ' "$tmp/cat" | head -n 1)"
 
-"$citcat" capture "$elf" --lvt "$tmp/$n.lvt" --oracle "$tmp/l.itrace" --seed 1 -q >/dev/null 2>"$tmp/err" ||
-	fail "LVT capture: $(cat "$tmp/err")"
-"$citcat" replay --lvt "$tmp/$n.lvt" --image "$elf" -o "$tmp/l.re" --oracle "$tmp/l.itrace" >"$tmp/rep" 2>&1 ||
-	fail "LVT replay: $(cat "$tmp/rep")"
-grep -q 'instruction trace equals the oracle' "$tmp/rep" || fail "LVT replay not verified: $(cat "$tmp/rep")"
+m7_lvt_exact $n "$elf"
 echo "m7it: BusFaults inside IT blocks (data and fetch) stack ITSTATE and return, as worked out; replayed exactly (AES, LVT)"

@@ -29,24 +29,12 @@ citcat=$1 prefix=$2 fw=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "m7stk: $*" >&2; exit 1; }
+. "$(dirname "$0")/m7lib.sh"
 sym() { "${prefix}nm" "$1" | awk -v s="$2" '$3 == s { print "0x" $1; exit }'; }
 hex8() { printf '0x%08x' $(($1)); }
 
 n=m7stk elf=$fw/m7stk.elf
-rc=0
-"$citcat" capture "$elf" --ram 32M -o "$tmp/$n.cat" --oracle "$tmp/$n.itrace" --seed 1 -q >"$tmp/out" 2>"$tmp/err" || rc=$?
-[ $rc -eq 0 ] || fail "capture exited $rc: $(cat "$tmp/err") $(cat "$tmp/out")"
-grep -qx 'm7stk: 0 failures' "$tmp/out" || fail "the firmware's own checks: $(cat "$tmp/out")"
-"$citcat" ims "$tmp/$n.cat" -o "$tmp/$n.ims" 2>"$tmp/err" || fail "ims: $(cat "$tmp/err")"
-"$citcat" aes "$tmp/$n.cat" -o "$tmp/$n.aes" 2>"$tmp/err" || fail "aes: $(cat "$tmp/err")"
-rc=0
-"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \
-	>"$tmp/rep" 2>&1 || rc=$?
-[ $rc -eq 0 ] || fail "replay exited $rc: $(cat "$tmp/rep")"
-grep -q 'bus trace verified' "$tmp/rep" && grep -q 'instruction trace equals the oracle' "$tmp/rep" ||
-	fail "replay not verified: $(cat "$tmp/rep")"
-cmp -s <("$citcat" dump "$tmp/$n.itrace") <("$citcat" dump "$tmp/$n.re") ||
-	fail "the regenerated itrace differs from the oracle"
+m7_exact m7stk $n "$elf" --ram 32M
 
 svc=$(hex8 $(($(sym "$elf" m7stk_svc) + 2)))
 ret=$(hex8 "$(sym "$elf" m7stk_ret)")
@@ -82,11 +70,7 @@ mapfile -t before < <(awk -v p="pc=$ret" '$2 == "irq" && $4 == p { print prev } 
 [ "$(grep -c '^[0-9]* exc ' "$tmp/cat")" -eq 3 ] || fail "CAT: EXC events other than 5 and 32"
 # the LVT (capture/LVT.md): the failed accesses make no record; the decoder
 # drives the same model and regenerates the same itrace
-"$citcat" capture "$elf" --ram 32M --lvt "$tmp/$n.lvt" --oracle "$tmp/l.itrace" --seed 1 -q >/dev/null 2>"$tmp/err" ||
-	fail "LVT capture: $(cat "$tmp/err")"
-"$citcat" replay --lvt "$tmp/$n.lvt" --image "$elf" -o "$tmp/l.re" --oracle "$tmp/l.itrace" >"$tmp/rep" 2>&1 ||
-	fail "LVT replay: $(cat "$tmp/rep")"
-grep -q 'instruction trace equals the oracle' "$tmp/rep" || fail "LVT replay not verified: $(cat "$tmp/rep")"
+m7_lvt_exact $n "$elf" --ram 32M
 # checkpoints (TARGET-M7.md, "Checkpoints"): every 1000 instructions, so
 # one falls due in each 2000-instruction spin before m7stk_svc, in thread
 # mode on PSP = 0x30000000 and 0x02000010, where the NMI's frame would not
