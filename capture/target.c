@@ -671,7 +671,8 @@ static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t
 	 * (no store of this execution wrote into it): the records of
 	 * FROM..TO-2 have no accesses (only the last instruction of a run can
 	 * make them) and go to the writer in one call, the same bytes as one
-	 * citcat_itrace_write each (itrace_write_a32_seq); the bus fetches,
+	 * citcat_itrace_write each (itrace_write_blk, with the block's
+	 * memo of the word table); the bus fetches,
 	 * counters and ITSTATE advance per instruction as retire does, and the
 	 * last record stays open for the accesses */
 	if (t->oracle && t->synced && !t->daf && !t->blk_code_written && to - from > 1) {
@@ -688,8 +689,8 @@ static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t
 		t->traced_insns += to - from;
 		t->expect_pc = a + sz;
 		t->last_pc = a;
-		int rc = b->thumb ? itrace_write_t32_seq(t->oracle, a0, &b->word[from], &b->isz[from], to - 1 - from)
-				  : itrace_write_a32_seq(t->oracle, a0, &b->word[from], to - 1 - from);
+		struct itrace_blk ib = rblk_itrace(b);
+		int rc = itrace_write_blk(t->oracle, &ib, a0, from, to - 1 - from);
 		if (rc)
 			fail(t, CITCAT_ERR_IO, "writing the oracle trace: %s", citcat_itrace_writer_error(t->oracle)->msg);
 		core_record_insn(&t->cur, a, b->word[to - 1], sz, b->thumb);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ static void state_reset(struct state *s)
 struct enc_thread;
 struct citcat_itrace_writer;
 static void th_start(struct citcat_itrace_writer *w);
+static inline void writer_reset(struct citcat_itrace_writer *w);
 
 struct citcat_itrace_writer {
 	struct cc_writer *cw;
@@ -58,7 +60,19 @@ struct citcat_itrace_writer {
 	struct enc_thread *th; /* the encoder thread, or NULL: records are encoded inline */
 	uint8_t *bp;        /* the batch being filled (with TH) */
 	size_t blen;
+	/* The word table's epoch (itrace.h, itrace_write_blk): bumped at every
+	 * state reset and whenever a table entry that held an instruction is
+	 * replaced; unique to this writer (its top 24 bits are the writer's
+	 * number), never 0. */
+	uint64_t epoch;
 };
+
+/* The writer's state reset at a chunk start: a new table epoch. */
+static inline void writer_reset(struct citcat_itrace_writer *w)
+{
+	state_reset(&w->st);
+	w->epoch++;
+}
 
 struct citcat_itrace_reader {
 	struct cc_reader *cr;
@@ -110,6 +124,8 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 	if (!w)
 		return CITCAT_ERR_NOMEM;
 	w->isa = isa;
+	static atomic_uint_fast64_t writers;
+	w->epoch = ((uint64_t)(atomic_fetch_add(&writers, 1) + 1) << 40) | 1;
 	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, 0, 0, 0, 0};
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
 	state_reset(&w->st);
@@ -163,7 +179,7 @@ static int encode(struct citcat_itrace_writer *w, const struct citcat_itrace_rec
 	struct state *s = &w->st;
 	/* Each chunk decodes on its own: at a chunk start, reset as the decoder will. */
 	if (w->cw->len == 0)
-		state_reset(s);
+		writer_reset(w);
 	uint8_t *p = buf;
 	if (rec->kind == CITCAT_REC_IRQ) {
 		*p++ = (uint8_t)(0x40 | rec->line);
@@ -201,6 +217,7 @@ static int encode(struct citcat_itrace_writer *w, const struct citcat_itrace_rec
 			else
 				cc_put32(p, rec->word);
 			p += size;
+			w->epoch += te->pc != WT_EMPTY; /* an entry replaced */
 			te->pc = rec->pc;
 			te->word = rec->word;
 			te->isa = isa;
@@ -467,7 +484,7 @@ static inline __attribute__((always_inline)) int write_insn_fast(struct citcat_i
 	}
 	struct state *s = &w->st;
 	if (cw->len == 0) /* a chunk start: reset as the decoder will */
-		state_reset(s);
+		writer_reset(w);
 	uint64_t pc = rec->pc;
 	uint8_t isa = !thumb ? 0 : size == 2 ? 1 : 2;
 	struct wt_ent *te = &s->wt.e[wt_index(pc)];
@@ -505,6 +522,7 @@ static inline __attribute__((always_inline)) int write_insn_fast(struct citcat_i
 	}
 	s->last_addr = last;
 	if (w_expl) {
+		w->epoch += te->pc != WT_EMPTY; /* an entry replaced */
 		te->pc = pc;
 		te->word = rec->word;
 		te->isa = isa;
@@ -514,98 +532,134 @@ static inline __attribute__((always_inline)) int write_insn_fast(struct citcat_i
 	return 0;
 }
 
-int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, uint32_t n)
+/* write_insn_fast for an access-free record (PC, WORD, ISA code, SIZE
+ * bytes), valid, while the chunk has room for the longest record.  Returns
+ * whether the word was found in the table. */
+static inline __attribute__((always_inline)) int put_plain(struct citcat_itrace_writer *w, uint64_t pc, uint32_t word,
+							    uint8_t isa, unsigned size)
 {
-	if (!w || (n && !words))
+	struct cc_writer *cw = w->cw;
+	struct state *s = &w->st;
+	if (cw->len == 0) /* a chunk start: reset as the decoder will */
+		writer_reset(w);
+	struct wt_ent *te = &s->wt.e[wt_index(pc)];
+	int pc_expl = pc != s->next_pc;
+	int w_expl = !(te->pc == pc && te->word == word && te->isa == isa);
+	uint8_t *buf = cw->buf + cw->len, *p = buf;
+	*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4));
+	if (pc_expl)
+		p += cc_put_uvar(p, cc_zigzag((int64_t)(pc - s->next_pc)));
+	if (w_expl) {
+		*p++ = isa;
+		if (size == 2)
+			cc_put16(p, (uint16_t)word);
+		else
+			cc_put32(p, word);
+		p += size;
+		w->epoch += te->pc != WT_EMPTY; /* an entry replaced */
+		te->pc = pc;
+		te->word = word;
+		te->isa = isa;
+	}
+	s->next_pc = pc + size;
+	cc_writer_commit_fast(cw, (size_t)(p - buf), 1);
+	return !w_expl;
+}
+
+/* Whether every instruction of B is in W's word table now, as a valid
+ * record of W (a Thumb size 2 or 4, a 2-byte word below 0x10000; A32 only
+ * on an A32 writer), with no state reset pending. */
+static int blk_in_table(const struct citcat_itrace_writer *w, const struct itrace_blk *b)
+{
+	if (w->cw->len == 0 || (!b->size && w->isa != CITCAT_ISA_ARM_A32))
+		return 0;
+	uint64_t pc = b->pc;
+	for (uint32_t i = 0; i < b->n; i++) {
+		unsigned size = b->size ? b->size[i] : 4;
+		uint8_t isa = !b->size ? 0 : size == 2 ? 1 : 2;
+		if (b->size && ((size != 2 && size != 4) || (size == 2 && b->word[i] > 0xffff)))
+			return 0;
+		const struct wt_ent *te = &w->st.wt.e[wt_index(pc)];
+		if (te->pc != pc || te->word != b->word[i] || te->isa != isa)
+			return 0;
+		pc += size;
+	}
+	return 1;
+}
+
+int itrace_write_blk(struct citcat_itrace_writer *w, const struct itrace_blk *b, uint64_t pc, uint32_t from, uint32_t n)
+{
+	if (!w || !b || (n && (!b->word || from > b->n || n > b->n - from)))
 		return CITCAT_ERR_INVAL;
 	struct cc_writer *cw = w->cw;
 	struct state *s = &w->st;
-	for (uint32_t i = 0; i < n; i++, pc += 4) {
+	const uint32_t *words = b->word + from;
+	const uint8_t *sizes = b->size ? b->size + from : NULL;
+	uint64_t *memo = b->memo;
+	int hits = 1; /* every record so far found its word in the table */
+	for (uint32_t i = 0; i < n;) {
 		uint32_t word = words[i];
+		unsigned size = sizes ? sizes[i] : 4;
 		/* write_insn_fast's conditions; else the general path, record by
-		 * record (a full chunk, the encoder thread, an error, the M7) */
-		if (w->th || w->err.code || cw->cap - cw->len < REC_MAX || cw->err.code || w->isa != CITCAT_ISA_ARM_A32) {
+		 * record (a full chunk, the encoder thread, an error, an A32
+		 * record for the M7, an invalid Thumb size) */
+		if (w->th || w->err.code || cw->cap - cw->len < REC_MAX || cw->err.code ||
+		    (sizes ? (size != 2 && size != 4) || (size == 2 && word > 0xffff) : w->isa != CITCAT_ISA_ARM_A32)) {
 			struct citcat_itrace_rec r;
 			rec_a32(&r, pc, word);
+			r.size = (uint8_t)size;
+			r.thumb = sizes != NULL;
 			int rc = citcat_itrace_write(w, &r);
 			if (rc)
 				return rc;
+			hits = 0;
+			pc += size;
+			i++;
 			continue;
 		}
-		/* write_insn_fast for size 4, ARM state, no accesses */
-		if (cw->len == 0) /* a chunk start: reset as the decoder will */
-			state_reset(s);
-		struct wt_ent *te = &s->wt.e[wt_index(pc)];
-		int pc_expl = pc != s->next_pc;
-		int w_expl = !(te->pc == pc && te->word == word && te->isa == 0);
-		uint8_t *buf = cw->buf + cw->len, *p = buf;
-		*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4));
-		if (pc_expl)
-			p += cc_put_uvar(p, cc_zigzag((int64_t)(pc - s->next_pc)));
-		if (w_expl) {
-			*p++ = 0;
-			cc_put32(p, word);
-			p += 4;
-			te->pc = pc;
-			te->word = word;
-			te->isa = 0;
+		if (memo && *memo == w->epoch && cw->len && pc == s->next_pc) {
+			/* every word of the block is in the table and the PC
+			 * follows: each record is the byte 0x00 (ITRACE.md), as
+			 * many as the chunk's room check lets through */
+			size_t k = cw->cap - cw->len - REC_MAX + 1;
+			if (k > n - i)
+				k = n - i;
+			memset(cw->buf + cw->len, 0, k);
+			cc_writer_commit_fast(cw, k, (uint32_t)k);
+			if (sizes)
+				for (size_t j = 0; j < k; j++)
+					pc += sizes[i + j];
+			else
+				pc += 4 * k;
+			i += (uint32_t)k;
+			s->next_pc = pc;
+			continue;
 		}
-		s->next_pc = pc + 4;
-		cc_writer_commit_fast(cw, (size_t)(p - buf), 1);
+		hits &= put_plain(w, pc, word, !sizes ? 0 : size == 2 ? 1 : 2, size);
+		pc += size;
+		i++;
 	}
+	/* a run whose words were all found: the block may be whole in the
+	 * table (a run that missed is not checked, so blocks that evict each
+	 * other do not pay for the check on every run) */
+	if (memo && hits && n && *memo != w->epoch && !w->th && blk_in_table(w, b))
+		*memo = w->epoch;
 	return 0;
+}
+
+int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, uint32_t n)
+{
+	struct itrace_blk b = {pc, words, NULL, n, NULL};
+	return itrace_write_blk(w, &b, pc, 0, n);
 }
 
 int itrace_write_t32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, const uint8_t *sizes,
 			 uint32_t n)
 {
-	if (!w || (n && (!words || !sizes)))
+	if (n && !sizes)
 		return CITCAT_ERR_INVAL;
-	struct cc_writer *cw = w->cw;
-	struct state *s = &w->st;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t word = words[i];
-		unsigned size = sizes[i];
-		/* write_insn_fast's conditions; else the general path */
-		if (w->th || w->err.code || cw->cap - cw->len < REC_MAX || cw->err.code || (size != 2 && size != 4) ||
-		    (size == 2 && word > 0xffff)) {
-			struct citcat_itrace_rec r;
-			rec_a32(&r, pc, word);
-			r.size = (uint8_t)size;
-			r.thumb = 1;
-			int rc = citcat_itrace_write(w, &r);
-			if (rc)
-				return rc;
-			pc += size;
-			continue;
-		}
-		/* write_insn_fast for Thumb state, no accesses */
-		if (cw->len == 0) /* a chunk start: reset as the decoder will */
-			state_reset(s);
-		uint8_t isa = size == 2 ? 1 : 2;
-		struct wt_ent *te = &s->wt.e[wt_index(pc)];
-		int pc_expl = pc != s->next_pc;
-		int w_expl = !(te->pc == pc && te->word == word && te->isa == isa);
-		uint8_t *buf = cw->buf + cw->len, *p = buf;
-		*p++ = (uint8_t)((pc_expl << 5) | (w_expl << 4));
-		if (pc_expl)
-			p += cc_put_uvar(p, cc_zigzag((int64_t)(pc - s->next_pc)));
-		if (w_expl) {
-			*p++ = isa;
-			if (size == 2)
-				cc_put16(p, (uint16_t)word);
-			else
-				cc_put32(p, word);
-			p += size;
-			te->pc = pc;
-			te->word = word;
-			te->isa = isa;
-		}
-		s->next_pc = pc + size;
-		pc += size;
-		cc_writer_commit_fast(cw, (size_t)(p - buf), 1);
-	}
-	return 0;
+	struct itrace_blk b = {pc, words, sizes, n, NULL};
+	return itrace_write_blk(w, &b, pc, 0, n);
 }
 
 int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)

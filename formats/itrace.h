@@ -15,15 +15,39 @@
  * it is off; the bytes are the same either way. */
 extern int itrace_encoder_thread;
 
-/* Appends N A32 instruction records without accesses, at PC, PC + 4, ...,
- * with the words WORDS[0..N-1]: the same bytes, chunk boundaries and
- * errors as N calls of citcat_itrace_write, in one call (the replayer's
- * block engine hands over the access-free part of a run this way, session
- * 11).  Returns 0 or the first call's error (the records before it are
- * written). */
+/* A decoded block of instructions (the replayer's and the capture's struct
+ * rblk, replay/replay_block.h) as itrace_write_blk reads it: N instructions
+ * from PC, with the words WORD[0..N-1], of SIZE[I] bytes (2 or 4) in Thumb
+ * state, or A32 (4 bytes each) when SIZE is NULL.  MEMO, when not NULL, is
+ * the block's memo of the writer's word table: the writer's table epoch at
+ * which it found every instruction of the block in the table (0 when the
+ * block was decoded; the block's owner keeps it and must zero it whenever
+ * the block's words change). */
+struct itrace_blk {
+	uint64_t pc;
+	const uint32_t *word;
+	const uint8_t *size;
+	uint32_t n;
+	uint64_t *memo;
+};
+
+/* Appends the records of B's instructions FROM..FROM+N-1, the first at PC,
+ * without accesses: the same bytes, chunk boundaries and errors as N calls
+ * of citcat_itrace_write, in one call (the block engines of replay and
+ * capture hand over the access-free part of a run this way).  While B's
+ * memo equals the writer's table epoch (none of the block's table entries
+ * has been replaced since, and no chunk has started), each record that
+ * follows the one before is the byte 0x00 (ITRACE.md) and the run is a
+ * memset; after a run whose words were all in the table the writer checks
+ * the whole block and sets the memo when it is.  Returns 0 or the first
+ * record's error (the records before it are written). */
+int itrace_write_blk(struct citcat_itrace_writer *w, const struct itrace_blk *b, uint64_t pc, uint32_t from, uint32_t n);
+
+/* itrace_write_blk for N A32 records at PC, PC + 4, ... with the words
+ * WORDS[0..N-1], without a memo. */
 int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, uint32_t n);
-/* The same for N Thumb instruction records without accesses: record I has
- * WORDS[I] and SIZES[I] (2 or 4) bytes, at PC plus the sizes before it. */
+/* The same for N Thumb instruction records: record I has WORDS[I] and
+ * SIZES[I] (2 or 4) bytes, at PC plus the sizes before it. */
 int itrace_write_t32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, const uint8_t *sizes,
 			 uint32_t n);
 

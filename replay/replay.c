@@ -539,7 +539,7 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 			c->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(c->itstate);
 		}
 		core_record_insn(r, a, b->word[to - 1], sz, 1);
-		replay_output_t32_seq(c, b->addr + b->off[from], &b->word[from], &b->isz[from], to - 1 - from);
+		replay_output_blk(c, b, b->addr + b->off[from], from, to - 1 - from);
 		from = to; /* the loop below has nothing left to do */
 	}
 	for (uint32_t i = from; i < to; i++) {
@@ -621,11 +621,15 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 		 * (so no divergence can be found inside the run): the records
 		 * of FROM..TO-2 are complete (accesses go to the last one) and
 		 * go to the writer in one call, the same bytes */
-		uint32_t a0 = a;
-		for (uint32_t i = from; i < to; i++, a += 4)
+		uint32_t a0 = a, h = to - from > CITCAT_REPLAY_HISTORY ? to - CITCAT_REPLAY_HISTORY : from;
+		/* the history ring keeps the last CITCAT_REPLAY_HISTORY: only
+		 * they are written */
+		c->insns += h - from;
+		a += 4 * (h - from);
+		for (uint32_t i = h; i < to; i++, a += 4)
 			replay_hist_put(c, c->insns++, a, 4, b->word[i], 0);
 		bus->cycle += to - from;
-		replay_output_a32_seq(c, a0, &b->word[from], to - 1 - from);
+		replay_output_blk(c, b, a0, from, to - 1 - from);
 	} else {
 		struct citcat_itrace_rec *r = &c->cur;
 		core_record_insn(r, a, b->word[from], 4, 0);

@@ -268,6 +268,7 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 	b->thumb = (uint32_t)thumb;
 	b->n = 0;
 	b->precise = NULL;
+	b->wt_memo = 0;
 	memcpy(b->raw, code, size);
 	/* A conditional memory instruction is decided at the access by the
 	 * flags then current, which are the ones it saw only when nothing in

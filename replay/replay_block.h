@@ -9,6 +9,8 @@
 #ifndef CITCAT_REPLAY_BLOCK_H
 #define CITCAT_REPLAY_BLOCK_H
 
+#include "itrace.h"
+
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
@@ -27,7 +29,18 @@ struct rblk {
 	uint8_t *cond;      /* its condition (14: always; Thumb: from its IT block) */
 	uint8_t *isz;       /* its size in bytes (2 or 4) */
 	uint16_t *off;      /* its offset from ADDR */
+	/* the itrace writer's memo of its word table for this block
+	 * (itrace_write_blk): the writer keeps it up to date through the
+	 * cache's const pointers (the slots are the cache's own, writable
+	 * memory), decode zeroes it */
+	uint64_t wt_memo;
 };
+
+/* Block B as the itrace writer reads it (formats/itrace.h). */
+static inline struct itrace_blk rblk_itrace(const struct rblk *b)
+{
+	return (struct itrace_blk){b->addr, b->word, b->thumb ? b->isz : NULL, b->n, (uint64_t *)&b->wt_memo};
+}
 
 struct rblk_cache {
 	struct rblk *slot; /* direct-mapped by address */

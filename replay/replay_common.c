@@ -6,6 +6,7 @@
 #include "armcore.h"
 #include "ckpt.h"
 #include "itrace.h"
+#include "replay_block.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -180,15 +181,10 @@ void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r)
 		replay_diverge(c, "instruction trace", want, "%s", got);
 }
 
-void replay_output_a32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, uint32_t n)
+void replay_output_blk(struct replay_core *c, const struct rblk *b, uint32_t pc, uint32_t from, uint32_t n)
 {
-	if (c->out && itrace_write_a32_seq(c->out, pc, words, n))
-		replay_fail(c, NULL, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", c->out_path, citcat_itrace_writer_error(c->out)->msg);
-}
-
-void replay_output_t32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, const uint8_t *sizes, uint32_t n)
-{
-	if (c->out && itrace_write_t32_seq(c->out, pc, words, sizes, n))
+	struct itrace_blk ib = rblk_itrace(b);
+	if (c->out && itrace_write_blk(c->out, &ib, pc, from, n))
 		replay_fail(c, NULL, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", c->out_path, citcat_itrace_writer_error(c->out)->msg);
 }
 

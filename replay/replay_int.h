@@ -132,12 +132,12 @@ static inline void replay_add_access(struct replay_core *c, uint32_t addr, unsig
 /* Writes record R to the regenerated itrace and compares it with the
  * oracle's next one. */
 void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r);
-/* replay_output of N A32 instruction records without accesses at PC, PC + 4,
- * ... (WORDS), when only the itrace takes records (no oracle, no checkpoint
- * cut pending): one call to the writer (itrace_write_a32_seq). */
-void replay_output_a32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, uint32_t n);
-/* The same for N Thumb records of SIZES[I] bytes (itrace_write_t32_seq). */
-void replay_output_t32_seq(struct replay_core *c, uint32_t pc, const uint32_t *words, const uint8_t *sizes, uint32_t n);
+/* replay_output of the records, without accesses, of the decoded block B's
+ * instructions FROM..FROM+N-1, the first at PC, when only the itrace takes
+ * records (no oracle, no checkpoint cut pending): one call to the writer
+ * (itrace_write_blk, with the block's memo of the word table). */
+struct rblk;
+void replay_output_blk(struct replay_core *c, const struct rblk *b, uint32_t pc, uint32_t from, uint32_t n);
 
 /* The instruction boundary before the instruction at A: the branch-counter
  * rule, and A becomes the current instruction. */

@@ -7,7 +7,17 @@
  * thread, also where the word table holds the same PC and word in the
  * other state; the records read back; a Cortex-M7 writer refuses an A32 record
  * either way and takes a Thumb one, and a bad Thumb size is refused; NULL
- * is refused and N = 0 writes nothing. */
+ * is refused and N = 0 writes nothing.
+ *
+ * itrace_write_blk (session 12): decoded blocks executed many times, in
+ * runs, with the block's memo of the word table, give the file that one
+ * citcat_itrace_write per record gives (and itrace_write_blk without
+ * memos), also when a record at a PC that shares a block's table slot
+ * replaces its entry between two runs of the block, when a chunk fills in
+ * the middle of a run of 0x00 records, after cuts (also between two
+ * runs of one block execution, the next run then following the last PC), after a block's words
+ * change (its owner zeroes the memo), in A32 and Thumb, and with two
+ * writers taking turns on the same blocks and memos; the memos are taken. */
 #include "check.h"
 #include "container.h"
 #include "scratch_dir.h"
@@ -114,6 +124,159 @@ static int write_file(const char *path, int seq)
 	return citcat_itrace_writer_close(w);
 }
 
+/* ---- itrace_write_blk with memos ---- */
+enum { BLKS = 48, BLK_MAX = 40, EXECS = 400000 };
+struct tblk {
+	uint64_t pc;
+	uint32_t n, word[BLK_MAX];
+	uint8_t size[BLK_MAX], thumb;
+	uint64_t memo; /* shared by both writers (write_blks) */
+};
+static struct tblk blks[BLKS];
+
+static void blks_init(void)
+{
+	rng = 777;
+	for (int i = 0; i < BLKS; i++) {
+		struct tblk *b = &blks[i];
+		memset(b, 0, sizeof *b);
+		b->thumb = i % 3 == 2;
+		/* blocks 0..7 at 0x8000 + 0x100 i; 8..15 at the same table
+		 * slots 16 KiB higher (A32: (pc >> 2) & 4095), so they evict
+		 * each other's entries */
+		b->pc = i < 16 ? 0x8000 + (uint64_t)(i % 8) * 0x100 + (i >= 8 ? 0x4000 : 0) : 0x20000 + (uint64_t)i * 0x200;
+		b->n = 2 + next_rand() % (BLK_MAX - 1);
+		for (uint32_t k = 0; k < b->n; k++) {
+			b->size[k] = b->thumb && next_rand() % 2 ? 2 : 4;
+			b->word[k] = 0xe0800000u | (next_rand() & 0xfffff);
+			if (b->size[k] == 2)
+				b->word[k] &= 0xffff;
+		}
+	}
+}
+
+/* Writes EXECS block executions to PATH (to both PATH and PATH2 in turns,
+ * when PATH2): each block execution in runs, the access-free records of a
+ * run by MODE 0 one citcat_itrace_write each, 1 itrace_write_blk without a
+ * memo, 2 with the block's memo; the run's last record, with 0..2
+ * accesses, by citcat_itrace_write.  Now and then: a cut (between block executions or runs), a record at the
+ * PC of one of a block's instructions plus 16 KiB (its table slot), a
+ * changed word in a block.  Both writers use the blocks' memos.  *MEMOS counts the blocks whose memo was set at
+ * a run's start. */
+static int write_blks(const char *path, const char *path2, int mode, long *memos)
+{
+	struct citcat_itrace_writer *ws[2] = {NULL, NULL};
+	int rc = citcat_itrace_writer_open(&ws[0], path, CITCAT_ISA_ARM_A32);
+	if (!rc && path2)
+		rc = citcat_itrace_writer_open(&ws[1], path2, CITCAT_ISA_ARM_A32);
+	blks_init();
+	rng = 4242;
+	*memos = 0;
+	static struct citcat_itrace_rec r;
+	for (int e = 0; e < EXECS && !rc; e++) {
+		struct citcat_itrace_writer *w = ws[path2 ? (e / 1000) % 2 : 0];
+		uint32_t x = next_rand();
+		struct tblk *b = &blks[x % 8 ? (x >> 3) % 16 : (x >> 3) % BLKS]; /* mostly the evicting ones */
+		if (x % 5003 == 7) { /* the block's code changes: its owner zeroes the memo */
+			uint32_t k = (x >> 4) % b->n;
+			b->word[k] ^= 0x10;
+			b->memo = 0;
+		}
+		if (x % 997 == 3) { /* a record sharing one of the block's table slots */
+			memset(&r, 0, sizeof r);
+			r.kind = CITCAT_REC_INSN;
+			r.pc = b->pc + 0x4000 * (1 + (x >> 20) % 3);
+			r.word = x;
+			r.size = 4;
+			if ((rc = citcat_itrace_write(w, &r)))
+				break;
+		}
+		if (x % 30011 == 11 && (rc = citcat_itrace_writer_cut(w)))
+			break;
+		uint64_t pc = b->pc;
+		for (uint32_t from = 0; from < b->n && !rc;) {
+			uint32_t to = from + 1 + next_rand() % (b->n - from); /* the run from..to-1 */
+			*memos += b->memo != 0;
+			if (mode == 0) {
+				for (uint32_t k = from; k + 1 < to && !rc; k++) {
+					memset(&r, 0, sizeof r);
+					r.kind = CITCAT_REC_INSN;
+					r.pc = pc;
+					r.word = b->word[k];
+					r.size = b->size[k];
+					r.thumb = b->thumb;
+					rc = citcat_itrace_write(w, &r);
+					pc += b->size[k];
+				}
+			} else {
+				struct itrace_blk ib = {b->pc, b->word, b->thumb ? b->size : NULL, b->n, mode == 2 ? &b->memo : NULL};
+				rc = itrace_write_blk(w, &ib, pc, from, to - 1 - from);
+				for (uint32_t k = from; k + 1 < to; k++)
+					pc += b->size[k];
+			}
+			memset(&r, 0, sizeof r);
+			r.kind = CITCAT_REC_INSN;
+			r.pc = pc;
+			r.word = b->word[to - 1];
+			r.size = b->size[to - 1];
+			r.thumb = b->thumb;
+			r.n_acc = next_rand() % 3;
+			for (uint32_t k = 0; k < r.n_acc; k++) {
+				r.acc[k].addr = 0x40000 + next_rand() % 64 * 4;
+				r.acc[k].size = 4;
+				r.acc[k].value = k;
+			}
+			if (!rc)
+				rc = citcat_itrace_write(w, &r);
+			pc += b->size[to - 1];
+			from = to;
+			if (!rc && next_rand() % 9973 == 1) /* a cut between two runs: the next one follows */
+				rc = citcat_itrace_writer_cut(w);
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (ws[i]) {
+			if (rc)
+				citcat_itrace_writer_abort(ws[i]);
+			else
+				rc = citcat_itrace_writer_close(ws[i]);
+		}
+	return rc;
+}
+
+static void test_blk_memo(void)
+{
+	long m0, m1, m2;
+	CHECK_EQ(write_blks(scratch_at("b0"), NULL, 0, &m0), 0);
+	CHECK_EQ(write_blks(scratch_at("b1"), NULL, 1, &m1), 0);
+	CHECK_EQ(write_blks(scratch_at("b2"), NULL, 2, &m2), 0);
+	CHECK(scratch_same_files(scratch_at("b0"), scratch_at("b1")));
+	CHECK(scratch_same_files(scratch_at("b0"), scratch_at("b2")));
+	CHECK_EQ(m0, 0);
+	CHECK(m2 > EXECS); /* the memos were taken (about 2 runs an execution) */
+	/* several chunks, most of them full */
+	struct cc_reader *cr;
+	const uint8_t *data;
+	size_t len;
+	uint32_t nrec;
+	int chunks = 0, k;
+	CHECK_EQ(cc_reader_open(&cr, scratch_at("b2"), "CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION), 0);
+	while ((k = cc_reader_next_chunk(cr, &data, &len, &nrec)) == 1)
+		chunks++;
+	CHECK_EQ(k, 0);
+	CHECK(chunks >= 10);
+	cc_reader_close(cr);
+	/* two writers taking turns on the same blocks and memos: a memo one
+	 * writer set never matches the other's epoch (itrace.c) */
+	CHECK_EQ(write_blks(scratch_at("c0"), scratch_at("d0"), 0, &m0), 0);
+	CHECK_EQ(write_blks(scratch_at("c2"), scratch_at("d2"), 2, &m2), 0);
+	CHECK(scratch_same_files(scratch_at("c0"), scratch_at("c2")));
+	CHECK(scratch_same_files(scratch_at("d0"), scratch_at("d2")));
+	const char *names[] = {"b0", "b1", "b2", "c0", "d0", "c2", "d2"};
+	for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+		remove(scratch_at(names[i]));
+}
+
 int main(void)
 {
 	CHECK(scratch_make("/tmp/citcat-itseq-XXXXXX"));
@@ -192,6 +355,12 @@ int main(void)
 	remove(scratch_at("seq"));
 	remove(scratch_at("seq0"));
 	remove(scratch_at("seqt"));
+	CHECK_EQ(scratch_entries(), 0);
+
+	test_blk_memo();
+	cc_writer_threads = 0;
+	test_blk_memo();
+	cc_writer_threads = 1;
 	CHECK_EQ(scratch_entries(), 0);
 
 	/* a write error inside a run (EFBIG past RLIMIT_FSIZE, the chunks
