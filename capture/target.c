@@ -673,16 +673,36 @@ static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t
 	 * make them) and go to the writer in one call, the same bytes as one
 	 * citcat_itrace_write each (itrace_write_blk, with the block's
 	 * memo of the word table); the bus fetches,
-	 * counters and ITSTATE advance per instruction as retire does, and the
+	 * counters and ITSTATE advance as retire's would (in A32 one fetch
+	 * per I-line, as cblk_retire_run), and the
 	 * last record stays open for the accesses */
 	if (t->oracle && t->synced && !t->daf && !t->blk_code_written && to - from > 1) {
 		uint32_t a0 = a;
-		for (uint32_t i = from; i < to; i++) {
-			a = b->addr + (b->thumb ? b->off[i] : 4 * i);
-			unsigned sz = b->thumb ? b->isz[i] : 4;
-			thumb_ifetch(&t->bus, a, sz);
-			t->bus.cycle++;
-			t->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(t->itstate);
+		if (b->thumb) {
+			for (uint32_t i = from; i < to; i++) {
+				a = b->addr + b->off[i];
+				unsigned sz = b->isz[i];
+				thumb_ifetch(&t->bus, a, sz);
+				t->bus.cycle++;
+				t->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(t->itstate);
+			}
+		} else {
+			/* A32: one bus_ifetch per I-line, as cblk_retire_run
+			 * (the same-line fetches between have no effect), and
+			 * the ITSTATE advances as each A32 instruction's would */
+			uint32_t left = to - from, shift = t->bus.iline_shift;
+			while (left) {
+				bus_ifetch(&t->bus, a);
+				uint32_t k = ((((a >> shift) + 1) << shift) - a) / 4; /* from A to its line's end */
+				if (k > left)
+					k = left;
+				t->bus.cycle += k;
+				a += 4 * k;
+				left -= k;
+			}
+			a -= 4; /* the last instruction */
+			for (uint32_t i = from; i < to && t->itstate; i++)
+				t->itstate = thumb_it_advance(t->itstate);
 		}
 		unsigned sz = b->thumb ? b->isz[to - 1] : 4;
 		t->insns += to - from;
