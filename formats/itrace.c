@@ -641,8 +641,10 @@ int itrace_write_blk(struct citcat_itrace_writer *w, const struct itrace_blk *b,
 	}
 	/* a run whose words were all found: the block may be whole in the
 	 * table (a run that missed is not checked, so blocks that evict each
-	 * other do not pay for the check on every run) */
-	if (memo && hits && n && *memo != w->epoch && !w->th && blk_in_table(w, b))
+	 * other do not pay for the check on every run).  With the encoder
+	 * thread the table and the epoch are that thread's: never read here
+	 * (the general path above is taken first). */
+	if (!w->th && memo && hits && n && *memo != w->epoch && blk_in_table(w, b))
 		*memo = w->epoch;
 	return 0;
 }
