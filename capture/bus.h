@@ -24,6 +24,15 @@ struct bus_sink {
 	void *ctx;
 };
 
+/* Who reads the model (struct bus, MODE): the capture and a replay that
+ * compares or hands out the bus trace drive it (BUS_MODEL); a replay whose
+ * output nothing reads switches it off (BUS_OFF, replay/REPLAY.md "When the
+ * memory-system model runs"): then no cache is touched and no event is
+ * reported, only the effects outside the model remain (bus_dma's RAM write
+ * and translation flush) and the I-line of the last fetch is kept as the
+ * model keeps it, so a caller's same-line test still filters. */
+enum { BUS_MODEL = 0, BUS_OFF = 1 };
+
 struct bus {
 	struct cache ic, dc;
 	uint8_t *ram;           /* flat RAM the core sees */
@@ -38,6 +47,7 @@ struct bus {
 	 * have translated (the capture model flushes Unicorn's code cache). */
 	void (*code_changed)(void *ctx, uint32_t addr, uint32_t len);
 	void *code_ctx;
+	uint8_t mode; /* BUS_MODEL (bus_init) or BUS_OFF, set by the owner before the first call */
 };
 
 int bus_init(struct bus *b, const struct citcat_target_config *cfg, uint8_t *ram, struct bus_sink sink);
@@ -50,6 +60,11 @@ void bus_ifetch_slow(struct bus *b, uint32_t addr);
 static inline void bus_ifetch_line(struct bus *b, uint32_t addr)
 {
 	uint32_t ln = addr >> b->iline_shift;
+	if (__builtin_expect(b->mode != BUS_MODEL, 0)) {
+		b->last_iline = ln;
+		b->last_iline_valid = 1;
+		return;
+	}
 	if (cache_hit_last(&b->ic, ln, 0)) {
 		b->last_iline = ln;
 		b->last_iline_valid = 1;
@@ -71,6 +86,8 @@ static inline void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_
 {
 	/* the common case inline: within one line, a hit on the way its set
 	 * used last, and not a write-through store (which goes to the bus) */
+	if (__builtin_expect(b->mode != BUS_MODEL, 0))
+		return;
 	uint32_t ln = addr >> b->dline_shift;
 	int wt_store = is_write && b->cfg.dcache.write_through;
 	if (!wt_store && ln == (addr + size - 1) >> b->dline_shift && cache_hit_last(&b->dc, ln, is_write))

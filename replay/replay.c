@@ -6,7 +6,7 @@
  * checked against the output log.  The memory system (capture/bus.c) is
  * driven call for call as in the capture model, so the bus trace it reports
  * can be compared with the recorded CAT; when nothing reads that bus trace
- * (no CAT, no bus callback) it is not driven at all (c.no_model, REPLAY.md
+ * (no CAT, no bus callback) it is not driven at all (BUS_OFF, REPLAY.md
  * "When the memory-system model runs").
  *
  * The hook structure mirrors capture/target.c on purpose; the Unicorn
@@ -315,8 +315,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 			size, a);
 		return;
 	}
-	if (!p->c.no_model)
-		bus_data(&p->c.bus, a, (unsigned)size, w, v);
+	bus_data(&p->c.bus, a, (unsigned)size, w, v);
 	/* the access goes into the instruction's record only for those who
 	 * take the records: nothing else reads it (--verify alone) */
 	if (p->records)
@@ -351,8 +350,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	}
 	uint64_t v = p->next.value;
 	next_aes(p);
-	if (!p->c.no_model)
-		bus_uncached(&p->c.bus, addr, size, 0, v);
+	bus_uncached(&p->c.bus, addr, size, 0, v);
 	replay_add_access(&p->c, addr, size, 0, v, 1);
 	return v;
 }
@@ -384,8 +382,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		return;
 	}
 	next_aes(p);
-	if (!p->c.no_model) /* a cache-maintenance command changes the model only */
-		bus_uncached(&p->c.bus, addr, size, 1, value);
+	bus_uncached(&p->c.bus, addr, size, 1, value); /* a cache-maintenance command changes the model only */
 	replay_add_access(&p->c, addr, size, 1, value, 1);
 }
 
@@ -447,12 +444,7 @@ static int async_events(struct replayer *p, uint32_t a)
 				replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: DMA transfer to 0x%08x lies outside RAM", p->cfg->aes_path, d->addr);
 				return 0;
 			}
-			if (!p->c.no_model) {
-				bus_dma(&p->c.bus, d->addr, d->data, d->len, d->bcount, d->pc);
-			} else { /* bus_dma's effect outside the model: RAM and Unicorn's translations */
-				memcpy(p->c.ram + (d->addr - p->c.ram_base), d->data, d->len);
-				core_code_changed(p->c.uc, d->addr, d->len);
-			}
+			bus_dma(&p->c.bus, d->addr, d->data, d->len, d->bcount, d->pc);
 			struct citcat_itrace_rec dma = {.kind = CITCAT_REC_DMA, .pc = d->addr, .word = d->len};
 			emit_record(p, &dma);
 			int orc = p->cfg->observer && p->cfg->observer->dma ? p->cfg->observer->dma(p->cfg->observer->ctx, d->addr, d->len) : 0;
@@ -479,8 +471,7 @@ static int async_events(struct replayer *p, uint32_t a)
 		if (!replay_irq_enabled(&p->c, p->next.line))
 			return 0;
 		unsigned line = p->next.line;
-		if (!p->c.no_model)
-			bus_irq(&p->c.bus, line, a, p->c.bcount);
+		bus_irq(&p->c.bus, line, a, p->c.bcount);
 		struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = (uint8_t)line, .pc = a};
 		emit_record(p, &irq);
 		replay_enter_irq(&p->c, line, a);
@@ -496,8 +487,7 @@ static int async_events(struct replayer *p, uint32_t a)
  * capture model (capture/target.c, retire). */
 static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word, int thumb)
 {
-	if (!p->c.no_model)
-		thumb_ifetch(&p->c.bus, a, size);
+	thumb_ifetch(&p->c.bus, a, size);
 	replay_retire(&p->c, a, size, word, thumb);
 	p->c.bus.cycle++;
 }
@@ -552,8 +542,7 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 			c->cur_index = c->insns;
 		}
 		core_record_insn(r, a, b->word[i], sz, 1);
-		if (!c->no_model)
-			thumb_ifetch(&c->bus, a, sz);
+		thumb_ifetch(&c->bus, a, sz);
 		c->bus.cycle++;
 		replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
 		c->insns++;
@@ -606,7 +595,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 			uint32_t j = i + (((a | lmask) - a) >> 2) + 1;
 			if (j > to)
 				j = to;
-			if (!c->no_model && (!bus->last_iline_valid || (a >> sh) != bus->last_iline)) {
+			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
 				c->cur_pc = a;
 				c->cur_index = c->insns = n;
 				bus_ifetch_line(bus, a);
@@ -638,7 +627,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 				r->word = b->word[i];
 				r->n_acc = 0;
 			}
-			if (!c->no_model && (!bus->last_iline_valid || (a >> sh) != bus->last_iline))
+			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
 				bus_ifetch_line(bus, a);
 			bus->cycle++;
 			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
@@ -1248,8 +1237,11 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 	p->precise = !p->block;
 	p->records = cfg->out_path || cfg->oracle || cfg->on_record || cfg->observer;
-	p->c.no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
-	p->seq_out = p->c.no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
+	/* REPLAY.md "When the memory-system model runs" */
+	int no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
+	if (no_model)
+		p->c.bus.mode = BUS_OFF;
+	p->seq_out = no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
 	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
 				      : citcat_aes_reader_open(&p->scan, cfg->aes_path))) {
 		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->scan));
