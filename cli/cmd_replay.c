@@ -127,12 +127,14 @@ static int progress_cb(void *ctx, uint64_t insns, uint64_t total)
 }
 
 /* CITCAT_MODEL_THREAD=0 in the environment keeps the memory-system model
- * on the replay's thread (for tests and timing; REPLAY.md "session 12: the
- * model thread"). */
+ * on the replay's thread, =1 puts it on its own whenever it can (for tests
+ * and timing; REPLAY.md "session 12: the model thread"). */
 unsigned cli_model_thread(void)
 {
 	const char *e = getenv("CITCAT_MODEL_THREAD");
-	return e && strcmp(e, "0") == 0 ? CITCAT_REPLAY_MODEL_INLINE : CITCAT_REPLAY_MODEL_AUTO;
+	if (e && strcmp(e, "0") == 0)
+		return CITCAT_REPLAY_MODEL_INLINE;
+	return e && strcmp(e, "1") == 0 ? CITCAT_REPLAY_MODEL_THREAD : CITCAT_REPLAY_MODEL_AUTO;
 }
 
 int cmd_replay(int argc, char **argv)

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unicorn/unicorn.h>
 
 struct replayer {
@@ -1192,6 +1193,16 @@ static void pipe_open(struct replayer *p, int inline_only)
 	const struct citcat_replay_config *cfg = p->cfg;
 	if (inline_only || cfg->model_thread == CITCAT_REPLAY_MODEL_INLINE || !p->cat || cfg->bus || cfg->on_record ||
 	    cfg->observer || p->m7)
+		return;
+	/* AUTO: the thread's hand-over costs the replay's thread about as much
+	 * per access as the inline model's common hit; it pays where the
+	 * model has much more to do (misses, compares: a CAT of 0.41 byte
+	 * per instruction on matmul_long, a gain; 0.035 on sha256_long, a
+	 * loss).  A segment's CAT is the whole file, so its density is
+	 * overstated and a segment takes the thread more readily. */
+	struct stat st;
+	if (cfg->model_thread != CITCAT_REPLAY_MODEL_THREAD &&
+	    (stat(cfg->verify_cat, &st) || (uint64_t)st.st_size * 10 < p->total))
 		return;
 	p->mram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p->mram == MAP_FAILED) {

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 	/* 1. the good run, on the thread itself */
 	struct outcome t, i;
 	unsigned long redos = model_pipe_redos;
-	run(ims, aes, cat, p_out_t, CITCAT_REPLAY_MODEL_AUTO, &t);
+	run(ims, aes, cat, p_out_t, CITCAT_REPLAY_MODEL_THREAD, &t);
 	CHECK_EQ(model_pipe_redos, redos);
 	run(ims, aes, cat, p_out_i, CITCAT_REPLAY_MODEL_INLINE, &i);
 	CHECK_EQ(t.rc, 0);
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 		 p_ims, cli, p_cat, p_aes);
 	CHECK_EQ(system(cmd), 0);
 	redos = model_pipe_redos;
-	run(p_ims, p_aes, p_cat, p_out_t, CITCAT_REPLAY_MODEL_AUTO, &t);
+	run(p_ims, p_aes, p_cat, p_out_t, CITCAT_REPLAY_MODEL_THREAD, &t);
 	CHECK_EQ(model_pipe_redos, redos + 1); /* found on the thread, reported inline */
 	run(p_ims, p_aes, p_cat, p_out_i, CITCAT_REPLAY_MODEL_INLINE, &i);
 	CHECK_EQ(t.rc, CITCAT_ERR_DIVERGED);
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 		if (f)
 			fclose(f);
 		buf[pos] ^= 0x10;
-		run(ims, aes, p_bad, p_out_t, CITCAT_REPLAY_MODEL_AUTO, &t);
+		run(ims, aes, p_bad, p_out_t, CITCAT_REPLAY_MODEL_THREAD, &t);
 		run(ims, aes, p_bad, p_out_i, CITCAT_REPLAY_MODEL_INLINE, &i);
 		char what[64];
 		snprintf(what, sizeof what, "byte %ld flipped", pos);
