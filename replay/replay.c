@@ -58,6 +58,7 @@ struct replayer {
 	 * counts its events.  REDO: the thread found a difference or could not
 	 * read the CAT, so the run is made again inline for the report. */
 	struct model_pipe *pipe;
+	int use_pipe; /* pipe_wanted */
 	int mbus_init;
 	uint8_t *mram;
 	int redo;
@@ -1183,17 +1184,17 @@ static const char *block_refusal(struct replayer *p)
 	return why;
 }
 
-/* The model thread, when the run takes it (REPLAY.md "session 12: the
+/* Whether the run takes the model thread (REPLAY.md "session 12: the
  * model thread"): a --verify CAT is the model's one reader (no bus or
  * record callback, no observer: they would see the replay's state ahead
- * of the model's), on the ARMv7-A target.  Starts it, or leaves the model
- * inline when the thread cannot be had. */
-static void pipe_open(struct replayer *p, int inline_only)
+ * of the model's), on the ARMv7-A target, and the model is busy enough
+ * (AUTO) or the caller asks for the thread. */
+static int pipe_wanted(struct replayer *p, int inline_only)
 {
 	const struct citcat_replay_config *cfg = p->cfg;
-	if (inline_only || cfg->model_thread == CITCAT_REPLAY_MODEL_INLINE || !p->cat || cfg->bus || cfg->on_record ||
-	    cfg->observer || p->m7)
-		return;
+	if (inline_only || cfg->model_thread == CITCAT_REPLAY_MODEL_INLINE || !cfg->verify_cat || cfg->bus ||
+	    cfg->on_record || cfg->observer || p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
+		return 0;
 	/* AUTO: the thread's hand-over costs the replay's thread about as much
 	 * per access as the inline model's common hit; it pays where the
 	 * model has much more to do (misses, compares: a CAT of 0.41 byte
@@ -1201,9 +1202,14 @@ static void pipe_open(struct replayer *p, int inline_only)
 	 * loss).  A segment's CAT is the whole file, so its density is
 	 * overstated and a segment takes the thread more readily. */
 	struct stat st;
-	if (cfg->model_thread != CITCAT_REPLAY_MODEL_THREAD &&
-	    (stat(cfg->verify_cat, &st) || (uint64_t)st.st_size * 10 < p->total))
-		return;
+	return cfg->model_thread == CITCAT_REPLAY_MODEL_THREAD ||
+	       (stat(cfg->verify_cat, &st) == 0 && (uint64_t)st.st_size * 10 >= p->total);
+}
+
+/* Starts the model thread (pipe_wanted), or leaves the model inline when
+ * the thread cannot be had. */
+static void pipe_open(struct replayer *p)
+{
 	p->mram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p->mram == MAP_FAILED) {
 		p->mram = NULL;
@@ -1279,7 +1285,10 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		}
 		/* read, decoded and hashed on a second thread from here on */
 		p->cat_seg = (int64_t)cfg->verify_segment - 1;
-		if ((rc = cat_feed_open(&p->cat, cr, p->cat_seg))) {
+		/* with the model thread, that thread reads the CAT too: a third
+		 * thread cost more CPU than it saved on two cores (REPLAY.md) */
+		p->use_pipe = pipe_wanted(p, inline_only);
+		if ((rc = cat_feed_open_ex(&p->cat, cr, p->cat_seg, !p->use_pipe))) {
 			replay_fail(&p->c, NULL, rc, UINT64_MAX, "out of memory");
 			goto out;
 		}
@@ -1412,7 +1421,8 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	next_aes(p);
 	if (cfg->progress && cfg->progress(cfg->progress_ctx, 0, p->total))
 		replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted before the first instruction");
-	pipe_open(p, inline_only);
+	if (p->use_pipe)
+		pipe_open(p);
 	replay_run(&p->c, run_fault);
 	if (p->pipe) {
 		/* every event logged has been compared once the thread is done */
