@@ -53,6 +53,11 @@ void bus_ifetch_slow(struct bus *b, uint32_t addr)
 {
 	uint32_t ln = addr >> b->iline_shift;
 	struct cache_res r;
+	if (b->mode != BUS_MODEL) {
+		b->last_iline = ln;
+		b->last_iline_valid = 1;
+		return;
+	}
 	cache_access(&b->ic, ln, 0, 1, 0, &r);
 	b->last_iline = ln;
 	b->last_iline_valid = 1;
@@ -95,6 +100,8 @@ static void data_line(struct bus *b, uint32_t ln, int is_write, uint32_t addr, u
 
 void bus_data_slow(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value)
 {
+	if (b->mode != BUS_MODEL)
+		return;
 	uint32_t first = addr >> b->dline_shift, last = (addr + size - 1) >> b->dline_shift;
 	if (first == last) {
 		data_line(b, first, is_write, addr, size, value);
@@ -110,6 +117,14 @@ void bus_data_slow(struct bus *b, uint32_t addr, unsigned size, int is_write, ui
 
 void bus_uncached(struct bus *b, uint32_t addr, unsigned size, int is_write, uint64_t value)
 {
+	if (b->mode != BUS_MODEL) {
+		if (b->mode == BUS_LOG)
+			bus_log_put(b, BUS_EV_UNCACHED | size << 8 | (unsigned)is_write << 12, addr, value);
+		/* the one piece of model state kept without the model */
+		if (is_write && addr - b->cfg.dev_base == BUS_INV_I)
+			b->last_iline_valid = 0;
+		return;
+	}
 	b->cycle += b->cfg.pen_uncached;
 	struct citcat_cat_event ev = {.kind = (uint8_t)(is_write ? CITCAT_CAT_UWRITE : CITCAT_CAT_UREAD), .addr = addr,
 				      .size = (uint8_t)size, .value = value};
@@ -136,16 +151,30 @@ void bus_uncached(struct bus *b, uint32_t addr, unsigned size, int is_write, uin
 void bus_dma(struct bus *b, uint32_t addr, const uint8_t *data, uint32_t len, uint64_t bcount, uint32_t pc)
 {
 	uint32_t dln = addr >> b->dline_shift;
-	if (cache_invalidate_line(&b->dc, dln))
+	if (b->mode == BUS_MODEL && cache_invalidate_line(&b->dc, dln))
 		writeback_line(b, dln);
 	for (uint32_t a = addr & ~(b->cfg.icache.line - 1); a < addr + len; a += b->cfg.icache.line) {
 		uint32_t iln = a >> b->iline_shift;
-		cache_invalidate_line(&b->ic, iln);
+		if (b->mode == BUS_MODEL)
+			cache_invalidate_line(&b->ic, iln);
 		if (b->last_iline_valid && b->last_iline == iln)
 			b->last_iline_valid = 0;
 	}
-	struct citcat_cat_event ev = {.kind = CITCAT_CAT_DMA, .addr = addr, .len = len, .data = data, .bcount = bcount, .pc = pc};
-	emit(b, &ev);
+	if (b->mode == BUS_MODEL) {
+		struct citcat_cat_event ev = {.kind = CITCAT_CAT_DMA, .addr = addr, .len = len, .data = data, .bcount = bcount, .pc = pc};
+		emit(b, &ev);
+	} else if (b->mode == BUS_LOG && !*b->log_halt) {
+		/* DMA: {addr, kind | len << 8, bcount}, {pc, 0, 0}, then the
+		 * bytes, 16 a slot (at most 4096: the AES's limit, 258 slots) */
+		unsigned need = 2 + (len + 15) / 16;
+		if ((size_t)(b->log_end - b->log_pos) < need)
+			b->log_full(b, need);
+		struct bus_log_ev *e = b->log_pos;
+		e[0] = (struct bus_log_ev){addr, BUS_EV_DMA | len << 8, bcount};
+		e[1] = (struct bus_log_ev){pc, 0, 0};
+		memcpy(&e[2], data, len);
+		b->log_pos += need;
+	}
 	memcpy(b->ram + (addr - b->ram_base), data, len);
 	if (b->code_changed)
 		b->code_changed(b->code_ctx, addr, len);
@@ -153,8 +182,26 @@ void bus_dma(struct bus *b, uint32_t addr, const uint8_t *data, uint32_t len, ui
 
 void bus_irq(struct bus *b, unsigned line, uint32_t epc, uint64_t bcount)
 {
+	if (b->mode != BUS_MODEL) {
+		if (b->mode == BUS_LOG) /* {epc, kind | line << 8, bcount} */
+			bus_log_put(b, BUS_EV_IRQ | line << 8, epc, bcount);
+		return;
+	}
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_IRQ, .line = (uint8_t)line, .pc = epc, .bcount = bcount};
 	emit(b, &ev);
 }
 
-void bus_marker(struct bus *b, struct citcat_cat_event *ev) { emit(b, ev); }
+void bus_marker(struct bus *b, struct citcat_cat_event *ev)
+{
+	if (b->mode == BUS_MODEL) {
+		emit(b, ev);
+	} else if (b->mode == BUS_LOG && !*b->log_halt) {
+		/* only the Cortex-M7's exception entry (replay_m7.c) is a marker
+		 * a replay reports: {pc, kind, bcount}, {0, 0, value} */
+		if (b->log_end - b->log_pos < 2)
+			b->log_full(b, 2);
+		b->log_pos[0] = (struct bus_log_ev){ev->pc, BUS_EV_EXC, ev->bcount};
+		b->log_pos[1] = (struct bus_log_ev){0, 0, ev->value};
+		b->log_pos += 2;
+	}
+}

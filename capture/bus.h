@@ -24,6 +24,34 @@ struct bus_sink {
 	void *ctx;
 };
 
+/* Who reads the model (struct bus, MODE): the capture and a replay that
+ * compares or hands out the bus trace drive it (BUS_MODEL); a replay whose
+ * output nothing reads switches it off (BUS_OFF, replay/REPLAY.md "When the
+ * memory-system model runs"): then no cache is touched and no event is
+ * reported, only the effects outside the model remain (bus_dma's RAM write
+ * and translation flush) and the I-line of the last fetch is kept as the
+ * model keeps it, so a caller's same-line test still filters. */
+enum { BUS_MODEL = 0, BUS_OFF = 1, BUS_LOG = 2 };
+
+/* BUS_LOG: the replay's model thread (replay/model_pipe.h).  The bus
+ * functions touch no cache and report nothing; each call that would reach
+ * the model is appended, in call order, to a batch of 16-byte slots
+ * [LOG_POS, LOG_END), to be replayed on another struct bus in BUS_MODEL
+ * mode by another thread (model_pipe.c decodes the slots, MODEL_PIPE.md
+ * in replay/ has their layout).  The I-line of the last fetch is kept as
+ * in BUS_OFF, so the fetches written are exactly those that reach
+ * bus_ifetch_line in the model.  When a batch lacks room, LOG_FULL hands
+ * it over and points LOG_POS/LOG_END at the next one with at least NEED
+ * free slots.  Nothing is written while *LOG_HALT is non-zero (the
+ * replay has failed: events after that point would be compared by nobody
+ * inline either). */
+struct bus_log_ev {
+	uint32_t addr;
+	uint32_t info; /* BUS_EV_* in bits 0-7, then per kind (bus.c) */
+	uint64_t value;
+};
+enum { BUS_EV_END = 0, BUS_EV_IFETCH, BUS_EV_DATA, BUS_EV_UNCACHED, BUS_EV_DMA, BUS_EV_IRQ, BUS_EV_EXC };
+
 struct bus {
 	struct cache ic, dc;
 	uint8_t *ram;           /* flat RAM the core sees */
@@ -38,7 +66,26 @@ struct bus {
 	 * have translated (the capture model flushes Unicorn's code cache). */
 	void (*code_changed)(void *ctx, uint32_t addr, uint32_t len);
 	void *code_ctx;
+	uint8_t mode; /* BUS_MODEL (bus_init), BUS_OFF or BUS_LOG, set by the owner before the first call */
+	/* BUS_LOG only */
+	struct bus_log_ev *log_pos, *log_end;
+	void (*log_full)(struct bus *b, unsigned need);
+	void *log_ctx;
+	const int *log_halt;
 };
+
+/* BUS_LOG: one slot (bus.c has the layout per kind). */
+static inline void bus_log_put(struct bus *b, uint32_t info, uint32_t addr, uint64_t value)
+{
+	if (*b->log_halt)
+		return;
+	if (b->log_pos == b->log_end)
+		b->log_full(b, 1);
+	struct bus_log_ev *e = b->log_pos++;
+	e->addr = addr;
+	e->info = info;
+	e->value = value;
+}
 
 int bus_init(struct bus *b, const struct citcat_target_config *cfg, uint8_t *ram, struct bus_sink sink);
 void bus_fini(struct bus *b);
@@ -50,9 +97,18 @@ void bus_ifetch_slow(struct bus *b, uint32_t addr);
 static inline void bus_ifetch_line(struct bus *b, uint32_t addr)
 {
 	uint32_t ln = addr >> b->iline_shift;
+	/* outside BUS_MODEL the caches stay empty, so the capture's hit path
+	 * is the same as before the modes existed */
 	if (cache_hit_last(&b->ic, ln, 0)) {
 		b->last_iline = ln;
 		b->last_iline_valid = 1;
+		return;
+	}
+	if (__builtin_expect(b->mode != BUS_MODEL, 0)) {
+		b->last_iline = ln;
+		b->last_iline_valid = 1;
+		if (b->mode == BUS_LOG)
+			bus_log_put(b, BUS_EV_IFETCH, addr, 0);
 		return;
 	}
 	bus_ifetch_slow(b, addr);
@@ -75,6 +131,12 @@ static inline void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_
 	int wt_store = is_write && b->cfg.dcache.write_through;
 	if (!wt_store && ln == (addr + size - 1) >> b->dline_shift && cache_hit_last(&b->dc, ln, is_write))
 		return;
+	/* outside BUS_MODEL the caches stay empty: never a hit above */
+	if (__builtin_expect(b->mode != BUS_MODEL, 0)) {
+		if (b->mode == BUS_LOG)
+			bus_log_put(b, BUS_EV_DATA | size << 8 | (unsigned)is_write << 12, addr, value);
+		return;
+	}
 	bus_data_slow(b, addr, size, is_write, value);
 }
 

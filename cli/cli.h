@@ -150,6 +150,8 @@ int cmd_merge(int argc, char **argv); /* cmd_segments.c */
 /* citcat replay RUN.cat --jobs N (cmd_segments.c): an exit status; ENGINE
  * (CITCAT_REPLAY_ENGINE_*) replays every segment */
 int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, unsigned engine, int quiet);
+/* CITCAT_MODEL_THREAD in the environment: CITCAT_REPLAY_MODEL_* (cmd_replay.c). */
+unsigned cli_model_thread(void);
 int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigned njobs, const char *out,
 		      const char *verify, const char *oracle, unsigned engine, int quiet);
 int bench_all(int argc, char **argv, int all); /* bench all / capture (bench_run.c) */

@@ -126,10 +126,22 @@ static int progress_cb(void *ctx, uint64_t insns, uint64_t total)
 	return cli_interrupted();
 }
 
+/* CITCAT_MODEL_THREAD=0 in the environment keeps the memory-system model
+ * on the replay's thread, =1 puts it on its own whenever it can (for tests
+ * and timing; REPLAY.md "session 12: the model thread"). */
+unsigned cli_model_thread(void)
+{
+	const char *e = getenv("CITCAT_MODEL_THREAD");
+	if (e && strcmp(e, "0") == 0)
+		return CITCAT_REPLAY_MODEL_INLINE;
+	return e && strcmp(e, "1") == 0 ? CITCAT_REPLAY_MODEL_THREAD : CITCAT_REPLAY_MODEL_AUTO;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct citcat_replay_config c;
 	citcat_replay_config_default(&c);
+	c.model_thread = cli_model_thread();
 	const char *pos[2] = {NULL, NULL};
 	int npos = 0, quiet = 0;
 	uint64_t jobs = 0;

@@ -349,6 +349,7 @@ struct seg_jobs {
 	const char *cat, *verify, *dir;
 	const char *ims, *aes; /* segment bundles (common/SEGIDX.md), or NULL: extract from CAT */
 	unsigned engine;       /* CITCAT_REPLAY_ENGINE_*, the same for every segment */
+	unsigned model_thread; /* CITCAT_REPLAY_MODEL_* (replay_jobs_files) */
 	uint64_t nseg;
 	uint64_t next;  /* the next segment to take (atomic) */
 	int failed;     /* a segment failed: the others stop (atomic) */
@@ -406,6 +407,7 @@ static void *seg_worker(void *arg)
 			c.progress = jobs_stop;
 			c.progress_ctx = j;
 			c.engine = j->engine;
+			c.model_thread = j->model_thread;
 			rc = citcat_replay_run(&c, &j->res[k], err);
 		}
 		if (!j->ims) {
@@ -457,6 +459,9 @@ int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigne
 		      const char *verify, const char *oracle, unsigned engine, int quiet)
 {
 	struct seg_jobs j = {.cat = cat, .verify = verify, .ims = ims, .aes = aes, .engine = engine};
+	/* with several segment replays at once, each keeps its model inline:
+	 * they already fill the cores (REPLAY.md "session 12: the model thread") */
+	j.model_thread = njobs > 1 ? CITCAT_REPLAY_MODEL_INLINE : cli_model_thread();
 	int rc;
 	if ((rc = ims ? bundle_segments(ims, aes, &j.nseg) : count_segments(cat, &j.nseg)))
 		return rc;

@@ -172,6 +172,11 @@ static void *feed_main(void *arg)
 
 int cat_feed_open(struct cat_feed **fp, struct citcat_cat_reader *r, int64_t seg)
 {
+	return cat_feed_open_ex(fp, r, seg, cat_feed_thread);
+}
+
+int cat_feed_open_ex(struct cat_feed **fp, struct citcat_cat_reader *r, int64_t seg, int thread)
+{
 	struct cat_feed *f = calloc(1, sizeof *f);
 	*fp = f;
 	if (!f) {
@@ -184,7 +189,7 @@ int cat_feed_open(struct cat_feed **fp, struct citcat_cat_reader *r, int64_t seg
 	 * it passed over unread (CAT.md) */
 	if (seg > 0 && citcat_cat_reader_seek_segment(r, (uint64_t)seg) == 1)
 		f->st.markers = seg;
-	if (cat_feed_thread && (f->ring = malloc(FEED_NBATCH * sizeof *f->ring)) != NULL) {
+	if (thread && (f->ring = malloc(FEED_NBATCH * sizeof *f->ring)) != NULL) {
 		if (cc_thread_start(&f->th, &f->mu, &f->cv, feed_main, f) == 0)
 			f->threaded = 1;
 		else {

@@ -38,6 +38,10 @@ struct cat_feed;
  * or the whole trace (SEG < 0).  Returns 0 or CITCAT_ERR_NOMEM (then *F is
  * NULL and R closed). */
 int cat_feed_open(struct cat_feed **f, struct citcat_cat_reader *r, int64_t seg);
+/* The same, on a reader thread only when THREAD (and cat_feed_thread) is
+ * non-zero: the replay's model thread reads the CAT inline (REPLAY.md
+ * "session 12: the model thread"). */
+int cat_feed_open_ex(struct cat_feed **f, struct citcat_cat_reader *r, int64_t seg, int thread);
 /* The next event: returns 1 and points *EV at it (valid until the next
  * call; with SEG > 0 the branch counts of IRQ, EXC and DMA events are
  * relative to the segment's start, as its AES counts them), or the reader's

@@ -6,7 +6,7 @@
  * checked against the output log.  The memory system (capture/bus.c) is
  * driven call for call as in the capture model, so the bus trace it reports
  * can be compared with the recorded CAT; when nothing reads that bus trace
- * (no CAT, no bus callback) it is not driven at all (c.no_model, REPLAY.md
+ * (no CAT, no bus callback) it is not driven at all (BUS_OFF, REPLAY.md
  * "When the memory-system model runs").
  *
  * The hook structure mirrors capture/target.c on purpose; the Unicorn
@@ -23,6 +23,7 @@
 #include "bus.h"
 #include "bytes.h"
 #include "cat_feed.h"
+#include "model_pipe.h"
 #include "ckpt.h"
 #include "core.h"
 #include "ims.h"
@@ -33,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unicorn/unicorn.h>
 
 struct replayer {
@@ -46,15 +48,20 @@ struct replayer {
 	int next_async;             /* next is an interrupt or DMA record */
 	uint64_t total;             /* instructions in the traced interval */
 
-	/* the --verify CAT (cat_feed.h): its events read so far, whether its
-	 * start (SYNC, or the segment's start marker) and end (STOP, or the
-	 * next marker) were among them; its segment (-1: the whole trace) */
-	struct cat_feed *cat;
-	uint64_t cat_read;
-	int cat_synced, cat_stopped;
-	int64_t cat_seg;
+	int64_t cat_seg; /* the --verify CAT's segment (-1: the whole trace) */
 
 	int fault_seen; /* the recorded fault was reproduced (AES END, CITCAT_STOP_FAULT) */
+
+	/* The model thread (model_pipe.h, REPLAY.md "session 12: the model
+	 * thread"): C.BUS logs, MBUS (the model, on the thread, over its own
+	 * copy of RAM, MRAM) compares with the CAT in pipe_sink; PIPE_EVENTS
+	 * counts its events.  REDO: the thread found a difference or could not
+	 * read the CAT, so the run is made again inline for the report. */
+	struct model_pipe *pipe;
+	int use_pipe; /* pipe_wanted */
+	int mbus_init;
+	uint8_t *mram;
+	int redo;
 	struct replay_m7 *m7; /* the Cortex-M7 (isa 2), else NULL */
 
 	/* The block engine (REPLAY.md "Block-granular replay").  PRECISE: the
@@ -84,6 +91,19 @@ struct replayer {
 	 * below AHEAD_BC */
 	struct citcat_aes_reader *scan;
 	uint64_t ahead_bc;
+
+	/* Written by the model thread during the run (when there is one), so
+	 * kept off the cache lines of the replay's own fields: the --verify
+	 * CAT (cat_feed.h): its events read so far, whether its start (SYNC,
+	 * or the segment's start marker) and end (STOP, or the next marker)
+	 * were among them; the model thread's bus and its event count. */
+	char pad0[64];
+	struct cat_feed *cat;
+	uint64_t cat_read;
+	int cat_synced, cat_stopped;
+	uint64_t pipe_events;
+	struct bus mbus;
+	char pad1[64];
 };
 
 
@@ -168,8 +188,52 @@ static void keep_data_diff(struct citcat_divergence *d, const struct citcat_cat_
 	memcpy(d->data_found, got->data + d->data_win, d->data_n);
 }
 
-/* --verify: each regenerated bus transaction against the next recorded one
- * (everything but timestamps). */
+/* --verify: the regenerated bus transaction EV against the next recorded
+ * one (everything but timestamps).  Returns 0 when they are equal; else
+ * *REC is the recorded event (NULL when the CAT could not be read, *RC
+ * then the reader's result, or when it ended) and *DATA_DIFFERS says
+ * whether only the bytes differ.  The events are described (snprintf)
+ * only for a divergence report: doing it for every event was a fifth of
+ * --verify (REPLAY.md). */
+static int bus_compare(struct replayer *p, const struct citcat_cat_event *ev, const struct citcat_cat_event **recp,
+		       int *rcp, int *data_differs)
+{
+	const struct citcat_cat_event *rec;
+	int rc;
+	do
+		rc = cat_next(p, &rec);
+	while (rc == 1 && !p->cat_stopped &&
+	       (rec->kind == CITCAT_CAT_START || rec->kind == CITCAT_CAT_SYNC || rec->kind == CITCAT_CAT_CKPT));
+	*rcp = rc;
+	*recp = NULL;
+	*data_differs = 0;
+	if (rc < 0 || rc == 0 || rec->kind == CITCAT_CAT_STOP || p->cat_stopped) /* an error, the end of the trace or segment */
+		return 1;
+	*recp = rec;
+	int same = rec->kind == ev->kind && rec->addr == ev->addr;
+	if (same) {
+		switch (ev->kind) {
+		case CITCAT_CAT_FILL_I: case CITCAT_CAT_FILL_D: case CITCAT_CAT_WRITEBACK: case CITCAT_CAT_DMA:
+			same = rec->len == ev->len && cc_same_bytes(rec->data, ev->data, ev->len) &&
+			       (ev->kind != CITCAT_CAT_DMA || (rec->bcount == ev->bcount && rec->pc == ev->pc));
+			*data_differs = !same;
+			break;
+		case CITCAT_CAT_WRITE: case CITCAT_CAT_UREAD: case CITCAT_CAT_UWRITE:
+			same = rec->size == ev->size && rec->value == ev->value;
+			break;
+		case CITCAT_CAT_IRQ:
+			same = rec->line == ev->line && rec->bcount == ev->bcount && rec->pc == ev->pc;
+			break;
+		case CITCAT_CAT_EXC:
+			same = rec->value == ev->value && rec->bcount == ev->bcount && rec->pc == ev->pc;
+			break;
+		}
+	}
+	return !same;
+}
+
+/* The inline sink: the bus callback, then the CAT, a difference reported
+ * at once (the replay's state is the instruction's). */
 static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 {
 	struct replayer *p = ctx;
@@ -186,51 +250,50 @@ static void sink_event(void *ctx, const struct citcat_cat_event *ev)
 	if (!p->cat || p->c.failed)
 		return;
 	const struct citcat_cat_event *rec;
-	int rc;
-	do
-		rc = cat_next(p, &rec);
-	while (rc == 1 && !p->cat_stopped &&
-	       (rec->kind == CITCAT_CAT_START || rec->kind == CITCAT_CAT_SYNC || rec->kind == CITCAT_CAT_CKPT));
-	/* the events are described (snprintf) only for a divergence report:
-	 * doing it for every event was a fifth of --verify (REPLAY.md) */
+	int rc, data_differs;
+	if (!bus_compare(p, ev, &rec, &rc, &data_differs))
+		return;
 	char got[200], want[200];
 	if (rc < 0) {
 		replay_input_error(&p->c, p->cfg->verify_cat, citcat_cat_reader_error(cat_feed_reader(p->cat)));
 		return;
 	}
-	if (rc == 0 || rec->kind == CITCAT_CAT_STOP || p->cat_stopped) { /* the end of the trace or segment */
-		describe_event(got, sizeof got, ev);
+	describe_event(got, sizeof got, ev);
+	if (!rec) {
 		replay_diverge(&p->c, "bus trace", "no more bus events (the recording has ended)", "%s", got);
 		return;
 	}
-	int same = rec->kind == ev->kind && rec->addr == ev->addr, data_differs = 0;
-	if (same) {
-		switch (ev->kind) {
-		case CITCAT_CAT_FILL_I: case CITCAT_CAT_FILL_D: case CITCAT_CAT_WRITEBACK: case CITCAT_CAT_DMA:
-			same = rec->len == ev->len && cc_same_bytes(rec->data, ev->data, ev->len) &&
-			       (ev->kind != CITCAT_CAT_DMA || (rec->bcount == ev->bcount && rec->pc == ev->pc));
-			data_differs = !same;
-			break;
-		case CITCAT_CAT_WRITE: case CITCAT_CAT_UREAD: case CITCAT_CAT_UWRITE:
-			same = rec->size == ev->size && rec->value == ev->value;
-			break;
-		case CITCAT_CAT_IRQ:
-			same = rec->line == ev->line && rec->bcount == ev->bcount && rec->pc == ev->pc;
-			break;
-		case CITCAT_CAT_EXC:
-			same = rec->value == ev->value && rec->bcount == ev->bcount && rec->pc == ev->pc;
-			break;
-		}
-	}
-	if (!same) {
-		describe_event(got, sizeof got, ev);
-		describe_event(want, sizeof want, rec);
-		if (data_differs)
-			snprintf(got + strlen(got), sizeof got - strlen(got), " (different data)");
-		replay_diverge(&p->c, "bus trace", want, "%s", got);
-		if (data_differs)
-			keep_data_diff(&p->c.res->div, rec, ev);
-	}
+	describe_event(want, sizeof want, rec);
+	if (data_differs)
+		snprintf(got + strlen(got), sizeof got - strlen(got), " (different data)");
+	replay_diverge(&p->c, "bus trace", want, "%s", got);
+	if (data_differs)
+		keep_data_diff(&p->c.res->div, rec, ev);
+}
+
+/* The model thread's sink (MBUS): the same compare; at the first
+ * difference or error the thread stops, and the run is made again inline,
+ * which reports it from the replay's state at that point (REDO). */
+static void pipe_sink(void *ctx, const struct citcat_cat_event *ev)
+{
+	struct replayer *p = ctx;
+	p->pipe_events++;
+	const struct citcat_cat_event *rec;
+	int rc, data_differs;
+	if (bus_compare(p, ev, &rec, &rc, &data_differs))
+		model_pipe_fail(p->pipe);
+}
+
+/* On the replay's thread, at a hand-over after the model thread stopped:
+ * the replay stops too (its outcome is replaced by the inline run's). */
+static void pipe_stopped(void *ctx)
+{
+	struct replayer *p = ctx;
+	if (p->c.failed)
+		return;
+	p->c.failed = 1;
+	if (p->c.uc)
+		uc_emu_stop(p->c.uc);
 }
 
 static const int obs_regs[CITCAT_OBS_NREGS] = {
@@ -315,8 +378,7 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 			size, a);
 		return;
 	}
-	if (!p->c.no_model)
-		bus_data(&p->c.bus, a, (unsigned)size, w, v);
+	bus_data(&p->c.bus, a, (unsigned)size, w, v);
 	/* the access goes into the instruction's record only for those who
 	 * take the records: nothing else reads it (--verify alone) */
 	if (p->records)
@@ -351,8 +413,7 @@ static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 	}
 	uint64_t v = p->next.value;
 	next_aes(p);
-	if (!p->c.no_model)
-		bus_uncached(&p->c.bus, addr, size, 0, v);
+	bus_uncached(&p->c.bus, addr, size, 0, v);
 	replay_add_access(&p->c, addr, size, 0, v, 1);
 	return v;
 }
@@ -384,8 +445,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 		return;
 	}
 	next_aes(p);
-	if (!p->c.no_model) /* a cache-maintenance command changes the model only */
-		bus_uncached(&p->c.bus, addr, size, 1, value);
+	bus_uncached(&p->c.bus, addr, size, 1, value); /* a cache-maintenance command changes the model only */
 	replay_add_access(&p->c, addr, size, 1, value, 1);
 }
 
@@ -447,12 +507,7 @@ static int async_events(struct replayer *p, uint32_t a)
 				replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: DMA transfer to 0x%08x lies outside RAM", p->cfg->aes_path, d->addr);
 				return 0;
 			}
-			if (!p->c.no_model) {
-				bus_dma(&p->c.bus, d->addr, d->data, d->len, d->bcount, d->pc);
-			} else { /* bus_dma's effect outside the model: RAM and Unicorn's translations */
-				memcpy(p->c.ram + (d->addr - p->c.ram_base), d->data, d->len);
-				core_code_changed(p->c.uc, d->addr, d->len);
-			}
+			bus_dma(&p->c.bus, d->addr, d->data, d->len, d->bcount, d->pc);
 			struct citcat_itrace_rec dma = {.kind = CITCAT_REC_DMA, .pc = d->addr, .word = d->len};
 			emit_record(p, &dma);
 			int orc = p->cfg->observer && p->cfg->observer->dma ? p->cfg->observer->dma(p->cfg->observer->ctx, d->addr, d->len) : 0;
@@ -479,8 +534,7 @@ static int async_events(struct replayer *p, uint32_t a)
 		if (!replay_irq_enabled(&p->c, p->next.line))
 			return 0;
 		unsigned line = p->next.line;
-		if (!p->c.no_model)
-			bus_irq(&p->c.bus, line, a, p->c.bcount);
+		bus_irq(&p->c.bus, line, a, p->c.bcount);
 		struct citcat_itrace_rec irq = {.kind = CITCAT_REC_IRQ, .line = (uint8_t)line, .pc = a};
 		emit_record(p, &irq);
 		replay_enter_irq(&p->c, line, a);
@@ -496,8 +550,7 @@ static int async_events(struct replayer *p, uint32_t a)
  * capture model (capture/target.c, retire). */
 static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word, int thumb)
 {
-	if (!p->c.no_model)
-		thumb_ifetch(&p->c.bus, a, size);
+	thumb_ifetch(&p->c.bus, a, size);
 	replay_retire(&p->c, a, size, word, thumb);
 	p->c.bus.cycle++;
 }
@@ -552,8 +605,7 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 			c->cur_index = c->insns;
 		}
 		core_record_insn(r, a, b->word[i], sz, 1);
-		if (!c->no_model)
-			thumb_ifetch(&c->bus, a, sz);
+		thumb_ifetch(&c->bus, a, sz);
 		c->bus.cycle++;
 		replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
 		c->insns++;
@@ -606,7 +658,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 			uint32_t j = i + (((a | lmask) - a) >> 2) + 1;
 			if (j > to)
 				j = to;
-			if (!c->no_model && (!bus->last_iline_valid || (a >> sh) != bus->last_iline)) {
+			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
 				c->cur_pc = a;
 				c->cur_index = c->insns = n;
 				bus_ifetch_line(bus, a);
@@ -642,7 +694,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 				r->word = b->word[i];
 				r->n_acc = 0;
 			}
-			if (!c->no_model && (!bus->last_iline_valid || (a >> sh) != bus->last_iline))
+			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
 				bus_ifetch_line(bus, a);
 			bus->cycle++;
 			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
@@ -1043,6 +1095,18 @@ void citcat_replay_config_default(struct citcat_replay_config *c)
 	c->engine = CITCAT_REPLAY_ENGINE_AUTO; /* REPLAY.md "Which engine replays what" */
 }
 
+/* The IMS's bytes into RAM (a copy of the replay's: the model thread's). */
+static void load_copy(struct replayer *p, uint8_t *ram)
+{
+	size_t n = citcat_image_segments(p->ims.memory);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t addr, len;
+		const uint8_t *data;
+		citcat_image_segment(p->ims.memory, i, &addr, &len, &data);
+		memcpy(ram + (addr - p->c.ram_base), data, (size_t)len); /* load_memory checked the range */
+	}
+}
+
 /* Loads the IMS into RAM and the known-bytes bitmap. */
 static int load_memory(struct replayer *p)
 {
@@ -1124,8 +1188,50 @@ static const char *block_refusal(struct replayer *p)
 	return why;
 }
 
-int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_replay_result *res,
-		      struct citcat_errinfo *err)
+/* Whether the run takes the model thread (REPLAY.md "session 12: the
+ * model thread"): a --verify CAT is the model's one reader (no bus or
+ * record callback, no observer: they would see the replay's state ahead
+ * of the model's), on the ARMv7-A target, and the model is busy enough
+ * (AUTO) or the caller asks for the thread. */
+static int pipe_wanted(struct replayer *p, int inline_only)
+{
+	const struct citcat_replay_config *cfg = p->cfg;
+	if (inline_only || cfg->model_thread == CITCAT_REPLAY_MODEL_INLINE || !cfg->verify_cat || cfg->bus ||
+	    cfg->on_record || cfg->observer || p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
+		return 0;
+	/* AUTO: the thread's hand-over costs the replay's thread about as much
+	 * per access as the inline model's common hit; it pays where the
+	 * model has much more to do (misses, compares: a CAT of 0.41 byte
+	 * per instruction on matmul_long, a gain; 0.035 on sha256_long, a
+	 * loss).  A segment's CAT is the whole file, so its density is
+	 * overstated and a segment takes the thread more readily. */
+	struct stat st;
+	return cfg->model_thread == CITCAT_REPLAY_MODEL_THREAD ||
+	       (stat(cfg->verify_cat, &st) == 0 && (uint64_t)st.st_size * 10 >= p->total);
+}
+
+/* Starts the model thread (pipe_wanted), or leaves the model inline when
+ * the thread cannot be had. */
+static void pipe_open(struct replayer *p)
+{
+	p->mram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p->mram == MAP_FAILED) {
+		p->mram = NULL;
+		return;
+	}
+	load_copy(p, p->mram);
+	struct bus_sink sink = {pipe_sink, p};
+	if (bus_init(&p->mbus, &p->ims.cfg, p->mram, sink))
+		return; /* cannot happen: the replay's bus took the same configuration */
+	p->mbus_init = 1;
+	cache_set_repl_state(&p->mbus.ic, p->ims.repl_state[0]);
+	cache_set_repl_state(&p->mbus.dc, p->ims.repl_state[1]);
+	if (model_pipe_start(&p->pipe, &p->c.bus, &p->mbus, &p->c.failed, pipe_stopped, p))
+		p->pipe = NULL;
+}
+
+static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_replay_result *res,
+		       struct citcat_errinfo *err, int inline_only, int *redo)
 {
 	struct citcat_errinfo dummy;
 	int rc0 = cc_run_start(&err, &dummy, res, sizeof *res);
@@ -1183,7 +1289,10 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		}
 		/* read, decoded and hashed on a second thread from here on */
 		p->cat_seg = (int64_t)cfg->verify_segment - 1;
-		if ((rc = cat_feed_open(&p->cat, cr, p->cat_seg))) {
+		/* with the model thread, that thread reads the CAT too: a third
+		 * thread cost more CPU than it saved on two cores (REPLAY.md) */
+		p->use_pipe = pipe_wanted(p, inline_only);
+		if ((rc = cat_feed_open_ex(&p->cat, cr, p->cat_seg, !p->use_pipe))) {
 			replay_fail(&p->c, NULL, rc, UINT64_MAX, "out of memory");
 			goto out;
 		}
@@ -1252,8 +1361,11 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	}
 	p->precise = !p->block;
 	p->records = cfg->out_path || cfg->oracle || cfg->on_record || cfg->observer;
-	p->c.no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
-	p->seq_out = p->c.no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
+	/* REPLAY.md "When the memory-system model runs" */
+	int no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
+	if (no_model)
+		p->c.bus.mode = BUS_OFF;
+	p->seq_out = no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
 	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
 				      : citcat_aes_reader_open(&p->scan, cfg->aes_path))) {
 		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->scan));
@@ -1313,7 +1425,20 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 	next_aes(p);
 	if (cfg->progress && cfg->progress(cfg->progress_ctx, 0, p->total))
 		replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted before the first instruction");
+	if (p->use_pipe)
+		pipe_open(p);
 	replay_run(&p->c, run_fault);
+	if (p->pipe) {
+		/* every event logged has been compared once the thread is done */
+		int bad = model_pipe_finish(p->pipe);
+		p->pipe = NULL;
+		res->bus_events = p->pipe_events;
+		if (bad) {
+			p->redo = 1;
+			rc = CITCAT_ERR_DIVERGED;
+			goto out;
+		}
+	}
 	if (!p->c.failed) {
 		/* the run is complete: every record must have been used */
 		if (!p->next_valid || p->next.kind != CITCAT_AES_END)
@@ -1363,7 +1488,14 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		check_cat_id(p);
 	rc = replay_finish(&p->c);
 out:
+	if (p->pipe) /* not reached: the thread is finished right after the run */
+		model_pipe_finish(p->pipe);
+	*redo = p->redo;
 	replay_fini(&p->c);
+	if (p->mbus_init)
+		bus_fini(&p->mbus);
+	if (p->mram)
+		munmap(p->mram, p->c.ram_size);
 	cat_feed_close(p->cat);
 	citcat_aes_reader_close(p->aes);
 	citcat_ims_fini(&p->ims);
@@ -1374,5 +1506,20 @@ out:
 		munmap(p->c.ram, p->c.ram_size);
 	free(p->c.known);
 	free(p);
+	return rc;
+}
+
+int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_replay_result *res,
+		      struct citcat_errinfo *err)
+{
+	int redo = 0;
+	int rc = replay_once(ucfg, res, err, 0, &redo);
+	/* the model thread found a difference (or the CAT's error): the
+	 * inline run finds it again, reports it from the replay's own state at
+	 * that point and stops there (REPLAY.md "session 12: the model thread") */
+	if (redo) {
+		__atomic_fetch_add(&model_pipe_redos, 1, __ATOMIC_RELAXED);
+		rc = replay_once(ucfg, res, err, 1, &redo);
+	}
 	return rc;
 }

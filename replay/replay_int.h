@@ -59,12 +59,6 @@ struct replay_core {
 	double t0; /* when the run began (replay_now_s) */
 	enum citcat_isa itrace_isa; /* of the regenerated itrace; 0 is CITCAT_ISA_ARM_A32 */
 	int ckpt_cut; /* a checkpoint was entered: cut the itrace's chunk after its INV_I store (replay_output) */
-	/* no_model: nothing reads the memory-system model's output (no --verify
-	 * CAT, no bus callback), so the caches and the bus are not driven; a
-	 * DMA transfer then only writes RAM (replay.c, async_events).  0 (the model
-	 * runs) unless replay.c sets it (REPLAY.md, "When the memory-system
-	 * model runs"). */
-	int no_model;
 	/* Called by replay_run when uc_emu_start returned without an error
 	 * before the run is done (NULL: none); 1 when it stopped on purpose and
 	 * the run goes on at *PC (the block engine's mode change; bit 0 selects

@@ -70,8 +70,7 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	if ((addr & 3) || off >= c->ram_size || c->ram_size - off < 4)
 		return -1; /* STKERR, UNSTKERR, VECTTBL as the capture */
 	if (!write && m->ops.load) { /* the LVT decoder: the value is the trace's */
-		if (!c->no_model)
-			bus_data(&c->bus, addr, 4, 0, 0);
+		bus_data(&c->bus, addr, 4, 0, 0);
 		if (m->ops.load(m->ops.ctx, addr, v))
 			return -1;
 		if (!m7entry_access(&m->entry, addr, write, *v))
@@ -86,8 +85,7 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 		}
 		memcpy(v, c->ram + off, 4);
 	}
-	if (!c->no_model)
-		bus_data(&c->bus, addr, 4, write, *v);
+	bus_data(&c->bus, addr, 4, write, *v);
 	if (write) {
 		if (uc_mem_write(c->uc, addr, v, 4)) /* drops any translation of the word too */
 			return -1;
@@ -188,8 +186,7 @@ int replay_m7_enter(struct replay_m7 *m, int exc, uint32_t a)
 {
 	struct replay_core *c = m->c;
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = (uint64_t)exc, .pc = a, .bcount = c->bcount};
-	if (!c->no_model)
-		bus_marker(&c->bus, &ev);
+	bus_marker(&c->bus, &ev);
 	if (c->failed)
 		return 0;
 	c->irq_seen = 1;
