@@ -11,9 +11,17 @@
 #include <citcat/ims.h>
 #include <citcat/itrace.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+void cc_unicorn_version(char *buf, size_t n)
+{
+	/* uc_version's value: major << 24 | minor << 16 | patch << 8 | extra */
+	unsigned v = uc_version(NULL, NULL);
+	snprintf(buf, n, "%u.%u.%u", v >> 24 & 0xff, v >> 16 & 0xff, v >> 8 & 0xff);
+}
 
 #define BARE_MAX_WFI 4096
 

@@ -48,6 +48,7 @@
 
 #include "citcat.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct cc_bare_result {
@@ -89,5 +90,13 @@ int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *i
  * Same results as cc_bare_run. */
 int cc_bare_run_floor(const char *ims_path, const char *aes_path, const char *itrace_path, int block,
 		      struct cc_bare_result *r, struct citcat_errinfo *err);
+
+/* The version of the Unicorn library loaded at run time ("2.0.1"), into
+ * BUF of N bytes.  Every ratio of a benchmark is to this engine's bare run,
+ * and the engine's own speed differs between versions by up to 4x on the
+ * same firmware (Unicorn 2.0.1 checks every guest store for translated
+ * code, fixed in 2.1.0: capture/TARGET.md, "The block engine", session
+ * 12), so ratios compare only between runs on one version. */
+void cc_unicorn_version(char *buf, size_t n);
 
 #endif

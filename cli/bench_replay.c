@@ -130,11 +130,15 @@ int bench_replay(int argc, char **argv)
 		return cli_fail("bench replay: cannot create a temporary directory");
 	struct run sum = {0};
 	int printed = 0, rc = EXIT_OK;
+	char ucv[32];
+	cc_unicorn_version(ucv, sizeof ucv);
 	if (json)
-		printf("{\"benchmark\": \"replay\", \"runs\": [");
-	else
+		printf("{\"benchmark\": \"replay\", \"unicorn\": \"%s\", \"runs\": [", ucv);
+	else {
+		printf("engine: Unicorn %s (ratios compare only between runs on one Unicorn version)\n", ucv);
 		printf("%-14s %12s %8s %8s %7s %8s %10s\n", "firmware", "insns", "replay", "bare", "ratio", "driver",
 		       "dilation");
+	}
 	for (int k = 0; k < nfiles; k++) {
 		struct run r = {0};
 		const char *name = strrchr(files[k], '/') ? strrchr(files[k], '/') + 1 : files[k];

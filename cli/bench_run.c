@@ -278,8 +278,12 @@ int bench_all(int argc, char **argv, int all)
 	if (!mkdtemp(dir))
 		return cli_fail("bench: cannot create a temporary directory");
 	int rc = EXIT_OK, printed = 0;
+	char ucv[32];
+	cc_unicorn_version(ucv, sizeof ucv);
 	if (json)
-		printf("{\"benchmark\": \"%s\", \"runs\": [", all ? "all" : "capture");
+		printf("{\"benchmark\": \"%s\", \"unicorn\": \"%s\", \"runs\": [", all ? "all" : "capture", ucv);
+	else
+		printf("engine: Unicorn %s (ratios compare only between runs on one Unicorn version)\n", ucv);
 	for (int k = 0; k < nfiles; k++) {
 		static struct fw f;
 		memset(&f, 0, sizeof f);
