@@ -879,21 +879,12 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 		return NULL;
 	n = b->n;
 	uint64_t pen = thumb ? t->blk_pen_insn_t : t->blk_pen_insn;
-	if (thumb) {
-		uint8_t it = 0; /* ITSTATE in front of instruction I */
-		for (uint32_t i = 0; i < n; i++) {
-			if (it && b->nacc[i])
-				return NULL;
-			it = thumb_is_it(b->word[i], b->isz[i]) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(it);
-		}
-	}
+	if (b->it_mem) /* a memory instruction inside an IT block (rblk_get worked it out) */
+		return NULL;
 	/* at most 16 memory-hook calls an instruction (an LDM of 16 registers) */
 	if (t->next_event - t->bus.cycle > n * (pen + 16 * t->blk_pen_acc) || t->next_event < t->bus.cycle)
 		return t->next_event < t->bus.cycle ? NULL : b;
-	uint64_t acc = 0;
-	for (uint32_t i = 0; i < n; i++)
-		acc += b->nacc[i];
-	if (t->bus.cycle + n * pen + acc * t->blk_pen_acc >= t->next_event)
+	if (t->bus.cycle + n * pen + (uint64_t)b->nacc_total * t->blk_pen_acc >= t->next_event)
 		return NULL;
 	return b;
 }
@@ -939,7 +930,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (b) {
 		t->blk = b;
-		t->blk_keeps_state = rblk_keeps_state(b);
+		t->blk_keeps_state = b->keeps;
 		t->blk_code_written = 0;
 		t->blk_next = 0;
 		t->blk_acc_left = 0;

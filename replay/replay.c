@@ -831,7 +831,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	if (!b)
 		return;
 	p->blk = b;
-	p->blk_keeps = rblk_keeps_state(b);
+	p->blk_keeps = b->keeps;
 	p->blk_next = 0;
 	p->acc_left = 0;
 	if (p->cfg->progress && (p->c.insns >> 20) != p->prog_mark) {

@@ -269,6 +269,7 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 	b->n = 0;
 	b->precise = NULL;
 	b->wt_memo = 0;
+	b->it_mem = 0;
 	memcpy(b->raw, code, size);
 	/* A conditional memory instruction is decided at the access by the
 	 * flags then current, which are the ones it saw only when nothing in
@@ -301,6 +302,8 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 		b->off[i] = (uint16_t)off;
 		b->nacc[i] = (uint8_t)nacc;
 		b->cond[i] = thumb ? (it ? (uint8_t)(it >> 4) : 14) : (uint8_t)(w >> 28);
+		if (it && nacc)
+			b->it_mem = 1;
 		if (thumb)
 			it = thumb_is_it(w, isz) ? (uint8_t)(w & 0xff) : thumb_it_advance(it);
 		b->n = i + 1;
@@ -361,6 +364,12 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 		b->cap = cap;
 	}
 	decode(b, addr, size, thumb, code);
+	/* the block engines' per-block data, once instead of at every run */
+	uint32_t tot = 0;
+	for (uint32_t i = 0; i < b->n; i++)
+		tot += b->nacc[i];
+	b->nacc_total = tot;
+	b->keeps = (uint8_t)rblk_keeps_state(b);
 	c->decoded++;
 	return b;
 }

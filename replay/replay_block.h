@@ -29,6 +29,10 @@ struct rblk {
 	uint8_t *cond;      /* its condition (14: always; Thumb: from its IT block) */
 	uint8_t *isz;       /* its size in bytes (2 or 4) */
 	uint16_t *off;      /* its offset from ADDR */
+	/* worked out once by rblk_get, for the block engines' per-block checks */
+	uint32_t nacc_total; /* memory-hook calls of all N instructions */
+	uint8_t it_mem;     /* Thumb: a memory instruction inside an IT block */
+	uint8_t keeps;      /* rblk_keeps_state, worked out once */
 	/* the itrace writer's memo of its word table for this block
 	 * (itrace_write_blk): the writer keeps it up to date through the
 	 * cache's const pointers (the slots are the cache's own, writable
@@ -141,7 +145,7 @@ static inline int rblk_keeps_thumb(uint32_t w, unsigned size)
  * block hook's CPSR read after such a block when nothing ran in between. */
 static inline int rblk_keeps_state(const struct rblk *b)
 {
-	return b->thumb ? rblk_keeps_thumb(b->word[b->n - 1], b->isz[b->n - 1]) : rblk_keeps_a32(b->word[b->n - 1]);
+	return b->n && (b->thumb ? rblk_keeps_thumb(b->word[b->n - 1], b->isz[b->n - 1]) : rblk_keeps_a32(b->word[b->n - 1]));
 }
 
 #endif

@@ -560,6 +560,38 @@ int main(void)
 		}
 		CHECK_EQ(uc_hook_del(uc, bt), UC_ERR_OK);
 	}
+	/* 12. The per-block data rblk_get works out once (TARGET.md "The
+	 * block engine", session 12): the memory-hook call total, a memory
+	 * instruction inside an IT block, and rblk_keeps_state.  By hand:
+	 * IT EQ; LDR r2,[r3] (in the IT block, 1 call); MOVS r0,#0; B . :
+	 * 1 call, in an IT block, ends in a branch that keeps Thumb.  With
+	 * MOVS r1,#1 for the IT: the same without IT.  A32 LDM r3,{r4-r6}
+	 * (3); LDR r4,[r3,#1] (1); BX lr: 4 calls, may leave A32. */
+	{
+		struct rblk_cache bc;
+		CHECK_EQ(rblk_cache_init(&bc, 4), 0);
+		static const uint16_t t_it[] = {0xbf08, 0x681a, 0x2000, 0xe7fe};
+		static const uint16_t t_no[] = {0x2101, 0x681a, 0x2000, 0xe7fe};
+		static const uint32_t a_blk[] = {0xe8930070, 0xe5934001, 0xe12fff1e};
+		const struct rblk *b = rblk_get(&bc, 0x2000, sizeof t_it, 1, (const uint8_t *)t_it);
+		CHECK(b != NULL && !b->precise);
+		CHECK_EQ(b->n, 4);
+		CHECK_EQ(b->nacc_total, 1);
+		CHECK_EQ(b->it_mem, 1);
+		CHECK_EQ(b->keeps, 1);
+		b = rblk_get(&bc, 0x2000, sizeof t_no, 1, (const uint8_t *)t_no); /* same slot, new bytes */
+		CHECK(b != NULL && !b->precise);
+		CHECK_EQ(b->nacc_total, 1);
+		CHECK_EQ(b->it_mem, 0);
+		CHECK_EQ(b->keeps, 1);
+		b = rblk_get(&bc, 0x3000, sizeof a_blk, 0, (const uint8_t *)a_blk);
+		CHECK(b != NULL && !b->precise);
+		CHECK_EQ(b->n, 3);
+		CHECK_EQ(b->nacc_total, 4);
+		CHECK_EQ(b->it_mem, 0);
+		CHECK_EQ(b->keeps, 0);
+		rblk_cache_fini(&bc);
+	}
 	uc_close(uc);
 	trap_case(0x800, UC_ERR_READ_UNMAPPED, 1);
 	trap_case(0x900, UC_ERR_WRITE_UNMAPPED, 0);
