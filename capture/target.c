@@ -604,6 +604,27 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 
 /* ---- the block engine (TARGET.md "The block engine") ---- */
 
+/* The bus fetches and cycles of N A32 instructions from A on, as N
+ * retires would make them: one bus_ifetch per I-line the run touches (the
+ * others, for the same line as the fetch before, return at once with no
+ * effect), each line's instructions adding their cycles after its fetch
+ * and before the next line's.  An aligned A32 word never straddles an
+ * I-line.  Returns the address after the run. */
+static inline __attribute__((always_inline)) uint32_t cblk_fetch_a32(struct target *t, uint32_t a, uint32_t n)
+{
+	uint32_t shift = t->bus.iline_shift;
+	while (n) {
+		bus_ifetch(&t->bus, a);
+		uint32_t k = ((((a >> shift) + 1) << shift) - a) / 4; /* from A to its line's end */
+		if (k > n)
+			k = n;
+		t->bus.cycle += k;
+		a += 4 * k;
+		n -= k;
+	}
+	return a;
+}
+
 /* The instructions FROM..TO-1 of the decoded block B retire, as hook_code
  * retires them at boundaries where nothing is due (cblk_qualify checked
  * that): the oracle record of the previous instruction closes, the
@@ -633,21 +654,8 @@ static inline __attribute__((always_inline)) void cblk_retire_run(struct target 
 	/* no records (A32, no oracle; the LVT and DAF take the insn engine):
 	 * what retire does, with the counters set once for the run, since
 	 * nothing the bus calls while fetching reads them (sink_event, the
-	 * CAT).  One bus_ifetch per I-line the run touches: the others, for the
-	 * same line as the fetch before, return at once with no effect
-	 * (bus_ifetch), so each line's instructions add their cycles after its
-	 * fetch and before the next line's, as one call each would.  An aligned
-	 * A32 word never straddles an I-line. */
-	uint32_t left = to - from, shift = t->bus.iline_shift;
-	while (left) {
-		bus_ifetch(&t->bus, a);
-		uint32_t k = ((((a >> shift) + 1) << shift) - a) / 4; /* from A to its line's end */
-		if (k > left)
-			k = left;
-		t->bus.cycle += k;
-		a += 4 * k;
-		left -= k;
-	}
+	 * CAT); the fetches one per I-line (cblk_fetch_a32) */
+	a = cblk_fetch_a32(t, a, to - from);
 	t->insns += to - from;
 	if (t->synced)
 		t->traced_insns += to - from;
@@ -690,16 +698,7 @@ static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t
 			/* A32: one bus_ifetch per I-line, as cblk_retire_run
 			 * (the same-line fetches between have no effect), and
 			 * the ITSTATE advances as each A32 instruction's would */
-			uint32_t left = to - from, shift = t->bus.iline_shift;
-			while (left) {
-				bus_ifetch(&t->bus, a);
-				uint32_t k = ((((a >> shift) + 1) << shift) - a) / 4; /* from A to its line's end */
-				if (k > left)
-					k = left;
-				t->bus.cycle += k;
-				a += 4 * k;
-				left -= k;
-			}
+			a = cblk_fetch_a32(t, a, to - from);
 			a -= 4; /* the last instruction */
 			for (uint32_t i = from; i < to && t->itstate; i++)
 				t->itstate = thumb_it_advance(t->itstate);
