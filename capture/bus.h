@@ -97,18 +97,18 @@ void bus_ifetch_slow(struct bus *b, uint32_t addr);
 static inline void bus_ifetch_line(struct bus *b, uint32_t addr)
 {
 	uint32_t ln = addr >> b->iline_shift;
-	/* outside BUS_MODEL the caches stay empty, so the capture's hit path
-	 * is the same as before the modes existed */
-	if (cache_hit_last(&b->ic, ln, 0)) {
-		b->last_iline = ln;
-		b->last_iline_valid = 1;
-		return;
-	}
+	/* the mode first: outside BUS_MODEL the caches stay empty, and a
+	 * lookup in them would cost the replay's thread a miss per call */
 	if (__builtin_expect(b->mode != BUS_MODEL, 0)) {
 		b->last_iline = ln;
 		b->last_iline_valid = 1;
 		if (b->mode == BUS_LOG)
 			bus_log_put(b, BUS_EV_IFETCH, addr, 0);
+		return;
+	}
+	if (cache_hit_last(&b->ic, ln, 0)) {
+		b->last_iline = ln;
+		b->last_iline_valid = 1;
 		return;
 	}
 	bus_ifetch_slow(b, addr);
@@ -127,16 +127,16 @@ static inline void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_
 {
 	/* the common case inline: within one line, a hit on the way its set
 	 * used last, and not a write-through store (which goes to the bus) */
-	uint32_t ln = addr >> b->dline_shift;
-	int wt_store = is_write && b->cfg.dcache.write_through;
-	if (!wt_store && ln == (addr + size - 1) >> b->dline_shift && cache_hit_last(&b->dc, ln, is_write))
-		return;
-	/* outside BUS_MODEL the caches stay empty: never a hit above */
+	/* the mode first, as in bus_ifetch_line */
 	if (__builtin_expect(b->mode != BUS_MODEL, 0)) {
 		if (b->mode == BUS_LOG)
 			bus_log_put(b, BUS_EV_DATA | size << 8 | (unsigned)is_write << 12, addr, value);
 		return;
 	}
+	uint32_t ln = addr >> b->dline_shift;
+	int wt_store = is_write && b->cfg.dcache.write_through;
+	if (!wt_store && ln == (addr + size - 1) >> b->dline_shift && cache_hit_last(&b->dc, ln, is_write))
+		return;
 	bus_data_slow(b, addr, size, is_write, value);
 }
 
