@@ -31,25 +31,11 @@ fail() { echo "m7fault: $*" >&2; exit 1; }
 sym() { "${prefix}nm" "$1" | awk -v s="$2" '$3 == s { print "0x" $1; exit }'; }
 hex8() { printf '0x%08x' $(($1)); }
 
-exact() { # NAME WANT: capture, extract, replay exactly
-	local n=$1 want=$2 rc=0
-	"$citcat" capture "$fw/$n.elf" -o "$tmp/$n.cat" --oracle "$tmp/$n.itrace" --seed 1 -q >"$tmp/$n.out" 2>"$tmp/$n.err" || rc=$?
-	[ $rc -eq "$want" ] || fail "$n: capture exited $rc (want $want): $(cat "$tmp/$n.err") $(cat "$tmp/$n.out")"
-	"$citcat" ims "$tmp/$n.cat" -o "$tmp/$n.ims" 2>"$tmp/err" || fail "$n: ims: $(cat "$tmp/err")"
-	"$citcat" aes "$tmp/$n.cat" -o "$tmp/$n.aes" 2>"$tmp/err" || fail "$n: aes: $(cat "$tmp/err")"
-	rc=0
-	"$citcat" replay "$tmp/$n.ims" "$tmp/$n.aes" --verify "$tmp/$n.cat" --oracle "$tmp/$n.itrace" -o "$tmp/$n.re" \
-		>"$tmp/rep" 2>&1 || rc=$?
-	[ $rc -eq 0 ] || fail "$n: replay exited $rc: $(cat "$tmp/rep")"
-	grep -q 'bus trace verified' "$tmp/rep" && grep -q 'instruction trace equals the oracle' "$tmp/rep" ||
-		fail "$n: replay not verified: $(cat "$tmp/rep")"
-	cmp -s <("$citcat" dump "$tmp/$n.itrace") <("$citcat" dump "$tmp/$n.re") ||
-		fail "$n: the regenerated itrace differs from the oracle"
-}
+. "$(dirname "$0")/m7lib.sh"
 
 # ---- with handlers ----
 elf=$fw/m7fault.elf
-exact m7fault 0
+m7_roundtrip 0 m7fault "$elf"
 grep -qx 'm7fault: 0 failures' "$tmp/m7fault.out" || fail "the firmware's own checks: $(cat "$tmp/m7fault.out")"
 ld=$(hex8 "$(sym "$elf" m7fault_ld)")
 st=$(hex8 "$(sym "$elf" m7fault_st)")
@@ -85,7 +71,7 @@ awk -v ld="pc=$ld" -v st="pc=$st" '$2 == "irq" && ($5 == "line=5" || $5 == "line
 # ---- no handler ----
 elf=$fw/m7fault_nohandler.elf
 ldn=$(hex8 "$(sym "$elf" m7fault_ld)")
-exact m7fault_nohandler 3
+m7_roundtrip 3 m7fault_nohandler "$elf"
 grep -q "BusFault PRECISERR at pc $ldn, no handler" "$tmp/m7fault_nohandler.err" ||
 	fail "no handler: message $(cat "$tmp/m7fault_nohandler.err")"
 grep -qx 'before the fault' "$tmp/m7fault_nohandler.out" && ! grep -q 'after the fault' "$tmp/m7fault_nohandler.out" ||
