@@ -649,21 +649,6 @@ int itrace_write_blk(struct citcat_itrace_writer *w, const struct itrace_blk *b,
 	return 0;
 }
 
-int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, uint32_t n)
-{
-	struct itrace_blk b = {pc, words, NULL, n, NULL};
-	return itrace_write_blk(w, &b, pc, 0, n);
-}
-
-int itrace_write_t32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, const uint8_t *sizes,
-			 uint32_t n)
-{
-	if (n && !sizes)
-		return CITCAT_ERR_INVAL;
-	struct itrace_blk b = {pc, words, sizes, n, NULL};
-	return itrace_write_blk(w, &b, pc, 0, n);
-}
-
 int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec)
 {
 	if (!w || !rec)

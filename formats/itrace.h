@@ -43,12 +43,4 @@ struct itrace_blk {
  * record's error (the records before it are written). */
 int itrace_write_blk(struct citcat_itrace_writer *w, const struct itrace_blk *b, uint64_t pc, uint32_t from, uint32_t n);
 
-/* itrace_write_blk for N A32 records at PC, PC + 4, ... with the words
- * WORDS[0..N-1], without a memo. */
-int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, uint32_t n);
-/* The same for N Thumb instruction records: record I has WORDS[I] and
- * SIZES[I] (2 or 4) bytes, at PC plus the sizes before it. */
-int itrace_write_t32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, const uint8_t *sizes,
-			 uint32_t n);
-
 #endif

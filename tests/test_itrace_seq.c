@@ -1,5 +1,5 @@
-/* itrace_write_a32_seq and itrace_write_t32_seq (formats/itrace.h,
- * session 11): runs of A32 and Thumb (2- and 4-byte) instruction records
+/* itrace_write_blk without a memo, as the session 11 calls
+ * itrace_write_a32_seq and itrace_write_t32_seq (below) hand it over: runs of A32 and Thumb (2- and 4-byte) instruction records
  * without accesses handed over in one call give the
  * file that one citcat_itrace_write per record gives, byte for byte, over
  * many chunks (so across chunk boundaries, where the encoder state resets),
@@ -28,6 +28,26 @@
 #include <unistd.h>
 
 enum { RUNS = 60000 };
+
+/* One run without a memo: N A32 records at PC, PC + 4, ... with the words
+ * WORDS[0..N-1] (the session 11 writer call, now itrace_write_blk). */
+static int itrace_write_a32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words, uint32_t n)
+{
+	struct itrace_blk b = {pc, words, NULL, n, NULL};
+	return itrace_write_blk(w, &b, pc, 0, n);
+}
+
+/* The same for N Thumb records: record I has WORDS[I] and SIZES[I] (2 or
+ * 4) bytes, at PC plus the sizes before it; no sizes is refused here (the
+ * writer would take the run as A32). */
+static int itrace_write_t32_seq(struct citcat_itrace_writer *w, uint64_t pc, const uint32_t *words,
+				const uint8_t *sizes, uint32_t n)
+{
+	if (n && !sizes)
+		return CITCAT_ERR_INVAL;
+	struct itrace_blk b = {pc, words, sizes, n, NULL};
+	return itrace_write_blk(w, &b, pc, 0, n);
+}
 
 static uint32_t rng = 12345;
 static uint32_t next_rand(void)
