@@ -62,6 +62,13 @@ struct replayer {
 	int mbus_init;
 	uint8_t *mram;
 	int redo;
+	/* The run made again inline (REDO): a stop request (progress) is not
+	 * taken before instruction QUIET_UNTIL, the first run's own count when
+	 * it stopped, nor while the CAT's trace id is checked, so that the
+	 * difference the thread found is reached and reported as inline, where
+	 * it is found before a later Ctrl-C (REPLAY.md "session 13") */
+	int redo_run;
+	uint64_t quiet_until;
 	struct replay_m7 *m7; /* the Cortex-M7 (isa 2), else NULL */
 
 	/* The block engine (REPLAY.md "Block-granular replay").  PRECISE: the
@@ -115,6 +122,15 @@ static inline int cat_next(struct replayer *p, const struct citcat_cat_event **e
 	int rc = cat_feed_next(p->cat, ev, &p->cat_synced, &p->cat_stopped);
 	p->cat_read += rc == 1;
 	return rc;
+}
+
+/* The caller's progress callback: whether it asks the replay to stop
+ * (Ctrl-C in the CLI); not taken in the run made again before the point the
+ * first run reached (QUIET_UNTIL). */
+static int stop_asked(struct replayer *p)
+{
+	return p->cfg->progress(p->cfg->progress_ctx, p->c.insns, p->total) &&
+	       !(p->redo_run && p->c.insns <= p->quiet_until);
 }
 
 /* The scan reader to the next interrupt or DMA record (none: AHEAD_BC is
@@ -836,7 +852,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	p->acc_left = 0;
 	if (p->cfg->progress && (p->c.insns >> 20) != p->prog_mark) {
 		p->prog_mark = p->c.insns >> 20;
-		if (p->cfg->progress(p->cfg->progress_ctx, p->c.insns, p->total))
+		if (stop_asked(p))
 			replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions",
 				    (unsigned long long)p->c.insns);
 	}
@@ -982,7 +998,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	retire(p, a, size, word, thumb);
 	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word))
 		thumb_wfi_retire(uc, a, size, thumb); /* the wake-up is in the AES */
-	if (p->cfg->progress && (p->c.insns & 0xfffff) == 0 && p->cfg->progress(p->cfg->progress_ctx, p->c.insns, p->total))
+	if (p->cfg->progress && (p->c.insns & 0xfffff) == 0 && stop_asked(p))
 		replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted after %llu instructions", (unsigned long long)p->c.insns);
 }
 
@@ -1135,8 +1151,7 @@ static void check_cat_id(struct replayer *p)
 	const struct citcat_cat_event *ev;
 	int r = 1;
 	while (!p->cat_stopped && (r = cat_next(p, &ev)) == 1)
-		if ((p->cat_read & 0xffff) == 0 && p->cfg->progress &&
-		    p->cfg->progress(p->cfg->progress_ctx, p->c.insns, p->total)) {
+		if ((p->cat_read & 0xffff) == 0 && p->cfg->progress && stop_asked(p) && !p->redo_run) {
 			p->c.failed = 0;
 			replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
 			return;
@@ -1230,8 +1245,11 @@ static void pipe_open(struct replayer *p)
 		p->pipe = NULL;
 }
 
+/* One run; INLINE_ONLY: the run made again after the thread found a
+ * difference at or before instruction *REACHED (set by the first run when
+ * it asks for the second, *REDO). */
 static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_replay_result *res,
-		       struct citcat_errinfo *err, int inline_only, int *redo)
+		       struct citcat_errinfo *err, int inline_only, int *redo, uint64_t *reached)
 {
 	struct citcat_errinfo dummy;
 	int rc0 = cc_run_start(&err, &dummy, res, sizeof *res);
@@ -1249,6 +1267,8 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	if (!p)
 		return CITCAT_ERR_NOMEM;
 	p->cfg = cfg;
+	p->redo_run = inline_only;
+	p->quiet_until = *reached;
 	replay_begin(&p->c, res, err, cfg->oracle, cfg->out_path);
 	p->c.snapshot = 1;
 	int rc = 0;
@@ -1423,7 +1443,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		}
 	}
 	next_aes(p);
-	if (cfg->progress && cfg->progress(cfg->progress_ctx, 0, p->total))
+	if (cfg->progress && stop_asked(p))
 		replay_fail(&p->c, NULL, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted before the first instruction");
 	if (p->use_pipe)
 		pipe_open(p);
@@ -1435,6 +1455,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		res->bus_events = p->pipe_events;
 		if (bad) {
 			p->redo = 1;
+			*reached = p->c.insns;
 			rc = CITCAT_ERR_DIVERGED;
 			goto out;
 		}
@@ -1513,13 +1534,14 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		      struct citcat_errinfo *err)
 {
 	int redo = 0;
-	int rc = replay_once(ucfg, res, err, 0, &redo);
+	uint64_t reached = 0;
+	int rc = replay_once(ucfg, res, err, 0, &redo, &reached);
 	/* the model thread found a difference (or the CAT's error): the
 	 * inline run finds it again, reports it from the replay's own state at
 	 * that point and stops there (REPLAY.md "session 12: the model thread") */
 	if (redo) {
 		__atomic_fetch_add(&model_pipe_redos, 1, __ATOMIC_RELAXED);
-		rc = replay_once(ucfg, res, err, 1, &redo);
+		rc = replay_once(ucfg, res, err, 1, &redo, &reached);
 	}
 	return rc;
 }

@@ -11,7 +11,11 @@
  *      result, divergence report (position, history, registers, bytes),
  *      exit code, and no itrace left behind;
  *   3. the CAT with one byte flipped at each of 24 places through the file:
- *      the same result code, error message and offset, and result.
+ *      the same result code, error message and offset, and result;
+ *   4. (2) again with a stop request (the CLI's Ctrl-C) raised once the
+ *      thread has found the difference and kept from then on, as the CLI's
+ *      flag is: the difference is reported, as inline, where it is found
+ *      before the stop request (session 12 reported "interrupted").
  *
  * Usage: test_model_thread CITCAT-CLI EX_OUT/matmul.cat EX_OUT/matmul.x.ims
  * EX_OUT/matmul.x.aes SCRATCH-DIR (matmul: its CAT has write-backs after
@@ -34,6 +38,18 @@ struct outcome {
 	int out_exists;
 };
 
+/* 4: the progress callback, a stop request raised once the model thread has
+ * found a difference (model_pipe_redos moved past STOP_BASE), then kept */
+static unsigned long stop_base;
+static int stop_raised;
+static int stop_after_thread_found(void *ctx, uint64_t insns, uint64_t total)
+{
+	(void)ctx, (void)insns, (void)total;
+	stop_raised |= model_pipe_redos != stop_base;
+	return stop_raised;
+}
+static int (*progress)(void *ctx, uint64_t insns, uint64_t total);
+
 static void run(const char *ims, const char *aes, const char *cat, const char *out, unsigned mode, struct outcome *o)
 {
 	struct citcat_replay_config c;
@@ -43,6 +59,7 @@ static void run(const char *ims, const char *aes, const char *cat, const char *o
 	c.verify_cat = cat;
 	c.out_path = out;
 	c.model_thread = mode;
+	c.progress = progress;
 	memset(o, 0, sizeof *o);
 	if (out)
 		unlink(out);
@@ -181,6 +198,23 @@ int main(int argc, char **argv)
 	/* the producer was far ahead: the divergence is within the first
 	 * ring's worth of events, the run much longer */
 	CHECK(t.res.div.insn_index < good_insns / 2);
+
+	/* 4. (2) with a Ctrl-C after the thread found the difference */
+	progress = stop_after_thread_found;
+	stop_base = model_pipe_redos;
+	stop_raised = 0;
+	struct outcome s;
+	run(p_ims, p_aes, p_cat, p_out_t, CITCAT_REPLAY_MODEL_THREAD, &s);
+	CHECK_EQ(model_pipe_redos, stop_base + 1);
+	CHECK(stop_raised); /* the stop request was seen by the run made again */
+	CHECK_EQ(s.rc, CITCAT_ERR_DIVERGED);
+	same(&s, &i, "edited fill, stop request after the thread found it");
+	stop_base = model_pipe_redos; /* inline: never raised */
+	stop_raised = 0;
+	run(p_ims, p_aes, p_cat, p_out_i, CITCAT_REPLAY_MODEL_INLINE, &s);
+	CHECK(!stop_raised);
+	same(&s, &i, "edited fill inline, with the progress callback");
+	progress = NULL;
 
 	/* 3. a byte flipped at 24 places */
 	long size = fsize(cat);
