@@ -119,7 +119,7 @@ void bus_uncached(struct bus *b, uint32_t addr, unsigned size, int is_write, uin
 {
 	if (b->mode != BUS_MODEL) {
 		if (b->mode == BUS_LOG)
-			bus_log_put(b, BUS_EV_UNCACHED | size << 8 | (unsigned)is_write << 12, addr, value);
+			bus_log_put2(b, BUS_EV_UNCACHED | size << 8 | (unsigned)is_write << 12, addr, value);
 		/* the one piece of model state kept without the model */
 		if (is_write && addr - b->cfg.dev_base == BUS_INV_I)
 			b->last_iline_valid = 0;
@@ -164,15 +164,16 @@ void bus_dma(struct bus *b, uint32_t addr, const uint8_t *data, uint32_t len, ui
 		struct citcat_cat_event ev = {.kind = CITCAT_CAT_DMA, .addr = addr, .len = len, .data = data, .bcount = bcount, .pc = pc};
 		emit(b, &ev);
 	} else if (b->mode == BUS_LOG && !*b->log_halt) {
-		/* DMA: {addr, kind | len << 8, bcount}, {pc, 0, 0}, then the
-		 * bytes, 16 a slot (at most 4096: the AES's limit, 258 slots) */
-		unsigned need = 2 + (len + 15) / 16;
+		/* DMA: {addr, kind | len << 8}, {bcount}, {pc, 0}, then the
+		 * bytes, 8 a slot (at most 4096: the AES's limit, 515 slots) */
+		unsigned need = 3 + (len + 7) / 8;
 		if ((size_t)(b->log_end - b->log_pos) < need)
 			b->log_full(b, need);
 		struct bus_log_ev *e = b->log_pos;
-		e[0] = (struct bus_log_ev){addr, BUS_EV_DMA | len << 8, bcount};
-		e[1] = (struct bus_log_ev){pc, 0, 0};
-		memcpy(&e[2], data, len);
+		e[0] = (struct bus_log_ev){addr, BUS_EV_DMA | len << 8};
+		e[1] = (struct bus_log_ev){(uint32_t)bcount, (uint32_t)(bcount >> 32)};
+		e[2] = (struct bus_log_ev){pc, 0};
+		memcpy(&e[3], data, len);
 		b->log_pos += need;
 	}
 	memcpy(b->ram + (addr - b->ram_base), data, len);
@@ -183,8 +184,8 @@ void bus_dma(struct bus *b, uint32_t addr, const uint8_t *data, uint32_t len, ui
 void bus_irq(struct bus *b, unsigned line, uint32_t epc, uint64_t bcount)
 {
 	if (b->mode != BUS_MODEL) {
-		if (b->mode == BUS_LOG) /* {epc, kind | line << 8, bcount} */
-			bus_log_put(b, BUS_EV_IRQ | line << 8, epc, bcount);
+		if (b->mode == BUS_LOG) /* {epc, kind | line << 8}, {bcount} */
+			bus_log_put2(b, BUS_EV_IRQ | line << 8, epc, bcount);
 		return;
 	}
 	struct citcat_cat_event ev = {.kind = CITCAT_CAT_IRQ, .line = (uint8_t)line, .pc = epc, .bcount = bcount};
@@ -197,11 +198,12 @@ void bus_marker(struct bus *b, struct citcat_cat_event *ev)
 		emit(b, ev);
 	} else if (b->mode == BUS_LOG && !*b->log_halt) {
 		/* only the Cortex-M7's exception entry (replay_m7.c) is a marker
-		 * a replay reports: {pc, kind, bcount}, {0, 0, value} */
-		if (b->log_end - b->log_pos < 2)
-			b->log_full(b, 2);
-		b->log_pos[0] = (struct bus_log_ev){ev->pc, BUS_EV_EXC, ev->bcount};
-		b->log_pos[1] = (struct bus_log_ev){0, 0, ev->value};
-		b->log_pos += 2;
+		 * a replay reports: {pc, kind}, {bcount}, {value} */
+		if (b->log_end - b->log_pos < 3)
+			b->log_full(b, 3);
+		b->log_pos[0] = (struct bus_log_ev){ev->pc, BUS_EV_EXC};
+		b->log_pos[1] = (struct bus_log_ev){(uint32_t)ev->bcount, (uint32_t)(ev->bcount >> 32)};
+		b->log_pos[2] = (struct bus_log_ev){(uint32_t)ev->value, (uint32_t)(ev->value >> 32)};
+		b->log_pos += 3;
 	}
 }

@@ -35,20 +35,21 @@ enum { BUS_MODEL = 0, BUS_OFF = 1, BUS_LOG = 2 };
 
 /* BUS_LOG: the replay's model thread (replay/model_pipe.h).  The bus
  * functions touch no cache and report nothing; each call that would reach
- * the model is appended, in call order, to a batch of 16-byte slots
+ * the model is appended, in call order, to a batch of 8-byte slots
  * [LOG_POS, LOG_END), to be replayed on another struct bus in BUS_MODEL
- * mode by another thread (model_pipe.c decodes the slots, MODEL_PIPE.md
- * in replay/ has their layout).  The I-line of the last fetch is kept as
- * in BUS_OFF, so the fetches written are exactly those that reach
- * bus_ifetch_line in the model.  When a batch lacks room, LOG_FULL hands
- * it over and points LOG_POS/LOG_END at the next one with at least NEED
- * free slots.  Nothing is written while *LOG_HALT is non-zero (the
- * replay has failed: events after that point would be compared by nobody
- * inline either). */
+ * mode by another thread (model_pipe.c decodes the slots; the layout per
+ * kind is in model_pipe.c's head comment).  The common calls take one
+ * slot: an I-line fetch and a cached load {address, kind | size << 8}; a
+ * cached store takes a second for its value (the consumer writes it into
+ * its RAM copy).  The I-line of the last fetch is kept as in BUS_OFF, so
+ * the fetches written are exactly those that reach bus_ifetch_line in the
+ * model.  When a batch lacks room, LOG_FULL hands it over and points
+ * LOG_POS/LOG_END at the next one with at least NEED free slots.  Nothing
+ * is written while *LOG_HALT is non-zero (the replay has failed: events
+ * after that point would be compared by nobody inline either). */
 struct bus_log_ev {
-	uint32_t addr;
-	uint32_t info; /* BUS_EV_* in bits 0-7, then per kind (bus.c) */
-	uint64_t value;
+	uint32_t addr; /* or a value's low half, or 8 bytes of DMA data with INFO */
+	uint32_t info; /* BUS_EV_* in bits 0-7, then per kind (model_pipe.c) */
 };
 enum { BUS_EV_END = 0, BUS_EV_IFETCH, BUS_EV_DATA, BUS_EV_UNCACHED, BUS_EV_DMA, BUS_EV_IRQ, BUS_EV_EXC };
 
@@ -74,17 +75,26 @@ struct bus {
 	const int *log_halt;
 };
 
-/* BUS_LOG: one slot (bus.c has the layout per kind). */
-static inline void bus_log_put(struct bus *b, uint32_t info, uint32_t addr, uint64_t value)
+/* BUS_LOG: one slot {ADDR, INFO}, and with VALUE2 a second one holding
+ * VALUE {low half, high half} (model_pipe.c has the layout per kind). */
+static inline void bus_log_put(struct bus *b, uint32_t info, uint32_t addr)
 {
 	if (*b->log_halt)
 		return;
 	if (b->log_pos == b->log_end)
 		b->log_full(b, 1);
-	struct bus_log_ev *e = b->log_pos++;
-	e->addr = addr;
-	e->info = info;
-	e->value = value;
+	*b->log_pos++ = (struct bus_log_ev){addr, info};
+}
+static inline void bus_log_put2(struct bus *b, uint32_t info, uint32_t addr, uint64_t value)
+{
+	if (*b->log_halt)
+		return;
+	if (b->log_end - b->log_pos < 2)
+		b->log_full(b, 2);
+	struct bus_log_ev *e = b->log_pos;
+	e[0] = (struct bus_log_ev){addr, info};
+	e[1] = (struct bus_log_ev){(uint32_t)value, (uint32_t)(value >> 32)};
+	b->log_pos = e + 2;
 }
 
 int bus_init(struct bus *b, const struct citcat_target_config *cfg, uint8_t *ram, struct bus_sink sink);
@@ -103,7 +113,7 @@ static inline void bus_ifetch_line(struct bus *b, uint32_t addr)
 		b->last_iline = ln;
 		b->last_iline_valid = 1;
 		if (b->mode == BUS_LOG)
-			bus_log_put(b, BUS_EV_IFETCH, addr, 0);
+			bus_log_put(b, BUS_EV_IFETCH, addr);
 		return;
 	}
 	if (cache_hit_last(&b->ic, ln, 0)) {
@@ -129,8 +139,12 @@ static inline void bus_data(struct bus *b, uint32_t addr, unsigned size, int is_
 	 * used last, and not a write-through store (which goes to the bus) */
 	/* the mode first, as in bus_ifetch_line */
 	if (__builtin_expect(b->mode != BUS_MODEL, 0)) {
-		if (b->mode == BUS_LOG)
-			bus_log_put(b, BUS_EV_DATA | size << 8 | (unsigned)is_write << 12, addr, value);
+		if (b->mode == BUS_LOG) { /* a load's value: the model does not read it */
+			if (is_write)
+				bus_log_put2(b, BUS_EV_DATA | size << 8 | 1u << 12, addr, value);
+			else
+				bus_log_put(b, BUS_EV_DATA | size << 8, addr);
+		}
 		return;
 	}
 	uint32_t ln = addr >> b->dline_shift;

@@ -1,16 +1,23 @@
 /* The model thread (model_pipe.h, REPLAY.md "session 12: the model
- * thread").  The slots' layout is bus.c's (BUS_LOG):
+ * thread", "session 13").  The slots are 8 bytes, {addr, info} (bus.h's
+ * struct bus_log_ev); a value V takes a slot of its own, {V's low half, its
+ * high half}:
  *
- *   IFETCH    {addr, kind}                                one slot
- *   DATA      {addr, kind | size << 8 | write << 12, value}
- *   UNCACHED  {addr, kind | size << 8 | write << 12, value}
- *   DMA       {addr, kind | len << 8, bcount}, {pc, 0, 0}, the bytes
- *   IRQ       {epc, kind | line << 8, bcount}
- *   EXC       {pc, kind, bcount}, {0, 0, exception number}
+ *   IFETCH    {addr, kind}                                 one slot
+ *   DATA      {addr, kind | size << 8}                     a load: one slot
+ *             {addr, kind | size << 8 | 1 << 12}, {value}  a store: two
+ *   UNCACHED  {addr, kind | size << 8 | write << 12}, {value}
+ *   DMA       {addr, kind | len << 8}, {bcount}, {pc, 0}, the bytes (8 a slot)
+ *   IRQ       {epc, kind | line << 8}, {bcount}
+ *   EXC       {pc, kind}, {bcount}, {exception number}
  *
- * A batch is handed over whole (one lock, one signal), never an event at a
- * time: session 11 measured that a per-record hand-over costs more than the
- * work it moves (REPLAY.md "The encoder thread, measured again"). */
+ * A load's value is not written: the model reads a load's address and size
+ * only (bus_data_slow's value is a write-through store's).  A batch is
+ * handed over whole (one lock), never an event at a time: session 11
+ * measured that a per-record hand-over costs more than the work it moves
+ * (REPLAY.md "The encoder thread, measured again"); and the consumer, once
+ * it has emptied the ring and sleeps, is woken only when MP_WAKE batches
+ * wait (or the last), not at each one. */
 #include "model_pipe.h"
 #include "citcat/base.h"
 #include "container.h" /* cc_thread_start */
@@ -20,6 +27,9 @@
 #include <string.h>
 
 unsigned long model_pipe_redos;
+
+/* batches waiting before the sleeping consumer is woken */
+#define MP_WAKE (MODEL_PIPE_NBATCH / 2)
 
 struct mp_batch {
 	struct bus_log_ev ev[MODEL_PIPE_SLOTS];
@@ -34,6 +44,7 @@ struct model_pipe {
 	pthread_cond_t cv_full, cv_free;
 	uint64_t head, tail; /* batches handed over, batches finished (under MU) */
 	int failed;          /* the consumer stopped (under MU) */
+	int c_sleeps, p_sleeps; /* the consumer, the producer wait (under MU) */
 	int cfail;           /* the same, the consumer's own copy */
 	void (*stopped)(void *ctx);
 	void *ctx;
@@ -49,6 +60,9 @@ static void mp_store(struct bus *b, uint32_t addr, unsigned size, uint64_t v)
 			b->ram[off + k] = (uint8_t)v;
 }
 
+/* the value slot E */
+static inline uint64_t mp_value(const struct bus_log_ev *e) { return e->addr | (uint64_t)e->info << 32; }
+
 static void mp_process(struct model_pipe *mp, const struct bus_log_ev *e, uint32_t n)
 {
 	struct bus *b = mp->cons;
@@ -60,32 +74,37 @@ static void mp_process(struct model_pipe *mp, const struct bus_log_ev *e, uint32
 			i++;
 			break;
 		case BUS_EV_DATA: {
-			unsigned size = (info >> 8) & 15, w = (info >> 12) & 1;
-			bus_data(b, e[i].addr, size, (int)w, e[i].value);
-			if (w) /* Unicorn stores after the memory hook */
-				mp_store(b, e[i].addr, size, e[i].value);
-			i++;
+			unsigned size = (info >> 8) & 15;
+			if (!(info & 1u << 12)) {
+				bus_data(b, e[i].addr, size, 0, 0);
+				i++;
+				break;
+			}
+			uint64_t v = mp_value(&e[i + 1]);
+			bus_data(b, e[i].addr, size, 1, v);
+			mp_store(b, e[i].addr, size, v); /* Unicorn stores after the memory hook */
+			i += 2;
 			break;
 		}
 		case BUS_EV_UNCACHED:
-			bus_uncached(b, e[i].addr, (info >> 8) & 15, (info >> 12) & 1, e[i].value);
-			i++;
+			bus_uncached(b, e[i].addr, (info >> 8) & 15, (info >> 12) & 1, mp_value(&e[i + 1]));
+			i += 2;
 			break;
 		case BUS_EV_DMA: {
 			uint32_t len = info >> 8;
-			bus_dma(b, e[i].addr, (const uint8_t *)&e[i + 2], len, e[i].value, e[i + 1].addr);
-			i += 2 + (len + 15) / 16;
+			bus_dma(b, e[i].addr, (const uint8_t *)&e[i + 3], len, mp_value(&e[i + 1]), e[i + 2].addr);
+			i += 3 + (len + 7) / 8;
 			break;
 		}
 		case BUS_EV_IRQ:
-			bus_irq(b, info >> 8, e[i].addr, e[i].value);
-			i++;
+			bus_irq(b, info >> 8, e[i].addr, mp_value(&e[i + 1]));
+			i += 2;
 			break;
 		case BUS_EV_EXC: {
-			struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = e[i + 1].value, .pc = e[i].addr,
-						      .bcount = e[i].value};
+			struct citcat_cat_event ev = {.kind = CITCAT_CAT_EXC, .value = mp_value(&e[i + 2]), .pc = e[i].addr,
+						      .bcount = mp_value(&e[i + 1])};
 			bus_marker(b, &ev);
-			i += 2;
+			i += 3;
 			break;
 		}
 		default: /* cannot happen: bus.c writes only the kinds above */
@@ -100,8 +119,11 @@ static void *mp_thread(void *arg)
 	struct model_pipe *mp = arg;
 	for (;;) {
 		pthread_mutex_lock(&mp->mu);
-		while (mp->tail == mp->head)
+		while (mp->tail == mp->head) {
+			mp->c_sleeps = 1;
 			pthread_cond_wait(&mp->cv_full, &mp->mu);
+			mp->c_sleeps = 0;
+		}
 		pthread_mutex_unlock(&mp->mu);
 		struct mp_batch *bt = &mp->b[mp->tail % MODEL_PIPE_NBATCH];
 		if (!mp->cfail)
@@ -110,7 +132,8 @@ static void *mp_thread(void *arg)
 		pthread_mutex_lock(&mp->mu);
 		mp->tail++;
 		mp->failed = mp->cfail;
-		pthread_cond_signal(&mp->cv_free);
+		if (mp->p_sleeps)
+			pthread_cond_signal(&mp->cv_free);
 		pthread_mutex_unlock(&mp->mu);
 		if (last)
 			return NULL;
@@ -127,9 +150,14 @@ static int mp_hand_over(struct model_pipe *mp, int last)
 	bt->last = last;
 	pthread_mutex_lock(&mp->mu);
 	mp->head++;
-	pthread_cond_signal(&mp->cv_full);
-	while (!last && mp->head - mp->tail >= MODEL_PIPE_NBATCH)
+	/* a consumer busy with earlier batches goes on to this one itself */
+	if (mp->c_sleeps && (last || mp->head - mp->tail >= MP_WAKE))
+		pthread_cond_signal(&mp->cv_full);
+	while (!last && mp->head - mp->tail >= MODEL_PIPE_NBATCH) {
+		mp->p_sleeps = 1;
 		pthread_cond_wait(&mp->cv_free, &mp->mu);
+		mp->p_sleeps = 0;
+	}
 	int failed = mp->failed;
 	pthread_mutex_unlock(&mp->mu);
 	if (!last) {

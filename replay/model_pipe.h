@@ -1,10 +1,11 @@
 /* The replay's memory-system model on a second thread (REPLAY.md "session
- * 12: the model thread").
+ * 12: the model thread", "session 13").
  *
  * The replay's thread drives its struct bus in BUS_LOG mode (capture/bus.h):
- * every call that would reach the model becomes a few 16-byte slots in a
- * batch.  Full batches go through a bounded ring (MODEL_PIPE_NBATCH batches
- * of MODEL_PIPE_SLOTS slots) to a consumer thread, which makes the same
+ * every call that would reach the model becomes one or a few 8-byte slots
+ * in a batch (model_pipe.c has the layout).  Full batches go through a
+ * bounded ring (MODEL_PIPE_NBATCH batches of MODEL_PIPE_SLOTS slots) to a
+ * consumer thread, which makes the same
  * calls in the same order on a second struct bus in BUS_MODEL mode, whose
  * sink compares with the CAT.  That bus has its own copy of RAM, kept as
  * the replay's RAM was at each call: the stores the slots carry are written
@@ -15,7 +16,7 @@
 
 #include "bus.h"
 
-#define MODEL_PIPE_SLOTS 4096 /* 64 KiB a batch */
+#define MODEL_PIPE_SLOTS 8192 /* 64 KiB a batch */
 #define MODEL_PIPE_NBATCH 8
 
 struct model_pipe;
