@@ -198,7 +198,7 @@ void bus_marker(struct bus *b, struct citcat_cat_event *ev)
 		emit(b, ev);
 	} else if (b->mode == BUS_LOG && !*b->log_halt) {
 		/* only the Cortex-M7's exception entry (replay_m7.c) is a marker
-		 * a replay reports: {pc, kind}, {bcount}, {value} */
+		 * a replay reports: {pc, kind}, {bcount}, {exception number} */
 		if (b->log_end - b->log_pos < 3)
 			b->log_full(b, 3);
 		b->log_pos[0] = (struct bus_log_ev){ev->pc, BUS_EV_EXC};

@@ -1206,13 +1206,15 @@ static const char *block_refusal(struct replayer *p)
 /* Whether the run takes the model thread (REPLAY.md "session 12: the
  * model thread"): a --verify CAT is the model's one reader (no bus or
  * record callback, no observer: they would see the replay's state ahead
- * of the model's), on the ARMv7-A target, and the model is busy enough
- * (AUTO) or the caller asks for the thread. */
+ * of the model's), and the model is busy enough (AUTO) or the caller asks
+ * for the thread.  Either target: the Cortex-M7's exception model writes
+ * its stacking into RAM after a bus_data store, which logs the value for
+ * the thread's RAM copy like any store (REPLAY.md "session 13"). */
 static int pipe_wanted(struct replayer *p, int inline_only)
 {
 	const struct citcat_replay_config *cfg = p->cfg;
 	if (inline_only || cfg->model_thread == CITCAT_REPLAY_MODEL_INLINE || !cfg->verify_cat || cfg->bus ||
-	    cfg->on_record || cfg->observer || p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
+	    cfg->on_record || cfg->observer)
 		return 0;
 	/* AUTO: the thread's hand-over costs the replay's thread about as much
 	 * per access as the inline model's common hit; it pays where the
