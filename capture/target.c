@@ -297,7 +297,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 
 /* ---- core hooks ---- */
 
-static int cblk_attribute(struct target *t);
+static inline __attribute__((always_inline)) int cblk_attribute(struct target *t);
 static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
 
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
@@ -761,7 +761,7 @@ static inline int cblk_next_accessor(struct target *t)
  * after the previous instruction's data accesses and before its own, as
  * with a code hook.  Returns 0 after an internal error (a call the decoded
  * block does not account for: never a guess). */
-static int cblk_attribute(struct target *t)
+static inline __attribute__((always_inline)) int cblk_attribute(struct target *t)
 {
 	if (t->blk_acc_left) {
 		t->blk_acc_left--;
@@ -780,7 +780,7 @@ static int cblk_attribute(struct target *t)
 }
 
 /* The current block ran to its end: its remaining instructions retire. */
-static void cblk_finish(struct target *t)
+static inline __attribute__((always_inline)) void cblk_finish(struct target *t)
 {
 	const struct rblk *b = t->blk;
 	if (!b)
@@ -869,7 +869,7 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 		return NULL;
 	if (off >= t->ram_size || t->ram_size - off < size)
 		return NULL;
-	const struct rblk *b = rblk_get(t->blk_cache, a, size, thumb, t->ram + off);
+	const struct rblk *b = rblk_get_inline(t->blk_cache, a, size, thumb, t->ram + off);
 	if (!b) {
 		fail(t, CITCAT_ERR_NOMEM, "out of memory");
 		return NULL;

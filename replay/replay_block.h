@@ -9,6 +9,7 @@
 #ifndef CITCAT_REPLAY_BLOCK_H
 #define CITCAT_REPLAY_BLOCK_H
 
+#include "bytes.h"
 #include "itrace.h"
 
 #include <stdint.h>
@@ -76,6 +77,21 @@ void rblk_cache_fini(struct rblk_cache *c);
  * now.  NULL when out of memory.  A block whose instructions do not fill
  * SIZE exactly, or that holds more than RBLK_MAX_INSNS, is PRECISE. */
 const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, int thumb, const uint8_t *code);
+
+/* rblk_get with its hit inline (the same test), for the capture's block
+ * hook, where the call cost more than the compare (capture/TARGET.md "The
+ * block engine", session 13); a miss calls rblk_get, which tests again. */
+static inline const struct rblk *rblk_get_inline(struct rblk_cache *c, uint32_t addr, uint32_t size, int thumb,
+						 const uint8_t *code)
+{
+	struct rblk *b = &c->slot[(addr >> 1) & c->mask];
+	if (b->raw && b->addr == addr && b->size == size && b->thumb == (uint32_t)thumb &&
+	    cc_same_bytes(b->raw, code, size)) {
+		c->hits++;
+		return b;
+	}
+	return rblk_get(c, addr, size, thumb, code);
+}
 
 /* The index of the first instruction of B from FROM on that makes a memory
  * access: a memory instruction whose condition holds on UC's flags now
