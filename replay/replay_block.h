@@ -34,6 +34,14 @@ struct rblk {
 	uint32_t nacc_total; /* memory-hook calls of all N instructions */
 	uint8_t it_mem;     /* Thumb: a memory instruction inside an IT block */
 	uint8_t keeps;      /* rblk_keeps_state, worked out once */
+	/* the capture's attribution schedule (capture/TARGET.md "The block
+	 * engine", session 13): when SCHED_OK (every memory instruction of the
+	 * block unconditional), SCHED[k] is the index of the instruction the
+	 * k-th memory-hook call of an execution belongs to, NACC_TOTAL entries
+	 * (each instruction's index NACC times, in order) */
+	uint8_t sched_ok;
+	uint16_t *sched;
+	uint32_t sched_cap; /* allocated entries of SCHED */
 	/* the itrace writer's memo of its word table for this block
 	 * (itrace_write_blk): the writer keeps it up to date through the
 	 * cache's const pointers (the slots are the cache's own, writable
