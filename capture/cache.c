@@ -45,7 +45,6 @@ int cache_init(struct cache *c, const struct citcat_cache_config *cfg)
 		cache_fini(c);
 		return CITCAT_ERR_NOMEM;
 	}
-	memset(c->tag, 0xff, n * sizeof *c->tag); /* CACHE_NO_LINE: every slot invalid */
 	return 0;
 }
 
@@ -178,7 +177,6 @@ int cache_invalidate_line(struct cache *c, uint32_t ln)
 		return 0;
 	int d = c->dirty[i];
 	c->valid[i] = 0;
-	c->tag[i] = CACHE_NO_LINE;
 	c->dirty[i] = 0;
 	c->mru[i] = 0;
 	if (c->fa)
@@ -197,7 +195,6 @@ void cache_invalidate_all(struct cache *c)
 {
 	size_t n = (size_t)c->nsets * c->ways;
 	memset(c->valid, 0, n);
-	memset(c->tag, 0xff, n * sizeof *c->tag); /* CACHE_NO_LINE */
 	memset(c->dirty, 0, n);
 	memset(c->mru, 0, n);
 	if (c->fa)

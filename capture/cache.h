@@ -11,18 +11,12 @@
 
 #include <citcat/target.h>
 
-/* The tag of an invalid slot: no line number (an address shifted right by
- * the line's 3 to 8 bits) is that large. */
-#define CACHE_NO_LINE UINT32_MAX
-
 /* enum citcat_repl and struct citcat_cache_config are public: <citcat/target.h>. */
 
 struct cache {
 	struct citcat_cache_config cfg;
 	uint32_t nsets, ways, line_shift, set_mask;
-	uint32_t *tag;   /* line number (addr >> line_shift) per set*ways; CACHE_NO_LINE
-			  * in every invalid slot, so that cache_hit_last needs no
-			  * load of VALID */
+	uint32_t *tag;   /* line number (addr >> line_shift) per set*ways */
 	uint8_t *valid, *dirty, *mru;
 	uint64_t *stamp; /* LRU: last use; FIFO: fill time */
 	uint8_t *last_way; /* per set: the way its last access hit or filled */
@@ -66,7 +60,7 @@ static inline int cache_hit_last(struct cache *c, uint32_t ln, int mark_dirty)
 {
 	uint32_t set = ln & c->set_mask;
 	size_t i = (size_t)set * c->ways + c->last_way[set];
-	if (c->tag[i] != ln) /* an invalid slot's tag is CACHE_NO_LINE, never LN */
+	if (!c->valid[i] || c->tag[i] != ln)
 		return 0;
 	c->clock++;
 	c->hits++;
