@@ -297,7 +297,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 
 /* ---- core hooks ---- */
 
-static int cblk_attribute(struct target *t);
+static inline __attribute__((always_inline)) int cblk_attribute(struct target *t);
 static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
 
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
@@ -755,14 +755,51 @@ static inline int cblk_next_accessor(struct target *t)
 	return -1;
 }
 
+/* The calls the instruction retired last still has to make: BLK_ACC_LEFT,
+ * or with a schedule the entries for it still ahead of the cursor. */
+static uint32_t cblk_left(const struct target *t)
+{
+	uint32_t n = t->blk_acc_left;
+	if (t->blk_next)
+		for (const uint16_t *p = t->blk_pos; p != t->blk_end && *p == t->blk_next - 1; p++)
+			n++;
+	return n;
+}
+
+/* B becomes the current block (NULL: none), its attribution starting. */
+static inline void cblk_set(struct target *t, const struct rblk *b)
+{
+	t->blk = b;
+	t->blk_next = 0;
+	t->blk_acc_left = 0;
+	t->blk_pos = t->blk_end = NULL;
+	if (b && b->sched_ok) {
+		t->blk_pos = b->sched;
+		t->blk_end = b->sched + b->nacc_total;
+	}
+}
+
 /* A memory-hook call in the current block: it belongs to the instruction
  * retired last while that has calls left, else to the next accessor, and
  * every instruction up to that one retires first, so that its I-fetch comes
  * after the previous instruction's data accesses and before its own, as
  * with a code hook.  Returns 0 after an internal error (a call the decoded
- * block does not account for: never a guess). */
-static int cblk_attribute(struct target *t)
+ * block does not account for: never a guess).  When every memory
+ * instruction of the block is unconditional (most blocks), the instruction
+ * a call belongs to is the next entry of the block's schedule: one load
+ * through the cursor held in the target, no scan (session 13); a call past
+ * the schedule's end takes the scan below, which finds no accessor and
+ * fails as before. */
+static inline __attribute__((always_inline)) int cblk_attribute(struct target *t)
 {
+	if (t->blk_pos != t->blk_end) {
+		uint32_t i = *t->blk_pos++;
+		if (i >= t->blk_next) {
+			cblk_retire_run(t, t->blk, t->blk_next, i + 1);
+			t->blk_next = i + 1;
+		}
+		return 1;
+	}
 	if (t->blk_acc_left) {
 		t->blk_acc_left--;
 		return 1;
@@ -780,17 +817,17 @@ static int cblk_attribute(struct target *t)
 }
 
 /* The current block ran to its end: its remaining instructions retire. */
-static void cblk_finish(struct target *t)
+static inline __attribute__((always_inline)) void cblk_finish(struct target *t)
 {
 	const struct rblk *b = t->blk;
 	if (!b)
 		return;
 	cblk_retire_run(t, b, t->blk_next, b->n);
-	t->blk = NULL;
-	if (t->blk_acc_left)
+	uint32_t left = cblk_left(t);
+	cblk_set(t, NULL);
+	if (left)
 		fail(t, CITCAT_ERR_INTERNAL, "the block at 0x%08x made %u memory accesses fewer than decoded", b->addr,
-		     t->blk_acc_left);
-	t->blk_acc_left = 0;
+		     left);
 }
 
 /* An access to nothing in block mode (hook_unmapped).  The device window is
@@ -818,7 +855,7 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 		cblk_attribute(t);
 		return 0;
 	} else {
-		if (t->blk_acc_left) {
+		if (cblk_left(t)) {
 			/* the instruction made a RAM access already: re-running it
 			 * per instruction would repeat that on the bus */
 			fail(t, CITCAT_ERR_UNSUPPORTED,
@@ -834,7 +871,7 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 		}
 		cblk_retire_run(t, t->blk, t->blk_next, (uint32_t)i);
 		t->blk_switch_pc = t->blk->thumb ? (t->blk->addr + t->blk->off[i]) | 1 : t->blk->addr + 4 * (uint32_t)i;
-		t->blk = NULL;
+		cblk_set(t, NULL);
 		t->blk_hold = 1; /* the block from it runs per instruction (hook_block) */
 	}
 	t->blk_want_switch = 1;
@@ -869,7 +906,7 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 		return NULL;
 	if (off >= t->ram_size || t->ram_size - off < size)
 		return NULL;
-	const struct rblk *b = rblk_get(t->blk_cache, a, size, thumb, t->ram + off);
+	const struct rblk *b = rblk_get_inline(t->blk_cache, a, size, thumb, t->ram + off);
 	if (!b) {
 		fail(t, CITCAT_ERR_NOMEM, "out of memory");
 		return NULL;
@@ -928,11 +965,9 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 		return;
 	}
 	if (b) {
-		t->blk = b;
+		cblk_set(t, b);
 		t->blk_keeps_state = b->keeps;
 		t->blk_code_written = 0;
-		t->blk_next = 0;
-		t->blk_acc_left = 0;
 		t->blk_blocks++;
 	}
 }
@@ -956,8 +991,7 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 			e = uc_mem_unmap(t->uc, c->dev_base, c->dev_size);
 		t->blk_precise = 0;
 	} else {
-		t->blk = NULL;
-		t->blk_acc_left = 0;
+		cblk_set(t, NULL);
 		e = uc_hook_add(t->uc, &t->blk_code_hook, UC_HOOK_CODE, hook_code, t, 1, 0);
 		if (!e)
 			e = uc_mmio_map(t->uc, c->dev_base, c->dev_size, mmio_read, t, mmio_write, t);
@@ -1013,13 +1047,12 @@ static int cblk_undef(struct target *t, uint32_t pc)
 				if (b->off[i] == pc - b->addr)
 					k = i;
 	}
-	if (k == UINT32_MAX || k < t->blk_next || t->blk_acc_left) {
+	if (k == UINT32_MAX || k < t->blk_next || cblk_left(t)) {
 		fail(t, CITCAT_ERR_INTERNAL, "the block engine lost the undefined instruction at 0x%08x", pc);
 		return -1;
 	}
 	cblk_retire_run(t, b, t->blk_next, k + 1);
-	t->blk = NULL;
-	t->blk_acc_left = 0;
+	cblk_set(t, NULL);
 	return 0;
 }
 

@@ -133,6 +133,11 @@ struct target {
 	uc_hook blk_code_hook;
 	struct rblk_cache *blk_cache;
 	const struct rblk *blk;
+	/* the current block's cursor in its attribution schedule (rblk
+	 * sched): the entries of the memory-hook calls still to come, both
+	 * NULL when BLK has none (no block, or a conditional memory
+	 * instruction: then BLK_ACC_LEFT and the scan of cblk_attribute) */
+	const uint16_t *blk_pos, *blk_end;
 	int blk_keeps_state; /* BLK's last instruction cannot change the state (rblk_keeps_state, replay_block.h) */
 	int blk_code_written; /* a store of BLK's execution wrote into BLK's bytes */
 	uint64_t blk_switches, blk_prog_mark, blk_blocks;

@@ -255,6 +255,7 @@ void rblk_cache_fini(struct rblk_cache *c)
 			free(c->slot[i].cond);
 			free(c->slot[i].isz);
 			free(c->slot[i].off);
+			free(c->slot[i].sched);
 		}
 	free(c->slot);
 	c->slot = NULL;
@@ -366,10 +367,30 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 	decode(b, addr, size, thumb, code);
 	/* the block engines' per-block data, once instead of at every run */
 	uint32_t tot = 0;
-	for (uint32_t i = 0; i < b->n; i++)
+	int al = 1; /* every memory instruction unconditional */
+	for (uint32_t i = 0; i < b->n; i++) {
 		tot += b->nacc[i];
+		if (b->nacc[i] && b->cond[i] != 14)
+			al = 0;
+	}
 	b->nacc_total = tot;
 	b->keeps = (uint8_t)rblk_keeps_state(b);
+	b->sched_ok = 0;
+	if (al && !b->precise) {
+		if (tot > b->sched_cap) {
+			uint16_t *s = realloc(b->sched, (size_t)tot * sizeof *s);
+			if (!s) {
+				b->size = 0; /* never matches */
+				return NULL;
+			}
+			b->sched = s;
+			b->sched_cap = tot;
+		}
+		for (uint32_t i = 0, k = 0; i < b->n; i++)
+			for (unsigned j = 0; j < b->nacc[i]; j++)
+				b->sched[k++] = (uint16_t)i;
+		b->sched_ok = 1;
+	}
 	c->decoded++;
 	return b;
 }

@@ -9,6 +9,7 @@
 #ifndef CITCAT_REPLAY_BLOCK_H
 #define CITCAT_REPLAY_BLOCK_H
 
+#include "bytes.h"
 #include "itrace.h"
 
 #include <stdint.h>
@@ -33,6 +34,14 @@ struct rblk {
 	uint32_t nacc_total; /* memory-hook calls of all N instructions */
 	uint8_t it_mem;     /* Thumb: a memory instruction inside an IT block */
 	uint8_t keeps;      /* rblk_keeps_state, worked out once */
+	/* the capture's attribution schedule (capture/TARGET.md "The block
+	 * engine", session 13): when SCHED_OK (every memory instruction of the
+	 * block unconditional), SCHED[k] is the index of the instruction the
+	 * k-th memory-hook call of an execution belongs to, NACC_TOTAL entries
+	 * (each instruction's index NACC times, in order) */
+	uint8_t sched_ok;
+	uint16_t *sched;
+	uint32_t sched_cap; /* allocated entries of SCHED */
 	/* the itrace writer's memo of its word table for this block
 	 * (itrace_write_blk): the writer keeps it up to date through the
 	 * cache's const pointers (the slots are the cache's own, writable
@@ -76,6 +85,21 @@ void rblk_cache_fini(struct rblk_cache *c);
  * now.  NULL when out of memory.  A block whose instructions do not fill
  * SIZE exactly, or that holds more than RBLK_MAX_INSNS, is PRECISE. */
 const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, int thumb, const uint8_t *code);
+
+/* rblk_get with its hit inline (the same test), for the capture's block
+ * hook, where the call cost more than the compare (capture/TARGET.md "The
+ * block engine", session 13); a miss calls rblk_get, which tests again. */
+static inline const struct rblk *rblk_get_inline(struct rblk_cache *c, uint32_t addr, uint32_t size, int thumb,
+						 const uint8_t *code)
+{
+	struct rblk *b = &c->slot[(addr >> 1) & c->mask];
+	if (b->raw && b->addr == addr && b->size == size && b->thumb == (uint32_t)thumb &&
+	    cc_same_bytes(b->raw, code, size)) {
+		c->hits++;
+		return b;
+	}
+	return rblk_get(c, addr, size, thumb, code);
+}
 
 /* The index of the first instruction of B from FROM on that makes a memory
  * access: a memory instruction whose condition holds on UC's flags now
