@@ -97,15 +97,16 @@ struct citcat_replay_config {
 	 * RES->bus_events (then 0).  ALWAYS_MODEL non-zero drives it anyway
 	 * (its events then go nowhere), for tests and timing. */
 	unsigned always_model;
-	/* With VERIFY_CAT (and no BUS, ON_RECORD or OBSERVER), on the ARMv7-A
-	 * target, the memory-system model and the compare with the CAT can run
+	/* With VERIFY_CAT (and no BUS, ON_RECORD or OBSERVER), on either
+	 * target (the Cortex-M7 since session 13), the memory-system model and the compare with the CAT can run
 	 * on a second thread fed by the replay's.  CITCAT_REPLAY_MODEL_AUTO
 	 * (0, the default) takes the thread when the CAT holds at least 0.1
 	 * byte per instruction of the run (a model busy enough to be worth
 	 * moving); CITCAT_REPLAY_MODEL_THREAD takes it always,
 	 * CITCAT_REPLAY_MODEL_INLINE never.  The model runs inline when the
 	 * thread cannot be started.  Results, reports and outputs are the same
-	 * either way (replay/REPLAY.md "session 12: the model thread"). */
+	 * either way (replay/REPLAY.md "session 12: the model thread",
+	 * "session 13: the model thread"). */
 	unsigned model_thread;
 };
 
