@@ -759,11 +759,7 @@ static inline int cblk_next_accessor(struct target *t)
  * or with a schedule the entries for it still ahead of the cursor. */
 static uint32_t cblk_left(const struct target *t)
 {
-	uint32_t n = t->blk_acc_left;
-	if (t->blk_next)
-		for (const uint16_t *p = t->blk_pos; p != t->blk_end && *p == t->blk_next - 1; p++)
-			n++;
-	return n;
+	return t->blk_acc_left + rblk_sched_owed(t->blk_pos, t->blk_end, t->blk_next);
 }
 
 /* B becomes the current block (NULL: none), its attribution starting. */

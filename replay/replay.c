@@ -89,6 +89,9 @@ struct replayer {
 	struct rblk_cache bcache;
 	const struct rblk *blk;
 	uint32_t blk_next, acc_left;
+	/* BLK's cursor in its attribution schedule (rblk sched), both NULL
+	 * when it has none (then ACC_LEFT and blk_attribute's scan) */
+	const uint16_t *blk_pos, *blk_end;
 	int blk_keeps; /* BLK's last instruction cannot change the state (rblk_keeps_state) */
 	uint64_t switches, prog_mark;
 	uint32_t switch_pc; /* where the block hook stopped (bit 0: Thumb) */
@@ -729,8 +732,33 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 	c->cur_valid = 1;
 }
 
+/* B becomes the current block (NULL: none), its attribution starting. */
+static inline void blk_set(struct replayer *p, const struct rblk *b)
+{
+	p->blk = b;
+	p->blk_next = 0;
+	p->acc_left = 0;
+	p->blk_pos = p->blk_end = NULL;
+	if (b && b->sched_ok) {
+		p->blk_pos = b->sched;
+		p->blk_end = b->sched + b->nacc_total;
+	}
+}
+
+/* With a schedule (every memory instruction of the block unconditional)
+ * the call's instruction is its next entry, as in the capture
+ * (capture/target.c cblk_attribute); a call past its end takes the scan,
+ * which finds no accessor and reports the divergence as before. */
 static int blk_attribute(struct replayer *p)
 {
+	if (p->blk_pos != p->blk_end) {
+		uint32_t i = *p->blk_pos++;
+		if (i >= p->blk_next) {
+			blk_retire_run(p, p->blk, p->blk_next, i + 1);
+			p->blk_next = i + 1;
+		}
+		return 1;
+	}
 	if (p->acc_left) {
 		p->acc_left--;
 		return 1;
@@ -766,12 +794,11 @@ static void blk_finish(struct replayer *p)
 	if (!b)
 		return;
 	blk_retire_run(p, b, p->blk_next, b->n);
-	p->blk_next = b->n;
-	p->blk = NULL;
-	if (p->acc_left)
+	uint32_t left = p->acc_left + rblk_sched_owed(p->blk_pos, p->blk_end, p->blk_next);
+	blk_set(p, NULL);
+	if (left)
 		replay_diverge(&p->c, "block engine", "every memory-hook call the decoded block accounts for",
-			       "%u fewer (block 0x%08x)", p->acc_left, b->addr);
-	p->acc_left = 0;
+			       "%u fewer (block 0x%08x)", left, b->addr);
 }
 
 /* The block of SIZE bytes at A, about to run, when it can run without a code
@@ -846,10 +873,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (!b)
 		return;
-	p->blk = b;
+	blk_set(p, b);
 	p->blk_keeps = b->keeps;
-	p->blk_next = 0;
-	p->acc_left = 0;
 	if (p->cfg->progress && (p->c.insns >> 20) != p->prog_mark) {
 		p->prog_mark = p->c.insns >> 20;
 		if (stop_asked(p))

@@ -34,8 +34,9 @@ struct rblk {
 	uint32_t nacc_total; /* memory-hook calls of all N instructions */
 	uint8_t it_mem;     /* Thumb: a memory instruction inside an IT block */
 	uint8_t keeps;      /* rblk_keeps_state, worked out once */
-	/* the capture's attribution schedule (capture/TARGET.md "The block
-	 * engine", session 13): when SCHED_OK (every memory instruction of the
+	/* the block engines' attribution schedule (capture/TARGET.md "The
+	 * block engine", session 13; replay/REPLAY.md "session 13: the
+	 * attribution schedule in the replayer"): when SCHED_OK (every memory instruction of the
 	 * block unconditional), SCHED[k] is the index of the instruction the
 	 * k-th memory-hook call of an execution belongs to, NACC_TOTAL entries
 	 * (each instruction's index NACC times, in order) */
@@ -85,6 +86,19 @@ void rblk_cache_fini(struct rblk_cache *c);
  * now.  NULL when out of memory.  A block whose instructions do not fill
  * SIZE exactly, or that holds more than RBLK_MAX_INSNS, is PRECISE. */
 const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, int thumb, const uint8_t *code);
+
+/* The schedule entries from POS (up to END) that still belong to the
+ * instruction retired last, NEXT - 1 (none when NEXT is 0): the calls it
+ * still owes when a block engine reads its block's schedule (the capture's
+ * cblk_left, the replayer's blk_left). */
+static inline uint32_t rblk_sched_owed(const uint16_t *pos, const uint16_t *end, uint32_t next)
+{
+	uint32_t n = 0;
+	if (next)
+		for (; pos != end && *pos == next - 1; pos++)
+			n++;
+	return n;
+}
 
 /* rblk_get with its hit inline (the same test), for the capture's block
  * hook, where the call cost more than the compare (capture/TARGET.md "The
