@@ -769,7 +769,7 @@ static inline void cblk_set(struct target *t, const struct rblk *b)
 	t->blk_next = 0;
 	t->blk_acc_left = 0;
 	t->blk_pos = t->blk_end = NULL;
-	if (b && b->sched_ok) {
+	if (b && b->sched_ok && b->nacc_total) { /* no schedule: NULL, never NULL + 0 (UB) */
 		t->blk_pos = b->sched;
 		t->blk_end = b->sched + b->nacc_total;
 	}

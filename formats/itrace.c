@@ -82,6 +82,7 @@ struct citcat_itrace_reader {
 	struct citcat_errinfo err;
 	int want_dma;
 	unsigned version; /* 2: every instruction is A32 (ITRACE.md, Version changes) */
+	int stopped;      /* a STOP was read: it must be the last record */
 };
 
 /* The word-table slot of PC: an A32 PC's slot is that of version 2; the
@@ -844,6 +845,8 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 		state_reset(&r->st);
 	struct state *s = &r->st;
 	const uint8_t *p = r->cur.p, *end = r->cur.end, *start = p;
+	if (r->stopped) /* nothing follows an abnormal end (ITRACE.md) */
+		return bad(r, start, "a record after the STOP record, which must be the last");
 	uint8_t h = *p++;
 	uint64_t v;
 	rec->size = 0;
@@ -902,6 +905,7 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 				return bad(r, start, "fault address truncated or wider than 32 bits");
 			rec->fault_addr = (uint32_t)v;
 		}
+		r->stopped = 1;
 		break;
 	case 0: {
 		rec->kind = CITCAT_REC_INSN;
@@ -913,6 +917,8 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 		} else {
 			rec->pc = s->next_pc;
 		}
+		if (rec->pc > UINT32_MAX) /* also keeps an empty word-table slot from matching */
+			return bad(r, start, "instruction PC wider than 32 bits");
 		unsigned idx = r->version < 3 ? (unsigned)(rec->pc >> 2) & (WT_SIZE - 1) : wt_index(rec->pc);
 		uint8_t isa = 0;
 		if (h & 0x10) {

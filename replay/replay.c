@@ -739,7 +739,7 @@ static inline void blk_set(struct replayer *p, const struct rblk *b)
 	p->blk_next = 0;
 	p->acc_left = 0;
 	p->blk_pos = p->blk_end = NULL;
-	if (b && b->sched_ok) {
+	if (b && b->sched_ok && b->nacc_total) { /* no schedule: NULL, never NULL + 0 (UB) */
 		p->blk_pos = b->sched;
 		p->blk_end = b->sched + b->nacc_total;
 	}
