@@ -3,6 +3,7 @@
  * decoder needs to stay exact (interrupts and external writes at their
  * instruction boundary, device reads, the register dump at P). */
 #include "lvt_tm.h"
+#include "container.h"
 #include "citcat_regs.h"
 #include "fa.h"
 
@@ -106,7 +107,7 @@ int lvt_tm_open(struct lvt_tm **out, const char *path, const struct citcat_targe
 	rc = citcat_lvt_writer_open(&tm->w, path, cfg, gran_shift);
 	if (rc) {
 		free(tm);
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "%s: cannot create the LVT: %s", path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 	}
 	*out = tm;
 	return 0;

@@ -16,7 +16,20 @@
 #define EXIT_ABNORMAL 3 /* capture: the target stopped abnormally (fault, WFI deadlock, interrupted); valid trace */
 
 /* ---- utilities (util.c) ---- */
-/* Prints "citcat: PATH: offset N: message" for an error from the library. */
+/* -q/--quiet was given (main.c takes it from every command's arguments). */
+extern int cli_quiet;
+/* Prints "citcat CMD: message" on standard error unless -q: summaries and
+ * other chatter, never errors or warnings. */
+void cli_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* S escaped for a terminal (common/escape.h, CC_ESC_TEXT) into OUT (N
+ * bytes); returns OUT.  For names that come from files or the user. */
+const char *cli_escape_text(const char *s, char *out, size_t n);
+/* Prints S escaped as the inside of a JSON string (valid UTF-8 always) or
+ * as one CSV field (RFC 4180, formula-safe) on F. */
+void cli_put_json(FILE *f, const char *s);
+void cli_put_csv(FILE *f, const char *s);
+/* Prints "citcat: PATH: offset N: message" for an error from the library
+ * (path and message escaped for the terminal). */
 int cli_errinfo(const char *path, const struct citcat_errinfo *e);
 /* Prints "citcat: message" and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -52,6 +65,11 @@ int cli_check_distinct(const char *const *in, size_t nin, const char *const *out
 /* Flushes and closes standard output at exit: returns STATUS, or
  * EXIT_USAGE with a message when STATUS is 0 and a write failed. */
 int cli_close_stdout(int status);
+/* The size in bytes of the input PATH, for info's "file bytes": a regular
+ * file's size; for "-", standard input's (common/input.h,
+ * cc_input_stdin_bytes: call it after the reader reached the end); -1
+ * when unknown (a FIFO, a device). */
+long long cli_file_bytes(const char *path);
 /* Suffix test, case-sensitive. */
 int cli_has_suffix(const char *s, const char *suf);
 /* The built example firmware the benchmarks default to (CITCAT_EXAMPLES_DIR,
@@ -61,7 +79,12 @@ size_t cli_default_examples(const char **files, size_t max, int with_long);
 /* Bytes CMD (a shell filter such as "xz -9 -c") makes of PATH, or -1. */
 long cli_compressed_size(const char *cmd, const char *path);
 /* Catches SIGINT/SIGTERM/SIGHUP so long commands stop cleanly (removing
- * partial output); cli_interrupted() tells whether one arrived. */
+ * partial output): the handler raises the process's stop flag
+ * (common/stop.h), which the library's long loops and every read poll;
+ * cli_interrupted() tells whether one arrived.  The handler is installed
+ * without SA_RESTART, so a read blocked on a pipe or a FIFO returns at
+ * once.  A second signal exits at once with status 130, temporary outputs
+ * removed. */
 void cli_catch_signals(void);
 int cli_interrupted(void);
 /* Monotonic seconds. */

@@ -799,7 +799,7 @@ int cmd_report(int argc, char **argv)
 			dens[nd++] = (struct density){"SDC-LSP (flow only)", file_bytes(sdc_path)};
 	}
 	status = emit(out, csv, &r, cat, elf, dens, nd);
-	if (!status)
+	if (!status && !cli_quiet)
 		fprintf(stderr, "citcat report: %llu instructions in %u buckets, %s written in %.2f s\n",
 			(unsigned long long)r.insn, r.nb, out, cli_now() - t0);
 done:

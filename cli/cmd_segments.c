@@ -213,7 +213,8 @@ static int plan_bundles(const char *ims, const char *aes, const char *verify, co
 	struct plan_quoted q = {qt, qi, qa, qv};
 	if ((rc = write_plan(out, stem, n, bundles_line, &q)))
 		return rc;
-	fprintf(stderr, "citcat plan: %llu segment%s; then citcat merge %s.*.itrace -o OUT.itrace\n", (unsigned long long)n,
+	if (!cli_quiet)
+		fprintf(stderr, "citcat plan: %llu segment%s; then citcat merge %s.*.itrace -o OUT.itrace\n", (unsigned long long)n,
 		n == 1 ? "" : "s", stem);
 	return EXIT_OK;
 }
@@ -267,7 +268,8 @@ int cmd_plan(int argc, char **argv)
 	struct plan_quoted q = {qt, qc, NULL, NULL};
 	if ((rc = write_plan(out, stem, n, cat_line, &q)))
 		return rc;
-	fprintf(stderr, "citcat plan: %llu segment%s\n", (unsigned long long)n, n == 1 ? "" : "s");
+	if (!cli_quiet)
+		fprintf(stderr, "citcat plan: %llu segment%s\n", (unsigned long long)n, n == 1 ? "" : "s");
 	return EXIT_OK;
 }
 
@@ -338,7 +340,8 @@ int cmd_merge(int argc, char **argv)
 	int rc = merge_check(in, nin, out, &nrec, check);
 	free(in);
 	if (rc == EXIT_OK)
-		fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin,
+		if (!cli_quiet)
+			fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin,
 			nin == 1 ? "" : "s");
 	return rc;
 }

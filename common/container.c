@@ -60,9 +60,14 @@ static int wwrite(struct cc_writer *w, const void *p, size_t n)
 	return 0;
 }
 
+/* The detail of this thread's last cc_writer_open failure. */
+static __thread struct citcat_errinfo open_err;
+const struct citcat_errinfo *cc_writer_open_error(void) { return &open_err; }
+
 int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC_MAGIC_LEN],
 		   uint16_t version, const void *meta, uint32_t meta_len, size_t chunk_size)
 {
+	citcat_errinfo_set(&open_err, CITCAT_ERR_INVAL, UINT64_MAX, "bad arguments");
 	*out = NULL;
 	if (!path || !magic || meta_len > CC_META_MAX || (meta_len && !meta) || chunk_size > CC_CHUNK_MAX)
 		return CITCAT_ERR_INVAL;
@@ -78,7 +83,7 @@ int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC
 	/* RUN.cat.zst / RUN.cat.lz4: the whole file in an outer frame, which
 	 * the input layer peels off again */
 	int wrap = cc_wrap_by_suffix(path, NULL);
-	int orc = cc_outfile_open(&w->out, path, wrap == CC_WRAP_XZ ? CC_OUT_PLAIN : wrap, NULL);
+	int orc = cc_outfile_open(&w->out, path, wrap == CC_WRAP_XZ ? CC_OUT_PLAIN : wrap, &open_err);
 	if (orc) {
 		int e = errno;
 		cc_writer_abort(w);

@@ -1,7 +1,12 @@
 /* The input layer: see input.h. */
 #include "input.h"
+#include "guard.h"
+#include "stop.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <lz4frame.h>
 #include <lzma.h>
 #include <stdarg.h>
@@ -13,8 +18,9 @@
 #include <zstd_errors.h>
 
 struct cc_input {
-	FILE *f;
-	int own_f;
+	int fd;        /* the file read, or -1 */
+	int stdin_stream; /* fd 0, a pipe read once (see "standard input") */
+	size_t head_pos;  /* stdin_stream: bytes of the kept head read */
 	const uint8_t *mem;
 	size_t memlen, mempos;
 	int wrap;
@@ -34,6 +40,8 @@ struct cc_input {
 	uint64_t pos;  /* unwrapped bytes consumed */
 	uint64_t size; /* unwrapped size when known, else 0 */
 	int failed;
+	int seekable; /* a regular file: skips seek */
+	int raw;      /* CC_IN_RAW */
 	struct citcat_errinfo err;
 };
 
@@ -101,8 +109,6 @@ int cc_wrap_by_suffix(const char *path, size_t *stem_len)
 }
 
 static int fail(struct cc_input *in, int code, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(struct cc_input *in, int code, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -114,19 +120,233 @@ static int fail(struct cc_input *in, int code, uint64_t off, const char *fmt, ..
 	return code;
 }
 
-/* Raw bytes from the file or buffer: the count (0 at the end) or an error. */
+/* ---- standard input ----
+ *
+ * One state for the process.  A regular file (a shell's `< FILE`) is read
+ * again from its start offset by every open, each with an offset of its
+ * own.  Anything else (a pipe, a terminal, a FIFO) is copied at its first
+ * open into an unlinked temporary file that takes descriptor 0's place
+ * (spooling), unless the command asked for streaming: then the first open
+ * reads the pipe itself, and the bytes of the first CC_INPUT_STDIN_REPLAY
+ * are kept, so that a later open (the reader after the format was
+ * recognised) reads them again and goes on with the pipe. */
+enum { SI_UNKNOWN, SI_FILE, SI_STREAM };
+static pthread_mutex_t si_mu = PTHREAD_MUTEX_INITIALIZER;
+static int si_mode = CC_STDIN_SPOOL, si_kind;
+static off_t si_start;
+static uint8_t *si_head;      /* streaming: the first bytes of the pipe */
+static size_t si_len;         /* bytes in si_head */
+static int si_lost;           /* streaming: bytes beyond si_head were consumed */
+static struct cc_input *si_owner; /* streaming: the input reading the pipe now */
+static uint64_t si_read;          /* streaming: bytes read from the pipe */
+
+void cc_input_stdin_mode(int mode) { si_mode = mode; }
+
+uint64_t cc_input_stdin_bytes(void)
+{
+	pthread_mutex_lock(&si_mu);
+	uint64_t n = si_read;
+	struct stat st;
+	if (si_kind == SI_FILE && fstat(0, &st) == 0)
+		n = (uint64_t)st.st_size > (uint64_t)si_start ? (uint64_t)st.st_size - (uint64_t)si_start : 0;
+	pthread_mutex_unlock(&si_mu);
+	return n;
+}
+
+static int stop_err(struct citcat_errinfo *err)
+{
+	int s = cc_stop_requested();
+	return citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted (%s)",
+				  s == 2 ? "SIGINT" : s == 15 ? "SIGTERM" : s == 1 ? "SIGHUP" : "stop requested");
+}
+
+/* read(2) with the stop flag polled: the bytes, 0 at the end, -1 with
+ * errno, or -2 when a stop was requested (a signal that arrived while
+ * blocked interrupts the read with EINTR: the flag then tells). */
+static ssize_t read_polled(int fd, void *buf, size_t n)
+{
+	for (;;) {
+		if (cc_stop_requested())
+			return -2;
+		ssize_t k = read(fd, buf, n);
+		if (k >= 0 || errno != EINTR)
+			return k;
+	}
+}
+
+/* Copies descriptor 0 (NHEAD bytes already read into HEAD first) into an
+ * unlinked temporary file that then becomes descriptor 0. */
+static int stdin_spool(const uint8_t *head, size_t nhead, struct citcat_errinfo *err)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char name[4096];
+	snprintf(name, sizeof name, "%s/citcat-stdin-XXXXXX", dir);
+	int fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0)
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+					  "cannot copy standard input (a pipe; it is read more than once) to %s: %s", dir,
+					  strerror(errno));
+	unlink(name);
+	uint8_t *b = malloc(CC_INPUT_BUF);
+	int rc = b ? 0 : citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	const uint8_t *p = head;
+	ssize_t k = (ssize_t)nhead;
+	while (!rc) {
+		for (ssize_t done = 0; done < k && !rc;) {
+			ssize_t w = write(fd, p + done, (size_t)(k - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+							"copying standard input to a temporary file in %s failed: %s", dir,
+							strerror(w < 0 ? errno : ENOSPC));
+			done += w > 0 ? w : 0;
+		}
+		if (rc || (k = read_polled(0, b, CC_INPUT_BUF)) == 0)
+			break;
+		if (k == -2)
+			rc = stop_err(err);
+		else if (k < 0)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "reading standard input failed: %s",
+						strerror(errno));
+		p = b;
+	}
+	free(b);
+	if (!rc && (lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, 0) < 0))
+		rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot put the copy of standard input in place: %s",
+					strerror(errno));
+	close(fd);
+	return rc;
+}
+
+/* A descriptor of its own on standard input, a regular file, at its start. */
+static int stdin_reopen(struct citcat_errinfo *err)
+{
+	int fd = open("/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = fcntl(0, F_DUPFD_CLOEXEC, 3); /* no /proc: shares the offset, but readers of "-" take turns */
+	if (fd < 0 || lseek(fd, si_start, SEEK_SET) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input again: %s", strerror(e));
+	}
+	return fd;
+}
+
+/* Opens "-" for IN (NULL: a descriptor is wanted, FLAGS has CC_IN_FILE or
+ * the caller needs one): a descriptor >= 0, or STDIN_STREAM_FD when IN
+ * reads the pipe itself, or an error. */
+#define STDIN_STREAM_FD (-1000)
+static int stdin_open(struct cc_input *in, unsigned flags, struct citcat_errinfo *err)
+{
+	pthread_mutex_lock(&si_mu);
+	int rc = 0;
+	if (si_kind == SI_UNKNOWN) {
+		struct stat st;
+		if (fstat(0, &st) != 0)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input: %s", strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input: %s", strerror(EISDIR));
+		else if (S_ISREG(st.st_mode)) {
+			si_kind = SI_FILE;
+			off_t at = lseek(0, 0, SEEK_CUR);
+			si_start = at > 0 ? at : 0;
+		} else if (si_mode == CC_STDIN_STREAM && in && !(flags & CC_IN_FILE)) {
+			si_kind = SI_STREAM;
+		} else if (!(rc = stdin_spool(NULL, 0, err))) {
+			si_kind = SI_FILE;
+			si_start = 0;
+		}
+	}
+	if (!rc && si_kind == SI_STREAM && (!in || (flags & CC_IN_FILE))) {
+		/* a reader that needs a file after one that streamed */
+		if (si_lost || si_owner)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						"standard input (a pipe) was read already and cannot be read again here: "
+						"give a file instead of -");
+		else if (!(rc = stdin_spool(si_head, si_len, err))) {
+			si_kind = SI_FILE;
+			si_start = 0;
+			free(si_head);
+			si_head = NULL;
+			si_len = 0;
+		}
+	}
+	if (!rc && si_kind == SI_STREAM) {
+		if (si_owner || si_lost)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						"standard input (a pipe) %s and cannot be read again: give a file instead of -",
+						si_owner ? "is being read already" : "was read already");
+		else {
+			si_owner = in;
+			in->stdin_stream = 1;
+			rc = STDIN_STREAM_FD;
+		}
+	} else if (!rc && si_kind == SI_FILE) {
+		rc = stdin_reopen(err);
+	}
+	pthread_mutex_unlock(&si_mu);
+	return rc;
+}
+
+/* Streaming standard input: the kept head first, then the pipe. */
+static long stdin_read(struct cc_input *in, uint8_t *dst, size_t n)
+{
+	pthread_mutex_lock(&si_mu);
+	long k;
+	if (in->head_pos < si_len) {
+		k = (long)(si_len - in->head_pos < n ? si_len - in->head_pos : n);
+		memcpy(dst, si_head + in->head_pos, (size_t)k);
+		in->head_pos += (size_t)k;
+	} else {
+		ssize_t r = read_polled(0, dst, n);
+		si_read += r > 0 ? (uint64_t)r : 0;
+		if (r > 0 && !si_lost && si_len + (size_t)r <= CC_INPUT_STDIN_REPLAY) {
+			uint8_t *h = si_head ? si_head : malloc(CC_INPUT_STDIN_REPLAY);
+			if (h) {
+				si_head = h;
+				memcpy(si_head + si_len, dst, (size_t)r);
+				si_len += (size_t)r;
+				in->head_pos = si_len;
+			} else {
+				si_lost = 1;
+			}
+		} else if (r > 0) {
+			si_lost = 1;
+		}
+		k = r == -2 ? -2 : r < 0 ? -1 : (long)r;
+	}
+	pthread_mutex_unlock(&si_mu);
+	return k;
+}
+
+/* Raw bytes from the file or buffer: the count (0 at the end) or an error.
+ * The stop flag (stop.h) is polled before every read. */
 static long raw_read(struct cc_input *in, uint8_t *dst, size_t n)
 {
+	if (cc_stop_requested()) {
+		stop_err(&in->err);
+		in->failed = CITCAT_ERR_INTERRUPTED;
+		return CITCAT_ERR_INTERRUPTED;
+	}
 	if (in->mem) {
 		size_t k = in->memlen - in->mempos < n ? in->memlen - in->mempos : n;
 		memcpy(dst, in->mem + in->mempos, k);
 		in->mempos += k;
 		return (long)k;
 	}
-	size_t k = fread(dst, 1, n, in->f);
-	if (k < n && ferror(in->f))
+	long k = in->stdin_stream ? stdin_read(in, dst, n) : (long)read_polled(in->fd, dst, n);
+	if (k == -2) {
+		stop_err(&in->err);
+		in->failed = CITCAT_ERR_INTERRUPTED;
+		return CITCAT_ERR_INTERRUPTED;
+	}
+	if (k < 0)
 		return fail(in, CITCAT_ERR_IO, UINT64_MAX, "read failed: %s", strerror(errno));
-	return (long)k;
+	return k;
 }
 
 /* Tops up the compressed buffer when it is empty; returns 0 or an error. */
@@ -288,7 +508,7 @@ long long cc_input_skip(struct cc_input *in, uint64_t n)
 		if (in->mem) {
 			in->mempos += (size_t)step;
 			done += step;
-		} else if (step <= (uint64_t)INT64_MAX && fseeko(in->f, (off_t)step, SEEK_CUR) == 0) {
+		} else if (in->seekable && step <= (uint64_t)INT64_MAX && lseek(in->fd, (off_t)step, SEEK_CUR) >= 0) {
 			done += step;
 		}
 	}
@@ -346,6 +566,12 @@ static int start(struct cc_input *in)
 			in->ieof = 1;
 		in->ilen += (size_t)k;
 	}
+	if (in->raw) {
+		in->wrap = CC_WRAP_NONE;
+		if (in->mem)
+			in->size = in->memlen;
+		return 0;
+	}
 	const char *other = cc_wrap_foreign(in->ibuf, in->ilen);
 	if (other)
 		return fail(in, CITCAT_ERR_UNSUPPORTED, 0, "compressed with %s; decompress first", other);
@@ -387,7 +613,95 @@ static int opened(struct cc_input **out, struct cc_input *in, struct citcat_erri
 	return 0;
 }
 
-int cc_input_open(struct cc_input **out, const char *path, struct citcat_errinfo *err)
+/* What a file type is called in messages. */
+static const char *type_name(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+	       : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+/* The descriptor of input PATH under the rules of input.h (FLAGS), with *ST
+ * its status; IN (may be NULL) is the input that will stream standard input
+ * itself when STDIN_STREAM_FD comes back.  >= 0, STDIN_STREAM_FD or an
+ * error. */
+static int open_checked(const char *path, unsigned flags, struct cc_input *in, struct stat *st,
+			struct citcat_errinfo *err)
+{
+	int fd;
+	if (strcmp(path, "-") == 0) {
+		if (flags & CC_IN_RECORDED)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "'-' is not a file name here");
+		fd = stdin_open(in, flags, err);
+		if (fd == STDIN_STREAM_FD) {
+			memset(st, 0, sizeof *st);
+			st->st_mode = S_IFIFO;
+			return fd;
+		}
+		if (fd < 0)
+			return fd;
+	} else {
+		/* the file's kind first, so that nothing but a regular file is
+		 * ever opened when the rules ask for one (opening a FIFO blocks,
+		 * opening a device may act) */
+		if (stat(path, st) != 0)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+		if (S_ISDIR(st->st_mode))
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read: %s", strerror(EISDIR));
+		if (!S_ISREG(st->st_mode) && (flags & CC_IN_RECORDED))
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s, not opened: a path recorded in a file is read only when it names a "
+						  "regular file", type_name(st->st_mode));
+		if (!S_ISREG(st->st_mode) && (flags & CC_IN_FILE))
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s: this input is read by seeking, so it must be a regular file (or - for "
+						  "standard input, which is then copied)", type_name(st->st_mode));
+		for (;;) {
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (flags & CC_IN_RECORDED ? O_NONBLOCK : 0));
+			if (fd >= 0 || errno != EINTR)
+				break;
+			if (cc_stop_requested()) /* a FIFO's open waits for a writer */
+				return stop_err(err);
+		}
+		if (fd < 0)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	}
+	struct stat now;
+	if (fstat(fd, &now) != 0) {
+		int e = errno;
+		close(fd);
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read: %s", strerror(e));
+	}
+	if (strcmp(path, "-") != 0 && (flags & (CC_IN_RECORDED | CC_IN_FILE)) &&
+	    (!S_ISREG(now.st_mode) || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
+		close(fd); /* replaced between the stat and the open */
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "changed while being opened: %s",
+					  type_name(now.st_mode));
+	}
+	if (flags & CC_IN_RECORDED)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	*st = now;
+	int rc = cc_guard_input(path, fd, err);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+int cc_input_open_fd(const char *path, unsigned flags, int *fd, struct citcat_errinfo *err)
+{
+	*fd = -1;
+	if (!path)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no path");
+	struct stat st;
+	int k = open_checked(path, flags | CC_IN_FILE, NULL, &st, err);
+	if (k < 0)
+		return k;
+	*fd = k;
+	return 0;
+}
+
+int cc_input_open_flags(struct cc_input **out, const char *path, unsigned flags, struct citcat_errinfo *err)
 {
 	if (!out)
 		return CITCAT_ERR_INVAL;
@@ -398,26 +712,27 @@ int cc_input_open(struct cc_input **out, const char *path, struct citcat_errinfo
 	if (!in)
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	in->err.offset = UINT64_MAX;
-	if (strcmp(path, "-") == 0) {
-		in->f = stdin;
-	} else if (!(in->f = fopen(path, "rb"))) {
+	in->raw = (flags & CC_IN_RAW) != 0;
+	struct stat st;
+	int fd = open_checked(path, flags, in, &st, err);
+	if (fd < 0 && fd != STDIN_STREAM_FD) {
 		int e = errno;
 		free(in);
-		citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(e));
 		errno = e;
-		return CITCAT_ERR_IO;
-	} else {
-		in->own_f = 1;
-		struct stat st;
-		if (fstat(fileno(in->f), &st) == 0 && S_ISDIR(st.st_mode)) {
-			fclose(in->f);
-			free(in);
-			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read: %s", strerror(EISDIR));
-		}
-		if (S_ISREG(st.st_mode))
-			in->size = (uint64_t)st.st_size;
+		return fd;
+	}
+	in->fd = fd == STDIN_STREAM_FD ? -1 : fd;
+	if (S_ISREG(st.st_mode)) {
+		off_t at = lseek(in->fd, 0, SEEK_CUR);
+		in->size = (uint64_t)st.st_size > (uint64_t)(at > 0 ? at : 0) ? (uint64_t)st.st_size - (uint64_t)(at > 0 ? at : 0) : 0;
+		in->seekable = 1;
 	}
 	return opened(out, in, err);
+}
+
+int cc_input_open(struct cc_input **out, const char *path, struct citcat_errinfo *err)
+{
+	return cc_input_open_flags(out, path, 0, err);
 }
 
 int cc_input_open_mem(struct cc_input **out, const void *buf, size_t len, struct citcat_errinfo *err)
@@ -432,6 +747,7 @@ int cc_input_open_mem(struct cc_input **out, const void *buf, size_t len, struct
 	if (!in)
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	in->err.offset = UINT64_MAX;
+	in->fd = -1;
 	in->mem = buf ? buf : &empty;
 	in->memlen = buf ? len : 0;
 	return opened(out, in, err);
@@ -446,8 +762,14 @@ void cc_input_close(struct cc_input *in)
 {
 	if (!in)
 		return;
-	if (in->own_f)
-		fclose(in->f);
+	if (in->fd >= 0 && !in->mem)
+		close(in->fd);
+	if (in->stdin_stream) {
+		pthread_mutex_lock(&si_mu);
+		if (si_owner == in)
+			si_owner = NULL;
+		pthread_mutex_unlock(&si_mu);
+	}
 	LZ4F_freeDecompressionContext(in->lz4);
 	ZSTD_freeDStream(in->zstd);
 	if (in->xz_init)

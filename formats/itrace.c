@@ -23,8 +23,10 @@
 #define FAULT_KINDS 11 /* isa 1; isa 2 adds kind 11 (CAT.md) */
 
 /* One entry per slot, so a lookup touches one cache line.  Every entry
- * starts as (WT_EMPTY, 0) (ITRACE.md). */
+ * starts empty (ITRACE.md): PC WT_EMPTY and an ISA code no instruction has,
+ * so that no instruction's word is ever omitted against it. */
 #define WT_EMPTY UINT64_MAX
+#define WT_NO_ISA 0xff
 struct wt_ent {
 	uint64_t pc;
 	uint32_t word;
@@ -44,7 +46,7 @@ static void state_reset(struct state *s)
 	s->next_pc = 0;
 	s->last_addr = 0;
 	for (unsigned i = 0; i < WT_SIZE; i++)
-		s->wt.e[i] = (struct wt_ent){WT_EMPTY, 0, 0};
+		s->wt.e[i] = (struct wt_ent){WT_EMPTY, 0, WT_NO_ISA};
 }
 
 struct enc_thread;
@@ -134,8 +136,7 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 		th_start(w);
 	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
 	if (rc)
-		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "cannot create %s: %s", path ? path : "(no path)",
-					  rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 	return 0;
 }
 
@@ -917,8 +918,6 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 		} else {
 			rec->pc = s->next_pc;
 		}
-		if (rec->pc > UINT32_MAX) /* also keeps an empty word-table slot from matching */
-			return bad(r, start, "instruction PC wider than 32 bits");
 		unsigned idx = r->version < 3 ? (unsigned)(rec->pc >> 2) & (WT_SIZE - 1) : wt_index(rec->pc);
 		uint8_t isa = 0;
 		if (h & 0x10) {
@@ -938,7 +937,7 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 			s->wt.e[idx].word = rec->word;
 			s->wt.e[idx].isa = isa;
 		} else {
-			if (s->wt.e[idx].pc != rec->pc)
+			if (s->wt.e[idx].pc != rec->pc || s->wt.e[idx].isa == WT_NO_ISA) /* an empty slot holds no word */
 				return bad(r, start, "instruction word omitted but not known for this PC");
 			rec->word = s->wt.e[idx].word;
 			isa = s->wt.e[idx].isa;

@@ -128,7 +128,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 			memcpy(meta0, meta, 8);
 			version0 = version;
 			if ((rc = cc_writer_open(&w, out, MAGIC, version0, meta0, 8, 0))) {
-				citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create the output: %s", citcat_errstr(rc));
+				citcat_errinfo_set(err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 				i = nin;
 				break;
 			}

@@ -496,7 +496,7 @@ int citcat_ims_write(const struct citcat_ims *ims, const char *path, struct citc
 	struct cc_writer *w;
 	int rc = cc_writer_open(&w, path, MAGIC, CITCAT_IMS_VERSION, meta, sizeof meta, 0);
 	if (rc)
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create %s: %s", path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 	size_t nseg = ims->memory ? citcat_image_segments(ims->memory) : 0;
 	uint64_t last_end = 0;
 	for (size_t i = 0; i < nseg; i++) {

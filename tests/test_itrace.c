@@ -103,7 +103,8 @@ static void test_stop_record(const char *path)
 
 /* Hand-made payloads the writer never makes (issue 29, defect 12): an
  * instruction after an abnormal end, and an instruction whose PC delta
- * reaches 2^64 - 1 (the empty word-table slot's PC) in a Cortex-M7 trace.
+ * reaches 2^64 - 1 (the empty word-table slot's PC) without a word, in a
+ * Cortex-M7 trace.
  * The reader returns nothing after the STOP and nothing for that PC: it
  * reports the record, at its offset. */
 static void raw_itrace(const char *path, uint8_t isa, const uint8_t *payload, size_t n, uint32_t nrec)
@@ -139,7 +140,7 @@ static void test_after_stop(const char *path)
 	raw_itrace(path, CITCAT_ISA_ARMV7M, wide, sizeof wide, 1);
 	CHECK_EQ(citcat_itrace_reader_open(&r, path), 0);
 	CHECK_EQ(citcat_itrace_next(r, &got), CITCAT_ERR_CORRUPT);
-	CHECK(strstr(citcat_itrace_reader_error(r)->msg, "wider than 32 bits") != NULL);
+	CHECK(strstr(citcat_itrace_reader_error(r)->msg, "word omitted but not known") != NULL);
 	citcat_itrace_reader_close(r);
 }
 
