@@ -26,6 +26,7 @@
 #include "core.h"
 #include "replay_block.h"
 #include "image.h"
+#include "input.h"
 #include "itrace.h"
 #include "target_int.h"
 #include "target_m7.h"
@@ -1104,24 +1105,16 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 {
 	if (!path)
 		return 0;
-	/* "-" is standard input (a copy of the descriptor: closed with the run) */
-	if (strcmp(path, "-") == 0) {
-		int fd = dup(0);
-		*f = fd < 0 ? NULL : fdopen(fd, "rb");
-		if (!*f && fd >= 0)
-			close(fd);
-	} else {
-		*f = fopen(path, "rb");
+	/* the input rules (common/input.h): "-" is standard input, read as a
+	 * stream; a FIFO the user named is read as one */
+	struct citcat_errinfo e;
+	int fd, rc = cc_input_open_fd(path, CC_IN_STREAM_FD, &fd, &e);
+	if (!rc && !(*f = fdopen(fd, "rb"))) {
+		close(fd);
+		rc = citcat_errinfo_set(&e, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	}
-	struct stat st;
-	int e = !*f ? errno : fstat(fileno(*f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (e) { /* a directory opens, then reads as empty: refuse it */
-		if (*f)
-			fclose(*f);
-		*f = NULL;
-		return citcat_errinfo_set(t->err, CITCAT_ERR_IO, UINT64_MAX, "%s: cannot open %s: %s", path, what,
-					  strerror(e));
-	}
+	if (rc)
+		return citcat_errinfo_set(t->err, rc, UINT64_MAX, "%s: cannot open %s: %s", path, what, e.msg);
 	return 0;
 }
 

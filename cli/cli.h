@@ -70,6 +70,13 @@ int cli_close_stdout(int status);
  * cc_input_stdin_bytes: call it after the reader reached the end); -1
  * when unknown (a FIFO, a device). */
 long long cli_file_bytes(const char *path);
+/* A scratch file a benchmark writes and removes itself, through an
+ * outfile like every output (not fsync'ed): a stdio stream on PATH, or
+ * NULL with the reason printed.  cli_scratch_close commits it (0) or
+ * removes it after a write error (-1); NULL F: nothing to do. */
+struct cc_outfile;
+FILE *cli_scratch_open(const char *path, struct cc_outfile **o);
+int cli_scratch_close(FILE *f, struct cc_outfile *o);
 /* Suffix test, case-sensitive. */
 int cli_has_suffix(const char *s, const char *suf);
 /* The built example firmware the benchmarks default to (CITCAT_EXAMPLES_DIR,

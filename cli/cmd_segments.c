@@ -4,6 +4,7 @@
  * CAT); merge joins the segments' itraces into the serial one. */
 #include "cli.h"
 #include "outfile.h"
+#include "input.h"
 #include "itrace_merge.h"
 
 #include <citcat/cat.h>
@@ -428,29 +429,40 @@ static void *seg_worker(void *arg)
  * with the first differing offset reported. */
 static int same_bytes(const char *a, const char *b)
 {
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	if (!fa || !fb) {
-		fprintf(stderr, "citcat: cannot open %s\n", fa ? b : a);
-		if (fa)
-			fclose(fa);
-		if (fb)
-			fclose(fb);
-		return EXIT_USAGE;
+	struct cc_input *fa = NULL, *fb = NULL;
+	struct citcat_errinfo e;
+	if (cc_input_open_flags(&fa, a, CC_IN_RAW, &e) || cc_input_open_flags(&fb, b, CC_IN_RAW, &e)) {
+		int rc = cli_errinfo(fa ? b : a, &e);
+		cc_input_close(fa);
+		return rc;
 	}
+	static uint8_t ba[1 << 16], bb[1 << 16];
 	uint64_t off = 0;
-	int ca, cb;
-	do {
-		ca = getc(fa);
-		cb = getc(fb);
-		off++;
-	} while (ca == cb && ca != EOF);
-	fclose(fa);
-	fclose(fb);
-	if (ca == cb)
-		return 0;
-	fprintf(stderr, "citcat replay: the merged instruction trace differs from the oracle %s at byte %llu%s\n", b,
-		(unsigned long long)off - 1, ca == EOF || cb == EOF ? " (one ends there)" : "");
-	return EXIT_CHECK;
+	long na, nb;
+	int status = 0;
+	for (;;) {
+		na = cc_input_read(fa, ba, sizeof ba);
+		nb = cc_input_read(fb, bb, sizeof bb);
+		if (na < 0 || nb < 0) {
+			status = cli_errinfo(na < 0 ? a : b, cc_input_error(na < 0 ? fa : fb));
+			break;
+		}
+		long n = na < nb ? na : nb, i = 0;
+		while (i < n && ba[i] == bb[i])
+			i++;
+		if (i < n || na != nb) {
+			fprintf(stderr, "citcat replay: the merged instruction trace differs from the oracle %s at byte %llu%s\n",
+				b, (unsigned long long)(off + (uint64_t)i), i == n ? " (one ends there)" : "");
+			status = EXIT_CHECK;
+			break;
+		}
+		if (!na)
+			break;
+		off += (uint64_t)na;
+	}
+	cc_input_close(fa);
+	cc_input_close(fb);
+	return status;
 }
 
 int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, unsigned engine, int quiet)

@@ -34,7 +34,7 @@ static const struct command commands[] = {
 
 /* Commands that read "-" once, as a stream: a pipe on standard input is
  * read as it comes instead of being copied first (common/input.h). */
-static const char *const stream_stdin[] = {"info", "convert", "dump"};
+static const char *const stream_stdin[] = {"info", "convert", "dump", "capture"};
 /* Commands that parse -q themselves (they also read cli_quiet). */
 static const char *const own_quiet[] = {"capture", "replay"};
 

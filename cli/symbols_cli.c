@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "cat.h"
 #include "elfid.h"
+#include "input.h"
 #include "symbols.h"
 
 #include <string.h>
@@ -84,7 +85,8 @@ int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *
 	struct citcat_errinfo err = {0};
 	if (e && e->path[0]) {
 		hex(e->build_id, e->build_id_len, want);
-		int rc = citcat_elf_build_id(e->path, id, sizeof id, &len, &err);
+		/* a path from the file: opened only when it names a regular file */
+		int rc = citcat_elf_build_id_flags(e->path, CC_IN_RECORDED, id, sizeof id, &len, &err);
 		hex(id, len, got);
 		if (!e->build_id_len)
 			fprintf(stderr, "citcat: warning: %s records the firmware %s without a build id, so it cannot be "
@@ -97,7 +99,7 @@ int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *
 			fprintf(stderr, "citcat: warning: %s: build id %s, but %s was captured from build id %s: "
 					"rebuilt since? no symbols (give --elf)\n",
 				e->path, len ? got : "none", cat_path, want);
-		else if (citcat_symbols_open(s, e->path, &err))
+		else if (citcat_symbols_open_flags(s, e->path, CC_IN_RECORDED, &err))
 			fprintf(stderr, "citcat: warning: %s: %s: no symbols\n", e->path,
 				err.msg[0] ? err.msg : citcat_errstr(err.code));
 		else if (n)

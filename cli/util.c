@@ -258,6 +258,35 @@ long cli_read_head(const char *path, uint8_t *buf, size_t n)
 	return k;
 }
 
+FILE *cli_scratch_open(const char *path, struct cc_outfile **o)
+{
+	struct citcat_errinfo err;
+	*o = NULL;
+	if (cc_outfile_open(o, path, CC_OUT_PLAIN | CC_OUT_NOSYNC, &err)) {
+		cli_errinfo(path, &err);
+		return NULL;
+	}
+	FILE *f = cc_outfile_stream(*o);
+	if (!f) {
+		cc_outfile_abort(*o);
+		*o = NULL;
+	}
+	return f;
+}
+
+int cli_scratch_close(FILE *f, struct cc_outfile *o)
+{
+	if (!f)
+		return 0;
+	int bad = fclose(f) != 0;
+	struct citcat_errinfo err;
+	if (bad) {
+		cc_outfile_abort(o);
+		return -1;
+	}
+	return cc_outfile_commit(o, &err) ? -1 : 0;
+}
+
 long long cli_file_bytes(const char *path)
 {
 	if (strcmp(path, "-") == 0)

@@ -254,14 +254,27 @@ static int stdin_open(struct cc_input *in, unsigned flags, struct citcat_errinfo
 			si_kind = SI_FILE;
 			off_t at = lseek(0, 0, SEEK_CUR);
 			si_start = at > 0 ? at : 0;
-		} else if (si_mode == CC_STDIN_STREAM && in && !(flags & CC_IN_FILE)) {
+		} else if (si_mode == CC_STDIN_STREAM && !(flags & CC_IN_FILE)) {
 			si_kind = SI_STREAM;
 		} else if (!(rc = stdin_spool(NULL, 0, err))) {
 			si_kind = SI_FILE;
 			si_start = 0;
 		}
 	}
-	if (!rc && si_kind == SI_STREAM && (!in || (flags & CC_IN_FILE))) {
+	if (!rc && si_kind == SI_STREAM && !in && !(flags & CC_IN_FILE)) {
+		/* a descriptor to stream: standard input itself, once */
+		if (si_lost || si_owner || si_len)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						"standard input (a pipe) was read already and cannot be read again here: "
+						"give a file instead of -");
+		else if ((rc = fcntl(0, F_DUPFD_CLOEXEC, 3)) < 0)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input: %s", strerror(errno));
+		else
+			si_lost = 1;
+		pthread_mutex_unlock(&si_mu);
+		return rc;
+	}
+	if (!rc && si_kind == SI_STREAM && (flags & CC_IN_FILE)) {
 		/* a reader that needs a file after one that streamed */
 		if (si_lost || si_owner)
 			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
@@ -656,7 +669,8 @@ static int open_checked(const char *path, unsigned flags, struct cc_input *in, s
 						  "%s: this input is read by seeking, so it must be a regular file (or - for "
 						  "standard input, which is then copied)", type_name(st->st_mode));
 		for (;;) {
-			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (flags & CC_IN_RECORDED ? O_NONBLOCK : 0));
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+					(flags & (CC_IN_RECORDED | CC_IN_FILE) ? O_NONBLOCK : 0)); /* never waits on a FIFO swapped in */
 			if (fd >= 0 || errno != EINTR)
 				break;
 			if (cc_stop_requested()) /* a FIFO's open waits for a writer */
@@ -677,7 +691,7 @@ static int open_checked(const char *path, unsigned flags, struct cc_input *in, s
 		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "changed while being opened: %s",
 					  type_name(now.st_mode));
 	}
-	if (flags & CC_IN_RECORDED)
+	if (flags & (CC_IN_RECORDED | CC_IN_FILE))
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	*st = now;
 	int rc = cc_guard_input(path, fd, err);
@@ -694,7 +708,7 @@ int cc_input_open_fd(const char *path, unsigned flags, int *fd, struct citcat_er
 	if (!path)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no path");
 	struct stat st;
-	int k = open_checked(path, flags | CC_IN_FILE, NULL, &st, err);
+	int k = open_checked(path, flags & CC_IN_STREAM_FD ? flags : flags | CC_IN_FILE, NULL, &st, err);
 	if (k < 0)
 		return k;
 	*fd = k;

@@ -61,6 +61,7 @@
 #define CC_IN_FILE 1u     /* read by seeking or mapping: a regular file only */
 #define CC_IN_RECORDED 2u /* a path recorded in a file, not given by the user */
 #define CC_IN_RAW 4u      /* the bytes as stored: no wrapper is peeled off */
+#define CC_IN_STREAM_FD 8u /* cc_input_open_fd: a descriptor read as a stream (not CC_IN_FILE) */
 
 /* Standard input handling for the process (see the rules above). */
 #define CC_STDIN_SPOOL 0  /* default: a pipe is copied at its first open */
@@ -87,7 +88,9 @@ int cc_input_open_flags(struct cc_input **in, const char *path, unsigned flags, 
 /* For readers that need a descriptor (seek, mmap, libelf): a read-only
  * descriptor of PATH in *FD (the caller closes it), under the rules above
  * with CC_IN_FILE implied ("-": standard input, copied first when it is a
- * pipe).  0 or an error (ERR filled, *FD -1). */
+ * pipe), unless FLAGS has CC_IN_STREAM_FD: then a FIFO or device the user
+ * named is opened too, and "-" in a streaming command is standard input
+ * itself (read once).  0 or an error (ERR filled, *FD -1). */
 int cc_input_open_fd(const char *path, unsigned flags, int *fd, struct citcat_errinfo *err);
 /* CC_STDIN_SPOOL or CC_STDIN_STREAM, before the first open of "-". */
 void cc_input_stdin_mode(int mode);

@@ -215,10 +215,9 @@ int cc_segidx_open(struct cc_segidx **out, const char *path, const char magic[CC
 		}
 	}
 	int fd = -1;
-	if (cc_input_wrap(in) == CC_WRAP_NONE && !stdin_) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	struct stat pst; /* a plain regular file is mapped; anything else is copied first */
+	if (cc_input_wrap(in) == CC_WRAP_NONE && !stdin_ && stat(path, &pst) == 0 && S_ISREG(pst.st_mode)) {
+		rc = cc_input_open_fd(path, CC_IN_FILE, &fd, err);
 	} else if ((fd = spill(in, err)) < 0) {
 		rc = err->code ? err->code : CITCAT_ERR_IO;
 	}
@@ -288,26 +287,27 @@ int cc_segidx_write(const char *path, const char magic[CC_MAGIC_LEN], uint16_t v
 	memcpy(idx, "SIX", 4);
 	cc_put32(idx + 4, (uint32_t)n);
 	for (uint64_t k = 0; k < n; k++) {
-		FILE *f = fopen(members[k], "rb");
-		if (!f) {
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open %s: %s", members[k], strerror(errno));
+		struct cc_input *f;
+		struct citcat_errinfo ie;
+		if ((rc = cc_input_open_flags(&f, members[k], CC_IN_RAW, &ie))) {
+			rc = citcat_errinfo_set(err, rc, UINT64_MAX, "%s: %s", members[k], ie.msg);
 			goto fail;
 		}
 		uint64_t len = 0;
-		size_t got;
-		while ((got = fread(buf, 1, 1u << 16, f)) > 0) {
-			if ((rc = cc_outfile_write(o, buf, got))) {
-				fclose(f);
+		long got;
+		while ((got = cc_input_read(f, buf, 1u << 16)) > 0) {
+			if ((rc = cc_outfile_write(o, buf, (size_t)got))) {
+				cc_input_close(f);
 				goto wfail;
 			}
-			len += got;
+			len += (uint64_t)got;
 		}
-		int bad = ferror(f);
-		fclose(f);
-		if (bad) {
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "reading %s failed", members[k]);
+		if (got < 0) {
+			rc = citcat_errinfo_set(err, (int)got, UINT64_MAX, "%s: %s", members[k], cc_input_error(f)->msg);
+			cc_input_close(f);
 			goto fail;
 		}
+		cc_input_close(f);
 		uint8_t *q = idx + 12 + k * CC_SEGIDX_ENTRY;
 		cc_put64(q, off);
 		cc_put64(q + 8, len);

@@ -4,6 +4,7 @@
  * find_debuginfo declines, so no separate debug file or debuginfod server
  * is ever looked for. */
 #include "symbols.h"
+#include "input.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -44,6 +45,11 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 int citcat_symbols_open(struct citcat_symbols **sp, const char *path, struct citcat_errinfo *err)
 {
+	return citcat_symbols_open_flags(sp, path, 0, err);
+}
+
+int citcat_symbols_open_flags(struct citcat_symbols **sp, const char *path, unsigned flags, struct citcat_errinfo *err)
+{
 	if (err) {
 		memset(err, 0, sizeof *err);
 		err->offset = UINT64_MAX;
@@ -51,9 +57,9 @@ int citcat_symbols_open(struct citcat_symbols **sp, const char *path, struct cit
 	if (!sp || !path)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no symbolizer or path");
 	*sp = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	int fd, orc = cc_input_open_fd(path, flags | CC_IN_FILE, &fd, err); /* the input rules (input.h) */
+	if (orc)
+		return orc;
 	unsigned char magic[4];
 	ssize_t got = pread(fd, magic, 4, 0);
 	if (got != 4 || memcmp(magic, "\177ELF", 4) != 0) {

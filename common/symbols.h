@@ -34,6 +34,9 @@ struct citcat_symloc {
  * An ELF without DWARF is accepted: lookups then give symbols only.  On
  * failure *S is NULL. */
 int citcat_symbols_open(struct citcat_symbols **s, const char *path, struct citcat_errinfo *err);
+/* The same with the input layer's FLAGS (common/input.h, e.g.
+ * CC_IN_RECORDED for a CAT's firmware). */
+int citcat_symbols_open_flags(struct citcat_symbols **s, const char *path, unsigned flags, struct citcat_errinfo *err);
 /* Frees S.  Accepts NULL. */
 void citcat_symbols_close(struct citcat_symbols *s);
 /* Whether the ELF has DWARF line tables (1) or not (0). */

@@ -144,7 +144,7 @@ static void test_swapped(void)
 	cc_outfile_write(o, "late", 4);
 	CHECK_EQ(mkfifo(at("swapped"), 0644), 0);
 	CHECK_EQ(cc_outfile_commit(o, &err), CITCAT_ERR_IO);
-	CHECK(strstr(err.msg, "no longer a regular file") != NULL);
+	CHECK(strstr(err.msg, "no longer the regular file") != NULL);
 	struct stat st;
 	CHECK(lstat(at("swapped"), &st) == 0 && S_ISFIFO(st.st_mode));
 	CHECK(no_temporaries());
