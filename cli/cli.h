@@ -62,6 +62,9 @@ long cli_read_head(const char *path, uint8_t *buf, size_t n);
  * 1 (output); outputs that do not exist yet and character devices (they
  * store nothing) cannot clash. */
 int cli_check_distinct(const char *const *in, size_t nin, const char *const *out, size_t nout);
+/* Makes standard output a stream that remembers why a write failed (main
+ * calls it first), for cli_close_stdout's message. */
+void cli_watch_stdout(void);
 /* Flushes and closes standard output at exit: returns STATUS, or
  * EXIT_USAGE with a message when STATUS is 0 and a write failed. */
 int cli_close_stdout(int status);

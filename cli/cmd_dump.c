@@ -274,7 +274,7 @@ int cmd_dump(int argc, char **argv)
 	if (rc == CITCAT_ERR_INTERRUPTED)
 		return cli_fail("dump: interrupted");
 	if (rc == CITCAT_ERR_IO && !err.code)
-		return cli_fail("dump: writing standard output failed");
+		return EXIT_USAGE; /* standard output failed: cli_close_stdout says why */
 	if (rc < 0) {
 		if (!err.code)
 			citcat_errinfo_set(&err, rc, UINT64_MAX, "%s", citcat_errstr(rc));

@@ -105,6 +105,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	cli_watch_stdout();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

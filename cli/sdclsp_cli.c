@@ -108,8 +108,12 @@ static int encode_pass(const char *in, const char *out, const char *to, const st
 		cc_outfile_abort(f);
 		status = EXIT_USAGE;
 	} else if (rc < 0) {
-		if (rc == CITCAT_ERR_IO || !sdclsp_encoder_error(e)->msg[0])
-			cli_errinfo(in, citcat_itrace_reader_error(r));
+		struct citcat_errinfo oe = {0};
+		if (cc_outfile_errinfo(f, &oe)) /* the output failed: its path and reason */
+			cli_errinfo(out, &oe);
+		else if (citcat_itrace_reader_error(r)->code || !sdclsp_encoder_error(e)->msg[0])
+			cli_errinfo(in, citcat_itrace_reader_error(r)->code ? citcat_itrace_reader_error(r)
+				    : (citcat_errinfo_set(&oe, rc, UINT64_MAX, "%s", citcat_errstr(rc)), &oe));
 		else
 			cli_errinfo(in, sdclsp_encoder_error(e));
 		cc_outfile_abort(f);

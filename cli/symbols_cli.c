@@ -16,6 +16,11 @@ int cli_open_symbols(const char *path, struct citcat_symbols **s)
 	struct citcat_errinfo err;
 	if (citcat_symbols_open(s, path, &err))
 		return cli_errinfo(path, &err);
+	const char *w = citcat_symbols_warning(*s);
+	if (w) {
+		char p[1024];
+		fprintf(stderr, "citcat: warning: %s: %s\n", cli_escape_text(path, p, sizeof p), w);
+	}
 	return 0;
 }
 

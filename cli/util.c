@@ -22,8 +22,8 @@ int cli_errinfo(const char *path, const struct citcat_errinfo *e)
 	cli_escape_text(msg, m, sizeof m);
 	if (e->offset != UINT64_MAX)
 		fprintf(stderr, "citcat: %s: offset %llu: %s\n", p, (unsigned long long)e->offset, m);
-	else if (strlen(path) > 1 && strstr(msg, path))
-		fprintf(stderr, "citcat: %s\n", m); /* the message names the file already */
+	else if (strlen(path) > 1 && strncmp(msg, path, strlen(path)) == 0 && msg[strlen(path)] == ':')
+		fprintf(stderr, "citcat: %s\n", m); /* the message starts with the file's name already */
 	else
 		fprintf(stderr, "citcat: %s: %s\n", p, m);
 	return EXIT_USAGE;
@@ -354,6 +354,40 @@ int cli_check_distinct(const char *const *in, size_t nin, const char *const *out
 	return 0;
 }
 
+/* The errno of the first failed write to standard output (0: none):
+ * stdio's error flag keeps no reason, so standard output's writes go
+ * through a stream of ours that remembers it (cli_watch_stdout). */
+static int stdout_errno;
+
+static ssize_t stdout_write(void *c, const char *buf, size_t n)
+{
+	(void)c;
+	size_t done = 0;
+	while (done < n) {
+		ssize_t k = write(1, buf + done, n - done);
+		if (k < 0 && errno == EINTR && !cc_stop_requested())
+			continue;
+		if (k <= 0) {
+			if (!stdout_errno)
+				stdout_errno = k < 0 ? errno : EIO;
+			errno = stdout_errno;
+			return -1;
+		}
+		done += (size_t)k;
+	}
+	return (ssize_t)n;
+}
+
+void cli_watch_stdout(void)
+{
+	cookie_io_functions_t io = {NULL, stdout_write, NULL, NULL};
+	FILE *f = fopencookie(NULL, "w", io);
+	if (!f)
+		return; /* stdio's own stream stays: errors then lose their reason */
+	setvbuf(f, NULL, isatty(1) ? _IOLBF : _IOFBF, 1u << 16);
+	stdout = f;
+}
+
 int cli_close_stdout(int status)
 {
 	int bad = ferror(stdout), e = 0;
@@ -365,9 +399,12 @@ int cli_close_stdout(int status)
 		bad = 1;
 		e = errno;
 	}
+	if (stdout_errno)
+		e = stdout_errno; /* the first failure's reason */
 	if (!bad)
 		return status;
-	fprintf(stderr, "citcat: writing standard output failed: %s\n", e ? strerror(e) : "write error");
+	fprintf(stderr, "citcat: writing standard output failed: %s\n",
+		e == EINTR && cc_stop_requested() ? "interrupted" : e ? strerror(e) : "write error");
 	return status ? status : EXIT_USAGE;
 }
 

@@ -100,7 +100,7 @@ int cc_guard_input(const char *path, int fd, struct citcat_errinfo *err)
 			continue;
 		if (e->kind == G_OUTPUT || e->kind == G_STDOUT) {
 			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
-						"%s is also %s%s, which this command is writing (the same file): refusing to read it",
+						"%s: refusing to read it: it is also %s%s, which this command is writing (the same file)",
 						strcmp(path, "-") ? path : "standard input", e->kind == G_OUTPUT ? "the output " : "",
 						shown(e->path, e->kind));
 			break;
@@ -135,8 +135,8 @@ int cc_guard_output(const char *path, const struct stat *st, void **token, struc
 						strcmp(e->path, "-") ? e->path : "standard input");
 		else if (e->kind == G_OUTPUT || e->kind == G_STDOUT)
 			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
-						"%s and %s are the same file; give each output its own", shown(e->path, e->kind),
-						path);
+						"%s: the same file as %s%s; give each output its own", path,
+						e->kind == G_OUTPUT ? "the output " : "", shown(e->path, e->kind));
 	}
 	if (!rc)
 		*token = add(G_OUTPUT, path, st, name);

@@ -76,16 +76,16 @@ static int oerr(struct citcat_errinfo *err, int e, const char *fmt, const char *
 static int classify(const char *path, struct stat *st, struct citcat_errinfo *err)
 {
 	if (!*path)
-		return oerr(err, ENOENT, "cannot create '%s': %s", path);
+		return oerr(err, ENOENT, "%s: cannot create: %s (an empty name)", path);
 	if (stat(path, st) == 0)
 		return 0;
 	int e = errno;
 	struct stat lst;
 	if (e == ENOENT && lstat(path, &lst) == 0)
-		return oerr(err, ENOENT, "cannot create %s: %s (a dangling symbolic link, not followed)", path);
+		return oerr(err, ENOENT, "%s: cannot create: %s (a dangling symbolic link, not followed)", path);
 	if (e == ENOENT)
 		return 1;
-	return oerr(err, e, "cannot create %s: %s", path);
+	return oerr(err, e, "%s: cannot create: %s", path);
 }
 
 /* A regular file that is also this process's standard output or error, as
@@ -156,7 +156,7 @@ static int open_path(struct cc_outfile *o, const char *path, struct citcat_errin
 	if (!(o->path = strdup(path)))
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	if (rc == 0 && S_ISDIR(st.st_mode))
-		return oerr(err, EISDIR, "cannot write %s: %s", path);
+		return oerr(err, EISDIR, "%s: cannot write: %s", path);
 	int exists = rc == 0;
 	if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && descriptor_file(path, &st)))) {
 		/* O_APPEND: a descriptor path to a regular file keeps its
@@ -169,26 +169,26 @@ static int open_path(struct cc_outfile *o, const char *path, struct citcat_errin
 			int e = errno;
 			if (fd >= 0)
 				close(fd);
-			return oerr(err, e, "cannot open %s: %s", path);
+			return oerr(err, e, "%s: cannot open: %s", path);
 		}
 		o->direct = 1;
 		return 0;
 	}
 	if (exists && !S_ISREG(st.st_mode))
-		return oerr(err, EINVAL, "cannot write %s: %s (not a regular file, character device or FIFO)", path);
+		return oerr(err, EINVAL, "%s: cannot write: %s (not a regular file, character device or FIFO)", path);
 	/* not an input, not another output (a descriptor path above writes
 	 * through standard output's own file: the guard notes that one) */
 	if ((rc = cc_guard_output(path, exists ? &st : NULL, &o->guard, err)) < 0)
 		return rc;
 	if (exists && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
-		return oerr(err, errno, "cannot write %s: %s", path);
+		return oerr(err, errno, "%s: cannot write: %s", path);
 	/* a regular file or a new name: rename onto the file itself, so a
 	 * symbolic link keeps pointing at the new contents */
 	struct stat lst;
 	if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
 		char *real = realpath(path, NULL);
 		if (!real)
-			return oerr(err, errno, "cannot resolve %s: %s", path);
+			return oerr(err, errno, "%s: cannot resolve: %s", path);
 		free(o->path);
 		o->path = real;
 	}
@@ -202,16 +202,16 @@ static int open_path(struct cc_outfile *o, const char *path, struct citcat_errin
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	}
 	int fd = mkostemp(o->tmp, O_CLOEXEC), e = 0;
-	const char *why = "cannot create %s: %s";
+	const char *why = "%s: cannot create: %s";
 	if (fd >= 0 && exists) {
 		/* the replaced file's owner, then its mode (a chown clears
 		 * set-id bits); a file whose owner cannot be kept stays */
 		if ((st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) != 0) {
 			e = errno;
-			why = "cannot keep the owner of %s: %s; not replacing it";
+			why = "%s: cannot keep its owner: %s; not replacing it";
 		} else if (fchmod(fd, st.st_mode & 07777) != 0) {
 			e = errno;
-			why = "cannot keep the mode of %s: %s; not replacing it";
+			why = "%s: cannot keep its mode: %s; not replacing it";
 		}
 	} else if (fd >= 0) { /* mkstemp makes 0600; give a new file the usual mode */
 		mode_t um = umask(0);
@@ -300,7 +300,7 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int wrap, struct 
 		size_t n = LZ4F_compressBegin(o->cctx, o->zbuf, o->zcap, &prefs);
 		if (LZ4F_isError(n) || raw(o, o->zbuf, n)) {
 			cc_outfile_abort(o);
-			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot write %s", path ? path : "(memory)");
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "%s: cannot write", path ? path : "(memory)");
 		}
 	} else if (wrap) {
 		cc_outfile_abort(o);
@@ -380,26 +380,26 @@ int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err)
 	int rc = end_frame(o), e = rc == CITCAT_ERR_IO ? o->err_errno : 0;
 	const char *name = o->path ? o->path : "standard output";
 	if (rc)
-		citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", name,
+		citcat_errinfo_set(err, rc, UINT64_MAX, "%s: writing failed: %s", name,
 				   rc == CITCAT_ERR_IO ? strerror(e) : citcat_errstr(rc));
 	if (o->f == stdout) {
 		if (fflush(stdout) != 0 && !rc)
-			rc = oerr(err, e = errno, "writing %s failed: %s", name);
+			rc = oerr(err, e = errno, "%s: writing failed: %s", name);
 	} else if (o->f) {
 		/* the bytes reach the disk before the name does (fsync policy,
 		 * outfile.h): after a crash the name holds the old file or the
 		 * new one, never a part */
 		if (!rc && !o->direct && o->sync && (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0))
-			rc = oerr(err, e = errno, "writing %s failed: %s", name);
+			rc = oerr(err, e = errno, "%s: writing failed: %s", name);
 		if (fclose(o->f) != 0 && !rc)
-			rc = oerr(err, e = errno, "writing %s failed: %s", name);
+			rc = oerr(err, e = errno, "%s: writing failed: %s", name);
 		o->f = NULL;
 		if (!o->direct) {
 			int why;
 			if (!rc && (why = still_renamable(o)) != 0)
-				rc = oerr(err, e = why, "not replacing %s: %s (it is no longer the regular file it was: it changed while citcat wrote)", name);
+				rc = oerr(err, e = why, "%s: not replacing it: %s (it is no longer the regular file it was: it changed while citcat wrote)", name);
 			if (!rc && rename(o->tmp, o->path) != 0)
-				rc = oerr(err, e = errno, "cannot rename into %s: %s", name);
+				rc = oerr(err, e = errno, "%s: cannot rename into place: %s", name);
 			if (rc)
 				unlink(o->tmp);
 		}
@@ -467,4 +467,13 @@ FILE *cc_outfile_stream(struct cc_outfile *o)
 {
 	cookie_io_functions_t io = {NULL, cookie_write, NULL, NULL};
 	return o ? fopencookie(o, "w", io) : NULL;
+}
+
+int cc_outfile_errinfo(const struct cc_outfile *o, struct citcat_errinfo *err)
+{
+	if (!o || !o->error)
+		return 0;
+	const char *name = o->path ? o->path : o->to_mem ? "(memory)" : "standard output";
+	return citcat_errinfo_set(err, o->error, UINT64_MAX, "%s: writing failed: %s", name,
+				  o->error == CITCAT_ERR_IO ? strerror(o->err_errno ? o->err_errno : EIO) : citcat_errstr(o->error));
 }

@@ -83,6 +83,10 @@ void cc_outfile_abort(struct cc_outfile *o);
  * WERR says how, copied to ERR, which may be NULL) the output is removed,
  * otherwise committed.  Frees O.  Returns RC or cc_outfile_commit's code. */
 int cc_outfile_finish(struct cc_outfile *o, int rc, const struct citcat_errinfo *werr, struct citcat_errinfo *err);
+/* After a failed cc_outfile_write: fills ERR with "PATH: writing failed:
+ * REASON" (the first failed write's errno) and returns the error code; 0
+ * when O has none. */
+int cc_outfile_errinfo(const struct cc_outfile *o, struct citcat_errinfo *err);
 /* A stdio stream whose bytes go to O (fopencookie), for code that prints:
  * fclose it (which flushes into O) before committing or aborting O.  A
  * write error of O makes the stream's writes fail with O's errno.  NULL

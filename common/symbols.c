@@ -27,6 +27,7 @@ struct citcat_symbols {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	int has_lines;
+	char warning[160]; /* "" or why names will be missing */
 	struct sym_slot slot[SYM_SLOTS];
 };
 
@@ -89,9 +90,19 @@ int citcat_symbols_open_flags(struct citcat_symbols **sp, const char *path, unsi
 	}
 	Dwarf_Addr bias;
 	s->has_lines = dwfl_module_getdwarf(s->mod, &bias) != NULL;
+	/* a symbol table that does not read gives no names: say so once
+	 * rather than leave every name out silently (issue 29) */
+	int nsym = dwfl_module_getsymtab(s->mod);
+	if (nsym < 0)
+		snprintf(s->warning, sizeof s->warning, "its symbol table does not read (%s): no function names",
+			 dwfl_errmsg(-1));
+	else if (nsym == 0)
+		snprintf(s->warning, sizeof s->warning, "it has no symbol table (stripped?): no function names");
 	*sp = s;
 	return 0;
 }
+
+const char *citcat_symbols_warning(const struct citcat_symbols *s) { return s && s->warning[0] ? s->warning : NULL; }
 
 void citcat_symbols_close(struct citcat_symbols *s)
 {

@@ -41,6 +41,9 @@ int citcat_symbols_open_flags(struct citcat_symbols **s, const char *path, unsig
 void citcat_symbols_close(struct citcat_symbols *s);
 /* Whether the ELF has DWARF line tables (1) or not (0). */
 int citcat_symbols_has_lines(const struct citcat_symbols *s);
+/* Why lookups will find no function names (a symbol table that does not
+ * read, or none), or NULL. */
+const char *citcat_symbols_warning(const struct citcat_symbols *s);
 
 /* Fills LOC for ADDR.  Returns 1 when a function or a source line was
  * found, 0 when neither (LOC is then all NULL / 0), CITCAT_ERR_INVAL for

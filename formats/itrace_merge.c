@@ -75,8 +75,9 @@ static int decode_chunk(const struct cc_stored_chunk *c, uint16_t version, const
 	return rc < 0 ? rc : 0;
 }
 
-/* Decodes the whole of PATH record by record; the count into *N. */
-static int check_all(const char *path, uint64_t *n, struct citcat_errinfo *err)
+/* Decodes the whole of PATH record by record; the count into *N.  STOP is
+ * polled every 65536 records (the reads poll the stop flag too). */
+static int check_all(const char *path, uint64_t *n, int (*stop)(void *), void *stop_ctx, struct citcat_errinfo *err)
 {
 	struct citcat_itrace_reader *r;
 	static struct citcat_itrace_rec rec;
@@ -85,7 +86,10 @@ static int check_all(const char *path, uint64_t *n, struct citcat_errinfo *err)
 	if (!rc) {
 		citcat_itrace_reader_dma(r, 1);
 		while ((rc = citcat_itrace_next(r, &rec)) == 1)
-			++*n;
+			if ((++*n & 0xffff) == 0 && stop && stop(stop_ctx)) {
+				citcat_itrace_reader_close(r);
+				return citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			}
 	}
 	if (rc < 0)
 		*err = *citcat_itrace_reader_error(r);
@@ -106,6 +110,13 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 	size_t i = 0;
 	memset(res, 0, sizeof *res);
 	memset(err, 0, sizeof *err);
+	/* each input's chunks (headers, checksums included), hashed: two
+	 * inputs with the same chunks are one segment given twice */
+	uint64_t *print = calloc(nin ? nin : 1, sizeof *print);
+	if (!print) {
+		*err_input = nin;
+		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	}
 	for (; i < nin && !rc; i++) {
 		if ((rc = cc_reader_open(&r, in[i], MAGIC, CITCAT_ITRACE_VERSION))) {
 			*err = *cc_reader_error(r);
@@ -141,7 +152,14 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		struct edge first = {0};
 		uint64_t nrec = 0, nch = 0;
 		int k;
+		XXH64_state_t *hs = XXH64_createState();
+		if (!hs) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			break;
+		}
+		XXH64_reset(hs, 0);
 		while ((k = cc_reader_next_stored(r, &c)) == 1) {
+			XXH64_update(hs, c.hdr, 24);
 			if (stop && stop(stop_ctx)) {
 				rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
 				break;
@@ -172,6 +190,8 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 			nrec += c.nrec;
 			nch++;
 		}
+		print[i] = XXH64_digest(hs);
+		XXH64_freeState(hs);
 		if (rc)
 			break;
 		if (k < 0) {
@@ -183,6 +203,14 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		r = NULL;
 		if (!nch)
 			continue; /* an empty input: no seam of its own */
+		for (size_t j = 0; j < i; j++)
+			if (print[j] == print[i]) {
+				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
+							"holds the same chunks as %s: one segment given twice", in[j]);
+				break;
+			}
+		if (rc)
+			break;
 		/* the seam with the input before: it ends at a checkpoint's start
 		 * point, and this one starts at the PC after it */
 		if (prev_any && first.any_insn && first.first_pc != prev.last_next) {
@@ -207,7 +235,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		}
 		if (check) {
 			uint64_t n;
-			if ((rc = check_all(in[i], &n, err)))
+			if ((rc = check_all(in[i], &n, stop, stop_ctx, err)))
 				break;
 			if (n != nrec) {
 				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
@@ -224,6 +252,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 	}
 	cc_reader_close(r);
 	free(last);
+	free(print);
 	if (rc) {
 		*err_input = i < nin ? i : nin;
 		cc_writer_abort(w);
