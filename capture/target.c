@@ -26,6 +26,7 @@
 #include "core.h"
 #include "replay_block.h"
 #include "image.h"
+#include "container.h"
 #include "input.h"
 #include "itrace.h"
 #include "target_int.h"
@@ -1272,7 +1273,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 		if (cfg->daf_path &&
 		    (rc = citcat_daf_writer_open_isa(&t->daf, cfg->daf_path, cfg->daf_raw ? CITCAT_DAF_RAW : CITCAT_DAF_DIFF, m7))) {
-			fail(t, rc, "%s: cannot create the DAF trace: %s", cfg->daf_path, citcat_errstr(rc));
+			fail(t, rc, "%s", cc_writer_open_error()->msg);
 			goto out;
 		}
 		struct core_hooks hooks = {hook_code, hook_mem,
@@ -1414,10 +1415,11 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 	}
 	if (t->daf) {
+		struct citcat_errinfo de = *citcat_daf_writer_error(t->daf); /* an earlier write's failure */
 		rc = citcat_daf_writer_close(t->daf);
 		t->daf = NULL;
 		if (rc) {
-			fail(t, rc, "%s: writing the DAF trace failed", cfg->daf_path);
+			fail(t, rc, "%s", de.code && de.msg[0] ? de.msg : cc_writer_open_error()->msg);
 			goto out;
 		}
 	}

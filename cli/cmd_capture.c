@@ -350,6 +350,7 @@ int cmd_capture(int argc, char **argv)
 		   : stdout;
 	struct cc_outfile *uo = NULL;
 	struct citcat_errinfo err;
+	cc_outfile_commit_on_stop(1); /* interrupted, the outputs are valid up to there (exit status 3) */
 	if (uart_out && cc_outfile_open(&uo, uart_out, 0, &err))
 		return cli_errinfo(uart_out, &err);
 	struct cli_progress pr;

@@ -40,8 +40,6 @@ static int parse_io(const char *cmd, const char *help, int argc, char **argv, co
 	}
 	if (!*in || !*out)
 		return cli_usage_error(cmd, "need RUN.cat and -o OUT");
-	if (strcmp(*in, "-") == 0)
-		return cli_usage_error(cmd, "the CAT must be a file (it is read twice), not standard input");
 	return cli_check_distinct(in, 1, out, 1);
 }
 

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char plan_help[] =
@@ -190,13 +191,24 @@ static int cat_line(char *line, size_t cap, uint64_t k, const char *qs, const st
 			(unsigned long long)k, qc, qs);
 }
 
+/* Whether PATH can be written into a job line: a regular file (the jobs
+ * read it again, later, elsewhere), not "-" or a FIFO. */
+static int plan_file(const char *path)
+{
+	struct stat st;
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* plan RUN.ims RUN.aes: one replay --segment K line per segment of the
  * bundles (common/SEGIDX.md), each opening its segment through the index. */
 static int plan_bundles(const char *ims, const char *aes, const char *verify, const char *out, const char *prefix,
 			const char *tool)
 {
-	if (strcmp(ims, "-") == 0 || strcmp(aes, "-") == 0 || (verify && strcmp(verify, "-") == 0))
-		return cli_usage_error("plan", "the inputs must be files (every job reads them), not standard input");
+	const char *files[] = {ims, aes, verify};
+	for (int k = 0; k < 3; k++)
+		if (files[k] && !plan_file(files[k]))
+			return cli_usage_error("plan", "%s: the inputs must be regular files (every job reads them again), not "
+						       "standard input or a FIFO", files[k]);
 	const char *ins[] = {ims, aes, verify};
 	if (cli_check_distinct(ins, verify ? 3 : 2, &out, 1))
 		return EXIT_USAGE;
@@ -252,8 +264,9 @@ int cmd_plan(int argc, char **argv)
 		return plan_bundles(cat, aes, verify, out, prefix, tool);
 	if (verify)
 		return cli_usage_error("plan", "--verify goes with RUN.ims RUN.aes (the RUN.cat form verifies against RUN.cat)");
-	if (strcmp(cat, "-") == 0)
-		return cli_usage_error("plan", "the CAT must be a file (every job reads it), not standard input");
+	if (!plan_file(cat))
+		return cli_usage_error("plan", "%s: the CAT must be a regular file (every job reads it again), not standard "
+					       "input or a FIFO", cat);
 	if (cli_check_distinct(&cat, 1, &out, 1))
 		return EXIT_USAGE;
 	char stem[4096];

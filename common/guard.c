@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { G_FREE, G_INPUT, G_OUTPUT, G_STDOUT };
+enum { G_FREE, G_INPUT, G_OUTPUT, G_STDOUT, G_OWN };
 
 struct gent {
 	dev_t dev;
@@ -105,7 +105,7 @@ int cc_guard_input(const char *path, int fd, struct citcat_errinfo *err)
 						shown(e->path, e->kind));
 			break;
 		}
-		known |= strcmp(e->path, path) == 0;
+		known |= strcmp(e->path, path) == 0 || e->kind == G_OWN; /* a file this command wrote is its own */
 	}
 	if (!rc && !known)
 		add(G_INPUT, path, &st, NULL);
@@ -144,6 +144,19 @@ int cc_guard_output(const char *path, const struct stat *st, void **token, struc
 		free(name);
 	pthread_mutex_unlock(&mu);
 	return rc;
+}
+
+void cc_guard_own(const char *path)
+{
+	struct stat st;
+	if (!enabled || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	pthread_mutex_lock(&mu);
+	for (struct gent *e = bucket[hash(st.st_dev, st.st_ino)]; e; e = e->next)
+		if (e->dev == st.st_dev && e->ino == st.st_ino && (e->kind == G_INPUT || e->kind == G_OWN))
+			e->kind = G_OWN; /* an input noted before of the same file can no longer be it */
+	add(G_OWN, path, &st, NULL);
+	pthread_mutex_unlock(&mu);
 }
 
 void cc_guard_output_done(void *token)

@@ -8,7 +8,8 @@
  * output is being written is checked against that output, so the order in
  * which a command opens its files does not matter.  Inputs stay noted after
  * they are closed (a command may read a file whole, then write): an entry
- * counts while its path still names the same file.  Only regular files are
+ * counts while its path still names the same file, and not for a file the
+ * command wrote itself (cc_guard_own).  Only regular files are
  * noted: devices and FIFOs store nothing that could be lost.
  *
  * Off until cc_guard_enable: the CLI turns it on for every command; a
@@ -34,6 +35,11 @@ int cc_guard_input(const char *path, int fd, struct citcat_errinfo *err);
 int cc_guard_output(const char *path, const struct stat *st, void **token, struct citcat_errinfo *err);
 /* The output of TOKEN is committed or abandoned (accepts NULL). */
 void cc_guard_output_done(void *token);
+/* PATH is a file this process has just written whole (an outfile's
+ * commit): reading it later and replacing it again is allowed, since
+ * nothing the user had is lost (a benchmark's scratch file, replay --jobs'
+ * segments). */
+void cc_guard_own(const char *path);
 /* Forgets every input and output (for tests). */
 void cc_guard_reset(void);
 

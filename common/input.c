@@ -17,10 +17,11 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+struct pipe_src;
 struct cc_input {
 	int fd;        /* the file read, or -1 */
-	int stdin_stream; /* fd 0, a pipe read once (see "standard input") */
-	size_t head_pos;  /* stdin_stream: bytes of the kept head read */
+	struct pipe_src *pipe; /* a source read once that this input streams (see below) */
+	size_t head_pos;       /* PIPE: bytes of its kept head read */
 	const uint8_t *mem;
 	size_t memlen, mempos;
 	int wrap;
@@ -120,35 +121,52 @@ static int fail(struct cc_input *in, int code, uint64_t off, const char *fmt, ..
 	return code;
 }
 
-/* ---- standard input ----
+/* ---- standard input and FIFOs: sources that can be read only once ----
  *
- * One state for the process.  A regular file (a shell's `< FILE`) is read
- * again from its start offset by every open, each with an offset of its
- * own.  Anything else (a pipe, a terminal, a FIFO) is copied at its first
- * open into an unlinked temporary file that takes descriptor 0's place
- * (spooling), unless the command asked for streaming: then the first open
- * reads the pipe itself, and the bytes of the first CC_INPUT_STDIN_REPLAY
- * are kept, so that a later open (the reader after the format was
- * recognised) reads them again and goes on with the pipe. */
+ * One table for the process, an entry per source: standard input ("-"),
+ * and each FIFO a path names (by st_dev, st_ino).  Standard input that is
+ * a regular file (a shell's `< FILE`) is read again from its start offset
+ * by every open, each with an offset of its own.  Anything else (a pipe, a
+ * terminal, a FIFO) is copied at its first open into an unlinked temporary
+ * file that then stands for it (spooling), unless the command asked for
+ * streaming: then the first open reads the source itself, and its first
+ * CC_INPUT_STDIN_REPLAY bytes are kept, so that a later open (the reader
+ * after the format was recognised) reads them again and goes on with the
+ * source.  A reader that needs a file (CC_IN_FILE) spools it first. */
 enum { SI_UNKNOWN, SI_FILE, SI_STREAM };
+struct pipe_src {
+	int used, is_stdin;
+	dev_t dev; /* a FIFO's */
+	ino_t ino;
+	int fd;    /* the source (fd 0, the FIFO), or the spooled copy; -1 before the first open */
+	int kind;
+	off_t start;              /* SI_FILE: where reading starts */
+	uint8_t *head;            /* SI_STREAM: the source's first bytes */
+	size_t len;               /* bytes in HEAD */
+	int lost;                 /* SI_STREAM: bytes beyond HEAD were consumed */
+	struct cc_input *owner;   /* SI_STREAM: the input reading the source now */
+	uint64_t read;            /* SI_STREAM: bytes read from the source */
+};
+#define PIPE_SRCS 16
 static pthread_mutex_t si_mu = PTHREAD_MUTEX_INITIALIZER;
-static int si_mode = CC_STDIN_SPOOL, si_kind;
-static off_t si_start;
-static uint8_t *si_head;      /* streaming: the first bytes of the pipe */
-static size_t si_len;         /* bytes in si_head */
-static int si_lost;           /* streaming: bytes beyond si_head were consumed */
-static struct cc_input *si_owner; /* streaming: the input reading the pipe now */
-static uint64_t si_read;          /* streaming: bytes read from the pipe */
+static int si_mode = CC_STDIN_SPOOL;
+static struct pipe_src srcs[PIPE_SRCS];
 
 void cc_input_stdin_mode(int mode) { si_mode = mode; }
 
 uint64_t cc_input_stdin_bytes(void)
 {
 	pthread_mutex_lock(&si_mu);
-	uint64_t n = si_read;
+	uint64_t n = 0;
 	struct stat st;
-	if (si_kind == SI_FILE && fstat(0, &st) == 0)
-		n = (uint64_t)st.st_size > (uint64_t)si_start ? (uint64_t)st.st_size - (uint64_t)si_start : 0;
+	for (int i = 0; i < PIPE_SRCS; i++) {
+		struct pipe_src *p = &srcs[i];
+		if (!p->used || !p->is_stdin)
+			continue;
+		n = p->read;
+		if (p->kind == SI_FILE && fstat(p->fd, &st) == 0)
+			n = (uint64_t)st.st_size > (uint64_t)p->start ? (uint64_t)st.st_size - (uint64_t)p->start : 0;
+	}
 	pthread_mutex_unlock(&si_mu);
 	return n;
 }
@@ -174,161 +192,195 @@ static ssize_t read_polled(int fd, void *buf, size_t n)
 	}
 }
 
-/* Copies descriptor 0 (NHEAD bytes already read into HEAD first) into an
- * unlinked temporary file that then becomes descriptor 0. */
-static int stdin_spool(const uint8_t *head, size_t nhead, struct citcat_errinfo *err)
+static const char *src_name(const struct pipe_src *p) { return p->is_stdin ? "standard input" : "the FIFO"; }
+
+/* Copies source P (NHEAD bytes already read into HEAD first, then what is
+ * left of P->fd) into an unlinked temporary file, which becomes P's. */
+static int src_spool(struct pipe_src *p, const uint8_t *head, size_t nhead, struct citcat_errinfo *err)
 {
 	const char *dir = getenv("TMPDIR");
 	if (!dir || !*dir)
 		dir = "/tmp";
 	char name[4096];
-	snprintf(name, sizeof name, "%s/citcat-stdin-XXXXXX", dir);
+	snprintf(name, sizeof name, "%s/citcat-input-XXXXXX", dir);
 	int fd = mkostemp(name, O_CLOEXEC);
 	if (fd < 0)
 		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
-					  "cannot copy standard input (a pipe; it is read more than once) to %s: %s", dir,
+					  "cannot copy %s (read more than once, or by seeking) to %s: %s", src_name(p), dir,
 					  strerror(errno));
 	unlink(name);
 	uint8_t *b = malloc(CC_INPUT_BUF);
 	int rc = b ? 0 : citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-	const uint8_t *p = head;
+	const uint8_t *q = head;
 	ssize_t k = (ssize_t)nhead;
 	while (!rc) {
 		for (ssize_t done = 0; done < k && !rc;) {
-			ssize_t w = write(fd, p + done, (size_t)(k - done));
-			if (w < 0 && errno == EINTR)
+			ssize_t w = write(fd, q + done, (size_t)(k - done));
+			if (w < 0 && errno == EINTR && !cc_stop_requested())
 				continue;
 			if (w <= 0)
-				rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
-							"copying standard input to a temporary file in %s failed: %s", dir,
-							strerror(w < 0 ? errno : ENOSPC));
+				rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "copying %s to a temporary file in %s failed: %s",
+							src_name(p), dir, strerror(w < 0 ? errno : ENOSPC));
 			done += w > 0 ? w : 0;
 		}
-		if (rc || (k = read_polled(0, b, CC_INPUT_BUF)) == 0)
+		if (rc || (k = read_polled(p->fd, b, CC_INPUT_BUF)) == 0)
 			break;
 		if (k == -2)
 			rc = stop_err(err);
 		else if (k < 0)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "reading standard input failed: %s",
-						strerror(errno));
-		p = b;
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "reading %s failed: %s", src_name(p), strerror(errno));
+		q = b;
 	}
 	free(b);
-	if (!rc && (lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, 0) < 0))
-		rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot put the copy of standard input in place: %s",
-					strerror(errno));
-	close(fd);
-	return rc;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	if (!p->is_stdin)
+		close(p->fd); /* the FIFO: the copy stands for it from now on */
+	p->fd = fd;
+	p->kind = SI_FILE;
+	p->start = 0;
+	free(p->head);
+	p->head = NULL;
+	p->len = 0;
+	return 0;
 }
 
-/* A descriptor of its own on standard input, a regular file, at its start. */
-static int stdin_reopen(struct citcat_errinfo *err)
+/* A descriptor of its own on P's regular file, at its start. */
+static int src_reopen(const struct pipe_src *p, struct citcat_errinfo *err)
 {
-	int fd = open("/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", p->fd);
+	int fd = open(proc, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		fd = fcntl(0, F_DUPFD_CLOEXEC, 3); /* no /proc: shares the offset, but readers of "-" take turns */
-	if (fd < 0 || lseek(fd, si_start, SEEK_SET) < 0) {
+		fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 3); /* no /proc: shares the offset, but readers take turns */
+	if (fd < 0 || lseek(fd, p->start, SEEK_SET) < 0) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input again: %s", strerror(e));
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read %s again: %s", src_name(p), strerror(e));
 	}
 	return fd;
 }
 
-/* Opens "-" for IN (NULL: a descriptor is wanted, FLAGS has CC_IN_FILE or
- * the caller needs one): a descriptor >= 0, or STDIN_STREAM_FD when IN
- * reads the pipe itself, or an error. */
+/* Opens source P for IN (NULL: a descriptor is wanted): a descriptor >= 0,
+ * or STDIN_STREAM_FD when IN reads the source itself, or an error.  PATH:
+ * the FIFO's path (its first open), NULL for standard input. */
 #define STDIN_STREAM_FD (-1000)
-static int stdin_open(struct cc_input *in, unsigned flags, struct citcat_errinfo *err)
+static int src_open(struct pipe_src *p, const char *path, struct cc_input *in, unsigned flags, struct citcat_errinfo *err)
 {
-	pthread_mutex_lock(&si_mu);
 	int rc = 0;
-	if (si_kind == SI_UNKNOWN) {
+	if (p->kind == SI_UNKNOWN) {
 		struct stat st;
-		if (fstat(0, &st) != 0)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input: %s", strerror(errno));
-		else if (S_ISDIR(st.st_mode))
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input: %s", strerror(EISDIR));
-		else if (S_ISREG(st.st_mode)) {
-			si_kind = SI_FILE;
-			off_t at = lseek(0, 0, SEEK_CUR);
-			si_start = at > 0 ? at : 0;
-		} else if (si_mode == CC_STDIN_STREAM && !(flags & CC_IN_FILE)) {
-			si_kind = SI_STREAM;
-		} else if (!(rc = stdin_spool(NULL, 0, err))) {
-			si_kind = SI_FILE;
-			si_start = 0;
+		if (path) { /* a FIFO's open waits for a writer; Ctrl-C ends the wait */
+			while ((p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0 && errno == EINTR)
+				if (cc_stop_requested())
+					return stop_err(err);
+			if (p->fd < 0)
+				return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+		} else {
+			p->fd = 0;
 		}
+		if (fstat(p->fd, &st) != 0)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read %s: %s", src_name(p), strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read %s: %s", src_name(p), strerror(EISDIR));
+		else if (S_ISREG(st.st_mode)) {
+			p->kind = SI_FILE;
+			off_t at = lseek(p->fd, 0, SEEK_CUR);
+			p->start = at > 0 ? at : 0;
+		} else if (si_mode == CC_STDIN_STREAM && !(flags & CC_IN_FILE)) {
+			p->kind = SI_STREAM;
+		} else {
+			rc = src_spool(p, NULL, 0, err);
+		}
+		if (rc && path && p->fd >= 0) {
+			close(p->fd);
+			p->fd = -1;
+		}
+		if (rc)
+			return rc;
 	}
-	if (!rc && si_kind == SI_STREAM && !in && !(flags & CC_IN_FILE)) {
-		/* a descriptor to stream: standard input itself, once */
-		if (si_lost || si_owner || si_len)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
-						"standard input (a pipe) was read already and cannot be read again here: "
-						"give a file instead of -");
-		else if ((rc = fcntl(0, F_DUPFD_CLOEXEC, 3)) < 0)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input: %s", strerror(errno));
-		else
-			si_lost = 1;
-		pthread_mutex_unlock(&si_mu);
+	if (p->kind == SI_STREAM && !in && !(flags & CC_IN_FILE)) {
+		/* a descriptor to stream: the source itself, once */
+		if (p->lost || p->owner || p->len)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s (a pipe) was read already and cannot be read again here: give a file", src_name(p));
+		if ((rc = fcntl(p->fd, F_DUPFD_CLOEXEC, 3)) < 0)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read %s: %s", src_name(p), strerror(errno));
+		p->lost = 1;
 		return rc;
 	}
-	if (!rc && si_kind == SI_STREAM && (flags & CC_IN_FILE)) {
-		/* a reader that needs a file after one that streamed */
-		if (si_lost || si_owner)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
-						"standard input (a pipe) was read already and cannot be read again here: "
-						"give a file instead of -");
-		else if (!(rc = stdin_spool(si_head, si_len, err))) {
-			si_kind = SI_FILE;
-			si_start = 0;
-			free(si_head);
-			si_head = NULL;
-			si_len = 0;
-		}
+	if (p->kind == SI_STREAM && (flags & CC_IN_FILE)) { /* a reader that needs a file after one that streamed */
+		if (p->lost || p->owner)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s (a pipe) was read already and cannot be read again here: give a file", src_name(p));
+		if ((rc = src_spool(p, p->head, p->len, err)))
+			return rc;
 	}
-	if (!rc && si_kind == SI_STREAM) {
-		if (si_owner || si_lost)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
-						"standard input (a pipe) %s and cannot be read again: give a file instead of -",
-						si_owner ? "is being read already" : "was read already");
-		else {
-			si_owner = in;
-			in->stdin_stream = 1;
-			rc = STDIN_STREAM_FD;
-		}
-	} else if (!rc && si_kind == SI_FILE) {
-		rc = stdin_reopen(err);
+	if (p->kind == SI_STREAM) {
+		if (p->owner || p->lost)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s (a pipe) %s and cannot be read again: give a file", src_name(p),
+						  p->owner ? "is being read already" : "was read already");
+		p->owner = in;
+		in->pipe = p;
+		return STDIN_STREAM_FD;
 	}
+	return src_reopen(p, err);
+}
+
+/* The table entry of "-" (DEV, INO unused) or of the FIFO (DEV, INO). */
+static struct pipe_src *src_find(int is_stdin, dev_t dev, ino_t ino)
+{
+	for (int i = 0; i < PIPE_SRCS; i++)
+		if (srcs[i].used && srcs[i].is_stdin == is_stdin && (is_stdin || (srcs[i].dev == dev && srcs[i].ino == ino)))
+			return &srcs[i];
+	for (int i = 0; i < PIPE_SRCS; i++)
+		if (!srcs[i].used) {
+			srcs[i] = (struct pipe_src){.used = 1, .is_stdin = is_stdin, .dev = dev, .ino = ino, .fd = -1};
+			return &srcs[i];
+		}
+	return NULL;
+}
+
+static int pipe_open(int is_stdin, const char *path, const struct stat *st, struct cc_input *in, unsigned flags,
+		     struct citcat_errinfo *err)
+{
+	pthread_mutex_lock(&si_mu);
+	struct pipe_src *p = src_find(is_stdin, st ? st->st_dev : 0, st ? st->st_ino : 0);
+	int rc = p ? src_open(p, is_stdin ? NULL : path, in, flags, err)
+		   : citcat_errinfo_set(err, CITCAT_ERR_LIMIT, UINT64_MAX, "too many FIFOs open at once");
 	pthread_mutex_unlock(&si_mu);
 	return rc;
 }
 
-/* Streaming standard input: the kept head first, then the pipe. */
-static long stdin_read(struct cc_input *in, uint8_t *dst, size_t n)
+/* Streaming a source: the kept head first, then the source. */
+static long pipe_read(struct cc_input *in, uint8_t *dst, size_t n)
 {
 	pthread_mutex_lock(&si_mu);
+	struct pipe_src *p = in->pipe;
 	long k;
-	if (in->head_pos < si_len) {
-		k = (long)(si_len - in->head_pos < n ? si_len - in->head_pos : n);
-		memcpy(dst, si_head + in->head_pos, (size_t)k);
+	if (in->head_pos < p->len) {
+		k = (long)(p->len - in->head_pos < n ? p->len - in->head_pos : n);
+		memcpy(dst, p->head + in->head_pos, (size_t)k);
 		in->head_pos += (size_t)k;
 	} else {
-		ssize_t r = read_polled(0, dst, n);
-		si_read += r > 0 ? (uint64_t)r : 0;
-		if (r > 0 && !si_lost && si_len + (size_t)r <= CC_INPUT_STDIN_REPLAY) {
-			uint8_t *h = si_head ? si_head : malloc(CC_INPUT_STDIN_REPLAY);
+		ssize_t r = read_polled(p->fd, dst, n);
+		p->read += r > 0 ? (uint64_t)r : 0;
+		if (r > 0 && !p->lost && p->len + (size_t)r <= CC_INPUT_STDIN_REPLAY) {
+			uint8_t *h = p->head ? p->head : malloc(CC_INPUT_STDIN_REPLAY);
 			if (h) {
-				si_head = h;
-				memcpy(si_head + si_len, dst, (size_t)r);
-				si_len += (size_t)r;
-				in->head_pos = si_len;
+				p->head = h;
+				memcpy(p->head + p->len, dst, (size_t)r);
+				p->len += (size_t)r;
+				in->head_pos = p->len;
 			} else {
-				si_lost = 1;
+				p->lost = 1;
 			}
 		} else if (r > 0) {
-			si_lost = 1;
+			p->lost = 1;
 		}
 		k = r == -2 ? -2 : r < 0 ? -1 : (long)r;
 	}
@@ -351,7 +403,7 @@ static long raw_read(struct cc_input *in, uint8_t *dst, size_t n)
 		in->mempos += k;
 		return (long)k;
 	}
-	long k = in->stdin_stream ? stdin_read(in, dst, n) : (long)read_polled(in->fd, dst, n);
+	long k = in->pipe ? pipe_read(in, dst, n) : (long)read_polled(in->fd, dst, n);
 	if (k == -2) {
 		stop_err(&in->err);
 		in->failed = CITCAT_ERR_INTERRUPTED;
@@ -640,11 +692,18 @@ static const char *type_name(mode_t m)
 static int open_checked(const char *path, unsigned flags, struct cc_input *in, struct stat *st,
 			struct citcat_errinfo *err)
 {
-	int fd;
+	int fd, piped = 0;
 	if (strcmp(path, "-") == 0) {
 		if (flags & CC_IN_RECORDED)
 			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "'-' is not a file name here");
-		fd = stdin_open(in, flags, err);
+		fd = pipe_open(1, NULL, NULL, in, flags, err);
+		piped = 1;
+	} else if (stat(path, st) == 0 && S_ISFIFO(st->st_mode) && !(flags & CC_IN_RECORDED)) {
+		/* a FIFO the user named: read once, like standard input */
+		fd = pipe_open(0, path, st, in, flags, err);
+		piped = 1;
+	}
+	if (piped) {
 		if (fd == STDIN_STREAM_FD) {
 			memset(st, 0, sizeof *st);
 			st->st_mode = S_IFIFO;
@@ -666,8 +725,8 @@ static int open_checked(const char *path, unsigned flags, struct cc_input *in, s
 						  "regular file", type_name(st->st_mode));
 		if (!S_ISREG(st->st_mode) && (flags & CC_IN_FILE))
 			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
-						  "%s: this input is read by seeking, so it must be a regular file (or - for "
-						  "standard input, which is then copied)", type_name(st->st_mode));
+						  "%s: this input is read by seeking, so it must be a regular file (or a FIFO or "
+						  "-, which are then copied)", type_name(st->st_mode));
 		for (;;) {
 			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 					(flags & (CC_IN_RECORDED | CC_IN_FILE) ? O_NONBLOCK : 0)); /* never waits on a FIFO swapped in */
@@ -685,13 +744,13 @@ static int open_checked(const char *path, unsigned flags, struct cc_input *in, s
 		close(fd);
 		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read: %s", strerror(e));
 	}
-	if (strcmp(path, "-") != 0 && (flags & (CC_IN_RECORDED | CC_IN_FILE)) &&
+	if (!piped && (flags & (CC_IN_RECORDED | CC_IN_FILE)) &&
 	    (!S_ISREG(now.st_mode) || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
 		close(fd); /* replaced between the stat and the open */
 		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "changed while being opened: %s",
 					  type_name(now.st_mode));
 	}
-	if (flags & (CC_IN_RECORDED | CC_IN_FILE))
+	if (!piped && (flags & (CC_IN_RECORDED | CC_IN_FILE)))
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	*st = now;
 	int rc = cc_guard_input(path, fd, err);
@@ -778,10 +837,10 @@ void cc_input_close(struct cc_input *in)
 		return;
 	if (in->fd >= 0 && !in->mem)
 		close(in->fd);
-	if (in->stdin_stream) {
+	if (in->pipe) {
 		pthread_mutex_lock(&si_mu);
-		if (si_owner == in)
-			si_owner = NULL;
+		if (in->pipe->owner == in)
+			in->pipe->owner = NULL;
 		pthread_mutex_unlock(&si_mu);
 	}
 	LZ4F_freeDecompressionContext(in->lz4);

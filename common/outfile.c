@@ -373,13 +373,18 @@ static int still_renamable(const struct cc_outfile *o)
 	return errno == ENOENT ? 0 : errno;
 }
 
+static int commit_on_stop;
+void cc_outfile_commit_on_stop(int yes) { commit_on_stop = yes; }
+
 int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err)
 {
 	if (!o)
 		return CITCAT_ERR_INVAL;
 	int rc = end_frame(o), e = rc == CITCAT_ERR_IO ? o->err_errno : 0;
 	const char *name = o->path ? o->path : "standard output";
-	if (rc)
+	if (!rc && o->tmp && !o->direct && cc_stop_requested() && !commit_on_stop) /* interrupted: nothing replaced */
+		rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "%s: not written: interrupted", name);
+	if (rc && rc != CITCAT_ERR_INTERRUPTED)
 		citcat_errinfo_set(err, rc, UINT64_MAX, "%s: writing failed: %s", name,
 				   rc == CITCAT_ERR_IO ? strerror(e) : citcat_errstr(rc));
 	if (o->f == stdout) {
@@ -400,6 +405,8 @@ int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err)
 				rc = oerr(err, e = why, "%s: not replacing it: %s (it is no longer the regular file it was: it changed while citcat wrote)", name);
 			if (!rc && rename(o->tmp, o->path) != 0)
 				rc = oerr(err, e = errno, "%s: cannot rename into place: %s", name);
+			if (!rc)
+				cc_guard_own(o->path);
 			if (rc)
 				unlink(o->tmp);
 		}

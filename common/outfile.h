@@ -73,6 +73,12 @@ uint64_t cc_outfile_bytes(const struct cc_outfile *o);
  * is refused if the final name has meanwhile become anything but a regular
  * file. */
 int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err);
+/* Once the process's stop flag is up (common/stop.h: SIGINT, SIGTERM,
+ * SIGHUP in the CLI) a commit removes the temporary file and fails with
+ * CITCAT_ERR_INTERRUPTED, so an interrupted command replaces nothing,
+ * whatever it does with the signal; YES non-zero (capture, whose outputs
+ * are valid up to an interruption) commits as usual. */
+void cc_outfile_commit_on_stop(int yes);
 /* In-memory outfiles: ends the frame and hands over the bytes (free them
  * with free()); frees O. */
 int cc_outfile_take(struct cc_outfile *o, uint8_t **buf, size_t *len);

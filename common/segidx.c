@@ -190,6 +190,12 @@ static int spill(struct cc_input *in, struct citcat_errinfo *err)
 	return fd;
 }
 
+static int is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int cc_segidx_open(struct cc_segidx **out, const char *path, const char magic[CC_MAGIC_LEN], uint16_t version,
 		   struct citcat_errinfo *err)
 {
@@ -200,19 +206,24 @@ int cc_segidx_open(struct cc_segidx **out, const char *path, const char magic[CC
 	if (!err)
 		err = &dummy;
 	struct cc_input *in;
+	/* a source read once ("-", a FIFO: the input layer may have copied
+	 * it, but a streaming command reads it as it comes) goes through a
+	 * copy of its own below */
+	int stdin_ = strcmp(path, "-") == 0 || !is_regular(path);
 	int rc = cc_input_open(&in, path, err);
-	if (rc) /* the caller's own open reports it again, the same way */
-		return strcmp(path, "-") == 0 ? rc : 0;
+	if (rc) /* the caller's own open reports it again, the same way; not an interruption, nor a source read once */
+		return stdin_ || rc == CITCAT_ERR_INTERRUPTED ? rc : 0;
 	const uint8_t *head;
 	long got = cc_input_peek(in, &head, 10);
-	int stdin_ = strcmp(path, "-") == 0;
-	if (got < 0 || !is_bundle_head(head, (size_t)got, magic, version)) {
-		/* not a bundle: read by path as before; standard input cannot
-		 * be opened twice, so it goes through a copy */
-		if (!stdin_ || got < 0) {
-			cc_input_close(in);
-			return 0;
-		}
+	if (got < 0 && (stdin_ || got == CITCAT_ERR_INTERRUPTED)) {
+		*err = *cc_input_error(in);
+		cc_input_close(in);
+		return (int)got;
+	}
+	if (got < 0 || (!is_bundle_head(head, (size_t)got, magic, version) && !stdin_)) {
+		/* not a bundle: read by path as before */
+		cc_input_close(in);
+		return 0;
 	}
 	int fd = -1;
 	struct stat pst; /* a plain regular file is mapped; anything else is copied first */

@@ -473,6 +473,8 @@ int citcat_daf_writer_close(struct citcat_daf_writer *w)
 		w->cw = NULL;
 	}
 	cc_writer_abort(w->cw);
+	if (rc && w->err.code) /* gone with W: kept for the caller's message */
+		cc_writer_keep_error(&w->err);
 	writer_free(w);
 	return rc;
 }
