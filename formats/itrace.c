@@ -85,7 +85,10 @@ struct citcat_itrace_reader {
 	int want_dma;
 	unsigned version; /* 2: every instruction is A32 (ITRACE.md, Version changes) */
 	int stopped;      /* a STOP was read: it must be the last record */
+	uint32_t segment; /* metadata bytes 4..7: the segment number + 1, or 0 */
 };
+
+uint32_t itrace_reader_segment(const struct citcat_itrace_reader *r) { return r ? r->segment : 0; }
 
 /* The word-table slot of PC: an A32 PC's slot is that of version 2; the
  * halfword between two words takes a slot 2048 away (ITRACE.md). */
@@ -118,6 +121,11 @@ static uint8_t *put_accs(struct state *s, uint8_t *p, const struct citcat_access
 
 int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
 {
+	return itrace_writer_open_segment(out, path, isa, 0);
+}
+
+int itrace_writer_open_segment(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa, uint32_t seg)
+{
 	if (!out)
 		return CITCAT_ERR_INVAL;
 	*out = NULL;
@@ -130,6 +138,7 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 	static atomic_uint_fast64_t writers;
 	w->epoch = ((uint64_t)(atomic_fetch_add(&writers, 1) + 1) << 40) | 1;
 	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, 0, 0, 0, 0};
+	cc_put32(meta + 4, seg); /* the segment number + 1, or 0 (ITRACE.md, Metadata) */
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
 	state_reset(&w->st);
 	if (!rc && cc_writer_threads && itrace_encoder_thread)
@@ -751,14 +760,14 @@ static int reader_init(void *obj)
 		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata is %u bytes, expected 8", ml);
 		return r->err.code;
 	}
-	for (unsigned i = 1; i < 8; i++)
-		if (m[i]) { /* reserved bytes 1..3 and flags 4..7 (ITRACE.md) */
+	for (unsigned i = 1; i < 4; i++)
+		if (m[i]) { /* reserved bytes 1..3 (ITRACE.md); 4..7: the segment */
 			r->err.code = CITCAT_ERR_CORRUPT;
 			r->err.offset = 16 + i;
-			snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata: %s byte %u is 0x%02x, not 0",
-				 i < 4 ? "reserved" : "flags", i, m[i]);
+			snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata: reserved byte %u is 0x%02x, not 0", i, m[i]);
 			return r->err.code;
 		}
+	r->segment = cc_get32(m + 4);
 	r->isa = (enum citcat_isa)m[0];
 	r->version = cc_reader_version(r->cr);
 	return 0;

@@ -106,17 +106,12 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 	size_t lastcap = 0;
 	uint16_t version0 = 0;
 	struct edge prev = {0};
+	uint32_t seg0 = 0, prev_seg = 0;
 	int prev_any = 0, rc = 0;
 	size_t i = 0;
 	memset(res, 0, sizeof *res);
 	memset(err, 0, sizeof *err);
-	/* each input's chunks (headers, checksums included), hashed: two
-	 * inputs with the same chunks are one segment given twice */
-	uint64_t *print = calloc(nin ? nin : 1, sizeof *print);
-	if (!print) {
-		*err_input = nin;
-		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-	}
+
 	for (; i < nin && !rc; i++) {
 		if ((rc = cc_reader_open(&r, in[i], MAGIC, CITCAT_ITRACE_VERSION))) {
 			*err = *cc_reader_error(r);
@@ -135,8 +130,11 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 12, "itrace metadata is not 8 bytes");
 			break;
 		}
+		uint32_t seg = cc_get32(meta + 4); /* K + 1 for segment K's itrace (ITRACE.md) */
 		if (i == 0) {
 			memcpy(meta0, meta, 8);
+			memset(meta0 + 4, 0, 4); /* the merge is a whole run's trace, or a part of one */
+			seg0 = seg;
 			version0 = version;
 			if ((rc = cc_writer_open(&w, out, MAGIC, version0, meta0, 8, 0))) {
 				citcat_errinfo_set(err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
@@ -144,7 +142,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 				break;
 			}
 			cc_writer_inline(w); /* chunks go out as they are: nothing to compress */
-		} else if (memcmp(meta, meta0, 8)) {
+		} else if (memcmp(meta, meta0, 4)) {
 			rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 16, "another ISA or metadata than %s", in[0]);
 			break;
 		}
@@ -152,14 +150,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		struct edge first = {0};
 		uint64_t nrec = 0, nch = 0;
 		int k;
-		XXH64_state_t *hs = XXH64_createState();
-		if (!hs) {
-			rc = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-			break;
-		}
-		XXH64_reset(hs, 0);
 		while ((k = cc_reader_next_stored(r, &c)) == 1) {
-			XXH64_update(hs, c.hdr, 24);
 			if (stop && stop(stop_ctx)) {
 				rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
 				break;
@@ -190,8 +181,6 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 			nrec += c.nrec;
 			nch++;
 		}
-		print[i] = XXH64_digest(hs);
-		XXH64_freeState(hs);
 		if (rc)
 			break;
 		if (k < 0) {
@@ -203,14 +192,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		r = NULL;
 		if (!nch)
 			continue; /* an empty input: no seam of its own */
-		for (size_t j = 0; j < i; j++)
-			if (print[j] == print[i]) {
-				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX,
-							"holds the same chunks as %s: one segment given twice", in[j]);
-				break;
-			}
-		if (rc)
-			break;
+
 		/* the seam with the input before: it ends at a checkpoint's start
 		 * point, and this one starts at the PC after it */
 		if (prev_any && first.any_insn && first.first_pc != prev.last_next) {
@@ -233,6 +215,24 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 						"store), so it is not a segment that another follows");
 			break;
 		}
+		/* the segment numbers: all or none, each the one after the last */
+		if (i > 0 && (seg0 != 0) != (seg != 0)) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 20, "%s, but %s %s: merge joins the itraces of consecutive "
+						"segments (replay --segment K), and nothing else",
+						seg ? "is a segment's itrace" : "is not a segment's itrace (a whole run's?)", in[0],
+						seg0 ? "is one" : "is not");
+			break;
+		}
+		if (i > 0 && seg && seg != prev_seg + 1) {
+			if (seg == prev_seg)
+				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 20, "is segment %u again (after %s): one segment given twice",
+							seg - 1, in[i - 1]);
+			else
+				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 20, "is segment %u, but segment %u comes after %s (segment %u): "
+							"give the segments in order, each once", seg - 1, prev_seg, in[i - 1], prev_seg - 1);
+			break;
+		}
+		prev_seg = seg;
 		if (check) {
 			uint64_t n;
 			if ((rc = check_all(in[i], &n, stop, stop_ctx, err)))
@@ -252,7 +252,6 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 	}
 	cc_reader_close(r);
 	free(last);
-	free(print);
 	if (rc) {
 		*err_input = i < nin ? i : nin;
 		cc_writer_abort(w);

@@ -1365,6 +1365,8 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		}
 		rc = 0;
 	}
+	/* a segment's itrace says which (merge checks the order) */
+	p->c.itrace_segment = cfg->verify_segment <= UINT32_MAX ? (uint32_t)cfg->verify_segment : 0;
 	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
 		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
 	if ((rc = replay_open_itraces(&p->c)))

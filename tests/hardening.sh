@@ -120,7 +120,11 @@ grep -q 'e\\u001b\[2Jv\\nil\\ufffd' "$t/i.json" || fail "defect 9: info --json: 
 expect 2 "one segment given twice" "$C" merge "$t/s0.itrace" "$t/s0.itrace" -o "$t/m.itrace"
 cp "$t/s1.itrace" "$t/s1copy.itrace"
 expect 2 "one segment given twice" "$C" merge "$t/s0.itrace" "$t/s1.itrace" "$t/s1copy.itrace" -o "$t/m.itrace"
+expect 2 "give the segments in order" "$C" merge "$t/s1.itrace" "$t/s0.itrace" -o "$t/m.itrace"
+expect 2 "not a segment's itrace" "$C" merge "$t/s0.itrace" "$t/r.itrace" -o "$t/m.itrace"
+expect 2 "not a segment's itrace" "$C" merge "$t/s0.itrace" "$t/ck.itrace" -o "$t/m.itrace"
 [ ! -e "$t/m.itrace" ] || fail "defect 13: a refused merge left its output"
+"$C" merge "$t/s0.itrace" "$t/s1.itrace" -o "$t/m01.itrace" -q || fail "defect 13: merge of segments 0 and 1"
 
 # ---- 14: - everywhere; info - interrupted ----
 "$C" replay "$t/r.ims" - -o "$t/x.itrace" -q <"$t/r.aes" 2>"$t/err" || fail "defect 14: replay X.ims - < X.aes: $(cat "$t/err")"
