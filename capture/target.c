@@ -1114,8 +1114,10 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 		close(fd);
 		rc = citcat_errinfo_set(&e, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	}
-	if (rc)
-		return citcat_errinfo_set(t->err, rc, UINT64_MAX, "%s: cannot open %s: %s", path, what, e.msg);
+	if (rc) { /* the input layer's "cannot open: REASON" said the capture's way */
+		const char *why = strncmp(e.msg, "cannot open: ", 13) == 0 || strncmp(e.msg, "cannot read: ", 13) == 0 ? e.msg + 13 : e.msg;
+		return citcat_errinfo_set(t->err, rc, UINT64_MAX, "%s: cannot open %s: %s", path, what, why);
+	}
 	return 0;
 }
 

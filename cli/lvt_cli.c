@@ -225,7 +225,7 @@ int bench_lvt(int argc, char **argv)
 				r->lvt_bytes[l][s] = res.lvt_bytes;
 				r->insns = res.lvt.insns;
 			}
-		if (!json && rc == EXIT_OK)
+		if (!json && rc == EXIT_OK && !cli_quiet)
 			fprintf(stderr, "bench lvt: %s done\n", r->name);
 	}
 	remove(gztmp);

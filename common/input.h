@@ -22,15 +22,16 @@
  *
  * The rules every input follows (issue 29), whichever reader opens it:
  * - Kinds of file.  A directory is refused.  A path the user gave may name
- *   a FIFO or a character device: a stream reader reads it as a stream (a
- *   FIFO's open waits for a writer, and Ctrl-C ends the wait).  A reader
- *   that seeks or maps (CC_IN_FILE: ELF files, WETs, segment bundles)
- *   takes only a regular file and says so otherwise, before opening
- *   anything.  A path recorded inside a file (CC_IN_RECORDED: the firmware
- *   a CAT names) is opened only when it names a regular file: its kind is
- *   checked first, and the open cannot block, so a crafted file cannot
- *   make citcat wait on a FIFO or open a device.
- * - Standard input ("-").  When it is a regular file (`< FILE`), every open
+ *   a FIFO (read once, exactly as standard input below: its open waits for
+ *   a writer, and Ctrl-C ends the wait) or a character device (read as a
+ *   stream).  A reader that seeks or maps (CC_IN_FILE: ELF files, WETs,
+ *   segment bundles) takes a regular file, a FIFO or "-" (both copied
+ *   first), and refuses a device, before opening it.  A path recorded
+ *   inside a file (CC_IN_RECORDED: the firmware a CAT names) is opened only
+ *   when it names a regular file: its kind is checked first, and the open
+ *   cannot block, so a crafted file cannot make citcat wait on a FIFO or
+ *   open a device.
+ * - Standard input ("-") and FIFOs.  When it is a regular file (`< FILE`), every open
  *   of "-" reads it from its start, with an offset of its own, as often as
  *   a command needs.  When it is a pipe (or a FIFO, a terminal), it is
  *   copied at its first open into an unlinked temporary file in $TMPDIR
