@@ -3,9 +3,11 @@
  * message, the HTML report.  Built on elfutils' libdwfl (symbol table) and
  * libdw (DWARF line tables); nothing is parsed by hand.
  *
- * One symbolizer per ELF, opened once; lookups are cached in a small
- * direct-mapped table, since traces visit the same few thousand addresses
- * millions of times.  The library never prints: the caller formats (see
+ * One symbolizer per ELF, opened once; its function symbols are read once
+ * into a table sorted by address (an ARM STT_FUNC symbol's Thumb bit
+ * cleared, as nm, addr2line and GDB read it), and lookups are cached in a
+ * small direct-mapped table, since traces visit the same few thousand
+ * addresses millions of times.  The library never prints: the caller formats (see
  * citcat_symbols_describe). */
 #ifndef CITCAT_SYMBOLS_H
 #define CITCAT_SYMBOLS_H
@@ -21,7 +23,7 @@ struct citcat_symbols;
  * stay valid until it is closed; NULL / 0 when unknown. */
 struct citcat_symloc {
 	const char *func;    /* the function (sized symbol) containing the address */
-	uint64_t func_start; /* its first address */
+	uint64_t func_start; /* its first address (of a Thumb function, the symbol's value with bit 0 cleared) */
 	uint64_t func_size;  /* its size in bytes */
 	uint64_t offset;     /* address - func_start */
 	const char *file;    /* source file of the line table row (as DWARF names it) */

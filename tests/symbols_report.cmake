@@ -12,6 +12,16 @@ if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES AND CITCAT_ARM_NM AN
   file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/symbols)
   add_test(NAME test_symbols_crc32 COMMAND test_symbols ${CITCAT_EXAMPLE_DIR}/crc32.elf ${CITCAT_ARM_NM}
     ${CITCAT_ARM_ADDR2LINE} ${CMAKE_CURRENT_BINARY_DIR}/symbols)
+  # Issue 35: Thumb-2 and Cortex-M7 firmware, whose STT_FUNC symbols carry
+  # the Thumb bit in their value (nm and addr2line read the function one below)
+  if(CITCAT_EXAMPLE_THUMB_NAMES)
+    add_test(NAME test_symbols_crc32_thumb COMMAND test_symbols ${CITCAT_EXAMPLE_DIR}/crc32_thumb.elf
+      ${CITCAT_ARM_NM} ${CITCAT_ARM_ADDR2LINE} ${CMAKE_CURRENT_BINARY_DIR}/symbols)
+  endif()
+  if(CITCAT_EXAMPLE_M7_NAMES)
+    add_test(NAME test_symbols_sched_m7 COMMAND test_symbols ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf
+      ${CITCAT_ARM_NM} ${CITCAT_ARM_ADDR2LINE} ${CMAKE_CURRENT_BINARY_DIR}/symbols)
+  endif()
 endif()
 if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES AND CITCAT_ARM_NM AND CITCAT_ARM_ADDR2LINE)
   add_test(NAME listing_symbols COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/listing_symbols.sh $<TARGET_FILE:citcat_cli>
