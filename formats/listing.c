@@ -100,7 +100,8 @@ int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *pa
 		return rc;
 	}
 	w->len = (size_t)snprintf(w->buf, OUTBUF, "# citcat instruction listing, %s\n#%9s  %-8s  %-8s  %-*s%s\n",
-				  w->m7 ? "Cortex-M7 (ARMv7-M Thumb)" : "ARM A32", "index", "pc", "word", ACC_COLUMN - 32,
+				  w->m7 ? "Cortex-M7 (ARMv7-M Thumb)" : "ARMv7-A (ARM and Thumb-2)", "index", "pc", "word",
+				  ACC_COLUMN - 32,
 				  "instruction", "accesses: R/W size address = value");
 	*wp = w;
 	return 0;
