@@ -47,6 +47,15 @@ if(CITCAT_EXAMPLES AND CITCAT_EXAMPLE_CXX_NAMES)
     set_tests_properties(replay_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
   endforeach()
 endif()
+# C++ on the Cortex-M7 (issue 35): the same program through the M7 BSP.
+foreach(n IN LISTS CITCAT_EXAMPLE_M7_CXX_NAMES)
+  add_test(NAME example_capture_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/example_capture.sh
+    $<TARGET_FILE:citcat_cli> ${CITCAT_EXAMPLE_DIR}/m7/${n}.elf ${CMAKE_CURRENT_BINARY_DIR}/examples ${n})
+  set_tests_properties(example_capture_${n} PROPERTIES FIXTURES_SETUP ex_${n})
+  add_test(NAME replay_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_example.sh
+    $<TARGET_FILE:citcat_cli> ${CMAKE_CURRENT_BINARY_DIR}/examples ${n})
+  set_tests_properties(replay_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+endforeach()
 # firmware.mk: C++, per-language flags, libm, -u _printf_float.
 if(CITCAT_EXAMPLES AND CITCAT_EXAMPLE_CXX_NAMES)
   add_test(NAME firmware_mk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/firmware_mk.sh $<TARGET_FILE:citcat_cli>
