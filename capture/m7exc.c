@@ -369,6 +369,15 @@ int m7exc_intr(struct m7exc *m, uint32_t intno, uint32_t pc, uint32_t insn_pc, i
 	}
 }
 
+void m7exc_fault_status(const struct m7exc *m, uint32_t exc, struct citcat_m7_fault *f)
+{
+	f->exc = exc;
+	f->cfsr = m->cfsr;
+	f->hfsr = m->hfsr;
+	f->mmfar = m->cfsr & CITCAT_M7_CFSR_MMARVALID ? m->mmfar : 0;
+	f->bfar = m->cfsr & CITCAT_M7_CFSR_BFARVALID ? m->bfar : 0;
+}
+
 int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr)
 {
 	static const struct {

@@ -20,6 +20,7 @@
 
 #include "citcat_m7_regs.h"
 
+#include <citcat/target.h>
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
@@ -176,6 +177,13 @@ int m7exc_wants_entry(struct m7exc *m);
  * SVCall is taken at once, or escalates to HardFault when its priority does
  * not preempt.  Returns 1, or a negative M7EXC_E_*. */
 int m7exc_svc(struct m7exc *m, uint32_t ret_pc);
+
+/* The fault status registers as they stand (CFSR, HFSR, and MMFAR and BFAR
+ * where CFSR marks them valid, else 0), for the exception EXC that could
+ * not be taken: what CAT version 7 and isa 2 itraces record with a STOP of
+ * fault kind 11 (CAT.md, STOP).  The capture and the replay call it at the
+ * same point, so their records agree. */
+void m7exc_fault_status(const struct m7exc *m, uint32_t exc, struct citcat_m7_fault *f);
 
 /* A synchronous fault of the instruction at PC (ADDR: the data address for
  * PRECISERR): the fault's exception, or HardFault when that one is disabled

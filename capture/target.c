@@ -103,6 +103,15 @@ static void trace_stop(struct target *t, int reason)
 		ev.value = t->fault_kind;
 		ev.pc = t->fault_pc;
 		ev.addr = t->fault_addr;
+		if (t->m7 && t->fault_kind == CITCAT_FAULT_EXCEPTION) {
+			/* the fault status registers go with the STOP (CAT.md version 7, ITRACE.md) */
+			m7exc_fault_status(&t->m7->exc, t->fault_addr, &t->m7_fault);
+			t->has_m7_fault = 1;
+			if (t->cat)
+				citcat_cat_writer_m7_fault(t->cat, &t->m7_fault);
+			if (t->oracle)
+				citcat_itrace_writer_m7_fault(t->oracle, &t->m7_fault);
+		}
 	}
 	/* an abnormal end is the itrace's last record (formats/ITRACE.md, STOP) */
 	if (reason >= CITCAT_STOP_FAULT && t->synced && t->oracle) {
@@ -1386,6 +1395,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 	res->fault_kind = t->fault_kind;
 	res->fault_pc = t->fault_pc;
 	res->fault_addr = t->fault_addr;
+	res->has_m7_fault = t->has_m7_fault;
+	res->m7_fault = t->m7_fault;
 	res->stop_pc = t->stop_pc;
 	memcpy(res->stop_detail, t->stop_detail, sizeof res->stop_detail);
 	res->insns = t->insns;

@@ -94,6 +94,8 @@ struct target {
 	/* abnormal ends (CAT.md, STOP): the trace is closed validly there */
 	int faulted, interrupt_pending;
 	uint32_t fault_kind, fault_pc, fault_addr, stop_pc;
+	int has_m7_fault;                /* the Cortex-M7 ended by fault kind 11: M7_FAULT holds its status */
+	struct citcat_m7_fault m7_fault;
 	uint32_t last_pc; /* the instruction executing (its code hook's address) */
 	char stop_detail[160];
 	struct citcat_itrace_rec cur;
