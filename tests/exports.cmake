@@ -1,0 +1,36 @@
+# Issue 35: exports on every example and on crashed runs.  Included from
+# tests/CMakeLists.txt after the examples, thumb.cmake, postmortem.cmake and
+# m7cap.cmake.
+#
+# ChampSim's branch_taken flags against the CAT's branch counter
+# (tests/champsim_branches.sh): three runs in e2e (ARM, Thumb with its
+# tbb/tbh, the Cortex-M7, and two crashed runs), every example of every
+# ISA under `slow` (about a minute).
+add_executable(champsim_count champsim_count.c)
+citcat_target_setup(champsim_count)
+if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES AND "qsort_thumb" IN_LIST CITCAT_EXAMPLE_THUMB_NAMES
+   AND TARGET firmware_crash_wild AND TARGET firmware_m7cap_nohandler AND CITCAT_EXAMPLE_M7_NAMES)
+  add_test(NAME champsim_branches COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/champsim_branches.sh
+    $<TARGET_FILE:citcat_cli> $<TARGET_FILE:champsim_count> ${CITCAT_EXAMPLE_DATA_DIR}/uartline.txt
+    ${CMAKE_CURRENT_BINARY_DIR}/examples/crc32 ${CMAKE_CURRENT_BINARY_DIR}/thumb/qsort_thumb
+    ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf ${CMAKE_CURRENT_BINARY_DIR}/crash_wild.elf
+    ${CMAKE_CURRENT_BINARY_DIR}/m7/m7cap_nohandler.elf)
+  set_tests_properties(champsim_branches PROPERTIES FIXTURES_REQUIRED "ex_crc32;ex_qsort_thumb" LABELS e2e)
+  set(all_runs)
+  set(all_fixtures)
+  foreach(n IN LISTS CITCAT_EXAMPLE_NAMES)
+    list(APPEND all_runs ${CMAKE_CURRENT_BINARY_DIR}/examples/${n})
+    list(APPEND all_fixtures ex_${n})
+  endforeach()
+  foreach(n IN LISTS CITCAT_EXAMPLE_THUMB_NAMES)
+    list(APPEND all_runs ${CMAKE_CURRENT_BINARY_DIR}/thumb/${n})
+    list(APPEND all_fixtures ex_${n})
+  endforeach()
+  foreach(n IN LISTS CITCAT_EXAMPLE_M7_NAMES CITCAT_EXAMPLE_M7_CXX_NAMES)
+    list(APPEND all_runs ${CITCAT_EXAMPLE_DIR}/m7/${n}_m7.elf)
+  endforeach()
+  string(REPLACE "_m7_m7.elf" "_m7.elf" all_runs "${all_runs}") # cxx_demo_m7 is named so already
+  add_test(NAME champsim_branches_all COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/champsim_branches.sh
+    $<TARGET_FILE:citcat_cli> $<TARGET_FILE:champsim_count> ${CITCAT_EXAMPLE_DATA_DIR}/uartline.txt ${all_runs})
+  set_tests_properties(champsim_branches_all PROPERTIES FIXTURES_REQUIRED "${all_fixtures}" LABELS slow TIMEOUT 900)
+endif()
