@@ -34,3 +34,14 @@ if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES AND "qsort_thumb" IN
     $<TARGET_FILE:citcat_cli> $<TARGET_FILE:champsim_count> ${CITCAT_EXAMPLE_DATA_DIR}/uartline.txt ${all_runs})
   set_tests_properties(champsim_branches_all PROPERTIES FIXTURES_REQUIRED "${all_fixtures}" LABELS slow TIMEOUT 900)
 endif()
+
+# A crashed run in every tool, and the report's summary of how it ended
+# (tests/report_crash.sh): a Cortex-M7 crash on a wild pointer with SysTick
+# running, and the A target's.
+if(CITCAT_FIRMWARE_M7_FOUND AND TARGET firmware_crash_wild)
+  citcat_add_firmware_m7(m7wild SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7wild.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/m7)
+  add_test(NAME report_crash COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/report_crash.sh $<TARGET_FILE:citcat_cli>
+    ${CMAKE_CURRENT_BINARY_DIR}/m7/m7wild.elf ${CMAKE_CURRENT_BINARY_DIR}/crash_wild.elf ${CITCAT_ARM_TOOL_PREFIX_M7})
+  set_tests_properties(report_crash PROPERTIES LABELS e2e TIMEOUT 600)
+endif()
