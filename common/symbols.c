@@ -5,6 +5,8 @@
  * is ever looked for. */
 #include "symbols.h"
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +46,8 @@ struct citcat_symbols {
 	int has_lines;
 	struct sym_fn *fn;
 	size_t nfn;
+	struct sym_fn *lab; /* every code symbol, sized or not (mapping symbols apart), by address */
+	size_t nlab;
 	struct sym_slot slot[SYM_SLOTS];
 };
 
@@ -75,15 +79,24 @@ static int load_functions(struct citcat_symbols *s)
 	if (n <= 0)
 		return 0;
 	s->fn = calloc((size_t)n, sizeof *s->fn);
-	if (!s->fn)
+	s->lab = calloc((size_t)n, sizeof *s->lab);
+	if (!s->fn || !s->lab)
 		return CITCAT_ERR_NOMEM;
 	for (int i = 0; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *name = dwfl_module_getsym_info(s->mod, i, &sym, &addr, NULL, NULL, NULL);
 		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
-		if (!name || !name[0] || !sym.st_size || sym.st_shndx == SHN_UNDEF ||
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
 		    (type != STT_FUNC && type != STT_NOTYPE))
+			continue;
+		if (name[0] != '$') /* ARM mapping symbols ($a, $t, $d) name no code */
+			s->lab[s->nlab++] = (struct sym_fn){.start = arm && type == STT_FUNC ? addr & ~(GElf_Addr)1 : addr,
+							    .name = name,
+							    .rank = (type == STT_FUNC ? 0 : 4) +
+								    (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2),
+							    .func = type == STT_FUNC};
+		if (!sym.st_size)
 			continue;
 		struct sym_fn *f = &s->fn[s->nfn++];
 		f->start = arm && type == STT_FUNC ? addr & ~(GElf_Addr)1 : addr;
@@ -93,6 +106,7 @@ static int load_functions(struct citcat_symbols *s)
 		f->rank = (type == STT_FUNC ? 0 : 4) + (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2);
 	}
 	qsort(s->fn, s->nfn, sizeof *s->fn, fn_cmp);
+	qsort(s->lab, s->nlab, sizeof *s->lab, fn_cmp);
 	uint64_t maxend = 0;
 	for (size_t i = 0; i < s->nfn; i++) {
 		if (s->fn[i].start + s->fn[i].size > maxend)
@@ -195,6 +209,7 @@ void citcat_symbols_close(struct citcat_symbols *s)
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
 	free(s->fn);
+	free(s->lab);
 	free(s);
 }
 
@@ -250,6 +265,96 @@ int citcat_symbols_function(struct citcat_symbols *s, const char *name, uint64_t
 		}
 	}
 	return 0;
+}
+
+const char *citcat_symbols_label(struct citcat_symbols *s, uint64_t addr)
+{
+	if (!s)
+		return NULL;
+	size_t lo = 0, hi = s->nlab; /* first label after ADDR */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->lab[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* of several at that address, the first in sort order (the preferred) */
+	size_t k = lo - 1;
+	while (k > 0 && s->lab[k - 1].start == s->lab[k].start)
+		k--;
+	return s->lab[k].name;
+}
+
+/* DW_AT_name of DIE, through its abstract origin or specification */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = dwarf_attr_integrate(die, DW_AT_name, &a) ? dwarf_formstring(&a) : NULL;
+	return n && n[0] ? n : NULL;
+}
+
+int citcat_symbols_frames(struct citcat_symbols *s, uint64_t addr, struct citcat_symframe *frames, int max)
+{
+	if (!s || !frames || max <= 0)
+		return CITCAT_ERR_INVAL;
+	/* only inside a sized function symbol: DWARF alone is no guide, since
+	 * the linker's --gc-sections leaves the DWARF of the functions it
+	 * dropped at address 0 */
+	int n = 0;
+	const struct sym_fn *f = find_function(s, addr);
+	if (!f)
+		return 0;
+	frames[n++] = (struct citcat_symframe){.func = f->name};
+	if (!s->has_lines)
+		return n;
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(s->mod, (Dwarf_Addr)addr, &bias);
+	Dwarf_Die *inner = NULL, *scopes = NULL;
+	/* the scopes at ADDR run innermost first, but beyond an inlined
+	 * subroutine they follow its abstract definition (libdw): take the
+	 * innermost function-like scope, and its concrete parents from
+	 * dwarf_getscopes_die */
+	int ni = cu ? dwarf_getscopes(cu, (Dwarf_Addr)addr - bias, &inner) : 0;
+	int ns = 0;
+	for (int i = 0; i < ni; i++) {
+		int tag = dwarf_tag(&inner[i]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			ns = dwarf_getscopes_die(&inner[i], &scopes);
+			break;
+		}
+	}
+	free(inner);
+	if (ns < 0)
+		ns = 0;
+	int sub = -1; /* the outermost subprogram of the chain */
+	for (int i = 0; i < ns; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			sub = i;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	if (sub > 0 && dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+		files = NULL;
+	for (int i = sub - 1; i >= 0 && n > 0 && n < max; i--) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		Dwarf_Attribute a;
+		Dwarf_Word file = 0, line = 0;
+		if (dwarf_attr(&scopes[i], DW_AT_call_file, &a))
+			dwarf_formudata(&a, &file);
+		if (dwarf_attr(&scopes[i], DW_AT_call_line, &a))
+			dwarf_formudata(&a, &line);
+		const char *fname = files && file < nfiles ? dwarf_filesrc(files, file, NULL, NULL) : NULL;
+		const char *name = die_name(&scopes[i]);
+		frames[n++] = (struct citcat_symframe){.func = name ? name : "?",
+						       .call_file = fname,
+						       .call_line = (int)line,
+						       .instance = dwarf_dieoffset(&scopes[i])};
+	}
+	free(scopes);
+	return n;
 }
 
 int citcat_symbols_describe(struct citcat_symbols *s, uint64_t addr, char *buf, size_t n)

@@ -51,6 +51,28 @@ int citcat_symbols_lookup(struct citcat_symbols *s, uint64_t addr, struct citcat
  * function, CITCAT_ERR_INVAL for NULL arguments. */
 int citcat_symbols_function(struct citcat_symbols *s, const char *name, uint64_t *start, uint64_t *end);
 
+/* One function of the chain an address executes in: the function the
+ * address lies in (frame 0), then each function inlined into the one
+ * before it, the innermost last (DWARF inlined subroutines, libdw). */
+struct citcat_symframe {
+	const char *func;      /* frame 0: the sized function symbol's name; then DWARF's */
+	const char *call_file; /* frames 1 on: where in the frame before it the call was inlined */
+	int call_line;
+	uint64_t instance; /* frames 1 on: which inlined copy (its DIE's offset); 0 for frame 0 */
+};
+#define CITCAT_SYM_MAX_FRAMES 16
+
+/* Fills FRAMES (room for MAX) with the chain at ADDR and returns how many
+ * there are (0 when no sized function symbol covers ADDR; at most MAX, the
+ * innermost dropped beyond that), or CITCAT_ERR_INVAL for NULL arguments.  Strings
+ * belong to the symbolizer.  Not cached: callers keep what they need. */
+int citcat_symbols_frames(struct citcat_symbols *s, uint64_t addr, struct citcat_symframe *frames, int max);
+
+/* The name of the code symbol nearest at or below ADDR, sized or not (a
+ * label such as a vector table's; ARM mapping symbols apart), or NULL: a
+ * name for code no function symbol covers.  NULL for a NULL S. */
+const char *citcat_symbols_label(struct citcat_symbols *s, uint64_t addr);
+
 /* Writes "func+0xOFF (file.c:LINE)" for ADDR into BUF (N bytes, always
  * terminated): the file without its directories; either part is left out
  * when unknown, and "" is written when both are.  Returns the length

@@ -45,3 +45,41 @@ if(CITCAT_FIRMWARE_M7_FOUND AND TARGET firmware_crash_wild)
     ${CMAKE_CURRENT_BINARY_DIR}/m7/m7wild.elf ${CMAKE_CURRENT_BINARY_DIR}/crash_wild.elf ${CITCAT_ARM_TOOL_PREFIX_M7})
   set_tests_properties(report_crash PROPERTIES LABELS e2e TIMEOUT 600)
 endif()
+
+# Per-line profiles in callgrind format against valgrind's
+# callgrind_annotate (tests/profile_callgrind.sh): ARM (crc32: DMA,
+# interrupts, inlined functions), Thumb and Cortex-M7 C++ in e2e, every
+# example of every ISA under `slow`.
+find_program(CITCAT_CALLGRIND_ANNOTATE callgrind_annotate)
+find_program(CITCAT_ARM_ADDR2LINE arm-none-eabi-addr2line)
+if(CITCAT_EXAMPLES AND CITCAT_CALLGRIND_ANNOTATE AND CITCAT_ARM_ADDR2LINE AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES
+   AND "sched_thumb" IN_LIST CITCAT_EXAMPLE_THUMB_NAMES AND CITCAT_EXAMPLE_M7_CXX_NAMES)
+  set(pc ${CMAKE_CURRENT_SOURCE_DIR}/profile_callgrind.sh $<TARGET_FILE:citcat_cli> ${CITCAT_CALLGRIND_ANNOTATE}
+    ${CITCAT_ARM_ADDR2LINE} ${CITCAT_EXAMPLE_DATA_DIR}/uartline.txt)
+  add_test(NAME profile_callgrind_crc32 COMMAND bash ${pc}
+    ${CMAKE_CURRENT_BINARY_DIR}/examples/crc32:${CITCAT_EXAMPLE_DIR}/crc32.elf:${PROJECT_SOURCE_DIR}/examples/crc32/main.c)
+  set_tests_properties(profile_callgrind_crc32 PROPERTIES FIXTURES_REQUIRED ex_crc32 LABELS e2e)
+  add_test(NAME profile_callgrind_sched_thumb COMMAND bash ${pc}
+    ${CMAKE_CURRENT_BINARY_DIR}/thumb/sched_thumb:${CITCAT_EXAMPLE_DIR}/sched_thumb.elf:${PROJECT_SOURCE_DIR}/examples/sched/main.c)
+  set_tests_properties(profile_callgrind_sched_thumb PROPERTIES FIXTURES_REQUIRED ex_sched_thumb LABELS e2e)
+  add_test(NAME profile_callgrind_cxx_demo_m7 COMMAND bash ${pc}
+    ${CMAKE_CURRENT_BINARY_DIR}/examples/cxx_demo_m7:${CITCAT_EXAMPLE_DIR}/m7/cxx_demo_m7.elf:${PROJECT_SOURCE_DIR}/examples/cxx_demo/main.cpp)
+  set_tests_properties(profile_callgrind_cxx_demo_m7 PROPERTIES FIXTURES_REQUIRED ex_cxx_demo_m7 LABELS e2e)
+  set(runs)
+  set(fixtures)
+  foreach(n IN LISTS CITCAT_EXAMPLE_NAMES)
+    list(APPEND runs ${CMAKE_CURRENT_BINARY_DIR}/examples/${n}:${CITCAT_EXAMPLE_DIR}/${n}.elf:${PROJECT_SOURCE_DIR}/examples/${n}/main.c)
+    list(APPEND fixtures ex_${n})
+  endforeach()
+  foreach(n IN LISTS CITCAT_EXAMPLE_NAMES)
+    if("${n}_thumb" IN_LIST CITCAT_EXAMPLE_THUMB_NAMES)
+      list(APPEND runs ${CMAKE_CURRENT_BINARY_DIR}/thumb/${n}_thumb:${CITCAT_EXAMPLE_DIR}/${n}_thumb.elf:${PROJECT_SOURCE_DIR}/examples/${n}/main.c)
+      list(APPEND fixtures ex_${n}_thumb)
+    endif()
+  endforeach()
+  foreach(n IN LISTS CITCAT_EXAMPLE_M7_NAMES)
+    list(APPEND runs capture:${CITCAT_EXAMPLE_DIR}/m7/${n}_m7.elf:${PROJECT_SOURCE_DIR}/examples/${n}/main.c)
+  endforeach()
+  add_test(NAME profile_callgrind_all COMMAND bash ${pc} ${runs})
+  set_tests_properties(profile_callgrind_all PROPERTIES FIXTURES_REQUIRED "${fixtures}" LABELS slow TIMEOUT 1800)
+endif()

@@ -153,6 +153,14 @@ static void all_null(void)
 	INVAL(citcat_itrace_writer_m7_fault, (NULL, NULL));
 	INVAL(citcat_itrace_m7_fault, (NULL, NULL));
 
+	/* profile.h */
+	INVAL(citcat_profile_open, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_profile_bus, (NULL, NULL));
+	INVAL(citcat_profile_record, (NULL, NULL));
+	INVAL(citcat_profile_totals, (NULL, NULL));
+	INVAL(citcat_profile_write, (NULL, NULL, NULL, NULL));
+	VOID(citcat_profile_close, (NULL));
+
 	/* replay.h */
 	VOID(citcat_replay_config_default, (NULL));
 	INVAL(citcat_replay_run, (NULL, NULL, NULL));
