@@ -1,4 +1,5 @@
-# Issue 35: exports on every example and on crashed runs.  Included from
+# Issue 35, the user's path: exports on every example, crashed runs in every
+# tool, per-line profiles, firmware without the BSP.  Included from
 # tests/CMakeLists.txt after the examples, thumb.cmake, postmortem.cmake and
 # m7cap.cmake.
 #
@@ -82,4 +83,13 @@ if(CITCAT_EXAMPLES AND CITCAT_CALLGRIND_ANNOTATE AND CITCAT_ARM_ADDR2LINE AND "c
   endforeach()
   add_test(NAME profile_callgrind_all COMMAND bash ${pc} ${runs})
   set_tests_properties(profile_callgrind_all PROPERTIES FIXTURES_REQUIRED "${fixtures}" LABELS slow TIMEOUT 1800)
+endif()
+
+# Firmware built without the BSP (plain --specs=nosys.specs) stops at once
+# with a message pointing to the BSP, instead of spinning in _exit
+# (tests/nosys_spin.sh).
+if(CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
+  add_test(NAME nosys_spin COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/nosys_spin.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX_M7})
+  set_tests_properties(nosys_spin PROPERTIES LABELS e2e TIMEOUT 300)
 endif()
