@@ -520,6 +520,8 @@ static void summary(struct page *p, const struct report *r, const char *tail_tex
 		kv(p, "exit value", "exit-value", buf);
 	} else if (r->have_stop && st->line == CITCAT_STOP_EXIT) {
 		kv(p, "exit value", "exit-value", "not recorded (the EXIT write came before the trace start point)");
+	} else {
+		kv(p, "exit value", "exit-value", "none: the firmware did not exit");
 	}
 	if (r->irq_seen) {
 		char name[64];

@@ -31,9 +31,11 @@ if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES AND "qsort_thumb" IN
     list(APPEND all_runs ${CITCAT_EXAMPLE_DIR}/m7/${n}_m7.elf)
   endforeach()
   string(REPLACE "_m7_m7.elf" "_m7.elf" all_runs "${all_runs}") # cxx_demo_m7 is named so already
+  if(NOT CITCAT_SANITIZE) # every example of every ISA: the release suite only
   add_test(NAME champsim_branches_all COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/champsim_branches.sh
     $<TARGET_FILE:citcat_cli> $<TARGET_FILE:champsim_count> ${CITCAT_EXAMPLE_DATA_DIR}/uartline.txt ${all_runs})
   set_tests_properties(champsim_branches_all PROPERTIES FIXTURES_REQUIRED "${all_fixtures}" LABELS slow TIMEOUT 900)
+  endif()
 endif()
 
 # A crashed run in every tool, and the report's summary of how it ended
@@ -81,8 +83,10 @@ if(CITCAT_EXAMPLES AND CITCAT_CALLGRIND_ANNOTATE AND CITCAT_ARM_ADDR2LINE AND "c
   foreach(n IN LISTS CITCAT_EXAMPLE_M7_NAMES)
     list(APPEND runs capture:${CITCAT_EXAMPLE_DIR}/m7/${n}_m7.elf:${PROJECT_SOURCE_DIR}/examples/${n}/main.c)
   endforeach()
-  add_test(NAME profile_callgrind_all COMMAND bash ${pc} ${runs})
-  set_tests_properties(profile_callgrind_all PROPERTIES FIXTURES_REQUIRED "${fixtures}" LABELS slow TIMEOUT 1800)
+  if(NOT CITCAT_SANITIZE) # every example of every ISA: the release suite only
+    add_test(NAME profile_callgrind_all COMMAND bash ${pc} ${runs})
+    set_tests_properties(profile_callgrind_all PROPERTIES FIXTURES_REQUIRED "${fixtures}" LABELS slow TIMEOUT 1800)
+  endif()
 endif()
 
 # Firmware built without the BSP (plain --specs=nosys.specs) stops at once
