@@ -28,6 +28,14 @@ if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES AND CITCAT_ARM_NM AN
     ${CITCAT_EXAMPLE_DIR}/crc32.elf ${CMAKE_CURRENT_BINARY_DIR}/examples/crc32.itrace ${CITCAT_ARM_NM}
     ${CITCAT_ARM_ADDR2LINE})
   set_tests_properties(listing_symbols PROPERTIES FIXTURES_REQUIRED ex_crc32)
+  # the same on Thumb code (issue 35: functions started one byte late, so
+  # --function dropped a function's first instruction)
+  if("crc32_thumb" IN_LIST CITCAT_EXAMPLE_THUMB_NAMES)
+    add_test(NAME listing_symbols_thumb COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/listing_symbols.sh
+      $<TARGET_FILE:citcat_cli> ${CITCAT_EXAMPLE_DIR}/crc32_thumb.elf ${CMAKE_CURRENT_BINARY_DIR}/thumb/crc32_thumb.itrace
+      ${CITCAT_ARM_NM} ${CITCAT_ARM_ADDR2LINE})
+    set_tests_properties(listing_symbols_thumb PROPERTIES FIXTURES_REQUIRED ex_crc32_thumb)
+  endif()
 endif()
 # The HTML report, rendered in headless Chromium (skipped, exit 77, when absent).
 if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES)
