@@ -209,7 +209,7 @@ struct citcat_profile {
 	uint32_t prev;        /* pcent */
 	uint64_t prev_inst[CITCAT_SYM_MAX_FRAMES];
 	uint32_t prev_ninl;
-	int call_done;        /* the instruction before opened its call already (at an entry) */
+	int flow_done;        /* where the instruction before went was taken already (at an entry) */
 	int entry_pending;
 	uint64_t entry_ret;
 	int nomem;
@@ -541,6 +541,28 @@ static void charge_fills(struct citcat_profile *p, const struct citcat_itrace_re
 	p->npend_d = 0;
 }
 
+/* Execution went from the instruction before to PC (the next instruction,
+ * or the EPC of an entry taken in between), which lies in function FN at
+ * (FILE, LINE).  Returns: reaching an open frame's return address closes
+ * it (and any opened inside it: a longjmp, a handler left by another way).
+ * Calls: a BL/BLX that went elsewhere than its next instruction. */
+static void flow(struct citcat_profile *p, uint64_t pc, uint32_t fn, uint32_t file, uint32_t line)
+{
+	if (!p->have_prev)
+		return;
+	const struct pcent *prev = &p->pe[p->prev];
+	if (pc == prev->pc + prev->size)
+		return;
+	for (uint32_t k = p->depth; k-- > 0;)
+		if (p->stack[k].ret == pc) {
+			pop_to(p, k);
+			break;
+		}
+	prev = &p->pe[p->prev];
+	if (prev->link)
+		push(p, prev->pc + prev->size, p->prev, fn, file, line);
+}
+
 int citcat_profile_record(struct citcat_profile *p, const struct citcat_itrace_rec *rec)
 {
 	if (!p || !rec)
@@ -551,14 +573,13 @@ int citcat_profile_record(struct citcat_profile *p, const struct citcat_itrace_r
 		/* an interrupt or exception entry: the misses of its stacking (the
 		 * Cortex-M7's) go to the handler's first instruction, and the entry
 		 * is a call from the instruction before it, returning at its EPC.
-		 * A call the instruction before made (its target is the EPC) is
-		 * opened first. */
-		const struct pcent *prev = p->have_prev ? &p->pe[p->prev] : NULL;
-		if (prev && prev->link && !p->call_done && rec->pc != prev->pc + prev->size) {
+		 * The instruction before went to the EPC: a return or call it made
+		 * is taken first. */
+		if (!p->flow_done) {
 			uint32_t fn, file, line;
 			base_pos(p, rec->pc, &fn, &file, &line);
-			push(p, prev->pc + prev->size, p->prev, fn, file, line);
-			p->call_done = 1;
+			flow(p, rec->pc, fn, file, line);
+			p->flow_done = 1;
 		}
 		charge_fills(p, rec, p->carry);
 		p->entry_pending = 1;
@@ -571,21 +592,11 @@ int citcat_profile_record(struct citcat_profile *p, const struct citcat_itrace_r
 	if (!e)
 		return CITCAT_ERR_NOMEM;
 	uint32_t ei = (uint32_t)(e - p->pe);
-	/* returns: execution reaching an open frame's return address closes it
-	 * (and any opened inside it: a longjmp, a handler left by another way) */
-	const struct pcent *prev = p->have_prev ? &p->pe[p->prev] : NULL;
-	if (prev && rec->pc != prev->pc + prev->size)
-		for (uint32_t k = p->depth; k-- > 0;)
-			if (p->stack[k].ret == rec->pc) {
-				pop_to(p, k);
-				break;
-			}
-	/* calls: a BL/BLX that went elsewhere than the next instruction, and an
-	 * entry, whose handler this is */
-	if (prev && prev->link && !p->call_done && rec->pc != prev->pc + prev->size)
-		push(p, prev->pc + prev->size, p->prev, e->base_fn, e->base_file, e->base_line);
+	if (!p->flow_done)
+		flow(p, rec->pc, e->base_fn, e->base_file, e->base_line);
+	/* an entry, whose handler this is */
 	if (p->entry_pending) {
-		push(p, p->entry_ret, prev ? p->prev : NO_ID, e->base_fn, e->base_file, e->base_line);
+		push(p, p->entry_ret, p->have_prev ? p->prev : NO_ID, e->base_fn, e->base_file, e->base_line);
 		p->entry_pending = 0;
 	}
 	/* this instruction's costs */
@@ -624,7 +635,7 @@ int citcat_profile_record(struct citcat_profile *p, const struct citcat_itrace_r
 	p->prev_ninl = e->ninl;
 	p->prev = ei;
 	p->have_prev = 1;
-	p->call_done = 0;
+	p->flow_done = 0;
 	return p->nomem ? CITCAT_ERR_NOMEM : 0;
 }
 

@@ -97,3 +97,22 @@ if(CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
     ${CITCAT_ARM_TOOL_PREFIX_M7})
   set_tests_properties(nosys_spin PROPERTIES LABELS e2e TIMEOUT 300)
 endif()
+
+# citcat/profile.h against a callgrind file worked out by hand
+# (tests/test_profile.c on tests/firmware/profile_golden.S: calls, returns,
+# an interrupt taken where a call returns to, fills charged by line).
+if(CITCAT_ARM_GCC)
+  set(pg_elf ${CMAKE_CURRENT_BINARY_DIR}/profile_golden.elf)
+  set(pg_src ${CMAKE_CURRENT_SOURCE_DIR}/firmware/profile_golden.S)
+  add_custom_command(OUTPUT ${pg_elf}
+    COMMAND ${CITCAT_ARM_GCC} -g -nostdlib -nostartfiles -Wl,-Ttext=0x1000 -Wl,-e,main -o ${pg_elf} ${pg_src}
+    DEPENDS ${pg_src} COMMENT "Assembling profile_golden.elf" VERBATIM)
+  add_custom_target(profile_golden_elf ALL DEPENDS ${pg_elf})
+  add_executable(test_profile test_profile.c)
+  citcat_target_setup(test_profile)
+  target_link_libraries(test_profile PRIVATE citcat)
+  target_include_directories(test_profile PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/profile_golden)
+  add_test(NAME test_profile COMMAND test_profile ${pg_elf} ${pg_src} ${CMAKE_CURRENT_BINARY_DIR}/profile_golden)
+  set_tests_properties(test_profile PROPERTIES LABELS unit)
+endif()

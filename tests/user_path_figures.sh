@@ -21,7 +21,8 @@ trap 'rm -rf "$t"' EXIT
 best() { # CMD...: the best user time of REPS runs
   local b="" u
   for _ in $(seq "$reps"); do
-    u=$( { /usr/bin/time -f %U "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
+    /usr/bin/time -f %U -o "$t/time" "$@" >/dev/null 2>&1
+    u=$(tail -n 1 "$t/time")
     [ -z "$b" ] || awk -v u="$u" -v b="$b" 'BEGIN { exit !(u < b) }' && b=$u
   done
   echo "$b"
