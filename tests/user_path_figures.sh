@@ -7,7 +7,8 @@
 #              and the listing `convert --to text --elf` (every instruction
 #              symbolised), BEFORE against AFTER (issue 35 part 1)
 #   xz:        `convert -o RUN.champsim.xz` against plain `-o RUN.champsim`
-#              on a long run, BEFORE against AFTER (part 3)
+#              on a long run (sha256_long's first $INSNS instructions,
+#              default 5 M), BEFORE against AFTER (part 3)
 #   profile:   `citcat profile` totals against `citcat info` and the CAT,
 #              per example (part 4), AFTER only
 # Usage: user_path_figures.sh symbols|xz|profile BEFORE_CITCAT AFTER_CITCAT EXAMPLE_DIR [REPS]
@@ -46,19 +47,20 @@ symbols)
   done
   ;;
 xz)
+  # the first INSNS instructions of sha256_long (64 bytes of records each)
+  insns=${INSNS:-5000000}
   elf=$ex/sha256_long.elf
-  "$after" capture "$elf" -o "$t/l.cat" --oracle "$t/l.itrace" --seed 1 -q >/dev/null 2>&1
-  "$before" capture "$elf" -o "$t/b.cat" --oracle "$t/b.itrace" --seed 1 -q >/dev/null 2>&1
+  "$after" capture "$elf" -o "$t/l.cat" --oracle "$t/l.itrace" --seed 1 -q --max-insns "$insns" >/dev/null 2>&1
+  "$before" capture "$elf" -o "$t/b.cat" --oracle "$t/b.itrace" --seed 1 -q --max-insns "$insns" >/dev/null 2>&1
   insns=$("$after" info --json "$t/l.itrace" | grep -o '"instructions": [0-9]*' | grep -o '[0-9]*$')
   echo "sha256_long: $insns instructions"
   for v in before after; do
     c=$before it=$t/b.itrace
     [ $v = after ] && c=$after it=$t/l.itrace
     p=$(best "$c" convert "$it" -o "$t/x.champsim")
-    w0=$(date +%s.%N)
     x=$(best "$c" convert "$it" -o "$t/x.champsim.xz")
-    w1=$(date +%s.%N)
-    echo "$v: plain $p s user; .xz $x s user (wall for $reps runs: $(echo "$w1 - $w0" | bc) s), $(stat -c %s "$t/x.champsim.xz") bytes of $(stat -c %s "$t/x.champsim")"
+    /usr/bin/time -f %e -o "$t/wall" "$c" convert "$it" -o "$t/x.champsim.xz" >/dev/null 2>&1
+    echo "$v: plain $p s user; .xz $x s user, $(cat "$t/wall") s wall; $(stat -c %s "$t/x.champsim.xz") bytes of $(stat -c %s "$t/x.champsim")"
   done
   ;;
 profile)
