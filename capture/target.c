@@ -369,6 +369,8 @@ static void take_sync(struct target *t, uint32_t pc)
 {
 	t->sync_pending = 0;
 	t->synced = 1;
+	if (t->m7) /* the fault status the STOP records counts from here (m7exc_fault_status) */
+		m7exc_status_mark(&t->m7->exc);
 	t->bcount = 0;
 	t->traced_insns = 0;
 	/* the trace module records the caches' random-replacement generators */

@@ -9,6 +9,8 @@
 #    SysTick (15); the exceptions drawn are the CAT's EXC events.
 #  - CRASH_WILD.elf (tests/firmware/crash.c, CRASH=1): the A target's load
 #    from 0x30000000 at crash_pc (nm): fault kind 1, address 0x30000000.
+#  - M7WILD.elf captured with --checkpoint-every: replay --jobs 2 gives
+#    the oracle, byte for byte, its fault status included.
 # For both: ims, aes, replay --verify, every conversion (ChampSim, din,
 # xdin, PDATS, PDATS II, SDC-LSP, the listing), dump, info --elf and
 # report exit 0; the report's summary says how the run ended and lists the
@@ -77,6 +79,18 @@ grep -q 'data-dma="0"' "$h" && grep -q '<text[^>]*>dma ' "$h" && fail "m7wild: a
 grep -q "ended by .*HardFault FORCED PRECISERR, BFAR 0x80000090" "$t/m7.info" || fail "m7wild: info --elf: $(cat "$t/m7.info")"
 grep -q "fault at $(printf '0x%08x' "$pc") main+0x[0-9a-f]* ($src): .*HardFault FORCED PRECISERR, BFAR 0x80000090" "$t/m7.txt" ||
   fail "m7wild: the listing's fault line: $(tail -n 1 "$t/m7.txt")"
+
+# the same crash captured with checkpoints: the segments' replays (their
+# models start at P_k, knowing no fault status from before) give the
+# serial replay's itrace, fault status included, and verify against the CAT
+rc=0
+"$citcat" capture "$m7" -o "$t/k.cat" --oracle "$t/k.itrace" --seed 5 --checkpoint-every 5000 -q >/dev/null 2>"$t/err" || rc=$?
+[ $rc -eq 3 ] || fail "m7wild with checkpoints: capture exited $rc (want 3): $(cat "$t/err")"
+"$citcat" replay "$t/k.cat" --jobs 2 -o "$t/k.jobs.itrace" --verify "$t/k.cat" >/dev/null 2>"$t/err" ||
+  fail "m7wild with checkpoints: replay --jobs 2: $(cat "$t/err")"
+cmp -s "$t/k.jobs.itrace" "$t/k.itrace" || fail "m7wild with checkpoints: the segments' itrace differs from the oracle"
+"$citcat" dump "$t/k.itrace" | tail -n 1 | grep -q "cfsr=0x00008200;hfsr=0x40000000;bfar=0x80000090" ||
+  fail "m7wild with checkpoints: the oracle's STOP: $("$citcat" dump "$t/k.itrace" | tail -n 1)"
 
 # ---- the A target's crash ----
 rc=0

@@ -51,15 +51,17 @@ struct citcat_target_config {
 CITCAT_API void citcat_target_config_default(struct citcat_target_config *c);
 
 /* The Cortex-M7's fault status when its run ended with an exception that
- * could not be taken (fault kind 11): what the System Control Block's
- * fault registers held (ARMv7-M ARM, B3.2.15-B3.2.18).  CAT version 7
+ * could not be taken (fault kind 11): the System Control Block's fault
+ * status bits (ARMv7-M ARM, B3.2.15-B3.2.18) set since the trace start
+ * point (or the last checkpoint) and not cleared, and the fault address
+ * register they mark valid.  CAT version 7
  * records it with the STOP (CAT.md, STOP), an isa 2 itrace with its
  * abnormal end (ITRACE.md); capture and replay derive it from the same
  * exception model, and replay --oracle checks it. */
 struct citcat_m7_fault {
 	uint32_t exc;   /* the exception that could not be taken (the STOP's fault address) */
-	uint32_t cfsr;  /* CFSR: MMFSR (bits 7..0), BFSR (15..8), UFSR (31..16) */
-	uint32_t hfsr;  /* HFSR: VECTTBL (bit 1), FORCED (30), DEBUGEVT (31) */
+	uint32_t cfsr;  /* CFSR bits: MMFSR (bits 7..0), BFSR (15..8), UFSR (31..16) */
+	uint32_t hfsr;  /* HFSR bits: VECTTBL (bit 1), FORCED (30), DEBUGEVT (31) */
 	uint32_t mmfar; /* MMFAR when CFSR.MMARVALID (bit 7), else 0 */
 	uint32_t bfar;  /* BFAR when CFSR.BFARVALID (bit 15), else 0: the data address of a precise BusFault */
 };
