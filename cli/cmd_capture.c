@@ -1,5 +1,6 @@
 /* citcat capture, info for CATs, and bench capture. */
 #include "capture.h"
+#include "cache.h"
 #include "cli.h"
 #include "elfprofile.h"
 #include "formats_cli.h"
