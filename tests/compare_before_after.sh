@@ -10,7 +10,9 @@
 #   OUTDIR (default: a temporary directory, removed at the end) keeps the
 #   two runs' files in OUTDIR/before and OUTDIR/after.  LONG=1 adds the
 #   *_long firmware.  REUSE_BEFORE=1 keeps a complete OUTDIR/before from an
-#   earlier run (with the same BEFORE_CITCAT) instead of running it again.
+#   earlier run (with the same BEFORE_CITCAT) instead of running it again;
+#   REUSE_AFTER=1 likewise OUTDIR/after.  BEFORE_CITCAT and AFTER_CITCAT
+#   should have the same file name (`plan` prints it), e.g. both `citcat`.
 set -eu
 [ $# -ge 4 ] && [ $# -le 5 ] || { echo "usage: $0 BEFORE_CITCAT AFTER_CITCAT ELFDIR DATADIR [OUTDIR]" >&2; exit 2; }
 before=$(realpath -e "$1") after=$(realpath -e "$2") elfdir=$(realpath -e "$3") datadir=$(realpath -e "$4")
@@ -29,8 +31,13 @@ else
   bash "$here/compare_outputs.sh" "$before" "$elfdir" "$datadir" "$out/before" >"$out/before.sha256.tmp"
   mv "$out/before.sha256.tmp" "$out/before.sha256"
 fi
-rm -rf "$out/after"
-bash "$here/compare_outputs.sh" "$after" "$elfdir" "$datadir" "$out/after" >"$out/after.sha256"
+if [ "${REUSE_AFTER:-0}" = 1 ] && [ -s "$out/after.sha256" ]; then
+  echo "reusing $out/after" >&2
+else
+  rm -rf "$out/after" "$out/after.sha256"
+  bash "$here/compare_outputs.sh" "$after" "$elfdir" "$datadir" "$out/after" >"$out/after.sha256.tmp"
+  mv "$out/after.sha256.tmp" "$out/after.sha256"
+fi
 files=0 bytes=0 bad=0
 while read -r f; do
   if [ ! -e "$out/after/$f" ]; then

@@ -22,10 +22,16 @@
 # Each command's exit status is written beside its output (NAME.rc), so a
 # command that fails the same way before and after compares equal too; its
 # standard error is kept (NAME.err) but not compared (it carries timings).
+# The two binaries compared should have the same file name (`plan` writes
+# its own name into the commands it prints).
 # Usage: compare_outputs.sh CITCAT ELFDIR DATADIR OUTDIR > LISTING
 set -u
-citcat=$1 elfdir=$2 datadir=$3 out=$4
+citcat=$(realpath -e "$1") elfdir=$(realpath -e "$2") datadir=$(realpath -e "$3") out=$4
 mkdir -p "$out"
+# Every command runs in OUTDIR on bare file names, so no output names the
+# directory it was written in (info, plan, report and wet print names).
+cd "$out" || exit 2
+out=.
 
 # run NAME CMD...: CMD's standard output to $out/NAME.out, its standard
 # error to $out/NAME.err, its exit status to $out/NAME.rc
@@ -55,7 +61,7 @@ done
 
 for elf in "${elfs[@]}"; do
   n=$(basename "$elf" .elf)
-  r=$out/$n
+  r=$n
   extra=()
   case $n in uartline*) extra=(--uart-in "$datadir/uartline.txt");; esac
   run "$n.capture" "$citcat" capture "$elf" -o "$r.cat" --oracle "$r.oracle" --uart-out "$r.uart" --seed 1 -q "${extra[@]}"
@@ -99,4 +105,4 @@ for elf in "${elfs[@]}"; do
   runh "$n.daf.dump" "$citcat" dump --itrace "$r.oracle" "$r.daf"
   runh "$n.sdc.dump" "$citcat" dump --image "$r.ims" "$r.sdc"
 done
-(cd "$out" && find . -type f ! -name '*.err' | LC_ALL=C sort | xargs sha256sum)
+find . -type f ! -name '*.err' | LC_ALL=C sort | xargs sha256sum
