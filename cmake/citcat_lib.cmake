@@ -50,7 +50,7 @@ install(FILES ${PROJECT_BINARY_DIR}/citcatConfig.cmake ${PROJECT_BINARY_DIR}/cit
 
 # The format specs and the manual page.
 # (every spec the manual page names: tests/install_lib.sh checks it)
-install(FILES capture/CAT.md capture/TARGET.md capture/TARGET-M7.md capture/LVT.md ims/IMS.md aes/AES.md
+install(FILES formats/CAT.md capture/TARGET.md capture/TARGET-M7.md formats/LVT.md ims/IMS.md aes/AES.md
   replay/REPLAY.md replay/SEGMENTS.md common/CONTAINER.md common/SEGIDX.md formats/ITRACE.md formats/DIN.md
   formats/PDATS.md formats/PDATS2.md formats/SDCLSP.md formats/DAF.md formats/TRACEPORTS.md formats/DUMP.md
   formats/CHAMPSIM.md formats/CALLGRIND.md wet/WET.md
