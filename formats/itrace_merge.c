@@ -130,10 +130,11 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 12, "itrace metadata is not 8 bytes");
 			break;
 		}
-		uint32_t seg = cc_get32(meta + 4); /* K + 1 for segment K's itrace (ITRACE.md) */
+		/* bytes 1..3: K + 1 for segment K's itrace (ITRACE.md) */
+		uint32_t seg = (uint32_t)meta[1] | (uint32_t)meta[2] << 8 | (uint32_t)meta[3] << 16;
 		if (i == 0) {
 			memcpy(meta0, meta, 8);
-			memset(meta0 + 4, 0, 4); /* the merge is a whole run's trace, or a part of one */
+			memset(meta0 + 1, 0, 3); /* the merge is a whole run's trace, or a part of one */
 			seg0 = seg;
 			version0 = version;
 			if ((rc = cc_writer_open(&w, out, MAGIC, version0, meta0, 8, 0))) {
@@ -142,7 +143,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 				break;
 			}
 			cc_writer_inline(w); /* chunks go out as they are: nothing to compress */
-		} else if (memcmp(meta, meta0, 4)) {
+		} else if (meta[0] != meta0[0] || memcmp(meta + 4, meta0 + 4, 4)) { /* the ISA and the flags */
 			rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 16, "another ISA or metadata than %s", in[0]);
 			break;
 		}
@@ -217,7 +218,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		}
 		/* the segment numbers: all or none, each the one after the last */
 		if (i > 0 && (seg0 != 0) != (seg != 0)) {
-			rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 20, "%s, but %s %s: merge joins the itraces of consecutive "
+			rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 17, "%s, but %s %s: merge joins the itraces of consecutive "
 						"segments (replay --segment K), and nothing else",
 						seg ? "is a segment's itrace" : "is not a segment's itrace (a whole run's?)", in[0],
 						seg0 ? "is one" : "is not");
@@ -225,10 +226,10 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		}
 		if (i > 0 && seg && seg != prev_seg + 1) {
 			if (seg == prev_seg)
-				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 20, "is segment %u again (after %s): one segment given twice",
+				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 17, "is segment %u again (after %s): one segment given twice",
 							seg - 1, in[i - 1]);
 			else
-				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 20, "is segment %u, but segment %u comes after %s (segment %u): "
+				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 17, "is segment %u, but segment %u comes after %s (segment %u): "
 							"give the segments in order, each once", seg - 1, prev_seg, in[i - 1], prev_seg - 1);
 			break;
 		}
