@@ -26,7 +26,6 @@ struct ref_source {
 	uint64_t dma_at;   /* DMA record being given: next address, end, and whether its */
 	uint64_t dma_end;  /* invalidate (1) or copy-back (0) comes next */
 	int dma_inval;
-	int saw_thumb;     /* a Thumb instruction was given (issue 11) */
 };
 
 /* UNCACHED: keep uncached accesses; DMA: turn DMA records into references
@@ -83,7 +82,6 @@ static int src_next(struct ref_source *s, struct citcat_ref *ref)
 				ref->type = CITCAT_REF_IFETCH;
 				ref->addr = r->pc;
 				ref->size = r->size ? r->size : 4; /* the instruction's size (DIN.md) */
-				s->saw_thumb |= r->thumb;
 				return 1;
 			}
 			while (!s->uncached && s->next_acc <= r->n_acc && r->acc[s->next_acc - 1].uncached)
@@ -156,13 +154,6 @@ static int convert_pass(const char *in, const char *from, const char *out, const
 	uint64_t n = 0;
 	cli_progress_init(&pr, "converting");
 	while ((rc = src_next(&s, &ref)) == 1) {
-		if (s.saw_thumb && cfg->istride == 4 && cfg->fmt == CITCAT_ADDR_PDATS2 && strcmp(in, "-") != 0) {
-			/* Thumb code: redo with the 2-byte stride (PDATS2.md) */
-			citcat_addr_writer_abort(w);
-			src_close(&s);
-			cli_progress_done(&pr);
-			return -2;
-		}
 		int e = citcat_addr_put(w, &ref);
 		if (e) {
 			if (e == CITCAT_ERR_LIMIT && cfg->addr_bits == 32 && strcmp(in, "-") != 0) {
@@ -213,14 +204,10 @@ int addr_convert(const char *in, const char *from, const char *out, const char *
 		return cli_fail("cannot convert to '%s' (want din, xdin, pdats or pdats2)", to);
 	if (strcmp(from, "itrace") != 0 && !citcat_addr_fmt_parse(from))
 		return cli_fail("conversion from %s to %s is not available", from, to);
-	struct citcat_addr_config cfg = {sizeof cfg, tf, 32, 4, 0};
+	struct citcat_addr_config cfg = {sizeof cfg, tf, 32, 4, 0, 0, 0};
 	cfg.lz4 = cli_out_wrap(out, o ? o->lz4 : -1);
 	int uncached = o && o->uncached;
 	int rc = convert_pass(in, from, out, &cfg, uncached);
-	if (rc == -2) { /* Thumb instructions: redo with stride 2 */
-		cfg.istride = 2;
-		rc = convert_pass(in, from, out, &cfg, uncached);
-	}
 	if (rc == -1) { /* an address above 4 GiB: redo as the 64-bit variant */
 		cfg.addr_bits = 64;
 		rc = convert_pass(in, from, out, &cfg, uncached);
@@ -376,7 +363,7 @@ static double mrefs(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 :
 
 static int bench_one(const struct citcat_ref *v, size_t n, int fmt, int lz4, const char *tmp, struct bench_row *row)
 {
-	struct citcat_addr_config cfg = {sizeof cfg, fmt, 32, 4, lz4};
+	struct citcat_addr_config cfg = {sizeof cfg, fmt, 32, 4, lz4, 0, 0};
 	for (size_t i = 0; i < n; i++)
 		if (v[i].addr > 0xffffffffu) {
 			cfg.addr_bits = 64;

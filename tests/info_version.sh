@@ -38,6 +38,6 @@ if command -v zstd >/dev/null; then
 fi
 "$citcat" convert "$t/run.itrace" -o "$t/run.pdats" >/dev/null || fail "convert pdats"
 "$citcat" convert "$t/run.itrace" -o "$t/run.sdc" --to sdclsp >/dev/null || fail "convert sdclsp"
-has "$t/run.pdats" ", version 1" '"version": 1}'
+has "$t/run.pdats" ", version 2" '"version": 2}'
 has "$t/run.sdc" "SDC-LSP stream (v1)" '"version": 1,'
 finish info_version

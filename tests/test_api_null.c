@@ -245,7 +245,7 @@ static void writer_open_detail(void)
 	struct citcat_target_config tc;
 	citcat_target_config_default(&tc);
 	struct citcat_trace_id id = {0};
-	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0};
+	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0, 0, 0};
 	struct citcat_cat_writer *cw;
 	struct citcat_itrace_writer *iw;
 	struct citcat_aes_writer *aw;

@@ -60,6 +60,10 @@ struct citcat_addr_config {
 	unsigned addr_bits;   /* PDATS/PDATS II: 32 or 64 (0 = 32) */
 	unsigned istride;     /* PDATS II: default instruction stride 1, 2, 4, 8 (0 = 4) */
 	int lz4;              /* wrap the output: 1 an LZ4 frame, 2 a zstd frame (CC_OUT_*) */
+	unsigned version;     /* PDATS/PDATS II: the version to write, 1 or 2 (0 = 2, the latest) */
+	int isizes;           /* PDATS/PDATS II version 2: instructions of two sizes (istride and twice
+			       * it: Thumb-2) from the first reference; 0 = of one size until a fetch
+			       * shows otherwise (the writer then switches by itself) */
 };
 
 struct citcat_addr_writer;
