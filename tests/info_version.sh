@@ -3,7 +3,7 @@
 # citcat writes: a CAT retagged as version 3 and an AES as version 1 (both
 # still read: CAT.md and AES.md, Version changes) are described as such,
 # from a file, through standard input (seekable and a pipe) and through a
-# zstd wrapper; PDATS and SDC-LSP name their version 1 (PDATS.md, SDCLSP.md).
+# zstd wrapper; PDATS names its version 2 and SDC-LSP its version 1 (PDATS.md, SDCLSP.md).
 # Usage: info_version.sh CITCAT TINY.elf CONTAINER_RETAG
 set -u
 citcat=$1 elf=$2 retag=$3
