@@ -5,6 +5,7 @@
 #include "addr_int.h"
 #include "input.h"
 #include "outfile.h"
+#include "tvp.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -71,6 +72,8 @@ int citcat_addr_sniff(const uint8_t *h, size_t n)
 		return CITCAT_ADDR_PDATS;
 	if (n >= 4 && memcmp(h, PDATS2_MAGIC, 4) == 0)
 		return CITCAT_ADDR_PDATS2;
+	if (cc_tvp_sniff_mode(h, n) == CC_TVP_TRACE) /* a TVP trace container: the format it holds */
+		return n > 8 && h[8] >= CITCAT_ADDR_DIN && h[8] <= CITCAT_ADDR_PDATS2 ? h[8] : 0;
 	size_t i = 0;
 	while (i < n && (is_blank(h[i]) || h[i] == '\n'))
 		i++;
@@ -198,11 +201,14 @@ int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, c
 	if (!w->buf)
 		return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
 	w->to_mem = path == NULL;
-	int orc = cc_outfile_open(&w->out, path, w->lz4, &w->err);
+	/* a TVP container: the model writes it (addr_tvp.c) into a plain file */
+	int orc = cc_outfile_open(&w->out, path, w->lz4 == CC_OUT_TVP ? CC_OUT_PLAIN : w->lz4, &w->err);
 	if (orc) {
 		w->failed = orc;
 		return orc;
 	}
+	if (w->lz4 == CC_OUT_TVP)
+		return tvp_writer_open(w, stride, cfg->isizes != 0);
 	if (w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2) {
 		XXH32_reset(&w->xh, 0);
 		w->hashing = 1;
@@ -230,6 +236,8 @@ int citcat_addr_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 	if (ref->addr > w->mask)
 		return addr_werr(w, CITCAT_ERR_LIMIT, "address 0x%llx does not fit a %u-bit file",
 				 (unsigned long long)ref->addr, w->bits);
+	if (w->tvp)
+		return tvp_put(w, ref);
 	switch (w->fmt) {
 	case CITCAT_ADDR_PDATS2: return pdats2_put(w, ref);
 	case CITCAT_ADDR_PDATS: return pdats_put(w, ref);
@@ -254,7 +262,9 @@ static int writer_finish(struct citcat_addr_writer *w)
 	if (w->failed)
 		return w->failed;
 	int rc = 0;
-	if (w->fmt == CITCAT_ADDR_PDATS)
+	if (w->tvp)
+		rc = tvp_finish(w);
+	else if (w->fmt == CITCAT_ADDR_PDATS)
 		rc = pdats_finish(w);
 	else if (w->fmt == CITCAT_ADDR_PDATS2)
 		rc = pdats2_finish(w);
@@ -267,6 +277,7 @@ static void writer_free(struct citcat_addr_writer *w)
 {
 	cc_outfile_abort(w->out);
 	addr_pred_free(&w->pred);
+	tvp_model_free(w->tvp);
 	free(w->buf);
 	free(w->mem);
 	free(w);
@@ -428,6 +439,14 @@ static int reader_start(struct citcat_addr_reader *r, int fmt, int orc)
 	if (n == 0)
 		return addr_rerr(r, CITCAT_ERR_EMPTY, 0, "file is empty");
 	int sniffed = citcat_addr_sniff(r->buf, (size_t)n);
+	if (cc_tvp_sniff_mode(r->buf, (size_t)n) == CC_TVP_TRACE) { /* a TVP trace container (addr_tvp.c) */
+		int rc = tvp_reader_open(r);
+		if (!rc && fmt != CITCAT_ADDR_AUTO && fmt != r->fmt)
+			rc = addr_rerr(r, CITCAT_ERR_MAGIC, 8, "a TVP container of a %s trace, not %s",
+				       citcat_addr_fmt_name(r->fmt), citcat_addr_fmt_name(fmt));
+		r->payload_start = addr_roff(r);
+		return rc;
+	}
 	if (fmt == CITCAT_ADDR_AUTO)
 		fmt = sniffed;
 	if (!fmt)
@@ -513,6 +532,8 @@ int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 		return CITCAT_ERR_INVAL;
 	if (r->done)
 		return r->done < 0 ? r->done : 0;
+	if (r->tvp)
+		return tvp_next(r, ref);
 	switch (r->fmt) {
 	case CITCAT_ADDR_PDATS2: return pdats2_next(r, ref);
 	case CITCAT_ADDR_PDATS: return pdats_next(r, ref);
@@ -538,6 +559,7 @@ void citcat_addr_reader_close(struct citcat_addr_reader *r)
 		return;
 	cc_input_close(r->in);
 	addr_pred_free(&r->pred);
+	tvp_model_free(r->tvp);
 	free(r->buf);
 	free(r);
 }

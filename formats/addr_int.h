@@ -144,6 +144,7 @@ struct citcat_addr_writer {
 	int ron;            /* PDATS II: a data reference's run of next-instruction fetches is open */
 	unsigned rkey, rlen; /* ... its key and length so far */
 	int pnext;          /* PDATS: the pending record is "the next instruction" */
+	struct tvp_model *tvp; /* a TVP trace container instead (addr_tvp.c) */
 };
 
 struct citcat_addr_reader {
@@ -177,6 +178,7 @@ struct citcat_addr_reader {
 	int pnext;           /* PDATS: the pending repeats are "the next instruction" */
 	int ron;             /* PDATS II: a data reference's run is open: key, length */
 	unsigned rkey, rlen;
+	struct tvp_model *tvp; /* a TVP trace container (addr_tvp.c) */
 };
 
 int addr_werr(struct citcat_addr_writer *w, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -248,5 +250,15 @@ int pdats_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
 int pdats2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);
 int pdats2_finish(struct citcat_addr_writer *w);
 int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
+/* TVP mode 1 (addr_tvp.c, TVP_MODEL.md): any of the four formats as a
+ * value-prediction model.  The writer's outfile is plain; it writes the
+ * container itself. */
+struct tvp_model;
+int tvp_writer_open(struct citcat_addr_writer *w, unsigned stride, unsigned isizes);
+int tvp_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);
+int tvp_finish(struct citcat_addr_writer *w);
+int tvp_reader_open(struct citcat_addr_reader *r);
+int tvp_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
+void tvp_model_free(struct tvp_model *m);
 
 #endif
