@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "formats_cli.h"
 #include "input.h"
+#include "outfile.h"
 #include "itrace.h"
 
 #include <errno.h>
@@ -360,6 +361,9 @@ struct bench_row {
 };
 
 static double mrefs(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0.0; }
+/* Speed in megabytes of din text per second, whatever the format: the din
+ * row's size over the time, so every row compares with a tool run on the din. */
+static double dinmb(uint64_t din_bytes, double s) { return s > 0 ? (double)din_bytes / s / 1e6 : 0.0; }
 
 static int bench_one(const struct citcat_ref *v, size_t n, int fmt, int lz4, const char *tmp, struct bench_row *row)
 {
@@ -469,9 +473,10 @@ static int load_refs(const char *path, struct citcat_ref **v, size_t *n)
 
 static const char bench_help[] =
 	"usage: citcat bench formats [FILE...] [--refs N] [--json]\n\n"
-	"For din, xdin, PDATS and PDATS II, with and without LZ4: encode and decode\n"
-	"speed (million references per second) and density (references per byte),\n"
-	"beside lz4, gzip -9, zstd -19 and xz -9 applied to the same trace as din text.\n"
+	"For din, PDATS and PDATS II, PDATS II's second tiers (LZ4, zstd, TVP: formats/TVP_MODEL.md):\n"
+	"encode and decode speed (million references per second, megabytes of din per second) and\n"
+	"density (references per byte), beside lz4, gzip -9, zstd -19 --long and xz -9 applied to the\n"
+	"same trace as din text.\n"
 	"FILE: itrace or address traces; without files a synthetic trace of N\n"
 	"references (default 4M) is used.  Prints numbers; never fails on time.\n";
 
@@ -525,7 +530,8 @@ int addr_bench(int argc, char **argv)
 		int nr = 0, err = 0;
 		static const struct { const char *name; int fmt, lz4; } fm[] = {
 			{"din", CITCAT_ADDR_DIN, 0}, {"pdats", CITCAT_ADDR_PDATS, 0}, {"pdats+lz4", CITCAT_ADDR_PDATS, 1},
-			{"pdats2", CITCAT_ADDR_PDATS2, 0}, {"pdats2+lz4", CITCAT_ADDR_PDATS2, 1},
+			{"pdats2", CITCAT_ADDR_PDATS2, 0}, {"pdats2+lz4", CITCAT_ADDR_PDATS2, CC_OUT_LZ4},
+			{"pdats2+zstd", CITCAT_ADDR_PDATS2, CC_OUT_ZSTD}, {"pdats2.tvp", CITCAT_ADDR_PDATS2, CC_OUT_TVP},
 		};
 		for (size_t k = 0; k < sizeof fm / sizeof *fm && !err; k++) {
 			rows[nr].name = fm[k].name;
@@ -534,7 +540,7 @@ int addr_bench(int argc, char **argv)
 		}
 		unlink(tmp);
 		static const char *tools[][2] = {{"din|lz4", "lz4 -c"}, {"din|gzip -9", "gzip -9c"},
-						 {"din|zstd -19", "zstd -19 -T1 -c"}, {"din|xz -9", "xz -9 -T1 -c"}};
+						 {"din|zstd -19 --long", "zstd -19 --long -T1 -c"}, {"din|xz -9", "xz -9 -T1 -c"}};
 		for (size_t k = 0; k < 4 && !err; k++) {
 			rows[nr].name = tools[k][0];
 			if (bench_tool(tools[k][1], din, tmp, &rows[nr]) == 0)
@@ -562,38 +568,44 @@ int addr_bench(int argc, char **argv)
 			printf("%s{\"trace\": \"%s\", \"refs\": %zu, \"formats\": [", fi ? ", " : "", label, n);
 			for (int k = 0; k < nr; k++)
 				printf("%s{\"name\": \"%s\", \"bytes\": %llu, \"refs_per_byte\": %.4f, "
-				       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f}",
+				       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f, "
+				       "\"encode_din_mb_per_s\": %.2f, \"decode_din_mb_per_s\": %.2f}",
 				       k ? ", " : "", rows[k].name, (unsigned long long)rows[k].bytes,
 				       rows[k].bytes ? (double)n / (double)rows[k].bytes : 0.0, mrefs(n, rows[k].enc),
-				       mrefs(n, rows[k].dec));
+				       mrefs(n, rows[k].dec), dinmb(rows[0].bytes, rows[k].enc), dinmb(rows[0].bytes, rows[k].dec));
 			printf("]}");
 		} else {
-			printf("%s: %zu references\n", label, n);
-			printf("  %-14s %12s %10s %12s %12s\n", "format", "bytes", "refs/byte", "enc Mref/s", "dec Mref/s");
+			printf("%s: %zu references, %llu bytes of din\n", label, n, (unsigned long long)rows[0].bytes);
+			printf("  %-20s %12s %10s %11s %11s %10s %10s\n", "format", "bytes", "refs/byte", "enc Mref/s",
+			       "dec Mref/s", "enc MB/s", "dec MB/s");
 			for (int k = 0; k < nr; k++)
-				printf("  %-14s %12llu %10.3f %12.1f %12.1f\n", rows[k].name,
+				printf("  %-20s %12llu %10.3f %11.1f %11.1f %10.1f %10.1f\n", rows[k].name,
 				       (unsigned long long)rows[k].bytes,
 				       rows[k].bytes ? (double)n / (double)rows[k].bytes : 0.0, mrefs(n, rows[k].enc),
-				       mrefs(n, rows[k].dec));
-			printf("  (din|TOOL: the tool run on the din text; its speeds include the din text I/O only as a pipe)\n");
+				       mrefs(n, rows[k].dec), dinmb(rows[0].bytes, rows[k].enc), dinmb(rows[0].bytes, rows[k].dec));
+			printf("  (MB/s: megabytes of din text per second; din|TOOL: the tool run on the din text, its\n"
+			       "   speeds including process start and the din as a pipe)\n");
 		}
 	}
 	if (json) {
 		printf("], \"total\": {\"refs\": %llu, \"formats\": [", (unsigned long long)tot_refs);
 		for (int k = 0; k < ntot; k++)
 			printf("%s{\"name\": \"%s\", \"bytes\": %llu, \"refs_per_byte\": %.4f, "
-			       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f}",
+			       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f, "
+			       "\"encode_din_mb_per_s\": %.2f, \"decode_din_mb_per_s\": %.2f}",
 			       k ? ", " : "", tot[k].name, (unsigned long long)tot[k].bytes,
 			       tot[k].bytes ? (double)tot_refs / (double)tot[k].bytes : 0.0, mrefs(tot_refs, tot[k].enc),
-			       mrefs(tot_refs, tot[k].dec));
+			       mrefs(tot_refs, tot[k].dec), dinmb(tot[0].bytes, tot[k].enc), dinmb(tot[0].bytes, tot[k].dec));
 		printf("]}}\n");
 	} else if (nfiles > 1) {
 		printf("total over %d traces: %llu references\n", nfiles, (unsigned long long)tot_refs);
-		printf("  %-14s %12s %10s %12s %12s\n", "format", "bytes", "refs/byte", "enc Mref/s", "dec Mref/s");
+		printf("  %-20s %12s %10s %11s %11s %10s %10s\n", "format", "bytes", "refs/byte", "enc Mref/s",
+		       "dec Mref/s", "enc MB/s", "dec MB/s");
 		for (int k = 0; k < ntot; k++)
-			printf("  %-14s %12llu %10.3f %12.1f %12.1f\n", tot[k].name, (unsigned long long)tot[k].bytes,
+			printf("  %-20s %12llu %10.3f %11.1f %11.1f %10.1f %10.1f\n", tot[k].name,
+			       (unsigned long long)tot[k].bytes,
 			       tot[k].bytes ? (double)tot_refs / (double)tot[k].bytes : 0.0, mrefs(tot_refs, tot[k].enc),
-			       mrefs(tot_refs, tot[k].dec));
+			       mrefs(tot_refs, tot[k].dec), dinmb(tot[0].bytes, tot[k].enc), dinmb(tot[0].bytes, tot[k].dec));
 	}
 	return EXIT_OK;
 }

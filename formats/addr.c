@@ -530,6 +530,11 @@ int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 {
 	if (!r || !ref)
 		return CITCAT_ERR_INVAL;
+	if (r->rpos < r->rn) {
+		*ref = r->rbuf[r->rpos++];
+		r->refs++;
+		return 1;
+	}
 	if (r->done)
 		return r->done < 0 ? r->done : 0;
 	if (r->tvp)

@@ -179,6 +179,9 @@ struct citcat_addr_reader {
 	int ron;             /* PDATS II: a data reference's run is open: key, length */
 	unsigned rkey, rlen;
 	struct tvp_model *tvp; /* a TVP trace container (addr_tvp.c) */
+	/* references decoded ahead (TVP): rbuf[rpos..rn) are given first */
+	const struct citcat_ref *rbuf;
+	unsigned rpos, rn;
 };
 
 int addr_werr(struct citcat_addr_writer *w, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
