@@ -241,6 +241,10 @@ int addr_info(const char *path, const char *fmt, int json)
 		return rc;
 	}
 	int f = citcat_addr_reader_fmt(r), wrap = citcat_addr_reader_lz4(r), lz4 = wrap == CC_WRAP_LZ4;
+	/* a TVP model holds the trace itself: its format version is the reader's, not byte 4 */
+	int tvp_model = wrap == CC_WRAP_TVP && citcat_addr_reader_tvp(r);
+	if (tvp_model)
+		version = f == CITCAT_ADDR_PDATS || f == CITCAT_ADDR_PDATS2 ? (int)citcat_addr_reader_version(r) : -1;
 	uint64_t payload = citcat_addr_reader_payload_bytes(r);
 	unsigned bits = citcat_addr_reader_addr_bits(r), stride = citcat_addr_reader_istride(r);
 	citcat_addr_reader_close(r);
@@ -261,6 +265,8 @@ int addr_info(const char *path, const char *fmt, int json)
 			printf(", \"addr_bits\": %u", bits);
 		if (f == CITCAT_ADDR_PDATS2)
 			printf(", \"istride\": %u", stride);
+		if (wrap)
+			printf(", \"wrap\": \"%s\"%s", cc_wrap_name(wrap), tvp_model ? ", \"tvp_model\": true" : "");
 		if (version >= 0)
 			printf(", \"version\": %d", version);
 		printf("}\n");
@@ -269,7 +275,9 @@ int addr_info(const char *path, const char *fmt, int json)
 	static const char *names[] = {[CITCAT_ADDR_DIN] = "Dinero din text", [CITCAT_ADDR_XDIN] = "Dinero IV xdin text",
 				      [CITCAT_ADDR_PDATS] = "PDATS", [CITCAT_ADDR_PDATS2] = "PDATS II"};
 	printf("%s: %s address trace%s", path, names[f],
-	       lz4 ? " in an LZ4 frame" : wrap == CC_WRAP_ZSTD ? " in a zstd frame" : wrap == CC_WRAP_XZ ? " in an xz stream" : "");
+	       lz4 ? " in an LZ4 frame" : wrap == CC_WRAP_ZSTD ? " in a zstd frame" : wrap == CC_WRAP_XZ ? " in an xz stream"
+	       : wrap != CC_WRAP_TVP ? "" : tvp_model ? " in a TVP container (value-prediction model, formats/TVP_MODEL.md)"
+	       : " in a TVP container (LZMA2 blocks)");
 	if (f == CITCAT_ADDR_PDATS || f == CITCAT_ADDR_PDATS2)
 		printf(", %u-bit addresses", bits);
 	if (f == CITCAT_ADDR_PDATS2)

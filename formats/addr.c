@@ -550,6 +550,8 @@ int citcat_addr_reader_fmt(const struct citcat_addr_reader *r) { return r ? r->f
 int citcat_addr_reader_lz4(const struct citcat_addr_reader *r) { return r ? r->lz4 : 0; }
 unsigned citcat_addr_reader_addr_bits(const struct citcat_addr_reader *r) { return r ? r->bits : 0; }
 unsigned citcat_addr_reader_istride(const struct citcat_addr_reader *r) { return r ? 1u << r->ishift : 0; }
+unsigned citcat_addr_reader_version(const struct citcat_addr_reader *r) { return r ? r->version : 0; }
+int citcat_addr_reader_tvp(const struct citcat_addr_reader *r) { return r && r->tvp; }
 uint64_t citcat_addr_reader_payload_bytes(const struct citcat_addr_reader *r)
 {
 	if (!r)

@@ -127,12 +127,19 @@ CITCAT_API int citcat_addr_reader_open_mem(struct citcat_addr_reader **r, const 
  * CITCAT_ERR_INVAL (NULL argument), _TRUNCATED, _CORRUPT, _CHECKSUM, _LIMIT,
  * _IO. */
 CITCAT_API int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
-/* The file's format, whether it was in an LZ4 frame, its address width and
- * its default instruction stride (0 for NULL). */
+/* The file's format, its outer wrapper (0 none, 1 LZ4, 2 zstd, 3 xz, 4 TVP),
+ * its address width and its instruction stride at the start (0 for NULL). */
 CITCAT_API int citcat_addr_reader_fmt(const struct citcat_addr_reader *r);
 CITCAT_API int citcat_addr_reader_lz4(const struct citcat_addr_reader *r);
 CITCAT_API unsigned citcat_addr_reader_addr_bits(const struct citcat_addr_reader *r);
 CITCAT_API unsigned citcat_addr_reader_istride(const struct citcat_addr_reader *r);
+/* The file's format version: PDATS and PDATS II 1 or 2, din and xdin 0
+ * (0 for NULL). */
+CITCAT_API unsigned citcat_addr_reader_version(const struct citcat_addr_reader *r);
+/* 1 when the file is a TVP container holding the trace as a value-prediction
+ * model (common/TVP.md, formats/TVP_MODEL.md); 0 otherwise and for NULL.
+ * (citcat_addr_reader_lz4 then returns 4, the TVP wrapper.) */
+CITCAT_API int citcat_addr_reader_tvp(const struct citcat_addr_reader *r);
 /* Record-stream bytes consumed so far (header and trailer excluded). */
 CITCAT_API uint64_t citcat_addr_reader_payload_bytes(const struct citcat_addr_reader *r);
 /* The reader's last error (owned by R), or NULL for NULL. */
