@@ -379,7 +379,7 @@ static int start(struct cc_input *in)
 	if (other)
 		return fail(in, CITCAT_ERR_UNSUPPORTED, 0, "compressed with %s; decompress first", other);
 	in->wrap = cc_wrap_sniff(in->ibuf, in->ilen);
-	if (in->wrap == CC_WRAP_TVP && cc_tvp_sniff_mode(in->ibuf, in->ilen) != CC_TVP_BYTES)
+	if (in->wrap == CC_WRAP_TVP && cc_tvp_sniff_mode(in->ibuf, in->ilen) == CC_TVP_TRACE)
 		in->wrap = CC_WRAP_NONE, in->tvp_trace = 1; /* formats/addr.c reads it */
 	in->frame_open = in->wrap != CC_WRAP_NONE;
 	if (in->wrap == CC_WRAP_NONE) {

@@ -190,6 +190,8 @@ int cc_tvp_write_block(struct cc_tvp_writer *w, uint64_t count, unsigned ns, con
 	}
 	XXH32_update(&xs, h, k);
 	for (unsigned g = 0; g < w->ngroups; g++)
+		XXH32_update(&xs, w->pack[g], w->packlen[g]);
+	for (unsigned g = 0; g < w->ngroups; g++)
 		for (unsigned s = 0; s < ns; s++)
 			if (group[s] == g && len[s])
 				XXH32_update(&xs, raw[s], len[s]);
@@ -398,6 +400,7 @@ int cc_tvp_read_block(struct cc_tvp_reader *r, unsigned ns, const unsigned *grou
 			return rfail(r, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		if (rget(r, r->pack, gpack[g], gat, "packed streams"))
 			return r->failed;
+		XXH32_update(&xs, r->pack, gpack[g]);
 		lzma_stream *z = &r->z[g];
 		z->next_in = r->pack;
 		z->avail_in = gpack[g];
@@ -409,8 +412,10 @@ int cc_tvp_read_block(struct cc_tvp_reader *r, unsigned ns, const unsigned *grou
 		if (ret != LZMA_OK || z->avail_out || z->avail_in)
 			return rfail(r, CITCAT_ERR_CORRUPT, gat, "LZMA2 data of group %u is corrupt (%zu of %zu bytes decoded)", g,
 				     graw[g] - z->avail_out, graw[g]);
-		XXH32_update(&xs, r->raw[g], graw[g]);
 	}
+	for (unsigned g = 0; g < r->ngroups; g++)
+		if (graw[g])
+			XXH32_update(&xs, r->raw[g], graw[g]);
 	if (XXH32_digest(&xs) != sum)
 		return rfail(r, CITCAT_ERR_CHECKSUM, at + hl - 4, "block checksum mismatch");
 	size_t pos[CC_TVP_GROUPS] = {0};
