@@ -51,6 +51,9 @@ struct cc_tvp_writer {
 	cc_tvp_sink sink;
 	void *ctx;
 	unsigned mode, ngroups;
+	int started; /* header written, coders made (at the first block or the end) */
+	struct cc_tvp_group_opts opts[CC_TVP_GROUPS];
+	uint8_t desc[8];
 	lzma_stream z[CC_TVP_GROUPS];
 	int zinit[CC_TVP_GROUPS];
 	uint8_t *pack[CC_TVP_GROUPS];
@@ -81,6 +84,11 @@ int cc_tvp_writer_open(struct cc_tvp_writer **out, unsigned mode, const uint8_t 
 	*out = NULL;
 	if (ngroups < 1 || ngroups > CC_TVP_GROUPS || mode > CC_TVP_TRACE)
 		return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "TVP: bad writer configuration");
+	for (unsigned g = 0; g < ngroups; g++) {
+		lzma_options_lzma lo;
+		if (opts[g].dict_log < 12 || opts[g].dict_log > 26 || lzma_lzma_preset(&lo, opts[g].preset))
+			return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "TVP: bad group options");
+	}
 	struct cc_tvp_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		return set_err(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
@@ -88,18 +96,31 @@ int cc_tvp_writer_open(struct cc_tvp_writer **out, unsigned mode, const uint8_t 
 	w->ctx = ctx;
 	w->mode = mode;
 	w->ngroups = ngroups;
+	memcpy(w->opts, opts, ngroups * sizeof *opts);
+	if (desc)
+		memcpy(w->desc, desc, 8);
+	*out = w;
+	return 0;
+}
+
+/* Writes the header and makes the coders.  LAST_RAW (the raw bytes of each
+ * group when the first block is also the last, else NULL): a dictionary
+ * larger than all the data would only cost memory and time, so it shrinks
+ * to the data (at least 4 KiB). */
+static int start(struct cc_tvp_writer *w, const size_t *last_raw)
+{
 	uint8_t h[CC_TVP_HDR_LEN] = {0};
 	memcpy(h, CC_TVP_MAGIC, 4);
 	h[4] = CC_TVP_VERSION;
-	h[5] = (uint8_t)mode;
-	for (unsigned g = 0; g < ngroups; g++) {
-		const struct cc_tvp_group_opts *o = &opts[g];
+	h[5] = (uint8_t)w->mode;
+	for (unsigned g = 0; g < w->ngroups; g++) {
+		const struct cc_tvp_group_opts *o = &w->opts[g];
+		unsigned dl = o->dict_log;
+		while (last_raw && dl > 12 && ((size_t)1 << (dl - 1)) >= last_raw[g])
+			dl--;
 		lzma_options_lzma lo;
-		if (o->dict_log < 12 || o->dict_log > 26 || lzma_lzma_preset(&lo, o->preset)) {
-			cc_tvp_writer_free(w);
-			return set_err(err, CITCAT_ERR_INVAL, UINT64_MAX, "TVP: bad group options");
-		}
-		lo.dict_size = 1u << o->dict_log;
+		lzma_lzma_preset(&lo, o->preset);
+		lo.dict_size = 1u << dl;
 		lo.lc = o->lc;
 		lo.lp = o->lp;
 		lo.pb = o->pb;
@@ -113,24 +134,16 @@ int cc_tvp_writer_open(struct cc_tvp_writer **out, unsigned mode, const uint8_t 
 		lzma_stream init = LZMA_STREAM_INIT;
 		w->z[g] = init;
 		lzma_ret ret = lzma_raw_encoder(&w->z[g], f);
-		if (ret != LZMA_OK) {
-			cc_tvp_writer_free(w);
-			return set_err(err, ret == LZMA_MEM_ERROR ? CITCAT_ERR_NOMEM : CITCAT_ERR_INTERNAL, UINT64_MAX,
-				       "TVP: cannot start an LZMA2 encoder");
-		}
+		if (ret != LZMA_OK)
+			return wfail(w, ret == LZMA_MEM_ERROR ? CITCAT_ERR_NOMEM : CITCAT_ERR_INTERNAL,
+				     "cannot start an LZMA2 encoder");
 		w->zinit[g] = 1;
-		h[6 + g] = (uint8_t)o->dict_log;
+		h[6 + g] = (uint8_t)dl;
 	}
-	if (desc)
-		memcpy(h + 8, desc, 8);
+	memcpy(h + 8, w->desc, 8);
 	cc_put32(h + 16, XXH32(h, 16, 0));
-	int rc = sink(ctx, h, sizeof h);
-	if (rc) {
-		cc_tvp_writer_free(w);
-		return set_err(err, rc, UINT64_MAX, "TVP: write failed: %s", citcat_errstr(rc));
-	}
-	*out = w;
-	return 0;
+	w->started = 1;
+	return wsink(w, h, sizeof h);
 }
 
 /* Packs RAW into group G's buffer (appending); FLUSH ends the chunk. */
@@ -154,7 +167,7 @@ static int pack(struct cc_tvp_writer *w, unsigned g, const uint8_t *raw, size_t 
 }
 
 int cc_tvp_write_block(struct cc_tvp_writer *w, uint64_t count, unsigned ns, const uint8_t *const *raw,
-		       const size_t *len, const unsigned *group)
+		       const size_t *len, const unsigned *group, int last)
 {
 	if (w->failed)
 		return w->failed;
@@ -174,6 +187,8 @@ int cc_tvp_write_block(struct cc_tvp_writer *w, uint64_t count, unsigned ns, con
 		k += 4;
 		graw[group[s]] += len[s];
 	}
+	if (!w->started && start(w, last ? graw : NULL))
+		return w->failed;
 	for (unsigned g = 0; g < w->ngroups; g++) {
 		w->packlen[g] = 0;
 		if (!graw[g])
@@ -207,7 +222,10 @@ int cc_tvp_write_block(struct cc_tvp_writer *w, uint64_t count, unsigned ns, con
 
 int cc_tvp_write_end(struct cc_tvp_writer *w, uint64_t total)
 {
+	static const size_t none[CC_TVP_GROUPS];
 	if (w->failed)
+		return w->failed;
+	if (!w->started && start(w, none))
 		return w->failed;
 	uint8_t e[TVP_END_LEN];
 	cc_put32(e, 0);
@@ -482,12 +500,12 @@ int cc_tvp_bytes_writer_open(struct cc_tvp_bytes **out, cc_tvp_sink sink, void *
 	return 0;
 }
 
-static int bytes_block(struct cc_tvp_bytes *b)
+static int bytes_block(struct cc_tvp_bytes *b, int last)
 {
 	if (!b->len)
 		return 0;
 	const uint8_t *raw = b->buf;
-	int rc = cc_tvp_write_block(b->w, b->len, 1, &raw, &b->len, bytes_group);
+	int rc = cc_tvp_write_block(b->w, b->len, 1, &raw, &b->len, bytes_group, last);
 	b->total += b->len;
 	b->len = 0;
 	return rc;
@@ -503,7 +521,7 @@ int cc_tvp_bytes_write(struct cc_tvp_bytes *b, const void *buf, size_t len)
 		p += k;
 		len -= k;
 		if (b->len == CC_TVP_BLOCK_MAX) {
-			int rc = bytes_block(b);
+			int rc = bytes_block(b, 0);
 			if (rc)
 				return rc;
 		}
@@ -513,7 +531,7 @@ int cc_tvp_bytes_write(struct cc_tvp_bytes *b, const void *buf, size_t len)
 
 int cc_tvp_bytes_finish(struct cc_tvp_bytes *b)
 {
-	int rc = bytes_block(b);
+	int rc = bytes_block(b, 1);
 	return rc ? rc : cc_tvp_write_end(b->w, b->total);
 }
 

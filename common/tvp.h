@@ -49,16 +49,19 @@ struct cc_tvp_group_opts {
 struct cc_tvp_writer;
 typedef int (*cc_tvp_sink)(void *ctx, const void *buf, size_t len);
 
-/* Starts a container: writes the header (MODE, DESC for mode 1) to SINK.
- * NGROUPS (1 or 2) groups packed as OPTS say.  Returns 0 or an error
- * (ERR, may be NULL, gets the detail). */
+/* Starts a container for MODE (DESC for mode 1) written to SINK, NGROUPS (1
+ * or 2) groups packed as OPTS say.  The header is written with the first
+ * block (or the end).  Returns 0 or an error (ERR, may be NULL, gets the
+ * detail). */
 int cc_tvp_writer_open(struct cc_tvp_writer **w, unsigned mode, const uint8_t desc[8], unsigned ngroups,
 		       const struct cc_tvp_group_opts *opts, cc_tvp_sink sink, void *ctx, struct citcat_errinfo *err);
 /* Writes a block: COUNT (> 0: bytes in mode 0, references in mode 1) and
  * NS raw streams RAW[s] of LEN[s] bytes (at most CC_TVP_BLOCK_MAX each),
- * stream s packed in group GROUP[s] (streams of a group in stream order). */
+ * stream s packed in group GROUP[s] (streams of a group in stream order).
+ * LAST: no block follows (a first block that is also the last gets
+ * dictionaries no larger than its data). */
 int cc_tvp_write_block(struct cc_tvp_writer *w, uint64_t count, unsigned ns, const uint8_t *const *raw,
-		       const size_t *len, const unsigned *group);
+		       const size_t *len, const unsigned *group, int last);
 /* Writes the end block with the total count; the container is complete. */
 int cc_tvp_write_end(struct cc_tvp_writer *w, uint64_t total);
 const struct citcat_errinfo *cc_tvp_writer_error(const struct cc_tvp_writer *w);

@@ -82,7 +82,9 @@ struct tvp_model {
 };
 
 static inline unsigned pkey(uint64_t a) { return (unsigned)((a >> 1) ^ (a >> 17) ^ (a >> 33)) & T_MASK; }
-static inline unsigned dkey(unsigned k, unsigned j) { return (unsigned)(((k * 32u + j) * 2654435761u) >> 16) & T_MASK; }
+/* Slot j of key k: slot 0 beside the instruction's own entry (the tables
+ * are touched where the code is: few pages), the others at odd strides. */
+static inline unsigned dkey(unsigned k, unsigned j) { return (k + j * 0x9e37u) & T_MASK; }
 static inline uint64_t zz(uint64_t v) { return v << 1 ^ (uint64_t)((int64_t)v >> 63); }
 static inline uint64_t unzz(uint64_t v) { return v >> 1 ^ (0 - (v & 1)); }
 
@@ -143,7 +145,7 @@ static inline void putv(struct tvp_model *m, unsigned s, uint64_t v)
 	put8(m, s, (unsigned)v);
 }
 
-static int flush_block(struct citcat_addr_writer *w)
+static int flush_block(struct citcat_addr_writer *w, int last)
 {
 	struct tvp_model *m = w->tvp;
 	if (m->run) {
@@ -155,7 +157,7 @@ static int flush_block(struct citcat_addr_writer *w)
 	const uint8_t *raw[S_COUNT];
 	for (unsigned s = 0; s < S_COUNT; s++)
 		raw[s] = m->s[s];
-	int rc = cc_tvp_write_block(m->cw, m->brefs, S_COUNT, raw, m->len, stream_group);
+	int rc = cc_tvp_write_block(m->cw, m->brefs, S_COUNT, raw, m->len, stream_group, last);
 	if (rc)
 		return werr_from(w, rc);
 	memset(m->len, 0, sizeof m->len);
@@ -170,7 +172,7 @@ static int enc_event(struct citcat_addr_writer *w)
 	m->ev_open = 0;
 	for (unsigned s = 0; s < S_COUNT; s++)
 		if (m->len[s] + ev_room[s] > CC_TVP_BLOCK_MAX) {
-			int rc = flush_block(w);
+			int rc = flush_block(w, 0);
 			if (rc)
 				return rc;
 			break;
@@ -282,7 +284,7 @@ int tvp_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 				return rc;
 		}
 		if (m->brefs + EV_MAX + 1 > BLOCK_REFS) {
-			int rc = flush_block(w);
+			int rc = flush_block(w, 0);
 			if (rc)
 				return rc;
 		}
@@ -308,10 +310,10 @@ int tvp_finish(struct citcat_addr_writer *w)
 	struct tvp_model *m = w->tvp;
 	int rc = m->ev_open ? enc_event(w) : 0;
 	if (!rc)
-		rc = flush_block(w);
+		rc = flush_block(w, 1);
 	if (!rc && (rc = cc_tvp_write_end(m->cw, w->refs)) != 0)
 		return werr_from(w, rc);
-	w->payload -= 16; /* the end block is not payload */
+	w->payload -= 16 + CC_TVP_HDR_LEN; /* the header and the end block are not payload */
 	return rc;
 }
 
@@ -335,7 +337,6 @@ int tvp_writer_open(struct citcat_addr_writer *w, unsigned stride, unsigned isiz
 	int rc = cc_tvp_writer_open(&m->cw, CC_TVP_TRACE, desc, 2, pack_opts, tvp_sink, w, &w->err);
 	if (rc)
 		return addr_werr(w, rc, "%s", w->err.msg);
-	w->payload = 0; /* the header is not payload */
 	return 0;
 }
 

@@ -232,14 +232,27 @@ static void test_formats(void)
 		}
 		CHECK(ok && rc == 0 && i == n);
 		citcat_addr_reader_close(r);
-		/* more than one block: a damaged later block names its offset */
-		CHECK(cc_get32(f + 20) < n);
-		f[len / 2] ^= 0x40;
-		uint64_t off;
-		CHECK(decode_error(f, len, &off) < 0);
-		CHECK(off > 20 && off < len);
 		free(f);
 	}
+	/* random data addresses: several blocks (each stream at most 1 MiB a
+	 * block); a damaged later block names its offset */
+	size_t n = 0;
+	for (uint64_t pc = 0x8000; n + 4 <= N; pc = 0x8000 + 4 * (n % 64)) {
+		refs[n++] = (struct citcat_ref){pc, 0, CITCAT_REF_IFETCH};
+		for (int j = 0; j < 3; j++)
+			refs[n++] = (struct citcat_ref){0x20000000 + 4 * (rnd() % 0x1000000), 0, CITCAT_REF_READ};
+	}
+	size_t len;
+	uint8_t *f = tvp_encode(CITCAT_ADDR_PDATS2, 2, 32, refs, n, &len);
+	CHECK(f && decode_equals(f, len, CITCAT_ADDR_PDATS2, refs, n));
+	CHECK(f && cc_get32(f + 20) < n);
+	if (f) {
+		f[len - len / 4] ^= 0x40;
+		uint64_t off;
+		CHECK(decode_error(f, len, &off) < 0);
+		CHECK(off > 20 && off <= len - len / 4); /* at the damaged block, not past the damage */
+	}
+	free(f);
 	/* a format's own limits hold in TVP as in the format */
 	struct citcat_addr_config c = {sizeof c, CITCAT_ADDR_DIN, 0, 0, CC_OUT_TVP, 0, 0};
 	struct citcat_addr_writer *w;
@@ -254,8 +267,7 @@ static void test_formats(void)
 	CHECK_EQ(citcat_addr_put(w, &big), CITCAT_ERR_LIMIT);
 	citcat_addr_writer_abort(w);
 	/* an empty trace */
-	size_t len;
-	uint8_t *f = tvp_encode(CITCAT_ADDR_PDATS2, 2, 32, NULL, 0, &len);
+	f = tvp_encode(CITCAT_ADDR_PDATS2, 2, 32, NULL, 0, &len);
 	CHECK(f && len == 20 + 16);
 	CHECK(f && decode_equals(f, len, CITCAT_ADDR_PDATS2, NULL, 0));
 	free(f);

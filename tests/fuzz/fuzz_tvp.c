@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct membuf m = {0};
 	struct cc_tvp_writer *w;
 	if (cc_tvp_writer_open(&w, CC_TVP_TRACE, descs[data[0] & 3], 2, opts, sink, &m, NULL) == 0) {
-		int rc = count ? cc_tvp_write_block(w, count, 6, raw, len, group) : 0;
+		int rc = count ? cc_tvp_write_block(w, count, 6, raw, len, group, 1) : 0;
 		if (!rc && !cc_tvp_write_end(w, count))
 			read_trace(m.p, m.len);
 	}
