@@ -63,13 +63,15 @@ struct tvp_model {
 	size_t len[S_COUNT];
 	unsigned run;     /* perfect events not yet written (< 128) */
 	uint64_t brefs;   /* references in the block */
+	/* the event being coded: predicted as its references come */
 	int ev_open, ev_fetch;
-	uint64_t ev_faddr;
+	unsigned ev_c, ev_key, nd;
+	uint64_t ev_pcdiff, ev_shape; /* the fetch difference (code 2); the shape predicted */
 	uint32_t ev_fsize;
-	unsigned nd;
+	int ev_miss;                  /* bit 0 shape, 1 size, 2 an address code, 3 8-byte addresses needed */
 	uint64_t da[EV_MAX];
 	uint32_t ds[EV_MAX];
-	uint8_t dtype[EV_MAX];
+	uint8_t dtype[EV_MAX], dcode[EV_MAX];
 	/* decoder */
 	struct cc_tvp_reader *cr;
 	const uint8_t *rs[S_COUNT];
@@ -165,11 +167,28 @@ static int flush_block(struct citcat_addr_writer *w, int last)
 	return 0;
 }
 
-/* Codes the gathered event. */
-static int enc_event(struct citcat_addr_writer *w)
+/* Ends the event: a perfect one joins the run; the others write their
+ * token and their missed values. */
+static int end_event(struct citcat_addr_writer *w)
 {
 	struct tvp_model *m = w->tvp;
+	unsigned nd = m->nd;
+	struct pent *e = &m->pt[m->ev_key];
 	m->ev_open = 0;
+	if (nd != (unsigned)(m->ev_shape & 0xff) || m->ev_shape == NOSHAPE)
+		m->ev_miss |= 1;
+	if (m->ev_miss & 1)
+		e->shape = shape_of(nd, m->dtype);
+	if (m->ev_c == 0 && !m->ev_miss) {
+		m->brefs += 1 + nd;
+		if (++m->run == 128) {
+			put8(m, S_SYM, 127);
+			m->run = 0;
+		}
+		return 0;
+	}
+	/* something is written: room for it in this block? (a perfect event
+	 * writes nothing but its share of a run, flushed with the block) */
 	for (unsigned s = 0; s < S_COUNT; s++)
 		if (m->len[s] + ev_room[s] > CC_TVP_BLOCK_MAX) {
 			int rc = flush_block(w, 0);
@@ -177,85 +196,40 @@ static int enc_event(struct citcat_addr_writer *w)
 				return rc;
 			break;
 		}
-	unsigned c, key, nd = m->nd;
-	uint64_t pcdiff = 0;
-	m->brefs += (unsigned)m->ev_fetch + nd; /* the block the event goes to */
-	if (m->ev_fetch) {
-		struct pent *e = &m->pt[pkey(m->pc)];
-		uint64_t f = m->ev_faddr;
-		c = f == e->succ ? 0 : f == e->alt ? 1 : 2;
-		if (c == 2)
-			pcdiff = zz(f - m->pc);
-		if (f != e->succ) {
-			e->alt = e->succ;
-			e->succ = f;
-		}
-		m->pc = f;
-		key = pkey(f);
-	} else {
-		c = 3;
-		key = pkey(m->pc + 1); /* a fetch-less event: its own entry */
-	}
-	struct pent *e = &m->pt[key];
-	uint64_t shape = shape_of(nd, m->dtype);
-	int shapemiss = shape != e->shape || shape == NOSHAPE;
-	e->shape = shape;
-	int sizemiss = m->ev_fetch && m->ev_fsize != e->fsize;
-	e->fsize = m->ev_fetch ? m->ev_fsize : e->fsize;
-	uint8_t code[EV_MAX];
-	int anycode = 0, needwide = 0;
-	for (unsigned j = 0; j < nd; j++) {
-		struct dent *d = &m->dt[dkey(key, j)];
-		uint64_t a = m->da[j];
-		unsigned k = a == d->last + d->stride ? 0 : a == d->last ? 1 : a == m->rec ? 2 : 3;
-		code[j] = (uint8_t)k;
-		anycode |= k;
-		needwide |= k == 3 && a > 0xffffffffu;
-		sizemiss |= m->ds[j] != d->size;
-		d->stride = a - d->last;
-		d->last = a;
-		d->size = m->ds[j];
-		m->rec = a;
-	}
-	if (c == 0 && !shapemiss && !sizemiss && !anycode) {
-		if (++m->run == 128) {
-			put8(m, S_SYM, 127);
-			m->run = 0;
-		}
-		return 0;
-	}
+	m->brefs += (unsigned)m->ev_fetch + nd;
 	if (m->run) {
 		put8(m, S_SYM, m->run - 1);
 		m->run = 0;
 	}
-	if (needwide && !m->wide) {
+	if ((m->ev_miss & 8) && !m->wide) {
 		put8(m, S_SYM, TOK_WIDE);
 		m->wide = 1;
 	}
-	put8(m, S_SYM, 0x80 | c << 5 | (unsigned)shapemiss << 4 | (unsigned)sizemiss << 3 | (anycode ? 4u : 0u));
-	if (c == 2)
-		putv(m, S_PC, pcdiff);
-	if (shapemiss) {
+	unsigned miss = (unsigned)m->ev_miss;
+	put8(m, S_SYM, 0x80 | m->ev_c << 5 | (miss & 1) << 4 | (miss & 2) << 2 | (miss & 4));
+	if (m->ev_c == 2)
+		putv(m, S_PC, m->ev_pcdiff);
+	if (miss & 1) {
 		put8(m, S_SHAPE, nd);
 		for (unsigned j = 0; j < nd; j++)
 			put8(m, S_SHAPE, m->dtype[j]);
 	}
-	if (sizemiss) {
+	if (miss & 2) {
 		if (m->ev_fetch)
 			putv(m, S_SIZE, m->ev_fsize);
 		for (unsigned j = 0; j < nd; j++)
 			putv(m, S_SIZE, m->ds[j]);
 	}
-	if (anycode) {
+	if (miss & 4) {
 		for (unsigned j = 0; j < nd; j += 4) {
 			unsigned b = 0;
 			for (unsigned i = 0; i < 4 && j + i < nd; i++)
-				b |= (unsigned)code[j + i] << (2 * i);
+				b |= (unsigned)m->dcode[j + i] << (2 * i);
 			put8(m, S_ACODE, b);
 		}
 		unsigned n = m->wide ? 8 : 4;
 		for (unsigned j = 0; j < nd; j++)
-			if (code[j] == 3) {
+			if (m->dcode[j] == 3) {
 				addr_puts(m->s[S_DADDR] + m->len[S_DADDR], m->da[j], n);
 				m->len[S_DADDR] += n;
 			}
@@ -263,23 +237,59 @@ static int enc_event(struct citcat_addr_writer *w)
 	return 0;
 }
 
+/* Starts an event: with a fetch at F of SIZE, or without (FETCH 0). */
+static void start_event(struct tvp_model *m, int fetch, uint64_t f, uint32_t size)
+{
+	unsigned key;
+	m->ev_open = 1;
+	m->ev_fetch = fetch;
+	m->nd = 0;
+	m->ev_miss = 0;
+	if (fetch) {
+		struct pent *e = &m->pt[m->pckey];
+		m->ev_c = f == e->succ ? 0 : f == e->alt ? 1 : 2;
+		if (m->ev_c == 2)
+			m->ev_pcdiff = zz(f - m->pc);
+		if (f != e->succ) {
+			e->alt = e->succ;
+			e->succ = f;
+		}
+		m->pc = f;
+		key = m->pckey = pkey(f);
+		struct pent *g = &m->pt[key];
+		if (size != g->fsize) {
+			m->ev_miss |= 2;
+			g->fsize = size;
+		}
+		m->ev_fsize = size;
+	} else {
+		m->ev_c = 3;
+		key = pkey(m->pc + 1); /* a fetch-less event: its own entry */
+	}
+	m->ev_key = key;
+	m->ev_shape = m->pt[key].shape;
+}
+
 int tvp_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 {
 	struct tvp_model *m = w->tvp;
 	unsigned t = ref->type;
-	/* what the inner format keeps (DIN.md): din and xdin lack some types;
-	 * only xdin has sizes, printed as 4 when unknown */
-	if (w->fmt == CITCAT_ADDR_DIN && t > CITCAT_REF_FLUSH)
-		return addr_werr(w, CITCAT_ERR_INVAL, "%s references have no din label",
-				 t == CITCAT_REF_COPYB ? "copy-back" : "invalidate");
-	if (w->fmt == CITCAT_ADDR_XDIN && t == CITCAT_REF_FLUSH)
-		return addr_werr(w, CITCAT_ERR_INVAL, "flush references have no xdin label");
-	if (w->fmt == CITCAT_ADDR_XDIN && ref->size > 0xffffffffu)
-		return addr_werr(w, CITCAT_ERR_INVAL, "size does not fit xdin");
-	uint32_t size = w->fmt == CITCAT_ADDR_XDIN ? (ref->size ? ref->size : 4) : 0;
+	uint32_t size = 0;
+	if (w->fmt <= CITCAT_ADDR_XDIN) {
+		/* what the inner format keeps (DIN.md): din and xdin lack some
+		 * types; only xdin has sizes, printed as 4 when unknown */
+		if (w->fmt == CITCAT_ADDR_DIN && t > CITCAT_REF_FLUSH)
+			return addr_werr(w, CITCAT_ERR_INVAL, "%s references have no din label",
+					 t == CITCAT_REF_COPYB ? "copy-back" : "invalidate");
+		if (w->fmt == CITCAT_ADDR_XDIN && t == CITCAT_REF_FLUSH)
+			return addr_werr(w, CITCAT_ERR_INVAL, "flush references have no xdin label");
+		if (w->fmt == CITCAT_ADDR_XDIN)
+			size = ref->size ? ref->size : 4;
+	}
+	w->refs++;
 	if (t == CITCAT_REF_IFETCH || !m->ev_open || m->nd == EV_MAX) {
 		if (m->ev_open) {
-			int rc = enc_event(w);
+			int rc = end_event(w);
 			if (rc)
 				return rc;
 		}
@@ -288,27 +298,40 @@ int tvp_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 			if (rc)
 				return rc;
 		}
-		m->ev_open = 1;
-		m->ev_fetch = t == CITCAT_REF_IFETCH;
-		m->ev_faddr = ref->addr;
-		m->ev_fsize = size;
-		m->nd = 0;
-		if (m->ev_fetch) {
-			w->refs++;
+		start_event(m, t == CITCAT_REF_IFETCH, ref->addr, size);
+		if (t == CITCAT_REF_IFETCH)
 			return 0;
-		}
 	}
-	m->da[m->nd] = ref->addr;
-	m->ds[m->nd] = size;
-	m->dtype[m->nd++] = (uint8_t)t;
-	w->refs++;
+	/* a data reference: its shape, size and address, predicted now */
+	unsigned j = m->nd++;
+	uint64_t a = ref->addr;
+	if (j >= 16 || t != (unsigned)(m->ev_shape >> (8 + 3 * j) & 7))
+		m->ev_miss |= 1;
+	struct dent *d = &m->dt[dkey(m->ev_key, j)];
+	unsigned k = a == d->last + d->stride ? 0 : a == d->last ? 1 : a == m->rec ? 2 : 3;
+	if (k) {
+		m->ev_miss |= 4;
+		if (k == 3 && a > 0xffffffffu)
+			m->ev_miss |= 8;
+	}
+	if (size != d->size) {
+		m->ev_miss |= 2;
+		d->size = size;
+	}
+	d->stride = a - d->last;
+	d->last = a;
+	m->rec = a;
+	m->da[j] = a;
+	m->ds[j] = size;
+	m->dtype[j] = (uint8_t)t;
+	m->dcode[j] = (uint8_t)k;
 	return 0;
 }
 
 int tvp_finish(struct citcat_addr_writer *w)
 {
 	struct tvp_model *m = w->tvp;
-	int rc = m->ev_open ? enc_event(w) : 0;
+	int rc = m->ev_open ? end_event(w) : 0;
 	if (!rc)
 		rc = flush_block(w, 1);
 	if (!rc && (rc = cc_tvp_write_end(m->cw, w->refs)) != 0)
