@@ -11,6 +11,8 @@
 # through a pipe for xz).  OLD=path to an older citcat adds a column with
 # its PDATS II (from the din) for comparison.
 # Usage: density_table.sh CITCAT TRACE...   (TMPDIR for the scratch files)
+# A din gives every row the same references; an itrace gives bench formats'
+# (all the core's references, uncached ones too).
 set -u
 citcat=$1
 shift
@@ -25,9 +27,9 @@ for t in "$@"; do
   row() { awk -v r="$1" -v c="$2" '$1 == r || ($1 " " $2) == r || ($1 " " $2 " " $3) == r {
             n = split(r, w, " "); print $(c + n - 1); exit }' "$tmp/b"; }
   old=""
-  if [ -n "${OLD:-}" ]; then
+  if [ -n "${OLD:-}" ]; then # the older citcat's PDATS II of the same references (the din's)
     "$citcat" convert "$t" -o "$tmp/a.din" 2>/dev/null && "$OLD" convert "$tmp/a.din" -o "$tmp/a.pdats2" 2>/dev/null &&
-      old=$(awk -v n="$refs" -v b="$(stat -c %s "$tmp/a.pdats2")" 'BEGIN { printf " | %7.3f", n / b }')
+      old=$(awk -v n="$(wc -l <"$tmp/a.din")" -v b="$(stat -c %s "$tmp/a.pdats2")" 'BEGIN { printf " | %7.3f", n / b }')
   fi
   printf "%-22s %10s %7s %7s %7s %7s %7s %7s %7s %7s | %7s %7s | %7s %7s%s\n" "$name" "$refs" \
     "$(row din 3)" "$(row pdats 3)" "$(row pdats2 3)" "$(row pdats2+lz4 3)" "$(row pdats2+zstd 3)" \
