@@ -43,6 +43,7 @@ struct pent {
 	uint64_t succ, alt; /* the last two successors of the instruction */
 	uint64_t shape;     /* its event's data references: count and types */
 	uint32_t fsize;     /* its fetch's size */
+	uint32_t succkey;   /* decoder: pkey(succ), off the perfect run's chain of loads */
 };
 struct dent {
 	uint64_t last, stride; /* the slot's last address and the step to it */
@@ -449,7 +450,7 @@ static int dec_run(struct tvp_model *m)
 	int rc = 0;
 	while (run && on < OUT_MAX - EV_MAX - 1) {
 		f = pt[key].succ;
-		key = pkey(f);
+		key = pt[key].succkey;
 		const struct pent *e = &pt[key];
 		uint64_t shape = e->shape;
 		if (shape == NOSHAPE) {
@@ -501,12 +502,14 @@ static int dec_event(struct citcat_addr_reader *r, unsigned t)
 				return corrupt(r, "a fetch address is missing", S_PC);
 			f = (m->pc + unzz(d)) & m->mask;
 		}
+		key = pkey(f);
 		if (f != e->succ) {
 			e->alt = e->succ;
 			e->succ = f;
+			e->succkey = key;
 		}
 		m->pc = f;
-		key = m->pckey = pkey(f);
+		m->pckey = key;
 		o->addr = f;
 		o->type = CITCAT_REF_IFETCH;
 		o++;
