@@ -52,6 +52,8 @@ static void all_null(void)
 	VALUE(citcat_addr_reader_addr_bits, (NULL), 0);
 	VALUE(citcat_addr_reader_istride, (NULL), 0);
 	VALUE(citcat_addr_reader_payload_bytes, (NULL), 0);
+	VALUE(citcat_addr_reader_version, (NULL), 0);
+	VALUE(citcat_addr_reader_tvp, (NULL), 0);
 	NUL(citcat_addr_reader_error, (NULL));
 	VOID(citcat_addr_reader_close, (NULL));
 
