@@ -55,6 +55,7 @@ struct cc_outfile;
 #define CC_OUT_PLAIN 0
 #define CC_OUT_LZ4 1
 #define CC_OUT_ZSTD 2
+#define CC_OUT_TVP 4 /* a TVP container, mode 0 (common/TVP.md); address-trace writers write mode 1 themselves */
 /* Or'ed into WRAP: a scratch file, not fsync'ed at commit. */
 #define CC_OUT_NOSYNC 0x100
 
