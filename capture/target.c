@@ -303,6 +303,8 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
+	if (type == UC_MEM_READ && core_read_echo(&t->rsplit, (uint32_t)addr, (unsigned)size))
+		return; /* not an access: Unicorn's echo of a page-crossing load (core.h) */
 	if (t->faulted)
 		return;
 	if (!t->blk_precise && !cblk_attribute(t))

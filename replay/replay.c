@@ -381,6 +381,8 @@ static void blk_finish(struct replayer *p);
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
+	if (type == UC_MEM_READ && core_read_echo(&p->c.rsplit, (uint32_t)addr, (unsigned)size))
+		return; /* not an access: Unicorn's echo of a page-crossing load (core.h) */
 	if (p->c.done) /* after a reproduced fault: the instruction ends there */
 		return;
 	if (!p->precise && !blk_attribute(p))
