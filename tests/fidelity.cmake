@@ -4,3 +4,18 @@
 # slice.
 citcat_unit_test(test_unicorn_split)
 target_include_directories(test_unicorn_split PRIVATE ${CMAKE_SOURCE_DIR}/capture ${CMAKE_SOURCE_DIR}/common)
+
+# Part 1: tests/firmware/straddle.c on ARM, Thumb-2 and the M7, in every
+# line size, policy and write mode of the issue (tests/straddle.sh)
+include(${PROJECT_SOURCE_DIR}/examples/bsp-m7/citcat_firmware_m7.cmake)
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
+  set(fid_fw ${CMAKE_CURRENT_BINARY_DIR}/fidelity)
+  citcat_add_firmware(straddle_arm SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/straddle.c OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware(straddle_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/straddle.c OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware_m7(straddle_m7 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/straddle.c OUTPUT_DIRECTORY ${fid_fw})
+  foreach(isa arm thumb m7) # one test each, so that ctest -j runs them side by side
+    add_test(NAME straddle_${isa} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/straddle.sh $<TARGET_FILE:citcat_cli>
+      $<TARGET_FILE:ref_cache> ${CITCAT_ARM_TOOL_PREFIX}nm ${isa}=${fid_fw}/straddle_${isa}.elf)
+    set_tests_properties(straddle_${isa} PROPERTIES LABELS e2e)
+  endforeach()
+endif()
