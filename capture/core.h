@@ -127,6 +127,21 @@ static inline int core_read_echo(struct core_rsplit *s, uint32_t a, unsigned siz
 	return 0;
 }
 
+/* A memory-hook call (A, SIZE) for an access that starts in RAM
+ * [BASE, BASE + RAM_SIZE) and runs past its end: Unicorn reports it (its
+ * hooks are bound by the start address) before it faults on the part
+ * outside, through the unmapped hook (or, with RAM ending at the device
+ * window, reads or writes that part as a device register).  Such an access
+ * is a bus error of the whole access (TARGET.md, "Accesses that cross a
+ * line"): the hook drops it, so that nothing of it reaches the cache model,
+ * the oracle or a trace module, as for an access outside RAM; before, the
+ * model filled or wrote through a line beyond RAM (read past the RAM
+ * buffer) and the CAT could not be read. */
+static inline int core_past_ram(uint32_t a, unsigned size, uint32_t base, uint32_t ram_size)
+{
+	return a - base > ram_size - size;
+}
+
 /* RAM at [ADDR, ADDR + LEN) changed behind the core (a DMA transfer, a
  * value the decoder put there): drop any translation of it, or old code
  * would run on.  UC is the engine (a struct bus code_changed callback takes

@@ -305,6 +305,8 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	struct target *t = ctx;
 	if (type == UC_MEM_READ && core_read_echo(&t->rsplit, (uint32_t)addr, (unsigned)size))
 		return; /* not an access: Unicorn's echo of a page-crossing load (core.h) */
+	if (__builtin_expect(core_past_ram((uint32_t)addr, (unsigned)size, t->ram_base, t->ram_size), 0))
+		return; /* a bus error, reported by the unmapped hook (core.h) */
 	if (t->faulted)
 		return;
 	if (!t->blk_precise && !cblk_attribute(t))
