@@ -229,6 +229,8 @@ int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
 	struct replay_core *c = m->c;
 	if (c->failed || c->done)
 		return 0;
+	if (c->resume && type != UC_MEM_FETCH_UNMAPPED)
+		return 1; /* the same store again, as in the capture (target_m7.c, hook_unmapped_m7) */
 	if (m->exc.pf.on) { /* an ldm or stm that ran from a device or the SCS into nothing: the first error */
 		replay_m7_precise_take(m);
 		c->resume = !c->failed && !c->done;

@@ -19,3 +19,14 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
     set_tests_properties(straddle_${isa} PROPERTIES LABELS e2e)
   endforeach()
 endif()
+
+# An unaligned load and store across the end of RAM (tests/ramend.sh)
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
+  citcat_add_firmware(ramend_ld SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ramend.c OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware(ramend_st SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ramend.c DEFINITIONS -DSTORE=1
+    OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware_m7(ramend_m7 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ramend.c OUTPUT_DIRECTORY ${fid_fw})
+  add_test(NAME ramend COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ramend.sh $<TARGET_FILE:citcat_cli>
+    ${fid_fw}/ramend_ld.elf ${fid_fw}/ramend_st.elf ${fid_fw}/ramend_m7.elf)
+  set_tests_properties(ramend PROPERTIES LABELS e2e)
+endif()
