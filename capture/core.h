@@ -91,12 +91,18 @@ static inline uc_err core_wfi_retire(uc_engine *uc, uint32_t a)
  * block engine's attribution that took them would see two loads too many,
  * and bytes the instruction never reads.  UC_HOOK_MEM_READ_AFTER reports
  * the load once, and a store crossing a page is one UC_HOOK_MEM_WRITE call
- * (the byte loop below it is not hooked).  So every hook that takes
- * UC_MEM_READ calls core_read_echo first and drops the call when it says
- * so; the capture with an oracle and a replay writing an itrace (READ_AFTER)
- * then see the same accesses as the capture without, the replay with
- * --verify alone and the LVT decoder (READ).  An access crossing a D-cache
- * line but no page is reported once either way. */
+ * (the byte loop below it is not hooked).  An access crossing a D-cache
+ * line but no page is reported once either way.
+ *
+ * The capture and the AES replayer hook reads with READ_AFTER, with or
+ * without an oracle or an output (before issue 36 they took READ without
+ * one): a load that faults after its READ call (an unaligned LDREX aborts
+ * after it, tests/test_unicorn_split.c) is then never an access, and a
+ * capture with --oracle records the same CAT as one without.  The LVT
+ * decoder must hook READ (it puts the traced value in RAM before the core
+ * reads it), so it calls core_read_echo first and drops the call when it
+ * says so; it never meets the faulting load (the LVT refuses faults on the
+ * A target, and the M7 stops at that abort). */
 #define CORE_PAGE 1024u
 struct core_rsplit {
 	uint32_t next;  /* the address of the echo expected next */

@@ -7,7 +7,6 @@
 #include "bus.h"
 #include "capture.h"
 #include "citcat_regs.h"
-#include "core.h"
 #include "daf.h"
 #include "itrace.h"
 #include "lvt_tm.h"
@@ -73,7 +72,6 @@ struct target {
 	struct bus bus;
 	uint8_t *ram;
 	uint32_t ram_base, ram_size;
-	struct core_rsplit rsplit; /* Unicorn's echoes of a page-crossing load (core_read_echo) */
 
 	/* trace module */
 	struct citcat_cat_writer *cat;
