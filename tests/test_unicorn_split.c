@@ -157,6 +157,8 @@ static void test_a9(void)
 		CHECK(ncalls == 2 && is(0, 0, 0x6010, 4) && is(1, 1, 0x6010, 4));
 		run1(uc, 0, A(LDREX), 4, 0x6001);
 		CHECK(intr_no == 4 && ncalls == !after && (after || is(0, 0, 0x6001, 4)));
+		run1(uc, 0, A(SWP), 4, 0x6011); /* the same for an unaligned SWP */
+		CHECK(intr_no == 4 && ncalls == !after && (after || is(0, 0, 0x6011, 4)));
 		uc_close(uc);
 	}
 }
