@@ -15,7 +15,7 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
   citcat_add_firmware_m7(straddle_m7 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/straddle.c OUTPUT_DIRECTORY ${fid_fw})
   foreach(isa arm thumb m7) # one test each, so that ctest -j runs them side by side
     add_test(NAME straddle_${isa} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/straddle.sh $<TARGET_FILE:citcat_cli>
-      $<TARGET_FILE:ref_cache> ${CITCAT_ARM_TOOL_PREFIX}nm ${isa}=${fid_fw}/straddle_${isa}.elf)
+      $<TARGET_FILE:ref_cache> ${CITCAT_ARM_TOOL_PREFIX}nm $<TARGET_FILE:test_wet_ref> ${isa}=${fid_fw}/straddle_${isa}.elf)
     set_tests_properties(straddle_${isa} PROPERTIES LABELS e2e)
   endforeach()
 endif()

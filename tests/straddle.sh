@@ -22,11 +22,15 @@
 #    reference of 4 bytes, and the reference simulator (tests/ref_cache.c,
 #    Dinero IV's rules: a multi-block reference touches each line) gives the
 #    CAT's traced fills, write-backs and writes, and in write-through mode
-#    the bytes of its WRITE events.
-# Usage: straddle.sh CITCAT REF_CACHE NM NAME=ELF...
+#    the bytes of its WRITE events;
+#  - 64-byte PLRU write-through: the WET built while replaying agrees with
+#    the brute-force reference over the itrace (test_wet_ref: def/use sets,
+#    walks, slices; before, A32 LDREXD changed r3 outside its def set), and
+#    its load and address answers equal the itrace's.
+# Usage: straddle.sh CITCAT REF_CACHE NM TEST_WET_REF NAME=ELF...
 set -u
-citcat=$1 ref=$2 nm=$3
-shift 3
+citcat=$1 ref=$2 nm=$3 wetref=$4
+shift 4
 . "$(dirname "$0")/testlib.sh"
 num() { grep -o "\"$2\": [0-9]*" <<<"$1" | head -n 1 | sed 's/.*: //'; }
 obj() { sed -n "s/.*\"$2\": {\([^}]*\)}.*/\1/p" <<<"$1"; }
@@ -64,6 +68,14 @@ for arg in "$@"; do
         for s in 1 2 3; do
           "$citcat" dump "$r.cat" 2>/dev/null | grep -q "^[0-9]* write .* size=$s " || fail "$tag: no WRITE of $s bytes"
         done
+      fi
+      if [ "$dc $wr" = "4K:2:64:plru wt" ]; then
+        "$citcat" wet "$r.ims" "$r.aes" -o "$r.wet" >/dev/null 2>"$r.err" || fail "$tag: wet: $(cat "$r.err")"
+        mkdir -p "$r.wref"
+        "$wetref" "$r.ims" "$r.aes" "$r.itrace" "$r.wet" "$r.wref" 4 >"$r.err" 2>&1 || fail "$tag: WET reference: $(grep FAIL "$r.err" | head -n 3)"
+        "$citcat" wet query "$r.wet" --loads 2>/dev/null | cmp -s - "$r.wref/loads.txt" || fail "$tag: WET --loads"
+        "$citcat" wet query "$r.wet" --addrs 2>/dev/null | cmp -s - "$r.wref/addrs.txt" || fail "$tag: WET --addrs"
+        rm -rf "$r.wref"
       fi
       # LVT, both granules, with and without an oracle
       for g in byte word; do
