@@ -41,3 +41,7 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
     set_tests_properties(fid_${n} PROPERTIES LABELS e2e)
   endforeach()
 endif()
+
+# Part 3: the random-program campaign (tests/fidelity/README.md)
+add_executable(fidgen fidelity/fidgen.c)
+citcat_target_setup(fidgen)

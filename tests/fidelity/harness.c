@@ -1,0 +1,54 @@
+/* The random-program campaign's harness (tests/fidelity/README.md), linked
+ * with every generated program with -Wl,--wrap=main: main() becomes
+ * __real_main, and this __wrap_main runs first.
+ *
+ * It reads one word from the entropy register (the campaign passes it with
+ * --entropy-in, a 4-byte file): bit 31 set turns on a periodic timer
+ * interrupt every 300 + (bits 0..15) cycles, bit 30 also a DMA stream into a
+ * buffer of its own, 16 x (1 + bits 16..21) bytes per transfer, restarted by
+ * the DMA-done handler after every complete transfer until the input ends
+ * (--dma-in FILE; the seeded generator never ends).  The handlers touch only
+ * the harness's own variables and the DMA only its own buffer, so the
+ * program's output (its checksum) must be the same with them and without:
+ * what the campaign checks.  The word is an input of the run like any
+ * other (the AES replays it), so one ELF serves every configuration. */
+#include <stdint.h>
+
+#include "citcat_target.h"
+
+int __real_main(void);
+int __wrap_main(void);
+
+static volatile uint32_t fid_ticks, fid_dma_done;
+static uint8_t fid_dma_buf[1024] __attribute__((aligned(64)));
+static uint32_t fid_dma_len;
+
+void citcat_irq_timer(void) { fid_ticks++; }
+
+void citcat_irq_dma_done(void)
+{
+	fid_dma_done++;
+	if (citcat_dma_count() == fid_dma_len && !citcat_dma_input_ended())
+		citcat_dma_start(fid_dma_buf, fid_dma_len, 1);
+}
+
+int __wrap_main(void)
+{
+	uint32_t cfg = citcat_random();
+	if (cfg >> 31) {
+		citcat_irq_enable_line(CITCAT_IRQ_TIMER);
+		if (cfg & (1u << 30)) {
+			fid_dma_len = 16u * (1u + ((cfg >> 16) & 0x3fu));
+			citcat_irq_enable_line(CITCAT_IRQ_DMA_DONE);
+			citcat_dma_start(fid_dma_buf, fid_dma_len, 1);
+		}
+		citcat_timer_start(300u + (cfg & 0xffffu));
+		citcat_irq_unmask();
+	}
+	int r = __real_main();
+	if (cfg >> 31) {
+		citcat_irq_mask();
+		citcat_timer_stop();
+	}
+	return r;
+}
