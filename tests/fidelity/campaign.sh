@@ -57,6 +57,7 @@ done
 command -v csmith >/dev/null || [ "${cs#*:}" = 0 ] || { echo "campaign.sh: csmith is not installed (Debian: csmith libcsmith-dev)" >&2; exit 2; }
 [ -x "$fidgen" ] || [ "${fg#*:}" = 0 ] || { echo "campaign.sh: no fidgen at $fidgen (--fidgen)" >&2; exit 2; }
 [ -n "$out" ] || out=$(mktemp -d /tmp/fidelity-campaign.XXXXXX)
+rm -rf "$out/fail" "$out/res" "$out/work" # a fresh start (CTest reuses its directory)
 mkdir -p "$out/fail" "$out/res"
 out=$(cd "$out" && pwd)
 bsp=$root/examples/bsp bspm7=$root/examples/bsp-m7
@@ -128,7 +129,9 @@ program() {
         rng; [ $(( r % 2 )) = 0 ] && gran=word
         rng; cap=(--seed $(( r % 1000000 + 1 )) -q --max-insns "$maxi")
       fi
+      # the block engines refuse the M7 (capture and replay) and checkpoints (capture)
       [ "$isa" = m7 ] && [ "$eng" = block ] && eng=auto
+      [ "$isa" = m7 ] && [ "$reng" = block ] && reng=auto
       [ -n "$ck" ] && eng=insn
       # the entropy word: the harness's switch (harness.c)
       local ew=0
