@@ -68,3 +68,13 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND AND CI
 else()
   message(STATUS "citcat: the fidelity campaign's CTest slice needs csmith and libcsmith-dev (skipped)")
 endif()
+
+# Checkpoints between LDREX and STREX (tests/ckpt_excl.sh; found by the campaign)
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
+  citcat_add_firmware(ckpt_excl SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ckpt_excl.c OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware(ckpt_excl_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ckpt_excl.c OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware_m7(ckpt_excl_m7 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ckpt_excl.c OUTPUT_DIRECTORY ${fid_fw})
+  add_test(NAME ckpt_excl COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_excl.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX}nm ${fid_fw}/ckpt_excl.elf ${fid_fw}/ckpt_excl_thumb.elf ${fid_fw}/ckpt_excl_m7.elf)
+  set_tests_properties(ckpt_excl PROPERTIES LABELS e2e)
+endif()
