@@ -5,7 +5,7 @@
 # D lines, LRU and PLRU, write-back and write-through.  For each:
 #  - the firmware's self-check passes and prints the same checksum everywhere;
 #  - the capture without --oracle records the same CAT byte for byte (a
-#    page-crossing load is one access either way: capture/core.h);
+#    page-crossing load is one access either way: machine/core.h);
 #  - ims/aes and replay --verify --oracle (default engine) and replay --verify
 #    alone (the UC_HOOK_MEM_READ path, the block engine on the A target) are
 #    exact;

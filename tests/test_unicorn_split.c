@@ -2,7 +2,7 @@
  * D-cache line, a page of its own or an alignment boundary, and for the
  * exclusive and swap accesses, on the Cortex-A9 (ARM state, SCTLR.A = 0)
  * and the Cortex-M7: what capture/TARGET.md "Accesses that cross a line"
- * and capture/core.h (core_read_echo) rely on (issue 36).  If an update of
+ * and machine/core.h (core_read_echo) rely on (issue 36).  If an update of
  * Debian's libunicorn changes one of them, this test says which. */
 #include "check.h"
 #include "core.h"

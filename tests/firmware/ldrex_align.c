@@ -7,7 +7,7 @@
  * READ_AFTER (tests/test_unicorn_split.c); the capture took READ without an
  * oracle and READ_AFTER with one, so the two CATs differed by the line the
  * aborted load filled, and replay --verify alone (READ) diverged from a CAT
- * captured with --oracle.  Both now hook READ_AFTER (capture/core.h).
+ * captured with --oracle.  Both now hook READ_AFTER (machine/core.h).
  * tests/fidelity/roundtrip.sh checks it, expecting exit status 3.
  */
 #include <stdint.h>

@@ -12,7 +12,7 @@
  *    same for 32-byte lines), 2-byte stores at 31 and 63;
  *  - the same loads, and loads and stores across each 1 KiB page boundary
  *    of the buffer (Unicorn reports a page-crossing load three times to
- *    UC_HOOK_MEM_READ; capture/core.h, core_read_echo);
+ *    UC_HOOK_MEM_READ; machine/core.h, core_read_echo);
  *  - packed structures stored at odd offsets, as the issue's benchmark did;
  *  - STM/LDM of four words across a line; STRD/LDRD across a line;
  *  - on the ARMv7-A target an 8-byte STREXD (an 8-byte WRITE in
