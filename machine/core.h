@@ -60,6 +60,14 @@ uc_err core_add_hooks(uc_engine *uc, const struct core_hooks *h, void *ctx, uint
 uc_err core_add_hooks_m7(uc_engine *uc, const struct core_hooks *h, uc_cb_hookinsn_invalid_t invalid, void *ctx,
 			 uint32_t ram_base, uint32_t ram_size);
 
+/* Write the Cortex-M7's whole xPSR: N Z C V Q, GE[3:0], the IPSR and the
+ * EPSR (T, IT).  Unicorn 2.0.1's UC_ARM_REG_XPSR leaves GE as it was
+ * (UC_ARM_REG_APSR_NZCVQG writes the flags and GE alone; pinned by
+ * tests/test_unicorn_ge.c), so a segment started with GE clear and an
+ * exception return kept the handler's GE (issue 36).  Returns a Unicorn
+ * error. */
+uc_err core_m7_write_xpsr(uc_engine *uc, uint32_t xpsr);
+
 /* The branch-counter rule (TARGET.md): at the boundary before the
  * instruction at A, the previous one counts as a branch when execution did
  * not continue at EXPECT_PC (its address + 4), unless what came between was

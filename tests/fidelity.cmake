@@ -4,6 +4,9 @@
 # slice.
 citcat_unit_test(test_unicorn_split)
 target_include_directories(test_unicorn_split PRIVATE ${CMAKE_SOURCE_DIR}/capture ${CMAKE_SOURCE_DIR}/common)
+# the GE bits of the M7's xPSR (core_m7_write_xpsr; tests/ckpt_ge.sh)
+citcat_unit_test(test_unicorn_ge)
+target_include_directories(test_unicorn_ge PRIVATE ${CMAKE_SOURCE_DIR}/machine ${CMAKE_SOURCE_DIR}/common)
 
 # Part 1: tests/firmware/straddle.c on ARM, Thumb-2 and the M7, in every
 # line size, policy and write mode of the issue (tests/straddle.sh)
@@ -77,4 +80,14 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
   add_test(NAME ckpt_excl COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_excl.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_ARM_TOOL_PREFIX}nm ${fid_fw}/ckpt_excl.elf ${fid_fw}/ckpt_excl_thumb.elf ${fid_fw}/ckpt_excl_m7.elf)
   set_tests_properties(ckpt_excl PROPERTIES LABELS e2e)
+endif()
+
+# The GE bits across checkpoints and interrupts (tests/ckpt_ge.sh; found in strsearch_m7)
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
+  citcat_add_firmware(ckpt_ge SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ckpt_ge.c OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware(ckpt_ge_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ckpt_ge.c OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware_m7(ckpt_ge_m7 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/ckpt_ge.c OUTPUT_DIRECTORY ${fid_fw})
+  add_test(NAME ckpt_ge COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_ge.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_ARM_TOOL_PREFIX}nm ${fid_fw}/ckpt_ge.elf ${fid_fw}/ckpt_ge_thumb.elf ${fid_fw}/ckpt_ge_m7.elf)
+  set_tests_properties(ckpt_ge PROPERTIES LABELS e2e)
 endif()
