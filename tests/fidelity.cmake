@@ -91,3 +91,11 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
     ${CITCAT_ARM_TOOL_PREFIX}nm ${fid_fw}/ckpt_ge.elf ${fid_fw}/ckpt_ge_thumb.elf ${fid_fw}/ckpt_ge_m7.elf)
   set_tests_properties(ckpt_ge PROPERTIES LABELS e2e)
 endif()
+
+# citcat dump --itrace of Cortex-M7 LVTs with exceptions and DMA (tests/lvt_dump_m7.sh)
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
+  add_test(NAME lvt_dump_m7 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lvt_dump_m7.sh $<TARGET_FILE:citcat_cli>
+    ${fid_fw}/ckpt_ge_m7.elf ${CMAKE_CURRENT_BINARY_DIR}/m7/m7cap.elf ${CMAKE_CURRENT_BINARY_DIR}/m7/m7fault.elf
+    ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf ${CITCAT_EXAMPLE_DIR}/m7/idle_m7.elf ${CITCAT_EXAMPLE_DIR}/m7/sha256_m7.elf)
+  set_tests_properties(lvt_dump_m7 PROPERTIES LABELS e2e)
+endif()
