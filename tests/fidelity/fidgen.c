@@ -3,8 +3,9 @@
  * across D-cache lines and Unicorn's 1 KiB pages, LDM/STM and LDRD/STRD
  * across lines, exclusive load/store pairs (and SWP and LDREXD/STREXD on
  * the ARMv7-A target), device accesses mixed with cached ones in one basic
- * block, cache maintenance, and self-modifying code followed by cache
- * maintenance and a call.
+ * block, cache maintenance, self-modifying code followed by cache
+ * maintenance and a call, and the APSR's GE bits live across a load
+ * (UADD8 ... SEL).
  *
  *   fidgen SEED > prog.c
  *
@@ -212,6 +213,22 @@ static const char *prologue =
 	"\tif (k == 2) citcat_cache_clean_inv_d();\n"
 	"\tif (k == 3) citcat_cache_inv_i();\n"
 	"}\n"
+	"/* the APSR's GE bits live across a load and a few instructions: UADD8\n"
+	" * sets them, SEL uses them, checked against a C model of both (a\n"
+	" * checkpoint or an interrupt in between must keep them: tests/ckpt_ge.sh) */\n"
+	"__attribute__((noinline)) static void ge_(uint32_t o, uint32_t v)\n"
+	"{\n"
+	"\tuint32_t a = (uint32_t)sh_get(o, 4), x = v ^ 0x5a5a5a5au, y = ~v, s, b, r, m = 0;\n"
+	"\t__asm__ volatile(\"uadd8 %0, %3, %4\\n ldr %1, [%5]\\n .rept 6\\n nop\\n .endr\\n sel %2, %6, %7\"\n"
+	"\t\t\t : \"=&r\"(s), \"=&r\"(b), \"=&r\"(r)\n"
+	"\t\t\t : \"r\"(a), \"r\"(v), \"r\"(fb + o), \"r\"(x), \"r\"(y) : \"memory\");\n"
+	"\t(void)s;\n"
+	"\tgot(o, b, 4);\n"
+	"\tfor (unsigned i = 0; i < 32; i += 8)\n"
+	"\t\tm |= ((((a >> i) & 0xffu) + ((v >> i) & 0xffu) >= 256u ? x : y) >> i & 0xffu) << i;\n"
+	"\tbad += r != m;\n"
+	"\tmix(r);\n"
+	"}\n"
 	"/* self-modifying code: a function written into RAM (r0 = r0 + IMM, or\n"
 	" * r0 = IMM), the D-cache cleaned, the I-cache invalidated, then called */\n"
 	"#if FID_M7 || defined(__thumb__)\n"
@@ -250,6 +267,7 @@ int main(int argc, char **argv)
 	}
 	uint64_t seed = strtoull(argv[1], NULL, 0);
 	rs = seed * 0x2545f4914f6cdd1dull + 1;
+	uint64_t ge_rs = seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
 	unsigned nops = 40 + pick(120), reps = 2 + pick(12);
 	printf("/* fidgen %" PRIu64 ": %u operations, %u rounds (tests/fidelity/fidgen.c) */\n", seed, nops, reps);
 	fputs(prologue, stdout);
@@ -308,6 +326,14 @@ int main(int argc, char **argv)
 			printf("\t\tst8(%uu, 0x%02xu);\n\t\tld32(%uu);\n", crossing(1, 1), v & 0xff, crossing(4, 1));
 			break;
 		}
+		/* GE live across a load (ge_), from a generator of its own, so
+		 * that every other operation of a seed stays what it was */
+		uint64_t main_rs = rs;
+		rs = ge_rs;
+		if (pick(6) == 0)
+			printf("\t\tge_(%uu, 0x%08xu ^ rep);\n", crossing(4, 1), rnd());
+		ge_rs = rs;
+		rs = main_rs;
 	}
 	printf("\t}\n");
 	printf("\tfor (uint32_t i = 0; i < BUF; i++) {\n\t\tbad += fb[i] != sh[i];\n\t\tmix(fb[i]);\n\t}\n");
