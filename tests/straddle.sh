@@ -95,9 +95,9 @@ for arg in "$@"; do
         || fail "$tag: capture --daf without --oracle: $(cat "$r.err")"
       cmp -s "$r.daf" "$r.2.daf" || fail "$tag: the DAF differs without --oracle"
       "$citcat" convert "$r.itrace" -o "$r.din" --uncached && "$citcat" convert "$r.itrace" -o "$r.sdc" --to sdclsp:r:32x4,128 \
-        && "$citcat" convert "$r.sdc" --daf "$r.daf" --image "$elf" -o "$r.flow.din" && cmp -s "$r.din" "$r.flow.din" \
+        && "$citcat" convert "$r.sdc" --daf "$r.daf" --image "$elf" --uncached -o "$r.flow.din" && cmp -s "$r.din" "$r.flow.din" \
         || fail "$tag: SDC-LSP + DAF does not rebuild the din"
-      "$citcat" convert "$r.itrace" --daf "$r.daf" -o "$r.it.din" && cmp -s "$r.din" "$r.it.din" \
+      "$citcat" convert "$r.itrace" --daf "$r.daf" --uncached -o "$r.it.din" && cmp -s "$r.din" "$r.it.din" \
         || fail "$tag: itrace flow + DAF does not rebuild the din"
       # Dinero's rules (LRU only: the reference simulator has no PLRU)
       case $dc in *:lru) ;; *) continue ;; esac

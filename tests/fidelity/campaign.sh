@@ -157,7 +157,7 @@ program() {
         [ -n "$ck" ] && echo "\$C replay \$W/run.ims \$W/run.aes --jobs 2 -o \$W/jobs.itrace --verify \$W/run.cat --oracle \$W/run.itrace"
         echo "\$C capture \$ELF --lvt \$W/run.lvt --lvt-gran $gran --daf \$W/run.daf --oracle \$W/lvt.itrace ${lvtcap[*]}"
         echo "\$C replay --lvt \$W/run.lvt --image \$ELF --oracle \$W/lvt.itrace"
-        echo "\$C convert \$W/lvt.itrace -o \$W/run.din --uncached; \$C convert \$W/lvt.itrace --daf \$W/run.daf -o \$W/it.din; cmp \$W/run.din \$W/it.din"
+        echo "\$C convert \$W/lvt.itrace -o \$W/run.din --uncached; \$C convert \$W/lvt.itrace --daf \$W/run.daf --uncached -o \$W/it.din; cmp \$W/run.din \$W/it.din"
       } >"$cmds"
       local why=
       "$citcat" capture "$elf" -o "$w/run.cat" --oracle "$w/run.itrace" --engine "$eng" "${cap[@]}" >"$w/cap.out" 2>"$w/cap.err"
@@ -211,7 +211,7 @@ program() {
       fi
       if [ -z "$why" ]; then
         "$citcat" convert "$w/lvt.itrace" -o "$w/run.din" --uncached 2>/dev/null \
-          && "$citcat" convert "$w/lvt.itrace" --daf "$w/run.daf" -o "$w/it.din" 2>"$w/daf.err" && cmp -s "$w/run.din" "$w/it.din" \
+          && "$citcat" convert "$w/lvt.itrace" --daf "$w/run.daf" --uncached -o "$w/it.din" 2>"$w/daf.err" && cmp -s "$w/run.din" "$w/it.din" \
           || why="DAF over the itrace's flow: $(head -c 300 "$w/daf.err")"
       fi
       # SDC-LSP follows the program flow through the ELF's bytes: code the
@@ -219,7 +219,7 @@ program() {
       # programs are checked over the itrace's flow only (README.md)
       if [ -z "$why" ] && ! grep -q "^		smc(" "$d/prog.c"; then
         "$citcat" convert "$w/lvt.itrace" -o "$w/run.sdc" --to sdclsp:r:32x4,128 2>/dev/null \
-          && "$citcat" convert "$w/run.sdc" --daf "$w/run.daf" --image "$elf" -o "$w/flow.din" 2>"$w/daf.err" \
+          && "$citcat" convert "$w/run.sdc" --daf "$w/run.daf" --image "$elf" --uncached -o "$w/flow.din" 2>"$w/daf.err" \
           && cmp -s "$w/run.din" "$w/flow.din" || why="DAF over SDC-LSP: $(head -c 300 "$w/daf.err")"
       fi
       if [ -n "$why" ]; then
