@@ -127,11 +127,14 @@ elf)
   "$ELFGEN" "$t/dev.elf" 0x40000000 0x40000000,4,4
   bounded $lim 30 2 "dev.elf: offset 52: .* lies outside the largest RAM the target can have (0x00000000..0x3fffffff)" \
     "$C" convert "$t/none.sdc" --from sdclsp --to din -o "$t/a.din" --image "$t/dev.elf"
-  # what is legal still loads: 64 adjacent segments, RAM filled to its last byte
+  # what is legal still loads: 64 adjacent segments, RAM filled to its last
+  # byte.  Their code is `b .` with interrupts masked, which the capture
+  # refuses once it runs (issue 35's check for firmware built without the
+  # BSP): that message comes after the loader accepted every segment.
   "$ELFGEN" "$t/adj64.elf" 0 0,4,0x4000,64,0x4000
-  expect 0 "instruction limit after 10 instructions" "$C" capture "$t/adj64.elf" -o "$t/a.cat" --seed 1 --max-insns 10
+  expect 2 "spins at 0x00000000 before any trace start point" "$C" capture "$t/adj64.elf" -o "$t/a.cat" --seed 1 --max-insns 10
   "$ELFGEN" "$t/top.elf" 0xfff000 0xfff000,4,0x1000 0,4,4
-  expect 0 "instruction limit after 10 instructions" "$C" capture "$t/top.elf" -o "$t/a.cat" --seed 1 --max-insns 10
+  expect 2 "spins at 0x00fff000 before any trace start point" "$C" capture "$t/top.elf" -o "$t/a.cat" --seed 1 --max-insns 10
   finish robust_elf
   ;;
 wfi)
