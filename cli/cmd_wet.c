@@ -58,21 +58,18 @@ static void print_sizes(FILE *f, const struct citcat_wet_stream_size *s, uint64_
 	if (json) {
 		fprintf(f, "\"streams\": {");
 		for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
-			fprintf(f, "%s\"%s\": {\"values\": %" PRIu64 ", \"raw_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64
-				   ", \"methods\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "]}",
-				k ? ", " : "", citcat_wet_stream_name(k), s[k].values, 4 * s[k].values, s[k].bytes, s[k].method[0],
-				s[k].method[1], s[k].method[2], s[k].method[3], s[k].method[4], s[k].method[5]);
+			fprintf(f, "%s\"%s\": {\"values\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"bits_per_insn\": %.4f}",
+				k ? ", " : "", citcat_wet_stream_name(k), s[k].values, s[k].bytes,
+				insns ? 8.0 * (double)s[k].bytes / (double)insns : 0.0);
 		fprintf(f, "}, \"stream_bytes\": %" PRIu64 ", \"bits_per_insn\": %.4f", tot,
 			insns ? 8.0 * (double)tot / (double)insns : 0.0);
 		return;
 	}
-	fprintf(f, "%-8s %12s %12s %12s %8s %10s\n", "stream", "values", "raw bytes", "stored", "raw/st", "bits/insn");
+	fprintf(f, "%-8s %12s %12s %10s\n", "stream", "values", "bytes", "bits/insn");
 	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
-		fprintf(f, "%-8s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %8.2f %10.4f\n", citcat_wet_stream_name(k),
-			s[k].values, 4 * s[k].values, s[k].bytes, s[k].bytes ? 4.0 * (double)s[k].values / (double)s[k].bytes : 0.0,
+		fprintf(f, "%-8s %12" PRIu64 " %12" PRIu64 " %10.4f\n", citcat_wet_stream_name(k), s[k].values, s[k].bytes,
 			insns ? 8.0 * (double)s[k].bytes / (double)insns : 0.0);
-	fprintf(f, "%-8s %12s %12s %12" PRIu64 " %8s %10.4f\n", "total", "", "", tot, "",
-		insns ? 8.0 * (double)tot / (double)insns : 0.0);
+	fprintf(f, "%-8s %12s %12" PRIu64 " %10.4f\n", "total", "", tot, insns ? 8.0 * (double)tot / (double)insns : 0.0);
 }
 
 static int cmd_wet_build(int argc, char **argv)
@@ -143,24 +140,27 @@ static int cmd_wet_build(int argc, char **argv)
 	double mips = res.seconds > 0 ? (double)res.insns / res.seconds / 1e6 : 0.0;
 	if (json) {
 		printf("{\"insns\": %" PRIu64 ", \"irqs\": %" PRIu64 ", \"node_execs\": %" PRIu64 ", \"nodes\": %" PRIu64
-		       ", \"segments\": %" PRIu64 ", \"deps\": %" PRIu64 ", \"file_bytes\": %" PRIu64 ", \"graph_bytes\": %" PRIu64
+		       ", \"segments\": %" PRIu64 ", \"deps\": %" PRIu64 ", \"mem_deps\": %" PRIu64 ", \"reg_coded\": %" PRIu64
+		       ", \"mem_predicted\": %" PRIu64 ", \"cdep_predicted\": %" PRIu64 ", \"events\": %" PRIu64
+		       ", \"file_bytes\": %" PRIu64 ", \"graph_bytes\": %" PRIu64 ", \"graph_raw_bytes\": %" PRIu64
 		       ", \"index_bytes\": %" PRIu64 ", \"seconds\": %.3f, \"minsn_per_s\": %.3f, \"cdeps\": %" PRIu64
 		       ", \"cfg\": {\"functions\": %" PRIu64 ", \"nodes\": %" PRIu64 ", \"edges\": %" PRIu64 ", \"branches\": %" PRIu64
-		       ", \"control_deps\": %" PRIu64 ", \"back_edges\": %" PRIu64 "}, \"node_stmts\": %" PRIu64 ", \"local_deps\": %" PRIu64
-		       ", \"regvals\": %" PRIu64 ", \"tuples\": %" PRIu64 ", \"groups\": %" PRIu64 ", \"dep_labels\": %" PRIu64 ", \"acc_tier1_segments\": [%" PRIu64 ", %" PRIu64 "], ",
-		       res.insns, res.irqs, res.node_execs, res.nodes, res.segments, res.deps, res.file_bytes, res.graph_bytes,
-		       res.index_bytes, res.seconds, mips, res.cdeps, res.cfg[0], res.cfg[1], res.cfg[2], res.cfg[3], res.cfg[4], res.cfg[5], res.node_stmts, res.local_deps,
-		       res.regvals, res.tuples, res.groups, res.dep_labels, res.acc_tier1[0], res.acc_tier1[1]);
+		       ", \"control_deps\": %" PRIu64 ", \"back_edges\": %" PRIu64 "}, \"node_stmts\": %" PRIu64
+		       ", \"regvals\": %" PRIu64 ", \"accesses\": %" PRIu64 ", ",
+		       res.insns, res.irqs, res.node_execs, res.nodes, res.segments, res.deps, res.mem_deps, res.reg_coded,
+		       res.mem_predicted, res.cdep_predicted, res.events, res.file_bytes, res.graph_bytes, res.graph_raw_bytes,
+		       res.index_bytes, res.seconds, mips, res.cdeps, res.cfg[0], res.cfg[1], res.cfg[2], res.cfg[3], res.cfg[4],
+		       res.cfg[5], res.node_stmts, res.regvals, res.accesses);
 		print_sizes(stdout, res.stream, res.insns, 1);
 		printf("}\n");
 	} else {
 		fprintf(stderr,
 			"citcat wet: %" PRIu64 " instructions, %" PRIu64 " interrupts, %" PRIu64 " node executions of %" PRIu64
-			" nodes, %" PRIu64 " data dependences (%" PRIu64 " local, unlabelled; the rest under %" PRIu64 " shared labels), %" PRIu64
+			" nodes, %" PRIu64 " data dependences (%" PRIu64 " through memory), %" PRIu64
 			" control dependences (%" PRIu64 " functions, %" PRIu64
 			" branches); %" PRIu64 " bytes (%.3f bits/insn) in %.2f s (%.2f Minsn/s)\n",
-			res.insns, res.irqs, res.node_execs, res.nodes, res.deps, res.local_deps, res.dep_labels, res.cdeps, res.cfg[0], res.cfg[3], res.file_bytes,
-			res.insns ? 8.0 * (double)res.file_bytes / (double)res.insns : 0.0, res.seconds, mips);
+			res.insns, res.irqs, res.node_execs, res.nodes, res.deps, res.mem_deps, res.cdeps, res.cfg[0], res.cfg[3],
+			res.file_bytes, res.insns ? 8.0 * (double)res.file_bytes / (double)res.insns : 0.0, res.seconds, mips);
 	}
 	return EXIT_OK;
 }
