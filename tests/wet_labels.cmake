@@ -8,6 +8,12 @@ target_link_libraries(test_wet_rc PRIVATE citcat)
 target_include_directories(test_wet_rc PRIVATE ${CMAKE_SOURCE_DIR}/wet)
 add_test(NAME test_wet_rc COMMAND test_wet_rc)
 set_tests_properties(test_wet_rc PROPERTIES LABELS unit)
+add_executable(test_wet_v7 test_wet_v7.c)
+citcat_target_setup(test_wet_v7)
+target_link_libraries(test_wet_v7 PRIVATE citcat PkgConfig::XXHASH)
+target_include_directories(test_wet_v7 PRIVATE ${CMAKE_SOURCE_DIR}/wet)
+add_test(NAME test_wet_v7 COMMAND test_wet_v7)
+set_tests_properties(test_wet_v7 PROPERTIES LABELS unit)
 # Issue 11, first step of the WET on Thumb code: the def-use decoder's
 # Thumb sets (hand-worked encodings) and, on the hand-written Thumb test
 # and two Thumb examples, every instruction's condition and def set

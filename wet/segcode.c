@@ -298,10 +298,16 @@ void wet_sc_irq(struct wet_sc *sc, const struct wet_node *nd, uint64_t *stacked)
 
 /* ---- one instance: data producers and control parent ---- */
 
-static int cmp_desc(const void *x, const void *y)
+/* Sorts V[0..N) descending (N is small: an instance's producers). */
+static void sort_desc(uint64_t *v, uint32_t n)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? 1 : a > b ? -1 : 0;
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		uint32_t j = i;
+		for (; j && v[j - 1] < x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 static inline struct wet_sc_key *key_get(struct wet_sc *sc, uint32_t stmt, uint32_t o)
@@ -471,8 +477,7 @@ int wet_sc_insn(struct wet_sc *sc, uint32_t stmt, uint64_t index, int passed, ui
 				mt[nm++] = mem[i];
 			}
 		}
-		if (nm > 1)
-			qsort(mt, nm, sizeof mt[0], cmp_desc);
+		sort_desc(mt, nm);
 		if (nm && !cand) {
 			*need_ev = 1;
 			cand = 1;
@@ -500,8 +505,7 @@ int wet_sc_insn(struct wet_sc *sc, uint32_t stmt, uint64_t index, int passed, ui
 			prod[np++] = p;
 		}
 	}
-	if (np > 1)
-		qsort(prod, np, sizeof prod[0], cmp_desc);
+	sort_desc(prod, np);
 	for (uint32_t i = 0; i < np; i++)
 		prod[i]--; /* INDEX */
 	*nprod = np;
