@@ -171,7 +171,27 @@ struct qctx {
 	uint32_t pc;
 	uint64_t n;
 	FILE *tmp; /* backward slice: indices, descending */
+	size_t ln; /* text answers waiting in lb */
+	char lb[1 << 16];
 };
+
+/* Room for one more line of the text answers (they are formatted into
+ * q->lb and written in 64 KiB pieces). */
+static char *line_room(struct qctx *q)
+{
+	if (q->ln > sizeof q->lb - 128) {
+		fwrite_unlocked(q->lb, 1, q->ln, q->out);
+		q->ln = 0;
+	}
+	return q->lb + q->ln;
+}
+
+static void line_flush(struct qctx *q)
+{
+	if (q->ln)
+		fwrite_unlocked(q->lb, 1, q->ln, q->out);
+	q->ln = 0;
+}
 
 /* The text answers are formatted by hand: a query prints hundreds of
  * millions of lines, and printf's parsing cost more than the WET's
@@ -201,13 +221,25 @@ static char *put_hex(char *p, uint64_t v)
 
 static char *put_dec(char *p, uint64_t v)
 {
-	char t[20];
-	int n = 0;
-	do
-		t[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = t[--n];
+	static const char d2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				 "8081828384858687888990919293949596979899";
+	char t[24];
+	int n = 24;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		t[--n] = d2[2 * r + 1];
+		t[--n] = d2[2 * r];
+	}
+	if (v >= 10) {
+		t[--n] = d2[2 * v + 1];
+		t[--n] = d2[2 * v];
+	} else {
+		t[--n] = (char)('0' + v);
+	}
+	while (n < 24)
+		*p++ = t[n++];
 	return p;
 }
 
@@ -217,9 +249,9 @@ static int cf_cb(void *ctx, const struct citcat_wet_insn *in)
 	if (q->json) {
 		fprintf(q->out, "%s%u", q->first++ ? ", " : "", in->pc);
 	} else {
-		char b[16], *p = put_hex8(b, in->pc);
+		char *b = line_room(q), *p = put_hex8(b, in->pc);
 		*p++ = '\n';
-		fwrite_unlocked(b, 1, (size_t)(p - b), q->out);
+		q->ln += (size_t)(p - b);
 	}
 	q->n++;
 	return 0;
@@ -238,7 +270,7 @@ static int acc_cb(void *ctx, const struct citcat_wet_insn *in)
 				q->first++ ? ", " : "", in->index, in->pc, in->acc[k].addr, in->acc[k].size, in->acc[k].write,
 				in->acc[k].value);
 		else {
-			char b[80], *p = put_dec(b, in->index);
+			char *b = line_room(q), *p = put_dec(b, in->index);
 			*p++ = ' ';
 			p = put_hex8(p, in->pc);
 			*p++ = ' ';
@@ -248,7 +280,7 @@ static int acc_cb(void *ctx, const struct citcat_wet_insn *in)
 			*p++ = ' ';
 			p = put_hex(p, in->acc[k].value);
 			*p++ = '\n';
-			fwrite_unlocked(b, 1, (size_t)(p - b), q->out);
+			q->ln += (size_t)(p - b);
 		}
 		q->n++;
 	}
@@ -276,11 +308,19 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 			fprintf(q->out, "], \"ctrl\": null}");
 		return 0;
 	}
-	if (q->tmp)
-		return fwrite(&in->index, sizeof in->index, 1, q->tmp) == 1 ? 0 : CITCAT_ERR_IO;
-	char b[24], *p = put_dec(b, in->index);
+	if (q->tmp) { /* 8 KiB of indices at a time (q->lb) */
+		if (q->ln + sizeof in->index > sizeof q->lb) {
+			if (fwrite(q->lb, 1, q->ln, q->tmp) != q->ln)
+				return CITCAT_ERR_IO;
+			q->ln = 0;
+		}
+		memcpy(q->lb + q->ln, &in->index, sizeof in->index);
+		q->ln += sizeof in->index;
+		return 0;
+	}
+	char *b = line_room(q), *p = put_dec(b, in->index);
 	*p++ = '\n';
-	fwrite_unlocked(b, 1, (size_t)(p - b), q->out);
+	q->ln += (size_t)(p - b);
 	return 0;
 }
 
@@ -293,11 +333,12 @@ static int print_reversed(FILE *tmp, FILE *out, uint64_t n)
 		n -= k;
 		if (fseeko(tmp, (off_t)(n * sizeof buf[0]), SEEK_SET) || fread(buf, sizeof buf[0], k, tmp) != k)
 			return -1;
+		char lines[4096 * 21], *p = lines;
 		while (k--) {
-			char b[24], *p = put_dec(b, buf[k]);
+			p = put_dec(p, buf[k]);
 			*p++ = '\n';
-			fwrite_unlocked(b, 1, (size_t)(p - b), out);
 		}
+		fwrite_unlocked(lines, 1, (size_t)(p - lines), out);
 	}
 	return 0;
 }
@@ -414,11 +455,15 @@ static int cmd_wet_query(int argc, char **argv)
 			rc = CITCAT_ERR_IO;
 		if (!rc)
 			rc = citcat_wet_slice(w, index, query == 5, slice_cb, &q, seg_progress, &pr);
+		if (!rc && q.tmp && q.ln && fwrite(q.lb, 1, q.ln, q.tmp) != q.ln)
+			rc = CITCAT_ERR_IO;
+		q.ln = 0;
 		if (!rc && q.tmp && print_reversed(q.tmp, out, q.n))
 			rc = CITCAT_ERR_IO;
 		if (q.tmp)
 			fclose(q.tmp);
 	}
+	line_flush(&q);
 	if (json && query < 6)
 		fprintf(out, "]}\n");
 	cli_progress_done(&pr);

@@ -27,25 +27,22 @@
 enum { WET_NODE_BLOCK = 0, WET_NODE_IRQ = 1, WET_NODE_PATH = 2 };
 
 /* The record hash of a segment (WET.md "Index"): every instruction and
- * interrupt entry the replay hands out, in order, folded into 64 bits. */
-static inline uint64_t wet_mix64(uint64_t x)
+ * interrupt entry the replay hands out, in order, folded into 64 bits one
+ * word at a time (a rotate, an exclusive or and a multiply per word: the
+ * replay walks hash every record they see). */
+static inline uint64_t wet_hstep(uint64_t h, uint64_t x)
 {
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
+	return ((h << 27 | h >> 37) ^ x) * 0x9E3779B97F4A7C15ull;
 }
 static inline uint64_t wet_rec_hash(uint64_t h, const struct citcat_itrace_rec *r)
 {
-	h = wet_mix64(h ^ ((uint64_t)(uint32_t)r->pc | (uint64_t)r->word << 32));
-	h = wet_mix64(h ^ ((uint64_t)r->kind | (uint64_t)r->line << 8 | (uint64_t)r->size << 16 | (uint64_t)r->thumb << 24 |
-			   (uint64_t)r->n_acc << 32));
+	h = wet_hstep(h, (uint64_t)(uint32_t)r->pc | (uint64_t)r->word << 32);
+	h = wet_hstep(h, (uint64_t)r->kind | (uint64_t)r->line << 8 | (uint64_t)r->size << 16 | (uint64_t)r->thumb << 24 |
+			   (uint64_t)r->n_acc << 32);
 	for (uint32_t k = 0; k < r->n_acc; k++) {
 		const struct citcat_access *a = &r->acc[k];
-		h = wet_mix64(h ^ ((uint64_t)(uint32_t)a->addr | (uint64_t)a->size << 32 | (uint64_t)a->write << 40));
-		h = wet_mix64(h ^ a->value);
+		h = wet_hstep(h, (uint64_t)(uint32_t)a->addr | (uint64_t)a->size << 32 | (uint64_t)a->write << 40);
+		h = wet_hstep(h, a->value);
 	}
 	return h;
 }
