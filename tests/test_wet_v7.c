@@ -11,7 +11,14 @@
  *     both sides must give the hand-worked producers.
  *  2. Files: a version 6 header is refused at offset 8 naming the version;
  *     a bad magic, header checksum and reserved bytes are refused at their
- *     bytes. */
+ *     bytes.
+ *  3. With a WET given (test_wet_v7 FLAGGED.wet: a fuzz seed, one flag
+ *     byte then the file): it opens and replays (a walk with accesses); a
+ *     segment's record hash changed (and the index resealed) makes the
+ *     replay walk fail naming that segment at its node block's offset; a
+ *     byte of the embedded IMS changed is refused at the IMS's offset
+ *     (checksum), and with the IMS's hash resealed the replayer's own
+ *     error comes back naming the embedded IMS. */
 #include "bytes.h"
 #include "segcode.h"
 #include "wet.h"
@@ -129,7 +136,90 @@ static void refused(const char *name, const uint8_t *b, size_t n, int code, uint
 	citcat_wet_close(w);
 }
 
-int main(void)
+static int count_cb(void *ctx, const struct citcat_wet_insn *in)
+{
+	(*(uint64_t *)ctx)++;
+	return 0;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	REQ(f != NULL, "cannot open %s", path);
+	static uint8_t buf[1 << 20];
+	*n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	uint8_t *b = malloc(*n);
+	REQ(b && *n > 1, "%s", path);
+	memcpy(b, buf + 1, --*n); /* the flag byte */
+	return b;
+}
+
+/* The index's and footer's hashes after an edit of the file B (N bytes). */
+static void reseal(uint8_t *b, size_t n)
+{
+	uint8_t *f = b + n - 64;
+	uint64_t ioff = cc_get64(f + 16), ilen = cc_get64(f + 24);
+	cc_put64(f + 40, XXH64(b + ioff, ilen, 0));
+	cc_put32(f + 56, XXH32(f, 56, 0));
+}
+
+/* A walk with accesses over B: its code and error. */
+static int replay_walk(const uint8_t *b, size_t n, uint64_t *seen, struct citcat_errinfo *e)
+{
+	struct citcat_wet *w;
+	int rc = citcat_wet_open_mem(&w, b, n);
+	*seen = 0;
+	if (!rc) {
+		struct citcat_wet_walk wk = {.what = CITCAT_WET_W_ACC, .from = 0, .to = UINT64_MAX, .cb = count_cb, .ctx = seen};
+		rc = citcat_wet_walk(w, &wk);
+	}
+	*e = *citcat_wet_error(w);
+	citcat_wet_close(w);
+	return rc;
+}
+
+static void files(const char *path)
+{
+	size_t n;
+	uint8_t *b = slurp(path, &n), *c = malloc(n);
+	REQ(c != NULL, "out of memory");
+	uint64_t seen;
+	struct citcat_errinfo e;
+	int rc = replay_walk(b, n, &seen, &e);
+	REQ(rc == 0 && seen > 0, "%s: the replay walk: %d %s", path, rc, e.msg);
+	const uint8_t *x = b + cc_get64(b + n - 64 + 16);
+	uint32_t ns = cc_get32(x + 24);
+	REQ(ns >= 2, "%s: %u segments, the test wants 2 or more", path, ns);
+	/* segment 1's record hash */
+	memcpy(c, b, n);
+	uint8_t *e1 = c + (x - b) + 96 + WET_SEG_ENTRY;
+	cc_put64(e1 + 32, cc_get64(e1 + 32) ^ 1);
+	reseal(c, n);
+	rc = replay_walk(c, n, &seen, &e);
+	REQ(rc == CITCAT_ERR_CORRUPT && strstr(e.msg, "does not reproduce segment 1") && e.offset == cc_get64(e1 + 40),
+	    "a changed record hash: %d at %llu '%s'", rc, (unsigned long long)e.offset, e.msg);
+	printf("record hash of segment 1 changed: refused at offset %llu: %s\n", (unsigned long long)e.offset, e.msg);
+	/* a byte of the embedded IMS: its checksum, then the replayer */
+	uint64_t ims = cc_get64(x + 32), imsn = cc_get64(x + 40);
+	memcpy(c, b, n);
+	c[ims + imsn / 2] ^= 0x40;
+	rc = replay_walk(c, n, &seen, &e);
+	REQ(rc == CITCAT_ERR_CHECKSUM && e.offset == ims && strstr(e.msg, "embedded IMS"), "a changed IMS: %d at %llu '%s'", rc,
+	    (unsigned long long)e.offset, e.msg);
+	printf("a byte of the embedded IMS changed: refused at offset %llu: %s\n", (unsigned long long)e.offset, e.msg);
+	uint8_t *cx = c + (x - b);
+	cc_put64(cx + 48, XXH64(c + ims, imsn, 0));
+	reseal(c, n);
+	rc = replay_walk(c, n, &seen, &e);
+	REQ(rc != 0 && strstr(e.msg, "embedded IMS") && e.offset >= ims && e.offset < ims + imsn,
+	    "a changed IMS, resealed: %d at %llu '%s'", rc, (unsigned long long)e.offset, e.msg);
+	printf("the same, its hash resealed: the replayer refuses it at offset %llu: %s\n", (unsigned long long)e.offset, e.msg);
+	free(b);
+	free(c);
+}
+
+int main(int argc, char **argv)
 {
 	struct wet_decoder *dec;
 	REQ(wet_decoder_open(&dec) == 0, "capstone");
@@ -149,6 +239,7 @@ int main(void)
 	stmt(dec, 11, 0x3004, 0x4770, 1); /* bx lr */
 	stmt(dec, 12, 0x3006, 0x4668, 1); /* mov r0, sp */
 	stmt(dec, 13, 0x3008, 0x4603, 1); /* mov r3, r0 */
+	stmt(dec, 14, 0x300a, 0x460a, 1); /* mov r2, r1 */
 	uint64_t none[WET_NPHYS] = {0};
 	/* INDEX 0 mov r0: none; 1 add r1: r0 <- 0; 2 add r2: r1 <- 1, r0 <- 0;
 	 * 3 cmp r3, r2: r2 <- 2 (r3 never written); 4 moveq (failed): the
@@ -192,20 +283,22 @@ int main(void)
 	run("A target, a later segment", 0, 1000, tr, b, sizeof b / sizeof b[0]);
 	/* Cortex-M7: 0 movs r0, #1; 1 adds r1, r0 (r0 <- 0); a UsageFault
 	 * (exception 6) taken at 1 (EPC its PC): its write of r1 and the flags
-	 * is undone; 2 mov r3, r0 in the handler: r0 <- 0; 3 adds r1, r0:
-	 * r0 <- 0; 4 bx lr, an exception return to the PSP: reads LR (the
-	 * entry's: none), defines R0-R3, R12, LR, the flags, the PSP;
-	 * 5 mov r0, sp in thread mode on the PSP: PSP <- 4; 6 mov r3, r0: r0 <- 5 */
+	 * is undone; 2 mov r2, r1 in the handler: r1 never written (the undone
+	 * write does not count); 3 mov r3, r0: r0 <- 0; 4 adds r1, r0: r0 <- 0;
+	 * 5 bx lr, an exception return to the PSP: reads LR (the entry's:
+	 * none), defines R0-R3, R12, LR, the flags, the PSP; 6 mov r0, sp in
+	 * thread mode on the PSP: PSP <- 5; 7 mov r3, r0: r0 <- 6 */
 	uint64_t m7t[WET_NPHYS] = {0};
 	const struct step c[] = {
 		{9, 1, 0, 0, {0}, {0}},
 		{10, 1, 0, 0, {0}, {1}},
 		{-6, 0, 0, 0, {0}, {0}},
+		{14, 1, 0, 0, {0}, {0}},
 		{13, 1, 0, 0, {0}, {1}},
 		{10, 1, 0, 0, {0}, {1}},
 		{11, 1, 0, 2, {0}, {0}},
-		{12, 1, 1, 0, {0}, {5}},
-		{13, 1, 1, 0, {0}, {6}},
+		{12, 1, 1, 0, {0}, {6}},
+		{13, 1, 1, 0, {0}, {7}},
 	};
 	/* the fault's EPC is the PC of the instance before it (stmt 10) */
 	run("Cortex-M7: a fault undone, an exception return to the PSP", 1, 0, m7t, c, sizeof c / sizeof c[0]);
@@ -227,5 +320,7 @@ int main(void)
 	refused("reserved header bytes", h, sizeof h, CITCAT_ERR_CORRUPT, 10, "reserved");
 	header(h, 7);
 	refused("no footer", h, sizeof h, CITCAT_ERR_TRUNCATED, 96 - 64 + 48, "no footer");
+	if (argc > 1)
+		files(argv[1]);
 	return 0;
 }

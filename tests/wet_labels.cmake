@@ -12,7 +12,7 @@ add_executable(test_wet_v7 test_wet_v7.c)
 citcat_target_setup(test_wet_v7)
 target_link_libraries(test_wet_v7 PRIVATE citcat PkgConfig::XXHASH)
 target_include_directories(test_wet_v7 PRIVATE ${CMAKE_SOURCE_DIR}/wet)
-add_test(NAME test_wet_v7 COMMAND test_wet_v7)
+add_test(NAME test_wet_v7 COMMAND test_wet_v7 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/wet/irqs.wet)
 set_tests_properties(test_wet_v7 PROPERTIES LABELS unit)
 # Issue 11, first step of the WET on Thumb code: the def-use decoder's
 # Thumb sets (hand-worked encodings) and, on the hand-written Thumb test
