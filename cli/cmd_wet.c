@@ -455,9 +455,11 @@ static int cmd_wet_query(int argc, char **argv)
 			rc = CITCAT_ERR_IO;
 		if (!rc)
 			rc = citcat_wet_slice(w, index, query == 5, slice_cb, &q, seg_progress, &pr);
-		if (!rc && q.tmp && q.ln && fwrite(q.lb, 1, q.ln, q.tmp) != q.ln)
-			rc = CITCAT_ERR_IO;
-		q.ln = 0;
+		if (q.tmp) { /* the indices still in q.lb */
+			if (!rc && q.ln && fwrite(q.lb, 1, q.ln, q.tmp) != q.ln)
+				rc = CITCAT_ERR_IO;
+			q.ln = 0;
+		}
 		if (!rc && q.tmp && print_reversed(q.tmp, out, q.n))
 			rc = CITCAT_ERR_IO;
 		if (q.tmp)
