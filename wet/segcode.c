@@ -106,11 +106,12 @@ int wet_sc_overrun(const struct wet_sc *sc)
 	return 0;
 }
 
-static int bad(struct wet_sc *sc, const char *why)
+static int bad(struct wet_sc *sc, unsigned block, const char *why)
 {
 	if (!sc->corrupt) {
 		sc->corrupt = 1;
 		sc->why = why;
+		sc->bad_block = block;
 	}
 	return -1;
 }
@@ -160,7 +161,7 @@ uint32_t wet_sc_node(struct wet_sc *sc, uint32_t id)
 	if (!done) {
 		uint64_t v = wet_rc_gamma(r, &sc->g_node, id);
 		if (v >= sc->nnodes) {
-			bad(sc, "a node id past the node table");
+			bad(sc, WET_B_NODE, "a node id past the node table");
 			v = 0;
 		}
 		out = (uint32_t)v;
@@ -188,13 +189,13 @@ int wet_sc_events(struct wet_sc *sc, struct wet_event *ev, uint32_t *n, uint32_t
 	struct wet_rc *r = &sc->rc[WET_B_COND];
 	uint64_t cnt = wet_rc_gamma(r, &sc->g_evn, sc->enc ? *n : 0);
 	if (cnt > cap)
-		return bad(sc, "more events than the segment can hold");
+		return bad(sc, WET_B_COND, "more events than the segment can hold");
 	*n = (uint32_t)cnt;
 	uint64_t pos = 0;
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint64_t gap = wet_rc_gamma(r, &sc->g_evgap, sc->enc ? ev[i].pos - pos : 0);
 		if (gap >= n_insns || pos + gap >= n_insns)
-			return bad(sc, "an event past the segment's last instance");
+			return bad(sc, WET_B_COND, "an event past the segment's last instance");
 		pos += gap;
 		uint32_t type = wet_rc_tree(r, sc->p_evtype, 2, sc->enc ? ev[i].type : 0);
 		uint64_t val = 0;
@@ -202,7 +203,7 @@ int wet_sc_events(struct wet_sc *sc, struct wet_event *ev, uint32_t *n, uint32_t
 			val = wet_rc_gamma(r, &sc->g_evval, sc->enc ? ev[i].val : 0);
 		if (type > WET_EV_MEMREAD || (type == WET_EV_BANK && val > (sc->m7 ? 1u : 5u)) ||
 		    (type == WET_EV_EXCRET && (!sc->m7 || val > 1)))
-			return bad(sc, "an invalid event");
+			return bad(sc, WET_B_COND, "an invalid event");
 		ev[i].pos = (uint32_t)pos;
 		ev[i].type = (uint8_t)type;
 		ev[i].val = (uint32_t)val;
@@ -238,7 +239,7 @@ static inline uint64_t rm_get(struct wet_sc *sc, unsigned ph)
 		d = wet_rc_gamma(&sc->rc[WET_B_DEP], &sc->g_reg, d);
 		if (!sc->enc) {
 			if (d > sc->first) {
-				bad(sc, "a register writer before the run's start");
+				bad(sc, WET_B_DEP, "a register writer before the run's start");
 				d = 0;
 			}
 			m->w[ph] = d ? sc->first + 1 - d : 0;
@@ -362,21 +363,21 @@ static uint64_t mem_prod(struct wet_sc *sc, uint32_t stmt, uint32_t o, uint64_t 
 			int neg = wet_rc_bit(r, &sc->p_msign, sc->enc && p < e->lastprod);
 			uint64_t mag = wet_rc_gamma(r, &sc->g_mdelta, sc->enc ? (neg ? e->lastprod - p : p - e->lastprod) - 1 : 0);
 			if (mag == UINT64_MAX || (neg ? mag + 1 >= e->lastprod : mag + 1 > index - e->lastprod)) {
-				bad(sc, "a memory producer outside the run");
+				bad(sc, WET_B_DEP, "a memory producer outside the run");
 				return 0;
 			}
 			out = neg ? e->lastprod - mag - 1 : e->lastprod + mag + 1;
 		} else {
 			uint64_t d = wet_rc_gamma(r, &sc->g_mlit, sc->enc ? index - p : 0); /* 1 <= p <= index */
 			if (d >= index) {
-				bad(sc, "a memory producer outside the run");
+				bad(sc, WET_B_DEP, "a memory producer outside the run");
 				return 0;
 			}
 			out = index - d;
 		}
 	}
 	if (!out || out > index) {
-		bad(sc, "a memory producer that is not before its consumer");
+		bad(sc, WET_B_DEP, "a memory producer that is not before its consumer");
 		return 0;
 	}
 	e->stride = e->lastprod ? (int64_t)out - (int64_t)e->lastprod : 0;
@@ -410,7 +411,7 @@ static uint64_t ctrl_parent(struct wet_sc *sc, struct wet_sc_st *e, uint64_t ind
 	} else {
 		uint64_t d = wet_rc_gamma(r, &sc->g_cdlit, sc->enc ? index - p : 0); /* p - 1 < index */
 		if (d >= index) {
-			bad(sc, "a control parent that is not before its instance");
+			bad(sc, WET_B_CDEP, "a control parent that is not before its instance");
 			return 0;
 		}
 		out = index - d;
@@ -491,17 +492,17 @@ int wet_sc_insn(struct wet_sc *sc, uint32_t stmt, uint64_t index, int passed, ui
 		else
 			cnt = wet_rc_gamma(r, &sc->g_mcount, nm);
 		if (cnt + nreg > 255)
-			return bad(sc, "more producers than an instance may have");
+			return bad(sc, WET_B_DEP, "more producers than an instance may have");
 		e->mcount = (uint16_t)cnt;
 		for (uint32_t o = 0; o < cnt; o++) {
 			uint64_t p = mem_prod(sc, stmt, o, index, sc->enc ? mt[o] : 0);
 			if (!p)
 				return -1;
 			if (o && p >= prod[np - 1])
-				return bad(sc, "memory producers not nearest first and distinct");
+				return bad(sc, WET_B_DEP, "memory producers not nearest first and distinct");
 			for (uint32_t q = 0; q < nreg; q++)
 				if (prod[q] == p)
-					return bad(sc, "a memory producer that is also a register producer");
+					return bad(sc, WET_B_DEP, "a memory producer that is also a register producer");
 			prod[np++] = p;
 		}
 	}

@@ -139,6 +139,7 @@ struct wet_sc {
 	wet_prob p_n2, p_n1, p_evtype[4], p_msign, p_cdnone[2];
 	int corrupt; /* a decoder found an impossible value */
 	const char *why;
+	unsigned bad_block; /* in which block (WET_B_*) */
 	/* counts for the build report */
 	uint64_t n_reg_init, n_mem, n_mem_hit, n_cd, n_cd_hit;
 };

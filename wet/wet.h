@@ -122,7 +122,14 @@ enum { CITCAT_WET_W_ACC = 1, CITCAT_WET_W_DEP = 2, CITCAT_WET_W_VAL = 4 };
  * forwards or BACKWARD, or those with INDEX in [I1, I2] when BY_INDEX,
  * calling CB for each; CB returns non-zero to stop (that value is
  * returned).  PROGRESS (may be NULL) is called per segment.  Returns 0,
- * CB's value, or an error (details in citcat_wet_error). */
+ * CB's value, or an error (details in citcat_wet_error).  The control
+ * flow, condition outcomes (CITCAT_WET_W_DEP or _W_VAL), producers and
+ * control parents (_W_DEP) come from the file's blocks; accesses (_W_ACC)
+ * and register results (_W_VAL) from one replay of the embedded IMS and
+ * AES from the run's start (register results: with the observer, about
+ * 11 M instructions per second), checked against the file; backwards,
+ * the replay's data of the walk's range goes through an anonymous
+ * temporary file (WET.md "Queries").  Memory: one segment. */
 struct citcat_wet_walk {
 	int backward, by_index, what;
 	uint64_t from, to;

@@ -580,8 +580,7 @@ static int seg_decode(struct citcat_wet *w, uint32_t si, unsigned level)
 				int need;
 				if (wet_sc_insn(sc, w->dstmt[k], index, w->dpass[k], bank, excret, memread, NULL, 0, 0, prod, &n, &par,
 						&need))
-					return block_bad(w, s, sc->why && strstr(sc->why, "control") ? WET_B_CDEP : WET_B_DEP,
-							 sc->why ? sc->why : "an impossible value");
+					return block_bad(w, s, sc->corrupt ? sc->bad_block : WET_B_DEP, sc->why ? sc->why : "an impossible value");
 				if (np + n > w->dp_cap) {
 					size_t nc = w->dp_cap ? w->dp_cap : 65536;
 					while (nc < np + n)
