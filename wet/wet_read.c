@@ -539,8 +539,6 @@ static int seg_decode(struct citcat_wet *w, uint32_t si, unsigned level)
 		}
 		if (wet_sc_events(sc, w->dev, &w->ndev, (uint32_t)cap, s->n_insns))
 			return block_bad(w, s, WET_B_COND, sc->why);
-		if (s->n_insns && (!w->ndev || w->dev[0].pos || w->dev[0].type != WET_EV_BANK))
-			return block_bad(w, s, WET_B_COND, "no register bank for the segment's first instruction");
 		for (uint32_t k = 0; k < s->n_insns; k++) {
 			uint32_t st = w->dstmt[k];
 			w->dpass[k] = w->stmt[st].conditional ? (uint8_t)wet_sc_cond(sc, st, 0) : 1;
@@ -552,6 +550,7 @@ static int seg_decode(struct citcat_wet *w, uint32_t si, unsigned level)
 		if ((rc = open_block(w, s, WET_B_DEP, &w->blk[WET_B_DEP])) || (rc = open_block(w, s, WET_B_CDEP, &w->blk[WET_B_CDEP])))
 			return rc;
 		uint32_t ev = 0, bank = 0;
+		int bank_known = 0; /* a BANK event or an entry gave the bank */
 		size_t np = 0;
 		uint64_t prod[256];
 		for (uint32_t e = 0; e < s->n_nodes; e++) {
@@ -559,6 +558,7 @@ static int seg_decode(struct citcat_wet *w, uint32_t si, unsigned level)
 			if (nd->kind == WET_NODE_IRQ) {
 				wet_sc_irq(sc, nd, NULL);
 				bank = w->m7 ? 0 : 2;
+				bank_known = 1;
 				continue;
 			}
 			for (uint32_t j = 0; j < nd->n; j++) {
@@ -569,12 +569,14 @@ static int seg_decode(struct citcat_wet *w, uint32_t si, unsigned level)
 				for (; ev < w->ndev && w->dev[ev].pos == k; ev++) {
 					const struct wet_event *v = &w->dev[ev];
 					if (v->type == WET_EV_BANK)
-						bank = v->val;
+						bank = v->val, bank_known = 1;
 					else if (v->type == WET_EV_EXCRET)
 						excret = v->val + 1;
 					else
 						memread = 1;
 				}
+				if (!bank_known)
+					return block_bad(w, s, WET_B_COND, "no register bank for the segment's first instruction");
 				uint32_t n;
 				uint64_t par;
 				int need;
@@ -858,9 +860,9 @@ static int rp_record(struct rpass *p, const struct citcat_itrace_rec *r, const u
 		return 0;
 	}
 	uint32_t k = p->k;
-	const struct wet_stmt *st = &w->stmt[w->dstmt[k]];
-	if (nd->kind == WET_NODE_IRQ || st->pc != (uint32_t)r->pc || st->word != r->word ||
-	    wet_isa_size(st->isa) != (r->thumb ? r->size : 4u) || (st->isa != WET_ISA_A32) != (r->thumb != 0)) {
+	const struct wet_stmt *st = nd->kind == WET_NODE_IRQ ? NULL : &w->stmt[w->dstmt[k]];
+	if (!st || st->pc != (uint32_t)r->pc || st->word != r->word || wet_isa_size(st->isa) != (r->thumb ? r->size : 4u) ||
+	    (st->isa != WET_ISA_A32) != (r->thumb != 0)) {
 		p->failed = 1;
 		werr(w, CITCAT_ERR_CORRUPT, s->off[WET_B_NODE],
 		     "the replay of the embedded IMS and AES runs 0x%08x (word 0x%08x) where the WET has %s at instruction %llu",
