@@ -491,7 +491,7 @@ int wet_sc_insn(struct wet_sc *sc, uint32_t stmt, uint64_t index, int passed, ui
 			cnt = e->mcount;
 		else
 			cnt = wet_rc_gamma(r, &sc->g_mcount, nm);
-		if (cnt + nreg > 255)
+		if (cnt > 255 || cnt + nreg > 255)
 			return bad(sc, WET_B_DEP, "more producers than an instance may have");
 		e->mcount = (uint16_t)cnt;
 		for (uint32_t o = 0; o < cnt; o++) {
