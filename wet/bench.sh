@@ -9,8 +9,9 @@
 # (PCs, accesses, slice instances) per CPU second.
 # Usage: wet/bench.sh OLD_CITCAT NEW_CITCAT DIR NAME... [-- SLICES]
 #   DIR holds NAME.ims and NAME.aes; the WETs are built into a temporary
-#   directory (OLD_WET / NEW_WET in the environment: use those files
-#   instead of building, for long runs measured again).
+#   directory (OLD_WETS / NEW_WETS in the environment: directories whose
+#   NAME.wet, when present, is used instead of building: long runs
+#   measured again).
 # Needs /usr/bin/time and md5sum.  Run it under nice on a shared machine.
 set -u
 old=$1 new=$2 dir=$3
@@ -32,8 +33,9 @@ for n in "${names[@]}"; do
   for v in old new; do
     tool=${!v}
     w="$t/$n.$v.wet"
-    pre=$( [ $v = old ] && echo "${OLD_WET:-}" || echo "${NEW_WET:-}" )
-    if [ -n "$pre" ]; then
+    pre=$( [ $v = old ] && echo "${OLD_WETS:-}" || echo "${NEW_WETS:-}" )
+    [ -n "$pre" ] && pre="$pre/$n.wet"
+    if [ -n "$pre" ] && [ -s "$pre" ]; then
       ln -sf "$(realpath "$pre")" "$w"
       echo "$n $v: using $pre ($(stat -L -c %s "$w") bytes)"
       continue
