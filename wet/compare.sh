@@ -8,7 +8,12 @@
 # slices (text and --json) at SLICES evenly spaced instructions.  Prints one
 # line per run; exits 1 when any answer differs.
 # Usage: wet/compare.sh OLD_CITCAT NEW_CITCAT DIR NAME... [-- SLICES]
-#   DIR holds NAME.ims and NAME.aes.
+#   DIR holds NAME.ims and NAME.aes.  Environment: KINDS (default "path
+#   bb") the node kinds; OLD_WETS / NEW_WETS directories whose NAME.wet,
+#   when present, is used instead of building (path nodes: the long runs,
+#   built once).  The two tools run side by side, their answers (and exit
+#   codes) streamed into cmp: nothing is written to disk, so the long runs'
+#   gigabytes of answers need no space.
 set -u
 old=$1 new=$2 dir=$3
 shift 3
@@ -22,9 +27,14 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 bad=0
 for n in "${names[@]}"; do
-  for kind in path bb; do
+  for kind in ${KINDS:-path bb}; do
     for v in old new; do
       tool=${!v}
+      pre=$( [ $v = old ] && echo "${OLD_WETS:-}" || echo "${NEW_WETS:-}" )
+      if [ -n "$pre" ] && [ -s "$pre/$n.wet" ] && [ $kind = path ]; then
+        ln -sf "$(realpath "$pre/$n.wet")" "$t/$v.wet"; continue
+      fi
+      rm -f "$t/$v.wet"
       "$tool" wet "$dir/$n.ims" "$dir/$n.aes" -o "$t/$v.wet" --nodes $kind 2>"$t/err" ||
         { echo "$n $kind: $v build failed: $(cat "$t/err")"; bad=1; continue 3; }
     done
@@ -41,12 +51,12 @@ for n in "${names[@]}"; do
     queries+=("--slice $((insns - 1))" "--forward-slice 0")
     same=0 diff=0 list=""
     for q in "${queries[@]}"; do
-      "$old" wet query "$t/old.wet" $q >"$t/a" 2>/dev/null; ra=$?
-      "$new" wet query "$t/new.wet" $q >"$t/b" 2>/dev/null; rb=$?
-      if [ $ra = $rb ] && cmp -s "$t/a" "$t/b"; then
+      # each side's answer, then its exit code as a last line
+      if cmp -s <("$old" wet query "$t/old.wet" $q 2>/dev/null; echo "exit $?") \
+                <("$new" wet query "$t/new.wet" $q 2>/dev/null; echo "exit $?"); then
         same=$((same + 1))
       else
-        diff=$((diff + 1)) list="$list [$q: exit $ra/$rb]"
+        diff=$((diff + 1)) list="$list [$q]"
       fi
     done
     if [ $diff = 0 ]; then
