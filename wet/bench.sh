@@ -11,7 +11,9 @@
 #   DIR holds NAME.ims and NAME.aes; the WETs are built into a temporary
 #   directory (OLD_WETS / NEW_WETS in the environment: directories whose
 #   NAME.wet, when present, is used instead of building: long runs
-#   measured again).
+#   measured again).  JSON_DIR (environment): a directory that keeps each
+#   build's --json report as NAME.old.json / NAME.new.json (Tables 1-3:
+#   wet/measure/tables.py).
 # Needs /usr/bin/time and md5sum.  Run it under nice on a shared machine.
 set -u
 old=$1 new=$2 dir=$3
@@ -43,6 +45,7 @@ for n in "${names[@]}"; do
     /usr/bin/time -v "$tool" wet "$dir/$n.ims" "$dir/$n.aes" -o "$w" --json >"$t/b.json" 2>"$t/b.time" ||
       { echo "$n $v: build failed: $(tail -3 "$t/b.time")"; continue 2; }
     insns=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['insns'])" "$t/b.json")
+    [ -n "${JSON_DIR:-}" ] && cp "$t/b.json" "$JSON_DIR/$n.$v.json" && cp "$t/b.time" "$JSON_DIR/$n.$v.time"
     sz=$(stat -c %s "$w")
     c=$(secs "$t/b.time")
     python3 -c "import sys; n, sz, c = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]); print(f'{sys.argv[4]:12} {sys.argv[5]} build: {sz} bytes = {8 * sz / n:.3f} bits/insn, {c:.2f} s CPU = {n / max(c, 1e-9) / 1e6:.2f} M insn/s, peak RSS {sys.argv[6]} MB')" \
