@@ -14,6 +14,12 @@ target_link_libraries(test_wet_v7 PRIVATE citcat PkgConfig::XXHASH)
 target_include_directories(test_wet_v7 PRIVATE ${CMAKE_SOURCE_DIR}/wet)
 add_test(NAME test_wet_v7 COMMAND test_wet_v7 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/wet/irqs.wet)
 set_tests_properties(test_wet_v7 PROPERTIES LABELS unit)
+# The layout of WET.md read by a reader of its own (tests/wet_spec.py,
+# Python: xxHash through libxxhash, xz through lzma) on the fuzz seeds, and
+# twelve forbidden fields (tests/wet_spec_mutate.py) refused by both readers.
+add_test(NAME wet_spec COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/wet_spec.sh ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/wet
+  $<TARGET_FILE:citcat_cli>)
+set_tests_properties(wet_spec PROPERTIES LABELS unit)
 # Issue 11, first step of the WET on Thumb code: the def-use decoder's
 # Thumb sets (hand-worked encodings) and, on the hand-written Thumb test
 # and two Thumb examples, every instruction's condition and def set
