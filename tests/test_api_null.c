@@ -52,6 +52,8 @@ static void all_null(void)
 	VALUE(citcat_addr_reader_addr_bits, (NULL), 0);
 	VALUE(citcat_addr_reader_istride, (NULL), 0);
 	VALUE(citcat_addr_reader_payload_bytes, (NULL), 0);
+	VALUE(citcat_addr_reader_version, (NULL), 0);
+	VALUE(citcat_addr_reader_tvp, (NULL), 0);
 	NUL(citcat_addr_reader_error, (NULL));
 	VOID(citcat_addr_reader_close, (NULL));
 
@@ -106,6 +108,11 @@ static void all_null(void)
 	NUL(citcat_cat_reader_error, (NULL));
 	NUL(citcat_cat_elf, (NULL));
 	VOID(citcat_cat_reader_close, (NULL));
+	INVAL(citcat_cat_writer_m7_fault, (NULL, NULL));
+	INVAL(citcat_cat_m7_fault, (NULL, NULL));
+	/* target.h: the Cortex-M7 fault status */
+	INVAL(citcat_m7_fault_describe, (NULL, NULL, 0));
+	NAMEQ(citcat_m7_exception_name, (9999));
 
 	/* image.h */
 	INVAL(citcat_image_alloc, (NULL));
@@ -145,6 +152,16 @@ static void all_null(void)
 	NUL(citcat_itrace_reader_error, (NULL));
 	VOID(citcat_itrace_reader_close, (NULL));
 	VALUE(citcat_itrace_rec_equal, (NULL, NULL), 0);
+	INVAL(citcat_itrace_writer_m7_fault, (NULL, NULL));
+	INVAL(citcat_itrace_m7_fault, (NULL, NULL));
+
+	/* profile.h */
+	INVAL(citcat_profile_open, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_profile_bus, (NULL, NULL));
+	INVAL(citcat_profile_record, (NULL, NULL));
+	INVAL(citcat_profile_totals, (NULL, NULL));
+	INVAL(citcat_profile_write, (NULL, NULL, NULL, NULL));
+	VOID(citcat_profile_close, (NULL));
 
 	/* replay.h */
 	VOID(citcat_replay_config_default, (NULL));
@@ -245,7 +262,7 @@ static void writer_open_detail(void)
 	struct citcat_target_config tc;
 	citcat_target_config_default(&tc);
 	struct citcat_trace_id id = {0};
-	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0};
+	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0, 0, 0};
 	struct citcat_cat_writer *cw;
 	struct citcat_itrace_writer *iw;
 	struct citcat_aes_writer *aw;
