@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct rseg {
 	uint64_t first_insn, first_ts;
@@ -269,7 +271,8 @@ static int open_unwrapped(struct citcat_wet *w, const char *path)
 		cc_input_close(in);
 		return werr(w, rc, e.offset, "%s", e.msg[0] ? e.msg : citcat_errstr(rc));
 	}
-	if (cc_input_wrap(in) == CC_WRAP_NONE && strcmp(path, "-")) {
+	struct stat st; /* a FIFO or a device named as the WET is read once, as "-" */
+	if (cc_input_wrap(in) == CC_WRAP_NONE && strcmp(path, "-") && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 		cc_input_close(in);
 		return 0;
 	}
@@ -307,11 +310,18 @@ static int wet_open_file(struct citcat_wet **wp, const char *path, const void *b
 	w->dseg = -1;
 	if (path && (rc = open_unwrapped(w, path)))
 		return rc;
-	if (!w->f && !(w->f = path ? fopen(path, "rb") : len ? fmemopen((void *)buf, len, "rb") : NULL)) {
-		if (!path)
-			return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
-		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot open");
+	if (!w->f && path) { /* the input layer's rules (common/input.h) */
+		struct citcat_errinfo e = {0};
+		int fd;
+		if ((rc = cc_input_open_fd(path, 0, &fd, &e)))
+			return werr(w, rc, e.offset, "%s", e.msg);
+		if (!(w->f = fdopen(fd, "rb"))) {
+			close(fd);
+			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		}
 	}
+	if (!w->f && !(w->f = len ? fmemopen((void *)buf, len, "rb") : NULL))
+		return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
 	if (fseeko(w->f, 0, SEEK_END))
 		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "not seekable (a WET must be a regular file)");
 	w->size = (uint64_t)ftello(w->f);
