@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The WET of segments of a checkpointed Cortex-M7 capture (WET.md
 # "Checkpointed captures"): sched_m7, its first 200,100 instructions with a
-# checkpoint every 20,000 (9 checkpoints, counted in instructions run with
+# checkpoint every 20,001 (9 checkpoints, counted in instructions run with
 # the checkpoints' own: segments 0 to 9, the last one cut short).  For segments 1 and 9:
 #  - `citcat wet RUN.ims RUN.aes --segment K` on the bundles builds the same
 #    bytes as `citcat wet` on the segment cut alone (ims/aes --segment K);
