@@ -14,6 +14,9 @@ citcat=$1 ref=$2 dir=$3 name=$4 spaced=$5 tamper=${6:-}
 "$citcat" ims "$dir/$name.cat" -o "$t/run.ims" 2>/dev/null || fail "ims"
 "$citcat" aes "$dir/$name.cat" -o "$t/run.aes" 2>/dev/null || fail "aes"
 "$citcat" wet "$t/run.ims" "$t/run.aes" -o "$t/run.wet" 2>"$t/err" || fail "wet: $(cat "$t/err")"
+# the layout as WET.md gives it, read by a reader of its own; the embedded
+# IMS and AES byte for byte those replayed
+python3 "$(dirname "$0")/wet_spec.py" "$t/run.wet" "$t/run.ims" "$t/run.aes" >"$t/spec" || fail "layout: $(cat "$t/spec")"
 mkdir -p "$t/ref"
 "$ref" "$t/run.ims" "$t/run.aes" "$dir/$name.itrace" "$t/run.wet" "$t/ref" "$spaced" || fail "reference comparison"
 

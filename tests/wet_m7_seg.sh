@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The WET of segments of a checkpointed Cortex-M7 capture (WET.md
 # "Checkpointed captures"): sched_m7, its first 200,100 instructions with a
-# checkpoint every 20,000 (9 checkpoints, counted in instructions run with
+# checkpoint every 20,001 (9 checkpoints, counted in instructions run with
 # the checkpoints' own: segments 0 to 9, the last one cut short).  For segments 1 and 9:
 #  - `citcat wet RUN.ims RUN.aes --segment K` on the bundles builds the same
 #    bytes as `citcat wet` on the segment cut alone (ims/aes --segment K);
@@ -23,7 +23,8 @@ set -u
 citcat=$1 ref=$2 elf=$3 nm=$4 aelf=${5:-}
 . "$(dirname "$0")/testlib.sh"
 
-"$citcat" capture "$elf" -o "$t/r.cat" --seed 1 --max-insns 200100 --checkpoint-every 20000 -q >/dev/null 2>"$t/err" ||
+# (20001: 20000 until the NMI handler's CLREX moved each checkpoint by one instruction, issue 36; as tests/m7ckpt.sh)
+"$citcat" capture "$elf" -o "$t/r.cat" --seed 1 --max-insns 200100 --checkpoint-every 20001 -q >/dev/null 2>"$t/err" ||
   fail "capture: $(cat "$t/err")"
 "$citcat" ims "$t/r.cat" -o "$t/r.ims" 2>/dev/null && "$citcat" aes "$t/r.cat" -o "$t/r.aes" 2>/dev/null || fail "ims/aes"
 # the checkpoint dumps' IABR0, one line per checkpoint (1, 2, ...)

@@ -303,21 +303,3 @@ unsigned wet_phys(unsigned r, uint32_t cpsr)
 	return b ? 25 + b : 25; /* SPSR: 26..30; user/system mode has none (reads the flags' slot) */
 }
 
-unsigned wet_local_producers(const struct wet_du *du, int passed, uint32_t pos, const uint16_t *def, uint64_t *out)
-{
-	static const uint8_t flags_only[1] = {WET_R_FLAGS};
-	const uint8_t *use = passed ? du->use : flags_only;
-	unsigned nuse = passed ? du->nuse : 1, n = 0;
-	for (unsigned i = 0; i < nuse; i++) {
-		unsigned r = use[i];
-		if (r > WET_R_FLAGS || r == 13 || r == 14 || !def[r] || def[r] > pos)
-			continue; /* SP and LR are banked: a mode change inside a node would move them */
-		uint64_t d = pos - (def[r] - 1u);
-		int dup = 0;
-		for (unsigned q = 0; q < n; q++)
-			dup |= out[q] == d;
-		if (!dup)
-			out[n++] = d;
-	}
-	return n;
-}

@@ -112,15 +112,6 @@ static inline void wet_itk_step(struct wet_itk *k, uint32_t word, unsigned size,
 
 /* True when condition COND holds for CPSR. */
 int wet_cond_passed(unsigned cond, uint32_t cpsr);
-/* Local edges (WET.md, "Local edges"): the producers of an instance of DU
- * (condition PASSED) at position POS of its node that the node implies.
- * DEF[r] for r0-r12 and the flags (index WET_R_FLAGS) is 1 + the position
- * of the last statement before POS in the node that defines r, when that
- * statement is unconditional, else 0 (SP and LR are never local).  Writes
- * the INDEX distances (>= 1, distinct, in use order) to OUT (room for
- * WET_DU_MAX) and returns their number. */
-unsigned wet_local_producers(const struct wet_du *du, int passed, uint32_t pos, const uint16_t *def, uint64_t *out);
-
 /* Physical location (0 .. WET_NPHYS-1) of logical register R in the mode of CPSR. */
 unsigned wet_phys(unsigned r, uint32_t cpsr);
 

@@ -1,8 +1,5 @@
-/* Value groups of a node for tier-1 compression (tier1.h, WET.md). */
+/* Which instructions read memory (tier1.h). */
 #include "tier1.h"
-
-#include <stdlib.h>
-#include <string.h>
 
 int wet_is_load(uint32_t word)
 {
@@ -51,87 +48,4 @@ int wet_is_load_isa(uint32_t word, unsigned size, int thumb)
 	if ((hw & 0xE000) == 0x6000 || (hw & 0xE000) == 0x8000 || (hw & 0xF000) == 0xC000)
 		return (hw >> 11) & 1; /* LDR/LDRB/LDRH immediate, LDR SP-relative, LDM */
 	return (hw & 0xFE00) == 0xBC00; /* POP */
-}
-
-/* Sets of node inputs: bit r (r < 17) the value of logical register r
- * entering the node, bit 17 + k the memory read by statement k. */
-#define NLOG (WET_R_SPSR + 1)
-
-static int subset(const uint64_t *a, const uint64_t *b, unsigned w)
-{
-	for (unsigned i = 0; i < w; i++)
-		if (a[i] & ~b[i])
-			return 0;
-	return 1;
-}
-
-int wet_value_groups(const struct wet_du *const *du, const uint32_t *words, uint32_t n, uint16_t *group)
-{
-	return wet_value_groups_isa(du, words, NULL, n, group);
-}
-
-int wet_value_groups_isa(const struct wet_du *const *du, const uint32_t *words, const uint8_t *isa, uint32_t n,
-			 uint16_t *group)
-{
-	unsigned w = (NLOG + n + 63) / 64;
-	uint64_t *reg = calloc((size_t)NLOG * w, sizeof *reg), *set = calloc((size_t)n * w + 1, sizeof *set);
-	uint32_t *cand = malloc((n + 1) * sizeof *cand) /* 1: maximal */, *cgroup = malloc((n + 1) * sizeof *cgroup);
-	uint16_t *of = malloc((n + 1) * sizeof *of);
-	int ng = -1;
-	if (!reg || !set || !cand || !cgroup || !of)
-		goto out;
-	for (unsigned r = 0; r < NLOG; r++)
-		reg[r * w + r / 64] |= 1ull << (r % 64);
-	/* each statement's inputs: those of the registers it reads, plus its own
-	 * memory read; a definition under a condition keeps the old inputs too */
-	uint32_t nc = 0;
-	for (uint32_t k = 0; k < n; k++) {
-		uint64_t *s = set + (size_t)nc * w;
-		memset(s, 0, w * sizeof *s);
-		if (isa ? wet_is_load_isa(words[k], wet_isa_size(isa[k]), isa[k] != WET_ISA_A32) : wet_is_load(words[k]))
-			s[(NLOG + k) / 64] |= 1ull << ((NLOG + k) % 64);
-		for (unsigned i = 0; i < du[k]->nuse; i++)
-			for (unsigned j = 0; j < w; j++)
-				s[j] |= reg[du[k]->use[i] * w + j];
-		int always = du[k]->cond >= 14;
-		for (unsigned i = 0; i < du[k]->ndef; i++)
-			for (unsigned j = 0; j < w; j++)
-				reg[du[k]->def[i] * w + j] = always ? s[j] : reg[du[k]->def[i] * w + j] | s[j];
-		group[k] = WET_GROUP_NONE;
-		if (!du[k]->ndef)
-			continue;
-		/* candidates: the distinct input sets, in order of first statement */
-		uint32_t c = 0;
-		while (c < nc && memcmp(set + (size_t)c * w, s, w * sizeof *s))
-			c++;
-		if (c == nc)
-			nc++;
-		of[k] = (uint16_t)c;
-	}
-	/* a candidate whose set is a proper subset of another's is merged into
-	 * the first maximal candidate holding it; the maximal ones are the
-	 * groups, numbered in candidate order */
-	ng = 0;
-	for (uint32_t c = 0; c < nc; c++) {
-		int maximal = 1;
-		for (uint32_t d = 0; d < nc && maximal; d++)
-			if (d != c && subset(set + (size_t)c * w, set + (size_t)d * w, w))
-				maximal = 0; /* distinct sets: subset means proper subset */
-		cand[c] = (uint32_t)maximal;
-		cgroup[c] = maximal ? (uint32_t)ng++ : UINT32_MAX;
-	}
-	for (uint32_t c = 0; c < nc; c++)
-		for (uint32_t d = 0; d < nc && cgroup[c] == UINT32_MAX; d++)
-			if (cand[d] && subset(set + (size_t)c * w, set + (size_t)d * w, w))
-				cgroup[c] = cgroup[d];
-	for (uint32_t k = 0; k < n; k++)
-		if (du[k]->ndef)
-			group[k] = (uint16_t)cgroup[of[k]];
-out:
-	free(reg);
-	free(set);
-	free(cand);
-	free(cgroup);
-	free(of);
-	return ng;
 }

@@ -1,17 +1,24 @@
 /* WET construction while replaying (WET.md).  The replayer's observer hands
- * over every record with the register file after it; from it the builder
- * keeps, per segment of the run, one stream per kind of label and, for the
- * dependences, a shadow of every register and RAM byte naming the last
- * instance that wrote it.  Memory is bounded by the segment size, the
- * static code (node table, decode cache) and the RAM shadow, never by the
- * length of the run. */
-#include "bistream.h"
+ * over every record with the register file after it.  Pass 1 recovers
+ * each function's dynamic CFG for the control dependences; pass 2 cuts the
+ * run into node executions and codes, per segment of the run, the node
+ * ids, the condition outcomes and events, the data producers and the
+ * control parents with the models the reader runs too (segcode.h).  The
+ * values (register results, access addresses and values) are not stored:
+ * the file embeds the IMS and AES, and a query regenerates them by
+ * replaying.  Memory is bounded by the segment size, the static code (node
+ * table, decode cache, the models) and the RAM shadow, never by the length
+ * of the run. */
 #include "bytes.h"
 #include "cdep.h"
 #include "defuse.h"
+#include "aes.h"
 #include "ims.h"
+#include "input.h"
 #include "itrace.h"
 #include "outfile.h"
+#include "segcode.h"
+#include "segidx.h"
 #include "tier1.h"
 #include "wet_int.h"
 #include "ckpt.h"
@@ -27,19 +34,6 @@
 #define PAGE_BITS 12
 #define NPAGES (1u << (32 - PAGE_BITS))
 
-struct u32vec {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-static int vpush(struct u32vec *a, uint32_t x)
-{
-	if (cc_grow(&a->v, &a->cap, a->n + 1, sizeof *a->v, 4096, SIZE_MAX))
-		return -1;
-	a->v[a->n++] = x;
-	return 0;
-}
-
 struct dcache_ent { /* decoded instruction, by (pc, word, instruction set, IT state) */
 	uint32_t pc, word;
 	uint8_t isa, it;
@@ -49,30 +43,17 @@ struct dcache_ent { /* decoded instruction, by (pc, word, instruction set, IT st
 
 struct node {
 	uint32_t kind, pc, n, hash;
-	uint32_t *words;
-	uint32_t *pcs;  /* each statement's address (stored for path nodes) */
-	uint8_t *isa, *its; /* each statement's instruction set (WET_ISA_*) and IT state before it */
-	/* tier 1: value groups (tier1.h); per statement its group and the
-	 * position of its first result in the group's tuple; per group its
-	 * tuple's width and offset in a node execution's results, and the
-	 * statements in group order (gorder[gstart[g] .. gstart[g+1])) */
-	uint32_t ngroups;
-	uint16_t *grp, *slot, *gorder;
-	uint32_t *gwidth, *goff, *gstart;
-	uint8_t *ndef;
-};
-
-struct tup_ent { /* a unique tuple of the segment */
-	uint32_t node, g, hash, off, ord;
+	uint32_t first; /* its first statement in the statement table */
 };
 
 struct seg_ent {
 	uint64_t first_insn, first_ts;
 	uint64_t reach; /* the smallest INDEX its instances name as producer or control parent */
+	uint64_t hash;  /* of its records (wet_rec_hash) */
 	uint32_t n_insns, n_nodes;
-	uint64_t off[CITCAT_WET_NSTREAMS];
-	uint32_t len[CITCAT_WET_NSTREAMS], count[CITCAT_WET_NSTREAMS];
-	uint64_t hash[CITCAT_WET_NSTREAMS];
+	uint64_t off[WET_NBLOCKS];
+	uint32_t len[WET_NBLOCKS];
+	uint64_t bhash[WET_NBLOCKS];
 };
 
 /* The Cortex-M7 register model's view of the run (WET.md "Cortex-M7"),
@@ -166,29 +147,36 @@ struct builder {
 	struct wet_decoder *dec;
 	struct dcache_ent *dc;
 	size_t dc_cap, dc_n;
-	/* node table */
+	/* node table and its statements */
 	struct node *nodes;
 	size_t nnodes, nodes_cap;
 	uint32_t *nh; /* hash -> node id + 1 */
 	size_t nh_cap;
-	/* the node being executed */
+	struct wet_stmt *st;
+	size_t nst, st_cap;
+	struct wet_node *wn; /* the node table as the models read it */
+	size_t wn_cap;
+	/* the node being executed: per instance its statement, condition
+	 * outcome, register bank before it, exception return (M7: 1 to the
+	 * MSP, 2 to the PSP), control parent (INDEX + 1) and memory producers
+	 * (INDEX + 1, distinct: mem[moff[k] .. moff[k + 1])) */
 	uint32_t blk_pc[WET_NODE_MAX_INSNS], blk_word[WET_NODE_MAX_INSNS];
 	uint8_t blk_isa[WET_NODE_MAX_INSNS], blk_it[WET_NODE_MAX_INSNS];
+	uint8_t blk_passed[WET_NODE_MAX_INSNS], blk_bank[WET_NODE_MAX_INSNS], blk_excret[WET_NODE_MAX_INSNS];
+	uint64_t blk_parent[WET_NODE_MAX_INSNS];
+	uint32_t blk_moff[WET_NODE_MAX_INSNS + 1];
+	uint64_t *mem;
+	size_t mem_cap;
 	uint32_t blk_n;
-	/* per location r0-r12 and the flags: 1 + the position in the node of
-	 * the last statement that defines it, if that statement is
-	 * unconditional; 0 otherwise (local edges, WET.md) */
-	uint16_t blk_def[WET_R_FLAGS + 1];
-	/* the node's register results, per statement (0 when its condition
-	 * failed), and how many slots the open node holds */
-	uint32_t blk_val[WET_NODE_MAX_INSNS][WET_DU_MAX];
-	uint32_t blk_nval;
-	uint32_t tup[WET_NODE_MAX_INSNS * WET_DU_MAX];
-	/* unique tuples of the segment (tier 1): hash table, and their number */
-	struct tup_ent *tt;
-	size_t tt_cap, tt_n;
-	/* segment */
-	struct u32vec s[CITCAT_WET_NSTREAMS], key[CITCAT_WET_NSTREAMS]; /* values and their keys */
+	/* the segment: its models and encoders, events, conditional instances
+	 * (statement, outcome) for the cond block, and the record hash */
+	struct wet_sc sc;
+	struct wet_event *ev;
+	size_t nev, ev_cap;
+	struct { uint32_t stmt; uint8_t passed; } *cond;
+	size_t ncond, cond_cap;
+	uint32_t pred_bank; /* the register bank the reader expects before the next instance */
+	uint64_t seg_hash;
 	uint64_t seg_first_insn, seg_first_ts, seg_reach; /* seg_reach: as INDEX + 1, UINT64_MAX none yet */
 	uint32_t seg_insns, seg_nodes;
 	struct seg_ent *segs;
@@ -199,45 +187,39 @@ struct builder {
 	uint32_t sp;   /* the same: SP in the current mode (for the shadow stack) */
 	struct wet_itk itk; /* the IT state (Thumb) */
 	struct wet_cd *cd; /* control dependences */
-	uint64_t reg_w[WET_NPHYS]; /* last writer INDEX + 1, 0 = none (initial state) */
-	uint32_t *mem_w[NPAGES];   /* per RAM byte, the same (as INDEX + 1) */
-	uint64_t prod[256];
-	/* version 4, shared labels (section 3.3): the stored producers of the
-	 * open node's instances (as INDEX + 1), nearest first per instance, and
-	 * how many each instance has; labels at the node's close */
-	uint64_t *nprod, *nlab;
-	uint32_t *ncre;
-	size_t nprod_n, nprod_cap;
-	uint16_t blk_nst[WET_NODE_MAX_INSNS];
+	uint32_t *mem_w[NPAGES];   /* per RAM byte, its last writer as INDEX + 1, 0 none */
 	uint32_t ram_base, ram_size;
 	/* the Cortex-M7 (isa 2) */
 	int m7;
 	struct m7trk m7t;
 	int m7_cut;          /* the last instance was an exception return: cut before the next */
-	uint8_t undo_phys[WET_DU_MAX + 16];
-	uint64_t undo_old[WET_DU_MAX + 16];
-	unsigned nundo;      /* the last instance's register writes, undone when it faulted */
+	/* embedded files and the graph */
+	uint64_t ims_off, ims_len, ims_hash, aes_off, aes_len, aes_hash, graph_raw;
 };
 
-/* Physical location of logical register R before the next instruction. */
-static inline unsigned phys(const struct builder *b, unsigned r)
+/* The register bank of a CPSR (A target; defuse.c's banks) or of the M7
+ * state (1: the PSP is in use). */
+static uint32_t a_bank(uint32_t cpsr)
 {
-	return b->m7 ? wet_phys_m(r, wet_m7_psp(b->cpsr, b->m7t.regs[CITCAT_OBS_SPSR])) : wet_phys(r, b->cpsr);
+	switch (cpsr & 0x1f) {
+	case 0x13: return 1;
+	case 0x12: return 2;
+	case 0x17: return 3;
+	case 0x1b: return 4;
+	case 0x11: return 5;
+	default: return 0;
+	}
+}
+
+static inline uint32_t cur_bank(const struct builder *b)
+{
+	return b->m7 ? (uint32_t)wet_m7_psp(b->cpsr, b->m7t.regs[CITCAT_OBS_SPSR]) : a_bank(b->cpsr);
 }
 
 /* The mode word the shadow stack compares (cdep.h). */
 static inline uint32_t cd_mode(const struct builder *b)
 {
 	return b->m7 ? m7_mode(b->cpsr, b->m7t.regs[CITCAT_OBS_SPSR]) : b->cpsr;
-}
-
-static inline void set_reg_w(struct builder *b, unsigned ph, uint64_t w)
-{
-	if (b->m7 && b->nundo < sizeof b->undo_phys) {
-		b->undo_phys[b->nundo] = (uint8_t)ph;
-		b->undo_old[b->nundo++] = b->reg_w[ph];
-	}
-	b->reg_w[ph] = w;
 }
 
 static int berr(struct builder *b, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -309,62 +291,16 @@ static uint32_t node_hash(uint32_t kind, uint32_t pc, uint32_t n, const uint32_t
 	return h;
 }
 
-/* Tier 1: the value groups of node X (tier1.h). */
-static int node_groups(struct builder *b, struct node *x)
+/* Keeps the models' view of the node and statement tables current. */
+static int sc_tables(struct builder *b)
 {
-	x->ngroups = 0;
-	if (!x->n)
-		return 0;
-	struct wet_du *du = malloc(x->n * sizeof *du);
-	const struct wet_du **dp = malloc(x->n * sizeof *dp);
-	x->grp = malloc(x->n * sizeof *x->grp);
-	x->slot = malloc(x->n * sizeof *x->slot);
-	x->gorder = malloc(x->n * sizeof *x->gorder);
-	x->ndef = malloc(x->n);
-	x->gwidth = calloc(x->n, sizeof *x->gwidth);
-	x->goff = calloc(x->n + 1, sizeof *x->goff);
-	x->gstart = calloc(x->n + 1, sizeof *x->gstart);
-	int rc = CITCAT_ERR_NOMEM;
-	if (!du || !dp || !x->grp || !x->slot || !x->gorder || !x->ndef || !x->gwidth || !x->goff || !x->gstart)
-		goto out;
-	for (uint32_t k = 0; k < x->n; k++) {
-		const struct wet_du *d = decode(b, x->pcs[k], x->words[k], x->isa[k], x->its[k]);
-		if (!d)
-			goto out;
-		du[k] = *d; /* the decode cache may move */
-		dp[k] = &du[k];
-		x->ndef[k] = du[k].ndef;
-	}
-	int ng = wet_value_groups_isa(dp, x->words, x->isa, x->n, x->grp);
-	if (ng < 0)
-		goto out;
-	x->ngroups = (uint32_t)ng;
-	for (uint32_t k = 0; k < x->n; k++)
-		if (x->grp[k] != WET_GROUP_NONE) {
-			x->slot[k] = (uint16_t)x->gwidth[x->grp[k]];
-			x->gwidth[x->grp[k]] += x->ndef[k];
-			x->gstart[x->grp[k] + 1]++;
-		}
-	for (uint32_t g = 0; g < x->ngroups; g++) {
-		x->goff[g + 1] = x->goff[g] + x->gwidth[g];
-		x->gstart[g + 1] += x->gstart[g];
-	}
-	uint32_t fill[WET_NODE_MAX_INSNS];
-	memcpy(fill, x->gstart, x->ngroups * sizeof *fill);
-	for (uint32_t k = 0; k < x->n; k++)
-		if (x->grp[k] != WET_GROUP_NONE)
-			x->gorder[fill[x->grp[k]]++] = (uint16_t)k;
-	b->res->groups += x->ngroups;
-	rc = 0;
-out:
-	free(du);
-	free(dp);
-	return rc;
+	if (wet_sc_tables(&b->sc, b->st, (uint32_t)b->nst, b->wn, (uint32_t)b->nnodes))
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	return 0;
 }
 
 /* The id of the node (KIND, PC; its statements' WORDS, addresses PCS,
  * instruction sets ISA and IT states ITS, N of each), added when new. */
-static int node_groups(struct builder *b, struct node *x);
 static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, const uint32_t *words,
 		   const uint32_t *pcs, const uint8_t *isa, const uint8_t *its, uint32_t *id)
 {
@@ -386,184 +322,109 @@ static int node_id(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, co
 	uint32_t hv = node_hash(kind, pc, n, words, pcs, isa, its);
 	size_t h = hv & (b->nh_cap - 1);
 	for (; b->nh[h]; h = (h + 1) & (b->nh_cap - 1)) {
-		struct node *x = &b->nodes[b->nh[h] - 1];
-		if (x->hash == hv && x->kind == kind && x->pc == pc && x->n == n &&
-		    (!n || (memcmp(x->words, words, n * sizeof *words) == 0 && memcmp(x->pcs, pcs, n * sizeof *pcs) == 0 &&
-			    memcmp(x->isa, isa, n) == 0 && memcmp(x->its, its, n) == 0))) {
+		const struct node *x = &b->nodes[b->nh[h] - 1];
+		if (x->hash != hv || x->kind != kind || x->pc != pc || x->n != n)
+			continue;
+		uint32_t k = 0;
+		for (; k < n; k++) {
+			const struct wet_stmt *s = &b->st[x->first + k];
+			if (s->word != words[k] || s->pc != pcs[k] || s->isa != isa[k] || s->it != its[k])
+				break;
+		}
+		if (k == n) {
 			*id = b->nh[h] - 1;
 			return 0;
 		}
 	}
-	if (cc_grow(&b->nodes, &b->nodes_cap, b->nnodes + 1, sizeof *b->nodes, 1024, SIZE_MAX))
+	if (cc_grow(&b->nodes, &b->nodes_cap, b->nnodes + 1, sizeof *b->nodes, 1024, SIZE_MAX) ||
+	    cc_grow(&b->wn, &b->wn_cap, b->nnodes + 1, sizeof *b->wn, 1024, SIZE_MAX) ||
+	    cc_grow(&b->st, &b->st_cap, b->nst + n, sizeof *b->st, 4096, SIZE_MAX))
 		return CITCAT_ERR_NOMEM;
 	struct node *x = &b->nodes[b->nnodes];
-	x->kind = kind;
-	x->pc = pc;
-	x->n = n;
-	x->hash = hv;
-	x->words = NULL;
-	x->pcs = NULL;
-	x->isa = x->its = NULL;
-	x->ngroups = 0;
-	x->grp = x->slot = x->gorder = NULL;
-	x->gwidth = x->goff = x->gstart = NULL;
-	x->ndef = NULL;
-	b->nh[h] = (uint32_t)b->nnodes + 1;
-	*id = (uint32_t)b->nnodes++; /* counted now: the node is freed with the others if what follows fails */
-	if (n) {
-		if (!(x->words = malloc(n * sizeof *words)) || !(x->pcs = malloc(n * sizeof *pcs)) || !(x->isa = malloc(n)) ||
-		    !(x->its = malloc(n)))
+	*x = (struct node){kind, pc, n, hv, (uint32_t)b->nst};
+	b->wn[b->nnodes] = (struct wet_node){(uint8_t)(kind & 0xff), (uint8_t)(kind >> 8), pc, n, (uint32_t)b->nst};
+	for (uint32_t k = 0; k < n; k++) {
+		struct wet_stmt *s = &b->st[b->nst + k];
+		const struct wet_du *du = decode(b, pcs[k], words[k], isa[k], its[k]);
+		if (!du)
 			return CITCAT_ERR_NOMEM;
-		memcpy(x->words, words, n * sizeof *words);
-		memcpy(x->pcs, pcs, n * sizeof *pcs);
-		memcpy(x->isa, isa, n);
-		memcpy(x->its, its, n);
+		*s = (struct wet_stmt){.pc = pcs[k], .word = words[k], .isa = isa[k], .it = its[k], .node = (uint32_t)b->nnodes};
+		s->du = *du;
+		s->conditional = du->cond != 14 && du->cond != 15;
+		s->load = (uint8_t)wet_is_load_isa(words[k], wet_isa_size(isa[k]), isa[k] != WET_ISA_A32);
 	}
-	return node_groups(b, x);
+	b->nst += n;
+	b->nh[h] = (uint32_t)b->nnodes + 1;
+	*id = (uint32_t)b->nnodes++;
+	return 0;
 }
 
-/* Appends V to stream K with key KEY (the statement's address). */
-static inline int spush(struct builder *b, unsigned k, uint32_t key, uint32_t v)
+static int add_event(struct builder *b, uint32_t pos, unsigned type, uint32_t val)
 {
-	return vpush(&b->s[k], v) | vpush(&b->key[k], key);
-}
-
-static int emit_node(struct builder *b, uint32_t kind, uint32_t pc, uint32_t n, uint32_t *idp)
-{
-	uint32_t id;
-	int rc = node_id(b, kind, pc, n, b->blk_word, b->blk_pc, b->blk_isa, b->blk_it, &id);
-	if (rc)
-		return berr(b, rc, "out of memory");
-	if (spush(b, CITCAT_WET_S_NODE, 0, id))
+	if (cc_grow(&b->ev, &b->ev_cap, b->nev + 1, sizeof *b->ev, 256, SIZE_MAX))
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	b->ev[b->nev++] = (struct wet_event){pos, (uint8_t)type, val};
+	return 0;
+}
+
+/* A node execution of node ID begins: its id goes to the node block. */
+static void emit_node(struct builder *b, uint32_t id)
+{
+	wet_sc_node(&b->sc, id);
 	b->seg_nodes++;
 	b->ts++;
-	if (idp)
-		*idp = id;
-	return 0;
 }
 
-/* Tier 1: the register results of the node execution just closed (node
- * ID), one pattern value per group: 0 and the tuple's values when the
- * segment has not seen the tuple, else its ordinal + 1. */
-static int emit_values(struct builder *b, uint32_t id)
-{
-	const struct node *x = &b->nodes[id];
-	if (!x->ngroups)
-		return 0;
-	for (uint32_t k = 0; k < x->n; k++)
-		if (x->grp[k] != WET_GROUP_NONE)
-			memcpy(b->tup + x->goff[x->grp[k]] + x->slot[k], b->blk_val[k], x->ndef[k] * sizeof b->tup[0]);
-	for (uint32_t g = 0; g < x->ngroups; g++) {
-		const uint32_t *t = b->tup + x->goff[g];
-		uint32_t wd = x->gwidth[g], key = WET_KEY(x->pcs[x->gorder[x->gstart[g]]], g);
-		if ((b->tt_n + 1) * 2 > b->tt_cap) {
-			size_t nc = b->tt_cap ? b->tt_cap * 2 : 4096;
-			struct tup_ent *n = calloc(nc, sizeof *n);
-			if (!n)
-				return CITCAT_ERR_NOMEM;
-			for (size_t i = 0; i < b->tt_cap; i++)
-				if (b->tt[i].ord) {
-					size_t h = b->tt[i].hash & (nc - 1);
-					while (n[h].ord)
-						h = (h + 1) & (nc - 1);
-					n[h] = b->tt[i];
-				}
-			free(b->tt);
-			b->tt = n;
-			b->tt_cap = nc;
-		}
-		uint32_t hv = XXH32(t, wd * sizeof *t, id * 0x9E3779B1u + g);
-		size_t h = hv & (b->tt_cap - 1);
-		for (; b->tt[h].ord; h = (h + 1) & (b->tt_cap - 1)) {
-			const struct tup_ent *e = &b->tt[h];
-			if (e->hash == hv && e->node == id && e->g == g && !memcmp(b->s[CITCAT_WET_S_UVAL].v + e->off, t, wd * sizeof *t))
-				break;
-		}
-		if (b->tt[h].ord) { /* ord is the ordinal + 1 */
-			if (spush(b, CITCAT_WET_S_VPAT, key, b->tt[h].ord))
-				return CITCAT_ERR_NOMEM;
-			continue;
-		}
-		b->tt[h] = (struct tup_ent){id, g, hv, (uint32_t)b->s[CITCAT_WET_S_UVAL].n, (uint32_t)++b->tt_n};
-		int fail = spush(b, CITCAT_WET_S_VPAT, key, 0);
-		for (uint32_t j = x->gstart[g]; j < x->gstart[g + 1]; j++) {
-			uint32_t k = x->gorder[j], pc = x->pcs[k];
-			for (unsigned i = 0; i < x->ndef[k]; i++)
-				fail |= spush(b, CITCAT_WET_S_UVAL, WET_KEY(pc, i), b->blk_val[k][i]);
-		}
-		if (fail)
-			return CITCAT_ERR_NOMEM;
-		b->res->tuples++;
-	}
-	return 0;
-}
-
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
-	return a < c ? -1 : a > c;
-}
-
-/* Shared labels (WET.md, "Shared labels"): the stored producers of the
- * node execution just closed, edge by edge in order (instance, then
- * nearest producer first).  The first edge naming a producer holds its
- * label, 2 x the INDEX distance from its consumer to the producer; every
- * later edge naming the same producer refers to the label: 2 x its
- * ordinal among the node execution's labels + 1. */
-static int emit_labels(struct builder *b)
-{
-	size_t n = b->nprod_n;
-	uint64_t first = b->insns - b->blk_n + 1; /* the node's first instance, as a shadow entry */
-	/* each edge's creator: sorted by (producer, edge), a producer's first
-	 * edge comes first */
-	for (size_t e = 0; e < n; e++)
-		b->nlab[e] = b->nprod[e] << 20 | e;
-	if (n > 1)
-		qsort(b->nlab, n, sizeof *b->nlab, cmp_u64);
-	uint32_t crt = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t e = (uint32_t)(b->nlab[i] & 0xfffff);
-		if (!i || b->nlab[i] >> 20 != b->nlab[i - 1] >> 20) {
-			b->ncre[e] = UINT32_MAX; /* creates the label */
-			crt = e;
-		} else {
-			b->ncre[e] = crt;
-		}
-	}
-	int fail = 0;
-	uint32_t nl = 0;
-	size_t e = 0;
-	for (uint32_t k = 0; k < b->blk_n; k++)
-		for (unsigned o = 0; o < b->blk_nst[k]; o++, e++) {
-			uint32_t key = WET_KEY(b->blk_pc[k], o);
-			if (b->ncre[e] == UINT32_MAX) {
-				b->nlab[e] = nl++; /* the sort is done: nlab holds the creators' ordinals */
-				fail |= spush(b, CITCAT_WET_S_DEP, key, 2 * (uint32_t)(first + k - b->nprod[e]));
-			} else {
-				fail |= spush(b, CITCAT_WET_S_DEP, key, 2 * (uint32_t)b->nlab[b->ncre[e]] + 1);
-			}
-		}
-	b->res->dep_labels += nl;
-	b->nprod_n = 0;
-	return fail ? CITCAT_ERR_NOMEM : 0;
-}
-
+/* Closes the open node execution: its node, then per instance the events
+ * the reader needs, the condition outcome and the producers and control
+ * parent through the models (segcode.h). */
 static int close_block(struct builder *b)
 {
 	if (!b->blk_n)
 		return 0;
 	int path = b->cfg->node_kind == CITCAT_WET_NODES_PATH;
 	uint32_t id;
-	int rc = emit_node(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, &id);
-	if (!rc && (rc = emit_values(b, id)))
-		berr(b, rc, "out of memory");
-	if (!rc && (rc = emit_labels(b)))
-		berr(b, rc, "out of memory");
+	int rc = node_id(b, path ? WET_NODE_PATH : WET_NODE_BLOCK, b->blk_pc[0], b->blk_n, b->blk_word, b->blk_pc,
+			 b->blk_isa, b->blk_it, &id);
+	if (rc || (rc = sc_tables(b)))
+		return berr(b, rc, "out of memory");
+	emit_node(b, id);
+	uint64_t first = b->insns - b->blk_n;
+	uint32_t s0 = b->nodes[id].first;
+	uint64_t prod[256], par;
+	uint32_t np;
+	for (uint32_t k = 0; k < b->blk_n; k++) {
+		uint64_t index = first + k;
+		uint32_t pos = (uint32_t)(index - b->seg_first_insn), stmt = s0 + k;
+		if (b->blk_bank[k] != b->pred_bank && add_event(b, pos, WET_EV_BANK, b->blk_bank[k]))
+			return b->err.code;
+		b->pred_bank = b->blk_bank[k];
+		if (b->blk_excret[k] && add_event(b, pos, WET_EV_EXCRET, b->blk_excret[k] - 1u))
+			return b->err.code;
+		if (b->st[stmt].conditional) {
+			if (cc_grow(&b->cond, &b->cond_cap, b->ncond + 1, sizeof *b->cond, 4096, SIZE_MAX))
+				return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+			b->cond[b->ncond].stmt = stmt;
+			b->cond[b->ncond++].passed = b->blk_passed[k];
+		}
+		int need_ev = 0;
+		if (wet_sc_insn(&b->sc, stmt, index, b->blk_passed[k], b->blk_bank[k], b->blk_excret[k], 0,
+				b->mem + b->blk_moff[k], b->blk_moff[k + 1] - b->blk_moff[k], b->blk_parent[k], prod, &np, &par,
+				&need_ev))
+			return berr(b, CITCAT_ERR_LIMIT, "instruction %llu has more producers than a WET records",
+				    (unsigned long long)index);
+		if (need_ev && add_event(b, pos, WET_EV_MEMREAD, 0))
+			return b->err.code;
+		for (uint32_t i = 0; i < np; i++)
+			if (prod[i] + 1 < b->seg_reach)
+				b->seg_reach = prod[i] + 1;
+		if (par && par < b->seg_reach)
+			b->seg_reach = par;
+		b->res->deps += np;
+		b->res->cdeps += par != 0;
+	}
 	b->blk_n = 0;
-	b->blk_nval = 0;
-	memset(b->blk_def, 0, sizeof b->blk_def);
-	return rc;
+	return 0;
 }
 
 static int write_bytes(struct builder *b, const void *p, size_t n)
@@ -577,45 +438,19 @@ static int write_bytes(struct builder *b, const void *p, size_t n)
 	return 0;
 }
 
-/* Tier 1 for an access stream (version 5, WET.md "Tier 1 for access
- * addresses and values"): X[0..N) with keys K (the static access) becomes
- * a pattern stream PAT (per value: 0 when the segment has not had it for
- * its key, else the ordinal + 1 of the equal earlier value of that key)
- * and the unique values UNI, in order, each with its key. */
-static int acc_tier1(const uint32_t *x, const uint32_t *k, size_t n, struct u32vec *pat, struct u32vec *patk,
-		     struct u32vec *uni, struct u32vec *unik)
+/* Starts the segment whose first instance is the next one. */
+static int begin_segment(struct builder *b)
 {
-	size_t cap = 16;
-	while (cap < 2 * (n + 1))
-		cap *= 2;
-	/* (key, value) -> ordinal + 1; key -> values of that key so far */
-	uint64_t *hk = calloc(cap, sizeof *hk);
-	uint32_t *hv = calloc(cap, sizeof *hv), *ck = calloc(cap, sizeof *ck), *cv = calloc(cap, sizeof *cv);
-	int fail = !hk || !hv || !ck || !cv;
-	pat->n = patk->n = uni->n = unik->n = 0;
-	for (size_t i = 0; i < n && !fail; i++) {
-		uint32_t key = k[i], v = x[i];
-		uint64_t kx = (uint64_t)key << 32 | v;
-		size_t h = (size_t)(XXH64(&kx, sizeof kx, 0) & (cap - 1));
-		while (hv[h] && hk[h] != kx)
-			h = (h + 1) & (cap - 1);
-		if (hv[h]) {
-			fail |= vpush(pat, hv[h]) | vpush(patk, key);
-			continue;
-		}
-		size_t c = (size_t)(XXH32(&key, sizeof key, 1) & (cap - 1));
-		while (cv[c] && ck[c] != key)
-			c = (c + 1) & (cap - 1);
-		ck[c] = key;
-		hk[h] = kx;
-		hv[h] = ++cv[c];
-		fail |= vpush(pat, 0) | vpush(patk, key) | vpush(uni, v) | vpush(unik, key);
-	}
-	free(hk);
-	free(hv);
-	free(ck);
-	free(cv);
-	return fail ? -1 : 0;
+	b->seg_first_insn = b->insns;
+	b->seg_first_ts = b->ts + 1;
+	b->seg_insns = b->seg_nodes = 0;
+	b->seg_reach = UINT64_MAX;
+	b->seg_hash = 0;
+	b->nev = b->ncond = 0;
+	b->pred_bank = UINT32_MAX; /* the first instance's bank is always an event */
+	if (wet_sc_begin(&b->sc, b->insns, b->cfg->seg_insns))
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	return 0;
 }
 
 static int flush_segment(struct builder *b)
@@ -628,96 +463,38 @@ static int flush_segment(struct builder *b)
 	e->first_insn = b->seg_first_insn;
 	e->first_ts = b->seg_first_ts;
 	e->reach = b->seg_reach == UINT64_MAX || b->seg_reach - 1 > b->seg_first_insn ? b->seg_first_insn : b->seg_reach - 1;
-	b->seg_reach = UINT64_MAX;
 	e->n_insns = b->seg_insns;
 	e->n_nodes = b->seg_nodes;
-	uint8_t *blk[CITCAT_WET_NSTREAMS] = {0};
-	size_t len[CITCAT_WET_NSTREAMS];
-	unsigned method[CITCAT_WET_NSTREAMS];
-	int rc = 0;
-	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS && !rc; k++) {
-		if (b->s[k].n > WET_BLOCK_MAX)
-			rc = berr(b, CITCAT_ERR_INTERNAL, "stream block too long");
-		else if (wet_block_encode(b->s[k].v, b->key[k].v, (uint32_t)b->s[k].n, &blk[k], &len[k], &method[k]))
-			rc = berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	e->hash = b->seg_hash;
+	/* the cond block: the events, then the outcomes */
+	uint32_t nev = (uint32_t)b->nev;
+	if (sc_tables(b))
+		return b->err.code;
+	wet_sc_events(&b->sc, b->ev, &nev, nev, b->seg_insns);
+	for (size_t i = 0; i < b->ncond; i++)
+		wet_sc_cond(&b->sc, b->cond[i].stmt, b->cond[i].passed);
+	if (wet_sc_finish(&b->sc))
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	b->res->events += b->nev;
+	for (unsigned k = 0; k < WET_NBLOCKS; k++) {
+		const struct wet_rc *r = &b->sc.rc[k];
+		e->off[k] = b->off;
+		e->len[k] = (uint32_t)r->n;
+		e->bhash[k] = XXH64(r->buf, r->n, 0);
+		b->res->stream[k].bytes += r->n;
+		int rc = write_bytes(b, r->buf, r->n);
+		if (rc)
+			return rc;
 	}
-	/* version 5: the addresses and the access values in tier-1 form (their
-	 * pattern stream, apat or avpat, is empty until here) when that is
-	 * smaller than the plain block and the empty pattern block */
-	static const unsigned plain[2] = {CITCAT_WET_S_AADDR, CITCAT_WET_S_AVAL},
-			      patst[2] = {CITCAT_WET_S_APAT, CITCAT_WET_S_AVPAT};
-	for (unsigned a = 0; a < 2 && !rc; a++) {
-		unsigned u = plain[a], q = patst[a];
-		if (!b->s[u].n)
-			continue;
-		struct u32vec pat = {0}, patk = {0}, uni = {0}, unik = {0};
-		uint8_t *pb = NULL, *ub = NULL;
-		size_t pl = 0, ul = 0;
-		unsigned pm = 0, um = 0;
-		if (acc_tier1(b->s[u].v, b->key[u].v, b->s[u].n, &pat, &patk, &uni, &unik) ||
-		    wet_block_encode(pat.v, patk.v, (uint32_t)pat.n, &pb, &pl, &pm) ||
-		    wet_block_encode(uni.v, unik.v, (uint32_t)uni.n, &ub, &ul, &um)) {
-			rc = berr(b, CITCAT_ERR_NOMEM, "out of memory");
-		} else if (pl + ul < len[u] + len[q]) {
-			free(blk[u]);
-			free(blk[q]);
-			blk[u] = ub;
-			len[u] = ul;
-			method[u] = um;
-			blk[q] = pb;
-			len[q] = pl;
-			method[q] = pm;
-			ub = pb = NULL;
-			b->s[u].n = uni.n;
-			b->s[q].n = pat.n;
-			b->res->acc_tier1[a]++;
-		}
-		free(pb);
-		free(ub);
-		free(pat.v);
-		free(patk.v);
-		free(uni.v);
-		free(unik.v);
-	}
-	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
-		if (!rc) {
-			e->off[k] = b->off;
-			e->len[k] = (uint32_t)len[k];
-			e->count[k] = (uint32_t)b->s[k].n;
-			e->hash[k] = XXH64(blk[k], len[k], 0);
-			b->res->stream[k].values += b->s[k].n;
-			b->res->stream[k].bytes += len[k];
-			b->res->stream[k].method[method[k]]++;
-			rc = write_bytes(b, blk[k], len[k]);
-		}
-		free(blk[k]);
-		b->s[k].n = 0;
-		b->key[k].n = 0;
-	}
-	if (rc)
-		return rc;
-	if (b->tt_n)
-		memset(b->tt, 0, b->tt_cap * sizeof *b->tt);
-	b->tt_n = 0;
-	b->seg_first_insn = b->insns;
-	b->seg_first_ts = b->ts + 1;
-	b->seg_insns = b->seg_nodes = 0;
-	return 0;
+	b->res->stream[CITCAT_WET_S_NODE].values += b->seg_nodes;
+	b->res->stream[CITCAT_WET_S_COND].values += b->ncond + b->nev;
+	b->res->stream[CITCAT_WET_S_CDEP].values += b->seg_insns;
+	return begin_segment(b);
 }
 
 static int seg_full(const struct builder *b)
 {
-	if (b->seg_insns >= b->cfg->seg_insns)
-		return 1;
-	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++)
-		if (b->s[k].n > WET_BLOCK_MAX - 2048)
-			return 1;
-	/* the open node's results and patterns join the streams when it closes */
-	if (b->s[CITCAT_WET_S_UVAL].n + b->blk_nval > WET_BLOCK_MAX - 2048 ||
-	    b->s[CITCAT_WET_S_VPAT].n + b->blk_n > WET_BLOCK_MAX - 2048 ||
-	    b->s[CITCAT_WET_S_DEP].n + b->nprod_n > WET_BLOCK_MAX - 2048)
-		return 1;
-	return 0;
+	return b->seg_insns >= b->cfg->seg_insns || b->seg_nodes >= WET_BLOCK_MAX - WET_NODE_MAX_INSNS;
 }
 
 static uint32_t *mem_slot(struct builder *b, uint32_t a, int create)
@@ -730,17 +507,6 @@ static uint32_t *mem_slot(struct builder *b, uint32_t a, int create)
 			return NULL;
 	}
 	return &(*pg)[a & ((1u << PAGE_BITS) - 1)];
-}
-
-static void add_prod(struct builder *b, unsigned *np, uint64_t w)
-{
-	if (!w)
-		return;
-	for (unsigned i = 0; i < *np; i++)
-		if (b->prod[i] == w)
-			return;
-	if (*np < 256)
-		b->prod[(*np)++] = w;
 }
 
 /* Whether an instruction's condition held, as the shadow stack sees it
@@ -757,12 +523,6 @@ static int cd_passed(const struct citcat_itrace_rec *r, unsigned it, uint32_t cp
 static uint32_t irq_cpsr(uint32_t cpsr)
 {
 	return (cpsr & ~(0x1fu | 0x20u | 0x0600fc00u)) | 0x12u | 0x80u;
-}
-
-static int cmp_desc(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
-	return a < c ? 1 : a > c ? -1 : 0;
 }
 
 static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const uint32_t *regs)
@@ -795,129 +555,56 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 			return b->err.code;
 	if (!b->blk_n && seg_full(b) && flush_segment(b))
 		return b->err.code;
-	if (b->insns >= (1u << 31) - 1) /* a label is 2 x an INDEX distance in 32 bits */
-		return berr(b, CITCAT_ERR_LIMIT, "more than 2^31-1 instructions: beyond this WET version's limit");
+	if (b->insns >= WET_MAX_INSNS)
+		return berr(b, CITCAT_ERR_LIMIT, "more than %llu instructions: beyond this WET version's limit",
+			    (unsigned long long)WET_MAX_INSNS);
 	const struct wet_du *du = decode(b, pc, r->word, isa, it);
 	if (!du)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 	uint32_t pos = b->blk_n; /* the statement's position in its node */
-	if (!pos)
-		memset(b->blk_def, 0, sizeof b->blk_def);
-	b->blk_pc[b->blk_n] = pc;
-	b->blk_isa[b->blk_n] = (uint8_t)isa;
-	b->blk_it[b->blk_n] = (uint8_t)it;
-	b->blk_word[b->blk_n++] = r->word;
-	uint64_t me = b->insns + 1; /* as a shadow entry */
+	b->blk_pc[pos] = pc;
+	b->blk_isa[pos] = (uint8_t)isa;
+	b->blk_it[pos] = (uint8_t)it;
+	b->blk_word[pos] = r->word;
 	int passed = wet_cond_passed(du->cond, b->cpsr);
-	int fail = 0;
-	if (du->cond != 14 && du->cond != 15)
-		fail |= spush(b, CITCAT_WET_S_COND, pc, (uint32_t)passed);
-	/* uses */
-	unsigned np = 0;
-	if (passed) {
-		for (unsigned i = 0; i < du->nuse; i++)
-			add_prod(b, &np, b->reg_w[phys(b, du->use[i])]);
-		if (b->m7)
-			for (unsigned i = 0; i < du->nsuse; i++)
-				add_prod(b, &np, b->reg_w[wet_phys_sys(du->suse[i])]);
-	} else {
-		add_prod(b, &np, b->reg_w[phys(b, WET_R_FLAGS)]);
-	}
-	fail |= spush(b, CITCAT_WET_S_ACCN, pc, r->n_acc);
+	b->blk_passed[pos] = (uint8_t)passed;
+	b->blk_bank[pos] = (uint8_t)cur_bank(b);
+	b->blk_parent[pos] = parent;
+	if (!pos)
+		b->blk_moff[0] = 0;
+	/* the memory producers: the last writers of the RAM bytes it reads
+	 * (device reads, and bytes not written in the run or written by DMA,
+	 * have none); the register ones follow from the models */
+	uint32_t m0 = b->blk_moff[pos], nm = 0;
+	if (cc_grow(&b->mem, &b->mem_cap, (size_t)m0 + 64u * 8u, sizeof *b->mem, 4096, SIZE_MAX))
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
 	for (uint32_t k = 0; k < r->n_acc; k++) {
 		const struct citcat_access *a = &r->acc[k];
-		uint32_t key = WET_KEY(pc, k);
-		fail |= spush(b, CITCAT_WET_S_AKIND, key, a->size | (a->write ? 0x80u : 0));
-		fail |= spush(b, CITCAT_WET_S_AADDR, key, (uint32_t)a->addr);
-		fail |= spush(b, CITCAT_WET_S_AVAL, key, (uint32_t)a->value);
-		if (a->size == 8)
-			fail |= spush(b, CITCAT_WET_S_AVALHI, key, (uint32_t)(a->value >> 32));
-		if (!a->write && (uint32_t)a->addr - b->ram_base < b->ram_size)
-			for (unsigned i = 0; i < a->size; i++) {
-				uint32_t *s = mem_slot(b, (uint32_t)a->addr + i, 0);
-				add_prod(b, &np, s ? *s : 0);
-			}
+		if (a->write || (uint32_t)a->addr - b->ram_base >= b->ram_size)
+			continue;
+		for (unsigned i = 0; i < a->size; i++) {
+			uint32_t *s = mem_slot(b, (uint32_t)a->addr + i, 0);
+			uint64_t w = s ? *s : 0;
+			int dup = !w;
+			for (uint32_t q = 0; q < nm && !dup; q++)
+				dup = b->mem[m0 + q] == w;
+			if (!dup)
+				b->mem[m0 + nm++] = w;
+		}
 	}
-	if (np == 256)
-		return berr(b, CITCAT_ERR_LIMIT, "instruction %llu has more producers than a WET records",
-			    (unsigned long long)b->insns);
-	qsort(b->prod, np, sizeof b->prod[0], cmp_desc);
-	/* local edges: a producer that the node's statements imply is not
-	 * stored (the reader infers it the same way) */
-	uint64_t inf[WET_DU_MAX + 1];
-	unsigned ninf = wet_local_producers(du, passed, pos, b->blk_def, inf);
-	unsigned nst = 0;
-	for (unsigned i = 0; i < np; i++) {
-		int local = 0;
-		for (unsigned q = 0; q < ninf && !local; q++)
-			local = b->prod[i] == me - inf[q];
-		if (!local)
-			b->prod[nst++] = b->prod[i];
+	b->blk_moff[pos + 1] = m0 + nm;
+	uint64_t me = b->insns + 1; /* as a shadow entry */
+	uint32_t exc;
+	b->blk_excret[pos] = 0;
+	if (passed && b->m7 && m7_exc_return(r, b->m7t.regs, &exc)) {
+		/* an exception return: the unstacking defines R0-R3, R12, LR,
+		 * xPSR (the flags), the SP it returns to, CONTROL (SPSEL) and
+		 * FAULTMASK (WET.md "Cortex-M7"); an event tells the reader */
+		b->blk_excret[pos] = exc == 0xFFFFFFFDu ? 2 : 1;
+		b->m7_cut = 1;
+		ret_it = m7_ret_it(r);
 	}
-	if (np - nst != ninf)
-		return berr(b, CITCAT_ERR_INTERNAL, "instruction %llu (pc 0x%08x): a local edge is not a producer",
-			    (unsigned long long)b->insns, pc);
-	b->res->local_deps += ninf;
-	fail |= spush(b, CITCAT_WET_S_DEPN, pc, nst);
-	/* the stored producers wait for the node's labels (emit_labels) */
-	if (nst && b->nprod_n + nst > b->nprod_cap) {
-		size_t nc = (size_t)WET_NODE_MAX_INSNS * 256; /* a node's most */
-		uint64_t *p = realloc(b->nprod, nc * sizeof *p), *q = p ? realloc(b->nlab, nc * sizeof *q) : NULL;
-		if (p)
-			b->nprod = p;
-		if (q)
-			b->nlab = q;
-		uint32_t *c = q ? realloc(b->ncre, nc * sizeof *c) : NULL;
-		if (!c)
-			return berr(b, CITCAT_ERR_NOMEM, "out of memory");
-		b->ncre = c;
-		b->nprod_cap = nc;
-	}
-	if (nst)
-		memcpy(b->nprod + b->nprod_n, b->prod, nst * sizeof *b->prod);
-	b->nprod_n += nst;
-	b->blk_nst[pos] = (uint16_t)nst;
-	for (unsigned i = 0; i < du->ndef; i++)
-		if (du->def[i] <= WET_R_FLAGS && du->def[i] != 13 && du->def[i] != 14)
-			b->blk_def[du->def[i]] = du->cond == 14 ? (uint16_t)(pos + 1) : 0;
-	b->res->deps += np;
-	for (unsigned i = 0; i < nst; i++) /* local producers lie in the node, in the segment */
-		if (b->prod[i] < b->seg_reach)
-			b->seg_reach = b->prod[i];
-	if (parent && parent < b->seg_reach)
-		b->seg_reach = parent;
-	fail |= spush(b, CITCAT_WET_S_CDEP, pc, parent ? (uint32_t)(me - parent) : 0);
-	b->res->cdeps += parent != 0;
-	/* defs: the results wait in the node for tier 1 (0 when the condition failed) */
-	memset(b->blk_val[pos], 0, du->ndef * sizeof b->blk_val[pos][0]);
-	b->blk_nval += du->ndef;
-	b->nundo = 0;
 	if (passed) {
-		for (unsigned i = 0; i < du->ndef; i++) {
-			unsigned d = du->def[i];
-			uint32_t v = d < 15 ? regs[d] : d == WET_R_FLAGS ? regs[CITCAT_OBS_CPSR] >> 27 : regs[CITCAT_OBS_SPSR];
-			b->blk_val[pos][i] = v;
-			set_reg_w(b, phys(b, d), me);
-		}
-		uint32_t exc;
-		if (b->m7) {
-			for (unsigned i = 0; i < du->nsdef; i++)
-				set_reg_w(b, wet_phys_sys(du->sdef[i]), me);
-			/* an exception return: the unstacking defines R0-R3, R12,
-			 * LR, xPSR (the flags), the SP it returns to, CONTROL
-			 * (SPSEL) and FAULTMASK (WET.md "Cortex-M7") */
-			if (m7_exc_return(r, b->m7t.regs, &exc)) {
-				static const uint8_t gp[6] = {0, 1, 2, 3, 12, 14};
-				for (unsigned i = 0; i < 6; i++)
-					set_reg_w(b, gp[i], me);
-				set_reg_w(b, 25, me);
-				set_reg_w(b, exc == 0xFFFFFFFDu ? 15 : 13, me);
-				set_reg_w(b, wet_phys_sys(WET_SYS_CONTROL), me);
-				set_reg_w(b, wet_phys_sys(WET_SYS_FAULTMASK), me);
-				b->m7_cut = 1;
-				ret_it = m7_ret_it(r);
-			}
-		}
 		b->res->regvals += du->ndef;
 		for (uint32_t k = 0; k < r->n_acc; k++) {
 			const struct citcat_access *a = &r->acc[k];
@@ -930,8 +617,7 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 				}
 		}
 	}
-	if (fail)
-		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	b->res->accesses += r->n_acc;
 	if (b->m7) {
 		b->itk.it = wet_it_next(b->itk.it, r->word, r->size, 1);
 		if (b->m7_cut)
@@ -942,36 +628,45 @@ static int on_insn(struct builder *b, const struct citcat_itrace_rec *r, const u
 	}
 	b->cpsr = regs[CITCAT_OBS_CPSR];
 	b->sp = regs[CITCAT_OBS_SP];
+	b->seg_hash = wet_rec_hash(b->seg_hash, r);
+	b->blk_n++;
 	b->insns++;
 	b->seg_insns++;
 	return 0;
 }
 
-/* A Cortex-M7 exception entry (REGS: after it; WET.md "Cortex-M7"): a
- * node of its own.  A fault taken at the instruction just before (its
- * return address) means that instruction did not complete: its register
- * writes are undone.  The eight stacking writes copy the producers of
- * R0-R3, R12, LR and the flags (xPSR) to the stacked words, the return
- * address has none; LR = EXC_RETURN has no producer; SP, CONTROL and the
- * masks keep theirs.  */
+/* An interrupt or exception entry: a node of its own. */
+static int entry_node(struct builder *b, const struct citcat_itrace_rec *r, uint64_t *stacked)
+{
+	uint32_t id;
+	int rc = node_id(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL, NULL, NULL, NULL, &id);
+	if (rc || (rc = sc_tables(b)))
+		return berr(b, rc, "out of memory");
+	emit_node(b, id);
+	wet_sc_irq(&b->sc, &b->wn[id], stacked);
+	b->seg_hash = wet_rec_hash(b->seg_hash, r);
+	b->res->irqs++;
+	return 0;
+}
+
+/* A Cortex-M7 exception entry (REGS: after it; WET.md "Cortex-M7").  A
+ * fault taken at the instruction just before (its return address) means
+ * that instruction did not complete: the models undo its register writes.
+ * The eight stacking writes copy the producers of R0-R3, R12, LR and the
+ * flags (xPSR) to the stacked words, the return address has none; LR =
+ * EXC_RETURN has no producer; SP, CONTROL and the masks keep theirs.  */
 static int m7_on_entry(struct builder *b, const struct citcat_itrace_rec *r, const uint32_t *regs)
 {
-	if (b->m7t.last_insn && r->line >= 3 && r->line <= 6 && (uint32_t)r->pc == b->m7t.last_pc) {
-		while (b->nundo) {
-			b->nundo--;
-			b->reg_w[b->undo_phys[b->nundo]] = b->undo_old[b->nundo];
-		}
+	if (b->m7t.last_insn && r->line >= 3 && r->line <= 6 && (uint32_t)r->pc == b->m7t.last_pc)
 		b->m7_cut = 0;
-	}
-	b->nundo = 0;
 	uint32_t mode, sp;
 	m7_entry(&b->m7t, r, regs, &mode, &sp);
 	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, mode, sp);
 	if (rc)
 		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
-	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
+	uint64_t stk[8];
+	if (entry_node(b, r, stk))
 		return b->err.code;
-	static const uint8_t src[8] = {0, 1, 2, 3, 12, 14, 255, 25};
 	int full = r->n_acc == 9;
 	for (uint32_t k = 0; k < 8 && full; k++)
 		full = r->acc[k].write && r->acc[k].size == 4 && (!k || r->acc[k].addr == r->acc[k - 1].addr + 4);
@@ -979,7 +674,7 @@ static int m7_on_entry(struct builder *b, const struct citcat_itrace_rec *r, con
 		const struct citcat_access *a = &r->acc[k];
 		if (!a->write || (uint32_t)a->addr - b->ram_base >= b->ram_size)
 			continue;
-		uint64_t w = full && k < 8 && src[k] != 255 ? b->reg_w[src[k]] : 0;
+		uint64_t w = full && k < 8 ? stk[k] : 0;
 		for (unsigned i = 0; i < a->size; i++) {
 			uint32_t *s = mem_slot(b, (uint32_t)a->addr + i, 1);
 			if (!s)
@@ -987,11 +682,10 @@ static int m7_on_entry(struct builder *b, const struct citcat_itrace_rec *r, con
 			*s = (uint32_t)w;
 		}
 	}
-	b->reg_w[14] = 0;
 	b->itk.it = 0;
 	b->cpsr = regs[CITCAT_OBS_CPSR];
 	b->sp = regs[CITCAT_OBS_SP];
-	b->res->irqs++;
+	b->pred_bank = 0; /* handler mode: the MSP */
 	return 0;
 }
 
@@ -1011,14 +705,11 @@ static int observe_record(void *ctx, const struct citcat_itrace_rec *r, const ui
 	int rc = wet_cd_irq(b->cd, (uint32_t)r->pc, b->cpsr, b->sp);
 	if (rc)
 		return berr(b, rc, "control dependences: %s", citcat_errstr(rc));
-	if (emit_node(b, WET_NODE_IRQ | (uint32_t)r->line << 8, (uint32_t)r->pc, 0, NULL))
+	if (entry_node(b, r, NULL))
 		return b->err.code;
-	uint32_t after = irq_cpsr(b->cpsr);
 	(void)wet_itk_irq(&b->itk, (uint32_t)r->pc); /* pass 1 refused the nested case */
-	b->reg_w[wet_phys(WET_R_SPSR, after)] = b->reg_w[wet_phys(WET_R_FLAGS, b->cpsr)];
-	b->reg_w[wet_phys(14, after)] = 0;
-	b->cpsr = after;
-	b->res->irqs++;
+	b->cpsr = irq_cpsr(b->cpsr);
+	b->pred_bank = 2; /* IRQ mode */
 	return 0;
 }
 
@@ -1146,17 +837,80 @@ void citcat_wet_build_config_default(struct citcat_wet_build_config *c)
 	c->struct_size = sizeof *c;
 }
 
-static const char *const stream_names[CITCAT_WET_NSTREAMS] = {
-	"node", "cond", "accn", "akind", "aaddr", "aval", "avalhi", "uval", "depn", "dep", "cdep", "vpat", "apat", "avpat"};
+static const char *const stream_names[CITCAT_WET_NSTREAMS] = {"node", "cond", "dep", "cdep", "ims", "aes"};
 
 const char *citcat_wet_stream_name(unsigned s)
 {
 	return s < CITCAT_WET_NSTREAMS ? stream_names[s] : "?";
 }
 
-/* Graph, index and footer, after the last segment. */
+/* Copies the unwrapped bytes of the IMS or AES at PATH (member SEGMENT -
+ * 1 of a segment bundle when SEGMENT) into the WET: its offset, length
+ * and XXH64. */
+static int copy_section(struct builder *b, const char *path, const char *magic, uint16_t bundle, uint64_t segment,
+			uint64_t *off, uint64_t *len, uint64_t *hash)
+{
+	struct citcat_errinfo e = {0};
+	*off = b->off;
+	XXH64_state_t *xs = XXH64_createState();
+	if (!xs)
+		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
+	XXH64_reset(xs, 0);
+	int rc = 0;
+	if (segment) {
+		struct cc_segidx *sx = NULL;
+		const uint8_t *p;
+		size_t n;
+		struct cc_segidx_entry ent;
+		rc = cc_segidx_open(&sx, path, magic, bundle, &e);
+		if (!rc && !sx)
+			rc = citcat_errinfo_set(&e, CITCAT_ERR_INVAL, UINT64_MAX, "not a segment bundle");
+		if (!rc)
+			rc = cc_segidx_member(sx, segment - 1, &p, &n, &ent, &e);
+		if (!rc) {
+			XXH64_update(xs, p, n);
+			rc = write_bytes(b, p, n);
+		}
+		cc_segidx_close(sx);
+	} else {
+		struct cc_input *in = NULL;
+		rc = cc_input_open(&in, path, &e);
+		uint8_t buf[CC_INPUT_BUF];
+		long n;
+		while (!rc && (n = cc_input_read(in, buf, sizeof buf)) != 0) {
+			if (n < 0) {
+				e = *cc_input_error(in);
+				rc = (int)n;
+				break;
+			}
+			XXH64_update(xs, buf, (size_t)n);
+			rc = write_bytes(b, buf, (size_t)n);
+		}
+		cc_input_close(in);
+	}
+	*len = b->off - *off;
+	*hash = XXH64_digest(xs);
+	XXH64_freeState(xs);
+	if (rc && !b->err.code) {
+		b->res->replay.err_path = path;
+		b->err = e;
+		b->err.code = rc;
+	}
+	return rc;
+}
+
+/* Embedded files, graph, index and footer, after the last segment. */
 static int write_tail(struct builder *b)
 {
+	const struct citcat_wet_build_config *c = b->cfg;
+	if (copy_section(b, c->ims_path, "CIMS\r\n\x1a\n", CITCAT_IMS_SEG_VERSION, c->capture_segment, &b->ims_off,
+			 &b->ims_len, &b->ims_hash) ||
+	    copy_section(b, c->aes_path, "CAES\r\n\x1a\n", CITCAT_AES_SEG_VERSION, c->capture_segment, &b->aes_off,
+			 &b->aes_len, &b->aes_hash))
+		return b->err.code;
+	b->res->stream[CITCAT_WET_S_IMS].bytes = b->ims_len;
+	b->res->stream[CITCAT_WET_S_AES].bytes = b->aes_len;
+	/* the node table (WET.md "Graph"), xz-compressed */
 	uint64_t goff = b->off;
 	size_t glen = 4;
 	for (size_t i = 0; i < b->nnodes; i++)
@@ -1175,23 +929,31 @@ static int write_tail(struct builder *b)
 		cc_put32(p + 8, x->n);
 		p += 12;
 		for (uint32_t k = 0; k < x->n; k++, p += 6) {
+			const struct wet_stmt *s = &b->st[x->first + k];
 			if (x->kind == WET_NODE_PATH) {
-				cc_put32(p, x->pcs[k]);
+				cc_put32(p, s->pc);
 				p += 4;
 			}
-			cc_put32(p, x->words[k]);
-			p[4] = x->isa[k];
-			p[5] = x->its[k];
+			cc_put32(p, s->word);
+			p[4] = s->isa;
+			p[5] = s->it;
 		}
 	}
-	uint64_t ghash = XXH64(g, glen, 0);
-	int rc = write_bytes(b, g, glen);
+	uint8_t *z = NULL;
+	size_t zlen = 0;
+	int rc = wet_xz_pack(g, glen, &z, &zlen);
 	free(g);
 	if (rc)
+		return berr(b, CITCAT_ERR_NOMEM, "cannot compress the node table");
+	uint64_t ghash = XXH64(z, zlen, 0);
+	rc = write_bytes(b, z, zlen);
+	free(z);
+	if (rc)
 		return rc;
+	b->res->graph_bytes = zlen;
+	b->res->graph_raw_bytes = glen;
 	uint64_t ioff = b->off;
-	size_t per = WET_SEG_HDR + WET_SEG_STREAM * CITCAT_WET_NSTREAMS;
-	size_t ilen = WET_IDX_HDR + per * b->nsegs;
+	size_t ilen = WET_IDX_HDR + WET_SEG_ENTRY * b->nsegs;
 	uint8_t *x = calloc(1, ilen);
 	if (!x)
 		return berr(b, CITCAT_ERR_NOMEM, "out of memory");
@@ -1199,21 +961,29 @@ static int write_tail(struct builder *b)
 	cc_put64(x + 8, b->ts);
 	cc_put64(x + 16, b->res->irqs);
 	cc_put32(x + 24, (uint32_t)b->nsegs);
-	cc_put32(x + 28, CITCAT_WET_NSTREAMS);
+	cc_put32(x + 28, WET_NBLOCKS);
+	cc_put64(x + 32, b->ims_off);
+	cc_put64(x + 40, b->ims_len);
+	cc_put64(x + 48, b->ims_hash);
+	cc_put64(x + 56, b->aes_off);
+	cc_put64(x + 64, b->aes_len);
+	cc_put64(x + 72, b->aes_hash);
+	cc_put64(x + 80, glen);
+	cc_put32(x + 88, b->m7 ? 1u : 0u);
 	p = x + WET_IDX_HDR;
 	for (size_t i = 0; i < b->nsegs; i++) {
 		const struct seg_ent *e = &b->segs[i];
 		cc_put64(p, e->first_insn);
 		cc_put64(p + 8, e->first_ts);
-		cc_put64(p + 24, e->reach);
 		cc_put32(p + 16, e->n_insns);
 		cc_put32(p + 20, e->n_nodes);
+		cc_put64(p + 24, e->reach);
+		cc_put64(p + 32, e->hash);
 		p += WET_SEG_HDR;
-		for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++, p += WET_SEG_STREAM) {
+		for (unsigned k = 0; k < WET_NBLOCKS; k++, p += WET_SEG_BLOCK) {
 			cc_put64(p, e->off[k]);
 			cc_put32(p + 8, e->len[k]);
-			cc_put32(p + 12, e->count[k]);
-			cc_put64(p + 16, e->hash[k]);
+			cc_put64(p + 16, e->bhash[k]);
 		}
 	}
 	uint64_t ihash = XXH64(x, ilen, 0);
@@ -1223,14 +993,13 @@ static int write_tail(struct builder *b)
 		return rc;
 	uint8_t f[WET_FOOT_LEN] = {0};
 	cc_put64(f, goff);
-	cc_put64(f + 8, glen);
+	cc_put64(f + 8, zlen);
 	cc_put64(f + 16, ioff);
 	cc_put64(f + 24, ilen);
 	cc_put64(f + 32, ghash);
 	cc_put64(f + 40, ihash);
 	memcpy(f + 48, WET_FOOT_MAGIC, 8);
 	cc_put32(f + 56, XXH32(f, 56, 0));
-	b->res->graph_bytes = glen;
 	uint64_t stmts = 0;
 	for (size_t i = 0; i < b->nnodes; i++)
 		stmts += b->nodes[i].n;
@@ -1271,8 +1040,6 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	b->cfg = &c;
 	b->res = res;
-	b->seg_first_ts = 1;
-	b->seg_reach = UINT64_MAX;
 	struct citcat_ims ims;
 	if ((rc = c.capture_segment ? citcat_ims_read_segment(c.ims_path, c.capture_segment - 1, &ims, err)
 				    : citcat_ims_read(c.ims_path, &ims, err))) {
@@ -1286,6 +1053,7 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	citcat_ims_fini(&ims);
 	/* a Cortex-M7 run: the M-profile register model (WET.md "Cortex-M7") */
 	b->m7 = isa == CITCAT_ISA_M7;
+	wet_sc_open(&b->sc, 1, b->m7);
 	if (c.capture_segment && !b->m7) {
 		rc = citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
 					"--segment %llu: the WET of a checkpointed capture's segment is built for "
@@ -1333,6 +1101,10 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 		goto out;
 	wet_cd_counts(b->cd, res->cfg);
 	/* pass 2: the WET */
+	if ((rc = begin_segment(b))) {
+		*err = b->err;
+		goto out;
+	}
 	struct citcat_replay_observer obs = {b, observe_record, observe_dma, observe_start, &b->err};
 	rcfg.observer = &obs;
 	rc = citcat_replay_run(&rcfg, &res->replay, err);
@@ -1344,6 +1116,11 @@ int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_we
 	}
 	if (!rc) {
 		res->file_bytes = b->off;
+		res->stream[CITCAT_WET_S_DEP].values = res->deps;
+		res->mem_deps = b->sc.n_mem;
+		res->mem_predicted = b->sc.n_mem_hit;
+		res->cdep_predicted = b->sc.n_cd_hit;
+		res->reg_coded = b->sc.n_reg_init;
 		rc = cc_outfile_commit(b->out, err);
 		b->out = NULL;
 	}
@@ -1354,32 +1131,16 @@ out:
 	cc_outfile_abort(b->out);
 	wet_decoder_close(b->dec);
 	wet_cd_close(b->cd);
+	wet_sc_close(&b->sc);
 	free(b->dc);
-	for (size_t i = 0; i < b->nnodes; i++) {
-		struct node *x = &b->nodes[i];
-		free(x->words);
-		free(x->pcs);
-		free(x->isa);
-		free(x->its);
-		free(x->grp);
-		free(x->slot);
-		free(x->gorder);
-		free(x->gwidth);
-		free(x->goff);
-		free(x->gstart);
-		free(x->ndef);
-	}
-	free(b->tt);
-	free(b->nprod);
-	free(b->nlab);
-	free(b->ncre);
 	free(b->nodes);
 	free(b->nh);
+	free(b->st);
+	free(b->wn);
+	free(b->mem);
+	free(b->ev);
+	free(b->cond);
 	free(b->segs);
-	for (unsigned k = 0; k < CITCAT_WET_NSTREAMS; k++) {
-		free(b->s[k].v);
-		free(b->key[k].v);
-	}
 	for (size_t i = 0; i < NPAGES; i++)
 		free(b->mem_w[i]);
 	free(b);
