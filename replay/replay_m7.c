@@ -98,6 +98,8 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	}
 	if (!m7entry_access(&m->entry, addr, write, *v))
 		replay_add_access(c, addr, 4, write, *v, 0);
+	if (m->ops.access)
+		m->ops.access(m->ops.ctx, addr, write);
 	return 0;
 }
 
