@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{"report", cmd_report, "write an HTML report of a run (inline SVG charts, optional CSV)"},
 	{"wet", cmd_wet, "build or query a whole execution trace (WET) of a run"},
 	{"bench", cmd_bench, "measure speed and density (reports numbers, never fails on time)"},
+	{"gdb", cmd_gdb, "serve a replayed run to GDB, forwards and backwards (time-travel debugging)"},
 };
 
 static void usage(FILE *f)

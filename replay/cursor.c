@@ -147,6 +147,14 @@ struct citcat_cursor {
 	uint8_t bpf[512];
 	struct wp *wp;
 	size_t nwp;
+
+	/* the stacking of an exception the model could not take at the last
+	 * boundary: undone, the history ends before that attempt */
+	struct end_word {
+		uint32_t off;
+		uint8_t old[4], known[4];
+	} end_undo[16];
+	size_t nend;
 };
 
 static int fail(struct citcat_cursor *k, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -638,6 +646,26 @@ static void sess_mem(void *ctx, uint32_t addr, unsigned size, int write)
 		watch_check(k, addr, size, write);
 }
 
+/* The exception model's access: as the core's, and at the end of a run that
+ * stops at an exception the model could not take (no handler, a lockup),
+ * its stacking writes are kept to be taken back (reached_end). */
+static void sess_model(void *ctx, uint32_t addr, int write)
+{
+	struct citcat_cursor *k = ctx;
+	if (write && k->c->insns == k->info.insns && k->info.stop_reason == CITCAT_STOP_FAULT &&
+	    k->nend < sizeof k->end_undo / sizeof *k->end_undo) {
+		uint32_t off = addr - k->c->ram_base;
+		if (off < k->c->ram_size && k->c->ram_size - off >= 4) {
+			struct end_word *e = &k->end_undo[k->nend++];
+			e->off = off;
+			memcpy(e->old, k->c->ram + off, 4);
+			for (int i = 0; i < 4; i++)
+				e->known[i] = (uint8_t)replay_kbit(k->c->known, off + (uint32_t)i);
+		}
+	}
+	sess_mem(ctx, addr, 4, write);
+}
+
 static void sess_dma(void *ctx, uint32_t addr, uint32_t len)
 {
 	struct citcat_cursor *k = ctx;
@@ -701,6 +729,20 @@ static void reached_end(struct citcat_cursor *k)
 				       ? c->insns - 1
 				       : c->insns;
 	}
+	/* an exception the model could not take at this boundary (an
+	 * instruction fetch from nothing with no handler): its stacking
+	 * writes are taken back, the last instant is the state before it */
+	if (k->info.last == c->insns)
+		while (k->nend) {
+			const struct end_word *e = &k->end_undo[--k->nend];
+			memcpy(k->c->ram + e->off, e->old, 4);
+			for (uint32_t i = 0; i < 4; i++)
+				if (e->known[i])
+					replay_kset(k->c->known, e->off + i);
+				else
+					replay_kclr(k->c->known, e->off + i);
+		}
+	k->nend = 0;
 }
 
 /* Runs the session from the state now until it pauses (0) or the run ends
@@ -715,6 +757,7 @@ static int go(struct citcat_cursor *k)
 	uint64_t start = k->now;
 	k->paused = 0;
 	k->interrupted = 0;
+	k->nend = 0;
 	k->next_poll = k->now + POLL;
 	snap_plan(k, k->now);
 	plan_at(k);
@@ -1086,7 +1129,7 @@ int citcat_cursor_open(struct citcat_cursor **out, const struct citcat_cursor_co
 			return rc;
 		}
 	}
-	k->hooks = (struct replay_sess_hooks){k, sess_boundary, sess_mem, sess_dma, sess_event};
+	k->hooks = (struct replay_sess_hooks){k, sess_boundary, sess_mem, sess_model, sess_dma, sess_event};
 	if ((rc = replay_sess_open(&k->p, &ims, k->name_ims, k->name_aes, cfg->cat_path ? NULL : cfg->aes_path,
 				   k->aes_buf, k->aes_len, &k->hooks, &k->res, &k->rerr))) {
 		k->err = k->rerr;
@@ -1183,6 +1226,15 @@ int citcat_cursor_info(const struct citcat_cursor *k, struct citcat_cursor_info 
 
 uint64_t citcat_cursor_now(const struct citcat_cursor *k) { return k ? k->now : 0; }
 
+int citcat_cursor_set_interrupt(struct citcat_cursor *k, int (*interrupt)(void *ctx), void *ctx)
+{
+	if (!k)
+		return CITCAT_ERR_INVAL;
+	k->cfg.interrupt = interrupt;
+	k->cfg.interrupt_ctx = ctx;
+	return 0;
+}
+
 int citcat_cursor_when(const struct citcat_cursor *k, struct citcat_cursor_when *w)
 {
 	if (!k || !w || !k->c)
@@ -1217,6 +1269,13 @@ int citcat_cursor_regs(const struct citcat_cursor *k, struct citcat_cursor_regs 
 		uc_reg_read(uc, UC_ARM_REG_BASEPRI, &r->basepri);
 		uc_reg_read(uc, UC_ARM_REG_FAULTMASK, &r->faultmask);
 		uc_reg_read(uc, UC_ARM_REG_CONTROL, &r->control);
+		const struct m7exc *x = replay_sess_m7(k->p);
+		if (x) {
+			r->cfsr = x->cfsr;
+			r->hfsr = x->hfsr;
+			r->mmfar = x->mmfar;
+			r->bfar = x->bfar;
+		}
 		r->thumb = 1;
 	} else {
 		uc_reg_read(uc, UC_ARM_REG_CPSR, &r->cpsr);

@@ -1614,7 +1614,7 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 static void sess_m7_access(void *ctx, uint32_t addr, int write)
 {
 	struct replayer *p = ctx;
-	p->sess->mem(p->sess->ctx, addr, 4, write);
+	p->sess->model(p->sess->ctx, addr, write);
 }
 
 /* Opens a reader of the session's AES into *R; its error is recorded. */

@@ -88,6 +88,8 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	/* a store reaches the model (or, with the model thread, the log with
 	 * its value for the thread's RAM copy) before RAM, as Unicorn's own */
 	bus_data(&c->bus, addr, 4, write, *v);
+	if (m->ops.access)
+		m->ops.access(m->ops.ctx, addr, write);
 	if (write) {
 		if (uc_mem_write(c->uc, addr, v, 4)) /* drops any translation of the word too */
 			return -1;
@@ -98,8 +100,6 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	}
 	if (!m7entry_access(&m->entry, addr, write, *v))
 		replay_add_access(c, addr, 4, write, *v, 0);
-	if (m->ops.access)
-		m->ops.access(m->ops.ctx, addr, write);
 	return 0;
 }
 

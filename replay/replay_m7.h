@@ -27,7 +27,7 @@ struct replay_m7_ops {
 	 * the replayer's code hook does (an IBUSERR inside a block) */
 	void (*skipped)(void *ctx, uint32_t a);
 	/* optional (a replay session, replay_sess.h): each 4-byte access the
-	 * model made to RAM, after it */
+	 * model makes to RAM, before a write is made */
 	void (*access)(void *ctx, uint32_t addr, int write);
 };
 

@@ -39,10 +39,12 @@ struct replay_sess_hooks {
 	 * session pauses here: it has set the core's done flag and stopped
 	 * Unicorn (replay_sess_pause), and the hook returns without retiring. */
 	int (*boundary)(void *ctx, uint32_t a, int skipped);
-	/* A data access of SIZE bytes at ADDR in RAM: by the core (from its
-	 * memory hook, before a write is made), or by the Cortex-M7's
-	 * exception model (stacking, unstacking, vector reads; after it). */
+	/* A data access of SIZE bytes at ADDR in RAM by the core (from its
+	 * memory hook, before a write is made). */
 	void (*mem)(void *ctx, uint32_t addr, unsigned size, int write);
+	/* A 4-byte access at ADDR by the Cortex-M7's exception model
+	 * (stacking, unstacking, vector reads), before a write is made. */
+	void (*model)(void *ctx, uint32_t addr, int write);
 	/* A DMA transfer wrote LEN bytes at ADDR (after the write). */
 	void (*dma)(void *ctx, uint32_t addr, uint32_t len);
 	/* The AES record REC, number INDEX (0 = the first record of the file),

@@ -27,3 +27,23 @@ if(CITCAT_EXAMPLES)
     set_tests_properties(test_cursor_${n} PROPERTIES LABELS e2e)
   endforeach()
 endif()
+
+# The firmware of citcat gdb's tests: a wild pointer (1), a smashed stack
+# (2), no crash (0), on the A target (ARM and Thumb) and the Cortex-M7.
+include(${PROJECT_SOURCE_DIR}/examples/bsp/citcat_firmware.cmake)
+include(${PROJECT_SOURCE_DIR}/examples/bsp-m7/citcat_firmware_m7.cmake)
+set(gdb_fw ${CMAKE_CURRENT_BINARY_DIR}/gdbfw)
+if(CITCAT_FIRMWARE_FOUND)
+  foreach(n 0 1 2)
+    citcat_add_firmware(gdbcrash${n} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/gdbcrash.c DEFINITIONS -DCRASH=${n}
+      OUTPUT_DIRECTORY ${gdb_fw})
+    citcat_add_firmware(gdbcrash${n}_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/gdbcrash.c
+      DEFINITIONS -DCRASH=${n} OUTPUT_DIRECTORY ${gdb_fw})
+  endforeach()
+endif()
+if(CITCAT_FIRMWARE_M7_FOUND)
+  foreach(n 0 1 2)
+    citcat_add_firmware_m7(gdbcrash${n}_m7 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/gdbcrash.c
+      DEFINITIONS -DCRASH=${n} -DGDBCRASH_M7 OUTPUT_DIRECTORY ${gdb_fw})
+  endforeach()
+endif()

@@ -13,6 +13,8 @@
  *   sdclsp.h    SDC-LSP program-flow streams: encoder and decoder
  *   capture.h   running firmware on the modelled target, recording the CAT
  *   replay.h    regenerating and verifying the instruction trace
+ *   cursor.h    a replayed run positioned at any instant, forwards and backwards
+ *   gdbserver.h GDB's remote serial protocol over a cursor (citcat gdb)
  *
  * Link with `pkg-config --cflags --libs citcat` or, in CMake,
  * find_package(citcat) and target_link_libraries(... citcat::citcat). */
@@ -31,5 +33,7 @@
 #include <citcat/sdclsp.h>
 #include <citcat/capture.h>
 #include <citcat/replay.h>
+#include <citcat/cursor.h>
+#include <citcat/gdbserver.h>
 
 #endif

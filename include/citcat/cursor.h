@@ -101,6 +101,10 @@ struct citcat_cursor_info {
 };
 CITCAT_API int citcat_cursor_info(const struct citcat_cursor *cur, struct citcat_cursor_info *info);
 
+/* Replaces the interrupt callback of the configuration (a server
+ * polling its client, say).  Returns 0 or CITCAT_ERR_INVAL. */
+CITCAT_API int citcat_cursor_set_interrupt(struct citcat_cursor *cur, int (*interrupt)(void *ctx), void *ctx);
+
 /* The current instant (0 for NULL). */
 CITCAT_API uint64_t citcat_cursor_now(const struct citcat_cursor *cur);
 
@@ -121,6 +125,9 @@ struct citcat_cursor_regs {
 	 * registers. */
 	uint32_t cpsr, spsr;
 	uint32_t msp, psp, primask, basepri, faultmask, control;
+	/* Cortex-M7: the fault status the exception model holds (SCB CFSR,
+	 * HFSR, MMFAR, BFAR), which a memory read of the SCS does not give */
+	uint32_t cfsr, hfsr, mmfar, bfar;
 	int m_profile; /* the Cortex-M7 */
 	int thumb;     /* the instruction at PC is a Thumb one */
 };
