@@ -167,6 +167,20 @@ static int fail(struct citcat_cursor *k, int code, const char *fmt, ...)
 	return code;
 }
 
+/* The error names its file PATH (the convention of base.h), when its
+ * message does not already. */
+static void name_file(struct citcat_cursor *k, const char *path)
+{
+	if (!path || strstr(k->err.msg, path))
+		return;
+	char m[sizeof k->err.msg];
+	int n = snprintf(m, sizeof m, "%s: ", path);
+	if (n < 0 || (size_t)n >= sizeof m)
+		return;
+	snprintf(m + n, sizeof m - (size_t)n, "%s", k->err.msg);
+	memcpy(k->err.msg, m, sizeof m);
+}
+
 /* ---- RAM pages ---- */
 
 static inline uint32_t page_bytes(const struct citcat_cursor *k, uint32_t no)
@@ -1112,10 +1126,12 @@ int citcat_cursor_open(struct citcat_cursor **out, const struct citcat_cursor_co
 		if ((rc = citcat_ims_extract(cfg->cat_path, &ims, NULL, cfg->progress, cfg->progress_ctx, &e))) {
 			citcat_ims_fini(&ims);
 			k->err = e;
+			name_file(k, cfg->cat_path);
 			return rc;
 		}
 		if ((rc = aes_from_cat(k, cfg->cat_path))) {
 			citcat_ims_fini(&ims);
+			name_file(k, cfg->cat_path);
 			return rc;
 		}
 	} else {
@@ -1125,7 +1141,7 @@ int citcat_cursor_open(struct citcat_cursor **out, const struct citcat_cursor_co
 		if ((rc = citcat_ims_read(cfg->ims_path, &ims, &e))) {
 			citcat_ims_fini(&ims);
 			k->err = e;
-
+			name_file(k, cfg->ims_path);
 			return rc;
 		}
 	}
@@ -1133,6 +1149,7 @@ int citcat_cursor_open(struct citcat_cursor **out, const struct citcat_cursor_co
 	if ((rc = replay_sess_open(&k->p, &ims, k->name_ims, k->name_aes, cfg->cat_path ? NULL : cfg->aes_path,
 				   k->aes_buf, k->aes_len, &k->hooks, &k->res, &k->rerr))) {
 		k->err = k->rerr;
+		name_file(k, k->res.err_path);
 		return rc;
 	}
 	k->c = replay_sess_core(k->p);

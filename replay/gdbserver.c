@@ -13,6 +13,7 @@
 #include <citcat/cat.h>
 #include <citcat/cursor.h>
 #include <citcat/gdbserver.h>
+#include <citcat/image.h>
 #include <citcat/target.h>
 
 #include <fcntl.h>
@@ -52,6 +53,10 @@ struct srv {
 	size_t last_len;
 	struct point *pts;
 	size_t npts;
+	/* the ELF's read-only sections (code, constants), for bytes the
+	 * recording does not hold; NULL when none, or when the ELF is not the
+	 * run's firmware */
+	struct citcat_image *rom;
 };
 
 static void logf_(struct srv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -619,7 +624,9 @@ static void motion(struct srv *s, int backward, int step)
 
 static void refuse(struct srv *s, const char *what)
 {
-	logf_(s, "refused %s: history cannot change", what);
+	logf_(s, "refused %s: citcat replays a recording, history cannot change (registers, memory and the PC are "
+		 "as the recording made them)",
+	      what);
 	send_str(s, "E." NOSTR);
 }
 
@@ -638,6 +645,17 @@ static void read_memory(struct srv *s, const char *p, const char *end)
 	uint8_t buf[PKT / 2];
 	size_t got = 0;
 	int kind = citcat_cursor_read(s->cur, (uint32_t)addr, buf, (size_t)len, &got);
+	/* bytes the recording does not hold, in the firmware's read-only
+	 * sections: the ELF's (code and constants cannot have changed) */
+	while (s->rom && kind == CITCAT_CURSOR_MEM_UNKNOWN && got < len &&
+	       citcat_image_read(s->rom, addr + got, buf + got, 1) == 0) {
+		size_t more = 0;
+		got++;
+		if (got < len) {
+			kind = citcat_cursor_read(s->cur, (uint32_t)(addr + got), buf + got, (size_t)len - got, &more);
+			got += more;
+		}
+	}
 	if (!got && len) {
 		/* nothing readable at the start: an error number (GDB 13 takes no
 		 * text in an m reply), GDB says it cannot access the memory */
@@ -945,14 +963,22 @@ static void check_elf(struct srv *s)
 	Elf_Scn *scn = NULL;
 	uint64_t compared = 0, differ = 0;
 	uint32_t first = 0;
+	if (citcat_image_alloc(&s->rom))
+		s->rom = NULL;
 	while (e && (scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) ||
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || (sh.sh_flags & SHF_WRITE) ||
 		    !(sh.sh_flags & SHF_ALLOC))
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
+		if (!d || !d->d_buf || d->d_size > (64u << 20))
 			continue;
+		if (s->rom && citcat_image_add(s->rom, sh.sh_addr, d->d_buf, d->d_size)) {
+			citcat_image_free(s->rom);
+			s->rom = NULL;
+		}
+		if (!(sh.sh_flags & SHF_EXECINSTR))
+			continue; /* the check compares code */
 		for (size_t at = 0; at < d->d_size && at < (64u << 20); at += 256) {
 			uint8_t buf[256];
 			size_t n = d->d_size - at < 256 ? d->d_size - at : 256, got = 0;
@@ -967,6 +993,10 @@ static void check_elf(struct srv *s)
 	if (e)
 		elf_end(e);
 	close(fd);
+	if (differ || !compared) {
+		citcat_image_free(s->rom);
+		s->rom = NULL;
+	}
 	if (differ)
 		logf_(s,
 		      "warning: %s is not the firmware of this run: %llu of the %llu code bytes the recording holds "
@@ -1016,13 +1046,34 @@ static int handle(struct srv *s)
 		return 0;
 	}
 	case 'G':
-	case 'P':
-		refuse(s, "a register write");
+		refuse(s, "a write of the registers");
 		return 0;
-	case 'M':
-	case 'X':
-		refuse(s, "a memory write");
+	case 'P': {
+		uint64_t r;
+		const char *q = p + 1;
+		char what[64] = "a register write";
+		uint32_t v[23];
+		unsigned n;
+		regs_list(s, v, &n);
+		if (!parse_hex(&q, end, 1000, &r) && r < n)
+			snprintf(what, sizeof what, "a write of register %s",
+				 r < 16 ? gpr_names[r] : r == 16 ? (n > 17 ? "xpsr" : "cpsr") : "a system register");
+		refuse(s, what);
 		return 0;
+	}
+	case 'X': /* binary writes: "not supported" (GDB then sends M, refused with the reason) */
+		send_str(s, "");
+		return 0;
+	case 'M': {
+		uint64_t a, l;
+		const char *q = p + 1;
+		char what[64] = "a memory write";
+		if (!parse_hex(&q, end, UINT32_MAX, &a) && q < end && *q++ == ',' && !parse_hex(&q, end, UINT32_MAX, &l))
+			snprintf(what, sizeof what, "a write of %llu bytes at 0x%08llx", (unsigned long long)l,
+				 (unsigned long long)a);
+		refuse(s, what);
+		return 0;
+	}
 	case 'm':
 		read_memory(s, p + 1, end);
 		return 0;
@@ -1194,6 +1245,7 @@ int citcat_gdbserver_serve(struct citcat_cursor *cur, const struct citcat_gdbser
 		logf_(s, "the client has gone");
 	citcat_cursor_set_interrupt(cur, NULL, NULL);
 	citcat_symbols_close(s->syms);
+	citcat_image_free(s->rom);
 	free(s->out);
 	free(s->last);
 	free(s->pts);

@@ -1,0 +1,236 @@
+#!/bin/bash
+# citcat gdb with the real client: gdb-multiarch in batch mode, connected
+# through `target remote | citcat gdb --stdio RUN.cat --elf FW.elf`, on
+# firmware captured here (tests/firmware/gdbcrash.c, the crc32 example).
+# The expected values are stated by hand from the firmware's source
+# (gdbcrash.c's head comment: 1000, 7, 6327, 0x30000020, 0x30000000,
+# 0x30000001, the functions), and the instants and PCs the stops land on
+# are checked against the oracle itrace of the same capture (citcat dump).
+#
+# usage: gdb.sh SECTION TARGET CITCAT GDB FW_DIR [EXAMPLE_ELF] [EDIT_TOOL]
+# (TARGET: arm, thumb or m7; - for exit and bad)
+#   basic arm|thumb|m7   break on a function, continue, bt, info locals;
+#                        stepi 1000 and reverse-stepi 1000 to the same
+#                        registers; continue to the crash; reverse-continue
+#                        from the end to the breakpoint
+#   wild arm|thumb|m7    a wild pointer: the fault's signal at the faulting
+#                        instruction; watch the pointer, reverse-continue to
+#                        the instruction that wrote it
+#   stack arm|thumb|m7   a smashed stack: the same for the return address
+#   events arm|m7        monitor events, monitor event K at an interrupt
+#                        handler's first instruction, a step into a
+#                        handler, a watchpoint on a DMA buffer (EXAMPLE_ELF:
+#                        crc32)
+#   exit                 the end of a run that exited: no more history, then
+#                        the exit status
+#   bad                  a CAT that does not replay, an ELF of another build,
+#                        a replay that diverges (EXAMPLE_ELF: crc32_m7,
+#                        EDIT_TOOL: tests/m7rep_edit)
+. "$(dirname "$0")/testlib.sh"
+section=$1 what=$2 C=$3 GDB=$4 FW=$5 EX=${6:-} EDIT=${7:-}
+export CITCAT_NO_PROGRESS=1
+
+case $what in
+arm) suffix= ;;
+thumb) suffix=_thumb ;;
+m7) suffix=_m7 ;;
+*) suffix= ;;
+esac
+
+# capture NAME ELF WANT: the CAT and oracle in $t/NAME.*, the oracle dumped
+capture() {
+  local rc=0
+  "$C" capture "$2" -o "$t/$1.cat" --oracle "$t/$1.itrace" --seed 1 -q >"$t/$1.uart" 2>"$t/$1.err" || rc=$?
+  [ "$rc" -eq "$3" ] || { fail "$1: capture exited $rc, expected $3: $(cat "$t/$1.err")"; finish "gdb_${section}_$what"; }
+  "$C" dump "$t/$1.itrace" >"$t/$1.dump" || fail "$1: dump"
+}
+
+# run NAME TARGET_ARGS COMMANDS...: gdb-multiarch on the ELF of the last
+# argument pair, output (stdout and stderr) in $t/NAME.out
+run() {
+  local n=$1 elf=$2 args=$3
+  shift 3
+  {
+    echo "set pagination off"
+    echo "set confirm off"
+    echo "set width 0"
+    echo "target remote | $C gdb --stdio $args"
+    printf '%s\n' "$@"
+  } >"$t/$n.gdb"
+  timeout 300 "$GDB" -nx -batch -x "$t/$n.gdb" "$elf" >"$t/$n.out" 2>&1
+}
+
+has() { grep -q -- "$2" "$t/$1.out" || fail "$1: no '$2' in the session: $(tail -n 25 "$t/$1.out")"; }
+# the Nth 'monitor when' instant of session NAME
+instant() { grep -o 'instant [0-9]* of' "$t/$1.out" | sed -n "${2}p" | tr -dc 0-9; }
+# the Nth 'pc' register value shown
+pcval() { grep -o '^pc  *0x[0-9a-f]*' "$t/$1.out" | sed -n "${2}p" | awk '{ print $2 }'; }
+hex8() { printf '0x%08x' $(($1)); }
+# first / last instruction index at PC in the oracle
+first_at() { awk -v p="pc=$(hex8 "$2")" '$2 == "insn" && $4 == p { sub("insn=", "", $3); print $3; exit }' "$t/$1.dump"; }
+last_at() { awk -v p="pc=$(hex8 "$2")" '$2 == "insn" && $4 == p { sub("insn=", "", $3); k = $3 } END { print k }' "$t/$1.dump"; }
+# the last instruction writing the byte at ADDR: "INDEX PC"
+last_write() {
+  awk -v a=$(($2)) '
+    function h(s,   i, v) { s = tolower(substr(s, 3)); v = 0
+      for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+      return v }
+    $2 == "insn" {
+      for (i = 5; i <= NF; i++) if ($i ~ /^accesses=/) {
+        n = split(substr($i, 10), acc, ";")
+        for (j = 1; j <= n; j++) if (acc[j] ~ /^w/) {
+          split(acc[j], f, "[@=]"); sz = substr(f[1], 2) + 0; ad = h(f[2])
+          if (ad <= a && a < ad + sz) { sub("insn=", "", $3); k = $3; p = $4 }
+        }
+      }
+    }
+    END { sub("pc=", "", p); print k, p }' "$t/$1.dump"
+}
+sym() { "${NM:-arm-none-eabi-nm}" "$1" | awk -v s="$2" '$3 == s { print "0x" $1; exit }'; }
+
+case $section in
+basic)
+  n=gdbcrash1$suffix elf=$FW/gdbcrash1$suffix.elf
+  capture "$n" "$elf" 3
+  sig=SIGSEGV
+  [ "$what" = m7 ] && sig=SIGBUS
+  run s "$elf" "$t/$n.cat --elf $elf" "break report" "continue" "bt" "up" "info locals" "down" \
+    "echo ==A==\n" "info registers" "echo ==A==\n" "stepi 1000" "info registers pc" "reverse-stepi 1000" \
+    "echo ==B==\n" "info registers" "echo ==B==\n" "monitor when" "continue" "reverse-continue" "monitor when"
+  has s "Breakpoint 1, report (code=[a-z@=]*1, value=6327)"
+  has s "^#0  report (code=[a-z@=]*1, value=6327)"
+  has s "^#1  0x[0-9a-f]* in main ()"
+  has s "^base = 1000$"
+  has s "^step = 7$"
+  has s "^w = 6327$"
+  a=$(sed -n '/^==A==/,/^==A==/p' "$t/s.out" | grep -v '==A==')
+  b=$(sed -n '/^==B==/,/^==B==/p' "$t/s.out" | grep -v '==B==')
+  [ -n "$a" ] && [ "$a" = "$b" ] || fail "registers after stepi 1000 and reverse-stepi 1000 differ: $(diff <(echo "$a") <(echo "$b"))"
+  [ "$(grep -c '^r[0-9]' <<<"$a")" -eq 13 ] || fail "info registers: $a"
+  [ "$what" != m7 ] || grep -q '^xpsr' <<<"$a" && grep -q '^msp' <<<"$a" && grep -q '^primask' <<<"$a" &&
+    grep -q '^control' <<<"$a" || [ "$what" != m7 ] || fail "M7 registers: $a"
+  [ "$what" = m7 ] || grep -q '^cpsr' <<<"$a" || fail "cpsr: $a"
+  [ "$(pcval s 1)" != "$(pcval s 2)" ] || fail "stepi 1000 did not move: $(pcval s 1)"
+  has s "Program received signal $sig"
+  grep -A3 'reverse-continue\|Program received' "$t/s.out" | grep -q "Breakpoint 1, report" || has s "Breakpoint 1, report"
+  bp=$(sed -n 's/^Breakpoint 1 at \(0x[0-9a-f]*\):.*/\1/p' "$t/s.out")
+  [ -n "$bp" ] || fail "no breakpoint address"
+  f=$(first_at "$n" "$bp") l=$(last_at "$n" "$bp")
+  [ "$(instant s 1)" = "$f" ] || fail "continue stopped at instant $(instant s 1), the oracle's first $bp is $f"
+  [ "$(instant s 2)" = "$l" ] || fail "reverse-continue stopped at instant $(instant s 2), the oracle's last $bp is $l"
+  ;;
+wild | stack)
+  k=1
+  [ "$section" = stack ] && k=2
+  n=gdbcrash$k$suffix elf=$FW/gdbcrash$k$suffix.elf
+  capture "$n" "$elf" 3
+  sig=SIGSEGV
+  [ "$what" = m7 ] && sig=SIGBUS
+  stop=$(awk '$2 == "stop" { sub("pc=", "", $4); print $4 }' "$t/$n.dump")
+  if [ $section = wild ]; then
+    run s "$elf" "$t/$n.cat --elf $elf" "continue" "info registers pc" "bt" "print rec.out" "print &rec.out" \
+      "watch rec.out" "reverse-continue" "info registers pc" "monitor when"
+    has s "in store_result (v=6327)"
+    has s '= (uint32_t \*) 0x30000020$'
+    has s "Old value = (uint32_t \*) 0x30000020$"
+    has s "New value = (uint32_t \*) 0x[0-9a-f]* <result>$"
+    has s "in collect ("
+    addr=$(sed -n 's/^\$[0-9]* = (uint32_t \*\*) \(0x[0-9a-f]*\) <rec+32>$/\1/p' "$t/s.out")
+    [ -n "$addr" ] || fail "the address of rec.out: $(grep '<rec' "$t/s.out")"
+  else
+    run s "$elf" "$t/$n.cat --elf $elf" "continue" "info registers pc" "print/x \$sp - 4" \
+      "x/wx \$sp - 4" "watch -l *(unsigned *)(\$sp - 4)" "reverse-continue" "info registers pc" "bt" "monitor when"
+    has s "0x30000000 in ?? ()"
+    has s ":	0x30000001$"
+    has s "Old value = 805306369$"
+    has s "in parse ()"
+    addr=$(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$t/s.out" | head -n 1)
+    [ -n "$addr" ] || fail "\$sp - 4: $(grep '^\$' "$t/s.out")"
+    stop=0x30000000
+  fi
+  has s "Program received signal $sig"
+  [ "$(pcval s 1)" = "$(printf 0x%x $((stop)))" ] || fail "the fault: pc $(pcval s 1), the oracle's end is at $stop"
+  read -r idx wpc < <(last_write "$n" "$addr")
+  [ -n "$idx" ] || fail "no write to $addr in the oracle"
+  [ "$(pcval s 2)" = "$(printf 0x%x $((wpc)))" ] || fail "reverse-continue stopped at pc $(pcval s 2), the last write to $addr is at $wpc"
+  [ "$(instant s 1)" = "$idx" ] || fail "reverse-continue stopped at instant $(instant s 1), the last write to $addr is instruction $idx"
+  ;;
+events)
+  n=ev$suffix
+  capture "$n" "$EX" 0
+  "$C" aes "$t/$n.cat" -o "$t/$n.aes" 2>/dev/null || fail "aes"
+  "$C" dump "$t/$n.aes" >"$t/$n.aesdump"
+  # the first interrupt of the AES, its instant and handler in the oracle:
+  # the instruction after the oracle's irq record of the same EPC
+  k=$(awk '$2 == "irq" { print $1; exit }' "$t/$n.aesdump")
+  epc=$(awk '$2 == "irq" { sub("pc=", "", $5); print $5; exit }' "$t/$n.aesdump")
+  read -r irq_at handler < <(awk -v e="pc=$epc" '$2 == "irq" && $4 == e { sub("insn=", "", $3); at = $3; next }
+    at != "" && $2 == "insn" { sub("pc=", "", $4); print at, $4; exit }' "$t/$n.dump")
+  # the first DMA transfer no instruction wrote before (its instant: insn=)
+  read -r dma_at dma_addr < <(awk '$2 == "insn" && /accesses=.*w/ { w = w " " $0 } $2 == "dma" { sub("insn=", "", $3); sub("pc=", "", $4); print $3, $4; exit }' "$t/$n.dump")
+  [ -n "$k" ] && [ -n "$irq_at" ] && [ -n "$dma_at" ] || fail "no interrupt or DMA in the run: k=$k irq=$irq_at dma=$dma_at"
+  run s "$EX" "$t/$n.cat --elf $EX" "monitor events 0 2000" "monitor event $k" "maintenance flush register-cache" \
+    "info registers pc" "monitor when" "monitor goto $((irq_at - 1))" "maintenance flush register-cache" "stepi" \
+    "info registers pc" "monitor goto 0" "maintenance flush register-cache" "watch -l *(unsigned *)$dma_addr" \
+    "continue" "monitor when"
+  grep -q "^  #$k  *insn $irq_at  *irq" "$t/s.out" || fail "monitor events: event #$k is not an interrupt at instant $irq_at: $(grep "#$k " "$t/s.out")"
+  grep -q "insn $dma_at  *dma  *[0-9]* bytes to $dma_addr" "$t/s.out" || fail "monitor events: no DMA to $dma_addr at instant $dma_at"
+  [ "$(pcval s 1)" = "$(printf 0x%x $((handler)))" ] || fail "monitor event $k: pc $(pcval s 1), the handler's first instruction is $handler"
+  [ "$(instant s 1)" = "$irq_at" ] && [ "$(instant s 2)" = "$irq_at" ] ||
+    fail "monitor event $k: instant $(instant s 2), the oracle has it at $irq_at"
+  [ "$(pcval s 2)" = "$(printf 0x%x $((handler)))" ] || fail "stepi into the interrupt: pc $(pcval s 2), the handler's first instruction is $handler"
+  has s "Hardware watchpoint 1: -location"
+  has s "New value = "
+  # 'monitor event' and 'goto' print the instant too: the last one is the watchpoint's
+  [ "$(instant s 5)" = "$dma_at" ] || fail "the watchpoint on the DMA buffer stopped at instant $(instant s 5), the transfer is at $dma_at"
+  ;;
+exit)
+  n=gdbcrash0 elf=$FW/gdbcrash0.elf
+  capture "$n" "$elf" 0
+  run s "$elf" "$t/$n.cat --elf $elf" "continue" "monitor when" "continue"
+  has s "the firmware exited with status 3"
+  has s "No more reverse-execution history."
+  has s "exited with code 03"
+  [ "$(instant s 1)" = "$(awk '$2 == "insn" { n++ } END { print n }' "$t/$n.dump")" ] || fail "the end: instant $(instant s 1)"
+  ;;
+bad)
+  n=gdbcrash1 elf=$FW/gdbcrash1.elf
+  capture "$n" "$elf" 3
+  "$C" ims "$t/$n.cat" -o "$t/$n.ims" 2>/dev/null && "$C" aes "$t/$n.cat" -o "$t/$n.aes" 2>/dev/null || fail "extract"
+  # a CAT that does not replay: cut short, it is not even a CAT any more
+  head -c 3000 "$t/$n.cat" >"$t/cut.cat"
+  expect 2 "cut.cat" timeout 60 "$C" gdb --stdio "$t/cut.cat"
+  ! grep -q '^\$' "$t/stdout" || fail "a packet was sent for a bad CAT: $(cat "$t/stdout")"
+  # an IMS and an AES of two captures
+  capture other "$FW/gdbcrash2.elf" 3
+  "$C" aes "$t/other.cat" -o "$t/other.aes" 2>/dev/null
+  expect 2 "come from different captures" timeout 60 "$C" gdb --stdio "$t/$n.ims" "$t/other.aes"
+  # through GDB, the session ends with the reason
+  run s "$elf" "$t/cut.cat" "info registers pc"
+  has s "cut.cat"
+  # an ELF of another build: a warning, the session goes on
+  run e "$FW/gdbcrash2.elf" "$t/$n.cat --elf $FW/gdbcrash2.elf" "info registers pc" "monitor when"
+  has e "warning: .*gdbcrash2.elf is not"
+  has e "instant 0 of"
+  run e2 "$FW/gdbcrash2.elf" "$t/$n.ims $t/$n.aes --elf $FW/gdbcrash2.elf" "info registers pc"
+  has e2 "warning: .*gdbcrash2.elf is not the firmware of this run"
+  # a replay that diverges: the AES's first interrupt moved (crc32 on the
+  # Cortex-M7, which the edit tool writes): the history ends where the
+  # replay found it, GDB says why
+  if [ -n "$EDIT" ] && [ -n "$EX" ]; then
+    capture dv "$EX" 0
+    "$C" ims "$t/dv.cat" -o "$t/dv.ims" 2>/dev/null && "$C" aes "$t/dv.cat" -o "$t/dv.aes" 2>/dev/null
+    "$EDIT" move "$t/dv.aes" "$t/dvx.aes" 0 1 || fail "edit"
+    run d "$EX" "$t/dv.ims $t/dvx.aes" "continue" "monitor when" "reverse-stepi" "monitor when"
+    has d "the replay diverged from the recording at instruction"
+    has d "No more reverse-execution history."
+    a1=$(instant d 1) a2=$(instant d 2)
+    [ -n "$a1" ] && [ "$a2" = $((a1 - 1)) ] || fail "after the divergence: instants $a1, $a2"
+  fi
+  ;;
+*)
+  echo "usage: gdb.sh basic|wild|stack|events|exit|bad ..." >&2
+  exit 2
+  ;;
+esac
+finish "gdb_${section}_$what"
