@@ -29,6 +29,10 @@
 #define POLL 65536       /* instructions between interrupt polls */
 #define MAX_POINTS 1024  /* breakpoints, watchpoints */
 #define NONE UINT64_MAX
+/* A seek longer than this leaves snapshots halfway, a quarter of the way
+ * left, ... down to this distance before its end, so that the steps
+ * backwards which follow (reverse-stepi, reverse-next) re-execute little. */
+#define CHAIN_MIN 4096
 
 /* ITSTATE in the CPSR/xPSR: IT[1:0] at bits 26:25, IT[7:2] at 15:10 */
 #define PSR_IT_MASK 0x0600FC00u
@@ -106,6 +110,8 @@ struct citcat_cursor {
 	uint8_t *dirty; /* ... with these pages written since */
 	uint64_t used, peak, taken, dropped, restores, replayed;
 	uint64_t snap_next; /* the next instant to take a snapshot at, or to rebase at (NONE) */
+	uint64_t chain_at;  /* the next point of a seek's chain (NONE) */
+	uint64_t retry_at;  /* no room for a snapshot: not before this instant in new ground */
 	uint8_t *fix;       /* restore's scratch bitmap of pages */
 
 	/* a pause (replay_sess.h): the state at the pause point, restored after
@@ -399,14 +405,21 @@ static int thin(struct citcat_cursor *k)
  * by thinning, and when that cannot, none is taken. */
 static void take(struct citcat_cursor *k, uint64_t n, uint32_t pc, int resume)
 {
-	uint32_t nd = 0;
-	for (uint32_t no = 0; no < k->npages; no++)
-		nd += (k->dirty[no >> 3] >> (no & 7)) & 1;
-	uint64_t need = (uint64_t)nd * page_cost() + k->ctx_size + sizeof(struct snap);
-	while (k->used + need > k->cfg.budget && thin(k))
-		;
-	if (k->broken || k->used + need > k->cfg.budget || (k->ns && k->base + 1 != k->ns))
+	uint32_t nd;
+	uint64_t need;
+	for (;;) { /* thinning the snapshot the state descends from adds its pages */
+		nd = 0;
+		for (uint32_t no = 0; no < k->npages; no++)
+			nd += (k->dirty[no >> 3] >> (no & 7)) & 1;
+		need = (uint64_t)nd * page_cost() + k->ctx_size + sizeof(struct snap);
+		if (k->used + need <= k->cfg.budget || !thin(k))
+			break;
+	}
+	if (k->broken || k->used + need > k->cfg.budget)
 		return;
+	size_t at = k->ns ? k->base + 1 : 0; /* right after the one the state descends from */
+	if (at < k->ns && k->s[at].insn <= n)
+		return; /* not between BASE and the next one: cannot be */
 	if (k->ns == k->caps) {
 		size_t cap = k->caps ? 2 * k->caps : 64;
 		struct snap *s = realloc(k->s, cap * sizeof *s);
@@ -417,7 +430,7 @@ static void take(struct citcat_cursor *k, uint64_t n, uint32_t pc, int resume)
 		k->s = s;
 		k->caps = cap;
 	}
-	struct snap *s = &k->s[k->ns];
+	struct snap one, *s = &one;
 	memset(s, 0, sizeof *s);
 	if (uc_context_alloc(k->c->uc, &s->ctx) || (nd && !(s->pages = malloc(nd * sizeof *s->pages)))) {
 		snap_free(s);
@@ -445,8 +458,10 @@ static void take(struct citcat_cursor *k, uint64_t n, uint32_t pc, int resume)
 		s->pages[s->npages++] = (struct spage){no, d};
 	}
 	s->bytes = need;
+	memmove(k->s + at + 1, k->s + at, (k->ns - at) * sizeof *k->s);
+	k->s[at] = one;
 	k->ns++;
-	k->base = k->ns - 1;
+	k->base = at;
 	memset(k->dirty, 0, (k->npages + 7) / 8);
 	usage_add(k, (int64_t)need);
 	k->taken++;
@@ -467,36 +482,50 @@ static size_t snap_at(const struct citcat_cursor *k, uint64_t n, int before)
 }
 
 /* The next instant where the state meets a snapshot (rebase) or should get
- * one (new ground). */
+ * one: an interval into new ground, or the next point of a seek's chain
+ * (CHAIN_AT). */
 static void snap_plan(struct citcat_cursor *k, uint64_t now)
 {
-	if (k->tentative || !k->ns)
+	if (k->tentative || !k->ns) {
 		k->snap_next = k->ns ? NONE : 0;
-	else if (k->base + 1 < k->ns)
-		k->snap_next = k->s[k->base + 1].insn;
+		return;
+	}
+	uint64_t next;
+	if (k->base + 1 < k->ns)
+		next = k->s[k->base + 1].insn;
 	else
-		k->snap_next = k->s[k->base].insn + k->cfg.interval > now ? k->s[k->base].insn + k->cfg.interval : now + 1;
+		next = k->s[k->base].insn + k->cfg.interval > now ? k->s[k->base].insn + k->cfg.interval : now + 1;
+	if (k->retry_at > next && k->base + 1 == k->ns)
+		next = k->retry_at;
+	if (k->chain_at != NONE && k->chain_at > now && k->chain_at < next)
+		next = k->chain_at;
+	k->snap_next = next;
 }
 
 /* At an executed instruction's boundary, instant N: meet a snapshot (the
- * state is that snapshot's: nothing written since) or take one. */
+ * state is that snapshot's: nothing written since) or take one: an
+ * interval into new ground, or a point of a seek's chain. */
 static void snap_point(struct citcat_cursor *k, uint64_t n, uint32_t a)
 {
 	if (n < k->snap_next || k->tentative)
 		return;
-	if (k->base + 1 < k->ns) {
-		if (k->s[k->base + 1].insn == n) {
-			k->base++;
-			memset(k->dirty, 0, (k->npages + 7) / 8);
-		}
-	} else {
+	if (!k->ns) { /* snapshot 0, at instant 0 */
+		take(k, n, a, 1);
+		snap_plan(k, n);
+		return;
+	}
+	int fresh = k->base + 1 == k->ns;
+	if (!fresh && k->s[k->base + 1].insn == n) {
+		k->base++;
+		memset(k->dirty, 0, (k->npages + 7) / 8);
+	} else if (n == k->chain_at || (fresh && n >= k->s[k->base].insn + k->cfg.interval && n >= k->retry_at)) {
 		uint64_t before = k->taken;
 		take(k, n, a, 1);
-		if (k->taken == before) { /* no room: try again an interval on */
-			k->snap_next = n + k->cfg.interval;
-			return;
-		}
+		if (k->taken == before && fresh) /* no room: try again an interval on */
+			k->retry_at = n + k->cfg.interval;
 	}
+	if (k->chain_at != NONE && n >= k->chain_at)
+		k->chain_at = k->target != NONE && k->target > n + CHAIN_MIN ? n + (k->target - n) / 2 : NONE;
 	snap_plan(k, n);
 }
 
@@ -837,8 +866,10 @@ static int seek_to(struct citcat_cursor *k, uint64_t n)
 			return n == want ? 0 : 1;
 		k->mode = M_SEEK;
 		k->target = n;
+		k->chain_at = n - k->now > CHAIN_MIN ? k->now + (n - k->now) / 2 : NONE;
 		int rc = go(k);
 		k->target = NONE;
+		k->chain_at = NONE;
 		if (rc == 0)
 			return k->now == want || k->interrupted ? 0 : 1;
 		if (rc < 0 && !k->diverged)
@@ -977,6 +1008,7 @@ static int run_backward(struct citcat_cursor *k, unsigned flags, struct citcat_c
 	uint64_t from = k->now, hi = from;
 	for (;;) {
 		size_t j = snap_at(k, hi, 1);
+		uint64_t lo = k->s[j].insn; /* J may move: the scan can take and thin snapshots */
 		int rc = restore(k, j);
 		if (rc)
 			return rc;
@@ -1008,14 +1040,14 @@ static int run_backward(struct citcat_cursor *k, unsigned flags, struct citcat_c
 			stop_mark(k, st, &m);
 			return 0;
 		}
-		if (k->s[j].insn == 0) {
+		if (lo == 0) {
 			rc = seek_to(k, 0);
 			if (rc < 0)
 				return rc;
 			stop_here(k, st, CITCAT_CURSOR_BEGIN);
 			return 0;
 		}
-		hi = k->s[j].insn;
+		hi = lo;
 	}
 }
 
@@ -1101,6 +1133,7 @@ int citcat_cursor_open(struct citcat_cursor **out, const struct citcat_cursor_co
 	k->err.offset = UINT64_MAX;
 	k->info.last = NONE;
 	k->target = NONE;
+	k->chain_at = NONE;
 	k->snap_next = 0;
 	if (cc_config_from_user(&k->cfg, sizeof k->cfg, ucfg,
 				offsetof(struct citcat_cursor_config, cat_path) + sizeof k->cfg.cat_path))

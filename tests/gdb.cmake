@@ -47,3 +47,51 @@ if(CITCAT_FIRMWARE_M7_FOUND)
       DEFINITIONS -DCRASH=${n} -DGDBCRASH_M7 OUTPUT_DIRECTORY ${gdb_fw})
   endforeach()
 endif()
+
+# The protocol layer byte for byte, in-process over a socketpair, on the
+# crc32 example's capture (tests/test_gdbserver.c).
+add_executable(test_gdbserver test_gdbserver.c)
+citcat_target_setup(test_gdbserver)
+target_link_libraries(test_gdbserver PRIVATE citcat pthread)
+target_include_directories(test_gdbserver PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES)
+  add_test(NAME test_gdbserver COMMAND test_gdbserver ${CMAKE_CURRENT_BINARY_DIR}/examples/crc32.cat)
+  set_tests_properties(test_gdbserver PROPERTIES LABELS e2e FIXTURES_REQUIRED ex_crc32)
+endif()
+
+# citcat gdb driven by the real client, gdb-multiarch in batch mode
+# (tests/gdb.sh): ARM, Thumb and the Cortex-M7.
+find_program(CITCAT_GDB_MULTIARCH gdb-multiarch)
+if(CITCAT_GDB_MULTIARCH AND CITCAT_FIRMWARE_FOUND)
+  find_program(ARM_NM arm-none-eabi-nm)
+  set(gdb_targets arm thumb)
+  if(CITCAT_FIRMWARE_M7_FOUND)
+    list(APPEND gdb_targets m7)
+  endif()
+  foreach(section basic wild stack)
+    foreach(tgt IN LISTS gdb_targets)
+      add_test(NAME gdb_${section}_${tgt} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh ${section} ${tgt}
+        $<TARGET_FILE:citcat_cli> ${CITCAT_GDB_MULTIARCH} ${gdb_fw})
+      set_tests_properties(gdb_${section}_${tgt} PROPERTIES LABELS e2e)
+    endforeach()
+  endforeach()
+  if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES)
+    add_test(NAME gdb_events_arm COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh events arm $<TARGET_FILE:citcat_cli>
+      ${CITCAT_GDB_MULTIARCH} ${gdb_fw} ${CITCAT_EXAMPLE_DIR}/crc32.elf)
+    set_tests_properties(gdb_events_arm PROPERTIES LABELS e2e)
+  endif()
+  if(CITCAT_FIRMWARE_M7_FOUND AND "crc32" IN_LIST CITCAT_EXAMPLE_M7_NAMES)
+    add_test(NAME gdb_events_m7 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh events m7 $<TARGET_FILE:citcat_cli>
+      ${CITCAT_GDB_MULTIARCH} ${gdb_fw} ${CITCAT_EXAMPLE_DIR}/m7/crc32_m7.elf)
+    set_tests_properties(gdb_events_m7 PROPERTIES LABELS e2e)
+  endif()
+  add_test(NAME gdb_exit COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh exit - $<TARGET_FILE:citcat_cli>
+    ${CITCAT_GDB_MULTIARCH} ${gdb_fw})
+  set(gdb_bad_args)
+  if(TARGET m7rep_edit AND "crc32" IN_LIST CITCAT_EXAMPLE_M7_NAMES)
+    set(gdb_bad_args ${CITCAT_EXAMPLE_DIR}/m7/crc32_m7.elf $<TARGET_FILE:m7rep_edit>)
+  endif()
+  add_test(NAME gdb_bad COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh bad - $<TARGET_FILE:citcat_cli>
+    ${CITCAT_GDB_MULTIARCH} ${gdb_fw} ${gdb_bad_args})
+  set_tests_properties(gdb_exit gdb_bad PROPERTIES LABELS e2e)
+endif()
