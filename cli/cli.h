@@ -182,6 +182,7 @@ void cli_print_cat_elf(const struct citcat_cat_elf *e, int json);
 int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *elf, size_t n);
 int cmd_report(int argc, char **argv);
 int cmd_gdb(int argc, char **argv); /* cmd_gdb.c */
+int bench_gdb(int argc, char **argv); /* bench_gdb.c */
 
 /* The modelled target a configuration's isa names (TARGET.md, TARGET-M7.md). */
 static inline const char *cli_target_name(uint32_t isa)

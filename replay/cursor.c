@@ -29,10 +29,8 @@
 #define POLL 65536       /* instructions between interrupt polls */
 #define MAX_POINTS 1024  /* breakpoints, watchpoints */
 #define NONE UINT64_MAX
-/* A seek longer than this leaves snapshots halfway, a quarter of the way
- * left, ... down to this distance before its end, so that the steps
- * backwards which follow (reverse-stepi, reverse-next) re-execute little. */
-#define CHAIN_MIN 4096
+/* The configuration's chain distance (cursor.h) */
+#define CHAIN_MIN (k->cfg.chain)
 
 /* ITSTATE in the CPSR/xPSR: IT[1:0] at bits 26:25, IT[7:2] at 15:10 */
 #define PSR_IT_MASK 0x0600FC00u
@@ -525,7 +523,7 @@ static void snap_point(struct citcat_cursor *k, uint64_t n, uint32_t a)
 			k->retry_at = n + k->cfg.interval;
 	}
 	if (k->chain_at != NONE && n >= k->chain_at)
-		k->chain_at = k->target != NONE && k->target > n + CHAIN_MIN ? n + (k->target - n) / 2 : NONE;
+		k->chain_at = k->target != NONE && k->target > n && k->target - n > CHAIN_MIN ? n + (k->target - n) / 2 : NONE;
 	snap_plan(k, n);
 }
 
@@ -857,16 +855,20 @@ static int seek_to(struct citcat_cursor *k, uint64_t n)
 		if (n == k->now && (!k->at_end || k->info.last == k->now))
 			return n == want ? 0 : 1;
 		size_t j = snap_at(k, n, 0);
+		int restored = 0;
 		if (k->at_end || k->now > n || k->s[j].insn > k->now) {
 			int rc = restore(k, j);
 			if (rc)
 				return rc;
+			restored = 1;
 		}
 		if (k->now == n)
 			return n == want ? 0 : 1;
 		k->mode = M_SEEK;
 		k->target = n;
-		k->chain_at = n - k->now > CHAIN_MIN ? k->now + (n - k->now) / 2 : NONE;
+		/* a seek that went back to a snapshot (backwards motion, a jump)
+		 * leaves a chain; one that only runs on is like a continue */
+		k->chain_at = restored && CHAIN_MIN != NONE && n - k->now > CHAIN_MIN ? k->now + (n - k->now) / 2 : NONE;
 		int rc = go(k);
 		k->target = NONE;
 		k->chain_at = NONE;
@@ -1119,6 +1121,7 @@ void citcat_cursor_config_default(struct citcat_cursor_config *c)
 	c->size = sizeof *c;
 	c->budget = CITCAT_CURSOR_BUDGET_DEFAULT;
 	c->interval = CITCAT_CURSOR_INTERVAL_DEFAULT;
+	c->chain = CITCAT_CURSOR_CHAIN_DEFAULT;
 }
 
 int citcat_cursor_open(struct citcat_cursor **out, const struct citcat_cursor_config *ucfg)
@@ -1149,6 +1152,8 @@ int citcat_cursor_open(struct citcat_cursor **out, const struct citcat_cursor_co
 			    (unsigned long long)k->cfg.budget, (unsigned long long)CITCAT_CURSOR_BUDGET_MIN);
 	if (!k->cfg.interval)
 		k->cfg.interval = CITCAT_CURSOR_INTERVAL_DEFAULT;
+	if (!k->cfg.chain)
+		k->cfg.chain = CITCAT_CURSOR_CHAIN_DEFAULT;
 	struct citcat_ims ims;
 	memset(&ims, 0, sizeof ims);
 	int rc;

@@ -61,7 +61,13 @@ struct citcat_cursor_config {
 	 * citcat_ims_extract's; non-zero stops it (CITCAT_ERR_INTERRUPTED). */
 	int (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* A seek that goes back to a snapshot and then re-executes more than
+	 * CHAIN instructions leaves snapshots halfway, then halfway again, down
+	 * to CHAIN before its end, so that the steps backwards which follow
+	 * re-execute little (0: CITCAT_CURSOR_CHAIN_DEFAULT; UINT64_MAX: never). */
+	uint64_t chain;
 };
+#define CITCAT_CURSOR_CHAIN_DEFAULT 4096
 
 /* Fills C with the defaults and sets C->size.  No effect when C is NULL. */
 CITCAT_API void citcat_cursor_config_default(struct citcat_cursor_config *c);
