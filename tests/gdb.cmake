@@ -95,3 +95,7 @@ if(CITCAT_GDB_MULTIARCH AND CITCAT_FIRMWARE_FOUND)
     ${CITCAT_GDB_MULTIARCH} ${gdb_fw} ${gdb_bad_args})
   set_tests_properties(gdb_exit gdb_bad PROPERTIES LABELS e2e)
 endif()
+
+# The Unicorn behaviour the cursor relies on (context save/restore, resuming
+# inside an IT block with its ITSTATE written, code changed behind the core).
+citcat_unit_test(test_unicorn_cursor)
