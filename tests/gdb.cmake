@@ -87,6 +87,11 @@ if(CITCAT_GDB_MULTIARCH AND CITCAT_FIRMWARE_FOUND)
   endif()
   add_test(NAME gdb_exit COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh exit - $<TARGET_FILE:citcat_cli>
     ${CITCAT_GDB_MULTIARCH} ${gdb_fw})
+  if(TARGET firmware_crash_undef AND TARGET firmware_crash_hang) # tests/postmortem.cmake
+    add_test(NAME gdb_signals COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh signals - $<TARGET_FILE:citcat_cli>
+      ${CITCAT_GDB_MULTIARCH} ${CMAKE_CURRENT_BINARY_DIR})
+    set_tests_properties(gdb_signals PROPERTIES LABELS e2e)
+  endif()
   set(gdb_bad_args)
   if(TARGET m7rep_edit AND "crc32" IN_LIST CITCAT_EXAMPLE_M7_NAMES)
     set(gdb_bad_args ${CITCAT_EXAMPLE_DIR}/m7/crc32_m7.elf $<TARGET_FILE:m7rep_edit>)

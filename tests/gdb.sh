@@ -21,6 +21,8 @@
 #                        handler's first instruction, a step into a
 #                        handler, a watchpoint on a DMA buffer (EXAMPLE_ELF:
 #                        crc32)
+#   signals              an undefined instruction (SIGILL), a hang stopped by
+#                        --max-insns (SIGTRAP) (FW_DIR: tests/firmware/crash.c's)
 #   exit                 the end of a run that exited: no more history, then
 #                        the exit status
 #   bad                  a CAT that does not replay, an ELF of another build,
@@ -118,6 +120,21 @@ basic)
   f=$(first_at "$n" "$bp") l=$(last_at "$n" "$bp")
   [ "$(instant s 1)" = "$f" ] || fail "continue stopped at instant $(instant s 1), the oracle's first $bp is $f"
   [ "$(instant s 2)" = "$l" ] || fail "reverse-continue stopped at instant $(instant s 2), the oracle's last $bp is $l"
+  # reverse-finish, reverse-next and reverse-step by source lines: main()
+  # calls report() on line 94 (report(1, w);), line 95 comes next, report's
+  # body is line 59
+  run r "$elf" "$t/$n.cat --elf $elf" "break report" "continue" "reverse-finish" "delete" "echo ==1==\n" "next" \
+    "echo ==2==\n" "reverse-next" "echo ==3==\n" "step" "echo ==4==\n" "reverse-step" "echo ==5==\n" "step" \
+    "echo ==6==\n" "finish" "echo ==7==\n"
+  line_after() { sed -n "/^==$1==/,/^==/p" "$t/r.out" | grep -o '^[0-9][0-9]*	' | head -n 1 | tr -dc 0-9; }
+  sed -n '/^Breakpoint 1, report/,/^==1==/p' "$t/r.out" | grep -q "^0x[0-9a-f]* in main () at .*:94$" ||
+    fail "reverse-finish did not return to main, line 94: $(cat "$t/r.out")"
+  [ "$(line_after 1)" = 95 ] || fail "next: line $(line_after 1), want 95"
+  [ "$(line_after 2)" = 94 ] || fail "reverse-next: line $(line_after 2), want 94"
+  [ "$(line_after 3)" = 59 ] || fail "step: line $(line_after 3), want 59 (in report)"
+  [ "$(line_after 4)" = 94 ] || fail "reverse-step: line $(line_after 4), want 94"
+  [ "$(line_after 5)" = 59 ] || fail "step again: line $(line_after 5), want 59"
+  sed -n '/^==6==/,/^==7==/p' "$t/r.out" | grep -Eq "main \(\) at .*:9[45]$" || fail "finish: $(tail -n 8 "$t/r.out")"
   ;;
 wild | stack)
   k=1
@@ -184,6 +201,25 @@ events)
   # 'monitor event' and 'goto' print the instant too: the last one is the watchpoint's
   [ "$(instant s 5)" = "$dma_at" ] || fail "the watchpoint on the DMA buffer stopped at instant $(instant s 5), the transfer is at $dma_at"
   ;;
+signals)
+  # tests/firmware/crash.c (FW_DIR: where postmortem.cmake built it): an
+  # undefined instruction (UDF #0 at crash_pc) is SIGILL, a hang (b . at
+  # crash_pc) stopped by --max-insns is SIGTRAP; both at crash_pc
+  capture undef "$FW/crash_undef.elf" 3
+  pc=$(sym "$FW/crash_undef.elf" crash_pc)
+  run u "$FW/crash_undef.elf" "$t/undef.cat --elf $FW/crash_undef.elf" "continue" "info registers pc" "continue"
+  has u "Program received signal SIGILL, Illegal instruction."
+  [ "$(pcval u 1)" = "$(printf 0x%x $((pc)))" ] || fail "SIGILL at pc $(pcval u 1), crash_pc is $pc"
+  has u "No more reverse-execution history."
+  "$C" capture "$FW/crash_hang.elf" -o "$t/hang.cat" --seed 1 --max-insns 200K -q >/dev/null 2>"$t/err" ||
+    fail "hang: capture: $(cat "$t/err")"
+  pc=$(sym "$FW/crash_hang.elf" crash_pc)
+  run h "$FW/crash_hang.elf" "$t/hang.cat --elf $FW/crash_hang.elf" "continue" "info registers pc" "continue"
+  has h "Program received signal SIGTRAP"
+  has h "the recording ends here: insn-limit"
+  [ "$(pcval h 1)" = "$(printf 0x%x $((pc)))" ] || fail "SIGTRAP at pc $(pcval h 1), crash_pc is $pc"
+  has h "No more reverse-execution history."
+  ;;
 exit)
   n=gdbcrash0 elf=$FW/gdbcrash0.elf
   capture "$n" "$elf" 0
@@ -229,7 +265,7 @@ bad)
   fi
   ;;
 *)
-  echo "usage: gdb.sh basic|wild|stack|events|exit|bad ..." >&2
+  echo "usage: gdb.sh basic|wild|stack|events|signals|exit|bad ..." >&2
   exit 2
   ;;
 esac
