@@ -14,6 +14,7 @@
  *    IT bits aside (the observer reads them 0 inside an IT block) and the
  *    PC, which is the oracle's (the observer reads the next executed
  *    instruction's: after a condition-failed one's in an IT block).
+ * Stops inside IT blocks, then ten single steps through them and on.
  * Then: 1000 single steps forwards and 1000 backwards return to the same
  * registers through the oracle's PCs; a breakpoint stops forwards at the
  * first and backwards at the last execution of its address the oracle
@@ -45,6 +46,9 @@ struct acc {
 
 static uint64_t n_insn;
 static uint32_t *pc, *first_acc;
+static uint64_t it_at[64]; /* instructions right after a Thumb IT instruction (inside its block) */
+static size_t n_it;
+static uint64_t n_it_seen;
 static uint8_t *thumb, *nacc, *after_irq, *after_dma; /* after_*: an event at the boundary after instruction i */
 static struct acc *accs;
 static uint64_t n_accs;
@@ -87,6 +91,11 @@ static void load_oracle(const char *path)
 				after_irq = grow(after_irq, cap, 1);
 				after_dma = grow(after_dma, cap, 1);
 			}
+			/* an IT instruction (1011 1111 cond mask, mask not 0): keep
+			 * every 97th of them, up to 64, to stop inside blocks */
+			if (rec.thumb && rec.size == 2 && (rec.word & 0xff00) == 0xbf00 && (rec.word & 0x0f) &&
+			    n_it_seen++ % 97 == 0 && n_it < 64)
+				it_at[n_it++] = n_insn + 1;
 			pc[n_insn] = (uint32_t)rec.pc;
 			thumb[n_insn] = rec.thumb;
 			nacc[n_insn] = (uint8_t)rec.n_acc;
@@ -294,6 +303,25 @@ static void run_checks(const char *ims, const char *aes, const char *cat, uint64
 	}
 	check_regs(c, m7);
 
+	/* stops inside IT blocks (the ITSTATE restored into the CPSR/xPSR),
+	 * then steps on through the rest of the block and beyond */
+	for (size_t i = 0; i < n_it; i++) {
+		if (it_at[i] + 12 >= n_insn)
+			continue;
+		seek(c, it_at[i]);
+		check_at(c, it_at[i]);
+		struct citcat_cursor_stop st1;
+		for (uint64_t k = 1; k <= 10; k++) {
+			CHECK_EQ(citcat_cursor_run(c, 0, CITCAT_CURSOR_RUN_STEP, &st1), 0);
+			check_at(c, it_at[i] + k);
+		}
+		/* and back into the block, by a snapshot and a run */
+		seek(c, it_at[i] + 1);
+		check_at(c, it_at[i] + 1);
+		seek(c, it_at[i] + 6);
+		check_at(c, it_at[i] + 6);
+	}
+
 	/* 1000 steps forwards, 1000 back */
 	uint64_t mid = n_insn / 3;
 	seek(c, mid);
@@ -449,8 +477,8 @@ static void run_checks(const char *ims, const char *aes, const char *cat, uint64
 		CHECK_EQ(one.insn, list[k].insn);
 	}
 	free(list);
-	fprintf(stderr, "  %llu instructions, %zu events (%zu interrupt/DMA), %zu event stops checked\n",
-		(unsigned long long)n_insn, got, matched, ne);
+	fprintf(stderr, "  %llu instructions, %zu events (%zu interrupt/DMA), %zu event stops checked, %zu IT blocks stopped in\n",
+		(unsigned long long)n_insn, got, matched, ne, n_it);
 
 	/* the end */
 	CHECK_EQ(citcat_cursor_seek(c, UINT64_MAX, &st), 0);
