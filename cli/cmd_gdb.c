@@ -29,8 +29,9 @@ static const char gdb_help[] =
 	"refused.  From a CAT the IMS and AES are extracted first.\n"
 	"  --stdio          serve on standard input and output, for\n"
 	"                   (gdb) target remote | citcat gdb --stdio RUN.cat\n"
-	"  --port N         serve one client on TCP port N of localhost (127.0.0.1);\n"
-	"                   --listen ADDR to take it on another address\n"
+	"  --port N         serve one client on TCP port N of localhost (127.0.0.1;\n"
+	"                   0: a free port, named on standard error); --listen ADDR\n"
+	"                   to take it on another address\n"
 	"  --elf FW.elf     the firmware: offered to GDB as its executable, names\n"
 	"                   functions in monitor output, and checked against the run\n"
 	"                   (a warning when it is another build); from a CAT that\n"
@@ -151,6 +152,9 @@ static int accept_one(const char *addr, uint64_t port, int *fd)
 		close(s);
 		return cli_fail("cannot listen on %s:%llu: %s", addr, (unsigned long long)port, strerror(e));
 	}
+	socklen_t sl = sizeof sa;
+	if (!port && getsockname(s, (struct sockaddr *)&sa, &sl) == 0) /* --port 0: the one the system chose */
+		port = ntohs(sa.sin_port);
 	fprintf(stderr, "citcat gdb: listening on %s:%llu; in GDB: target remote %s:%llu\n", addr,
 		(unsigned long long)port, addr, (unsigned long long)port);
 	for (;;) {
@@ -177,7 +181,7 @@ static int accept_one(const char *addr, uint64_t port, int *fd)
 int cmd_gdb(int argc, char **argv)
 {
 	const char *pos[2] = {NULL, NULL}, *elf = NULL, *listen_addr = "127.0.0.1";
-	int npos = 0, use_stdio = 0;
+	int npos = 0, use_stdio = 0, use_port = 0;
 	uint64_t port = 0, budget = 0, interval = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -187,8 +191,9 @@ int cmd_gdb(int argc, char **argv)
 		} else if (strcmp(a, "--stdio") == 0) {
 			use_stdio = 1;
 		} else if (strcmp(a, "--port") == 0 && i + 1 < argc) {
-			if (cli_parse_u64(argv[++i], &port) || port == 0 || port > 65535)
-				return cli_usage_error("gdb", "bad port '%s' (1 to 65535)", argv[i]);
+			if (cli_parse_u64(argv[++i], &port) || port > 65535)
+				return cli_usage_error("gdb", "bad port '%s' (0 to 65535; 0: any free one)", argv[i]);
+			use_port = 1;
 		} else if (strcmp(a, "--listen") == 0 && i + 1 < argc) {
 			listen_addr = argv[++i];
 		} else if (strcmp(a, "--elf") == 0 && i + 1 < argc) {
@@ -209,7 +214,7 @@ int cmd_gdb(int argc, char **argv)
 	}
 	if (!npos)
 		return cli_usage_error("gdb", "give the run: RUN.ims RUN.aes, or RUN.cat");
-	if (use_stdio == (port != 0))
+	if (use_stdio == use_port)
 		return cli_usage_error("gdb", "give one of --stdio and --port N");
 	if (npos == 1 && strcmp(pos[0], "-") == 0)
 		return cli_usage_error("gdb", "the CAT is read twice: give a file, not standard input");
@@ -261,7 +266,7 @@ int cmd_gdb(int argc, char **argv)
 	}
 	struct conn conn = {0, 1};
 	int sock = -1;
-	if (port) {
+	if (use_port) {
 		int r = accept_one(listen_addr, port, &sock);
 		if (r >= 0) {
 			citcat_cursor_close(cur);

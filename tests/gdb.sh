@@ -228,6 +228,17 @@ exit)
   has s "No more reverse-execution history."
   has s "exited with code 03"
   [ "$(instant s 1)" = "$(awk '$2 == "insn" { n++ } END { print n }' "$t/$n.dump")" ] || fail "the end: instant $(instant s 1)"
+  # over TCP (--port 0: a free port, named on stderr): one client, then the
+  # command exits 0
+  "$C" gdb "$t/$n.cat" --elf "$elf" --port 0 2>"$t/port.err" &
+  srv=$!
+  for _ in $(seq 100); do grep -q 'listening on' "$t/port.err" && break; sleep 0.1; done
+  port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\);.*/\1/p' "$t/port.err")
+  [ -n "$port" ] || fail "--port 0: $(cat "$t/port.err")"
+  printf '%s\n' "set pagination off" "target remote 127.0.0.1:$port" "continue" "detach" >"$t/tcp.gdb"
+  timeout 120 "$GDB" -nx -batch -x "$t/tcp.gdb" "$elf" >"$t/tcp.out" 2>&1
+  grep -q "the firmware exited with status 3" "$t/tcp.out" || fail "over TCP: $(cat "$t/tcp.out")"
+  wait $srv || fail "citcat gdb --port exited $?"
   ;;
 bad)
   n=gdbcrash1 elf=$FW/gdbcrash1.elf
