@@ -21,7 +21,7 @@ static const char bench_gdb_help[] =
 	"usage: citcat bench gdb [FIRMWARE.elf...] [--samples N] [--watch ADDR] [--json]\n\n"
 	"For each firmware: capture it (seed 1) to a temporary directory, extract the\n"
 	"IMS and AES, time a plain replay (citcat replay, no output), then, for the\n"
-	"snapshot budget at its default, at half of it and at 8 MiB, each in a child\n"
+	"snapshot budget at its default, at half of it and at 2 MiB, each in a child\n"
 	"process whose peak resident memory is reported:\n"
 	"  - the first continue from instant 0 to the end (snapshots taken);\n"
 	"  - reverse-stepi at N points spread over the run (default 10), reached by\n"
@@ -269,7 +269,7 @@ int bench_gdb(int argc, char **argv)
 		for (int w = 0; !watch && w < 2; w++)
 			watch = object_addr(files[f], w ? "input" : "A");
 		const char *name = strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f];
-		uint64_t budgets[3] = {CITCAT_CURSOR_BUDGET_DEFAULT, CITCAT_CURSOR_BUDGET_DEFAULT / 2, 8ull << 20};
+		uint64_t budgets[3] = {CITCAT_CURSOR_BUDGET_DEFAULT, CITCAT_CURSOR_BUDGET_DEFAULT / 2, 2ull << 20};
 		uint64_t hit = 0;
 		for (int b = 0; b < 3; b++) {
 			int fd[2];

@@ -154,6 +154,22 @@ wild | stack)
     has s "in collect ("
     addr=$(sed -n 's/^\$[0-9]* = (uint32_t \*\*) \(0x[0-9a-f]*\) <rec+32>$/\1/p' "$t/s.out")
     [ -n "$addr" ] || fail "the address of rec.out: $(grep '<rec' "$t/s.out")"
+    # a read watchpoint: backwards from the fault, the last read of rec.out
+    # is store_result's load of the pointer, just before the faulting store
+    run rw "$elf" "$t/$n.cat --elf $elf" "continue" "rwatch rec.out" "reverse-continue" "info registers pc" "monitor when"
+    has rw "Hardware read watchpoint 1: rec.out"
+    has rw "Value = (uint32_t \*) 0x30000020$"
+    has rw "in store_result (v=6327)"
+    read -r ridx rpc < <(awk -v a=$((addr)) '
+      function h(s,   i, v) { s = tolower(substr(s, 3)); v = 0
+        for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+        return v }
+      $2 == "insn" { for (i = 5; i <= NF; i++) if ($i ~ /^accesses=/) {
+        n = split(substr($i, 10), acc, ";")
+        for (j = 1; j <= n; j++) if (acc[j] ~ /^r/) { split(acc[j], f, "[@=]"); if (h(f[2]) == a) { sub("insn=", "", $3); k = $3; p = $4 } } } }
+      END { sub("pc=", "", p); print k, p }' "$t/$n.dump")
+    [ "$(pcval rw 1)" = "$(printf 0x%x $((rpc)))" ] || fail "rwatch: reverse-continue stopped at pc $(pcval rw 1), the last read of $addr is at $rpc"
+    [ "$(instant rw 1)" = "$ridx" ] || fail "rwatch: instant $(instant rw 1), the last read is instruction $ridx"
   else
     run s "$elf" "$t/$n.cat --elf $elf" "continue" "info registers pc" "print/x \$sp - 4" \
       "x/wx \$sp - 4" "watch -l *(unsigned *)(\$sp - 4)" "reverse-continue" "info registers pc" "bt" "monitor when"
@@ -227,6 +243,12 @@ exit)
   has s "the firmware exited with status 3"
   has s "No more reverse-execution history."
   has s "exited with code 03"
+  # backwards from the end to the start of the history, no breakpoint
+  run b "$elf" "$t/$n.cat --elf $elf" "continue" "reverse-continue" "monitor when" "monitor checkpoints"
+  [ "$(grep -c "No more reverse-execution history." "$t/b.out")" -eq 2 ] || fail "the two ends: $(cat "$t/b.out")"
+  [ "$(instant b 1)" = 0 ] || fail "reverse-continue to the start: instant $(instant b 1)"
+  has b "^snapshot budget 268435456 bytes, [0-9]* used"
+  has b "^[0-9]* snapshots kept, instants 0\.\.[0-9]*"
   [ "$(instant s 1)" = "$(awk '$2 == "insn" { n++ } END { print n }' "$t/$n.dump")" ] || fail "the end: instant $(instant s 1)"
   # over TCP (--port 0: a free port, named on stderr): one client, then the
   # command exits 0
@@ -261,6 +283,13 @@ bad)
   has e "instant 0 of"
   run e2 "$FW/gdbcrash2.elf" "$t/$n.ims $t/$n.aes --elf $FW/gdbcrash2.elf" "info registers pc"
   has e2 "warning: .*gdbcrash2.elf is not the firmware of this run"
+  # writes are refused, saying why (GDB's error for a register; the stub's
+  # line on stderr, which GDB's terminal shows, for memory)
+  run w "$elf" "$t/$n.cat --elf $elf" "set var result = 5" "echo ==next==\n" "jump main"
+  has w "refused a write of 4 bytes at 0x[0-9a-f]*: citcat replays a recording, history cannot change"
+  has w "Cannot access memory at address"
+  run j "$elf" "$t/$n.cat --elf $elf" "jump main"
+  has j "Could not write register \"pc\"; remote failure reply 'E.citcat replays a recording: history cannot change'"
   # a replay that diverges: the AES's first interrupt moved (crc32 on the
   # Cortex-M7, which the edit tool writes): the history ends where the
   # replay found it, GDB says why
