@@ -1485,7 +1485,8 @@ int citcat_cursor_events(struct citcat_cursor *k, uint64_t from, struct citcat_c
 		return rc;
 	k->mode = M_EVENTS;
 	k->ev = ev;
-	k->ev_n = n;
+	/* no further than the last one asked for that the run has */
+	k->ev_n = k->info.events - start < n - *got ? *got + (size_t)(k->info.events - start) : n;
 	k->ev_got = *got;
 	k->ev_from = start;
 	k->target = NONE;
