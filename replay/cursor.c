@@ -15,6 +15,7 @@
 #include "citcat.h"
 #include "input.h"
 
+#include <citcat/cat.h>
 #include <citcat/cursor.h>
 
 #include <errno.h>
@@ -1299,6 +1300,46 @@ int citcat_cursor_when(const struct citcat_cursor *k, struct citcat_cursor_when 
 	w->insn = k->now;
 	w->bcount = st.bcount;
 	w->next_event = st.aes_count ? st.aes_count - 1 : 0;
+	w->have_cycles = 0;
+	w->cycle_lo = w->cycle_hi = 0;
+	if (!k->cfg.cat_path || !k->ims->cfg.timestamps)
+		return 0;
+	/* AES record N is the Nth IRQ/EXC, DMA, UREAD or UWRITE event after
+	 * the CAT's SYNC (aes/aes.c, to_rec) */
+	struct citcat_cat_reader *r;
+	if (citcat_cat_reader_open(&r, k->cfg.cat_path)) {
+		citcat_cat_reader_close(r);
+		return 0;
+	}
+	struct citcat_cat_event ev;
+	uint64_t n = 0, lo = 0;
+	int synced = 0, rc;
+	while ((rc = citcat_cat_next(r, &ev)) == 1) {
+		if (ev.kind == CITCAT_CAT_SYNC && !synced) {
+			synced = 1;
+			lo = ev.cycle;
+			continue;
+		}
+		if (!synced)
+			continue;
+		if (ev.kind == CITCAT_CAT_STOP) {
+			w->have_cycles = 1;
+			w->cycle_lo = lo;
+			w->cycle_hi = ev.cycle;
+			break;
+		}
+		if (ev.kind != CITCAT_CAT_IRQ && ev.kind != CITCAT_CAT_EXC && ev.kind != CITCAT_CAT_DMA &&
+		    ev.kind != CITCAT_CAT_UREAD && ev.kind != CITCAT_CAT_UWRITE)
+			continue;
+		if (n++ == w->next_event) {
+			w->have_cycles = 1;
+			w->cycle_lo = lo;
+			w->cycle_hi = ev.cycle;
+			break;
+		}
+		lo = ev.cycle;
+	}
+	citcat_cat_reader_close(r);
 	return 0;
 }
 

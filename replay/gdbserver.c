@@ -801,7 +801,12 @@ static void mon_when(struct srv *s, struct mout *m)
 		(unsigned long long)s->info.insns, (unsigned long long)w.bcount);
 	mprintf(m, "next instruction %s\n", where(s, pc_now(s), pw, sizeof pw));
 	mprintf(m, "next event #%llu of %llu\n", (unsigned long long)w.next_event, (unsigned long long)s->info.events);
-	mprintf(m, "cycle: not recorded in the IMS and AES (the CAT's bus events carry the capture's cycle counts)\n");
+	if (w.have_cycles)
+		mprintf(m, "cycle between %llu and %llu (the CAT's timestamps of the events around this instant)\n",
+			(unsigned long long)w.cycle_lo, (unsigned long long)w.cycle_hi);
+	else
+		mprintf(m, "cycle: not in the IMS and AES (opened from its CAT, citcat gdb gives the cycles of the "
+			   "bus events around the instant)\n");
 }
 
 static void moved_note(struct mout *m)

@@ -212,6 +212,7 @@ events)
   [ "$(instant s 1)" = "$irq_at" ] && [ "$(instant s 2)" = "$irq_at" ] ||
     fail "monitor event $k: instant $(instant s 2), the oracle has it at $irq_at"
   [ "$(pcval s 2)" = "$(printf 0x%x $((handler)))" ] || fail "stepi into the interrupt: pc $(pcval s 2), the handler's first instruction is $handler"
+  has s "^cycle: not in the IMS and AES"
   has s "Hardware watchpoint 1: -location"
   has s "New value = "
   # 'monitor event' and 'goto' print the instant too: the last one is the watchpoint's
@@ -243,6 +244,12 @@ exit)
   has s "the firmware exited with status 3"
   has s "No more reverse-execution history."
   has s "exited with code 03"
+  # with timestamps, 'when' gives the cycles of the events around the
+  # instant: at the end, from the last event to the STOP's cycle count
+  "$C" capture "$elf" -o "$t/ts.cat" --timestamps --seed 1 -q >/dev/null 2>&1 || fail "capture --timestamps"
+  run c "$elf" "$t/ts.cat --elf $elf" "monitor when" "continue" "monitor when"
+  cyc=$(sed -n 's/.*, \([0-9]*\) cycles, stopped by exit.*/\1/p' <("$C" info "$t/ts.cat"))
+  [ -n "$cyc" ] && grep -q "^cycle between [0-9]* and $cyc " "$t/c.out" || fail "cycles at the end (info: $cyc): $(grep cycle "$t/c.out")"
   # backwards from the end to the start of the history, no breakpoint
   run b "$elf" "$t/$n.cat --elf $elf" "continue" "reverse-continue" "monitor when" "monitor checkpoints"
   [ "$(grep -c "No more reverse-execution history." "$t/b.out")" -eq 2 ] || fail "the two ends: $(cat "$t/b.out")"

@@ -119,6 +119,14 @@ struct citcat_cursor_when {
 	uint64_t insn;       /* the instant */
 	uint64_t bcount;     /* the trace module's branch count there */
 	uint64_t next_event; /* the first AES record not yet applied or consumed (its number) */
+	/* The capture's bus cycle bounds the instant lies between: the
+	 * timestamps of the CAT events behind the last AES record applied or
+	 * consumed (the trace start point's when none) and the next one (the
+	 * STOP's after the last).  Only for a cursor opened from a CAT that
+	 * records timestamps (HAVE_CYCLES 1): the IMS and AES hold no time.
+	 * The CAT is read up to there for it. */
+	int have_cycles;
+	uint64_t cycle_lo, cycle_hi;
 };
 CITCAT_API int citcat_cursor_when(const struct citcat_cursor *cur, struct citcat_cursor_when *w);
 
