@@ -338,13 +338,15 @@ static int poll_interrupt(void *ctx)
 		return 1;
 	}
 	for (;;) {
+		while (s->in_pos < s->in_len && (s->in[s->in_pos] == '+' || s->in[s->in_pos] == '-'))
+			s->in_pos++; /* a late acknowledgement: nothing to do with it now */
 		if (s->in_pos < s->in_len) {
 			if (s->in[s->in_pos] == 0x03) {
 				s->in_pos++;
 				s->interrupt = 1;
 				return 1;
 			}
-			/* anything else waits for the stop reply: it stays buffered */
+			/* a packet: it waits for the stop reply, buffered */
 			return 0;
 		}
 		long n = s->io->read(s->io->ctx, s->in, sizeof s->in, 0);
