@@ -135,6 +135,12 @@ basic)
   [ "$(line_after 4)" = 94 ] || fail "reverse-step: line $(line_after 4), want 94"
   [ "$(line_after 5)" = 59 ] || fail "step again: line $(line_after 5), want 59"
   sed -n '/^==6==/,/^==7==/p' "$t/r.out" | grep -Eq "main \(\) at .*:9[45]$" || fail "finish: $(tail -n 8 "$t/r.out")"
+  # device registers (the UART's data register) and the M7's SCS (CFSR)
+  # have no replayable value: an error, no device touched
+  dev=0x40000400
+  [ "$what" = m7 ] && dev=0xe000ed28
+  run d "$elf" "$t/$n.cat --elf $elf" "x/wx $dev"
+  has d "Cannot access memory at address $dev"
   ;;
 wild | stack)
   k=1
