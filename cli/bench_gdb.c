@@ -3,7 +3,6 @@
  * fails on time. */
 #include "bench_prep.h"
 #include "cli.h"
-#include "symbols.h"
 
 #include <citcat/cursor.h>
 

@@ -3,8 +3,6 @@
  * (replay/gdbserver.c, replay/GDB.md); this file parses the arguments,
  * opens the run and plumbs standard input/output or a TCP socket. */
 #include "cli.h"
-#include "elfid.h"
-#include "symbols.h"
 
 #include <citcat/gdbserver.h>
 
@@ -111,27 +109,6 @@ static int extract_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	cli_progress_update(ctx, done, total, "bytes");
 	return cli_interrupted();
-}
-
-/* The firmware a CAT records against --elf: a warning when the build ids
- * differ (as the other commands give for the recorded firmware). */
-static void check_cat_build(const char *cat, const char *elf)
-{
-	struct citcat_cat_reader *r;
-	if (citcat_cat_reader_open(&r, cat)) {
-		citcat_cat_reader_close(r);
-		return;
-	}
-	const struct citcat_cat_elf *e = citcat_cat_elf(r);
-	uint8_t id[CITCAT_CAT_BUILD_ID_MAX];
-	size_t len = 0;
-	struct citcat_errinfo err = {0};
-	if (e && e->build_id_len && citcat_elf_build_id(elf, id, sizeof id, &len, &err) >= 0 &&
-	    (len != e->build_id_len || memcmp(id, e->build_id, len) != 0))
-		fprintf(stderr, "citcat gdb: warning: %s is not the build %s was captured from (%s, build id differs): "
-				"GDB's symbols and source lines would lie\n",
-			elf, cat, e->path);
-	citcat_cat_reader_close(r);
 }
 
 /* Listens on ADDR:PORT and takes one client into *FD. */
@@ -242,15 +219,10 @@ int cmd_gdb(int argc, char **argv)
 	cc.progress_ctx = &pr;
 	char recorded[1024] = "";
 	if (npos == 1) {
-		if (elf) {
-			check_cat_build(pos[0], elf);
-		} else { /* the firmware the CAT records, build id checked */
-			struct citcat_symbols *syms = NULL;
-			cli_symbols_from_cat(pos[0], &syms, recorded, sizeof recorded);
-			citcat_symbols_close(syms);
-			if (recorded[0])
-				elf = recorded;
-		}
+		/* without --elf, the firmware the CAT records, build id checked;
+		 * with it, the server checks its code against the run */
+		if (!elf && cli_recorded_elf(pos[0], recorded, sizeof recorded) == 0 && recorded[0])
+			elf = recorded;
 	}
 	struct citcat_cursor *cur;
 	int rc = citcat_cursor_open(&cur, &cc);
