@@ -15,6 +15,7 @@
  *   replay.h    regenerating and verifying the instruction trace
  *   cursor.h    a replayed run positioned at any instant, forwards and backwards
  *   gdbserver.h GDB's remote serial protocol over a cursor (citcat gdb)
+ *   profile.h   per-line profiles of a replayed run in callgrind format
  *
  * Link with `pkg-config --cflags --libs citcat` or, in CMake,
  * find_package(citcat) and target_link_libraries(... citcat::citcat). */
@@ -35,5 +36,6 @@
 #include <citcat/replay.h>
 #include <citcat/cursor.h>
 #include <citcat/gdbserver.h>
+#include <citcat/profile.h>
 
 #endif
