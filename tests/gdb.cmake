@@ -91,6 +91,9 @@ if(CITCAT_GDB_MULTIARCH AND CITCAT_FIRMWARE_FOUND)
     add_test(NAME gdb_signals COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh signals - $<TARGET_FILE:citcat_cli>
       ${CITCAT_GDB_MULTIARCH} ${CMAKE_CURRENT_BINARY_DIR})
     set_tests_properties(gdb_signals PROPERTIES LABELS e2e)
+    add_test(NAME gdb_interrupt COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gdb.sh interrupt - $<TARGET_FILE:citcat_cli>
+      ${CITCAT_GDB_MULTIARCH} ${CMAKE_CURRENT_BINARY_DIR})
+    set_tests_properties(gdb_interrupt PROPERTIES LABELS e2e)
   endif()
   set(gdb_bad_args)
   if(TARGET m7rep_edit AND "crc32" IN_LIST CITCAT_EXAMPLE_M7_NAMES)

@@ -23,6 +23,11 @@
 #                        crc32)
 #   signals              an undefined instruction (SIGILL), a hang stopped by
 #                        --max-insns (SIGTRAP) (FW_DIR: tests/firmware/crash.c's)
+#   interrupt            Ctrl-C: GDB's SIGINT (sent to gdb-multiarch by a
+#                        timer started when the target resumes) interrupts a
+#                        long continue and a long reverse-continue in the
+#                        middle of a hang stopped by --max-insns (FW_DIR as
+#                        for signals)
 #   exit                 the end of a run that exited: no more history, then
 #                        the exit status
 #   bad                  a CAT that does not replay, an ELF of another build,
@@ -243,6 +248,42 @@ signals)
   [ "$(pcval h 1)" = "$(printf 0x%x $((pc)))" ] || fail "SIGTRAP at pc $(pcval h 1), crash_pc is $pc"
   has h "No more reverse-execution history."
   ;;
+interrupt)
+  # a 30M-instruction hang (b . at crash_pc, tests/firmware/crash.c): a
+  # continue from the start or a reverse-continue from the end takes well
+  # over a second, and nothing but Ctrl-C stops it before the other end.
+  # The SIGINT goes to gdb-multiarch 0.3 s after it resumed the target (the
+  # python timer below, as a terminal's Ctrl-C would); GDB sends 0x03 on the
+  # remote connection.  A server that ignored 0x03 would run to the end
+  # (SIGTRAP, instant = the length) and to the start (no more history).
+  "$C" capture "$FW/crash_hang.elf" -o "$t/hang.cat" --seed 1 --max-insns 30M -q >/dev/null 2>"$t/err" ||
+    fail "hang: capture: $(cat "$t/err")"
+  len=$("$C" info "$t/hang.cat" | sed -n 's/^  trace .* \([0-9]*\) instructions,.*/\1/p')
+  cat >"$t/ctrlc.py" <<'PY'
+import gdb, os, signal, threading
+_delay = [None]
+def _on_cont(ev):
+    d, _delay[0] = _delay[0], None
+    if d is not None:
+        threading.Timer(d, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+gdb.events.cont.connect(_on_cont)
+def ctrl_c_after(d):
+    """Ctrl-C D seconds after the next resumption of the target."""
+    _delay[0] = d
+PY
+  run i "$FW/crash_hang.elf" "$t/hang.cat --elf $FW/crash_hang.elf" "source $t/ctrlc.py" \
+    "python ctrl_c_after(0.3)" "continue" "monitor when" "stepi" "monitor when" \
+    "continue" "monitor when" "python ctrl_c_after(0.3)" "reverse-continue" "monitor when" "reverse-stepi" "monitor when"
+  [ "$(grep -c 'Program received signal SIGINT, Interrupt.' "$t/i.out")" -eq 2 ] ||
+    fail "two interrupts: $(cat "$t/i.out")"
+  i1=$(instant i 1) i2=$(instant i 2) e=$(instant i 3) i3=$(instant i 4) i4=$(instant i 5)
+  [ -n "$len" ] && [ "$e" = "$len" ] || fail "the end: instant $e, info says $len instructions"
+  [ -n "$i1" ] && [ "$i1" -gt 0 ] && [ "$i1" -lt "$len" ] || fail "continue interrupted at instant $i1 of $len"
+  [ "$i2" = $((i1 + 1)) ] || fail "stepi after the interrupt: $i1 -> $i2"
+  [ -n "$i3" ] && [ "$i3" -gt 0 ] && [ "$i3" -lt "$len" ] || fail "reverse-continue interrupted at instant $i3 of $len"
+  [ "$i4" = $((i3 - 1)) ] || fail "reverse-stepi after the interrupt: $i3 -> $i4"
+  ! grep -q "No more reverse-execution history" "$t/i.out" || fail "reverse-continue reached the start: $(cat "$t/i.out")"
+  ;;
 exit)
   n=gdbcrash0 elf=$FW/gdbcrash0.elf
   capture "$n" "$elf" 0
@@ -318,7 +359,7 @@ bad)
   fi
   ;;
 *)
-  echo "usage: gdb.sh basic|wild|stack|events|signals|exit|bad ..." >&2
+  echo "usage: gdb.sh basic|wild|stack|events|signals|interrupt|exit|bad ..." >&2
   exit 2
   ;;
 esac
