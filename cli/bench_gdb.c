@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 static const char bench_gdb_help[] =
-	"usage: citcat bench gdb [FIRMWARE.elf...] [--samples N] [--watch ADDR] [--json]\n\n"
+	"usage: citcat bench gdb [FIRMWARE.elf...] [--samples N] [--watch ADDR] [--interval N] [--budget SIZE]\n"
+	"                       [--json]\n\n"
 	"For each firmware: capture it (seed 1) to a temporary directory, extract the\n"
 	"IMS and AES, time a plain replay (citcat replay, no output), then, for the\n"
 	"snapshot budget at its default, at half of it and at 2 MiB, each in a child\n"
@@ -31,6 +32,8 @@ static const char bench_gdb_help[] =
 	"    input matrix of matmul, else input, sha256's DMA buffer),\n"
 	"    against a forward re-execution of the same span by the cursor and the\n"
 	"    plain replay's time for it.\n"
+	"--interval N: instructions between snapshots moving forwards (default 1M, as\n"
+	"citcat gdb --interval); --budget SIZE: that budget alone.\n"
 	"Times are CPU seconds of the process (wall seconds in the JSON too).  With\n"
 	"no files: matmul_long and sha256_long of the built-in examples.\n";
 
@@ -95,7 +98,8 @@ static int run_to(struct citcat_cursor *c, int backward, unsigned flags, struct 
 }
 
 /* One budget, in this (child) process. */
-static void measure(const struct bench_prep *p, uint32_t watch, uint64_t budget, unsigned nsamp, struct row *r)
+static void measure(const struct bench_prep *p, uint32_t watch, uint64_t budget, uint64_t interval, unsigned nsamp,
+		    struct row *r)
 {
 	memset(r, 0, sizeof *r);
 	r->budget = budget;
@@ -105,6 +109,8 @@ static void measure(const struct bench_prep *p, uint32_t watch, uint64_t budget,
 	cc.ims_path = p->ims;
 	cc.aes_path = p->aes;
 	cc.budget = budget;
+	if (interval)
+		cc.interval = interval;
 	cc.chain = UINT64_MAX; /* the cold reverse-stepi: arrived at by running, no chain */
 	struct citcat_cursor *c;
 	struct citcat_cursor_stop st;
@@ -169,6 +175,8 @@ static void measure(const struct bench_prep *p, uint32_t watch, uint64_t budget,
 	cc.ims_path = p->ims;
 	cc.aes_path = p->aes;
 	cc.budget = budget;
+	if (interval)
+		cc.interval = interval;
 	if (citcat_cursor_open(&c, &cc) == 0) {
 		double sum = 0, max = 0;
 		unsigned n = 0;
@@ -205,7 +213,7 @@ int bench_gdb(int argc, char **argv)
 	const char *files[16];
 	size_t nf = 0;
 	int json = 0;
-	uint64_t nsamp = 10, watch_addr = 0;
+	uint64_t nsamp = 10, watch_addr = 0, interval = 0, one_budget = 0;
 	for (int i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
 			fputs(bench_gdb_help, stdout);
@@ -218,6 +226,12 @@ int bench_gdb(int argc, char **argv)
 		} else if (strcmp(argv[i], "--watch") == 0 && i + 1 < argc) {
 			if (cli_parse_u64(argv[++i], &watch_addr) || watch_addr > UINT32_MAX)
 				return cli_usage_error("bench gdb", "bad address '%s'", argv[i]);
+		} else if (strcmp(argv[i], "--interval") == 0 && i + 1 < argc) {
+			if (cli_parse_count(argv[++i], &interval) || interval == 0)
+				return cli_usage_error("bench gdb", "bad interval '%s'", argv[i]);
+		} else if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
+			if (cli_parse_size(argv[++i], &one_budget) || one_budget < CITCAT_CURSOR_BUDGET_MIN)
+				return cli_usage_error("bench gdb", "bad snapshot budget '%s' (at least 1M)", argv[i]);
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error("bench gdb", "unknown option '%s'", argv[i]);
 		} else if (nf < 16) {
@@ -269,8 +283,13 @@ int bench_gdb(int argc, char **argv)
 			watch = object_addr(files[f], w ? "input" : "A");
 		const char *name = strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f];
 		uint64_t budgets[3] = {CITCAT_CURSOR_BUDGET_DEFAULT, CITCAT_CURSOR_BUDGET_DEFAULT / 2, 2ull << 20};
+		int nb = 3;
+		if (one_budget) {
+			budgets[0] = one_budget;
+			nb = 1;
+		}
 		uint64_t hit = 0;
-		for (int b = 0; b < 3; b++) {
+		for (int b = 0; b < nb; b++) {
 			int fd[2];
 			struct row row;
 			memset(&row, 0, sizeof row);
@@ -279,7 +298,7 @@ int bench_gdb(int argc, char **argv)
 				pid_t pid = fork();
 				if (pid == 0) {
 					close(fd[0]);
-					measure(&p, watch, budgets[b], (unsigned)nsamp, &row);
+					measure(&p, watch, budgets[b], interval, (unsigned)nsamp, &row);
 					ssize_t wr = write(fd[1], &row, sizeof row);
 					_exit(wr == (ssize_t)sizeof row ? 0 : 1);
 				}
