@@ -5,12 +5,15 @@
 #include "cli.h"
 #include "formats_cli.h"
 #include "input.h"
+#include "outfile.h"
 #include "itrace.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- reference sources: an itrace or an address trace ---- */
@@ -27,7 +30,6 @@ struct ref_source {
 	uint64_t dma_end;  /* invalidate (1) or copy-back (0) comes next */
 	int dma_inval;
 	uint64_t dma_dropped, dma_dropped_bytes; /* DMA transfers left out (not DMA) */
-	int saw_thumb;     /* a Thumb instruction was given (issue 11) */
 };
 
 /* UNCACHED: keep uncached accesses; DMA: turn DMA records into references
@@ -84,7 +86,6 @@ static int src_next(struct ref_source *s, struct citcat_ref *ref)
 				ref->type = CITCAT_REF_IFETCH;
 				ref->addr = r->pc;
 				ref->size = r->size ? r->size : 4; /* the instruction's size (DIN.md) */
-				s->saw_thumb |= r->thumb;
 				return 1;
 			}
 			while (!s->uncached && s->next_acc <= r->n_acc && r->acc[s->next_acc - 1].uncached)
@@ -160,13 +161,6 @@ static int convert_pass(const char *in, const char *from, const char *out, const
 	uint64_t n = 0;
 	cli_progress_init(&pr, "converting");
 	while ((rc = src_next(&s, &ref)) == 1) {
-		if (s.saw_thumb && cfg->istride == 4 && cfg->fmt == CITCAT_ADDR_PDATS2 && strcmp(in, "-") != 0) {
-			/* Thumb code: redo with the 2-byte stride (PDATS2.md) */
-			citcat_addr_writer_abort(w);
-			src_close(&s);
-			cli_progress_done(&pr);
-			return -2;
-		}
 		int e = citcat_addr_put(w, &ref);
 		if (e) {
 			if (e == CITCAT_ERR_LIMIT && cfg->addr_bits == 32 && strcmp(in, "-") != 0) {
@@ -225,14 +219,10 @@ int addr_convert(const char *in, const char *from, const char *out, const char *
 		return cli_fail("cannot convert to '%s' (want din, xdin, pdats or pdats2)", to);
 	if (strcmp(from, "itrace") != 0 && !citcat_addr_fmt_parse(from))
 		return cli_fail("conversion from %s to %s is not available", from, to);
-	struct citcat_addr_config cfg = {sizeof cfg, tf, 32, 4, 0};
+	struct citcat_addr_config cfg = {sizeof cfg, tf, 32, 4, 0, 0, 0};
 	cfg.lz4 = cli_out_wrap(out, o ? o->lz4 : -1);
 	int uncached = o && o->uncached;
 	int rc = convert_pass(in, from, out, &cfg, uncached);
-	if (rc == -2) { /* Thumb instructions: redo with stride 2 */
-		cfg.istride = 2;
-		rc = convert_pass(in, from, out, &cfg, uncached);
-	}
 	if (rc == -1) { /* an address above 4 GiB: redo as the 64-bit variant */
 		cfg.addr_bits = 64;
 		rc = convert_pass(in, from, out, &cfg, uncached);
@@ -265,6 +255,10 @@ int addr_info(const char *path, const char *fmt, int json)
 		return rc;
 	}
 	int f = citcat_addr_reader_fmt(r), wrap = citcat_addr_reader_lz4(r), lz4 = wrap == CC_WRAP_LZ4;
+	/* a TVP model holds the trace itself: its format version is the reader's, not byte 4 */
+	int tvp_model = wrap == CC_WRAP_TVP && citcat_addr_reader_tvp(r);
+	if (tvp_model)
+		version = f == CITCAT_ADDR_PDATS || f == CITCAT_ADDR_PDATS2 ? (int)citcat_addr_reader_version(r) : -1;
 	uint64_t payload = citcat_addr_reader_payload_bytes(r);
 	unsigned bits = citcat_addr_reader_addr_bits(r), stride = citcat_addr_reader_istride(r);
 	citcat_addr_reader_close(r);
@@ -285,6 +279,8 @@ int addr_info(const char *path, const char *fmt, int json)
 			printf(", \"addr_bits\": %u", bits);
 		if (f == CITCAT_ADDR_PDATS2)
 			printf(", \"istride\": %u", stride);
+		if (wrap)
+			printf(", \"wrap\": \"%s\"%s", cc_wrap_name(wrap), tvp_model ? ", \"tvp_model\": true" : "");
 		if (version >= 0)
 			printf(", \"version\": %d", version);
 		printf("}\n");
@@ -293,7 +289,9 @@ int addr_info(const char *path, const char *fmt, int json)
 	static const char *names[] = {[CITCAT_ADDR_DIN] = "Dinero din text", [CITCAT_ADDR_XDIN] = "Dinero IV xdin text",
 				      [CITCAT_ADDR_PDATS] = "PDATS", [CITCAT_ADDR_PDATS2] = "PDATS II"};
 	printf("%s: %s address trace%s", path, names[f],
-	       lz4 ? " in an LZ4 frame" : wrap == CC_WRAP_ZSTD ? " in a zstd frame" : wrap == CC_WRAP_XZ ? " in an xz stream" : "");
+	       lz4 ? " in an LZ4 frame" : wrap == CC_WRAP_ZSTD ? " in a zstd frame" : wrap == CC_WRAP_XZ ? " in an xz stream"
+	       : wrap != CC_WRAP_TVP ? "" : tvp_model ? " in a TVP container (value-prediction model, formats/TVP_MODEL.md)"
+	       : " in a TVP container (LZMA2 blocks)");
 	if (f == CITCAT_ADDR_PDATS || f == CITCAT_ADDR_PDATS2)
 		printf(", %u-bit addresses", bits);
 	if (f == CITCAT_ADDR_PDATS2)
@@ -384,18 +382,38 @@ struct bench_row {
 	uint64_t bytes;
 };
 
+/* CPU seconds, not wall time: on a shared machine the wall clock measures
+ * the other processes.  citcat's own formats run in this process; the
+ * tools (xz, zstd...) in children, counted when they have been waited for. */
+static double cpu_self(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+static double cpu_children(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_CHILDREN, &u);
+	return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 + (double)u.ru_stime.tv_sec +
+	       (double)u.ru_stime.tv_usec * 1e-6;
+}
+
 static double mrefs(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0.0; }
+/* Speed in megabytes of din text per second, whatever the format: the din
+ * row's size over the time, so every row compares with a tool run on the din. */
+static double dinmb(uint64_t din_bytes, double s) { return s > 0 ? (double)din_bytes / s / 1e6 : 0.0; }
 
 static int bench_one(const struct citcat_ref *v, size_t n, int fmt, int lz4, const char *tmp, struct bench_row *row)
 {
-	struct citcat_addr_config cfg = {sizeof cfg, fmt, 32, 4, lz4};
+	struct citcat_addr_config cfg = {sizeof cfg, fmt, 32, 4, lz4, 0, 0};
 	for (size_t i = 0; i < n; i++)
 		if (v[i].addr > 0xffffffffu) {
 			cfg.addr_bits = 64;
 			break;
 		}
 	struct citcat_addr_writer *w;
-	double t0 = cli_now();
+	double t0 = cpu_self();
 	if (citcat_addr_writer_open(&w, tmp, &cfg)) {
 		cli_errinfo(tmp, citcat_addr_writer_error(w));
 		citcat_addr_writer_abort(w);
@@ -413,18 +431,18 @@ static int bench_one(const struct citcat_ref *v, size_t n, int fmt, int lz4, con
 		return -1;
 	}
 	citcat_addr_writer_close(w);
-	row->enc = cli_now() - t0;
+	row->enc = cpu_self() - t0;
 	struct stat st;
 	row->bytes = stat(tmp, &st) == 0 ? (uint64_t)st.st_size : 0;
 	struct citcat_addr_reader *r;
 	struct citcat_ref ref;
 	uint64_t got = 0, sum = 0;
-	t0 = cli_now();
+	t0 = cpu_self();
 	int rc = citcat_addr_reader_open(&r, tmp, fmt);
 	if (!rc)
 		while ((rc = citcat_addr_next(r, &ref)) == 1)
 			got++, sum += ref.addr;
-	row->dec = cli_now() - t0;
+	row->dec = cpu_self() - t0;
 	if (rc < 0 || got != n) {
 		cli_errinfo(tmp, citcat_addr_reader_error(r));
 		citcat_addr_reader_close(r);
@@ -439,9 +457,9 @@ static int bench_tool(const char *cmd, const char *din, const char *tmp, struct 
 {
 	char line[2048];
 	snprintf(line, sizeof line, "%s < '%s' > '%s' 2>/dev/null", cmd, din, tmp);
-	double t0 = cli_now();
+	double t0 = cpu_children();
 	int rc = system(line);
-	row->enc = cli_now() - t0;
+	row->enc = cpu_children() - t0;
 	struct stat st;
 	row->bytes = rc == 0 && stat(tmp, &st) == 0 ? (uint64_t)st.st_size : 0;
 	if (rc != 0)
@@ -449,9 +467,9 @@ static int bench_tool(const char *cmd, const char *din, const char *tmp, struct 
 	const char *dcmd = strncmp(cmd, "lz4", 3) == 0 ? "lz4 -dc" : strncmp(cmd, "gzip", 4) == 0 ? "gzip -dc"
 			   : strncmp(cmd, "zstd", 4) == 0 ? "zstd -dc" : "xz -dc";
 	snprintf(line, sizeof line, "%s < '%s' > /dev/null 2>/dev/null", dcmd, tmp);
-	t0 = cli_now();
+	t0 = cpu_children();
 	rc = system(line);
-	row->dec = cli_now() - t0;
+	row->dec = cpu_children() - t0;
 	unlink(tmp);
 	return rc == 0 ? 0 : -1;
 }
@@ -494,9 +512,10 @@ static int load_refs(const char *path, struct citcat_ref **v, size_t *n)
 
 static const char bench_help[] =
 	"usage: citcat bench formats [FILE...] [--refs N] [--json]\n\n"
-	"For din, xdin, PDATS and PDATS II, with and without LZ4: encode and decode\n"
-	"speed (million references per second) and density (references per byte),\n"
-	"beside lz4, gzip -9, zstd -19 and xz -9 applied to the same trace as din text.\n"
+	"For din, PDATS and PDATS II, PDATS II's second tiers (LZ4, zstd, TVP: formats/TVP_MODEL.md):\n"
+	"encode and decode speed (million references per second, megabytes of din per second) and\n"
+	"density (references per byte), beside lz4, gzip -9, zstd -19 --long and xz -9 applied to the\n"
+	"same trace as din text.  Speeds are in CPU time (the tools': their processes').\n"
 	"FILE: itrace or address traces; without files a synthetic trace of N\n"
 	"references (default 4M) is used.  Prints numbers; never fails on time.\n";
 
@@ -550,7 +569,8 @@ int addr_bench(int argc, char **argv)
 		int nr = 0, err = 0;
 		static const struct { const char *name; int fmt, lz4; } fm[] = {
 			{"din", CITCAT_ADDR_DIN, 0}, {"pdats", CITCAT_ADDR_PDATS, 0}, {"pdats+lz4", CITCAT_ADDR_PDATS, 1},
-			{"pdats2", CITCAT_ADDR_PDATS2, 0}, {"pdats2+lz4", CITCAT_ADDR_PDATS2, 1},
+			{"pdats2", CITCAT_ADDR_PDATS2, 0}, {"pdats2+lz4", CITCAT_ADDR_PDATS2, CC_OUT_LZ4},
+			{"pdats2+zstd", CITCAT_ADDR_PDATS2, CC_OUT_ZSTD}, {"pdats2.tvp", CITCAT_ADDR_PDATS2, CC_OUT_TVP},
 		};
 		for (size_t k = 0; k < sizeof fm / sizeof *fm && !err; k++) {
 			rows[nr].name = fm[k].name;
@@ -559,7 +579,7 @@ int addr_bench(int argc, char **argv)
 		}
 		unlink(tmp);
 		static const char *tools[][2] = {{"din|lz4", "lz4 -c"}, {"din|gzip -9", "gzip -9c"},
-						 {"din|zstd -19", "zstd -19 -T1 -c"}, {"din|xz -9", "xz -9 -T1 -c"}};
+						 {"din|zstd -19 --long", "zstd -19 --long -T1 -c"}, {"din|xz -9", "xz -9 -T1 -c"}};
 		for (size_t k = 0; k < 4 && !err; k++) {
 			rows[nr].name = tools[k][0];
 			if (bench_tool(tools[k][1], din, tmp, &rows[nr]) == 0)
@@ -587,38 +607,44 @@ int addr_bench(int argc, char **argv)
 			printf("%s{\"trace\": \"%s\", \"refs\": %zu, \"formats\": [", fi ? ", " : "", label, n);
 			for (int k = 0; k < nr; k++)
 				printf("%s{\"name\": \"%s\", \"bytes\": %llu, \"refs_per_byte\": %.4f, "
-				       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f}",
+				       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f, "
+				       "\"encode_din_mb_per_s\": %.2f, \"decode_din_mb_per_s\": %.2f}",
 				       k ? ", " : "", rows[k].name, (unsigned long long)rows[k].bytes,
 				       rows[k].bytes ? (double)n / (double)rows[k].bytes : 0.0, mrefs(n, rows[k].enc),
-				       mrefs(n, rows[k].dec));
+				       mrefs(n, rows[k].dec), dinmb(rows[0].bytes, rows[k].enc), dinmb(rows[0].bytes, rows[k].dec));
 			printf("]}");
 		} else {
-			printf("%s: %zu references\n", label, n);
-			printf("  %-14s %12s %10s %12s %12s\n", "format", "bytes", "refs/byte", "enc Mref/s", "dec Mref/s");
+			printf("%s: %zu references, %llu bytes of din\n", label, n, (unsigned long long)rows[0].bytes);
+			printf("  %-20s %12s %10s %11s %11s %10s %10s\n", "format", "bytes", "refs/byte", "enc Mref/s",
+			       "dec Mref/s", "enc MB/s", "dec MB/s");
 			for (int k = 0; k < nr; k++)
-				printf("  %-14s %12llu %10.3f %12.1f %12.1f\n", rows[k].name,
+				printf("  %-20s %12llu %10.3f %11.1f %11.1f %10.1f %10.1f\n", rows[k].name,
 				       (unsigned long long)rows[k].bytes,
 				       rows[k].bytes ? (double)n / (double)rows[k].bytes : 0.0, mrefs(n, rows[k].enc),
-				       mrefs(n, rows[k].dec));
-			printf("  (din|TOOL: the tool run on the din text; its speeds include the din text I/O only as a pipe)\n");
+				       mrefs(n, rows[k].dec), dinmb(rows[0].bytes, rows[k].enc), dinmb(rows[0].bytes, rows[k].dec));
+			printf("  (speeds in CPU time; MB/s: megabytes of din text per second; din|TOOL: the tool run\n"
+			       "   on the din text, its CPU time including its process start and the shell's)\n");
 		}
 	}
 	if (json) {
 		printf("], \"total\": {\"refs\": %llu, \"formats\": [", (unsigned long long)tot_refs);
 		for (int k = 0; k < ntot; k++)
 			printf("%s{\"name\": \"%s\", \"bytes\": %llu, \"refs_per_byte\": %.4f, "
-			       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f}",
+			       "\"encode_mrefs_per_s\": %.2f, \"decode_mrefs_per_s\": %.2f, "
+			       "\"encode_din_mb_per_s\": %.2f, \"decode_din_mb_per_s\": %.2f}",
 			       k ? ", " : "", tot[k].name, (unsigned long long)tot[k].bytes,
 			       tot[k].bytes ? (double)tot_refs / (double)tot[k].bytes : 0.0, mrefs(tot_refs, tot[k].enc),
-			       mrefs(tot_refs, tot[k].dec));
+			       mrefs(tot_refs, tot[k].dec), dinmb(tot[0].bytes, tot[k].enc), dinmb(tot[0].bytes, tot[k].dec));
 		printf("]}}\n");
 	} else if (nfiles > 1) {
 		printf("total over %d traces: %llu references\n", nfiles, (unsigned long long)tot_refs);
-		printf("  %-14s %12s %10s %12s %12s\n", "format", "bytes", "refs/byte", "enc Mref/s", "dec Mref/s");
+		printf("  %-20s %12s %10s %11s %11s %10s %10s\n", "format", "bytes", "refs/byte", "enc Mref/s",
+		       "dec Mref/s", "enc MB/s", "dec MB/s");
 		for (int k = 0; k < ntot; k++)
-			printf("  %-14s %12llu %10.3f %12.1f %12.1f\n", tot[k].name, (unsigned long long)tot[k].bytes,
+			printf("  %-20s %12llu %10.3f %11.1f %11.1f %10.1f %10.1f\n", tot[k].name,
+			       (unsigned long long)tot[k].bytes,
 			       tot[k].bytes ? (double)tot_refs / (double)tot[k].bytes : 0.0, mrefs(tot_refs, tot[k].enc),
-			       mrefs(tot_refs, tot[k].dec));
+			       mrefs(tot_refs, tot[k].dec), dinmb(tot[0].bytes, tot[k].enc), dinmb(tot[0].bytes, tot[k].dec));
 	}
 	return EXIT_OK;
 }

@@ -6,12 +6,13 @@
 #include <string.h>
 
 static const char convert_help[] =
-	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4|--zstd] [--uncached] [--daf RUN.daf]\n"
+	"usage: citcat convert IN -o OUT [--from FMT] [--to FMT] [--image FILE] [--lz4|--zstd|--tvp] [--uncached]\n"
+	"                      [--daf RUN.daf]\n"
 	"       citcat convert RUN.itrace -o OUT.txt [--elf FW.elf] [--from-insn N] [--count K]\n"
 	"                      [--function NAME] [--pc LO:HI]\n\n"
 	"Converts a trace between formats.  FMT is inferred from IN's contents and\n"
-	"OUT's suffix when not given.  IN may be wrapped in LZ4, zstd or xz; an OUT\n"
-	"name ending in .lz4 or .zst (RUN.din.zst) is written in that wrapper.\n"
+	"OUT's suffix when not given.  IN may be wrapped in LZ4, zstd, xz or TVP; an OUT\n"
+	"name ending in .lz4, .zst or .tvp (RUN.pdats2.tvp) is written in that wrapper.\n"
 	"  itrace   native full instruction trace (.itrace)\n"
 	"  din      Dinero traditional text, 'label address' (.din)\n"
 	"  xdin     Dinero IV extended text, 'r|w|i|m|c|v address size' (.xdin)\n"
@@ -25,6 +26,9 @@ static const char convert_help[] =
 	"  --image FILE  program image (IMS or firmware ELF) to decode an SDC/LSP stream\n"
 	"  --lz4         wrap the output in an LZ4 frame (also: a .lz4 suffix)\n"
 	"  --zstd        wrap the output in a zstd frame (also: a .zst suffix)\n"
+	"  --tvp         write a TVP container (also: a .tvp suffix): din, xdin, PDATS and PDATS II\n"
+	"                as a value-prediction model (formats/TVP_MODEL.md), denser than xz -9;\n"
+	"                any other format's bytes LZMA2-packed (common/TVP.md)\n"
 	"  --uncached    itrace -> din/xdin/pdats/pdats2/champsim: keep the uncached device accesses,\n"
 	"                which no cache sees and which are left out by default\n"
 	"  --daf FILE    rebuild the data accesses from a DAF trace (formats/DAF.md) over the\n"
@@ -78,6 +82,8 @@ int cmd_convert(int argc, char **argv)
 			o.lz4 = 1;
 		} else if (strcmp(a, "--zstd") == 0) {
 			o.lz4 = 2;
+		} else if (strcmp(a, "--tvp") == 0) {
+			o.lz4 = 4; /* CC_OUT_TVP */
 		} else if (strcmp(a, "--uncached") == 0) {
 			o.uncached = 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -107,7 +113,7 @@ int cmd_convert(int argc, char **argv)
 	if (!to)
 		to = tf->name;
 	if (cc_wrap_by_suffix(out, NULL) == CC_WRAP_XZ && o.lz4 < 0 && strcmp(to, "champsim") != 0)
-		return cli_usage_error("convert", "citcat writes LZ4 (.lz4) and zstd (.zst) but not xz: '%s'", out);
+		return cli_usage_error("convert", "citcat writes LZ4 (.lz4), zstd (.zst) and TVP (.tvp) but not xz: '%s'", out);
 	if (o.daf)
 		return daf_convert(in, from, out, to, &o);
 	if (strcmp(to, "text") != 0 && (o.elf || o.function || o.from_insn || o.count || o.pc_range))

@@ -1,6 +1,7 @@
 /* citcat info: recognises a file by its contents (formats/registry.h) and
  * describes it. */
 #include "formats_cli.h"
+#include "input.h"
 #include "cat.h"
 #include "itrace.h"
 #include "symbols.h"
@@ -162,5 +163,13 @@ int cmd_info(int argc, char **argv)
 		return cli_fail("%s: offset 0: not a file citcat recognises", path);
 	if (!cli_format(f)->info)
 		return cli_fail("%s: a %s; `citcat info` cannot describe it", path, f->what);
-	return cli_format(f)->info(path, f, json);
+	int rc = cli_format(f)->info(path, f, json);
+	/* an outer TVP container (mode 0) on any other format: say so (the
+	 * address traces say it on their first line) */
+	int wrap = 0;
+	const struct citcat_format *g;
+	if (rc == EXIT_OK && !json && !f->addr_fmt && strcmp(path, "-") != 0 &&
+	    citcat_format_detect(path, &g, &wrap, NULL) == 0 && wrap == CC_WRAP_TVP)
+		printf("  wrapper           TVP container, LZMA2 blocks (common/TVP.md)\n");
+	return rc;
 }

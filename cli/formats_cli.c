@@ -114,5 +114,5 @@ int cli_out_wrap(const char *out, int opt)
 	if (opt > 0)
 		return opt;
 	int w = cc_wrap_by_suffix(out, NULL);
-	return w == CC_WRAP_LZ4 ? CC_OUT_LZ4 : w == CC_WRAP_ZSTD ? CC_OUT_ZSTD : CC_OUT_PLAIN;
+	return w == CC_WRAP_LZ4 ? CC_OUT_LZ4 : w == CC_WRAP_ZSTD ? CC_OUT_ZSTD : w == CC_WRAP_TVP ? CC_OUT_TVP : CC_OUT_PLAIN;
 }

@@ -1,5 +1,6 @@
 /* The input layer: see input.h. */
 #include "input.h"
+#include "tvp.h"
 
 #include <errno.h>
 #include <lz4frame.h>
@@ -28,6 +29,8 @@ struct cc_input {
 	ZSTD_DStream *zstd;
 	lzma_stream xz;
 	int xz_init;
+	struct cc_tvp_bytes *tvp; /* TVP mode 0; tvp_trace: a mode-1 container, passed through */
+	int tvp_trace;
 	/* unwrapped bytes peeked but not consumed: obuf[opos..olen) */
 	uint8_t *obuf;
 	size_t opos, olen;
@@ -57,6 +60,7 @@ const char *cc_wrap_name(int wrap)
 	case CC_WRAP_LZ4: return "lz4";
 	case CC_WRAP_ZSTD: return "zstd";
 	case CC_WRAP_XZ: return "xz";
+	case CC_WRAP_TVP: return "tvp";
 	}
 	return NULL;
 }
@@ -69,6 +73,8 @@ int cc_wrap_sniff(const uint8_t *h, size_t n)
 		return CC_WRAP_ZSTD;
 	if (n >= 6 && memcmp(h, "\xfd" "7zXZ\0", 6) == 0)
 		return CC_WRAP_XZ;
+	if (cc_tvp_sniff_mode(h, n) >= 0)
+		return CC_WRAP_TVP;
 	return CC_WRAP_NONE;
 }
 
@@ -85,7 +91,7 @@ int cc_wrap_by_suffix(const char *path, size_t *stem_len)
 	static const struct {
 		const char *suf;
 		int wrap;
-	} t[] = {{".lz4", CC_WRAP_LZ4}, {".zst", CC_WRAP_ZSTD}, {".xz", CC_WRAP_XZ}};
+	} t[] = {{".lz4", CC_WRAP_LZ4}, {".zst", CC_WRAP_ZSTD}, {".xz", CC_WRAP_XZ}, {".tvp", CC_WRAP_TVP}};
 	size_t n = path ? strlen(path) : 0;
 	if (stem_len)
 		*stem_len = n;
@@ -162,6 +168,12 @@ static int wrap_truncated(struct cc_input *in)
  * wrapped stream, or an error. */
 static long unwrap(struct cc_input *in, uint8_t *dst, size_t cap)
 {
+	if (in->wrap == CC_WRAP_TVP) {
+		long k = cc_tvp_bytes_read(in->tvp, dst, cap);
+		if (k < 0)
+			in->err = *cc_tvp_bytes_error(in->tvp), in->failed = (int)k;
+		return k;
+	}
 	for (;;) {
 		int rc = refill(in);
 		if (rc)
@@ -331,6 +343,23 @@ long cc_input_peek(struct cc_input *in, const uint8_t **p, size_t n)
 	return (long)(in->olen - in->opos < n ? in->olen - in->opos : n);
 }
 
+/* TVP's source: the compressed bytes (common/tvp.h). */
+static long tvp_source(void *ctx, uint8_t *buf, size_t n)
+{
+	struct cc_input *in = ctx;
+	size_t got = 0;
+	while (got < n) {
+		int rc = refill(in);
+		size_t k = in->ilen - in->ipos < n - got ? in->ilen - in->ipos : n - got;
+		if (rc || !k)
+			return rc ? rc : (long)got;
+		memcpy(buf + got, in->ibuf + in->ipos, k);
+		in->ipos += k;
+		got += k;
+	}
+	return (long)got;
+}
+
 static int start(struct cc_input *in)
 {
 	in->ibuf = malloc(CC_INPUT_BUF);
@@ -350,6 +379,8 @@ static int start(struct cc_input *in)
 	if (other)
 		return fail(in, CITCAT_ERR_UNSUPPORTED, 0, "compressed with %s; decompress first", other);
 	in->wrap = cc_wrap_sniff(in->ibuf, in->ilen);
+	if (in->wrap == CC_WRAP_TVP && cc_tvp_sniff_mode(in->ibuf, in->ilen) == CC_TVP_TRACE)
+		in->wrap = CC_WRAP_NONE, in->tvp_trace = 1; /* formats/addr.c reads it */
 	in->frame_open = in->wrap != CC_WRAP_NONE;
 	if (in->wrap == CC_WRAP_NONE) {
 		if (in->mem)
@@ -364,6 +395,9 @@ static int start(struct cc_input *in)
 	} else if (in->wrap == CC_WRAP_ZSTD) {
 		if (!(in->zstd = ZSTD_createDStream()))
 			return fail(in, CITCAT_ERR_NOMEM, UINT64_MAX, "cannot create a zstd decoder");
+	} else if (in->wrap == CC_WRAP_TVP) {
+		int rc = cc_tvp_bytes_reader_open(&in->tvp, tvp_source, in, &in->err);
+		return rc ? (in->failed = rc) : 0;
 	} else {
 		lzma_stream init = LZMA_STREAM_INIT;
 		in->xz = init;
@@ -437,7 +471,7 @@ int cc_input_open_mem(struct cc_input **out, const void *buf, size_t len, struct
 	return opened(out, in, err);
 }
 
-int cc_input_wrap(const struct cc_input *in) { return in->wrap; }
+int cc_input_wrap(const struct cc_input *in) { return in->tvp_trace ? CC_WRAP_TVP : in->wrap; }
 uint64_t cc_input_size(const struct cc_input *in) { return in->wrap == CC_WRAP_NONE ? in->size : 0; }
 uint64_t cc_input_offset(const struct cc_input *in) { return in->pos; }
 const struct citcat_errinfo *cc_input_error(const struct cc_input *in) { return &in->err; }
@@ -452,6 +486,7 @@ void cc_input_close(struct cc_input *in)
 	ZSTD_freeDStream(in->zstd);
 	if (in->xz_init)
 		lzma_end(&in->xz);
+	cc_tvp_bytes_free(in->tvp);
 	free(in->ibuf);
 	free(in->obuf);
 	free(in);

@@ -32,6 +32,8 @@ enum cc_wrap {
 	CC_WRAP_LZ4 = 1,  /* LZ4 frame, magic 04 22 4d 18 */
 	CC_WRAP_ZSTD = 2, /* zstd frame, magic 28 b5 2f fd */
 	CC_WRAP_XZ = 3,   /* xz stream, magic fd 37 7a 58 5a 00 */
+	CC_WRAP_TVP = 4,  /* TVP container, magic 89 54 56 50 (common/TVP.md): mode 0 is unwrapped,
+			   * mode 1 (an address-trace model) passes through for formats/addr.c */
 };
 
 struct cc_input;
@@ -71,14 +73,14 @@ const struct citcat_errinfo *cc_input_error(const struct cc_input *in);
 /* Accepts NULL. */
 void cc_input_close(struct cc_input *in);
 
-/* "lz4", "zstd", "xz" or NULL (CC_WRAP_NONE or a bad value). */
+/* "lz4", "zstd", "xz", "tvp" or NULL (CC_WRAP_NONE or a bad value). */
 const char *cc_wrap_name(int wrap);
 /* The wrapper the first N bytes start, or CC_WRAP_NONE. */
 int cc_wrap_sniff(const uint8_t *head, size_t n);
 /* The name of a compressor citcat does not read whose magic starts HEAD
  * ("gzip", "bzip2", ...), or NULL. */
 const char *cc_wrap_foreign(const uint8_t *head, size_t n);
-/* The wrapper a file name asks for by its last suffix (.lz4, .zst, .xz),
+/* The wrapper a file name asks for by its last suffix (.lz4, .zst, .xz, .tvp),
  * or CC_WRAP_NONE; *STEM_LEN (may be NULL) gets the length of PATH without
  * that suffix. */
 int cc_wrap_by_suffix(const char *path, size_t *stem_len);

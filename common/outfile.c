@@ -1,4 +1,5 @@
 #include "outfile.h"
+#include "tvp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@ struct cc_outfile {
 	int to_mem;
 	LZ4F_cctx *cctx;
 	ZSTD_CCtx *zctx;
+	struct cc_tvp_bytes *tvp;
 	uint8_t *zbuf;
 	size_t zcap;
 	uint64_t bytes;
@@ -194,6 +196,8 @@ static int open_path(struct cc_outfile *o, const char *path, struct citcat_errin
 	return 0;
 }
 
+static int tvp_sink(void *ctx, const void *buf, size_t len) { return raw(ctx, buf, len); }
+
 /* Starts a zstd frame (default level, content checksum) in O. */
 static int start_zstd(struct cc_outfile *o)
 {
@@ -262,6 +266,12 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int wrap, struct 
 			cc_outfile_abort(o);
 			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot write %s", path ? path : "(memory)");
 		}
+	} else if (wrap == CC_OUT_TVP) {
+		int rc = cc_tvp_bytes_writer_open(&o->tvp, tvp_sink, o, err);
+		if (rc) {
+			cc_outfile_abort(o);
+			return rc;
+		}
 	} else if (wrap) {
 		cc_outfile_abort(o);
 		return citcat_errinfo_set(err, CITCAT_ERR_UNSUPPORTED, UINT64_MAX, "output wrapper %d is not supported", wrap);
@@ -276,6 +286,8 @@ int cc_outfile_write(struct cc_outfile *o, const void *buf, size_t len)
 		return o->error;
 	if (o->zctx)
 		return zstd_feed(o, buf, len, 0);
+	if (o->tvp)
+		return o->error ? o->error : (o->error = cc_tvp_bytes_write(o->tvp, buf, len));
 	if (!o->cctx)
 		return raw(o, buf, len);
 	const uint8_t *p = buf;
@@ -297,6 +309,8 @@ uint64_t cc_outfile_bytes(const struct cc_outfile *o) { return o->bytes; }
 
 static int end_frame(struct cc_outfile *o)
 {
+	if (!o->error && o->tvp)
+		o->error = cc_tvp_bytes_finish(o->tvp);
 	if (!o->error && o->zctx)
 		return zstd_feed(o, NULL, 0, 1);
 	if (!o->error && o->cctx) {
@@ -314,6 +328,7 @@ static void outfile_free(struct cc_outfile *o)
 	temp_gone(o->tmp);
 	LZ4F_freeCompressionContext(o->cctx);
 	ZSTD_freeCCtx(o->zctx);
+	cc_tvp_bytes_free(o->tvp);
 	free(o->zbuf);
 	free(o->mem);
 	free(o->path);

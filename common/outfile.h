@@ -25,6 +25,7 @@ struct cc_outfile;
 #define CC_OUT_PLAIN 0
 #define CC_OUT_LZ4 1
 #define CC_OUT_ZSTD 2
+#define CC_OUT_TVP 4 /* a TVP container, mode 0 (common/TVP.md); address-trace writers write mode 1 themselves */
 
 /* Returns 0 or an error (ERR, if non-NULL, gets the detail); an unknown
  * WRAP is CITCAT_ERR_UNSUPPORTED. */

@@ -5,6 +5,7 @@
 #include "addr_int.h"
 #include "input.h"
 #include "outfile.h"
+#include "tvp.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -71,6 +72,8 @@ int citcat_addr_sniff(const uint8_t *h, size_t n)
 		return CITCAT_ADDR_PDATS;
 	if (n >= 4 && memcmp(h, PDATS2_MAGIC, 4) == 0)
 		return CITCAT_ADDR_PDATS2;
+	if (cc_tvp_sniff_mode(h, n) == CC_TVP_TRACE) /* a TVP trace container: the format it holds */
+		return n > 8 && h[8] >= CITCAT_ADDR_DIN && h[8] <= CITCAT_ADDR_PDATS2 ? h[8] : 0;
 	size_t i = 0;
 	while (i < n && (is_blank(h[i]) || h[i] == '\n'))
 		i++;
@@ -86,6 +89,46 @@ int citcat_addr_sniff(const uint8_t *h, size_t n)
 	if (i >= n || !is_hex(h[i]))
 		return 0;
 	return din ? CITCAT_ADDR_DIN : CITCAT_ADDR_XDIN;
+}
+
+/* ---- version 2's prediction tables ---- */
+
+int addr_pred_init(struct addr_pred *p, int branches)
+{
+	p->size = malloc(ADDR_PRED_ENTRIES);
+	if (branches) {
+		p->run = malloc(ADDR_PRED_ENTRIES);
+		p->target = malloc(ADDR_PRED_ENTRIES * sizeof *p->target);
+		p->tvalid = malloc(ADDR_PRED_ENTRIES);
+		p->taken = malloc(ADDR_PRED_ENTRIES);
+	}
+	return !p->size || (branches && (!p->run || !p->target || !p->tvalid || !p->taken)) ? CITCAT_ERR_NOMEM : 0;
+}
+
+void addr_pred_reset(struct addr_pred *p, unsigned shift, unsigned fixed, unsigned s1, int var)
+{
+	p->shift = shift;
+	p->fixed = fixed;
+	p->s1 = s1;
+	p->s2 = 2 * s1;
+	p->var = var;
+	p->step = fixed;
+	memset(p->size, 0, ADDR_PRED_ENTRIES);
+	if (p->run) {
+		memset(p->run, 0, ADDR_PRED_ENTRIES);
+		memset(p->tvalid, 0, ADDR_PRED_ENTRIES);
+		memset(p->taken, 0, ADDR_PRED_ENTRIES);
+	}
+}
+
+void addr_pred_free(struct addr_pred *p)
+{
+	free(p->size);
+	free(p->run);
+	free(p->target);
+	free(p->tvalid);
+	free(p->taken);
+	memset(p, 0, sizeof *p);
 }
 
 /* ---- writer ---- */
@@ -139,24 +182,44 @@ int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, c
 	if (w->fmt == CITCAT_ADDR_DIN || w->fmt == CITCAT_ADDR_XDIN)
 		w->mask = UINT64_MAX; /* text carries any 64-bit address */
 	w->lz4 = cfg->lz4;
+	w->version = cfg->version ? cfg->version : ADDR_VERSION;
+	if ((w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2) &&
+	    (w->version > ADDR_VERSION || (w->version == 1 && cfg->isizes)))
+		return addr_werr(w, CITCAT_ERR_INVAL, "cannot write version %u%s", w->version,
+				 w->version == 1 ? " with instructions of two sizes" : "");
+	if (w->version == 2 && (w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2)) {
+		int p2 = w->fmt == CITCAT_ADDR_PDATS2;
+		if (addr_pred_init(&w->pred, p2))
+			return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
+		if (p2)
+			addr_pred_reset(&w->pred, w->ishift, stride, stride, cfg->isizes != 0);
+		else
+			addr_pred_reset(&w->pred, 1, 4, 2, cfg->isizes != 0);
+	}
 	w->zmru = 1; /* so that zone 0 is the less recently used one at the start */
 	w->buf = malloc(ADDR_OUTBUF);
 	if (!w->buf)
 		return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
 	w->to_mem = path == NULL;
-	int orc = cc_outfile_open(&w->out, path, w->lz4, &w->err);
+	/* a TVP container: the model writes it (addr_tvp.c) into a plain file */
+	int orc = cc_outfile_open(&w->out, path, w->lz4 == CC_OUT_TVP ? CC_OUT_PLAIN : w->lz4, &w->err);
 	if (orc) {
 		w->failed = orc;
 		return orc;
 	}
+	if (w->lz4 == CC_OUT_TVP)
+		return tvp_writer_open(w, stride, cfg->isizes != 0);
 	if (w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2) {
 		XXH32_reset(&w->xh, 0);
 		w->hashing = 1;
 		memcpy(w->buf, w->fmt == CITCAT_ADDR_PDATS ? PDATS_MAGIC : PDATS2_MAGIC, 4);
-		w->buf[4] = ADDR_VERSION;
+		/* byte 6: PDATS II's stride, PDATS version 2's flags; byte 7:
+		 * PDATS II version 2's flags (bit 0: instructions of two sizes) */
+		uint8_t flags = w->version == 2 && cfg->isizes ? 1 : 0;
+		w->buf[4] = (uint8_t)w->version;
 		w->buf[5] = (uint8_t)w->bits;
-		w->buf[6] = w->fmt == CITCAT_ADDR_PDATS2 ? (uint8_t)stride : 0;
-		w->buf[7] = 0;
+		w->buf[6] = w->fmt == CITCAT_ADDR_PDATS2 ? (uint8_t)stride : flags;
+		w->buf[7] = w->fmt == CITCAT_ADDR_PDATS2 ? flags : 0;
 		w->len = ADDR_HDR_LEN;
 	}
 	return 0;
@@ -173,6 +236,8 @@ int citcat_addr_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 	if (ref->addr > w->mask)
 		return addr_werr(w, CITCAT_ERR_LIMIT, "address 0x%llx does not fit a %u-bit file",
 				 (unsigned long long)ref->addr, w->bits);
+	if (w->tvp)
+		return tvp_put(w, ref);
 	switch (w->fmt) {
 	case CITCAT_ADDR_PDATS2: return pdats2_put(w, ref);
 	case CITCAT_ADDR_PDATS: return pdats_put(w, ref);
@@ -197,7 +262,9 @@ static int writer_finish(struct citcat_addr_writer *w)
 	if (w->failed)
 		return w->failed;
 	int rc = 0;
-	if (w->fmt == CITCAT_ADDR_PDATS)
+	if (w->tvp)
+		rc = tvp_finish(w);
+	else if (w->fmt == CITCAT_ADDR_PDATS)
 		rc = pdats_finish(w);
 	else if (w->fmt == CITCAT_ADDR_PDATS2)
 		rc = pdats2_finish(w);
@@ -209,6 +276,8 @@ static int writer_finish(struct citcat_addr_writer *w)
 static void writer_free(struct citcat_addr_writer *w)
 {
 	cc_outfile_abort(w->out);
+	addr_pred_free(&w->pred);
+	tvp_model_free(w->tvp);
 	free(w->buf);
 	free(w->mem);
 	free(w);
@@ -370,6 +439,14 @@ static int reader_start(struct citcat_addr_reader *r, int fmt, int orc)
 	if (n == 0)
 		return addr_rerr(r, CITCAT_ERR_EMPTY, 0, "file is empty");
 	int sniffed = citcat_addr_sniff(r->buf, (size_t)n);
+	if (cc_tvp_sniff_mode(r->buf, (size_t)n) == CC_TVP_TRACE) { /* a TVP trace container (addr_tvp.c) */
+		int rc = tvp_reader_open(r);
+		if (!rc && fmt != CITCAT_ADDR_AUTO && fmt != r->fmt)
+			rc = addr_rerr(r, CITCAT_ERR_MAGIC, 8, "a TVP container of a %s trace, not %s",
+				       citcat_addr_fmt_name(r->fmt), citcat_addr_fmt_name(fmt));
+		r->payload_start = addr_roff(r);
+		return rc;
+	}
 	if (fmt == CITCAT_ADDR_AUTO)
 		fmt = sniffed;
 	if (!fmt)
@@ -385,23 +462,37 @@ static int reader_start(struct citcat_addr_reader *r, int fmt, int orc)
 		if (memcmp(h, fmt == CITCAT_ADDR_PDATS ? PDATS_MAGIC : PDATS2_MAGIC, 4) != 0)
 			return addr_rerr(r, CITCAT_ERR_MAGIC, 0, "not a %s file (bad magic)",
 					 fmt == CITCAT_ADDR_PDATS ? "PDATS" : "PDATS II");
-		if (h[4] != ADDR_VERSION)
-			return addr_rerr(r, CITCAT_ERR_VERSION, 4, "unsupported version %u (this build reads %u)",
+		if (h[4] < 1 || h[4] > ADDR_VERSION)
+			return addr_rerr(r, CITCAT_ERR_VERSION, 4, "unsupported version %u (this build reads 1 to %u)",
 					 h[4], ADDR_VERSION);
+		r->version = h[4];
 		if (h[5] != 32 && h[5] != 64)
 			return addr_rerr(r, CITCAT_ERR_CORRUPT, 5, "address width %u is neither 32 nor 64", h[5]);
 		r->bits = h[5];
 		r->mask = r->bits == 64 ? UINT64_MAX : 0xffffffffu;
-		unsigned s = h[6];
-		if (fmt == CITCAT_ADDR_PDATS2) {
+		unsigned s = h[6], p2 = fmt == CITCAT_ADDR_PDATS2;
+		/* the flags byte of version 2 (bit 0: instructions of two sizes);
+		 * reserved bytes and bits must be 0 */
+		unsigned flags_at = p2 ? 7 : 6, flags = r->version == 2 ? h[flags_at] : 0;
+		if (p2) {
 			if (s != 1 && s != 2 && s != 4 && s != 8)
 				return addr_rerr(r, CITCAT_ERR_CORRUPT, 6, "instruction stride %u is not 1, 2, 4 or 8", s);
 			r->ishift = s == 1 ? 0 : s == 2 ? 1 : s == 4 ? 2 : 3;
-		} else if (s) {
-			return addr_rerr(r, CITCAT_ERR_CORRUPT, 6, "reserved header byte is %u, not 0", s);
 		}
-		if (h[7])
-			return addr_rerr(r, CITCAT_ERR_CORRUPT, 7, "reserved header byte is %u, not 0", h[7]);
+		for (unsigned i = p2 ? 7 : 6; i < 8; i++) {
+			unsigned allowed = i == flags_at && r->version == 2 ? 1 : 0;
+			if (h[i] & ~allowed)
+				return addr_rerr(r, CITCAT_ERR_CORRUPT, i, "reserved header %s is %u, not 0",
+						 allowed ? "bits" : "byte", h[i] & ~allowed);
+		}
+		if (r->version == 2) {
+			if (addr_pred_init(&r->pred, (int)p2))
+				return addr_rerr(r, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			if (p2)
+				addr_pred_reset(&r->pred, r->ishift, s, s, flags & 1);
+			else
+				addr_pred_reset(&r->pred, 1, 4, 2, flags & 1);
+		}
 		XXH32_reset(&r->xh, 0);
 		r->hashing = 1;
 		r->pos = ADDR_HDR_LEN;
@@ -439,8 +530,15 @@ int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 {
 	if (!r || !ref)
 		return CITCAT_ERR_INVAL;
+	if (r->rpos < r->rn) {
+		*ref = r->rbuf[r->rpos++];
+		r->refs++;
+		return 1;
+	}
 	if (r->done)
 		return r->done < 0 ? r->done : 0;
+	if (r->tvp)
+		return tvp_next(r, ref);
 	switch (r->fmt) {
 	case CITCAT_ADDR_PDATS2: return pdats2_next(r, ref);
 	case CITCAT_ADDR_PDATS: return pdats_next(r, ref);
@@ -452,6 +550,8 @@ int citcat_addr_reader_fmt(const struct citcat_addr_reader *r) { return r ? r->f
 int citcat_addr_reader_lz4(const struct citcat_addr_reader *r) { return r ? r->lz4 : 0; }
 unsigned citcat_addr_reader_addr_bits(const struct citcat_addr_reader *r) { return r ? r->bits : 0; }
 unsigned citcat_addr_reader_istride(const struct citcat_addr_reader *r) { return r ? 1u << r->ishift : 0; }
+unsigned citcat_addr_reader_version(const struct citcat_addr_reader *r) { return r ? r->version : 0; }
+int citcat_addr_reader_tvp(const struct citcat_addr_reader *r) { return r && r->tvp; }
 uint64_t citcat_addr_reader_payload_bytes(const struct citcat_addr_reader *r)
 {
 	if (!r)
@@ -465,6 +565,8 @@ void citcat_addr_reader_close(struct citcat_addr_reader *r)
 	if (!r)
 		return;
 	cc_input_close(r->in);
+	addr_pred_free(&r->pred);
+	tvp_model_free(r->tvp);
 	free(r->buf);
 	free(r);
 }

@@ -20,10 +20,93 @@
 
 #define PDATS_MAGIC "PDTS"
 #define PDATS2_MAGIC "PDT2"
-#define ADDR_VERSION 1
+#define ADDR_VERSION 2 /* PDATS and PDATS II: the version written by default; 1 is still read (and written on request) */
+
+/* Version 2's instruction predictions (PDATS.md and PDATS2.md, "Version
+ * 2"): tables indexed by an instruction address's key, the address shifted
+ * right by log2 of the stride, modulo ADDR_PRED_ENTRIES.  Encoder and
+ * decoder keep the same tables and update them by the same rule after
+ * every instruction fetch. */
+#define ADDR_PRED_BITS 16
+#define ADDR_PRED_ENTRIES (1u << ADDR_PRED_BITS)
+
+struct addr_pred {
+	unsigned shift;      /* key: (address >> shift) mod ADDR_PRED_ENTRIES */
+	unsigned fixed;      /* the instruction size when !var */
+	unsigned s1, s2;     /* the two instruction sizes learned when var (s2 = 2 s1) */
+	int var;             /* instructions of two sizes: the size is learned per address */
+	unsigned step;       /* the size learned most recently (the guess for an unknown address) */
+	uint8_t *size;       /* learned size per key, 0 unknown */
+	/* PDATS II only */
+	uint8_t *run;        /* fetches after a data reference per key: 0 none, else >= 3 */
+	uint64_t *target;    /* the last jump target per key ... */
+	uint8_t *tvalid;     /* ... whether there is one ... */
+	uint8_t *taken;      /* ... and whether the last fetch after the key's instruction went there */
+};
+
+/* Allocates the tables (the PDATS II ones when BRANCHES); 0 or NOMEM. */
+int addr_pred_init(struct addr_pred *p, int branches);
+/* Sets the mode and clears every table (a mode record, or the start). */
+void addr_pred_reset(struct addr_pred *p, unsigned shift, unsigned fixed, unsigned s1, int var);
+void addr_pred_free(struct addr_pred *p);
+static inline unsigned addr_pred_key(const struct addr_pred *p, uint64_t a)
+{
+	return (unsigned)(a >> p->shift) & (ADDR_PRED_ENTRIES - 1);
+}
+/* The size of the instruction at PC, as learned. */
+static inline unsigned addr_pred_size(const struct addr_pred *p, uint64_t pc)
+{
+	if (!p->var)
+		return p->fixed;
+	unsigned s = p->size[addr_pred_key(p, pc)];
+	return s ? s : p->step;
+}
+/* After an instruction fetch at A that followed the one at PC: learns the
+ * size of the one at PC when the step is one of the two sizes; with
+ * BRANCHES, whether A was the next instruction or a jump, and the jump's
+ * target.  MASK: the address mask. */
+static inline void addr_pred_learn(struct addr_pred *p, uint64_t pc, uint64_t a, uint64_t mask, int branches)
+{
+	uint64_t d = (a - pc) & mask;
+	unsigned k = addr_pred_key(p, pc);
+	if (p->var && (d == p->s1 || d == p->s2)) {
+		p->size[k] = (uint8_t)d;
+		p->step = (unsigned)d;
+	}
+	if (!branches)
+		return;
+	if (d == addr_pred_size(p, pc)) {
+		p->taken[k] = 0;
+	} else {
+		p->target[k] = a;
+		p->tvalid[k] = 1;
+		p->taken[k] = 1;
+	}
+}
+/* PDATS II: the predicted successor of the instruction at PC: where the
+ * last fetch after it went, the jump target or the next instruction. */
+static inline uint64_t addr_pred_succ(const struct addr_pred *p, uint64_t pc, uint64_t mask)
+{
+	unsigned k = addr_pred_key(p, pc);
+	return p->taken[k] ? p->target[k] : (pc + addr_pred_size(p, pc)) & mask;
+}
+/* PDATS II: the other successor: the next instruction after a jump; else
+ * the last jump target, else the next instruction were its size the other
+ * one (PDATS2.md). */
+static inline uint64_t addr_pred_other(const struct addr_pred *p, uint64_t pc, uint64_t mask)
+{
+	unsigned k = addr_pred_key(p, pc);
+	unsigned n = addr_pred_size(p, pc);
+	if (p->taken[k])
+		return (pc + n) & mask;
+	if (p->tvalid[k])
+		return p->target[k];
+	return (pc + (p->var ? p->s1 + p->s2 - n : 2 * p->fixed)) & mask;
+}
 
 struct citcat_addr_writer {
 	int fmt;
+	unsigned version; /* PDATS and PDATS II: 1 or 2 */
 	unsigned bits, ishift;
 	uint64_t mask;
 	int lz4;
@@ -53,10 +136,20 @@ struct citcat_addr_writer {
 	int zmru;
 	size_t phdr;
 	unsigned pcount, pmax;
+	/* version 2 */
+	struct addr_pred pred;
+	int dpend;          /* PDATS II: the data record at buf[phdr] waits for its fetch count */
+	unsigned dwant;     /* ... which count 3 would mean */
+	unsigned dgot;      /* ... and the next-instruction fetches seen since */
+	int ron;            /* PDATS II: a data reference's run of next-instruction fetches is open */
+	unsigned rkey, rlen; /* ... its key and length so far */
+	int pnext;          /* PDATS: the pending record is "the next instruction" */
+	struct tvp_model *tvp; /* a TVP trace container instead (addr_tvp.c) */
 };
 
 struct citcat_addr_reader {
 	int fmt;
+	unsigned version; /* PDATS and PDATS II: the file's version */
 	unsigned bits, ishift;
 	uint64_t mask;
 	int lz4;
@@ -80,6 +173,15 @@ struct citcat_addr_reader {
 	/* PDATS II: last instruction, zones, pending sequential instructions */
 	uint64_t ilast, zone[2];
 	unsigned pseq;
+	/* version 2 */
+	struct addr_pred pred;
+	int pnext;           /* PDATS: the pending repeats are "the next instruction" */
+	int ron;             /* PDATS II: a data reference's run is open: key, length */
+	unsigned rkey, rlen;
+	struct tvp_model *tvp; /* a TVP trace container (addr_tvp.c) */
+	/* references decoded ahead (TVP): rbuf[rpos..rn) are given first */
+	const struct citcat_ref *rbuf;
+	unsigned rpos, rn;
 };
 
 int addr_werr(struct citcat_addr_writer *w, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -151,5 +253,15 @@ int pdats_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
 int pdats2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);
 int pdats2_finish(struct citcat_addr_writer *w);
 int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
+/* TVP mode 1 (addr_tvp.c, TVP_MODEL.md): any of the four formats as a
+ * value-prediction model.  The writer's outfile is plain; it writes the
+ * container itself. */
+struct tvp_model;
+int tvp_writer_open(struct citcat_addr_writer *w, unsigned stride, unsigned isizes);
+int tvp_put(struct citcat_addr_writer *w, const struct citcat_ref *ref);
+int tvp_finish(struct citcat_addr_writer *w);
+int tvp_reader_open(struct citcat_addr_reader *r);
+int tvp_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
+void tvp_model_free(struct tvp_model *m);
 
 #endif

@@ -3,7 +3,7 @@
 # citcat writes: a CAT retagged as version 3 and an AES as version 1 (both
 # still read: CAT.md and AES.md, Version changes) are described as such,
 # from a file, through standard input (seekable and a pipe) and through a
-# zstd wrapper; PDATS and SDC-LSP name their version 1 (PDATS.md, SDCLSP.md).
+# zstd wrapper; PDATS names its version 2 and SDC-LSP its version 1 (PDATS.md, SDCLSP.md).
 # Usage: info_version.sh CITCAT TINY.elf CONTAINER_RETAG
 set -u
 citcat=$1 elf=$2 retag=$3
@@ -38,6 +38,6 @@ if command -v zstd >/dev/null; then
 fi
 "$citcat" convert "$t/run.itrace" -o "$t/run.pdats" >/dev/null || fail "convert pdats"
 "$citcat" convert "$t/run.itrace" -o "$t/run.sdc" --to sdclsp >/dev/null || fail "convert sdclsp"
-has "$t/run.pdats" ", version 1" '"version": 1}'
+has "$t/run.pdats" ", version 2" '"version": 2}'
 has "$t/run.sdc" "SDC-LSP stream (v1)" '"version": 1,'
 finish info_version

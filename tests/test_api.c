@@ -200,7 +200,7 @@ static void open_failures(const char *missing, const char *nodir)
 	struct citcat_aes_writer *aw = (void *)1;
 	CHECK(citcat_aes_writer_open(&aw, nodir, &id, &tc) == CITCAT_ERR_IO);
 	citcat_aes_writer_abort(aw);
-	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0};
+	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0, 0, 0};
 	struct citcat_addr_writer *dw = (void *)1;
 	CHECK(citcat_addr_writer_open(&dw, nodir, &ac) == CITCAT_ERR_IO);
 	CHECK(!dw || citcat_addr_writer_error(dw)->code == CITCAT_ERR_IO);
@@ -216,7 +216,7 @@ static void config_sizes(void)
 		uint64_t future[4]; /* members a newer header would have */
 	} newer;
 	memset(&newer, 0xff, sizeof newer);
-	newer.c = (struct citcat_addr_config){sizeof newer, CITCAT_ADDR_XDIN, 0, 0, 0};
+	newer.c = (struct citcat_addr_config){sizeof newer, CITCAT_ADDR_XDIN, 0, 0, 0, 0, 0};
 	struct citcat_addr_writer *w;
 	struct citcat_ref ref = {0x1000, 4, CITCAT_REF_READ};
 	uint8_t *buf = NULL;

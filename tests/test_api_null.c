@@ -52,6 +52,8 @@ static void all_null(void)
 	VALUE(citcat_addr_reader_addr_bits, (NULL), 0);
 	VALUE(citcat_addr_reader_istride, (NULL), 0);
 	VALUE(citcat_addr_reader_payload_bytes, (NULL), 0);
+	VALUE(citcat_addr_reader_version, (NULL), 0);
+	VALUE(citcat_addr_reader_tvp, (NULL), 0);
 	NUL(citcat_addr_reader_error, (NULL));
 	VOID(citcat_addr_reader_close, (NULL));
 
@@ -289,7 +291,7 @@ static void writer_open_detail(void)
 	struct citcat_target_config tc;
 	citcat_target_config_default(&tc);
 	struct citcat_trace_id id = {0};
-	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0};
+	struct citcat_addr_config ac = {sizeof ac, CITCAT_ADDR_DIN, 0, 0, 0, 0, 0};
 	struct citcat_cat_writer *cw;
 	struct citcat_itrace_writer *iw;
 	struct citcat_aes_writer *aw;

@@ -15,7 +15,7 @@ static void test_read_tolerant(void)
 				    {0, 0, 3},        {UINT64_MAX, 0, 4},  {0x430d74, 0, 2}};
 	CHECK(decode_equals((const uint8_t *)in, sizeof in - 1, CITCAT_ADDR_AUTO, want, 6));
 	/* canonical output */
-	struct citcat_addr_config c = {sizeof c, CITCAT_ADDR_DIN, 0, 0, 0};
+	struct citcat_addr_config c = {sizeof c, CITCAT_ADDR_DIN, 0, 0, 0, 0, 0};
 	size_t len;
 	uint8_t *f = encode_mem(&c, want, 6, &len, NULL);
 	static const char canon[] = "2 430d70\n0 1000acac\n1 7fff00ac\n3 0\n4 ffffffffffffffff\n2 430d74\n";
@@ -29,7 +29,7 @@ static void test_xdin(void)
 	struct citcat_ref want[] = {{0x8000, 4, 2}, {0x20001000, 2, 0}, {0x20001004, 1, 1},
 				    {0x10, 4, 3},   {0x20, 0x20, 5},    {0x40, 0x20, 6}};
 	CHECK(decode_equals((const uint8_t *)in, sizeof in - 1, CITCAT_ADDR_AUTO, want, 6));
-	struct citcat_addr_config c = {sizeof c, CITCAT_ADDR_XDIN, 0, 0, 0};
+	struct citcat_addr_config c = {sizeof c, CITCAT_ADDR_XDIN, 0, 0, 0, 0, 0};
 	size_t len;
 	uint8_t *f = encode_mem(&c, want, 6, &len, NULL);
 	static const char canon[] = "i 8000 4\nr 20001000 2\nw 20001004 1\nm 10 4\nc 20 20\nv 40 20\n";
@@ -89,7 +89,7 @@ static void test_long_stream(void)
 		if (fmt == CITCAT_ADDR_XDIN)
 			continue; /* no flush label */
 		for (int lz4 = 0; lz4 < 2; lz4++) {
-			struct citcat_addr_config c = {sizeof c, fmt, 64, 4, lz4};
+			struct citcat_addr_config c = {sizeof c, fmt, 64, 4, lz4, 0, 0};
 			size_t len;
 			uint8_t *f = encode_mem(&c, refs, N, &len, NULL);
 			CHECK(f && decode_equals(f, len, fmt, refs, N));

@@ -1,11 +1,13 @@
-/* PDATS II: Table 3 of the paper byte for byte, zone choice, escapes, the
- * 64-bit variant, LZ4 wrapping and malformed input. */
+/* PDATS II: Table 3 of the paper byte for byte (version 1, and version 2
+ * worked by hand), version 2's size, successor and run predictions on a
+ * hand-worked Thumb-2 loop, zone choice, escapes, mode records, the 64-bit
+ * variant, LZ4 wrapping and malformed input. */
 #include "addr_testutil.h"
 #include "bytes.h"
 
 static struct citcat_addr_config cfg(int bits, int lz4)
 {
-	struct citcat_addr_config c = {sizeof c, CITCAT_ADDR_PDATS2, (unsigned)bits, 4, lz4};
+	struct citcat_addr_config c = {sizeof c, CITCAT_ADDR_PDATS2, (unsigned)bits, 4, lz4, 0, 0};
 	return c;
 }
 
@@ -14,6 +16,7 @@ static void test_table3(void)
 	struct citcat_ref refs[29];
 	table3_load(refs);
 	struct citcat_addr_config c = cfg(32, 0);
+	c.version = 1; /* the paper's layout */
 	size_t len;
 	uint64_t payload;
 	uint8_t *f = encode_mem(&c, refs, 29, &len, &payload);
@@ -131,9 +134,173 @@ static void test_malformed(void)
 	CHECK_EQ(off, 8);
 }
 
+
+/* Version 2 of Table 3 (table3.h: 30 bytes, worked by hand). */
+static void test_table3_v2(void)
+{
+	struct citcat_ref refs[29];
+	table3_load(refs);
+	struct citcat_addr_config c = cfg(32, 0);
+	size_t len;
+	uint64_t payload;
+	uint8_t *f = encode_mem(&c, refs, 29, &len, &payload);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static const uint8_t hdr[8] = {'P', 'D', 'T', '2', 2, 32, 4, 0};
+	CHECK(memcmp(f, hdr, 8) == 0);
+	CHECK_EQ(payload, 30);
+	CHECK_EQ(decoded_payload(f, len), 30);
+	check_records(f + 8, len - 8, table3_pdats2_v2, sizeof table3_pdats2_v2 / sizeof *table3_pdats2_v2, 30);
+	CHECK_EQ(len, 8 + 30 + 2 + 12);
+	CHECK(f[38] == 0x3f && f[39] == 0x00); /* the end: escape kind 31 */
+	CHECK_EQ(cc_get64(f + 40), 29);
+	CHECK(decode_equals(f, len, CITCAT_ADDR_AUTO, refs, 29));
+	for (size_t cut = 0; cut < len; cut++) {
+		uint64_t off;
+		if (decode_error(f, cut, &off) >= 0) {
+			fprintf(stderr, "v2: truncation at %zu not detected\n", cut);
+			check_failures++;
+		}
+	}
+	for (size_t i = 8; i < 38; i++) {
+		f[i] ^= 0x10;
+		uint64_t off;
+		CHECK(decode_error(f, len, &off) < 0);
+		f[i] ^= 0x10;
+	}
+	uint64_t off;
+	f[4] = 3;
+	CHECK_EQ(decode_error(f, len, &off), CITCAT_ERR_VERSION);
+	CHECK_EQ(off, 4);
+	f[4] = 2;
+	f[7] = 2; /* a reserved flag bit */
+	CHECK_EQ(decode_error(f, len, &off), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(off, 7);
+	f[7] = 0;
+	free(f);
+}
+
+static void thumb_loop_load(struct citcat_ref *refs)
+{
+	for (int i = 0; i < 25; i++) {
+		refs[i].type = thumb_loop_refs[i].type;
+		refs[i].addr = thumb_loop_refs[i].addr;
+		refs[i].size = 0;
+	}
+}
+
+/* The Thumb-2 loop of table3.h: 20 bytes, record by record. */
+static void test_thumb_loop(void)
+{
+	struct citcat_ref refs[25];
+	thumb_loop_load(refs);
+	struct citcat_addr_config c = cfg(32, 0);
+	size_t len;
+	uint64_t payload;
+	uint8_t *f = encode_mem(&c, refs, 25, &len, &payload);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static const uint8_t hdr[8] = {'P', 'D', 'T', '2', 2, 32, 4, 0};
+	CHECK(memcmp(f, hdr, 8) == 0);
+	CHECK_EQ(payload, 20);
+	CHECK_EQ(decoded_payload(f, len), 20);
+	check_records(f + 8, len - 8, thumb_loop_pdats2, sizeof thumb_loop_pdats2 / sizeof *thumb_loop_pdats2, 20);
+	CHECK(decode_equals(f, len, CITCAT_ADDR_PDATS2, refs, 25));
+	struct citcat_addr_reader *r;
+	CHECK_EQ(citcat_addr_reader_open_mem(&r, f, len, CITCAT_ADDR_AUTO), 0);
+	CHECK_EQ(citcat_addr_reader_istride(r), 4); /* the header's: the mode record changes it later */
+	citcat_addr_reader_close(r);
+	for (size_t cut = 0; cut < len; cut++) {
+		uint64_t off;
+		if (decode_error(f, cut, &off) >= 0) {
+			fprintf(stderr, "thumb loop: truncation at %zu not detected\n", cut);
+			check_failures++;
+		}
+	}
+	/* the mode record's stride must be 1, 2, 4 or 8: reported at its byte */
+	uint64_t off;
+	CHECK_EQ(f[8 + 7], 0x82);
+	f[8 + 7] = 0x83;
+	CHECK_EQ(decode_error(f, len, &off), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(off, 8 + 7);
+	f[8 + 7] = 0x82;
+	/* a reserved escape kind */
+	f[8 + 5] = 0x28;
+	CHECK_EQ(decode_error(f, len, &off), CITCAT_ERR_CORRUPT);
+	CHECK_EQ(off, 8 + 5);
+	free(f);
+
+	/* begun with stride 2 and two sizes (a Thumb writer): no mode record,
+	 * the header says it; and the 64-bit variant with LZ4 */
+	c.istride = 2;
+	c.isizes = 1;
+	f = encode_mem(&c, refs, 25, &len, &payload);
+	CHECK(f && f[6] == 2 && f[7] == 1);
+	CHECK(f && decode_equals(f, len, CITCAT_ADDR_AUTO, refs, 25));
+	free(f);
+	c = cfg(64, 1);
+	f = encode_mem(&c, refs, 25, &len, &payload);
+	CHECK(f && decode_equals(f, len, CITCAT_ADDR_AUTO, refs, 25));
+	free(f);
+	/* version 1 cannot say two sizes */
+	c = cfg(32, 0);
+	c.version = 1;
+	c.isizes = 1;
+	struct citcat_addr_writer *w;
+	CHECK_EQ(citcat_addr_writer_open(&w, NULL, &c), CITCAT_ERR_INVAL);
+	citcat_addr_writer_abort(w);
+	c.version = 3;
+	c.isizes = 0;
+	CHECK_EQ(citcat_addr_writer_open(&w, NULL, &c), CITCAT_ERR_INVAL);
+	citcat_addr_writer_abort(w);
+}
+
+/* Long runs, long predicted data runs (past 31 and 255), odd addresses
+ * (stride 1), a jump to itself, far jumps and every escape, in both
+ * versions: decode gives the references back. */
+static void test_v2_paths(void)
+{
+	enum { N = 6000 };
+	static struct citcat_ref refs[N];
+	size_t n = 0;
+	uint64_t pc = 0x8000;
+	for (int it = 0; it < 4; it++) {
+		for (int i = 0; i < 300; i++) { /* a straight run with a load at its start */
+			refs[n++] = (struct citcat_ref){pc, 0, 2};
+			if (i == 0)
+				refs[n++] = (struct citcat_ref){0x20000000u + 8u * (unsigned)it, 0, 0};
+			pc += (i % 3) ? 2 : 4;
+		}
+		refs[n++] = (struct citcat_ref){pc, 0, 2}; /* a jump to itself, twice */
+		refs[n++] = (struct citcat_ref){pc, 0, 2};
+		refs[n++] = (struct citcat_ref){0x90000000u, 0, 2}; /* far */
+		refs[n++] = (struct citcat_ref){0x90000004u, 0, 3};
+		refs[n++] = (struct citcat_ref){0x10, 0, 4};
+		refs[n++] = (struct citcat_ref){0x3000, 0, 5};
+		refs[n++] = (struct citcat_ref){0x3000, 0, 6};
+		refs[n++] = (struct citcat_ref){0x90000005u, 0, 2}; /* odd: stride 1 */
+		refs[n++] = (struct citcat_ref){0x90000006u, 0, 1};
+		pc = 0x8000;
+	}
+	for (unsigned v = 1; v <= 2; v++)
+		for (int bits = 32; bits <= 64; bits += 32) {
+			struct citcat_addr_config c = cfg(bits, 0);
+			c.version = v;
+			size_t len;
+			uint8_t *f = encode_mem(&c, refs, n, &len, NULL);
+			CHECK(f && decode_equals(f, len, CITCAT_ADDR_PDATS2, refs, n));
+			free(f);
+		}
+}
+
 int main(void)
 {
 	test_table3();
+	test_table3_v2();
+	test_thumb_loop();
+	test_v2_paths();
 	test_escapes_and_64();
 	test_malformed();
 	CHECK_DONE();

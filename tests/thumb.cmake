@@ -24,6 +24,11 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     add_test(NAME replay_${n} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_example.sh
       $<TARGET_FILE:citcat_cli> ${CMAKE_CURRENT_BINARY_DIR}/thumb ${n})
     set_tests_properties(replay_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+    # the address formats and their second tiers on Thumb code (issue 34)
+    if(NOT CITCAT_SANITIZE OR n MATCHES "^(crc32|sched)_thumb$")
+      citcat_addr_roundtrip(${n} ${CMAKE_CURRENT_BINARY_DIR}/thumb/${n}.itrace)
+      set_tests_properties(addr_roundtrip_${n} PROPERTIES FIXTURES_REQUIRED ex_${n})
+    endif()
     # DAF on Thumb code (T32 rules, DAF.md): SDC-LSP + DAF and the itrace's
     # flow + DAF rebuild the itrace's din byte for byte (three examples in
     # the ASan suite, for its time budget)

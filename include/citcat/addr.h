@@ -60,6 +60,10 @@ struct citcat_addr_config {
 	unsigned addr_bits;   /* PDATS/PDATS II: 32 or 64 (0 = 32) */
 	unsigned istride;     /* PDATS II: default instruction stride 1, 2, 4, 8 (0 = 4) */
 	int lz4;              /* wrap the output: 1 an LZ4 frame, 2 a zstd frame (CC_OUT_*) */
+	unsigned version;     /* PDATS/PDATS II: the version to write, 1 or 2 (0 = 2, the latest) */
+	int isizes;           /* PDATS/PDATS II version 2: instructions of two sizes (istride and twice
+			       * it: Thumb-2) from the first reference; 0 = of one size until a fetch
+			       * shows otherwise (the writer then switches by itself) */
 };
 
 struct citcat_addr_writer;
@@ -123,12 +127,19 @@ CITCAT_API int citcat_addr_reader_open_mem(struct citcat_addr_reader **r, const 
  * CITCAT_ERR_INVAL (NULL argument), _TRUNCATED, _CORRUPT, _CHECKSUM, _LIMIT,
  * _IO. */
 CITCAT_API int citcat_addr_next(struct citcat_addr_reader *r, struct citcat_ref *ref);
-/* The file's format, whether it was in an LZ4 frame, its address width and
- * its default instruction stride (0 for NULL). */
+/* The file's format, its outer wrapper (0 none, 1 LZ4, 2 zstd, 3 xz, 4 TVP),
+ * its address width and its instruction stride at the start (0 for NULL). */
 CITCAT_API int citcat_addr_reader_fmt(const struct citcat_addr_reader *r);
 CITCAT_API int citcat_addr_reader_lz4(const struct citcat_addr_reader *r);
 CITCAT_API unsigned citcat_addr_reader_addr_bits(const struct citcat_addr_reader *r);
 CITCAT_API unsigned citcat_addr_reader_istride(const struct citcat_addr_reader *r);
+/* The file's format version: PDATS and PDATS II 1 or 2, din and xdin 0
+ * (0 for NULL). */
+CITCAT_API unsigned citcat_addr_reader_version(const struct citcat_addr_reader *r);
+/* 1 when the file is a TVP container holding the trace as a value-prediction
+ * model (common/TVP.md, formats/TVP_MODEL.md); 0 otherwise and for NULL.
+ * (citcat_addr_reader_lz4 then returns 4, the TVP wrapper.) */
+CITCAT_API int citcat_addr_reader_tvp(const struct citcat_addr_reader *r);
 /* Record-stream bytes consumed so far (header and trailer excluded). */
 CITCAT_API uint64_t citcat_addr_reader_payload_bytes(const struct citcat_addr_reader *r);
 /* The reader's last error (owned by R), or NULL for NULL. */

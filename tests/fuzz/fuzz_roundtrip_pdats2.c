@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *enc = NULL;
 	size_t len = 0;
 	int wide = size && (data[0] & 1);
-	struct citcat_addr_config cfg = {sizeof cfg, CITCAT_ADDR_PDATS2, wide ? 64 : 32, 4, wide};
+	struct citcat_addr_config cfg = {sizeof cfg, CITCAT_ADDR_PDATS2, wide ? 64 : 32, 4, wide, 0, 0};
 	if (citcat_addr_reader_open_mem(&r, data, size, CITCAT_ADDR_DIN) || citcat_addr_writer_open(&w, NULL, &cfg))
 		goto out;
 	int rc;

@@ -19,7 +19,7 @@ static const struct { uint8_t type; uint32_t addr; } table3_refs[29] = {
 struct table3_rec {
 	int row;        /* Table 3 row of the record's first reference */
 	uint8_t n;      /* bytes ("Bytes Needed" column) */
-	uint8_t b[5];
+	uint8_t b[6];
 };
 
 /* PDATS column: type, offset, repeat (46 bytes). */
@@ -59,6 +59,84 @@ static const struct table3_rec table3_pdats2[] = {
 	{19, 1, {0xcd}}, /* W zone 1 +4 count 1 */
 	{21, 1, {0xe7}}, /* W zone 1 -8 count 3 */
 	{25, 1, {0x04}}, /* I +1 count 4 */
+};
+
+/* PDATS II version 2, fixed stride 4 (PDATS2.md, "Version 2"), worked by
+ * hand from the same 29 references (30 bytes).  It differs from version 1
+ * only where the trace starts: row 1's jump from address 0 needs more than
+ * 2 bytes of offset, which version 2 writes as an escape with the address
+ * (a record with no count), so row 2 takes a record of its own.  Rows 5-7
+ * are the data record's count 3 (no run is known yet at 415130); row 8's
+ * run then ends at row 9, and the run table learns 4 for 415130. */
+static const struct table3_rec table3_pdats2_v2[] = {
+	{1, 6, {0x22, 0x00, 0x70, 0x0d, 0x43, 0x00}}, /* escape kind 2 (0x20 | 2, then 00), address 00430d70 */
+	{2, 1, {0x00}},                         /* I next, count 0 */
+	{3, 3, {0x40, 0xef, 0x90}},             /* I -6f11 count 0 */
+	{4, 5, {0xbb, 0xac, 0xac, 0x00, 0x10}}, /* R zone 0 1000acac count 3 */
+	{8, 1, {0x00}},                         /* I next count 0 */
+	{9, 3, {0x41, 0xb8, 0x6e}},             /* I 6eb8 count 1 */
+	{11, 5, {0xfd, 0xac, 0x00, 0xff, 0x7f}}, /* W zone 1 7fff00ac count 1 */
+	{13, 1, {0xd5}},                        /* W zone 1 -4 count 1 */
+	{15, 1, {0xd5}},
+	{17, 1, {0xe5}}, /* W zone 1 -8 count 1 */
+	{19, 1, {0xcd}}, /* W zone 1 +4 count 1 */
+	{21, 1, {0xe7}}, /* W zone 1 -8 count 3 */
+	{25, 1, {0x04}}, /* I next count 4 */
+};
+
+/* A Thumb-2 loop for version 2's size, successor and run predictions,
+ * worked by hand (PDATS2.md, "Version 2"; PDATS.md, "Version 2"): four
+ * iterations of
+ *   100: 16-bit load (reads 2000, 2004, 2008, 200c)
+ *   102: 32-bit    106: 16-bit    108: 32-bit
+ *   10c: 32-bit branch back to 100, then falls through to 110. */
+static const struct { uint8_t type; uint32_t addr; } thumb_loop_refs[25] = {
+	{2, 0x100}, {0, 0x2000}, {2, 0x102}, {2, 0x106}, {2, 0x108}, {2, 0x10c},
+	{2, 0x100}, {0, 0x2004}, {2, 0x102}, {2, 0x106}, {2, 0x108}, {2, 0x10c},
+	{2, 0x100}, {0, 0x2008}, {2, 0x102}, {2, 0x106}, {2, 0x108}, {2, 0x10c},
+	{2, 0x100}, {0, 0x200c}, {2, 0x102}, {2, 0x106}, {2, 0x108}, {2, 0x10c},
+	{2, 0x110},
+};
+
+/* PDATS II version 2 of the loop from a writer begun with stride 4 and one
+ * size (20 bytes for 25 references).  Row: the reference (1-based). */
+static const struct table3_rec thumb_loop_pdats2[] = {
+	{1, 2, {0x20, 0x40}},       /* I +40 strides of 4 (from 0), count 0 */
+	{2, 3, {0xb0, 0x00, 0x20}}, /* R zone 0 +2000, count 0: 102 is not 104, the next at stride 4 */
+	{3, 3, {0x27, 0x00, 0x82}}, /* escape kind 7: mode stride 2, two sizes; tables cleared */
+	{3, 1, {0x00}},             /* I next: 100 + 2 (unknown size: the last learned, 2) */
+	{4, 1, {0x60}},             /* I other: 106, 102 being of the other size, 4 */
+	{5, 1, {0x60}},             /* I other: 108 (the last size was 4, 106 is 2) */
+	{6, 1, {0x60}},             /* I other: 10c */
+	{7, 2, {0x20, 0xfa}},       /* I -6 strides: 100; 10c's target is now 100, taken */
+	{8, 1, {0x8b}},             /* R zone 0 +4, count 3: 102 106 108 (sizes known) */
+	{12, 1, {0x01}},            /* I next, count 1: 10c, then 100 (10c's predicted successor) */
+	{14, 1, {0x8b}},            /* R +4, count 3 = 100's learned run, 5: 102 106 108 10c 100 */
+	{20, 1, {0x8a}},            /* R +4, count 2: the run is 4, short of the 5 predicted */
+	{23, 1, {0x01}},            /* I next, count 1: 108 10c */
+	{25, 1, {0x60}},            /* I other: 110, 10c's next instruction (taken last time) */
+};
+
+/* PDATS version 2 of the loop from a writer begun with one size (34
+ * bytes): the mode record at the first halfword step, then "+4" is the
+ * next instruction of either size once the sizes are learned. */
+static const struct table3_rec thumb_loop_pdats[] = {
+	{1, 3, {0x42, 0x00, 0x01}}, /* I +100 */
+	{2, 3, {0x40, 0x00, 0x20}}, /* R +2000 */
+	{3, 2, {0x27, 0x01}},       /* mode: instructions of two sizes */
+	{3, 2, {0x22, 0x02}},       /* I +2 (the size of 100 was unknown: guessed 4) */
+	{4, 2, {0x22, 0x04}},       /* I +4 */
+	{5, 2, {0x22, 0x02}},
+	{6, 2, {0x22, 0x04}},
+	{7, 2, {0x22, 0xf4}},       /* I -c */
+	{8, 2, {0x20, 0x04}},       /* R +4 */
+	{9, 2, {0x82, 0x03}},       /* I next, repeated 3 more times */
+	{13, 2, {0x22, 0xf4}},
+	{14, 2, {0x20, 0x04}},
+	{15, 2, {0x82, 0x03}},
+	{19, 2, {0x22, 0xf4}},
+	{20, 2, {0x20, 0x04}},
+	{21, 2, {0x82, 0x04}},      /* I next x5: 102 106 108 10c 110 */
 };
 
 #endif
