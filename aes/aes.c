@@ -99,8 +99,7 @@ int citcat_aes_writer_open(struct citcat_aes_writer **out, const char *path, con
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_AES_VERSION, meta, sizeof meta, 0);
 	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
 	if (rc)
-		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "cannot create %s: %s", path ? path : "(no path)",
-					  rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * ABI for the ARM Architecture", section 2): the capture picks the target
  * by it and refuses firmware built for the other one (TARGET-M7.md). */
 #include "elfprofile.h"
+#include "input.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -81,8 +82,8 @@ int cc_elf_arm_profile(const char *path)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	int fd;
+	if (cc_input_open_fd(path, CC_IN_FILE, &fd, NULL)) /* the input rules (common/input.h) */
 		return -1;
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	int prof = e ? 0 : -1;

@@ -3,6 +3,7 @@
  * decoder needs to stay exact (interrupts and external writes at their
  * instruction boundary, device reads, the register dump at P). */
 #include "lvt_tm.h"
+#include "container.h"
 #include "citcat_regs.h"
 #include "fa.h"
 
@@ -106,7 +107,7 @@ int lvt_tm_open(struct lvt_tm **out, const char *path, const struct citcat_targe
 	rc = citcat_lvt_writer_open(&tm->w, path, cfg, gran_shift);
 	if (rc) {
 		free(tm);
-		return citcat_errinfo_set(err, rc, UINT64_MAX, "%s: cannot create the LVT: %s", path, citcat_errstr(rc));
+		return citcat_errinfo_set(err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 	}
 	*out = tm;
 	return 0;
@@ -238,9 +239,10 @@ int lvt_tm_close(struct lvt_tm *tm, struct citcat_lvt_stats *stats, uint64_t *fi
 		*err = tm->err;
 		citcat_lvt_writer_abort(tm->w);
 	} else {
+		struct citcat_errinfo le = *citcat_lvt_writer_error(tm->w); /* an earlier write's failure */
 		rc = citcat_lvt_writer_close(tm->w);
 		if (rc)
-			citcat_errinfo_set(err, rc, UINT64_MAX, "%s: writing the LVT failed: %s", tm->path, citcat_errstr(rc));
+			citcat_errinfo_set(err, rc, UINT64_MAX, "%s", le.code && le.msg[0] ? le.msg : cc_writer_open_error()->msg);
 		struct stat sb;
 		if (!rc && file_bytes && strcmp(tm->path, "-") != 0 && stat(tm->path, &sb) == 0)
 			*file_bytes = (uint64_t)sb.st_size;

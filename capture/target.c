@@ -26,6 +26,8 @@
 #include "core.h"
 #include "replay_block.h"
 #include "image.h"
+#include "container.h"
+#include "input.h"
 #include "itrace.h"
 #include "target_int.h"
 #include "target_m7.h"
@@ -810,7 +812,7 @@ static inline void cblk_set(struct target *t, const struct rblk *b)
 	t->blk_next = 0;
 	t->blk_acc_left = 0;
 	t->blk_pos = t->blk_end = NULL;
-	if (b && b->sched_ok) {
+	if (b && b->sched_ok && b->nacc_total) { /* no schedule: NULL, never NULL + 0 (UB) */
 		t->blk_pos = b->sched;
 		t->blk_end = b->sched + b->nacc_total;
 	}
@@ -1153,23 +1155,17 @@ static int open_input(struct target *t, const char *path, FILE **f, const char *
 {
 	if (!path)
 		return 0;
-	/* "-" is standard input (a copy of the descriptor: closed with the run) */
-	if (strcmp(path, "-") == 0) {
-		int fd = dup(0);
-		*f = fd < 0 ? NULL : fdopen(fd, "rb");
-		if (!*f && fd >= 0)
-			close(fd);
-	} else {
-		*f = fopen(path, "rb");
+	/* the input rules (common/input.h): "-" is standard input, read as a
+	 * stream; a FIFO the user named is read as one */
+	struct citcat_errinfo e;
+	int fd, rc = cc_input_open_fd(path, CC_IN_STREAM_FD, &fd, &e);
+	if (!rc && !(*f = fdopen(fd, "rb"))) {
+		close(fd);
+		rc = citcat_errinfo_set(&e, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	}
-	struct stat st;
-	int e = !*f ? errno : fstat(fileno(*f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (e) { /* a directory opens, then reads as empty: refuse it */
-		if (*f)
-			fclose(*f);
-		*f = NULL;
-		return citcat_errinfo_set(t->err, CITCAT_ERR_IO, UINT64_MAX, "%s: cannot open %s: %s", path, what,
-					  strerror(e));
+	if (rc) { /* the input layer's "cannot open: REASON" said the capture's way */
+		const char *why = strncmp(e.msg, "cannot open: ", 13) == 0 || strncmp(e.msg, "cannot read: ", 13) == 0 ? e.msg + 13 : e.msg;
+		return citcat_errinfo_set(t->err, rc, UINT64_MAX, "%s: cannot open %s: %s", path, what, why);
 	}
 	return 0;
 }
@@ -1328,7 +1324,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 		if (cfg->daf_path &&
 		    (rc = citcat_daf_writer_open_isa(&t->daf, cfg->daf_path, cfg->daf_raw ? CITCAT_DAF_RAW : CITCAT_DAF_DIFF, m7))) {
-			fail(t, rc, "%s: cannot create the DAF trace: %s", cfg->daf_path, citcat_errstr(rc));
+			fail(t, rc, "%s", cc_writer_open_error()->msg);
 			goto out;
 		}
 		struct core_hooks hooks = {hook_code, hook_mem,
@@ -1472,10 +1468,11 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 	}
 	if (t->daf) {
+		struct citcat_errinfo de = *citcat_daf_writer_error(t->daf); /* an earlier write's failure */
 		rc = citcat_daf_writer_close(t->daf);
 		t->daf = NULL;
 		if (rc) {
-			fail(t, rc, "%s: writing the DAF trace failed", cfg->daf_path);
+			fail(t, rc, "%s", de.code && de.msg[0] ? de.msg : cc_writer_open_error()->msg);
 			goto out;
 		}
 	}

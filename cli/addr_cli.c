@@ -139,7 +139,7 @@ static void src_close(struct ref_source *s)
 /* One conversion pass.  Returns EXIT_OK, EXIT_USAGE, or -1 when the output
  * needs 64-bit addresses (nothing printed, nothing left behind). */
 static int convert_pass(const char *in, const char *from, const char *out, const struct citcat_addr_config *cfg,
-			int uncached)
+			int uncached, int warn)
 {
 	struct ref_source s;
 	/* DMA transfers go to xdin only, the format with sizes that Dinero IV
@@ -202,7 +202,7 @@ static int convert_pass(const char *in, const char *from, const char *out, const
 		return rc;
 	}
 	citcat_addr_writer_close(w);
-	if (dropped) /* a cache simulator fed this misses what the DMA engine did to the caches */
+	if (dropped && warn) /* a cache simulator fed this misses what the DMA engine did to the caches */
 		fprintf(stderr,
 			"citcat convert: warning: %s leaves out the %llu DMA transfers (%llu bytes) of %s: %s cannot "
 			"say that a DMA engine wrote memory, so a cache simulator fed it (Dinero IV) keeps lines the "
@@ -221,11 +221,11 @@ int addr_convert(const char *in, const char *from, const char *out, const char *
 		return cli_fail("conversion from %s to %s is not available", from, to);
 	struct citcat_addr_config cfg = {sizeof cfg, tf, 32, 4, 0, 0, 0};
 	cfg.lz4 = cli_out_wrap(out, o ? o->lz4 : -1);
-	int uncached = o && o->uncached;
-	int rc = convert_pass(in, from, out, &cfg, uncached);
+	int uncached = o && o->uncached, warn = !(o && o->scratch);
+	int rc = convert_pass(in, from, out, &cfg, uncached, warn);
 	if (rc == -1) { /* an address above 4 GiB: redo as the 64-bit variant */
 		cfg.addr_bits = 64;
-		rc = convert_pass(in, from, out, &cfg, uncached);
+		rc = convert_pass(in, from, out, &cfg, uncached, warn);
 	}
 	return rc < 0 ? EXIT_USAGE : rc;
 }

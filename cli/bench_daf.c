@@ -118,6 +118,7 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 	struct citcat_daf_decoder *d = NULL;
 	struct sdclsp_encoder *e = NULL;
 	FILE *af = NULL;
+	struct cc_outfile *afo = NULL;
 	int rc = 0, status = 0;
 	if (!b || !rec || !erec) {
 		status = cli_fail("out of memory");
@@ -155,8 +156,8 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 			goto out;
 		}
 	}
-	if (!(af = fopen(addr_path, "wb"))) {
-		status = cli_fail("%s: cannot create", addr_path);
+	if (!(af = cli_scratch_open(addr_path, &afo))) {
+		status = EXIT_USAGE;
 		goto out;
 	}
 	uint32_t prev = 0;
@@ -225,7 +226,11 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 		status = cli_fail("%s: writing failed", daf_path);
 		goto out;
 	}
-	fclose(af);
+	if (cli_scratch_close(af, afo)) {
+		af = NULL;
+		status = cli_fail("%s: write failed", addr_path);
+		goto out;
+	}
 	af = NULL;
 	r->gzip_bytes = (uint64_t)cli_compressed_size("gzip -1 -c", addr_path);
 	remove(addr_path);
@@ -298,7 +303,7 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 		status = cli_errinfo(daf_path, citcat_daf_decoder_error(d));
 out:
 	if (af) {
-		fclose(af);
+		cli_scratch_close(af, afo);
 		remove(addr_path);
 	}
 	citcat_daf_writer_abort(wr);

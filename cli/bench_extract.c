@@ -35,12 +35,7 @@ static void discard(void *ctx, uint8_t b) {}
 
 static uint64_t fsize(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fclose(f);
+	long long n = cli_file_bytes(path);
 	return n > 0 ? (uint64_t)n : 0;
 }
 

@@ -16,7 +16,20 @@
 #define EXIT_ABNORMAL 3 /* capture: the target stopped abnormally (fault, WFI deadlock, interrupted); valid trace */
 
 /* ---- utilities (util.c) ---- */
-/* Prints "citcat: PATH: offset N: message" for an error from the library. */
+/* -q/--quiet was given (main.c takes it from every command's arguments). */
+extern int cli_quiet;
+/* Prints "citcat CMD: message" on standard error unless -q: summaries and
+ * other chatter, never errors or warnings. */
+void cli_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* S escaped for a terminal (common/escape.h, CC_ESC_TEXT) into OUT (N
+ * bytes); returns OUT.  For names that come from files or the user. */
+const char *cli_escape_text(const char *s, char *out, size_t n);
+/* Prints S escaped as the inside of a JSON string (valid UTF-8 always) or
+ * as one CSV field (RFC 4180, formula-safe) on F. */
+void cli_put_json(FILE *f, const char *s);
+void cli_put_csv(FILE *f, const char *s);
+/* Prints "citcat: PATH: offset N: message" for an error from the library
+ * (path and message escaped for the terminal). */
 int cli_errinfo(const char *path, const struct citcat_errinfo *e);
 /* Prints "citcat: message" and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -49,9 +62,24 @@ long cli_read_head(const char *path, uint8_t *buf, size_t n);
  * 1 (output); outputs that do not exist yet and character devices (they
  * store nothing) cannot clash. */
 int cli_check_distinct(const char *const *in, size_t nin, const char *const *out, size_t nout);
+/* Makes standard output a stream that remembers why a write failed (main
+ * calls it first), for cli_close_stdout's message. */
+void cli_watch_stdout(void);
 /* Flushes and closes standard output at exit: returns STATUS, or
  * EXIT_USAGE with a message when STATUS is 0 and a write failed. */
 int cli_close_stdout(int status);
+/* The size in bytes of the input PATH, for info's "file bytes": a regular
+ * file's size; for "-", standard input's (common/input.h,
+ * cc_input_stdin_bytes: call it after the reader reached the end); -1
+ * when unknown (a FIFO, a device). */
+long long cli_file_bytes(const char *path);
+/* A scratch file a benchmark writes and removes itself, through an
+ * outfile like every output (not fsync'ed): a stdio stream on PATH, or
+ * NULL with the reason printed.  cli_scratch_close commits it (0) or
+ * removes it after a write error (-1); NULL F: nothing to do. */
+struct cc_outfile;
+FILE *cli_scratch_open(const char *path, struct cc_outfile **o);
+int cli_scratch_close(FILE *f, struct cc_outfile *o);
 /* Suffix test, case-sensitive. */
 int cli_has_suffix(const char *s, const char *suf);
 /* The built example firmware the benchmarks default to (CITCAT_EXAMPLES_DIR,
@@ -61,7 +89,12 @@ size_t cli_default_examples(const char **files, size_t max, int with_long);
 /* Bytes CMD (a shell filter such as "xz -9 -c") makes of PATH, or -1. */
 long cli_compressed_size(const char *cmd, const char *path);
 /* Catches SIGINT/SIGTERM/SIGHUP so long commands stop cleanly (removing
- * partial output); cli_interrupted() tells whether one arrived. */
+ * partial output): the handler raises the process's stop flag
+ * (common/stop.h), which the library's long loops and every read poll;
+ * cli_interrupted() tells whether one arrived.  The handler is installed
+ * without SA_RESTART, so a read blocked on a pipe or a FIFO returns at
+ * once.  A second signal exits at once with status 130, temporary outputs
+ * removed. */
 void cli_catch_signals(void);
 int cli_interrupted(void);
 /* Monotonic seconds. */
@@ -95,6 +128,7 @@ struct convert_opts {
 	int lz4;           /* --lz4: wrap the output in an LZ4 frame (-1: by suffix) */
 	const char *daf;   /* --daf: data-address filtering trace to replay over the flow IN */
 	int uncached;      /* --uncached: itrace -> address trace keeps device accesses */
+	int scratch;       /* OUT is another command's temporary file (report): no warning naming it */
 	/* --to text only (convert_text.c): symbols and which part to list */
 	const char *elf;            /* --elf FW.elf: function+offset and file:line lines */
 	const char *function;       /* --function NAME: only instructions inside it (needs --elf) */

@@ -358,6 +358,7 @@ int cmd_capture(int argc, char **argv)
 		   : stdout;
 	struct cc_outfile *uo = NULL;
 	struct citcat_errinfo err;
+	cc_outfile_commit_on_stop(1); /* interrupted, the outputs are valid up to there (exit status 3) */
 	if (uart_out && cc_outfile_open(&uo, uart_out, 0, &err))
 		return cli_errinfo(uart_out, &err);
 	struct cli_progress pr;
@@ -380,6 +381,9 @@ int cmd_capture(int argc, char **argv)
 	if (!res.traced)
 		fprintf(stderr, "citcat capture: warning: the firmware never reached a trace start point "
 				"(no CITCAT driver call); the CAT holds no traced interval\n");
+	if (res.blk_blocks && getenv("CITCAT_VERBOSE")) /* the engine's internals: not for normal output */
+		fprintf(stderr, "citcat capture: block engine: %llu blocks without the code hook; %s at the stop\n",
+			(unsigned long long)res.blk_blocks, res.blk_free_at_stop ? "taking blocks" : "backed off");
 	if (!quiet) {
 		static const char *const why[] = {"exit", "trace stop", "instruction limit", "fault", "WFI deadlock",
 						  "interrupt"};
@@ -389,9 +393,6 @@ int cmd_capture(int argc, char **argv)
 			why[res.stop], (unsigned long long)res.insns, (unsigned long long)res.traced_insns,
 			(unsigned long long)res.cycles, res.exit_code, (unsigned long long)res.cat_bytes,
 			res.traced_insns ? (double)res.cat_bytes / (double)res.traced_insns : 0.0, res.seconds);
-		if (res.blk_blocks)
-			fprintf(stderr, "citcat capture: block engine: %llu blocks without the code hook; %s at the stop\n",
-				(unsigned long long)res.blk_blocks, res.blk_free_at_stop ? "taking blocks" : "backed off");
 		if (c.lvt_path)
 			fprintf(stderr, "citcat capture: LVT %llu bytes; %llu loads, first-access hit rate %.4f (of cached loads), %.3f bits/instruction\n",
 				(unsigned long long)res.lvt_bytes, (unsigned long long)res.lvt.loads,

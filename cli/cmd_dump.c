@@ -61,7 +61,23 @@ static void where(const struct printer *p, const struct citcat_dump_rec *r, char
 	}
 }
 
-static void put_field(const struct citcat_dump_field *f, int quote)
+/* A string made from a file's contents (a symbol name, a source path):
+ * escaped for the style (common/escape.h), so that no name can forge a
+ * JSON record, shift a CSV column, start a spreadsheet formula or move the
+ * terminal's cursor. */
+static void put_str(enum style style, const char *s)
+{
+	if (style == JSON)
+		cli_put_json(stdout, s);
+	else if (style == CSV)
+		cli_put_csv(stdout, s);
+	else {
+		char esc[1024];
+		fputs(cli_escape_text(s, esc, sizeof esc), stdout);
+	}
+}
+
+static void put_field(const struct citcat_dump_field *f, int quote, enum style style)
 {
 	const char *q = quote ? "\"" : "";
 	switch (f->type) {
@@ -72,7 +88,9 @@ static void put_field(const struct citcat_dump_field *f, int quote)
 		printf("%s0x%0*llx%s", q, f->width, (unsigned long long)f->u, q);
 		break;
 	case CITCAT_DUMP_STR:
-		printf("%s%s%s", q, f->s, q);
+		fputs(q, stdout);
+		put_str(style, f->s);
+		fputs(q, stdout);
 		break;
 	default:
 		fputs(q, stdout);
@@ -104,12 +122,16 @@ static int p_record(void *ctx, const struct citcat_dump_rec *r)
 		printf("%llu %s", (unsigned long long)r->rec, r->kind);
 		for (size_t i = 0; i < r->n; i++) {
 			printf(" %s=", p->sc->cols[r->f[i].col]);
-			put_field(&r->f[i], 0);
+			put_field(&r->f[i], 0, p->style);
 		}
-		if (p->syms && func[0])
-			printf(" func=%s", func);
-		if (p->syms && src[0])
-			printf(" src=%s", src);
+		if (p->syms && func[0]) {
+			fputs(" func=", stdout);
+			put_str(TEXT, func);
+		}
+		if (p->syms && src[0]) {
+			fputs(" src=", stdout);
+			put_str(TEXT, src);
+		}
 		break;
 	case CSV: {
 		printf("%llu,%s", (unsigned long long)r->rec, r->kind);
@@ -117,22 +139,32 @@ static int p_record(void *ctx, const struct citcat_dump_rec *r)
 		for (size_t c = 2; c < p->sc->ncols; c++) {
 			putchar(',');
 			if (k < r->n && r->f[k].col == c)
-				put_field(&r->f[k++], 0);
+				put_field(&r->f[k++], 0, p->style);
 		}
-		if (p->syms)
-			printf(",%s,%s", func, src);
+		if (p->syms) {
+			putchar(',');
+			put_str(CSV, func);
+			putchar(',');
+			put_str(CSV, src);
+		}
 		break;
 	}
 	case JSON:
 		printf("{\"rec\": %llu, \"kind\": \"%s\"", (unsigned long long)r->rec, r->kind);
 		for (size_t i = 0; i < r->n; i++) {
 			printf(", \"%s\": ", p->sc->cols[r->f[i].col]);
-			put_field(&r->f[i], r->f[i].type != CITCAT_DUMP_UINT);
+			put_field(&r->f[i], r->f[i].type != CITCAT_DUMP_UINT, p->style);
 		}
-		if (p->syms && func[0])
-			printf(", \"func\": \"%s\"", func);
-		if (p->syms && src[0])
-			printf(", \"src\": \"%s\"", src);
+		if (p->syms && func[0]) {
+			fputs(", \"func\": \"", stdout);
+			put_str(JSON, func);
+			putchar('"');
+		}
+		if (p->syms && src[0]) {
+			fputs(", \"src\": \"", stdout);
+			put_str(JSON, src);
+			putchar('"');
+		}
 		putchar('}');
 		break;
 	}
@@ -242,7 +274,7 @@ int cmd_dump(int argc, char **argv)
 	if (rc == CITCAT_ERR_INTERRUPTED)
 		return cli_fail("dump: interrupted");
 	if (rc == CITCAT_ERR_IO && !err.code)
-		return cli_fail("dump: writing standard output failed");
+		return EXIT_USAGE; /* standard output failed: cli_close_stdout says why */
 	if (rc < 0) {
 		if (!err.code)
 			citcat_errinfo_set(&err, rc, UINT64_MAX, "%s", citcat_errstr(rc));

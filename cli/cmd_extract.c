@@ -40,8 +40,6 @@ static int parse_io(const char *cmd, const char *help, int argc, char **argv, co
 	}
 	if (!*in || !*out)
 		return cli_usage_error(cmd, "need RUN.cat and -o OUT");
-	if (strcmp(*in, "-") == 0)
-		return cli_usage_error(cmd, "the CAT must be a file (it is read twice), not standard input");
 	return cli_check_distinct(in, 1, out, 1);
 }
 
@@ -72,7 +70,8 @@ int cmd_ims(int argc, char **argv)
 	if (rc)
 		return cli_errinfo(in, &err);
 	if (!seg) { /* every segment, with an index when more than one (common/SEGIDX.md) */
-		fprintf(stderr, "citcat ims: %llu segment%s, %llu lines filled\n", (unsigned long long)nseg,
+		if (!cli_quiet)
+			fprintf(stderr, "citcat ims: %llu segment%s, %llu lines filled\n", (unsigned long long)nseg,
 			nseg == 1 ? "" : "s", (unsigned long long)st.lines_filled);
 		return EXIT_OK;
 	}
@@ -81,7 +80,8 @@ int cmd_ims(int argc, char **argv)
 	citcat_ims_fini(&ims);
 	if (rc)
 		return cli_errinfo(out, &err);
-	fprintf(stderr, "citcat ims: %llu memory bytes in %llu lines, %d registers, start 0x%08x, %llu instructions\n",
+	if (!cli_quiet)
+		fprintf(stderr, "citcat ims: %llu memory bytes in %llu lines, %d registers, start 0x%08x, %llu instructions\n",
 		(unsigned long long)bytes, (unsigned long long)st.lines_filled, citcat_ims_nslots(ims.cfg.isa), ims.id.start_pc,
 		(unsigned long long)ims.id.insns);
 	return EXIT_OK;
@@ -113,8 +113,10 @@ int cmd_aes(int argc, char **argv)
 	if (rc)
 		return cli_errinfo(in, &err);
 	if (nseg > 1)
-		fprintf(stderr, "citcat aes: %llu segments\n", (unsigned long long)nseg);
-	fprintf(stderr, "citcat aes: %llu interrupts, %llu DMA transfers (%llu bytes), %llu inputs, %llu outputs, %llu counter reads\n",
+		if (!cli_quiet)
+			fprintf(stderr, "citcat aes: %llu segments\n", (unsigned long long)nseg);
+	if (!cli_quiet)
+		fprintf(stderr, "citcat aes: %llu interrupts, %llu DMA transfers (%llu bytes), %llu inputs, %llu outputs, %llu counter reads\n",
 		(unsigned long long)st.records[CITCAT_AES_IRQ], (unsigned long long)st.records[CITCAT_AES_DMA],
 		(unsigned long long)st.dma_bytes, (unsigned long long)st.records[CITCAT_AES_INPUT],
 		(unsigned long long)st.records[CITCAT_AES_OUTPUT], (unsigned long long)st.records[CITCAT_AES_COUNTER]);
@@ -133,16 +135,7 @@ static const char *const m7_slot_names[M7_CKPT_SLOTS] = {
 	"msp", "psp", "primask", "basepri", "faultmask", "control", "vtor", "aircr", "ccr", "shcsr", "shpr1", "shpr2",
 	"shpr3", "iabr0", "ipr0", "ipr1", "ipr2", "ipr3", "ipr4", "ipr5", "ipr6", "ipr7"};
 
-static long file_size(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fclose(f);
-	return n;
-}
+static long file_size(const char *path) { return (long)cli_file_bytes(path); }
 
 /* info on an IMS or AES segment bundle (common/SEGIDX.md): each segment's
  * start point, length and trace id, read through the index. */

@@ -87,13 +87,7 @@ int itrace_info(const char *path, int json)
 		return EXIT_USAGE;
 	}
 	citcat_itrace_reader_close(r);
-	FILE *f = fopen(path, "rb");
-	long size = -1;
-	if (f) {
-		fseek(f, 0, SEEK_END);
-		size = ftell(f);
-		fclose(f);
-	}
+	long size = (long)cli_file_bytes(path);
 	if (json) {
 		printf("{\"kind\": \"itrace\", \"version\": %d, \"isa\": \"%s\", \"instructions\": %llu, \"interrupts\": %llu, "
 		       "\"reads\": %llu, \"writes\": %llu, \"uncached_accesses\": %llu, \"dma_transfers\": %llu, "

@@ -162,7 +162,7 @@ int cmd_profile(int argc, char **argv)
 	}
 	uint64_t tot[CITCAT_PROF_EVENTS];
 	citcat_profile_totals(pc.p, tot);
-	fprintf(stderr, "citcat profile: %llu instructions, %llu I-cache and %llu D-cache fills; %s written in %.2f s\n",
+	cli_note("profile", "%llu instructions, %llu I-cache and %llu D-cache fills; %s written in %.2f s",
 		(unsigned long long)tot[CITCAT_PROF_IR], (unsigned long long)tot[CITCAT_PROF_I1MR],
 		(unsigned long long)(tot[CITCAT_PROF_D1MR] + tot[CITCAT_PROF_D1MW]), out, cli_now() - t0);
 	status = EXIT_OK;

@@ -1073,7 +1073,7 @@ int cmd_report(int argc, char **argv)
 	dens[nd++] = (struct density){"AES", aes_b};
 	dens[nd++] = (struct density){"IMS+AES", ims_b + aes_b};
 	if (itrace) {
-		struct convert_opts co = {.lz4 = 1};
+		struct convert_opts co = {.lz4 = 1, .scratch = 1}; /* its DMA warning would name a temporary file */
 		dens[nd++] = (struct density){"itrace", file_bytes(itrace)};
 		if (addr_convert(itrace, "itrace", p2_path, "pdats2", &co) == 0)
 			dens[nd++] = (struct density){"PDATS II (LZ4)", file_bytes(p2_path)};
@@ -1085,7 +1085,7 @@ int cmd_report(int argc, char **argv)
 	if (r.have_stop && r.stop.line >= CITCAT_STOP_LIMIT)
 		tail_text = tail_listing(&r, tail_path);
 	status = emit(out, csv, &r, cat, elf, dens, nd, tail_text);
-	if (!status)
+	if (!status && !cli_quiet)
 		fprintf(stderr, "citcat report: %llu instructions in %u buckets, %s written in %.2f s\n",
 			(unsigned long long)r.insn, r.nb, out, cli_now() - t0);
 done:

@@ -4,6 +4,7 @@
  * CAT); merge joins the segments' itraces into the serial one. */
 #include "cli.h"
 #include "outfile.h"
+#include "input.h"
 #include "itrace_merge.h"
 
 #include <citcat/cat.h>
@@ -16,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char plan_help[] =
@@ -189,13 +191,24 @@ static int cat_line(char *line, size_t cap, uint64_t k, const char *qs, const st
 			(unsigned long long)k, qc, qs);
 }
 
+/* Whether PATH can be written into a job line: a regular file (the jobs
+ * read it again, later, elsewhere), not "-" or a FIFO. */
+static int plan_file(const char *path)
+{
+	struct stat st;
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* plan RUN.ims RUN.aes: one replay --segment K line per segment of the
  * bundles (common/SEGIDX.md), each opening its segment through the index. */
 static int plan_bundles(const char *ims, const char *aes, const char *verify, const char *out, const char *prefix,
 			const char *tool)
 {
-	if (strcmp(ims, "-") == 0 || strcmp(aes, "-") == 0 || (verify && strcmp(verify, "-") == 0))
-		return cli_usage_error("plan", "the inputs must be files (every job reads them), not standard input");
+	const char *files[] = {ims, aes, verify};
+	for (int k = 0; k < 3; k++)
+		if (files[k] && !plan_file(files[k]))
+			return cli_usage_error("plan", "%s: the inputs must be regular files (every job reads them again), not "
+						       "standard input or a FIFO", files[k]);
 	const char *ins[] = {ims, aes, verify};
 	if (cli_check_distinct(ins, verify ? 3 : 2, &out, 1))
 		return EXIT_USAGE;
@@ -213,7 +226,8 @@ static int plan_bundles(const char *ims, const char *aes, const char *verify, co
 	struct plan_quoted q = {qt, qi, qa, qv};
 	if ((rc = write_plan(out, stem, n, bundles_line, &q)))
 		return rc;
-	fprintf(stderr, "citcat plan: %llu segment%s; then citcat merge %s.*.itrace -o OUT.itrace\n", (unsigned long long)n,
+	if (!cli_quiet)
+		fprintf(stderr, "citcat plan: %llu segment%s; then citcat merge %s.*.itrace -o OUT.itrace\n", (unsigned long long)n,
 		n == 1 ? "" : "s", stem);
 	return EXIT_OK;
 }
@@ -250,8 +264,9 @@ int cmd_plan(int argc, char **argv)
 		return plan_bundles(cat, aes, verify, out, prefix, tool);
 	if (verify)
 		return cli_usage_error("plan", "--verify goes with RUN.ims RUN.aes (the RUN.cat form verifies against RUN.cat)");
-	if (strcmp(cat, "-") == 0)
-		return cli_usage_error("plan", "the CAT must be a file (every job reads it), not standard input");
+	if (!plan_file(cat))
+		return cli_usage_error("plan", "%s: the CAT must be a regular file (every job reads it again), not standard "
+					       "input or a FIFO", cat);
 	if (cli_check_distinct(&cat, 1, &out, 1))
 		return EXIT_USAGE;
 	char stem[4096];
@@ -267,7 +282,8 @@ int cmd_plan(int argc, char **argv)
 	struct plan_quoted q = {qt, qc, NULL, NULL};
 	if ((rc = write_plan(out, stem, n, cat_line, &q)))
 		return rc;
-	fprintf(stderr, "citcat plan: %llu segment%s\n", (unsigned long long)n, n == 1 ? "" : "s");
+	if (!cli_quiet)
+		fprintf(stderr, "citcat plan: %llu segment%s\n", (unsigned long long)n, n == 1 ? "" : "s");
 	return EXIT_OK;
 }
 
@@ -338,7 +354,8 @@ int cmd_merge(int argc, char **argv)
 	int rc = merge_check(in, nin, out, &nrec, check);
 	free(in);
 	if (rc == EXIT_OK)
-		fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin,
+		if (!cli_quiet)
+			fprintf(stderr, "citcat merge: %llu records from %d segment%s\n", (unsigned long long)nrec, nin,
 			nin == 1 ? "" : "s");
 	return rc;
 }
@@ -425,29 +442,40 @@ static void *seg_worker(void *arg)
  * with the first differing offset reported. */
 static int same_bytes(const char *a, const char *b)
 {
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	if (!fa || !fb) {
-		fprintf(stderr, "citcat: cannot open %s\n", fa ? b : a);
-		if (fa)
-			fclose(fa);
-		if (fb)
-			fclose(fb);
-		return EXIT_USAGE;
+	struct cc_input *fa = NULL, *fb = NULL;
+	struct citcat_errinfo e;
+	if (cc_input_open_flags(&fa, a, CC_IN_RAW, &e) || cc_input_open_flags(&fb, b, CC_IN_RAW, &e)) {
+		int rc = cli_errinfo(fa ? b : a, &e);
+		cc_input_close(fa);
+		return rc;
 	}
+	static uint8_t ba[1 << 16], bb[1 << 16];
 	uint64_t off = 0;
-	int ca, cb;
-	do {
-		ca = getc(fa);
-		cb = getc(fb);
-		off++;
-	} while (ca == cb && ca != EOF);
-	fclose(fa);
-	fclose(fb);
-	if (ca == cb)
-		return 0;
-	fprintf(stderr, "citcat replay: the merged instruction trace differs from the oracle %s at byte %llu%s\n", b,
-		(unsigned long long)off - 1, ca == EOF || cb == EOF ? " (one ends there)" : "");
-	return EXIT_CHECK;
+	long na, nb;
+	int status = 0;
+	for (;;) {
+		na = cc_input_read(fa, ba, sizeof ba);
+		nb = cc_input_read(fb, bb, sizeof bb);
+		if (na < 0 || nb < 0) {
+			status = cli_errinfo(na < 0 ? a : b, cc_input_error(na < 0 ? fa : fb));
+			break;
+		}
+		long n = na < nb ? na : nb, i = 0;
+		while (i < n && ba[i] == bb[i])
+			i++;
+		if (i < n || na != nb) {
+			fprintf(stderr, "citcat replay: the merged instruction trace differs from the oracle %s at byte %llu%s\n",
+				b, (unsigned long long)(off + (uint64_t)i), i == n ? " (one ends there)" : "");
+			status = EXIT_CHECK;
+			break;
+		}
+		if (!na)
+			break;
+		off += (uint64_t)na;
+	}
+	cc_input_close(fa);
+	cc_input_close(fb);
+	return status;
 }
 
 int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, unsigned engine, int quiet)

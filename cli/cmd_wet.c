@@ -3,6 +3,9 @@
  * VALUE per access; one INDEX per line for slices) are for scripts. */
 #include "cli.h"
 #include "wet.h"
+#include "outfile.h"
+
+#include <errno.h>
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -153,7 +156,7 @@ static int cmd_wet_build(int argc, char **argv)
 		       res.regvals, res.tuples, res.groups, res.dep_labels, res.acc_tier1[0], res.acc_tier1[1]);
 		print_sizes(stdout, res.stream, res.insns, 1);
 		printf("}\n");
-	} else {
+	} else if (!cli_quiet) {
 		fprintf(stderr,
 			"citcat wet: %" PRIu64 " instructions, %" PRIu64 " interrupts, %" PRIu64 " node executions of %" PRIu64
 			" nodes, %" PRIu64 " data dependences (%" PRIu64 " local, unlabelled; the rest under %" PRIu64 " shared labels), %" PRIu64
@@ -171,6 +174,7 @@ struct qctx {
 	uint32_t pc;
 	uint64_t n;
 	FILE *tmp; /* backward slice: indices, descending */
+	int tmp_failed; /* errno of a failed write to TMP */
 };
 
 static int cf_cb(void *ctx, const struct citcat_wet_insn *in)
@@ -225,8 +229,12 @@ static int slice_cb(void *ctx, const struct citcat_wet_insn *in)
 			fprintf(q->out, "], \"ctrl\": null}");
 		return 0;
 	}
-	if (q->tmp)
-		return fwrite(&in->index, sizeof in->index, 1, q->tmp) == 1 ? 0 : CITCAT_ERR_IO;
+	if (q->tmp) {
+		if (fwrite(&in->index, sizeof in->index, 1, q->tmp) == 1)
+			return 0;
+		q->tmp_failed = errno ? errno : EIO;
+		return CITCAT_ERR_IO;
+	}
 	fprintf(q->out, "%" PRIu64 "\n", in->index);
 	return 0;
 }
@@ -309,10 +317,18 @@ static int cmd_wet_query(int argc, char **argv)
 		citcat_wet_close(w);
 		return e;
 	}
+	/* the answer goes through an outfile (common/outfile.h): never over
+	 * the WET or another input, complete or not at all */
 	FILE *out = stdout;
-	if (out_path && strcmp(out_path, "-") && !(out = fopen(out_path, "w"))) {
+	struct cc_outfile *of = NULL;
+	struct citcat_errinfo oerr = {0};
+	if (out_path && strcmp(out_path, "-") &&
+	    (cc_outfile_open(&of, out_path, 0, &oerr) || !(out = cc_outfile_stream(of)))) {
+		if (of)
+			citcat_errinfo_set(&oerr, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		cc_outfile_abort(of);
 		citcat_wet_close(w);
-		return cli_fail("%s: cannot create", out_path);
+		return cli_errinfo(out_path, &oerr);
 	}
 	static char obuf[1 << 16];
 	setvbuf(out, obuf, _IOFBF, sizeof obuf);
@@ -354,8 +370,10 @@ static int cmd_wet_query(int argc, char **argv)
 					     .progress = seg_progress, .progress_ctx = &pr};
 		rc = citcat_wet_walk(w, &wk);
 	} else {
-		if (query == 4 && !json && !(q.tmp = tmpfile()))
+		if (query == 4 && !json && !(q.tmp = tmpfile())) {
+			q.tmp_failed = errno;
 			rc = CITCAT_ERR_IO;
+		}
 		if (!rc)
 			rc = citcat_wet_slice(w, index, query == 5, slice_cb, &q, seg_progress, &pr);
 		if (!rc && q.tmp && print_reversed(q.tmp, out, q.n))
@@ -367,20 +385,24 @@ static int cmd_wet_query(int argc, char **argv)
 		fprintf(out, "]}\n");
 	cli_progress_done(&pr);
 	double dt = cli_now() - t0;
-	int werr = fflush(out) != 0 || ferror(out);
+	int werr = fflush(out) != 0 || ferror(out), e = errno;
 	if (out != stdout)
 		werr |= fclose(out) != 0;
 	int ret = EXIT_OK;
-	if (rc == CITCAT_ERR_IO && !citcat_wet_error(w)->code) {
-		ret = cli_fail("writing the answer failed");
-	} else if (rc) {
+	if (rc == CITCAT_ERR_IO && !citcat_wet_error(w)->code)
+		ret = cli_fail("%s: writing the answer failed: %s", q.tmp_failed ? "a temporary file" : out_path ? out_path : "standard output",
+			       strerror(q.tmp_failed ? q.tmp_failed : e));
+	else if (rc)
 		ret = cli_errinfo(path, citcat_wet_error(w));
-	} else if (werr) {
-		ret = cli_fail("%s: write failed", out_path ? out_path : "standard output");
-	} else if (query < 6) {
-		fprintf(stderr, "citcat wet query: %" PRIu64 " %s in %.3f s\n", q.n,
-			query == 1 ? "PCs" : query <= 3 ? "accesses" : "instances", dt);
-	}
+	else if (werr && !of)
+		ret = cli_fail("writing standard output failed: %s", strerror(e));
+	if (of && ret == EXIT_OK && cc_outfile_commit(of, &oerr))
+		ret = cli_errinfo(out_path, &oerr);
+	else if (of && ret != EXIT_OK)
+		cc_outfile_abort(of);
+	if (ret == EXIT_OK && query < 6)
+		cli_note("wet query", "%" PRIu64 " %s in %.3f s", q.n, query == 1 ? "PCs" : query <= 3 ? "accesses" : "instances",
+			 dt);
 	citcat_wet_close(w);
 	return ret;
 }

@@ -4,6 +4,7 @@
  * paper).  Format and RVU work is in formats/daf.h. */
 #include "addr.h"
 #include "cli.h"
+#include "citcat_m7_regs.h"
 #include "formats_cli.h"
 #include "daf.h"
 #include "image.h"
@@ -23,7 +24,24 @@ struct flow {
 	struct citcat_image *img;
 	struct citcat_ims ims;
 	int entries; /* the DAF is the Cortex-M7's: hand out the itrace's entry records */
+	/* which data accesses are uncached (device registers), as the itrace
+	 * marks them: over an SDC-LSP flow, by address from the run's
+	 * configuration (the IMS's, else the target's defaults) */
+	uint32_t dev_base, dev_size;
+	int keep_uncached; /* --uncached */
 };
+
+/* Marks R's accesses uncached as TRUTH's (an itrace record with the same
+ * accesses), else by address: the device window, and the Cortex-M7's
+ * system control space (capture/TARGET-M7.md). */
+static void mark_uncached(const struct flow *f, struct citcat_itrace_rec *r, const struct citcat_itrace_rec *truth)
+{
+	for (uint32_t i = 0; i < r->n_acc; i++) {
+		uint32_t a = (uint32_t)r->acc[i].addr;
+		r->acc[i].uncached = truth && i < truth->n_acc ? truth->acc[i].uncached
+				     : a - f->dev_base < f->dev_size || (f->entries && a - CITCAT_M7_SCS_BASE < CITCAT_M7_SCS_SIZE);
+	}
+}
 
 /* 1 with PC, WORD, SIZE and THUMB (the state), 0 at the end, or an exit
  * status (already printed). */
@@ -71,7 +89,13 @@ static int flow_open(struct flow *f, const char *in, const char *from, const str
 {
 	memset(f, 0, sizeof *f);
 	f->path = in;
+	f->keep_uncached = o->uncached;
+	f->dev_base = CITCAT_DEV_BASE;
+	f->dev_size = CITCAT_DEV_SIZE;
 	if (strcmp(from, "itrace") == 0) {
+		if (o->image) /* it would be ignored: say so rather than accept anything */
+			return cli_usage_error("convert", "--image goes with an SDC-LSP flow, which it decodes; the itrace %s "
+							  "holds every instruction word itself: leave --image out", in);
 		if (!(f->rec = malloc(sizeof *f->rec)))
 			return cli_fail("out of memory");
 		if (citcat_itrace_reader_open(&f->it, in) < 0)
@@ -86,6 +110,10 @@ static int flow_open(struct flow *f, const char *in, const char *from, const str
 	int rc = sdclsp_load_image(o->image, &f->img, &f->ims);
 	if (rc)
 		return rc;
+	if (f->ims.memory) { /* an IMS: the run's own device window */
+		f->dev_base = f->ims.cfg.dev_base;
+		f->dev_size = f->ims.cfg.dev_size;
+	}
 	if (sdclsp_decoder_open(&f->sd, in, f->img) < 0)
 		return cli_errinfo(in, sdclsp_decoder_error(f->sd));
 	return 0;
@@ -112,10 +140,13 @@ static void print_accesses(const char *what, const struct citcat_itrace_rec *r)
 	fprintf(stderr, "%s\n", r->n_acc > 8 ? " ..." : "");
 }
 
-/* The data references of R (no fetch). */
-static int put_refs(struct citcat_addr_writer *w, const char *out, const struct citcat_itrace_rec *r)
+/* The data references of R (no fetch); uncached ones only with --uncached,
+ * as convert RUN.itrace does (DIN.md). */
+static int put_refs(struct citcat_addr_writer *w, const char *out, const struct citcat_itrace_rec *r, int keep_uncached)
 {
 	for (uint32_t i = 0; i < r->n_acc; i++) {
+		if (r->acc[i].uncached && !keep_uncached)
+			continue;
 		struct citcat_ref ref = {.addr = r->acc[i].addr, .size = r->acc[i].size,
 					 .type = r->acc[i].write ? CITCAT_REF_WRITE : CITCAT_REF_READ};
 		if (citcat_addr_put(w, &ref))
@@ -126,8 +157,8 @@ static int put_refs(struct citcat_addr_writer *w, const char *out, const struct 
 
 /* Instruction N's rebuilt record REC: checked against TRUTH (the itrace's,
  * when the flow is one), then its fetch and data references. */
-static int put_insn(struct citcat_addr_writer *w, const char *out, const char *in, const char *daf, uint64_t n,
-		    const struct citcat_itrace_rec *rec, const struct citcat_itrace_rec *truth)
+static int put_insn(const struct flow *f, struct citcat_addr_writer *w, const char *out, const char *in, const char *daf,
+		    uint64_t n, struct citcat_itrace_rec *rec, const struct citcat_itrace_rec *truth)
 {
 	if (truth && !same(rec, truth)) {
 		fprintf(stderr, "citcat: %s: instruction %llu at 0x%08llx (word %08x): the data accesses rebuilt from %s "
@@ -139,7 +170,8 @@ static int put_insn(struct citcat_addr_writer *w, const char *out, const char *i
 	struct citcat_ref ref = {.addr = rec->pc, .size = rec->size ? rec->size : 4, .type = CITCAT_REF_IFETCH};
 	if (citcat_addr_put(w, &ref))
 		return cli_errinfo(out, citcat_addr_writer_error(w));
-	return put_refs(w, out, rec);
+	mark_uncached(f, rec, truth);
+	return put_refs(w, out, rec, f->keep_uncached);
 }
 
 int daf_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o)
@@ -192,7 +224,7 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 				status = cli_errinfo(o->daf, citcat_daf_decoder_error(d));
 				break;
 			}
-			if (have_last && (status = put_insn(w, out, in, o->daf, n - 1, rec, truth)))
+			if (have_last && (status = put_insn(&f, w, out, in, o->daf, n - 1, rec, truth)))
 				break;
 			have_last = 0;
 			if (f.it && (!irq || ent->line != f.rec->line || !same(ent, f.rec))) {
@@ -206,7 +238,8 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 				status = EXIT_CHECK;
 				break;
 			}
-			if ((status = put_refs(w, out, ent)))
+			mark_uncached(&f, ent, irq ? f.rec : NULL);
+			if ((status = put_refs(w, out, ent, f.keep_uncached)))
 				break;
 			if (irq)
 				break; /* one itrace entry record, one DAF entry */
@@ -221,7 +254,7 @@ int daf_convert(const char *in, const char *from, const char *out, const char *t
 		}
 		if (irq)
 			continue;
-		if (have_last && (status = put_insn(w, out, in, o->daf, n - 1, rec, truth)))
+		if (have_last && (status = put_insn(&f, w, out, in, o->daf, n - 1, rec, truth)))
 			break;
 		have_last = 0;
 		if (rc == 0)

@@ -60,7 +60,8 @@ int cli_detect(const char *path, const struct citcat_format **f)
 	if (strcmp(path, "-") == 0) {
 		uint8_t *head = malloc(STDIN_HEAD);
 		long n = head ? cli_read_head(path, head, STDIN_HEAD) : -1;
-		rc = n < 0 ? citcat_errinfo_set(&err, CITCAT_ERR_IO, UINT64_MAX, "cannot read standard input")
+		rc = n < 0 ? citcat_errinfo_set(&err, cli_interrupted() ? CITCAT_ERR_INTERRUPTED : CITCAT_ERR_IO, UINT64_MAX,
+						"%s", cli_interrupted() ? "interrupted" : "cannot read standard input")
 			   : citcat_format_detect_mem(head, (size_t)n, f, NULL, &err);
 		free(head);
 	} else {

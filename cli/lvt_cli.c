@@ -70,7 +70,7 @@ int lvt_info(const char *path, int json)
 
 static void discard(void *ctx, uint8_t b) {}
 
-/* The raw load-value trace goes through `gzip -1` as it is produced. */
+/* The raw load-value trace goes to a scratch file, then through `gzip -1`. */
 static void raw_to_pipe(void *ctx, const uint8_t *b, unsigned n) { fwrite(b, 1, n, (FILE *)ctx); }
 
 static int progress_none(void *ctx, uint64_t insns) { return cli_interrupted(); }
@@ -209,21 +209,15 @@ int bench_lvt(int argc, char **argv)
 		for (int l = 0; l < NLINES && rc == EXIT_OK; l++)
 			for (int s = 0; s < NSIZES && rc == EXIT_OK; s++) {
 				FILE *gz = NULL;
-				char cmd[600];
-				if (l == 0 && s == 0) {
-					snprintf(cmd, sizeof cmd, "gzip -1 -c > %s", gztmp);
-					gz = popen(cmd, "w");
-				}
+				struct cc_outfile *gzo = NULL;
+				if (l == 0 && s == 0 && !(gz = cli_scratch_open(gztmp, &gzo)))
+					rc = EXIT_USAGE;
 				struct citcat_capture_result res;
-				if (run_one(files[k], &base, sizes[s], lines[l], tmp, gz, &res) || cli_interrupted())
+				if (rc || run_one(files[k], &base, sizes[s], lines[l], tmp, gz, &res) || cli_interrupted())
 					rc = EXIT_USAGE;
 				if (gz) {
-					int st = pclose(gz);
-					FILE *f = fopen(gztmp, "rb");
-					if (st == 0 && f && fseek(f, 0, SEEK_END) == 0)
-						r->gzip_bytes = (uint64_t)ftell(f);
-					if (f)
-						fclose(f);
+					long z = cli_scratch_close(gz, gzo) ? -1 : cli_compressed_size("gzip -1 -c", gztmp);
+					r->gzip_bytes = z > 0 ? (uint64_t)z : 0;
 					r->raw_bytes = res.lvt.raw_bytes;
 					r->gzip_insns = res.lvt.insns;
 				}
@@ -231,7 +225,7 @@ int bench_lvt(int argc, char **argv)
 				r->lvt_bytes[l][s] = res.lvt_bytes;
 				r->insns = res.lvt.insns;
 			}
-		if (!json && rc == EXIT_OK)
+		if (!json && rc == EXIT_OK && !cli_quiet)
 			fprintf(stderr, "bench lvt: %s done\n", r->name);
 	}
 	remove(gztmp);

@@ -108,8 +108,12 @@ static int encode_pass(const char *in, const char *out, const char *to, const st
 		cc_outfile_abort(f);
 		status = EXIT_USAGE;
 	} else if (rc < 0) {
-		if (rc == CITCAT_ERR_IO || !sdclsp_encoder_error(e)->msg[0])
-			cli_errinfo(in, citcat_itrace_reader_error(r));
+		struct citcat_errinfo oe = {0};
+		if (cc_outfile_errinfo(f, &oe)) /* the output failed: its path and reason */
+			cli_errinfo(out, &oe);
+		else if (citcat_itrace_reader_error(r)->code || !sdclsp_encoder_error(e)->msg[0])
+			cli_errinfo(in, citcat_itrace_reader_error(r)->code ? citcat_itrace_reader_error(r)
+				    : (citcat_errinfo_set(&oe, rc, UINT64_MAX, "%s", citcat_errstr(rc)), &oe));
 		else
 			cli_errinfo(in, sdclsp_encoder_error(e));
 		cc_outfile_abort(f);
@@ -379,8 +383,13 @@ static int bench_one(const char *path, struct bench_row *row)
 	memset(row, 0, sizeof *row);
 	row->insns = t.insns;
 	char dpath[] = "/tmp/citcat-bench-XXXXXX";
-	int fd = mkstemp(dpath);
-	FILE *desc = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	int fd = mkstemp(dpath); /* a name of our own, replaced by the outfile */
+	struct cc_outfile *dout = NULL;
+	FILE *desc = NULL;
+	if (fd >= 0) {
+		close(fd);
+		desc = cli_scratch_open(dpath, &dout);
+	}
 	for (int v = 0; v < 3; v++)
 		for (int s = 0; s < NSIZES; s++) {
 			struct sdclsp_config c;
@@ -404,8 +413,12 @@ static int bench_one(const char *path, struct bench_row *row)
 			row->nexs = st.nexs_bits;
 		}
 	if (desc) {
-		fclose(desc);
+		int bad = cli_scratch_close(desc, dout);
 		desc = NULL;
+		if (bad) {
+			status = cli_fail("%s: write failed", dpath);
+			goto out;
+		}
 		row->gzip = cli_compressed_size("gzip -1 -c", dpath);
 		row->xz = cli_compressed_size("xz -9 -c", dpath);
 	}
@@ -456,7 +469,7 @@ static int bench_one(const char *path, struct bench_row *row)
 	citcat_image_free(img);
 out:
 	if (desc)
-		fclose(desc);
+		cli_scratch_close(desc, dout);
 	if (fd >= 0)
 		unlink(dpath);
 	free(t.pc);

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "cat.h"
 #include "elfid.h"
+#include "input.h"
 #include "symbols.h"
 
 #include <string.h>
@@ -15,6 +16,11 @@ int cli_open_symbols(const char *path, struct citcat_symbols **s)
 	struct citcat_errinfo err;
 	if (citcat_symbols_open(s, path, &err))
 		return cli_errinfo(path, &err);
+	const char *w = citcat_symbols_warning(*s);
+	if (w) {
+		char p[1024];
+		fprintf(stderr, "citcat: warning: %s: %s\n", cli_escape_text(path, p, sizeof p), w);
+	}
 	return 0;
 }
 
@@ -112,19 +118,13 @@ void cli_print_cat_elf(const struct citcat_cat_elf *e, int json)
 		return;
 	char id[2 * CITCAT_CAT_BUILD_ID_MAX + 1];
 	hex(e->build_id, e->build_id_len, id);
-	if (!json) {
-		printf("  firmware   %s (build id %s)\n", e->path, e->build_id_len ? id : "none");
+	if (!json) { /* the path comes from the file: escaped (common/escape.h) */
+		char p[4 * sizeof e->path + 1];
+		printf("  firmware   %s (build id %s)\n", cli_escape_text(e->path, p, sizeof p), e->build_id_len ? id : "none");
 		return;
 	}
 	fputs("\"elf\": {\"path\": \"", stdout);
-	for (const char *c = e->path; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			printf("\\%c", *c);
-		else if ((unsigned char)*c < 0x20)
-			printf("\\u%04x", (unsigned char)*c);
-		else
-			putchar(*c);
-	}
+	cli_put_json(stdout, e->path); /* valid UTF-8 whatever the bytes */
 	if (e->build_id_len)
 		printf("\", \"build_id\": \"%s\"}, ", id);
 	else
@@ -148,23 +148,27 @@ int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *
 	uint8_t id[CITCAT_CAT_BUILD_ID_MAX];
 	size_t len = 0;
 	struct citcat_errinfo err = {0};
+	char ep[4 * sizeof e->path + 1], cp[1024]; /* both escaped for the terminal */
 	if (e && e->path[0]) {
+		cli_escape_text(e->path, ep, sizeof ep);
+		cli_escape_text(cat_path, cp, sizeof cp);
 		hex(e->build_id, e->build_id_len, want);
-		int rc = citcat_elf_build_id(e->path, id, sizeof id, &len, &err);
+		/* a path from the file: opened only when it names a regular file */
+		int rc = citcat_elf_build_id_flags(e->path, CC_IN_RECORDED, id, sizeof id, &len, &err);
 		hex(id, len, got);
 		if (!e->build_id_len)
 			fprintf(stderr, "citcat: warning: %s records the firmware %s without a build id, so it cannot be "
 					"checked: no symbols (give --elf)\n",
-				cat_path, e->path);
+				cp, ep);
 		else if (rc < 0)
-			fprintf(stderr, "citcat: warning: %s: the firmware %s: %s: no symbols\n", cat_path, e->path,
+			fprintf(stderr, "citcat: warning: %s: the firmware %s: %s: no symbols\n", cp, ep,
 				err.msg[0] ? err.msg : citcat_errstr(rc));
 		else if (len != e->build_id_len || memcmp(id, e->build_id, len) != 0)
 			fprintf(stderr, "citcat: warning: %s: build id %s, but %s was captured from build id %s: "
 					"rebuilt since? no symbols (give --elf)\n",
-				e->path, len ? got : "none", cat_path, want);
-		else if (citcat_symbols_open(s, e->path, &err))
-			fprintf(stderr, "citcat: warning: %s: %s: no symbols\n", e->path,
+				ep, len ? got : "none", cp, want);
+		else if (citcat_symbols_open_flags(s, e->path, CC_IN_RECORDED, &err))
+			fprintf(stderr, "citcat: warning: %s: %s: no symbols\n", ep,
 				err.msg[0] ? err.msg : citcat_errstr(err.code));
 		else if (n)
 			snprintf(elf, n, "%s", e->path);

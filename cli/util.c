@@ -1,5 +1,8 @@
 #include "cli.h"
+#include "escape.h"
+#include "input.h"
 #include "outfile.h"
+#include "stop.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,21 +17,65 @@
 int cli_errinfo(const char *path, const struct citcat_errinfo *e)
 {
 	const char *msg = e->msg[0] ? e->msg : citcat_errstr(e->code);
+	char p[1024], m[1024];
+	cli_escape_text(path, p, sizeof p);
+	cli_escape_text(msg, m, sizeof m);
 	if (e->offset != UINT64_MAX)
-		fprintf(stderr, "citcat: %s: offset %llu: %s\n", path, (unsigned long long)e->offset, msg);
+		fprintf(stderr, "citcat: %s: offset %llu: %s\n", p, (unsigned long long)e->offset, m);
+	else if (strlen(path) > 1 && strncmp(msg, path, strlen(path)) == 0 && msg[strlen(path)] == ':')
+		fprintf(stderr, "citcat: %s\n", m); /* the message starts with the file's name already */
 	else
-		fprintf(stderr, "citcat: %s: %s\n", path, msg);
+		fprintf(stderr, "citcat: %s: %s\n", p, m);
 	return EXIT_USAGE;
 }
+
+void cli_note(const char *cmd, const char *fmt, ...)
+{
+	if (cli_quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "citcat %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+const char *cli_escape_text(const char *s, char *out, size_t n)
+{
+	cc_escape(CC_ESC_TEXT, s, (size_t)-1, out, n);
+	return out;
+}
+
+/* Escapes S in STYLE onto F (a buffer on the stack, or the heap when S
+ * is long). */
+static void put_escaped(FILE *f, enum cc_esc style, const char *s)
+{
+	char small[512];
+	size_t need = cc_escape(style, s, (size_t)-1, small, sizeof small);
+	if (need < sizeof small) {
+		fputs(small, f);
+		return;
+	}
+	char *big = malloc(need + 1);
+	if (!big)
+		return;
+	cc_escape(style, s, (size_t)-1, big, need + 1);
+	fputs(big, f);
+	free(big);
+}
+
+void cli_put_json(FILE *f, const char *s) { put_escaped(f, CC_ESC_JSON, s); }
+void cli_put_csv(FILE *f, const char *s) { put_escaped(f, CC_ESC_CSV, s); }
 
 int cli_fail(const char *fmt, ...)
 {
 	va_list ap;
+	char m[2048], e[2048];
 	va_start(ap, fmt);
-	fputs("citcat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(m, sizeof m, fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "citcat: %s\n", cli_escape_text(m, e, sizeof e));
 	return EXIT_USAGE;
 }
 
@@ -197,89 +244,55 @@ const char *cli_did_you_mean(const char *word, const char *const *names, size_t 
 
 int cli_is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
 
-/* Reads up to N bytes of standard input and puts them back: a seekable
- * input is rewound; otherwise a child process feeds those bytes and then the
- * rest of the original input into a pipe that becomes descriptor 0, so the
- * readers, which open "-" as stdin, see the whole stream (memory stays
- * bounded whatever its length). */
-static long peek_stdin(uint8_t *buf, size_t n)
-{
-	size_t got = 0;
-	while (got < n) {
-		ssize_t k = read(0, buf + got, n - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	if (lseek(0, -(off_t)got, SEEK_CUR) >= 0)
-		return (long)got;
-	int p[2];
-	if (pipe(p) != 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		/* the feeder: dies with the pipeline (SIGPIPE, Ctrl-C) */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		close(p[0]);
-		static uint8_t copy[1 << 16];
-		const uint8_t *src = buf;
-		size_t len = got;
-		for (;;) {
-			while (len) {
-				ssize_t w = write(p[1], src, len);
-				if (w < 0 && errno == EINTR)
-					continue;
-				if (w <= 0)
-					_exit(1);
-				src += w;
-				len -= (size_t)w;
-			}
-			ssize_t k = read(0, copy, sizeof copy);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				_exit(k < 0);
-			src = copy;
-			len = (size_t)k;
-		}
-	}
-	close(p[1]);
-	if (dup2(p[0], 0) < 0) {
-		close(p[0]);
-		return -1;
-	}
-	close(p[0]);
-	return (long)got;
-}
-
 long cli_read_head(const char *path, uint8_t *buf, size_t n)
 {
-	if (strcmp(path, "-") == 0)
-		return peek_stdin(buf, n);
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* through the input layer, raw (no unwrapping): standard input's
+	 * first bytes are read again by the reader that follows
+	 * (common/input.h), a special file is opened only as the rules say */
+	struct cc_input *in;
+	struct citcat_errinfo err;
+	if (cc_input_open_flags(&in, path, CC_IN_RAW, &err))
 		return -1;
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* opens, then reads as empty */
-		fclose(f);
-		errno = EISDIR;
+	long k = cc_input_read(in, buf, n);
+	cc_input_close(in);
+	return k;
+}
+
+FILE *cli_scratch_open(const char *path, struct cc_outfile **o)
+{
+	struct citcat_errinfo err;
+	*o = NULL;
+	if (cc_outfile_open(o, path, CC_OUT_PLAIN | CC_OUT_NOSYNC, &err)) {
+		cli_errinfo(path, &err);
+		return NULL;
+	}
+	FILE *f = cc_outfile_stream(*o);
+	if (!f) {
+		cc_outfile_abort(*o);
+		*o = NULL;
+	}
+	return f;
+}
+
+int cli_scratch_close(FILE *f, struct cc_outfile *o)
+{
+	if (!f)
+		return 0;
+	int bad = fclose(f) != 0;
+	struct citcat_errinfo err;
+	if (bad) {
+		cc_outfile_abort(o);
 		return -1;
 	}
-	size_t k = fread(buf, 1, n, f);
-	fclose(f);
-	return (long)k;
+	return cc_outfile_commit(o, &err) ? -1 : 0;
+}
+
+long long cli_file_bytes(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return (long long)cc_input_stdin_bytes();
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
 
 /* What PATH would read or overwrite: "-" by descriptor FD.  0 when it
@@ -341,6 +354,40 @@ int cli_check_distinct(const char *const *in, size_t nin, const char *const *out
 	return 0;
 }
 
+/* The errno of the first failed write to standard output (0: none):
+ * stdio's error flag keeps no reason, so standard output's writes go
+ * through a stream of ours that remembers it (cli_watch_stdout). */
+static int stdout_errno;
+
+static ssize_t stdout_write(void *c, const char *buf, size_t n)
+{
+	(void)c;
+	size_t done = 0;
+	while (done < n) {
+		ssize_t k = write(1, buf + done, n - done);
+		if (k < 0 && errno == EINTR && !cc_stop_requested())
+			continue;
+		if (k <= 0) {
+			if (!stdout_errno)
+				stdout_errno = k < 0 ? errno : EIO;
+			errno = stdout_errno;
+			return -1;
+		}
+		done += (size_t)k;
+	}
+	return (ssize_t)n;
+}
+
+void cli_watch_stdout(void)
+{
+	cookie_io_functions_t io = {NULL, stdout_write, NULL, NULL};
+	FILE *f = fopencookie(NULL, "w", io);
+	if (!f)
+		return; /* stdio's own stream stays: errors then lose their reason */
+	setvbuf(f, NULL, isatty(1) ? _IOLBF : _IOFBF, 1u << 16);
+	stdout = f;
+}
+
 int cli_close_stdout(int status)
 {
 	int bad = ferror(stdout), e = 0;
@@ -352,9 +399,12 @@ int cli_close_stdout(int status)
 		bad = 1;
 		e = errno;
 	}
+	if (stdout_errno)
+		e = stdout_errno; /* the first failure's reason */
 	if (!bad)
 		return status;
-	fprintf(stderr, "citcat: writing standard output failed: %s\n", e ? strerror(e) : "write error");
+	fprintf(stderr, "citcat: writing standard output failed: %s\n",
+		e == EINTR && cc_stop_requested() ? "interrupted" : e ? strerror(e) : "write error");
 	return status ? status : EXIT_USAGE;
 }
 
@@ -364,7 +414,6 @@ int cli_has_suffix(const char *s, const char *suf)
 	return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-static volatile sig_atomic_t got_signal;
 
 /* The first signal asks for a clean stop at the next boundary (the long
  * loops poll cli_interrupted); a second one, while that stop is under way,
@@ -372,14 +421,14 @@ static volatile sig_atomic_t got_signal;
  * renamed into place. */
 static void on_signal(int sig)
 {
-	if (got_signal) {
+	if (cc_stop_requested()) {
 		static const char msg[] = "\ncitcat: interrupted again: aborted, temporary outputs removed\n";
 		cc_outfile_remove_temps();
 		ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
 		(void)n;
 		_exit(130);
 	}
-	got_signal = sig;
+	cc_stop_request(sig);
 }
 
 void cli_catch_signals(void)
@@ -392,7 +441,7 @@ void cli_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-int cli_interrupted(void) { return got_signal != 0; }
+int cli_interrupted(void) { return cc_stop_requested() != 0; }
 
 double cli_now(void)
 {

@@ -54,15 +54,29 @@ static int bg_wait(struct cc_writer *w);
 
 static int wwrite(struct cc_writer *w, const void *p, size_t n)
 {
-	if (cc_outfile_write(w->out, p, n))
-		return werr(w, CITCAT_ERR_IO, "write failed: %s", strerror(errno));
+	if (cc_outfile_write(w->out, p, n)) {
+		struct citcat_errinfo oe = {0}; /* "PATH: writing failed: REASON" */
+		int rc = cc_outfile_errinfo(w->out, &oe);
+		return werr(w, rc ? rc : CITCAT_ERR_IO, "%s", oe.msg[0] ? oe.msg : "write failed");
+	}
 	w->bytes += n;
 	return 0;
+}
+
+/* The detail of this thread's last cc_writer_open or cc_writer_close
+ * failure. */
+static __thread struct citcat_errinfo open_err;
+const struct citcat_errinfo *cc_writer_open_error(void) { return &open_err; }
+void cc_writer_keep_error(const struct citcat_errinfo *e)
+{
+	if (e && e->code)
+		open_err = *e;
 }
 
 int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC_MAGIC_LEN],
 		   uint16_t version, const void *meta, uint32_t meta_len, size_t chunk_size)
 {
+	citcat_errinfo_set(&open_err, CITCAT_ERR_INVAL, UINT64_MAX, "bad arguments");
 	*out = NULL;
 	if (!path || !magic || meta_len > CC_META_MAX || (meta_len && !meta) || chunk_size > CC_CHUNK_MAX)
 		return CITCAT_ERR_INVAL;
@@ -78,7 +92,7 @@ int cc_writer_open(struct cc_writer **out, const char *path, const char magic[CC
 	/* RUN.cat.zst / RUN.cat.lz4: the whole file in an outer frame, which
 	 * the input layer peels off again */
 	int wrap = cc_wrap_by_suffix(path, NULL);
-	int orc = cc_outfile_open(&w->out, path, wrap == CC_WRAP_XZ ? CC_OUT_PLAIN : wrap, NULL);
+	int orc = cc_outfile_open(&w->out, path, wrap == CC_WRAP_XZ ? CC_OUT_PLAIN : wrap, &open_err);
 	if (orc) {
 		int e = errno;
 		cc_writer_abort(w);
@@ -140,8 +154,11 @@ static int write_chunk(struct cc_writer *w, const uint8_t *raw, size_t len, uint
 	XXH32_update(&st, h, 20);
 	XXH32_update(&st, payload, stored);
 	cc_put32(h + 20, XXH32_digest(&st));
-	if (cc_outfile_write(w->out, h, sizeof h) || cc_outfile_write(w->out, payload, stored))
-		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "write failed: %s", strerror(errno));
+	if (cc_outfile_write(w->out, h, sizeof h) || cc_outfile_write(w->out, payload, stored)) {
+		struct citcat_errinfo oe = {0};
+		int rc = cc_outfile_errinfo(w->out, &oe);
+		return citcat_errinfo_set(err, rc ? rc : CITCAT_ERR_IO, UINT64_MAX, "%s", oe.msg[0] ? oe.msg : "write failed");
+	}
 	w->bytes += sizeof h + stored;
 	return 0;
 }
@@ -365,10 +382,15 @@ int cc_writer_close(struct cc_writer *w)
 		cc_put32(e + 20, XXH32(e, 20, 0));
 		rc = wwrite(w, e, sizeof e);
 	}
-	if (rc)
+	if (rc) {
+		struct citcat_errinfo oe = {0};
+		if (cc_outfile_errinfo(w->out, &oe)) /* the write that failed, with its reason */
+			w->err = oe;
 		cc_outfile_abort(w->out);
-	else if ((rc = cc_outfile_commit(w->out, &w->err)) != 0)
+	} else if ((rc = cc_outfile_commit(w->out, &w->err)) != 0)
 		w->err.code = rc;
+	if (rc) /* for callers whose writer is gone with it */
+		open_err = w->err.msg[0] ? w->err : (struct citcat_errinfo){rc, UINT64_MAX, "write failed"};
 	int e = errno; /* the reason of a failed write, for the caller's message */
 	writer_free(w);
 	errno = e;

@@ -51,6 +51,14 @@ extern int cc_writer_threads;
  * cc_writer_close, so a failed or aborted run never leaves a partial file.
  * PATH "-" writes to standard output (no rename possible).
  * CHUNK_SIZE is the raw chunk size (0 = default).  Returns 0 or an error. */
+/* Why this thread's last cc_writer_open or cc_writer_close failed (the
+ * writer is gone then), path and reason included
+ * ("cannot create X: No space left on device", "X: refusing to write over
+ * the input Y (the same file)"): for the callers' messages. */
+const struct citcat_errinfo *cc_writer_open_error(void);
+/* Makes E what cc_writer_open_error returns (a format's writer keeps its
+ * failure there before it frees itself). */
+void cc_writer_keep_error(const struct citcat_errinfo *e);
 int cc_writer_open(struct cc_writer **w, const char *path, const char magic[CC_MAGIC_LEN],
 		   uint16_t version, const void *meta, uint32_t meta_len, size_t chunk_size);
 

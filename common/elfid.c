@@ -1,5 +1,6 @@
 /* The GNU build id of an ELF file: see elfid.h. */
 #include "elfid.h"
+#include "input.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -31,12 +32,18 @@ static int scan_notes(Elf_Data *data, uint8_t *id, size_t cap, size_t *len)
 
 int citcat_elf_build_id(const char *path, uint8_t *id, size_t cap, size_t *len, struct citcat_errinfo *err)
 {
+	return citcat_elf_build_id_flags(path, 0, id, cap, len, err);
+}
+
+int citcat_elf_build_id_flags(const char *path, unsigned flags, uint8_t *id, size_t cap, size_t *len,
+			      struct citcat_errinfo *err)
+{
 	if (!path || !id || !len)
 		return CITCAT_ERR_INVAL;
 	*len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	int fd, orc = cc_input_open_fd(path, flags | CC_IN_FILE, &fd, err); /* the input rules (input.h) */
+	if (orc)
+		return orc;
 	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	int rc = 0;

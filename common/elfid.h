@@ -15,5 +15,10 @@
  * CITCAT_ERR_MAGIC (not an ELF file), CITCAT_ERR_LIMIT (a build id longer
  * than CAP); ERR (may be NULL) says more. */
 int citcat_elf_build_id(const char *path, uint8_t *id, size_t cap, size_t *len, struct citcat_errinfo *err);
+/* The same with the input layer's FLAGS (common/input.h): CC_IN_RECORDED
+ * for a path read from a file (a CAT's firmware), which is opened only
+ * when it names a regular file. */
+int citcat_elf_build_id_flags(const char *path, unsigned flags, uint8_t *id, size_t cap, size_t *len,
+			      struct citcat_errinfo *err);
 
 #endif

@@ -1,4 +1,5 @@
 #include "image.h"
+#include "input.h"
 #include "grow.h"
 
 #include <errno.h>
@@ -249,9 +250,9 @@ int citcat_image_load_elf_limited(struct citcat_image *img, const char *path, co
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "bad arguments");
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return citcat_errinfo_set(err, CITCAT_ERR_INTERNAL, UINT64_MAX, "libelf initialisation failed");
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	int fd, orc = cc_input_open_fd(path, CC_IN_FILE, &fd, err); /* the input rules (input.h): a regular file */
+	if (orc)
+		return orc;
 	off_t fsize = lseek(fd, 0, SEEK_END);
 	int rc = 0;
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);

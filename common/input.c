@@ -1,8 +1,13 @@
 /* The input layer: see input.h. */
 #include "input.h"
+#include "guard.h"
+#include "stop.h"
 #include "tvp.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <lz4frame.h>
 #include <lzma.h>
 #include <stdarg.h>
@@ -13,9 +18,11 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+struct pipe_src;
 struct cc_input {
-	FILE *f;
-	int own_f;
+	int fd;        /* the file read, or -1 */
+	struct pipe_src *pipe; /* a source read once that this input streams (see below) */
+	size_t head_pos;       /* PIPE: bytes of its kept head read */
 	const uint8_t *mem;
 	size_t memlen, mempos;
 	int wrap;
@@ -37,6 +44,8 @@ struct cc_input {
 	uint64_t pos;  /* unwrapped bytes consumed */
 	uint64_t size; /* unwrapped size when known, else 0 */
 	int failed;
+	int seekable; /* a regular file: skips seek */
+	int raw;      /* CC_IN_RAW */
 	struct citcat_errinfo err;
 };
 
@@ -107,8 +116,6 @@ int cc_wrap_by_suffix(const char *path, size_t *stem_len)
 }
 
 static int fail(struct cc_input *in, int code, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(struct cc_input *in, int code, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -120,19 +127,297 @@ static int fail(struct cc_input *in, int code, uint64_t off, const char *fmt, ..
 	return code;
 }
 
-/* Raw bytes from the file or buffer: the count (0 at the end) or an error. */
+/* ---- standard input and FIFOs: sources that can be read only once ----
+ *
+ * One table for the process, an entry per source: standard input ("-"),
+ * and each FIFO a path names (by st_dev, st_ino).  Standard input that is
+ * a regular file (a shell's `< FILE`) is read again from its start offset
+ * by every open, each with an offset of its own.  Anything else (a pipe, a
+ * terminal, a FIFO) is copied at its first open into an unlinked temporary
+ * file that then stands for it (spooling), unless the command asked for
+ * streaming: then the first open reads the source itself, and its first
+ * CC_INPUT_STDIN_REPLAY bytes are kept, so that a later open (the reader
+ * after the format was recognised) reads them again and goes on with the
+ * source.  A reader that needs a file (CC_IN_FILE) spools it first. */
+enum { SI_UNKNOWN, SI_FILE, SI_STREAM };
+struct pipe_src {
+	int used, is_stdin;
+	dev_t dev; /* a FIFO's */
+	ino_t ino;
+	int fd;    /* the source (fd 0, the FIFO), or the spooled copy; -1 before the first open */
+	int kind;
+	off_t start;              /* SI_FILE: where reading starts */
+	uint8_t *head;            /* SI_STREAM: the source's first bytes */
+	size_t len;               /* bytes in HEAD */
+	int lost;                 /* SI_STREAM: bytes beyond HEAD were consumed */
+	struct cc_input *owner;   /* SI_STREAM: the input reading the source now */
+	uint64_t read;            /* SI_STREAM: bytes read from the source */
+};
+#define PIPE_SRCS 16
+static pthread_mutex_t si_mu = PTHREAD_MUTEX_INITIALIZER;
+static int si_mode = CC_STDIN_SPOOL;
+static struct pipe_src srcs[PIPE_SRCS];
+
+void cc_input_stdin_mode(int mode) { si_mode = mode; }
+
+uint64_t cc_input_stdin_bytes(void)
+{
+	pthread_mutex_lock(&si_mu);
+	uint64_t n = 0;
+	struct stat st;
+	for (int i = 0; i < PIPE_SRCS; i++) {
+		struct pipe_src *p = &srcs[i];
+		if (!p->used || !p->is_stdin)
+			continue;
+		n = p->read;
+		if (p->kind == SI_FILE && fstat(p->fd, &st) == 0)
+			n = (uint64_t)st.st_size > (uint64_t)p->start ? (uint64_t)st.st_size - (uint64_t)p->start : 0;
+	}
+	pthread_mutex_unlock(&si_mu);
+	return n;
+}
+
+static int stop_err(struct citcat_errinfo *err)
+{
+	int s = cc_stop_requested();
+	return citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted (%s)",
+				  s == 2 ? "SIGINT" : s == 15 ? "SIGTERM" : s == 1 ? "SIGHUP" : "stop requested");
+}
+
+/* read(2) with the stop flag polled: the bytes, 0 at the end, -1 with
+ * errno, or -2 when a stop was requested (a signal that arrived while
+ * blocked interrupts the read with EINTR: the flag then tells). */
+static ssize_t read_polled(int fd, void *buf, size_t n)
+{
+	for (;;) {
+		if (cc_stop_requested())
+			return -2;
+		ssize_t k = read(fd, buf, n);
+		if (k >= 0 || errno != EINTR)
+			return k;
+	}
+}
+
+static const char *src_name(const struct pipe_src *p) { return p->is_stdin ? "standard input" : "the FIFO"; }
+
+/* Copies source P (NHEAD bytes already read into HEAD first, then what is
+ * left of P->fd) into an unlinked temporary file, which becomes P's. */
+static int src_spool(struct pipe_src *p, const uint8_t *head, size_t nhead, struct citcat_errinfo *err)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char name[4096];
+	snprintf(name, sizeof name, "%s/citcat-input-XXXXXX", dir);
+	int fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0)
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+					  "cannot copy %s (read more than once, or by seeking) to %s: %s", src_name(p), dir,
+					  strerror(errno));
+	unlink(name);
+	uint8_t *b = malloc(CC_INPUT_BUF);
+	int rc = b ? 0 : citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	const uint8_t *q = head;
+	ssize_t k = (ssize_t)nhead;
+	while (!rc) {
+		for (ssize_t done = 0; done < k && !rc;) {
+			ssize_t w = write(fd, q + done, (size_t)(k - done));
+			if (w < 0 && errno == EINTR && !cc_stop_requested())
+				continue;
+			if (w <= 0)
+				rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "copying %s to a temporary file in %s failed: %s",
+							src_name(p), dir, strerror(w < 0 ? errno : ENOSPC));
+			done += w > 0 ? w : 0;
+		}
+		if (rc || (k = read_polled(p->fd, b, CC_INPUT_BUF)) == 0)
+			break;
+		if (k == -2)
+			rc = stop_err(err);
+		else if (k < 0)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "reading %s failed: %s", src_name(p), strerror(errno));
+		q = b;
+	}
+	free(b);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	if (!p->is_stdin)
+		close(p->fd); /* the FIFO: the copy stands for it from now on */
+	p->fd = fd;
+	p->kind = SI_FILE;
+	p->start = 0;
+	free(p->head);
+	p->head = NULL;
+	p->len = 0;
+	return 0;
+}
+
+/* A descriptor of its own on P's regular file, at its start. */
+static int src_reopen(const struct pipe_src *p, struct citcat_errinfo *err)
+{
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", p->fd);
+	int fd = open(proc, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 3); /* no /proc: shares the offset, but readers take turns */
+	if (fd < 0 || lseek(fd, p->start, SEEK_SET) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read %s again: %s", src_name(p), strerror(e));
+	}
+	return fd;
+}
+
+/* Opens source P for IN (NULL: a descriptor is wanted): a descriptor >= 0,
+ * or STDIN_STREAM_FD when IN reads the source itself, or an error.  PATH:
+ * the FIFO's path (its first open), NULL for standard input. */
+#define STDIN_STREAM_FD (-1000)
+static int src_open(struct pipe_src *p, const char *path, struct cc_input *in, unsigned flags, struct citcat_errinfo *err)
+{
+	int rc = 0;
+	if (p->kind == SI_UNKNOWN) {
+		struct stat st;
+		if (path) { /* a FIFO's open waits for a writer; Ctrl-C ends the wait */
+			while ((p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0 && errno == EINTR)
+				if (cc_stop_requested())
+					return stop_err(err);
+			if (p->fd < 0)
+				return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+		} else {
+			p->fd = 0;
+		}
+		if (fstat(p->fd, &st) != 0)
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read %s: %s", src_name(p), strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read %s: %s", src_name(p), strerror(EISDIR));
+		else if (S_ISREG(st.st_mode)) {
+			p->kind = SI_FILE;
+			off_t at = lseek(p->fd, 0, SEEK_CUR);
+			p->start = at > 0 ? at : 0;
+		} else if (si_mode == CC_STDIN_STREAM && !(flags & CC_IN_FILE)) {
+			p->kind = SI_STREAM;
+		} else {
+			rc = src_spool(p, NULL, 0, err);
+		}
+		if (rc && path && p->fd >= 0) {
+			close(p->fd);
+			p->fd = -1;
+		}
+		if (rc)
+			return rc;
+	}
+	if (p->kind == SI_STREAM && !in && !(flags & CC_IN_FILE)) {
+		/* a descriptor to stream: the source itself, once */
+		if (p->lost || p->owner || p->len)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s (a pipe) was read already and cannot be read again here: give a file", src_name(p));
+		if ((rc = fcntl(p->fd, F_DUPFD_CLOEXEC, 3)) < 0)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read %s: %s", src_name(p), strerror(errno));
+		p->lost = 1;
+		return rc;
+	}
+	if (p->kind == SI_STREAM && (flags & CC_IN_FILE)) { /* a reader that needs a file after one that streamed */
+		if (p->lost || p->owner)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s (a pipe) was read already and cannot be read again here: give a file", src_name(p));
+		if ((rc = src_spool(p, p->head, p->len, err)))
+			return rc;
+	}
+	if (p->kind == SI_STREAM) {
+		if (p->owner || p->lost)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s (a pipe) %s and cannot be read again: give a file", src_name(p),
+						  p->owner ? "is being read already" : "was read already");
+		p->owner = in;
+		in->pipe = p;
+		return STDIN_STREAM_FD;
+	}
+	return src_reopen(p, err);
+}
+
+/* The table entry of "-" (DEV, INO unused) or of the FIFO (DEV, INO). */
+static struct pipe_src *src_find(int is_stdin, dev_t dev, ino_t ino)
+{
+	for (int i = 0; i < PIPE_SRCS; i++)
+		if (srcs[i].used && srcs[i].is_stdin == is_stdin && (is_stdin || (srcs[i].dev == dev && srcs[i].ino == ino)))
+			return &srcs[i];
+	for (int i = 0; i < PIPE_SRCS; i++)
+		if (!srcs[i].used) {
+			srcs[i] = (struct pipe_src){.used = 1, .is_stdin = is_stdin, .dev = dev, .ino = ino, .fd = -1};
+			return &srcs[i];
+		}
+	return NULL;
+}
+
+static int pipe_open(int is_stdin, const char *path, const struct stat *st, struct cc_input *in, unsigned flags,
+		     struct citcat_errinfo *err)
+{
+	pthread_mutex_lock(&si_mu);
+	struct pipe_src *p = src_find(is_stdin, st ? st->st_dev : 0, st ? st->st_ino : 0);
+	int rc = p ? src_open(p, is_stdin ? NULL : path, in, flags, err)
+		   : citcat_errinfo_set(err, CITCAT_ERR_LIMIT, UINT64_MAX, "too many FIFOs open at once");
+	pthread_mutex_unlock(&si_mu);
+	return rc;
+}
+
+/* Streaming a source: the kept head first, then the source. */
+static long pipe_read(struct cc_input *in, uint8_t *dst, size_t n)
+{
+	pthread_mutex_lock(&si_mu);
+	struct pipe_src *p = in->pipe;
+	long k;
+	if (in->head_pos < p->len) {
+		k = (long)(p->len - in->head_pos < n ? p->len - in->head_pos : n);
+		memcpy(dst, p->head + in->head_pos, (size_t)k);
+		in->head_pos += (size_t)k;
+	} else {
+		ssize_t r = read_polled(p->fd, dst, n);
+		p->read += r > 0 ? (uint64_t)r : 0;
+		if (r > 0 && !p->lost && p->len + (size_t)r <= CC_INPUT_STDIN_REPLAY) {
+			uint8_t *h = p->head ? p->head : malloc(CC_INPUT_STDIN_REPLAY);
+			if (h) {
+				p->head = h;
+				memcpy(p->head + p->len, dst, (size_t)r);
+				p->len += (size_t)r;
+				in->head_pos = p->len;
+			} else {
+				p->lost = 1;
+			}
+		} else if (r > 0) {
+			p->lost = 1;
+		}
+		k = r == -2 ? -2 : r < 0 ? -1 : (long)r;
+	}
+	pthread_mutex_unlock(&si_mu);
+	return k;
+}
+
+/* Raw bytes from the file or buffer: the count (0 at the end) or an error.
+ * The stop flag (stop.h) is polled before every read. */
 static long raw_read(struct cc_input *in, uint8_t *dst, size_t n)
 {
+	if (cc_stop_requested()) {
+		stop_err(&in->err);
+		in->failed = CITCAT_ERR_INTERRUPTED;
+		return CITCAT_ERR_INTERRUPTED;
+	}
 	if (in->mem) {
 		size_t k = in->memlen - in->mempos < n ? in->memlen - in->mempos : n;
 		memcpy(dst, in->mem + in->mempos, k);
 		in->mempos += k;
 		return (long)k;
 	}
-	size_t k = fread(dst, 1, n, in->f);
-	if (k < n && ferror(in->f))
+	long k = in->pipe ? pipe_read(in, dst, n) : (long)read_polled(in->fd, dst, n);
+	if (k == -2) {
+		stop_err(&in->err);
+		in->failed = CITCAT_ERR_INTERRUPTED;
+		return CITCAT_ERR_INTERRUPTED;
+	}
+	if (k < 0)
 		return fail(in, CITCAT_ERR_IO, UINT64_MAX, "read failed: %s", strerror(errno));
-	return (long)k;
+	return k;
 }
 
 /* Tops up the compressed buffer when it is empty; returns 0 or an error. */
@@ -300,7 +585,7 @@ long long cc_input_skip(struct cc_input *in, uint64_t n)
 		if (in->mem) {
 			in->mempos += (size_t)step;
 			done += step;
-		} else if (step <= (uint64_t)INT64_MAX && fseeko(in->f, (off_t)step, SEEK_CUR) == 0) {
+		} else if (in->seekable && step <= (uint64_t)INT64_MAX && lseek(in->fd, (off_t)step, SEEK_CUR) >= 0) {
 			done += step;
 		}
 	}
@@ -375,6 +660,12 @@ static int start(struct cc_input *in)
 			in->ieof = 1;
 		in->ilen += (size_t)k;
 	}
+	if (in->raw) {
+		in->wrap = CC_WRAP_NONE;
+		if (in->mem)
+			in->size = in->memlen;
+		return 0;
+	}
 	const char *other = cc_wrap_foreign(in->ibuf, in->ilen);
 	if (other)
 		return fail(in, CITCAT_ERR_UNSUPPORTED, 0, "compressed with %s; decompress first", other);
@@ -421,7 +712,103 @@ static int opened(struct cc_input **out, struct cc_input *in, struct citcat_erri
 	return 0;
 }
 
-int cc_input_open(struct cc_input **out, const char *path, struct citcat_errinfo *err)
+/* What a file type is called in messages. */
+static const char *type_name(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+	       : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+/* The descriptor of input PATH under the rules of input.h (FLAGS), with *ST
+ * its status; IN (may be NULL) is the input that will stream standard input
+ * itself when STDIN_STREAM_FD comes back.  >= 0, STDIN_STREAM_FD or an
+ * error. */
+static int open_checked(const char *path, unsigned flags, struct cc_input *in, struct stat *st,
+			struct citcat_errinfo *err)
+{
+	int fd, piped = 0;
+	if (strcmp(path, "-") == 0) {
+		if (flags & CC_IN_RECORDED)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "'-' is not a file name here");
+		fd = pipe_open(1, NULL, NULL, in, flags, err);
+		piped = 1;
+	} else if (stat(path, st) == 0 && S_ISFIFO(st->st_mode) && !(flags & CC_IN_RECORDED)) {
+		/* a FIFO the user named: read once, like standard input */
+		fd = pipe_open(0, path, st, in, flags, err);
+		piped = 1;
+	}
+	if (piped) {
+		if (fd == STDIN_STREAM_FD) {
+			memset(st, 0, sizeof *st);
+			st->st_mode = S_IFIFO;
+			return fd;
+		}
+		if (fd < 0)
+			return fd;
+	} else {
+		/* the file's kind first, so that nothing but a regular file is
+		 * ever opened when the rules ask for one (opening a FIFO blocks,
+		 * opening a device may act) */
+		if (stat(path, st) != 0)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+		if (S_ISDIR(st->st_mode))
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read: %s", strerror(EISDIR));
+		if (!S_ISREG(st->st_mode) && (flags & CC_IN_RECORDED))
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s, not opened: a path recorded in a file is read only when it names a "
+						  "regular file", type_name(st->st_mode));
+		if (!S_ISREG(st->st_mode) && (flags & CC_IN_FILE))
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX,
+						  "%s: this input is read by seeking, so it must be a regular file (or a FIFO or "
+						  "-, which are then copied)", type_name(st->st_mode));
+		for (;;) {
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+					(flags & (CC_IN_RECORDED | CC_IN_FILE) ? O_NONBLOCK : 0)); /* never waits on a FIFO swapped in */
+			if (fd >= 0 || errno != EINTR)
+				break;
+			if (cc_stop_requested()) /* a FIFO's open waits for a writer */
+				return stop_err(err);
+		}
+		if (fd < 0)
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	}
+	struct stat now;
+	if (fstat(fd, &now) != 0) {
+		int e = errno;
+		close(fd);
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read: %s", strerror(e));
+	}
+	if (!piped && (flags & (CC_IN_RECORDED | CC_IN_FILE)) &&
+	    (!S_ISREG(now.st_mode) || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
+		close(fd); /* replaced between the stat and the open */
+		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "changed while being opened: %s",
+					  type_name(now.st_mode));
+	}
+	if (!piped && (flags & (CC_IN_RECORDED | CC_IN_FILE)))
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	*st = now;
+	int rc = cc_guard_input(path, fd, err);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+int cc_input_open_fd(const char *path, unsigned flags, int *fd, struct citcat_errinfo *err)
+{
+	*fd = -1;
+	if (!path)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no path");
+	struct stat st;
+	int k = open_checked(path, flags & CC_IN_STREAM_FD ? flags : flags | CC_IN_FILE, NULL, &st, err);
+	if (k < 0)
+		return k;
+	*fd = k;
+	return 0;
+}
+
+int cc_input_open_flags(struct cc_input **out, const char *path, unsigned flags, struct citcat_errinfo *err)
 {
 	if (!out)
 		return CITCAT_ERR_INVAL;
@@ -432,26 +819,27 @@ int cc_input_open(struct cc_input **out, const char *path, struct citcat_errinfo
 	if (!in)
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	in->err.offset = UINT64_MAX;
-	if (strcmp(path, "-") == 0) {
-		in->f = stdin;
-	} else if (!(in->f = fopen(path, "rb"))) {
+	in->raw = (flags & CC_IN_RAW) != 0;
+	struct stat st;
+	int fd = open_checked(path, flags, in, &st, err);
+	if (fd < 0 && fd != STDIN_STREAM_FD) {
 		int e = errno;
 		free(in);
-		citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(e));
 		errno = e;
-		return CITCAT_ERR_IO;
-	} else {
-		in->own_f = 1;
-		struct stat st;
-		if (fstat(fileno(in->f), &st) == 0 && S_ISDIR(st.st_mode)) {
-			fclose(in->f);
-			free(in);
-			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot read: %s", strerror(EISDIR));
-		}
-		if (S_ISREG(st.st_mode))
-			in->size = (uint64_t)st.st_size;
+		return fd;
+	}
+	in->fd = fd == STDIN_STREAM_FD ? -1 : fd;
+	if (S_ISREG(st.st_mode)) {
+		off_t at = lseek(in->fd, 0, SEEK_CUR);
+		in->size = (uint64_t)st.st_size > (uint64_t)(at > 0 ? at : 0) ? (uint64_t)st.st_size - (uint64_t)(at > 0 ? at : 0) : 0;
+		in->seekable = 1;
 	}
 	return opened(out, in, err);
+}
+
+int cc_input_open(struct cc_input **out, const char *path, struct citcat_errinfo *err)
+{
+	return cc_input_open_flags(out, path, 0, err);
 }
 
 int cc_input_open_mem(struct cc_input **out, const void *buf, size_t len, struct citcat_errinfo *err)
@@ -466,6 +854,7 @@ int cc_input_open_mem(struct cc_input **out, const void *buf, size_t len, struct
 	if (!in)
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	in->err.offset = UINT64_MAX;
+	in->fd = -1;
 	in->mem = buf ? buf : &empty;
 	in->memlen = buf ? len : 0;
 	return opened(out, in, err);
@@ -480,8 +869,14 @@ void cc_input_close(struct cc_input *in)
 {
 	if (!in)
 		return;
-	if (in->own_f)
-		fclose(in->f);
+	if (in->fd >= 0 && !in->mem)
+		close(in->fd);
+	if (in->pipe) {
+		pthread_mutex_lock(&si_mu);
+		if (in->pipe->owner == in)
+			in->pipe->owner = NULL;
+		pthread_mutex_unlock(&si_mu);
+	}
 	LZ4F_freeDecompressionContext(in->lz4);
 	ZSTD_freeDStream(in->zstd);
 	if (in->xz_init)

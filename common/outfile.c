@@ -1,4 +1,6 @@
 #include "outfile.h"
+#include "guard.h"
+#include "stop.h"
 #include "tvp.h"
 
 #include <errno.h>
@@ -29,6 +31,11 @@ struct cc_outfile {
 	int error;
 	int direct;   /* written straight through: a device, a FIFO, /dev/stdout */
 	int err_errno; /* errno of the first failed write */
+	int sync;     /* fsync before the rename (CC_OUT_NOSYNC unset) */
+	int replacing; /* the final name was a regular file at open: */
+	dev_t dev;     /* ... this one */
+	ino_t ino;
+	void *guard;   /* guard.h token */
 };
 
 static int raw(struct cc_outfile *o, const void *p, size_t n)
@@ -71,16 +78,16 @@ static int oerr(struct citcat_errinfo *err, int e, const char *fmt, const char *
 static int classify(const char *path, struct stat *st, struct citcat_errinfo *err)
 {
 	if (!*path)
-		return oerr(err, ENOENT, "cannot create '%s': %s", path);
+		return oerr(err, ENOENT, "%s: cannot create: %s (an empty name)", path);
 	if (stat(path, st) == 0)
 		return 0;
 	int e = errno;
 	struct stat lst;
 	if (e == ENOENT && lstat(path, &lst) == 0)
-		return oerr(err, ENOENT, "cannot create %s: %s (a dangling symbolic link, not followed)", path);
+		return oerr(err, ENOENT, "%s: cannot create: %s (a dangling symbolic link, not followed)", path);
 	if (e == ENOENT)
 		return 1;
-	return oerr(err, e, "cannot create %s: %s", path);
+	return oerr(err, e, "%s: cannot create: %s", path);
 }
 
 /* A regular file that is also this process's standard output or error, as
@@ -135,8 +142,13 @@ void cc_outfile_remove_temps(void)
 
 /* Opens the file-system output PATH: straight through for character
  * devices, FIFOs and descriptor paths; otherwise a temporary file beside
- * the final regular file (beside the target of a symbolic link, which stays
- * a link), renamed at commit. */
+ * the final regular file, renamed at commit.  A symbolic link to a regular
+ * file is written through: the link must be one the kernel lets this
+ * process follow and write through (fs.protected_symlinks, the target's
+ * permissions: checked with faccessat), and the temporary file goes beside
+ * the link's target, which it replaces; the link stays.  A replaced file
+ * keeps its mode and owner (when the owner cannot be kept, it is not
+ * replaced). */
 static int open_path(struct cc_outfile *o, const char *path, struct citcat_errinfo *err)
 {
 	struct stat st;
@@ -146,51 +158,77 @@ static int open_path(struct cc_outfile *o, const char *path, struct citcat_errin
 	if (!(o->path = strdup(path)))
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	if (rc == 0 && S_ISDIR(st.st_mode))
-		return oerr(err, EISDIR, "cannot write %s: %s", path);
-	if (rc == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && descriptor_file(path, &st)))) {
+		return oerr(err, EISDIR, "%s: cannot write: %s", path);
+	int exists = rc == 0;
+	if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && descriptor_file(path, &st)))) {
 		/* O_APPEND: a descriptor path to a regular file keeps its
 		 * shell's truncation or append; devices and FIFOs ignore it */
-		int fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+		int fd;
+		while ((fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)) < 0 && errno == EINTR)
+			if (cc_stop_requested()) /* a FIFO's open waits for a reader */
+				return citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "%s: interrupted", path);
 		if (fd < 0 || !(o->f = fdopen(fd, "ab"))) {
 			int e = errno;
 			if (fd >= 0)
 				close(fd);
-			return oerr(err, e, "cannot open %s: %s", path);
+			return oerr(err, e, "%s: cannot open: %s", path);
 		}
 		o->direct = 1;
 		return 0;
 	}
-	if (rc == 0 && !S_ISREG(st.st_mode))
-		return oerr(err, EINVAL, "cannot write %s: %s (not a regular file, character device or FIFO)", path);
+	if (exists && !S_ISREG(st.st_mode))
+		return oerr(err, EINVAL, "%s: cannot write: %s (not a regular file, character device or FIFO)", path);
+	/* not an input, not another output (a descriptor path above writes
+	 * through standard output's own file: the guard notes that one) */
+	if ((rc = cc_guard_output(path, exists ? &st : NULL, &o->guard, err)) < 0)
+		return rc;
+	if (exists && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
+		return oerr(err, errno, "%s: cannot write: %s", path);
 	/* a regular file or a new name: rename onto the file itself, so a
 	 * symbolic link keeps pointing at the new contents */
 	struct stat lst;
-	if (rc == 0 && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+	if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
 		char *real = realpath(path, NULL);
 		if (!real)
-			return oerr(err, errno, "cannot resolve %s: %s", path);
+			return oerr(err, errno, "%s: cannot resolve: %s", path);
 		free(o->path);
 		o->path = real;
+	}
+	if (exists) {
+		o->replacing = 1;
+		o->dev = st.st_dev;
+		o->ino = st.st_ino;
 	}
 	if (asprintf(&o->tmp, "%s.tmp-XXXXXX", o->path) < 0) {
 		o->tmp = NULL;
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 	}
-	int fd = mkstemp(o->tmp);
-	if (fd >= 0) { /* mkstemp makes 0600; give the file the usual mode */
+	int fd = mkostemp(o->tmp, O_CLOEXEC), e = 0;
+	const char *why = "%s: cannot create: %s";
+	if (fd >= 0 && exists) {
+		/* the replaced file's owner, then its mode (a chown clears
+		 * set-id bits); a file whose owner cannot be kept stays */
+		if ((st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) != 0) {
+			e = errno;
+			why = "%s: cannot keep its owner: %s; not replacing it";
+		} else if (fchmod(fd, st.st_mode & 07777) != 0) {
+			e = errno;
+			why = "%s: cannot keep its mode: %s; not replacing it";
+		}
+	} else if (fd >= 0) { /* mkstemp makes 0600; give a new file the usual mode */
 		mode_t um = umask(0);
 		umask(um);
 		fchmod(fd, 0666 & ~um);
 	}
-	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
-		int e = errno;
+	if (fd < 0 || e || !(o->f = fdopen(fd, "wb"))) {
+		e = e ? e : errno;
 		if (fd >= 0) {
 			close(fd);
 			unlink(o->tmp);
 		}
 		free(o->tmp);
 		o->tmp = NULL;
-		return oerr(err, e, "cannot create %s: %s", path);
+		return oerr(err, e, why, path);
 	}
 	temp_live(o->tmp);
 	return 0;
@@ -233,6 +271,8 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int wrap, struct 
 	struct cc_outfile *o = calloc(1, sizeof *o);
 	if (!o)
 		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	o->sync = !(wrap & CC_OUT_NOSYNC);
+	wrap &= ~CC_OUT_NOSYNC;
 	if (!path) {
 		o->to_mem = 1;
 	} else if (strcmp(path, "-") == 0) {
@@ -264,7 +304,7 @@ int cc_outfile_open(struct cc_outfile **out, const char *path, int wrap, struct 
 		size_t n = LZ4F_compressBegin(o->cctx, o->zbuf, o->zcap, &prefs);
 		if (LZ4F_isError(n) || raw(o, o->zbuf, n)) {
 			cc_outfile_abort(o);
-			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot write %s", path ? path : "(memory)");
+			return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "%s: cannot write", path ? path : "(memory)");
 		}
 	} else if (wrap == CC_OUT_TVP) {
 		int rc = cc_tvp_bytes_writer_open(&o->tvp, tvp_sink, o, err);
@@ -326,6 +366,7 @@ static int end_frame(struct cc_outfile *o)
 static void outfile_free(struct cc_outfile *o)
 {
 	temp_gone(o->tmp);
+	cc_guard_output_done(o->guard);
 	LZ4F_freeCompressionContext(o->cctx);
 	ZSTD_freeCCtx(o->zctx);
 	cc_tvp_bytes_free(o->tvp);
@@ -336,15 +377,19 @@ static void outfile_free(struct cc_outfile *o)
 	free(o);
 }
 
-/* The final name must still be a regular file or absent when the rename
- * happens: something may have put a device or a link there meanwhile. */
-static int still_renamable(const char *path)
+/* The final name must still be the regular file it was at open (or absent
+ * when it was new) when the rename happens: something may have put a
+ * device, a link or another file there meanwhile. */
+static int still_renamable(const struct cc_outfile *o)
 {
 	struct stat st;
-	if (lstat(path, &st) == 0)
-		return S_ISREG(st.st_mode) ? 0 : EEXIST;
+	if (lstat(o->path, &st) == 0)
+		return S_ISREG(st.st_mode) && (!o->replacing || (st.st_dev == o->dev && st.st_ino == o->ino)) ? 0 : EEXIST;
 	return errno == ENOENT ? 0 : errno;
 }
+
+static int commit_on_stop;
+void cc_outfile_commit_on_stop(int yes) { commit_on_stop = yes; }
 
 int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err)
 {
@@ -352,22 +397,31 @@ int cc_outfile_commit(struct cc_outfile *o, struct citcat_errinfo *err)
 		return CITCAT_ERR_INVAL;
 	int rc = end_frame(o), e = rc == CITCAT_ERR_IO ? o->err_errno : 0;
 	const char *name = o->path ? o->path : "standard output";
-	if (rc)
-		citcat_errinfo_set(err, rc, UINT64_MAX, "writing %s failed: %s", name,
+	if (!rc && o->tmp && !o->direct && cc_stop_requested() && !commit_on_stop) /* interrupted: nothing replaced */
+		rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "%s: not written: interrupted", name);
+	if (rc && rc != CITCAT_ERR_INTERRUPTED)
+		citcat_errinfo_set(err, rc, UINT64_MAX, "%s: writing failed: %s", name,
 				   rc == CITCAT_ERR_IO ? strerror(e) : citcat_errstr(rc));
 	if (o->f == stdout) {
 		if (fflush(stdout) != 0 && !rc)
-			rc = oerr(err, e = errno, "writing %s failed: %s", name);
+			rc = oerr(err, e = errno, "%s: writing failed: %s", name);
 	} else if (o->f) {
+		/* the bytes reach the disk before the name does (fsync policy,
+		 * outfile.h): after a crash the name holds the old file or the
+		 * new one, never a part */
+		if (!rc && !o->direct && o->sync && (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0))
+			rc = oerr(err, e = errno, "%s: writing failed: %s", name);
 		if (fclose(o->f) != 0 && !rc)
-			rc = oerr(err, e = errno, "writing %s failed: %s", name);
+			rc = oerr(err, e = errno, "%s: writing failed: %s", name);
 		o->f = NULL;
 		if (!o->direct) {
 			int why;
-			if (!rc && (why = still_renamable(o->path)) != 0)
-				rc = oerr(err, e = why, "not replacing %s: %s (it is no longer a regular file)", name);
+			if (!rc && (why = still_renamable(o)) != 0)
+				rc = oerr(err, e = why, "%s: not replacing it: %s (it is no longer the regular file it was: it changed while citcat wrote)", name);
 			if (!rc && rename(o->tmp, o->path) != 0)
-				rc = oerr(err, e = errno, "cannot rename into %s: %s", name);
+				rc = oerr(err, e = errno, "%s: cannot rename into place: %s", name);
+			if (!rc)
+				cc_guard_own(o->path);
 			if (rc)
 				unlink(o->tmp);
 		}
@@ -417,4 +471,31 @@ int cc_outfile_finish(struct cc_outfile *o, int rc, const struct citcat_errinfo 
 		*err = *werr;
 	cc_outfile_abort(o);
 	return rc;
+}
+
+/* ---- a stdio stream over an outfile ---- */
+
+static ssize_t cookie_write(void *c, const char *buf, size_t n)
+{
+	struct cc_outfile *o = c;
+	if (cc_outfile_write(o, buf, n)) {
+		errno = o->err_errno ? o->err_errno : EIO;
+		return -1;
+	}
+	return (ssize_t)n;
+}
+
+FILE *cc_outfile_stream(struct cc_outfile *o)
+{
+	cookie_io_functions_t io = {NULL, cookie_write, NULL, NULL};
+	return o ? fopencookie(o, "w", io) : NULL;
+}
+
+int cc_outfile_errinfo(const struct cc_outfile *o, struct citcat_errinfo *err)
+{
+	if (!o || !o->error)
+		return 0;
+	const char *name = o->path ? o->path : o->to_mem ? "(memory)" : "standard output";
+	return citcat_errinfo_set(err, o->error, UINT64_MAX, "%s: writing failed: %s", name,
+				  o->error == CITCAT_ERR_IO ? strerror(o->err_errno ? o->err_errno : EIO) : citcat_errstr(o->error));
 }

@@ -190,6 +190,12 @@ static int spill(struct cc_input *in, struct citcat_errinfo *err)
 	return fd;
 }
 
+static int is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int cc_segidx_open(struct cc_segidx **out, const char *path, const char magic[CC_MAGIC_LEN], uint16_t version,
 		   struct citcat_errinfo *err)
 {
@@ -200,25 +206,29 @@ int cc_segidx_open(struct cc_segidx **out, const char *path, const char magic[CC
 	if (!err)
 		err = &dummy;
 	struct cc_input *in;
+	/* a source read once ("-", a FIFO: the input layer may have copied
+	 * it, but a streaming command reads it as it comes) goes through a
+	 * copy of its own below */
+	int stdin_ = strcmp(path, "-") == 0 || !is_regular(path);
 	int rc = cc_input_open(&in, path, err);
-	if (rc) /* the caller's own open reports it again, the same way */
-		return strcmp(path, "-") == 0 ? rc : 0;
+	if (rc) /* the caller's own open reports it again, the same way; not an interruption, nor a source read once */
+		return stdin_ || rc == CITCAT_ERR_INTERRUPTED ? rc : 0;
 	const uint8_t *head;
 	long got = cc_input_peek(in, &head, 10);
-	int stdin_ = strcmp(path, "-") == 0;
-	if (got < 0 || !is_bundle_head(head, (size_t)got, magic, version)) {
-		/* not a bundle: read by path as before; standard input cannot
-		 * be opened twice, so it goes through a copy */
-		if (!stdin_ || got < 0) {
-			cc_input_close(in);
-			return 0;
-		}
+	if (got < 0 && (stdin_ || got == CITCAT_ERR_INTERRUPTED)) {
+		*err = *cc_input_error(in);
+		cc_input_close(in);
+		return (int)got;
+	}
+	if (got < 0 || (!is_bundle_head(head, (size_t)got, magic, version) && !stdin_)) {
+		/* not a bundle: read by path as before */
+		cc_input_close(in);
+		return 0;
 	}
 	int fd = -1;
-	if (cc_input_wrap(in) == CC_WRAP_NONE && !stdin_) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	struct stat pst; /* a plain regular file is mapped; anything else is copied first */
+	if (cc_input_wrap(in) == CC_WRAP_NONE && !stdin_ && stat(path, &pst) == 0 && S_ISREG(pst.st_mode)) {
+		rc = cc_input_open_fd(path, CC_IN_FILE, &fd, err);
 	} else if ((fd = spill(in, err)) < 0) {
 		rc = err->code ? err->code : CITCAT_ERR_IO;
 	}
@@ -288,26 +298,27 @@ int cc_segidx_write(const char *path, const char magic[CC_MAGIC_LEN], uint16_t v
 	memcpy(idx, "SIX", 4);
 	cc_put32(idx + 4, (uint32_t)n);
 	for (uint64_t k = 0; k < n; k++) {
-		FILE *f = fopen(members[k], "rb");
-		if (!f) {
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open %s: %s", members[k], strerror(errno));
+		struct cc_input *f;
+		struct citcat_errinfo ie;
+		if ((rc = cc_input_open_flags(&f, members[k], CC_IN_RAW, &ie))) {
+			rc = citcat_errinfo_set(err, rc, UINT64_MAX, "%s: %s", members[k], ie.msg);
 			goto fail;
 		}
 		uint64_t len = 0;
-		size_t got;
-		while ((got = fread(buf, 1, 1u << 16, f)) > 0) {
-			if ((rc = cc_outfile_write(o, buf, got))) {
-				fclose(f);
+		long got;
+		while ((got = cc_input_read(f, buf, 1u << 16)) > 0) {
+			if ((rc = cc_outfile_write(o, buf, (size_t)got))) {
+				cc_input_close(f);
 				goto wfail;
 			}
-			len += got;
+			len += (uint64_t)got;
 		}
-		int bad = ferror(f);
-		fclose(f);
-		if (bad) {
-			rc = citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "reading %s failed", members[k]);
+		if (got < 0) {
+			rc = citcat_errinfo_set(err, (int)got, UINT64_MAX, "%s: %s", members[k], cc_input_error(f)->msg);
+			cc_input_close(f);
 			goto fail;
 		}
+		cc_input_close(f);
 		uint8_t *q = idx + 12 + k * CC_SEGIDX_ENTRY;
 		cc_put64(q, off);
 		cc_put64(q + 8, len);

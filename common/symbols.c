@@ -4,6 +4,7 @@
  * find_debuginfo declines, so no separate debug file or debuginfod server
  * is ever looked for. */
 #include "symbols.h"
+#include "input.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -44,6 +45,7 @@ struct citcat_symbols {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	int has_lines;
+	char warning[160]; /* "" or why names will be missing */
 	struct sym_fn *fn;
 	size_t nfn;
 	struct sym_fn *lab; /* every code symbol, sized or not (mapping symbols apart), by address */
@@ -154,6 +156,11 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 int citcat_symbols_open(struct citcat_symbols **sp, const char *path, struct citcat_errinfo *err)
 {
+	return citcat_symbols_open_flags(sp, path, 0, err);
+}
+
+int citcat_symbols_open_flags(struct citcat_symbols **sp, const char *path, unsigned flags, struct citcat_errinfo *err)
+{
 	if (err) {
 		memset(err, 0, sizeof *err);
 		err->offset = UINT64_MAX;
@@ -161,9 +168,9 @@ int citcat_symbols_open(struct citcat_symbols **sp, const char *path, struct cit
 	if (!sp || !path)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no symbolizer or path");
 	*sp = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+	int fd, orc = cc_input_open_fd(path, flags | CC_IN_FILE, &fd, err); /* the input rules (input.h) */
+	if (orc)
+		return orc;
 	unsigned char magic[4];
 	ssize_t got = pread(fd, magic, 4, 0);
 	if (got != 4 || memcmp(magic, "\177ELF", 4) != 0) {
@@ -193,6 +200,14 @@ int citcat_symbols_open(struct citcat_symbols **sp, const char *path, struct cit
 	}
 	Dwarf_Addr bias;
 	s->has_lines = dwfl_module_getdwarf(s->mod, &bias) != NULL;
+	/* a symbol table that does not read gives no names: say so once
+	 * rather than leave every name out silently (issue 29) */
+	int nsym = dwfl_module_getsymtab(s->mod);
+	if (nsym < 0)
+		snprintf(s->warning, sizeof s->warning, "its symbol table does not read (%s): no function names",
+			 dwfl_errmsg(-1));
+	else if (nsym == 0)
+		snprintf(s->warning, sizeof s->warning, "it has no symbol table (stripped?): no function names");
 	int rc = load_functions(s);
 	if (rc) {
 		citcat_symbols_close(s);
@@ -201,6 +216,8 @@ int citcat_symbols_open(struct citcat_symbols **sp, const char *path, struct cit
 	*sp = s;
 	return 0;
 }
+
+const char *citcat_symbols_warning(const struct citcat_symbols *s) { return s && s->warning[0] ? s->warning : NULL; }
 
 void citcat_symbols_close(struct citcat_symbols *s)
 {

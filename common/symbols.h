@@ -36,10 +36,16 @@ struct citcat_symloc {
  * An ELF without DWARF is accepted: lookups then give symbols only.  On
  * failure *S is NULL. */
 int citcat_symbols_open(struct citcat_symbols **s, const char *path, struct citcat_errinfo *err);
+/* The same with the input layer's FLAGS (common/input.h, e.g.
+ * CC_IN_RECORDED for a CAT's firmware). */
+int citcat_symbols_open_flags(struct citcat_symbols **s, const char *path, unsigned flags, struct citcat_errinfo *err);
 /* Frees S.  Accepts NULL. */
 void citcat_symbols_close(struct citcat_symbols *s);
 /* Whether the ELF has DWARF line tables (1) or not (0). */
 int citcat_symbols_has_lines(const struct citcat_symbols *s);
+/* Why lookups will find no function names (a symbol table that does not
+ * read, or none), or NULL. */
+const char *citcat_symbols_warning(const struct citcat_symbols *s);
 
 /* Fills LOC for ADDR.  Returns 1 when a function or a source line was
  * found, 0 when neither (LOC is then all NULL / 0), CITCAT_ERR_INVAL for

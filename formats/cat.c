@@ -277,8 +277,7 @@ int citcat_cat_writer_open_elf(struct citcat_cat_writer **out, const char *path,
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_CAT_VERSION, meta, (uint32_t)mlen, CHUNK);
 	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
 	if (rc)
-		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "cannot create %s: %s", path ? path : "(no path)",
-					  rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 	return 0;
 }
 

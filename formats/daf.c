@@ -212,7 +212,7 @@ int citcat_daf_writer_open_isa(struct citcat_daf_writer **out, const char *path,
 		cc_put32(meta + 4, w->m7 ? 0 : DAF_IRQ_VECTOR);
 		int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_DAF_VERSION, meta, META_LEN, CHUNK);
 		if (rc)
-			return wfail(w, rc, "cannot create the DAF file: %s", citcat_errstr(rc));
+			return wfail(w, rc, "%s", cc_writer_open_error()->msg);
 	}
 	return 0;
 }
@@ -473,6 +473,8 @@ int citcat_daf_writer_close(struct citcat_daf_writer *w)
 		w->cw = NULL;
 	}
 	cc_writer_abort(w->cw);
+	if (rc && w->err.code) /* gone with W: kept for the caller's message */
+		cc_writer_keep_error(&w->err);
 	writer_free(w);
 	return rc;
 }

@@ -376,8 +376,8 @@ static int aes_next(void *ctx, struct walk *w, int fill)
 	int rc = citcat_aes_next(a->r, &a->rec);
 	if (rc <= 0)
 		return rc;
-	/* A REPEAT's copies are records of their own (numbered, one line
-	 * each); the first copy comes with the REPEAT's bytes, the others
+	/* A REPEAT's copies are records of their own (numbered), printed as
+	 * one line; the first copy comes with the REPEAT's bytes, the others
 	 * with none (citcat_aes_last_raw). */
 	size_t rawlen;
 	const uint8_t *raw = citcat_aes_last_raw(a->r, &rawlen);
@@ -393,8 +393,17 @@ static int aes_next(void *ctx, struct walk *w, int fill)
 	if (!fill)
 		return 1;
 	w->r.kind = citcat_aes_kind_name(rec->kind);
-	if (copy)
-		fu(w, AC_REPEAT, 1);
+	if (copy) {
+		/* the run of copies from this one on is one line (DUMP.md): the
+		 * output is bounded by the file's bytes, whatever count a REPEAT
+		 * claims; numbering goes on as if each copy had a line */
+		uint64_t left = a->o->count - w->out - 1, more = pend < left ? pend : left;
+		if (more == pend)
+			citcat_aes_skip_repeats(a->r);
+		w->n += more;
+		w->out += more;
+		fu(w, AC_REPEAT, 1 + more);
+	}
 	switch (rec->kind) {
 	case CITCAT_AES_IRQ:
 		fu(w, AC_LINE, rec->line);

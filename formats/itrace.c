@@ -23,8 +23,10 @@
 #define FAULT_KINDS 11 /* isa 1; isa 2 adds kind 11 (CAT.md) */
 
 /* One entry per slot, so a lookup touches one cache line.  Every entry
- * starts as (WT_EMPTY, 0) (ITRACE.md). */
+ * starts empty (ITRACE.md): PC WT_EMPTY and an ISA code no instruction has,
+ * so that no instruction's word is ever omitted against it. */
 #define WT_EMPTY UINT64_MAX
+#define WT_NO_ISA 0xff
 struct wt_ent {
 	uint64_t pc;
 	uint32_t word;
@@ -44,7 +46,7 @@ static void state_reset(struct state *s)
 	s->next_pc = 0;
 	s->last_addr = 0;
 	for (unsigned i = 0; i < WT_SIZE; i++)
-		s->wt.e[i] = (struct wt_ent){WT_EMPTY, 0, 0};
+		s->wt.e[i] = (struct wt_ent){WT_EMPTY, 0, WT_NO_ISA};
 }
 
 struct enc_thread;
@@ -87,10 +89,14 @@ struct citcat_itrace_reader {
 	struct citcat_errinfo err;
 	int want_dma;
 	unsigned version; /* 2: every instruction is A32 (ITRACE.md, Version changes) */
+	int stopped;      /* a STOP was read: it must be the last record */
+	uint32_t segment; /* metadata bytes 1..3: the segment number + 1, or 0 */
 	int m7f_field;    /* metadata flag bit 0: a STOP of fault kind 11 carries the M7 fault status */
 	int has_m7f;      /* such a STOP was read: M7F holds its status */
 	struct citcat_m7_fault m7f;
 };
+
+uint32_t itrace_reader_segment(const struct citcat_itrace_reader *r) { return r ? r->segment : 0; }
 
 /* The word-table slot of PC: an A32 PC's slot is that of version 2; the
  * halfword between two words takes a slot 2048 away (ITRACE.md). */
@@ -123,10 +129,17 @@ static uint8_t *put_accs(struct state *s, uint8_t *p, const struct citcat_access
 
 int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa)
 {
+	return itrace_writer_open_segment(out, path, isa, 0);
+}
+
+int itrace_writer_open_segment(struct citcat_itrace_writer **out, const char *path, enum citcat_isa isa, uint32_t seg)
+{
 	if (!out)
 		return CITCAT_ERR_INVAL;
 	*out = NULL;
 	if (isa != CITCAT_ISA_ARM_A32 && isa != CITCAT_ISA_ARMV7M)
+		return CITCAT_ERR_INVAL;
+	if (seg > 0xffffff) /* 24 bits: more than CC_SEGIDX_MAX segments */
 		return CITCAT_ERR_INVAL;
 	struct citcat_itrace_writer *w = calloc(1, sizeof *w);
 	if (!w)
@@ -134,16 +147,17 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 	w->isa = isa;
 	static atomic_uint_fast64_t writers;
 	w->epoch = ((uint64_t)(atomic_fetch_add(&writers, 1) + 1) << 40) | 1;
-	/* an isa 2 trace's STOP of fault kind 11 carries the fault status (flag bit 0) */
-	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, isa == CITCAT_ISA_ARMV7M ? META_M7_FAULT : 0, 0, 0, 0};
+	/* bytes 1..3: the segment number + 1, or 0 (ITRACE.md, Metadata); an
+	 * isa 2 trace's STOP of fault kind 11 carries the fault status (flag bit 0) */
+	uint8_t meta[8] = {(uint8_t)isa, (uint8_t)seg, (uint8_t)(seg >> 8), (uint8_t)(seg >> 16),
+			   isa == CITCAT_ISA_ARMV7M ? META_M7_FAULT : 0, 0, 0, 0};
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
 	state_reset(&w->st);
 	if (!rc && cc_writer_threads && itrace_encoder_thread)
 		th_start(w);
 	*out = w; /* holds the error: the caller aborts it (citcat/base.h) */
 	if (rc)
-		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "cannot create %s: %s", path ? path : "(no path)",
-					  rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
+		return citcat_errinfo_set(&w->err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 	return 0;
 }
 
@@ -766,16 +780,16 @@ static int reader_init(void *obj)
 		snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata is %u bytes, expected 8", ml);
 		return r->err.code;
 	}
-	for (unsigned i = 1; i < 8; i++)
+	for (unsigned i = 4; i < 8; i++)
 		if (m[i] && !(i == 4 && m[i] == META_M7_FAULT && m[0] == CITCAT_ISA_ARMV7M)) {
-			/* reserved bytes 1..3 and flags 4..7 (ITRACE.md): only bit 0
-			 * of byte 4 is defined, in isa 2 traces */
+			/* flags 4..7 (ITRACE.md): only bit 0 of byte 4 is defined,
+			 * in isa 2 traces; bytes 1..3 hold the segment */
 			r->err.code = CITCAT_ERR_CORRUPT;
 			r->err.offset = 16 + i;
-			snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata: %s byte %u is 0x%02x, not 0",
-				 i < 4 ? "reserved" : "flags", i, m[i]);
+			snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata: flags byte %u is 0x%02x, not 0", i, m[i]);
 			return r->err.code;
 		}
+	r->segment = (uint32_t)m[1] | (uint32_t)m[2] << 8 | (uint32_t)m[3] << 16;
 	r->isa = (enum citcat_isa)m[0];
 	r->version = cc_reader_version(r->cr);
 	r->m7f_field = (m[4] & META_M7_FAULT) != 0;
@@ -884,6 +898,8 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 		state_reset(&r->st);
 	struct state *s = &r->st;
 	const uint8_t *p = r->cur.p, *end = r->cur.end, *start = p;
+	if (r->stopped) /* nothing follows an abnormal end (ITRACE.md) */
+		return bad(r, start, "a record after the STOP record, which must be the last");
 	uint8_t h = *p++;
 	uint64_t v;
 	rec->size = 0;
@@ -958,6 +974,7 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 				r->has_m7f = 1;
 			}
 		}
+		r->stopped = 1;
 		break;
 	case 0: {
 		rec->kind = CITCAT_REC_INSN;
@@ -988,7 +1005,7 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 			s->wt.e[idx].word = rec->word;
 			s->wt.e[idx].isa = isa;
 		} else {
-			if (s->wt.e[idx].pc != rec->pc)
+			if (s->wt.e[idx].pc != rec->pc || s->wt.e[idx].isa == WT_NO_ISA) /* an empty slot holds no word */
 				return bad(r, start, "instruction word omitted but not known for this PC");
 			rec->word = s->wt.e[idx].word;
 			isa = s->wt.e[idx].isa;

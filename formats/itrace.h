@@ -43,4 +43,13 @@ struct itrace_blk {
  * record's error (the records before it are written). */
 int itrace_write_blk(struct citcat_itrace_writer *w, const struct itrace_blk *b, uint64_t pc, uint32_t from, uint32_t n);
 
+/* citcat_itrace_writer_open for the itrace of one segment of a
+ * checkpointed run: SEG = the segment number K + 1 goes into the metadata
+ * (ITRACE.md), so that merge can refuse segments given twice, out of order
+ * or mixed with a whole run's itrace; SEG 0 is a whole run's; above 2^24 - 1
+ * (metadata bytes 1..3) CITCAT_ERR_INVAL. */
+int itrace_writer_open_segment(struct citcat_itrace_writer **w, const char *path, enum citcat_isa isa, uint32_t seg);
+/* The segment number + 1 a reader's file carries, or 0. */
+uint32_t itrace_reader_segment(const struct citcat_itrace_reader *r);
+
 #endif

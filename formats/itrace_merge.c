@@ -75,8 +75,9 @@ static int decode_chunk(const struct cc_stored_chunk *c, uint16_t version, const
 	return rc < 0 ? rc : 0;
 }
 
-/* Decodes the whole of PATH record by record; the count into *N. */
-static int check_all(const char *path, uint64_t *n, struct citcat_errinfo *err)
+/* Decodes the whole of PATH record by record; the count into *N.  STOP is
+ * polled every 65536 records (the reads poll the stop flag too). */
+static int check_all(const char *path, uint64_t *n, int (*stop)(void *), void *stop_ctx, struct citcat_errinfo *err)
 {
 	struct citcat_itrace_reader *r;
 	static struct citcat_itrace_rec rec;
@@ -85,7 +86,10 @@ static int check_all(const char *path, uint64_t *n, struct citcat_errinfo *err)
 	if (!rc) {
 		citcat_itrace_reader_dma(r, 1);
 		while ((rc = citcat_itrace_next(r, &rec)) == 1)
-			++*n;
+			if ((++*n & 0xffff) == 0 && stop && stop(stop_ctx)) {
+				citcat_itrace_reader_close(r);
+				return citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+			}
 	}
 	if (rc < 0)
 		*err = *citcat_itrace_reader_error(r);
@@ -102,10 +106,12 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 	size_t lastcap = 0;
 	uint16_t version0 = 0;
 	struct edge prev = {0};
+	uint32_t seg0 = 0, prev_seg = 0;
 	int prev_any = 0, rc = 0;
 	size_t i = 0;
 	memset(res, 0, sizeof *res);
 	memset(err, 0, sizeof *err);
+
 	for (; i < nin && !rc; i++) {
 		if ((rc = cc_reader_open(&r, in[i], MAGIC, CITCAT_ITRACE_VERSION))) {
 			*err = *cc_reader_error(r);
@@ -124,16 +130,20 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 			rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, 12, "itrace metadata is not 8 bytes");
 			break;
 		}
+		/* bytes 1..3: K + 1 for segment K's itrace (ITRACE.md) */
+		uint32_t seg = (uint32_t)meta[1] | (uint32_t)meta[2] << 8 | (uint32_t)meta[3] << 16;
 		if (i == 0) {
 			memcpy(meta0, meta, 8);
+			memset(meta0 + 1, 0, 3); /* the merge is a whole run's trace, or a part of one */
+			seg0 = seg;
 			version0 = version;
 			if ((rc = cc_writer_open(&w, out, MAGIC, version0, meta0, 8, 0))) {
-				citcat_errinfo_set(err, rc, UINT64_MAX, "cannot create the output: %s", citcat_errstr(rc));
+				citcat_errinfo_set(err, rc, UINT64_MAX, "%s", cc_writer_open_error()->msg);
 				i = nin;
 				break;
 			}
 			cc_writer_inline(w); /* chunks go out as they are: nothing to compress */
-		} else if (memcmp(meta, meta0, 8)) {
+		} else if (meta[0] != meta0[0] || memcmp(meta + 4, meta0 + 4, 4)) { /* the ISA and the flags */
 			rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 16, "another ISA or metadata than %s", in[0]);
 			break;
 		}
@@ -183,6 +193,7 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		r = NULL;
 		if (!nch)
 			continue; /* an empty input: no seam of its own */
+
 		/* the seam with the input before: it ends at a checkpoint's start
 		 * point, and this one starts at the PC after it */
 		if (prev_any && first.any_insn && first.first_pc != prev.last_next) {
@@ -205,9 +216,27 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 						"store), so it is not a segment that another follows");
 			break;
 		}
+		/* the segment numbers: all or none, each the one after the last */
+		if (i > 0 && (seg0 != 0) != (seg != 0)) {
+			rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 17, "%s, but %s %s: merge joins the itraces of consecutive "
+						"segments (replay --segment K), and nothing else",
+						seg ? "is a segment's itrace" : "is not a segment's itrace (a whole run's?)", in[0],
+						seg0 ? "is one" : "is not");
+			break;
+		}
+		if (i > 0 && seg && seg != prev_seg + 1) {
+			if (seg == prev_seg)
+				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 17, "is segment %u again (after %s): one segment given twice",
+							seg - 1, in[i - 1]);
+			else
+				rc = citcat_errinfo_set(err, CITCAT_ERR_INVAL, 17, "is segment %u, but segment %u comes after %s (segment %u): "
+							"give the segments in order, each once", seg - 1, prev_seg, in[i - 1], prev_seg - 1);
+			break;
+		}
+		prev_seg = seg;
 		if (check) {
 			uint64_t n;
-			if ((rc = check_all(in[i], &n, err)))
+			if ((rc = check_all(in[i], &n, stop, stop_ctx, err)))
 				break;
 			if (n != nrec) {
 				rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,

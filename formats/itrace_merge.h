@@ -19,7 +19,10 @@ struct itrace_merge_result {
  * earlier input ends with the record of a checkpoint's INV_I store (where a
  * segment ends, replay/SEGMENTS.md) and not with an abnormal end, and the
  * later one's first instruction is at the PC that follows it.  With CHECK,
- * every input is also decoded record by record (citcat_itrace_next).  STOP,
+ * every input is also decoded record by record (citcat_itrace_next).  The
+ * segment numbers in the inputs' metadata (ITRACE.md) must be all zero or
+ * all set, each one more than the one before: a segment given twice, out
+ * of order, or beside a whole run's itrace is refused.  STOP,
  * when not NULL, is polled once per chunk; 1 stops with
  * CITCAT_ERR_INTERRUPTED.  Returns 0 or an error in ERR with *ERR_INPUT the
  * index of the input it is about (NIN: the output).  On error OUT is not

@@ -3,6 +3,7 @@
  * on a byte boundary with zero padding, and every chunk decodes on its own
  * (the delta state is reset at each). */
 #include "lvt.h"
+#include "input.h"
 #include "bytes.h"
 #include "container.h"
 #include "m7exc.h"
@@ -654,9 +655,10 @@ int citcat_lvt_code_ranges(const char *path, struct citcat_lvt_range *out, int m
 {
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return citcat_errinfo_set(err, CITCAT_ERR_INTERNAL, UINT64_MAX, "libelf initialisation failed");
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return citcat_errinfo_set(err, CITCAT_ERR_IO, UINT64_MAX, "%s: cannot open", path);
+	int fd;
+	struct citcat_errinfo ie;
+	if (cc_input_open_fd(path, CC_IN_FILE, &fd, &ie)) /* the input rules (common/input.h) */
+		return citcat_errinfo_set(err, ie.code, UINT64_MAX, "%s: %s", path, ie.msg);
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	size_t n = 0;
 	int k = 0, rc = 0;

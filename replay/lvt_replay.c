@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unicorn/unicorn.h>
 
 #define MAX_CODE 32
@@ -564,7 +565,12 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
 	if ((rc = replay_open_itraces(&p->c)))
 		goto out;
-	p->c.ram = aligned_alloc(4096, p->c.ram_size);
+	/* zero pages from the kernel, faulted in as the run touches them, as
+	 * the IMS replayer does: a header's RAM size costs nothing until used
+	 * (issue 29: a 1 GiB claim took 1 GB, cleared up front) */
+	p->c.ram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p->c.ram == MAP_FAILED)
+		p->c.ram = NULL;
 	p->c.known = calloc(1, p->c.ram_size / 8 + 1);
 	p->dmaw = calloc(1, p->c.ram_size / 8 + 1);
 	p->xpage = calloc(1, p->c.ram_size / 4096 + 1);
@@ -572,7 +578,6 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
-	memset(p->c.ram, 0, p->c.ram_size);
 	if ((rc = load_binary(p, start.code_hash)))
 		goto out;
 	struct bus_sink sink = {sink_event, p};
@@ -617,7 +622,8 @@ out:
 		rc = err->code ? err->code : CITCAT_ERR_INTERNAL;
 	replay_fini(&p->c);
 	citcat_lvt_reader_close(p->lvt);
-	free(p->c.ram);
+	if (p->c.ram)
+		munmap(p->c.ram, p->c.ram_size);
 	free(p->c.known);
 	free(p->dmaw);
 	free(p->xpage);

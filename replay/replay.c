@@ -765,7 +765,7 @@ static inline void blk_set(struct replayer *p, const struct rblk *b)
 	p->blk_next = 0;
 	p->acc_left = 0;
 	p->blk_pos = p->blk_end = NULL;
-	if (b && b->sched_ok) {
+	if (b && b->sched_ok && b->nacc_total) { /* no schedule: NULL, never NULL + 0 (UB) */
 		p->blk_pos = b->sched;
 		p->blk_end = b->sched + b->nacc_total;
 	}
@@ -1404,6 +1404,8 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		}
 		rc = 0;
 	}
+	/* a segment's itrace says which (merge checks the order) */
+	p->c.itrace_segment = cfg->verify_segment <= UINT32_MAX ? (uint32_t)cfg->verify_segment : 0;
 	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
 		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
 	if ((rc = replay_open_itraces(&p->c)))

@@ -262,7 +262,8 @@ int replay_open_itraces(struct replay_core *c)
 	}
 	if (c->orc) /* DMA records are compared too */
 		citcat_itrace_reader_dma(c->orc, 1);
-	if (c->out_path && (rc = citcat_itrace_writer_open(&c->out, c->out_path, c->itrace_isa ? c->itrace_isa : CITCAT_ISA_ARM_A32)))
+	if (c->out_path && (rc = itrace_writer_open_segment(&c->out, c->out_path, c->itrace_isa ? c->itrace_isa : CITCAT_ISA_ARM_A32,
+							    c->itrace_segment)))
 		return replay_fail(c, NULL, rc, UINT64_MAX, "%s: cannot create the instruction trace: %s", c->out_path,
 				   rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	return 0;

@@ -63,6 +63,7 @@ struct replay_core {
 	uint64_t irq_index;
 	double t0; /* when the run began (replay_now_s) */
 	enum citcat_isa itrace_isa; /* of the regenerated itrace; 0 is CITCAT_ISA_ARM_A32 */
+	uint32_t itrace_segment;    /* K + 1 when it is segment K's (ITRACE.md, Metadata), else 0 */
 	int ckpt_cut; /* a checkpoint was entered: cut the itrace's chunk after its INV_I store (replay_output) */
 	/* Called by replay_run when uc_emu_start returned without an error
 	 * before the run is done (NULL: none); 1 when it stopped on purpose and

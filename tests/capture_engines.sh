@@ -26,9 +26,9 @@ for spec in "$@"; do
   r=$out/$n
   for e in insn block; do
     rm -f "$r.$e.cat" "$r.$e.oracle" "$r.$e.uart"
-    q=(-q)
-    case $n:$e in blk_exc_*:block) q=();; esac # the summary names the engine's state at the stop
-    "$citcat" capture "$elf" "${q[@]}" --seed 1 --engine $e -o "$r.$e.cat" --oracle "$r.$e.oracle" \
+    v=()
+    case $n:$e in blk_exc_*:block) v=(env CITCAT_VERBOSE=1);; esac # the engine's state at the stop, on standard error
+    "${v[@]}" "$citcat" capture "$elf" -q --seed 1 --engine $e -o "$r.$e.cat" --oracle "$r.$e.oracle" \
       --uart-out "$r.$e.uart" "${extra[@]}" 2>"$r.$e.log"
     echo $? >"$r.$e.rc"
   done

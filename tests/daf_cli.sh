@@ -43,6 +43,6 @@ expect 2 "needs --image" "$citcat" convert "$t/a.sdc" --daf "$t/a.daf" -o "$t/ou
 expect 2 "program flow" "$citcat" convert "$t/a.din" --daf "$t/a.daf" -o "$t/out.din"
 no_output usage
 # and the good case still works
-"$citcat" convert "$t/a.sdc" --daf "$t/a.daf" --image "$elf" -o "$t/out.din" || fail "good case"
+"$citcat" convert "$t/a.sdc" --daf "$t/a.daf" --image "$elf" -o "$t/out.din" --uncached || fail "good case"
 cmp -s "$t/a.din" "$t/out.din" || fail "good case differs"
 finish daf_cli

@@ -21,13 +21,19 @@ case $name in # raw encoding on four examples (the unit test covers it too), to 
 esac
 # --uncached: the DAF rebuild gives every data access of the core, device ones included
 "$citcat" convert "$r.itrace" -o "$r.din" --uncached || fail "itrace -> din"
+"$citcat" convert "$r.itrace" -o "$r.cached.din" || fail "itrace -> din (cached accesses only)"
 "$citcat" convert "$r.itrace" -o "$r.sdc" --to sdclsp:r:32x4,128 || fail "itrace -> sdc"
 for d in $dafs; do
   rm -f "$r.flow.din" "$r.it.din"
-  "$citcat" convert "$r.sdc" --daf "$d" --image "$elf" -o "$r.flow.din" || fail "sdc + $(basename "$d") -> din"
+  "$citcat" convert "$r.sdc" --daf "$d" --image "$elf" -o "$r.flow.din" --uncached || fail "sdc + $(basename "$d") -> din"
   cmp -s "$r.din" "$r.flow.din" || fail "SDC-LSP + $(basename "$d") does not rebuild the itrace's din"
-  "$citcat" convert "$r.itrace" --daf "$d" -o "$r.it.din" || fail "itrace flow + $(basename "$d") -> din"
+  "$citcat" convert "$r.itrace" --daf "$d" -o "$r.it.din" --uncached || fail "itrace flow + $(basename "$d") -> din"
   cmp -s "$r.din" "$r.it.din" || fail "itrace flow + $(basename "$d") does not rebuild the din"
+  # without --uncached both paths leave the device accesses out, as convert RUN.itrace does (issue 29, defect 18)
+  "$citcat" convert "$r.sdc" --daf "$d" --image "$elf" -o "$r.flow.din" || fail "sdc + $(basename "$d") -> din (cached)"
+  cmp -s "$r.cached.din" "$r.flow.din" || fail "SDC-LSP + $(basename "$d") -> din keeps what convert RUN.itrace leaves out"
+  "$citcat" convert "$r.itrace" --daf "$d" -o "$r.it.din" || fail "itrace flow + $(basename "$d") -> din (cached)"
+  cmp -s "$r.cached.din" "$r.it.din" || fail "itrace flow + $(basename "$d") -> din keeps what convert RUN.itrace leaves out"
 done
 echo "$name: din $(wc -c <"$r.din") bytes, DAF files:$(for f in $dafs; do printf ' %s %s bytes' "$(basename "$f")" "$(wc -c <"$f")"; done)"
 finish "daf_example $name"

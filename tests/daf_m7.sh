@@ -41,20 +41,26 @@ fi
 if [ $long = 1 ]; then
   set -o pipefail
   want=$("$citcat" convert "$r.itrace" -o - --to din --uncached | md5sum) || fail "itrace -> din"
-  flow=$("$citcat" convert "$r.sdc" --daf "$r.daf" --image "$elf" -o - --to din | md5sum) || fail "sdc + daf -> din"
+  flow=$("$citcat" convert "$r.sdc" --daf "$r.daf" --image "$elf" -o - --to din --uncached | md5sum) || fail "sdc + daf -> din"
   [ "$want" = "$flow" ] || fail "SDC-LSP + DAF does not rebuild the itrace's din"
-  it=$("$citcat" convert "$r.itrace" --daf "$r.daf" -o - --to din | md5sum) || fail "itrace flow + daf -> din"
+  it=$("$citcat" convert "$r.itrace" --daf "$r.daf" -o - --to din --uncached | md5sum) || fail "itrace flow + daf -> din"
   [ "$want" = "$it" ] || fail "itrace flow + DAF does not rebuild the din"
   echo "$name: $(wc -c <"$r.itrace") itrace bytes, $(wc -c <"$r.daf") DAF bytes, din md5 ${want%% *}"
   finish "daf_m7 $name (long)"
 fi
 "$citcat" convert "$r.itrace" -o "$r.din" --uncached || fail "itrace -> din"
+"$citcat" convert "$r.itrace" -o "$r.cached.din" || fail "itrace -> din (cached accesses only)"
 for d in $dafs; do
   rm -f "$r.flow.din" "$r.it.din"
-  "$citcat" convert "$r.sdc" --daf "$d" --image "$elf" -o "$r.flow.din" || fail "sdc + $(basename "$d") -> din"
+  "$citcat" convert "$r.sdc" --daf "$d" --image "$elf" -o "$r.flow.din" --uncached || fail "sdc + $(basename "$d") -> din"
   cmp -s "$r.din" "$r.flow.din" || fail "SDC-LSP + $(basename "$d") does not rebuild the itrace's din"
-  "$citcat" convert "$r.itrace" --daf "$d" -o "$r.it.din" || fail "itrace flow + $(basename "$d") -> din"
+  "$citcat" convert "$r.itrace" --daf "$d" -o "$r.it.din" --uncached || fail "itrace flow + $(basename "$d") -> din"
   cmp -s "$r.din" "$r.it.din" || fail "itrace flow + $(basename "$d") does not rebuild the din"
+  # without --uncached both paths leave the device accesses out, as convert RUN.itrace does (issue 29, defect 18)
+  "$citcat" convert "$r.sdc" --daf "$d" --image "$elf" -o "$r.flow.din" || fail "sdc + $(basename "$d") -> din (cached)"
+  cmp -s "$r.cached.din" "$r.flow.din" || fail "SDC-LSP + $(basename "$d") -> din keeps what convert RUN.itrace leaves out"
+  "$citcat" convert "$r.itrace" --daf "$d" -o "$r.it.din" || fail "itrace flow + $(basename "$d") -> din (cached)"
+  cmp -s "$r.cached.din" "$r.it.din" || fail "itrace flow + $(basename "$d") -> din keeps what convert RUN.itrace leaves out"
 done
 "$citcat" dump "$r.daf" --itrace "$r.itrace" >"$t/dump" 2>"$t/dump.err" || fail "dump exited $?: $(head -c 300 "$t/dump.err")"
 grep -q ' end insns=[0-9]' "$t/dump" || fail "dump: no end record"

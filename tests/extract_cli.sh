@@ -42,7 +42,8 @@ for tool in ims aes; do
   expect2 "run.ims: offset 0: wrong kind of file" "$citcat" $tool "$t/run.ims" -o "$out"; no_output "$out"
   expect2 "missing.cat" "$citcat" $tool "$t/missing.cat" -o "$out"; no_output "$out"
   expect2 "need RUN.cat and -o OUT" "$citcat" $tool "$cat"; no_output "$out"
-  expect2 "not standard input" "$citcat" $tool - -o "$out"; no_output "$out"
+  # - reads standard input (copied first, since it is read twice; issue 29): empty, it says so
+  expect2 "-: offset 0: file is empty" "$citcat" $tool - -o "$out" </dev/null; no_output "$out"
 done
 # An existing output is not clobbered by a failed run.
 echo keep >"$t/keep.aes"

@@ -40,12 +40,17 @@ blk=$(grep -c -a -o $'BLK' "$t/r.itrace" || true)
 
 # seams: after a segment, an itrace that starts elsewhere (pcs_gen's, at
 # PC 0); that itrace (not ending at an INV_I store) before a segment; no
-# inputs.  (Segments out of order pass these checks: every segment starts
-# at the same PC, the driver's instruction after its INV_I store.)
+# inputs.  Every segment starts at the same PC (the driver's instruction
+# after its INV_I store), so order is checked by the segment numbers each
+# segment's itrace carries (ITRACE.md, issue 29): out of order, twice, or
+# beside a whole run's itrace is refused.
 "$PCS" "$t/pcs.itrace" 100 2 || fail "pcs_gen"
 expect 2 "first instruction is at 0x0, not at" "$C" merge "$t/s.000000.itrace" "$t/pcs.itrace" -o "$t/bad.itrace"
 expect 2 "pcs.itrace: does not end at a checkpoint" "$C" merge "$t/pcs.itrace" "$t/s.000001.itrace" -o "$t/bad.itrace"
 expect 2 "need the segments" "$C" merge -o "$t/bad.itrace"
+expect 2 "give the segments in order" "$C" merge "$t/s.000001.itrace" "$t/s.000000.itrace" -o "$t/bad.itrace"
+expect 2 "one segment given twice" "$C" merge "$t/s.000000.itrace" "$t/s.000000.itrace" -o "$t/bad.itrace"
+expect 2 "not a segment's itrace" "$C" merge "$t/s.000000.itrace" "$t/r.itrace" -o "$t/bad.itrace"
 [ -e "$t/bad.itrace" ] && fail "a refused merge left an output behind"
 
 # a flipped payload byte in the middle of segment 1: its chunk's checksum

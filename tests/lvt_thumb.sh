@@ -28,10 +28,10 @@ lvt_and_daf() {
     { echo "FAIL: replay --lvt exited $?"; exit 1; }
   cmp -s "$run.lvt.itrace" "$run.itrace" || { echo "FAIL: the decoded trace differs from the oracle"; exit 1; }
   "$citcat" convert "$run.itrace" -o "$run.din" --uncached || { echo "FAIL: itrace -> din"; exit 1; }
-  "$citcat" convert "$run.itrace" --daf "$run.daf" -o "$run.it.din" || { echo "FAIL: itrace flow + DAF -> din"; exit 1; }
+  "$citcat" convert "$run.itrace" --daf "$run.daf" -o "$run.it.din" --uncached || { echo "FAIL: itrace flow + DAF -> din"; exit 1; }
   cmp -s "$run.din" "$run.it.din" || { echo "FAIL: itrace flow + DAF does not rebuild the din"; exit 1; }
   "$citcat" convert "$run.itrace" -o "$run.sdc" --to sdclsp:r:32x4,128 || { echo "FAIL: itrace -> sdc"; exit 1; }
-  "$citcat" convert "$run.sdc" --daf "$run.daf" --image "$elf" -o "$run.flow.din" || { echo "FAIL: sdc + DAF -> din"; exit 1; }
+  "$citcat" convert "$run.sdc" --daf "$run.daf" --image "$elf" -o "$run.flow.din" --uncached || { echo "FAIL: sdc + DAF -> din"; exit 1; }
   cmp -s "$run.din" "$run.flow.din" || { echo "FAIL: SDC-LSP + DAF does not rebuild the din"; exit 1; }
   rm -f "$run.lvt.itrace" "$run.it.din" "$run.sdc" "$run.flow.din"
 }

@@ -4,6 +4,7 @@
  * before FROM), a sink that stops the dump, and errors. */
 #include "aes.h"
 #include "check.h"
+#include "container.h"
 #include "dump.h"
 #include "itrace.h"
 #include "lvt.h"
@@ -87,19 +88,26 @@ static void test_aes(const char *path)
 
 	struct coll c = {0};
 	CHECK_EQ(dump(citcat_dump_aes, path, 0, UINT64_MAX, &c), 0);
-	CHECK_EQ(c.n, 8);
+	CHECK_EQ(c.n, 5);
 	CHECK(strcmp(c.sc->format, "aes") == 0);
 	LINE(&c, 0, "0 output addr=0x40000f40 size=4 value=0x00000005");
 	LINE(&c, 1, "1 input addr=0x4000050c size=4 value=0x00000001");
-	LINE(&c, 2, "2 input repeat=1 addr=0x4000050c size=4 value=0x00000001");
-	LINE(&c, 5, "5 input repeat=1 addr=0x4000050c size=4 value=0x00000001");
-	LINE(&c, 6, "6 irq line=3 bcount=7 pc=0x00000100");
-	LINE(&c, 7, "7 end bcount=9 insns=100 reason=command");
+	/* the REPEAT's 4 copies, records 2..5, on one line (issue 29) */
+	LINE(&c, 2, "2 input repeat=4 addr=0x4000050c size=4 value=0x00000001");
+	LINE(&c, 3, "6 irq line=3 bcount=7 pc=0x00000100");
+	LINE(&c, 4, "7 end bcount=9 insns=100 reason=command");
 	/* FROM inside the run: numbering continues over the copies */
 	CHECK_EQ(dump(citcat_dump_aes, path, 4, 2, &c), 0);
+	CHECK_EQ(c.n, 1);
+	LINE(&c, 0, "4 input repeat=2 addr=0x4000050c size=4 value=0x00000001");
+	/* COUNT ending inside the run: the line stands for what is left */
+	CHECK_EQ(dump(citcat_dump_aes, path, 1, 3, &c), 0);
 	CHECK_EQ(c.n, 2);
-	LINE(&c, 0, "4 input repeat=1 addr=0x4000050c size=4 value=0x00000001");
-	LINE(&c, 1, "5 input repeat=1 addr=0x4000050c size=4 value=0x00000001");
+	LINE(&c, 1, "2 input repeat=2 addr=0x4000050c size=4 value=0x00000001");
+	CHECK_EQ(dump(citcat_dump_aes, path, 3, UINT64_MAX, &c), 0);
+	CHECK_EQ(c.n, 3);
+	LINE(&c, 0, "3 input repeat=3 addr=0x4000050c size=4 value=0x00000001");
+	LINE(&c, 1, "6 irq line=3 bcount=7 pc=0x00000100");
 	/* FROM past the run: the copies are skipped in one step */
 	CHECK_EQ(dump(citcat_dump_aes, path, 6, UINT64_MAX, &c), 0);
 	CHECK_EQ(c.n, 2);
@@ -111,6 +119,61 @@ static void test_aes(const char *path)
 	c.stop_after = 3;
 	CHECK_EQ(dump(citcat_dump_aes, path, 0, UINT64_MAX, &c), CITCAT_ERR_INTERRUPTED);
 	CHECK_EQ(c.n, 3);
+	c.stop_after = 0;
+}
+
+/* An AES whose metadata claims 2^62 instructions and whose REPEAT claims
+ * 2^62 - 1 copies, 129 bytes or so (issue 29, defect 5): the dump is five
+ * lines, at once, not 2^62. */
+static void test_aes_huge_repeat(const char *path)
+{
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	struct citcat_trace_id id = {1, 0x44, 1ull << 62};
+	struct citcat_aes_writer *w;
+	CHECK_EQ(citcat_aes_writer_open(&w, path, &id, &cfg), 0);
+	struct citcat_aes_rec in = {.kind = CITCAT_AES_INPUT, .size = 4, .addr = 0x4000050c, .value = 1};
+	CHECK_EQ(citcat_aes_write(w, &in), 0);
+	CHECK_EQ(citcat_aes_write(w, &in), 0); /* a REPEAT of 1, patched below */
+	struct citcat_aes_rec end = {.kind = CITCAT_AES_END, .line = 1, .bcount = 9, .insns = 1ull << 62};
+	CHECK_EQ(citcat_aes_write(w, &end), 0);
+	CHECK_EQ(citcat_aes_writer_close(w), 0);
+	/* the same records again, the REPEAT's count made 2^62 - 1 by hand */
+	struct cc_reader *r;
+	const uint8_t *data;
+	size_t len;
+	uint32_t nrec, ml;
+	CHECK_EQ(cc_reader_open(&r, path, "CAES\r\n\x1a\n", CITCAT_AES_VERSION), 0);
+	uint8_t meta[256];
+	const uint8_t *m = cc_reader_meta(r, &ml);
+	CHECK(ml <= sizeof meta);
+	memcpy(meta, m, ml);
+	CHECK_EQ(cc_reader_next_chunk(r, &data, &len, &nrec), 1);
+	uint8_t pay[256];
+	size_t k = 0, n = 0;
+	CHECK(len < 200);
+	while (k < len && !(data[k] == 6 && k + 1 < len && data[k + 1] == 1)) /* REPEAT, count 1 */
+		pay[n++] = data[k++];
+	CHECK(k < len);
+	pay[n++] = 6;
+	for (uint64_t v = (1ull << 62) - 1; v >= 0x80; v >>= 7)
+		pay[n++] = (uint8_t)(v | 0x80);
+	pay[n++] = 0x3f;
+	for (k += 2; k < len; k++)
+		pay[n++] = data[k];
+	uint16_t version = cc_reader_version(r);
+	cc_reader_close(r);
+	struct cc_writer *cw;
+	CHECK_EQ(cc_writer_open(&cw, path, "CAES\r\n\x1a\n", version, meta, ml, 4096), 0);
+	uint8_t *b = cc_writer_reserve(cw, n);
+	memcpy(b, pay, n);
+	cc_writer_commit(cw, n, nrec);
+	CHECK_EQ(cc_writer_close(cw), 0);
+	struct coll c = {0};
+	CHECK_EQ(dump(citcat_dump_aes, path, 0, UINT64_MAX, &c), 0);
+	CHECK_EQ(c.n, 3);
+	LINE(&c, 1, "1 input repeat=4611686018427387903 addr=0x4000050c size=4 value=0x00000001");
+	LINE(&c, 2, "4611686018427387904 end bcount=9 insns=4611686018427387904 reason=command");
 }
 
 /* An itrace of an instruction, an interrupt entry and the handler's first
@@ -280,6 +343,7 @@ int main(void)
 	snprintf(a, sizeof a, "%s/t.aes", dir);
 	snprintf(i, sizeof i, "%s/t.itrace", dir);
 	test_aes(a);
+	test_aes_huge_repeat(a);
 	test_itrace(i);
 	test_errors(dir);
 	test_lvt(dir);

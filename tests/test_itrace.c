@@ -101,6 +101,49 @@ static void test_stop_record(const char *path)
 	citcat_itrace_reader_close(r);
 }
 
+/* Hand-made payloads the writer never makes (issue 29, defect 12): an
+ * instruction after an abnormal end, and an instruction whose PC delta
+ * reaches 2^64 - 1 (the empty word-table slot's PC) without a word, in a
+ * Cortex-M7 trace.
+ * The reader returns nothing after the STOP and nothing for that PC: it
+ * reports the record, at its offset. */
+static void raw_itrace(const char *path, uint8_t isa, const uint8_t *payload, size_t n, uint32_t nrec)
+{
+	struct cc_writer *cw;
+	uint8_t meta[8] = {isa, 0, 0, 0, 0, 0, 0, 0};
+	CHECK_EQ(cc_writer_open(&cw, path, "CITR\r\n\x1a\n", CITCAT_ITRACE_VERSION, meta, sizeof meta, 4096), 0);
+	uint8_t *b = cc_writer_reserve(cw, n);
+	CHECK(b != NULL);
+	memcpy(b, payload, n);
+	cc_writer_commit(cw, n, nrec);
+	CHECK_EQ(cc_writer_close(cw), 0);
+}
+
+static void test_after_stop(const char *path)
+{
+	static struct citcat_itrace_rec got;
+	struct citcat_itrace_reader *r;
+	/* STOP interrupted at 0x10 (c5 10), then an A32 instruction at 0x10
+	 * with its word: h = 0x30, zz(0x10) = 20, ISA 0, word */
+	static const uint8_t after[] = {0xc5, 0x10, 0x30, 0x20, 0x00, 0x00, 0x00, 0xa0, 0xe1};
+	raw_itrace(path, CITCAT_ISA_ARM_A32, after, sizeof after, 2);
+	CHECK_EQ(citcat_itrace_reader_open(&r, path), 0);
+	CHECK_EQ(citcat_itrace_next(r, &got), 1);
+	CHECK_EQ(got.kind, CITCAT_REC_STOP);
+	CHECK_EQ(citcat_itrace_next(r, &got), CITCAT_ERR_CORRUPT);
+	CHECK(strstr(citcat_itrace_reader_error(r)->msg, "after the STOP") != NULL);
+	CHECK(strstr(citcat_itrace_reader_error(r)->msg, "payload byte 2 ") != NULL); /* the record after the STOP */
+	CHECK_EQ(citcat_itrace_next(r, &got), CITCAT_ERR_CORRUPT); /* sticky */
+	citcat_itrace_reader_close(r);
+	/* isa 2: h = 0x20 (explicit PC, word from the table), zz(-1) = 01 */
+	static const uint8_t wide[] = {0x20, 0x01};
+	raw_itrace(path, CITCAT_ISA_ARMV7M, wide, sizeof wide, 1);
+	CHECK_EQ(citcat_itrace_reader_open(&r, path), 0);
+	CHECK_EQ(citcat_itrace_next(r, &got), CITCAT_ERR_CORRUPT);
+	CHECK(strstr(citcat_itrace_reader_error(r)->msg, "word omitted but not known") != NULL);
+	citcat_itrace_reader_close(r);
+}
+
 /* Version 2: the uncached flag, DMA records (handed out only when asked),
  * their byte encoding and their reserved bits. */
 static void test_v2(const char *path)
@@ -466,6 +509,7 @@ int main(void)
 	citcat_itrace_writer_abort(w);
 	CHECK(access(gone, F_OK) != 0);
 	test_v2(bad);
+	test_after_stop(bad);
 
 	free(buf);
 	unlink(bad);

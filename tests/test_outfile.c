@@ -5,6 +5,8 @@
  * a message otherwise), FIFOs and links are made in a scratch folder of the
  * test's own, never the system's /dev. */
 #include "check.h"
+#include "guard.h"
+#include "input.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/citcat-outfile-XXXXXX";
@@ -144,7 +147,7 @@ static void test_swapped(void)
 	cc_outfile_write(o, "late", 4);
 	CHECK_EQ(mkfifo(at("swapped"), 0644), 0);
 	CHECK_EQ(cc_outfile_commit(o, &err), CITCAT_ERR_IO);
-	CHECK(strstr(err.msg, "no longer a regular file") != NULL);
+	CHECK(strstr(err.msg, "no longer the regular file") != NULL);
 	struct stat st;
 	CHECK(lstat(at("swapped"), &st) == 0 && S_ISFIFO(st.st_mode));
 	CHECK(no_temporaries());
@@ -186,6 +189,76 @@ static void test_devices(void)
 	CHECK(no_temporaries());
 }
 
+/* Issue 29: the file guard (guard.h) refuses an output that is an input
+ * opened through the input layer, under any name, in either order; a file
+ * the process wrote itself may be read and replaced again; a replaced file
+ * keeps its mode; a FIFO recorded in a file is never opened; a FIFO the
+ * user named is copied once and read as often as needed. */
+static void test_guard(void)
+{
+	struct citcat_errinfo err = {0};
+	CHECK_EQ(put(at("in.txt"), "input", &err), 0);
+	CHECK_EQ(link(at("in.txt"), at("hard.txt")), 0);
+	CHECK_EQ(symlink("in.txt", at("sym.txt")), 0);
+	cc_guard_enable(1);
+	struct cc_input *in;
+	CHECK_EQ(cc_input_open(&in, at("in.txt"), &err), 0);
+	cc_input_close(in); /* read whole, closed: still an input */
+	CHECK_EQ(put(at("in.txt"), "over", &err), CITCAT_ERR_IO);
+	CHECK(strstr(err.msg, "refusing to write over the input") != NULL);
+	CHECK_EQ(put(at("hard.txt"), "over", &err), CITCAT_ERR_IO);
+	CHECK_EQ(put(at("sym.txt"), "over", &err), CITCAT_ERR_IO);
+	CHECK(file_is(at("in.txt"), "input"));
+	/* the other order: an output being written, then the same file read */
+	struct cc_outfile *o;
+	CHECK_EQ(put(at("out.txt"), "first", &err), 0); /* committed: the process's own */
+	CHECK_EQ(cc_input_open(&in, at("out.txt"), &err), 0);
+	cc_input_close(in);
+	CHECK_EQ(put(at("out.txt"), "second", &err), 0); /* its own file: replaced again */
+	CHECK(file_is(at("out.txt"), "second"));
+	CHECK_EQ(put(at("other.txt"), "x", &err), 0);
+	CHECK_EQ(cc_outfile_open(&o, at("other.txt"), 0, &err), 0);
+	CHECK_EQ(cc_input_open(&in, at("other.txt"), &err), CITCAT_ERR_IO); /* being replaced: not read */
+	CHECK(strstr(err.msg, "which this command is writing") != NULL);
+	cc_outfile_abort(o);
+	CHECK_EQ(chmod(at("in.txt"), 0644), 0);
+	CHECK_EQ(cc_outfile_open(&o, at("new.txt"), 0, &err), 0);
+	struct cc_outfile *o2;
+	CHECK_EQ(cc_outfile_open(&o2, at("new.txt"), 0, &err), CITCAT_ERR_IO); /* two outputs, one new name */
+	CHECK(strstr(err.msg, "the same file as the output") != NULL);
+	cc_outfile_abort(o);
+	cc_guard_enable(0);
+	cc_guard_reset();
+	/* a replaced file keeps its mode */
+	CHECK_EQ(put(at("m.txt"), "a", &err), 0);
+	CHECK_EQ(chmod(at("m.txt"), 0600), 0);
+	CHECK_EQ(put(at("m.txt"), "b", &err), 0);
+	struct stat st;
+	CHECK(stat(at("m.txt"), &st) == 0 && (st.st_mode & 07777) == 0600);
+	/* a recorded path naming a FIFO: refused at once, never opened */
+	CHECK_EQ(mkfifo(at("rec.fifo"), 0644), 0);
+	int fd;
+	CHECK_EQ(cc_input_open_fd(at("rec.fifo"), CC_IN_RECORDED, &fd, &err), CITCAT_ERR_IO);
+	CHECK(strstr(err.msg, "FIFO, not opened") != NULL);
+	/* a named FIFO: copied at its first open, read again by the second */
+	pid_t pid = fork();
+	if (pid == 0) {
+		int w = open(at("rec.fifo"), O_WRONLY);
+		ssize_t k = write(w, "fifo bytes", 10);
+		_exit(k == 10 ? 0 : 1);
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		uint8_t b[16] = {0};
+		CHECK_EQ(cc_input_open_flags(&in, at("rec.fifo"), CC_IN_RAW, &err), 0);
+		CHECK_EQ(cc_input_read(in, b, sizeof b), 10);
+		CHECK(memcmp(b, "fifo bytes", 10) == 0);
+		cc_input_close(in);
+	}
+	int status;
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(no_temporaries());
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -197,6 +270,7 @@ int main(void)
 	test_fifo();
 	test_swapped();
 	test_devices();
+	test_guard();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)

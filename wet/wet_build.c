@@ -568,8 +568,11 @@ static int close_block(struct builder *b)
 
 static int write_bytes(struct builder *b, const void *p, size_t n)
 {
-	if (cc_outfile_write(b->out, p, n))
-		return berr(b, CITCAT_ERR_IO, "%s: write failed", b->cfg->out_path);
+	if (cc_outfile_write(b->out, p, n)) {
+		struct citcat_errinfo e = {0};
+		int rc = cc_outfile_errinfo(b->out, &e); /* with the reason (common/outfile.h) */
+		return berr(b, rc ? rc : CITCAT_ERR_IO, "%s", e.msg[0] ? e.msg : "write failed");
+	}
 	b->off += n;
 	return 0;
 }

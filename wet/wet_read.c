@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct rnode {
 	uint8_t kind, line;
@@ -368,7 +370,8 @@ static int open_unwrapped(struct citcat_wet *w, const char *path)
 		cc_input_close(in);
 		return werr(w, rc, e.offset, "%s", e.msg[0] ? e.msg : citcat_errstr(rc));
 	}
-	if (cc_input_wrap(in) == CC_WRAP_NONE && strcmp(path, "-")) {
+	struct stat st; /* a FIFO or a device named as the WET is read once, as "-" */
+	if (cc_input_wrap(in) == CC_WRAP_NONE && strcmp(path, "-") && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 		cc_input_close(in);
 		return 0;
 	}
@@ -405,11 +408,18 @@ static int wet_open_file(struct citcat_wet **wp, const char *path, const void *b
 	w->err.offset = UINT64_MAX;
 	if (path && (rc = open_unwrapped(w, path)))
 		return rc;
-	if (!w->f && !(w->f = path ? fopen(path, "rb") : len ? fmemopen((void *)buf, len, "rb") : NULL)) {
-		if (!path)
-			return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
-		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "cannot open");
+	if (!w->f && path) { /* the input layer's rules (common/input.h) */
+		struct citcat_errinfo e = {0};
+		int fd;
+		if ((rc = cc_input_open_fd(path, 0, &fd, &e)))
+			return werr(w, rc, e.offset, "%s", e.msg);
+		if (!(w->f = fdopen(fd, "rb"))) {
+			close(fd);
+			return werr(w, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		}
 	}
+	if (!w->f && !(w->f = len ? fmemopen((void *)buf, len, "rb") : NULL))
+		return werr(w, CITCAT_ERR_EMPTY, 0, "empty file");
 	if (fseeko(w->f, 0, SEEK_END))
 		return werr(w, CITCAT_ERR_IO, UINT64_MAX, "not seekable (a WET must be a regular file)");
 	w->size = (uint64_t)ftello(w->f);

@@ -241,6 +241,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ims.regs.slot[i] = get(&c, 4);
 	ims.repl_state[0] = get(&c, 4);
 	ims.repl_state[1] = get(&c, 4);
+	/* a generator state only for a cache with random replacement, never 0
+	 * there (IMS.md): the IMS writer refuses anything else, which is the
+	 * IMS reader's business (fuzz_ims), not the replayer's */
+	for (int k = 0; k < 2; k++) {
+		const struct citcat_cache_config *cc = k ? &ims.cfg.dcache : &ims.cfg.icache;
+		if (cc->repl != CITCAT_REPL_RANDOM)
+			ims.repl_state[k] = 0;
+		else if (!ims.repl_state[k])
+			ims.repl_state[k] = 1;
+	}
 	ims.id.hash = 0x63697463617466ull; /* any value both files share */
 	ims.id.start_pc = ims.regs.slot[ARM_SLOT_PC];
 	ims.id.insns = total;

@@ -13,7 +13,8 @@
  *   insns     u32  instructions in the traced interval (the IMS's trace id)
  *   regs      39 x u32, register-dump slot order; slot 15 = P
  *   repl      2 x u32, the I- and D-cache random-replacement generators at P
- *             (IMS version 2; 0 for a cache without random replacement)
+ *             (IMS version 2; 0 for a cache without random replacement; the
+ *             harness makes it 0 there, and 1 for a random cache whose state is 0)
  *   nruns     u16  memory runs that follow
  *   run       u32 offset from the RAM base (modulo the RAM size),
  *             u16 n: bits 14..0 length, bit 15: the run is one byte repeated

@@ -135,7 +135,7 @@ static inline void rt_round_trip(const struct rt_codec *c, const uint8_t *buf, s
 	char *e1 = fuzz_path(c->e1), *e2 = fuzz_path(c->e2);
 	long n = rt_encode(c, buf, len, e1);
 	if (n >= 0) {
-		void *a, *b, *ra = rt_rec(c), *rb = rt_rec(c);
+		void *a = NULL, *b = NULL, *ra = rt_rec(c), *rb = rt_rec(c);
 		if (c->open_mem(&a, buf, len) || c->open_file(&b, e1))
 			rt_fail("reopening failed");
 		if (c->same_header && !c->same_header(a, b))
