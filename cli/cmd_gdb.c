@@ -12,6 +12,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -85,6 +86,10 @@ static int conn_write(void *ctx, const void *buf, size_t n)
 static void conn_log(void *ctx, const char *line)
 {
 	(void)ctx;
+	/* -q: the session's ordinary end and a resent packet are not worth a
+	 * line; warnings, refusals and errors still are */
+	if (cli_quiet && (strcmp(line, "the client has gone") == 0 || strstr(line, "asked for it again")))
+		return;
 	fprintf(stderr, "citcat gdb: %s\n", line);
 }
 
@@ -197,6 +202,12 @@ int cmd_gdb(int argc, char **argv)
 		return cli_usage_error("gdb", "the CAT is read twice: give a file, not standard input");
 	if (npos == 2 && (strcmp(pos[0], "-") == 0 || strcmp(pos[1], "-") == 0))
 		return cli_usage_error("gdb", "the AES is read again moving backwards: give files, not standard input");
+	for (int k = 0; k < npos; k++) {
+		struct stat st;
+		if (stat(pos[k], &st) == 0 && S_ISFIFO(st.st_mode))
+			return cli_usage_error("gdb", "%s: the run is read again moving backwards: give a regular file, not a FIFO",
+					       pos[k]);
+	}
 	if (use_stdio && isatty(0))
 		fprintf(stderr, "citcat gdb: serving GDB's remote protocol on this terminal; from GDB: target remote | "
 				"citcat gdb --stdio ...\n");
