@@ -314,6 +314,8 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
+	if (__builtin_expect(core_past_ram((uint32_t)addr, (unsigned)size, t->ram_base, t->ram_size), 0))
+		return; /* a bus error, reported by the unmapped hook (core.h) */
 	if (t->faulted)
 		return;
 	if (!t->blk_precise && !cblk_attribute(t))
@@ -1328,7 +1330,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			goto out;
 		}
 		struct core_hooks hooks = {hook_code, hook_mem,
-					   UC_HOOK_MEM_WRITE | (t->oracle ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
+					   UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER, /* with or without an oracle: core.h */
 					   hook_unmapped, hook_intr, m7 ? NULL : &t->block_thumb};
 		if (t->blk_engine) {
 			/* the code hook under a handle (cblk_switch), the block

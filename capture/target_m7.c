@@ -390,6 +390,9 @@ static bool hook_unmapped_m7(uc_engine *uc, uc_mem_type type, uint64_t addr, int
 	struct m7cap *m = t->m7;
 	if (t->faulted || t->failed)
 		return m->unmapped_a(uc, type, addr, size, value, ctx);
+	if (m->resume && type != UC_MEM_FETCH_UNMAPPED)
+		return false; /* the same store again: Unicorn's byte loop of a store crossing a page runs on after
+			       * its first byte outside RAM (tests/ramend.sh); its BusFault is taken */
 	if (m->exc.pf.on) { /* an ldm or stm that ran from a device or the SCS into nothing: the first error */
 		take_precise(t);
 		m->resume = !t->faulted && !t->failed;

@@ -228,6 +228,7 @@ struct citcat_cat_reader {
 	unsigned max_stop; /* the highest stop reason the file's version has */
 	int has_ckpt;      /* version 5 and later: kind 12 CKPT exists */
 	int has_mark;      /* version 6 and later: every CKPT starts a marked chunk */
+	int has_wsize;     /* version 8 and later: WRITE size codes 3 (8 bytes) and 4 (3 bytes) */
 	int started;       /* an event was read */
 	int has_elf;
 	struct citcat_cat_elf elf; /* version 4: the firmware, when recorded */
@@ -286,7 +287,27 @@ int citcat_cat_writer_open(struct citcat_cat_writer **out, const char *path, con
 	return citcat_cat_writer_open_elf(out, path, cfg, NULL);
 }
 
-static unsigned size_code(unsigned size) { return size == 1 ? 0 : size == 2 ? 1 : 2; }
+/* The size code of an access of SIZE bytes (CAT.md, "Size codes"), or -1
+ * when the record cannot hold it: 1, 2 and 4 bytes for every kind; for a
+ * WRITE also 8 (a doubleword store, STREXD) and 3 (the part of a store
+ * that falls in one line, when a write-through store crossing a line is
+ * split at the boundary), both from version 8.  Before version 8 the
+ * writer wrote any other size as code 2 (4 bytes), and the reader's
+ * address predictor then ran ahead of the writer's (issue 36). */
+static int size_code(unsigned kind, unsigned size)
+{
+	switch (size) {
+	case 1: return 0;
+	case 2: return 1;
+	case 4: return 2;
+	case 8: return kind == CITCAT_CAT_WRITE ? 3 : -1;
+	case 3: return kind == CITCAT_CAT_WRITE ? 4 : -1;
+	default: return -1;
+	}
+}
+
+/* The access size a size code stands for (0 for a code the format has not). */
+static unsigned code_size(unsigned code) { return code < 4 ? 1u << code : code == 4 ? 3 : 0; }
 
 int citcat_cat_writer_m7_fault(struct citcat_cat_writer *w, const struct citcat_m7_fault *f)
 {
@@ -313,6 +334,9 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		return CITCAT_ERR_INVAL;
 	if (ev->kind == CITCAT_CAT_IRQ && ev->line > 15)
 		return CITCAT_ERR_INVAL; /* the 4-bit line field (CAT.md): never truncated to another line */
+	if ((ev->kind == CITCAT_CAT_WRITE || ev->kind == CITCAT_CAT_UREAD || ev->kind == CITCAT_CAT_UWRITE) &&
+	    (size_code(ev->kind, ev->size) < 0 || (ev->size < 8 && ev->value >> (8 * ev->size))))
+		return CITCAT_ERR_INVAL; /* a size the record has no code for, or a value wider than it */
 	if (ev->kind == CITCAT_CAT_STOP &&
 	    (ev->line >= CITCAT_STOP_REASONS ||
 	     (ev->line == CITCAT_STOP_FAULT && (ev->value == 0 || ev->value >= CITCAT_FAULT_KINDS))))
@@ -355,14 +379,14 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		p += len;
 		break;
 	case CITCAT_CAT_WRITE:
-		flags = size_code(ev->size);
+		flags = (unsigned)size_code(ev->kind, ev->size);
 		p += cc_put_uvar(p, cc_zigzag((int64_t)ev->addr - (int64_t)s->mem_addr));
 		s->mem_addr = ev->addr + ev->size;
 		p += cc_put_uvar(p, ev->value);
 		break;
 	case CITCAT_CAT_UREAD:
 	case CITCAT_CAT_UWRITE:
-		flags = size_code(ev->size);
+		flags = (unsigned)size_code(ev->kind, ev->size);
 		p += cc_put_uvar(p, cc_zigzag((int64_t)ev->addr - (int64_t)s->dev_addr));
 		s->dev_addr = ev->addr;
 		p += cc_put_uvar(p, ev->value);
@@ -480,6 +504,7 @@ static int reader_init(void *obj)
 	r->has_ckpt = cc_reader_version(r->cr) >= 5;
 	r->has_mark = cc_reader_version(r->cr) >= 6;
 	r->has_m7f_field = cc_reader_version(r->cr) >= 7;
+	r->has_wsize = cc_reader_version(r->cr) >= 8;
 	if (r->has_mark)
 		cc_reader_allow_mark(r->cr);
 	uint32_t ml;
@@ -606,9 +631,10 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	case CITCAT_CAT_WRITE:
 	case CITCAT_CAT_UREAD:
 	case CITCAT_CAT_UWRITE:
-		if (flags > 2)
+		/* codes 3 (8 bytes) and 4 (3 bytes) are a WRITE's, from version 8 */
+		if (flags > (kind == CITCAT_CAT_WRITE && r->has_wsize ? 4u : 2u))
 			return bad(r, start, "bad access size code");
-		ev->size = (uint8_t)(1u << flags);
+		ev->size = (uint8_t)code_size(flags);
 		if (kind == CITCAT_CAT_WRITE) {
 			CC_GETD(ev->addr, s->mem_addr, "address truncated");
 			s->mem_addr = ev->addr + ev->size;

@@ -651,10 +651,12 @@ struct lvt_src {
 	struct citcat_lvt_reader *r;
 	struct flow f;
 	int state;     /* 0: START next, 1: walking the flow, 2: STOP read */
-	int serving;   /* F.REC is an instruction whose loads are being served */
+	int serving;   /* F.REC is an instruction (1) or a Cortex-M7 exception entry (2) whose loads are being
+			* served */
 	uint32_t acc;  /* its next access */
 	uint64_t insn; /* index of F.REC (instructions of the flow before it) */
 	uint32_t polls;
+	int m7; /* the flow is a Cortex-M7 trace (isa 2) */
 	struct citcat_lvt_rec rec;
 };
 
@@ -751,8 +753,9 @@ static int lvt_next(void *ctx, struct walk *w, int fill)
 			return 1;
 		}
 		if (l->serving) {
+			if (l->serving == 1) /* an entry's vector read is no instruction */
+				l->insn++;
 			l->serving = 0;
-			l->insn++;
 		}
 		if ((rc = walk_poll(w, &l->polls)) != 0 || (rc = flow_next(&l->f)) < 0)
 			return rc;
@@ -775,6 +778,21 @@ static int lvt_next(void *ctx, struct walk *w, int fill)
 			l->acc = 0;
 			continue;
 		case CITCAT_REC_IRQ:
+			/* a Cortex-M7 entry carries its stacking writes and its
+			 * vector read, whose record follows the IRQ record's; a
+			 * synchronous one (SVC, a fault) has no IRQ record, so its
+			 * vector read's record comes first (LVT.md, "The Cortex-M7") */
+			if (l->f.rec.n_acc) {
+				l->serving = 2;
+				l->acc = 0;
+				if (!l->m7)
+					return citcat_errinfo_set(&l->f.err, CITCAT_ERR_CORRUPT, UINT64_MAX,
+								  "the flow %s: an interrupt entry with accesses in an "
+								  "ARMv7-A trace",
+								  l->f.path);
+				if ((rc = citcat_lvt_peek(l->r)) == CITCAT_LVT_HIT || rc == CITCAT_LVT_VALUE)
+					continue;
+			}
 			if ((rc = lvt_read(l, 0, CITCAT_LVT_IRQ, "an interrupt entry")) < 0)
 				return rc;
 			if (fill) {
@@ -812,6 +830,8 @@ int citcat_dump_lvt(const char *path, const struct citcat_dump_opts *o, const st
 	int rc = flow_open(&l->f, o, "LVT");
 	if (!rc)
 		citcat_itrace_reader_dma(l->f.it, 1); /* the LVT places DMA transfers */
+	if (!rc)
+		l->m7 = citcat_itrace_isa(l->f.it) == CITCAT_ISA_ARMV7M;
 	if (!rc)
 		rc = citcat_lvt_reader_open(&l->r, path);
 	struct citcat_dump_schema sc = {"lvt", CITCAT_LVT_VERSION, LC_N, lvt_cols};

@@ -27,6 +27,13 @@ uc_err core_open_m7(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_
 	return e;
 }
 
+uc_err core_m7_write_xpsr(uc_engine *uc, uint32_t xpsr)
+{
+	uint32_t flags = xpsr & 0xF80F0000u; /* N Z C V Q, GE */
+	uc_err e = uc_reg_write(uc, UC_ARM_REG_XPSR, &xpsr);
+	return e ? e : uc_reg_write(uc, UC_ARM_REG_APSR_NZCVQG, &flags);
+}
+
 uc_err core_add_hooks_m7(uc_engine *uc, const struct core_hooks *h, uc_cb_hookinsn_invalid_t invalid, void *ctx,
 			 uint32_t ram_base, uint32_t ram_size)
 {

@@ -10,6 +10,7 @@
  * are written in handler mode (privileged), where a CONTROL write takes
  * every bit without swapping SP; a PC written must be odd (Thumb). */
 #include "m7exc.h"
+#include "core.h"
 
 /* an SCS register's offset, by its name in the shared map (citcat_m7_regs.h) */
 #define R(name) CITCAT_M7_SCS_OFF(CITCAT_M7_##name)
@@ -516,8 +517,8 @@ int m7exc_return(struct m7exc *m, uint32_t exc_ret, uint32_t insn_pc)
 		e = wr(m, UC_ARM_REG_CONTROL, (control & ~CONTROL_SPSEL) | (to_psp ? CONTROL_SPSEL : 0u));
 	if (!e)
 		e = wr(m, to_psp ? UC_ARM_REG_PSP : UC_ARM_REG_MSP, sp);
-	if (!e) /* the mode of the frame; SP follows SPSEL */
-		e = wr(m, UC_ARM_REG_XPSR, w[7] & ~XPSR_ALIGN);
+	if (!e) /* the mode of the frame (SP follows SPSEL), and its GE bits */
+		e = core_m7_write_xpsr(m->uc, w[7] & ~XPSR_ALIGN) ? M7EXC_E_UC : 0;
 	for (int i = 0; i < 6 && !e; i++)
 		e = wr(m, restored[i], w[i]);
 	if (!e)

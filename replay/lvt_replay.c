@@ -118,6 +118,10 @@ static int serve_load(struct lreplayer *p, uint32_t a, unsigned n);
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct lreplayer *p = ctx;
+	if (type == UC_MEM_READ && core_read_echo(&p->c.rsplit, (uint32_t)addr, (unsigned)size))
+		return; /* not an access: Unicorn's echo of a page-crossing load (core.h) */
+	if (__builtin_expect(core_past_ram((uint32_t)addr, (unsigned)size, p->c.ram_base, p->c.ram_size), 0))
+		return; /* a bus error, reported by the unmapped hook (core.h) */
 	if (p->c.failed)
 		return;
 	uint32_t a = (uint32_t)addr, off = a - p->c.ram_base;

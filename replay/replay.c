@@ -398,6 +398,8 @@ static void blk_finish(struct replayer *p);
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
+	if (__builtin_expect(core_past_ram((uint32_t)addr, (unsigned)size, p->c.ram_base, p->c.ram_size), 0))
+		return; /* a bus error, reported by the unmapped hook (core.h) */
 	if (p->sess) /* also while paused (done): the session undoes such writes */
 		p->sess->mem(p->sess->ctx, (uint32_t)addr, (unsigned)size, type == UC_MEM_WRITE);
 	if (p->c.done) /* after a reproduced fault: the instruction ends there */
@@ -1467,8 +1469,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
-	int itr = cfg->out_path || cfg->oracle || cfg->observer || cfg->on_record;
-	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | (itr ? UC_HOOK_MEM_READ_AFTER : UC_HOOK_MEM_READ),
+	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER, /* as the capture: core.h */
 				   hook_unmapped, hook_intr,
 				   p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? NULL : &p->c.block_thumb};
 	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7) {

@@ -29,6 +29,7 @@ struct replay_core {
 	struct bus bus;
 	uint8_t *ram, *known; /* RAM and a bitmap of the bytes whose value is known */
 	uint32_t ram_base, ram_size;
+	struct core_rsplit rsplit; /* the LVT decoder's READ hook: echoes of a page-crossing load (core.h) */
 
 	struct citcat_itrace_reader *orc; /* the oracle, or NULL */
 	struct citcat_itrace_writer *out; /* the regenerated itrace, or NULL */

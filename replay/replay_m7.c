@@ -41,8 +41,9 @@ int replay_m7_set_state(uc_engine *uc, const struct arm_state *regs)
 	for (unsigned i = 0; i < sizeof special / sizeof *special; i++)
 		if (uc_reg_write(uc, special[i].reg, &regs->slot[special[i].slot]))
 			return -1;
-	/* the dumped mode: SP becomes MSP or PSP as CONTROL.SPSEL says */
-	if (uc_reg_write(uc, UC_ARM_REG_XPSR, &regs->slot[M7_SLOT_XPSR]))
+	/* the dumped mode: SP becomes MSP or PSP as CONTROL.SPSEL says; GE too
+	 * (a checkpoint in code that ran UADD8 or SEL, e.g. newlib's strlen) */
+	if (core_m7_write_xpsr(uc, regs->slot[M7_SLOT_XPSR]))
 		return -1;
 	for (int i = 0; i < 13; i++)
 		if (uc_reg_write(uc, gpr[i], &regs->slot[i]))
@@ -231,6 +232,8 @@ int replay_m7_unmapped(struct replay_m7 *m, uc_mem_type type, uint32_t addr)
 	struct replay_core *c = m->c;
 	if (c->failed || c->done)
 		return 0;
+	if (c->resume && type != UC_MEM_FETCH_UNMAPPED)
+		return 1; /* the same store again, as in the capture (target_m7.c, hook_unmapped_m7) */
 	if (m->exc.pf.on) { /* an ldm or stm that ran from a device or the SCS into nothing: the first error */
 		replay_m7_precise_take(m);
 		c->resume = !c->failed && !c->done;

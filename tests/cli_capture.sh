@@ -32,8 +32,8 @@ cp "$t/run.cat" "$t/corrupt.cat"
 printf '\xff' | dd of="$t/corrupt.cat" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 expect 2 "corrupt.cat: offset [0-9]*: chunk checksum mismatch" "$citcat" info "$t/corrupt.cat"
 cp "$t/run.cat" "$t/version.cat"
-printf '\x07' | dd of="$t/version.cat" bs=1 seek=8 conv=notrunc 2>/dev/null
-expect 2 "version.cat: offset 8: format version 7 is not supported" "$citcat" info "$t/version.cat"
+printf '\x09' | dd of="$t/version.cat" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect 2 "version.cat: offset 8: format version 9 is not supported" "$citcat" info "$t/version.cat"
 printf 'not a trace at all\n' >"$t/text.bin"
 expect 2 "text.bin: offset 0:" "$citcat" info "$t/text.bin"
 expect 2 "cannot open" "$citcat" info "$t/missing.cat"

@@ -28,7 +28,7 @@ head -c $((size - 10)) "$cat" >"$t/trunc.cat"
 head -c $((size / 2)) "$cat" >"$t/half.cat"
 cp "$cat" "$t/corrupt.cat" && patch_byte "$t/corrupt.cat" $((size / 2)) '\xa5\x5a'
 cp "$cat" "$t/magic.cat" && patch_byte "$t/magic.cat" 0 'X'
-cp "$cat" "$t/version.cat" && patch_byte "$t/version.cat" 8 '\x07'
+cp "$cat" "$t/version.cat" && patch_byte "$t/version.cat" 8 '\x09'
 cp "$itrace" "$t/run.itrace"
 for tool in ims aes; do
   out=$t/out.$tool
@@ -37,7 +37,7 @@ for tool in ims aes; do
   expect2 "half.cat: offset [0-9]*: " "$citcat" $tool "$t/half.cat" -o "$out"; no_output "$out"
   expect2 "corrupt.cat: offset [0-9]*: .*checksum" "$citcat" $tool "$t/corrupt.cat" -o "$out"; no_output "$out"
   expect2 "magic.cat: offset 0: " "$citcat" $tool "$t/magic.cat" -o "$out"; no_output "$out"
-  expect2 "version.cat: offset 8: format version 7" "$citcat" $tool "$t/version.cat" -o "$out"; no_output "$out"
+  expect2 "version.cat: offset 8: format version 9" "$citcat" $tool "$t/version.cat" -o "$out"; no_output "$out"
   expect2 "run.itrace: offset 0: wrong kind of file" "$citcat" $tool "$t/run.itrace" -o "$out"; no_output "$out"
   expect2 "run.ims: offset 0: wrong kind of file" "$citcat" $tool "$t/run.ims" -o "$out"; no_output "$out"
   expect2 "missing.cat" "$citcat" $tool "$t/missing.cat" -o "$out"; no_output "$out"

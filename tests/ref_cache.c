@@ -18,8 +18,14 @@
  *   (invalidate) drops the line holding ADDRESS from both caches, dirty data
  *   included.
  *
+ * A reference that overlaps several lines is one reference (Dinero IV's
+ * "multi-block refs" count them, per cache: multi_i, multi_d), made of one
+ * piece per line; in write-through mode write_bytes sums the bytes of the
+ * write pieces (Dinero's "Bytes To Memory" there; the CAT's WRITE sizes).
+ *
  * Usage: ref_cache --icache SIZE:WAYS:LINE:lru|fifo --dcache ... [--wt] FILE.xdin
- * Prints {"fill_i": N, "fill_d": N, "writeback": N, "write": N}. */
+ * Prints {"fill_i": N, "fill_d": N, "writeback": N, "write": N, "write_bytes": N,
+ * "multi_i": N, "multi_d": N}. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +78,7 @@ static int parse_geom(const char *s, struct cache *c)
 	return c->used && c->w ? 0 : -1;
 }
 
-static uint64_t fill_i, fill_d, writeback, writes;
+static uint64_t fill_i, fill_d, writeback, writes, write_bytes, multi_i, multi_d;
 
 /* Index of LN in its set's list, or -1. */
 static long find(const struct cache *c, uint64_t ln)
@@ -173,8 +179,15 @@ int main(int argc, char **argv)
 		switch (label) {
 		case 'i': case 'r': case 'w': case 'm': {
 			uint64_t first = addr >> c->shift, last = (addr + size - 1) >> c->shift;
-			for (uint64_t ln = first; ln <= last; ln++)
+			if (last != first)
+				(*(c == &ic ? &multi_i : &multi_d))++;
+			for (uint64_t ln = first; ln <= last; ln++) {
 				access_line(c, ln, label == 'w', c == &dc && wt, c == &ic ? &fill_i : &fill_d);
+				if (label == 'w' && wt) { /* the piece of the reference inside line ln */
+					uint64_t lo = ln << c->shift, hi = lo + (1ull << c->shift);
+					write_bytes += (addr + size < hi ? addr + size : hi) - (addr > lo ? addr : lo);
+				}
+			}
 			break;
 		}
 		case 'c': {
@@ -197,8 +210,9 @@ int main(int argc, char **argv)
 		}
 	}
 	fclose(f);
-	printf("{\"fill_i\": %" PRIu64 ", \"fill_d\": %" PRIu64 ", \"writeback\": %" PRIu64 ", \"write\": %" PRIu64 "}\n",
-	       fill_i, fill_d, writeback, writes);
+	printf("{\"fill_i\": %" PRIu64 ", \"fill_d\": %" PRIu64 ", \"writeback\": %" PRIu64 ", \"write\": %" PRIu64
+	       ", \"write_bytes\": %" PRIu64 ", \"multi_i\": %" PRIu64 ", \"multi_d\": %" PRIu64 "}\n",
+	       fill_i, fill_d, writeback, writes, write_bytes, multi_i, multi_d);
 	free(ic.used);
 	free(ic.w);
 	free(dc.used);

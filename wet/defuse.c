@@ -101,6 +101,22 @@ void wet_decode(struct wet_decoder *d, uint32_t pc, uint32_t word, struct wet_du
 		else if (rt != 15)
 			add(du->use, &du->nuse, rt);
 	}
+	/* A32 LDREXD/STREXD name Rt alone and mean the pair Rt, Rt + 1:
+	 * Capstone's access lists leave Rt + 1 out (issue 36's campaign: the
+	 * WET reference saw LDREXD change r3 outside its def set) */
+	if ((word & 0x0FF00FFFu) == 0x01B00F9Fu && du->cond != 15) { /* LDREXD Rt, Rt2, [Rn] */
+		unsigned rt = (word >> 12) & 15u;
+		add(du->def, &du->ndef, rt);
+		if (rt < 14)
+			add(du->def, &du->ndef, rt + 1);
+	}
+	if ((word & 0x0FF00FF0u) == 0x01A00F90u && du->cond != 15) { /* STREXD Rd, Rt, Rt2, [Rn] */
+		unsigned rt = word & 15u;
+		add(du->use, &du->nuse, rt);
+		if (rt < 14)
+			add(du->use, &du->nuse, rt + 1);
+		add(du->def, &du->ndef, (word >> 12) & 15u);
+	}
 	/* exception returns: SUBS/MOVS PC, ... and LDM ..., {.., pc}^ copy SPSR to CPSR */
 	int dp_s_pc = (word & 0x0C10F000u) == 0x0010F000u && ((word >> 21) & 0xC) != 0x8;
 	int ldm_pc_s = (word & 0x0E508000u) == 0x08508000u;

@@ -117,8 +117,12 @@ citcat_spin_point:
  * checkpoint, and this runs the CITCAT driver again, whose INV_I store is
  * the checkpoint's start point P_k and whose dump adds the SCS state (slots
  * 23..38).  r12 holds EXC_RETURN across the call: the driver keeps r12, and
- * the interrupted code's r12 is in the stacked frame.  3 instructions here
- * plus the driver's 81.
+ * the interrupted code's r12 is in the stacked frame.  CLREX before the
+ * return: the exclusive monitor is no part of the state at P_k, so a
+ * segment replayed on its own starts with it clear; clearing it here too
+ * makes an interrupted LDREX/STREX pair retry alike in the capture and
+ * every replay (examples/bsp/start.S, citcat_ckpt_entry; issue 36).
+ * 4 instructions here plus the driver's 81.
  */
     .global citcat_ckpt_entry
     .type   citcat_ckpt_entry, %function
@@ -126,5 +130,6 @@ citcat_spin_point:
 citcat_ckpt_entry:
     mov     r12, lr                 @ EXC_RETURN
     bl      citcat_trace_ckpt
+    clrex                           @ the monitor is not part of P_k's state (above)
     bx      r12                     @ exception return
     .size   citcat_ckpt_entry, . - citcat_ckpt_entry

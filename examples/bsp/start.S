@@ -147,8 +147,13 @@ citcat_spin_point:
  * stack): outside FIQ mode r8..r12 are the common registers, so dump slots
  * 8..12 hold the interrupted code's values and slots 31..38 the FIQ bank
  * with LR_fiq and SPSR_fiq.  Every register is restored; `subs pc, lr, #4`
- * returns to EPC with CPSR from SPSR_fiq.
- * Cost: 6 instructions here plus the driver's 70 (the same 6 in Thumb-2
+ * returns to EPC with CPSR from SPSR_fiq.  CLREX before it: the exclusive
+ * monitor is no part of the state at P_k (Unicorn keeps it where no dump
+ * reaches), so a segment replayed on its own starts with it clear while the
+ * capture ran on with the interrupted code's LDREX; clearing it in both
+ * makes that code's STREX fail and retry alike, as after any context
+ * switch (issue 36: a checkpoint between LDREXH and STREXH diverged).
+ * Cost: 7 instructions here plus the driver's 70 (the same 7 in Thumb-2
  * with CITCAT_BSP_THUMB_EXCEPTIONS; the call to the ARM driver is a blx).
  */
     .global citcat_ckpt_entry
@@ -161,6 +166,7 @@ citcat_ckpt_entry:
     push    {r0, lr}                @ LR_abt (r0 keeps the stack 8-byte aligned)
     bl      citcat_trace_start      @ the driver: TRC1, CLEAN_INV_D, INV_I, dump
     pop     {r0, lr}
+    clrex                           @ the monitor is not part of P_k's state (above)
     cps     #MODE_FIQ
     subs    pc, lr, #4
     .arm

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_CAT_VERSION 7     /* written; readers accept 2 to 7 (CAT.md, Version changes) */
+#define CITCAT_CAT_VERSION 8     /* written; readers accept 2 to 8 (CAT.md, Version changes) */
 #define CITCAT_CAT_MIN_VERSION 2 /* the oldest version readers accept */
 
 enum citcat_cat_kind {
@@ -70,7 +70,7 @@ CITCAT_API const char *citcat_fault_kind_name(unsigned kind);
 
 struct citcat_cat_event {
 	uint8_t kind;
-	uint8_t size;  /* UREAD/UWRITE/WRITE: 1, 2, 4 */
+	uint8_t size;  /* UREAD/UWRITE: 1, 2, 4; WRITE: 1, 2, 3, 4, 8 (3 and 8 from version 8; CAT.md) */
 	uint8_t line;  /* IRQ line; STOP: reason */
 	uint32_t addr; /* FILL/WB/WRITE/UREAD/UWRITE/DMA; STOP FAULT: fault address */
 	uint64_t value; /* STOP FAULT: enum citcat_fault_kind; EXC: the exception number */

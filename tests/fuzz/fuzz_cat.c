@@ -38,7 +38,10 @@ static uint32_t read_all(const uint8_t *buf, size_t len)
 				sink ^= ev.data[0] ^ ev.data[ev.len - 1];
 				break;
 			case CITCAT_CAT_WRITE: case CITCAT_CAT_UREAD: case CITCAT_CAT_UWRITE:
-				if ((ev.size != 1 && ev.size != 2 && ev.size != 4) || (ev.value >> (8 * ev.size)))
+				/* a WRITE may also be 3 or 8 bytes (CAT.md, version 7) */
+				if ((ev.size != 1 && ev.size != 2 && ev.size != 4 &&
+				     !(ev.kind == CITCAT_CAT_WRITE && (ev.size == 3 || ev.size == 8))) ||
+				    (ev.size < 8 && ev.value >> (8 * ev.size)))
 					abort();
 				break;
 			case CITCAT_CAT_IRQ:
