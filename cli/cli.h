@@ -229,7 +229,12 @@ const char *cli_info_elf(void);
 struct citcat_cat_elf;
 void cli_print_cat_elf(const struct citcat_cat_elf *e, int json);
 int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *elf, size_t n);
+/* The same, for the path alone: ELF (N bytes) gets the recorded firmware
+ * when its build id still matches, else "" (with the warning).  Returns 0. */
+int cli_recorded_elf(const char *cat_path, char *elf, size_t n);
 int cmd_report(int argc, char **argv);
+int cmd_gdb(int argc, char **argv); /* cmd_gdb.c */
+int bench_gdb(int argc, char **argv); /* bench_gdb.c */
 int cmd_profile(int argc, char **argv); /* cmd_profile.c */
 
 /* The modelled target a configuration's isa names (TARGET.md, TARGET-M7.md). */

@@ -15,6 +15,7 @@ static const char bench_help[] =
 	"  lvt [FIRMWARE.elf...] [--json]      first-access load-value trace: Table 2 replica, speed\n"
 	"  daf [FIRMWARE.elf...] [--json]      data-address filtering: the paper's Table 4, speed\n"
 	"  trace-port [FIRMWARE.elf...] [--json]  bits/insn of every way citcat traces a run\n"
+	"  gdb [FIRMWARE.elf...] [--json]      the replay cursor: reverse-stepi, reverse-continue, memory\n"
 	"With no files, the built-in examples are used (all, capture: the long ones).\n";
 
 int cmd_bench(int argc, char **argv)
@@ -39,5 +40,7 @@ int cmd_bench(int argc, char **argv)
 		return daf_bench(argc - 1, argv + 1);
 	if (strcmp(argv[1], "trace-port") == 0)
 		return bench_trace_port(argc - 1, argv + 1);
+	if (strcmp(argv[1], "gdb") == 0)
+		return bench_gdb(argc - 1, argv + 1);
 	return cli_usage_error("bench", "unknown benchmark '%s'", argv[1]);
 }

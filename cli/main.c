@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{"profile", cmd_profile, "write a run's per-line profile for callgrind_annotate and KCachegrind"},
 	{"wet", cmd_wet, "build or query a whole execution trace (WET) of a run"},
 	{"bench", cmd_bench, "measure speed and density (reports numbers, never fails on time)"},
+	{"gdb", cmd_gdb, "serve a replayed run to GDB, forwards and backwards (time-travel debugging)"},
 };
 
 /* Commands that read "-" once, as a stream: a pipe on standard input is

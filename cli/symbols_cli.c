@@ -176,3 +176,11 @@ int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *
 	citcat_cat_reader_close(r);
 	return 0;
 }
+
+int cli_recorded_elf(const char *cat_path, char *elf, size_t n)
+{
+	struct citcat_symbols *s = NULL;
+	int rc = cli_symbols_from_cat(cat_path, &s, elf, n);
+	citcat_symbols_close(s);
+	return rc;
+}

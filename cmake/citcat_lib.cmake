@@ -48,12 +48,12 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/citcatConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/citcatConfig.cmake ${PROJECT_BINARY_DIR}/citcatConfigVersion.cmake
   DESTINATION ${CITCAT_CMAKE_DIR})
 
-# The format specs and the manual page.
+# The format specs, the debugging walkthrough and the manual page.
 # (every spec the manual page names: tests/install_lib.sh checks it)
 install(FILES formats/CAT.md capture/TARGET.md capture/TARGET-M7.md formats/LVT.md ims/IMS.md aes/AES.md
-  replay/REPLAY.md replay/SEGMENTS.md common/CONTAINER.md common/SEGIDX.md formats/ITRACE.md formats/DIN.md
+  replay/REPLAY.md replay/SEGMENTS.md replay/CURSOR.md replay/GDB.md common/CONTAINER.md common/SEGIDX.md formats/ITRACE.md formats/DIN.md
   formats/PDATS.md formats/PDATS2.md formats/SDCLSP.md formats/DAF.md formats/TRACEPORTS.md formats/DUMP.md
-  formats/CHAMPSIM.md formats/CALLGRIND.md wet/WET.md
+  formats/CHAMPSIM.md formats/CALLGRIND.md wet/WET.md docs/DEBUGGING.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR}/specs)
 configure_file(${PROJECT_SOURCE_DIR}/cli/citcat.1.in ${PROJECT_BINARY_DIR}/citcat.1 @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/citcat.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)

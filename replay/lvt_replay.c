@@ -600,7 +600,7 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 			rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			goto out;
 		}
-		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, m7_load, m7_store, m7_skipped};
+		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, m7_load, m7_store, m7_skipped, NULL};
 		if ((rc = replay_m7_open(p->m7, &p->c, cfg->lvt_path, p->tcfg.dev_base, p->tcfg.dev_size, mmio_read,
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &regs)))
 			goto out;

@@ -18,6 +18,7 @@
 #include "replay_int.h"
 #include "replay_m7.h"
 #include "replay_block.h"
+#include "replay_sess.h"
 #include "aes.h"
 #include "armcore.h"
 #include "bus.h"
@@ -114,6 +115,19 @@ struct replayer {
 	uint64_t pipe_events;
 	struct bus mbus;
 	char pad1[64];
+
+	/* A session (replay_sess.h, the replay cursor), else NULL: its
+	 * boundary hook runs from instruction SESS_AT on, or at an address
+	 * the breakpoint filter SESS_BPF passes; SESS_RESUME: the next code
+	 * hook is the paused instruction's, which retires at once. */
+	const struct replay_sess_hooks *sess;
+	uint64_t sess_at;
+	const uint8_t *sess_bpf;
+	int sess_resume;
+	uint64_t aes_count; /* AES records read by the main reader */
+	const void *aes_buf; /* the session's AES in memory (NULL: cfg->aes_path) */
+	size_t aes_len;
+	struct citcat_replay_config sess_cfg;
 };
 
 
@@ -151,7 +165,10 @@ static void scan_ahead(struct replayer *p)
 
 static void next_aes(struct replayer *p)
 {
+	if (p->sess && p->next_valid) /* the lookahead has been applied or consumed */
+		p->sess->event(p->sess->ctx, &p->next, p->aes_count - 1);
 	int rc = citcat_aes_next(p->aes, &p->next);
+	p->aes_count += rc == 1;
 	p->next_valid = rc == 1;
 	p->next_async = rc == 1 && (p->next.kind == CITCAT_AES_DMA || p->next.kind == CITCAT_AES_IRQ);
 	if (rc < 0) {
@@ -383,6 +400,8 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	struct replayer *p = ctx;
 	if (__builtin_expect(core_past_ram((uint32_t)addr, (unsigned)size, p->c.ram_base, p->c.ram_size), 0))
 		return; /* a bus error, reported by the unmapped hook (core.h) */
+	if (p->sess) /* also while paused (done): the session undoes such writes */
+		p->sess->mem(p->sess->ctx, (uint32_t)addr, (unsigned)size, type == UC_MEM_WRITE);
 	if (p->c.done) /* after a reproduced fault: the instruction ends there */
 		return;
 	if (!p->precise && !blk_attribute(p))
@@ -534,6 +553,8 @@ static int async_events(struct replayer *p, uint32_t a)
 				return 0;
 			}
 			bus_dma(&p->c.bus, d->addr, d->data, d->len, d->bcount, d->pc);
+			if (p->sess)
+				p->sess->dma(p->sess->ctx, d->addr, d->len);
 			struct citcat_itrace_rec dma = {.kind = CITCAT_REC_DMA, .pc = d->addr, .word = d->len};
 			emit_record(p, &dma);
 			int orc = p->cfg->observer && p->cfg->observer->dma ? p->cfg->observer->dma(p->cfg->observer->ctx, d->addr, d->len) : 0;
@@ -948,6 +969,8 @@ static void it_skipped(struct replayer *p, uint32_t a)
 	unsigned size;
 	uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &cpsr);
 	while (p->c.insns != p->total && replay_it_failed_next(&p->c, a, cpsr, &pc, &size, &word)) {
+		if (p->sess && p->c.insns >= p->sess_at && p->sess->boundary(p->sess->ctx, pc, 1))
+			return; /* paused before it (replay_sess.h) */
 		retire(p, pc, size, word, 1);
 		close_record(p);
 	}
@@ -964,11 +987,17 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		uc_emu_stop(uc);
 		return;
 	}
+	if (p->sess_resume) { /* a session resumes at its pause point (replay_sess.h) */
+		p->sess_resume = 0;
+		goto resume;
+	}
 	if (p->m7 && replay_m7_precise_take(p->m7)) /* a device or SCS bus error of the last instruction */
 		return;
 	close_record(p);
 	if (p->c.itstate && !p->c.after_exception)
 		it_skipped(p, a);
+	if (p->sess && p->c.done)
+		return; /* paused in it_skipped */
 	replay_boundary(&p->c, a);
 	if (p->c.insns == p->total) {
 		/* the end of the traced interval; an abnormal one is reproduced
@@ -1025,6 +1054,11 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 		replay_diverge(&p->c, "memory image", "an instruction the IMS holds", "a fetch from 0x%08x, which the IMS does not hold", a);
 		return;
 	}
+	if (p->sess &&
+	    (p->c.insns >= p->sess_at || (p->sess_bpf && ((p->sess_bpf[(a >> 4) & 511] >> ((a >> 1) & 7)) & 1))) &&
+	    p->sess->boundary(p->sess->ctx, a, 0))
+		return; /* paused before it (replay_sess.h) */
+resume:;
 	uint32_t word = thumb_word_at(p->c.ram + (a - p->c.ram_base), size);
 	int thumb = thumb_state_in(a, size, p->c.block_thumb);
 	retire(p, a, size, word, thumb);
@@ -1443,7 +1477,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 			rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			goto out;
 		}
-		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, NULL, NULL, m7_skipped};
+		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, NULL, NULL, m7_skipped, NULL};
 		hooks.unmapped = hook_unmapped_m7;
 		if ((rc = replay_m7_open(p->m7, &p->c, cfg->ims_path, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))
@@ -1589,4 +1623,345 @@ int citcat_replay_run(const struct citcat_replay_config *ucfg, struct citcat_rep
 		rc = replay_once(ucfg, res, err, 1, &redo, &reached);
 	}
 	return rc;
+}
+
+/* ---- a session: the replayer driven step by step (replay_sess.h), for
+ * the replay cursor (cursor.c, replay/CURSOR.md).  The insn engine, the
+ * memory-system model off; the set-up is replay_once's for that case. ---- */
+
+static void sess_m7_access(void *ctx, uint32_t addr, int write)
+{
+	struct replayer *p = ctx;
+	p->sess->model(p->sess->ctx, addr, write);
+}
+
+/* Opens a reader of the session's AES into *R; its error is recorded. */
+static int sess_open_aes(struct replayer *p, struct citcat_aes_reader **r)
+{
+	int rc = p->aes_buf ? citcat_aes_reader_open_mem(r, p->aes_buf, p->aes_len)
+			    : citcat_aes_reader_open(r, p->cfg->aes_path);
+	if (rc) {
+		replay_input_error(&p->c, p->cfg->aes_path, citcat_aes_reader_error(*r));
+		citcat_aes_reader_close(*r);
+		*r = NULL;
+	}
+	return rc;
+}
+
+void replay_sess_close(struct replayer *p)
+{
+	if (!p)
+		return;
+	replay_fini(&p->c);
+	citcat_aes_reader_close(p->aes);
+	citcat_ims_fini(&p->ims);
+	free(p->m7);
+	if (p->c.ram)
+		munmap(p->c.ram, p->c.ram_size);
+	free(p->c.known);
+	free(p);
+}
+
+int replay_sess_open(struct replayer **out, struct citcat_ims *ims, const char *ims_name, const char *aes_name,
+		     const char *aes_path, const void *aes_buf, size_t aes_len, const struct replay_sess_hooks *hooks,
+		     struct citcat_replay_result *res, struct citcat_errinfo *err)
+{
+	*out = NULL;
+	memset(res, 0, sizeof *res);
+	memset(err, 0, sizeof *err);
+	struct replayer *p = calloc(1, sizeof *p);
+	if (!p) {
+		citcat_ims_fini(ims);
+		return citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	}
+	citcat_replay_config_default(&p->sess_cfg);
+	p->sess_cfg.engine = CITCAT_REPLAY_ENGINE_INSN;
+	p->sess_cfg.ims_path = ims_name;
+	p->sess_cfg.aes_path = aes_path ? aes_path : aes_name;
+	p->cfg = &p->sess_cfg;
+	p->aes_buf = aes_buf;
+	p->aes_len = aes_len;
+	p->sess_at = UINT64_MAX;
+	replay_begin(&p->c, res, err, NULL, NULL);
+	p->c.snapshot = 1;
+	p->ims = *ims;
+	memset(ims, 0, sizeof *ims);
+	p->c.ram_base = p->ims.cfg.ram_base;
+	p->c.ram_size = p->ims.cfg.ram_size;
+	int rc;
+	if ((rc = sess_open_aes(p, &p->aes)))
+		goto out;
+	const struct citcat_trace_id *aid = citcat_aes_trace_id(p->aes);
+	if (aid->hash != p->ims.id.hash) {
+		rc = replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX,
+				 "%s and %s come from different captures (trace ids %016llx and %016llx)", ims_name,
+				 aes_name, (unsigned long long)p->ims.id.hash, (unsigned long long)aid->hash);
+		goto out;
+	}
+	if (citcat_aes_isa(p->aes) != p->ims.cfg.isa) {
+		rc = replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s and %s are for different targets",
+				 ims_name, aes_name);
+		goto out;
+	}
+	p->total = p->ims.id.insns;
+	int m7 = p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7;
+	if (m7)
+		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
+	p->c.ram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p->c.ram == MAP_FAILED)
+		p->c.ram = NULL;
+	p->c.known = calloc(1, p->c.ram_size / 8 + 1);
+	if (!p->c.ram || !p->c.known) {
+		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		goto out;
+	}
+	if ((rc = load_memory(p)))
+		goto out;
+	struct bus_sink sink = {sink_event, p};
+	if ((rc = bus_init(&p->c.bus, &p->ims.cfg, p->c.ram, sink))) {
+		replay_fail(&p->c, NULL, rc, UINT64_MAX, "%s: unusable cache configuration", ims_name);
+		goto out;
+	}
+	if (cache_set_repl_state(&p->c.bus.ic, p->ims.repl_state[0]) ||
+	    cache_set_repl_state(&p->c.bus.dc, p->ims.repl_state[1])) {
+		rc = replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX,
+				 "%s: replacement state does not fit the cache policy", ims_name);
+		goto out;
+	}
+	p->c.bus.mode = BUS_OFF;
+	p->precise = 1;
+	struct core_hooks h = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_unmapped, hook_intr,
+			       m7 ? NULL : &p->c.block_thumb};
+	if (m7) {
+		if (!(p->m7 = calloc(1, sizeof *p->m7))) {
+			rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			goto out;
+		}
+		p->m7->ops = (struct replay_m7_ops){m7_close, m7_emit, m7_fault, p, NULL, NULL, m7_skipped, sess_m7_access};
+		h.unmapped = hook_unmapped_m7;
+		if ((rc = replay_m7_open(p->m7, &p->c, ims_name, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
+					 mmio_write, scs_read, scs_write, &h, hook_invalid_m7, p, &p->ims.regs)))
+			goto out;
+		p->c.block_thumb = 1;
+	} else if ((rc = replay_open_core(&p->c, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, mmio_write, &h, p,
+					  &p->ims.regs, (p->ims.sctlr & ARM_SCTLR_TE) != 0))) {
+		goto out;
+	}
+	p->c.bus.code_changed = core_code_changed;
+	p->c.bus.code_ctx = p->c.uc;
+	p->sess = hooks;
+	next_aes(p);
+	if (p->c.failed) {
+		rc = err->code ? err->code : CITCAT_ERR_INTERNAL;
+		goto out;
+	}
+	*out = p;
+	return 0;
+out:
+	if (!rc)
+		rc = CITCAT_ERR_INTERNAL;
+	replay_sess_close(p);
+	return rc;
+}
+
+struct replay_core *replay_sess_core(struct replayer *p) { return &p->c; }
+const struct citcat_ims *replay_sess_ims(const struct replayer *p) { return &p->ims; }
+const struct m7exc *replay_sess_m7(const struct replayer *p) { return p->m7 ? &p->m7->exc : NULL; }
+void replay_sess_set_at(struct replayer *p, uint64_t at) { p->sess_at = at; }
+void replay_sess_set_bpf(struct replayer *p, const uint8_t *bpf) { p->sess_bpf = bpf; }
+
+void replay_sess_pause(struct replayer *p, int resume)
+{
+	p->c.done = 1;
+	p->sess_resume = resume;
+	uc_emu_stop(p->c.uc);
+}
+
+void replay_sess_run(struct replayer *p)
+{
+	p->c.start_here = 1;
+	replay_run(&p->c, run_fault);
+}
+
+void replay_sess_save(const struct replayer *p, struct replay_sess_state *s)
+{
+	const struct replay_core *c = &p->c;
+	memset(s, 0, sizeof *s);
+	s->bcount = c->bcount;
+	s->insns = c->insns;
+	s->cur_index = c->cur_index;
+	s->expect_pc = c->expect_pc;
+	s->cur_pc = c->cur_pc;
+	s->itstate = c->itstate;
+	s->insn_in_it = c->insn_in_it;
+	s->it_at = c->it_at;
+	s->last_size = c->last_size;
+	s->last_thumb = c->last_thumb;
+	s->block_thumb = c->block_thumb;
+	s->after_exception = c->after_exception;
+	s->irq_seen = c->irq_seen;
+	s->irq_line = c->irq_line;
+	s->irq_epc = c->irq_epc;
+	s->irq_index = c->irq_index;
+	memcpy(s->hist_pc, c->hist_pc, sizeof s->hist_pc);
+	memcpy(s->hist_word, c->hist_word, sizeof s->hist_word);
+	memcpy(s->hist_size, c->hist_size, sizeof s->hist_size);
+	memcpy(s->hist_thumb, c->hist_thumb, sizeof s->hist_thumb);
+	s->cycle = c->bus.cycle;
+	s->last_iline = c->bus.last_iline;
+	s->last_iline_valid = c->bus.last_iline_valid;
+	s->aes_count = p->aes_count;
+	s->fault_seen = p->fault_seen;
+	s->irqs = c->res->irqs;
+	s->dma = c->res->dma;
+	if (p->m7) {
+		s->m7 = 1;
+		s->exc = p->m7->exc;
+		s->entry = p->m7->entry;
+	}
+	s->resume = p->sess_resume;
+}
+
+/* The main AES reader to the state where K records have been read (the
+ * lookahead is record K - 1): read on, or from the start again when it is
+ * past that. */
+static int sess_aes_to(struct replayer *p, uint64_t k)
+{
+	if (k < p->aes_count) {
+		citcat_aes_reader_close(p->aes);
+		p->aes = NULL;
+		p->aes_count = 0;
+		int rc = sess_open_aes(p, &p->aes);
+		if (rc)
+			return rc;
+	}
+	while (p->aes_count < k) {
+		int rc = citcat_aes_next(p->aes, &p->next);
+		if (rc < 0) {
+			replay_input_error(&p->c, p->cfg->aes_path, citcat_aes_reader_error(p->aes));
+			return rc;
+		}
+		if (rc == 0)
+			return replay_fail(&p->c, NULL, CITCAT_ERR_TRUNCATED, UINT64_MAX,
+					   "%s: the AES ends without its END record", p->cfg->aes_path);
+		p->aes_count++;
+	}
+	p->next_valid = k > 0;
+	p->next_async = p->next_valid && (p->next.kind == CITCAT_AES_DMA || p->next.kind == CITCAT_AES_IRQ);
+	return 0;
+}
+
+int replay_sess_restore(struct replayer *p, const struct replay_sess_state *s)
+{
+	struct replay_core *c = &p->c;
+	c->bcount = s->bcount;
+	c->insns = s->insns;
+	c->cur_index = s->cur_index;
+	c->expect_pc = s->expect_pc;
+	c->cur_pc = s->cur_pc;
+	c->itstate = s->itstate;
+	c->insn_in_it = s->insn_in_it;
+	c->it_at = s->it_at;
+	c->last_size = s->last_size;
+	c->last_thumb = s->last_thumb;
+	c->block_thumb = s->block_thumb;
+	c->after_exception = s->after_exception;
+	c->irq_seen = s->irq_seen;
+	c->irq_line = s->irq_line;
+	c->irq_epc = s->irq_epc;
+	c->irq_index = s->irq_index;
+	memcpy(c->hist_pc, s->hist_pc, sizeof s->hist_pc);
+	memcpy(c->hist_word, s->hist_word, sizeof s->hist_word);
+	memcpy(c->hist_size, s->hist_size, sizeof s->hist_size);
+	memcpy(c->hist_thumb, s->hist_thumb, sizeof s->hist_thumb);
+	c->bus.cycle = s->cycle;
+	c->bus.last_iline = s->last_iline;
+	c->bus.last_iline_valid = s->last_iline_valid;
+	c->res->irqs = s->irqs;
+	c->res->dma = s->dma;
+	c->cur_valid = 0;
+	c->resume = 0;
+	c->done = 0;
+	c->failed = 0;
+	c->res->diverged = 0;
+	p->fault_seen = s->fault_seen;
+	p->sess_resume = s->resume;
+	if (p->m7 && s->m7) {
+		p->m7->exc = s->exc;
+		p->m7->entry = s->entry;
+	}
+	int rc = sess_aes_to(p, s->aes_count);
+	if (rc)
+		return rc;
+	return 0;
+}
+
+int replay_sess_end_record(struct replayer *p, struct citcat_aes_rec *end, uint64_t *nevents, uint32_t *exit_value,
+			   int *have_exit)
+{
+	struct citcat_aes_reader *r = NULL;
+	int rc = sess_open_aes(p, &r);
+	if (rc)
+		return rc;
+	uint32_t exit_addr = p->ims.cfg.dev_base + CITCAT_DEV_OFF(CITCAT_SYSCTL_EXIT);
+	struct citcat_aes_rec rec;
+	*nevents = 0;
+	*have_exit = 0;
+	memset(end, 0, sizeof *end);
+	while ((rc = citcat_aes_next(r, &rec)) == 1) {
+		if (rec.kind == CITCAT_AES_END) {
+			*end = rec;
+			end->data = NULL;
+			break;
+		}
+		++*nevents;
+		if (rec.kind == CITCAT_AES_OUTPUT && rec.addr == exit_addr) {
+			*exit_value = (uint32_t)rec.value;
+			*have_exit = 1;
+		}
+	}
+	if (rc < 0)
+		replay_input_error(&p->c, p->cfg->aes_path, citcat_aes_reader_error(r));
+	else if (rc == 0)
+		rc = replay_fail(&p->c, NULL, CITCAT_ERR_TRUNCATED, UINT64_MAX, "%s: the AES ends without its END record",
+				 p->cfg->aes_path);
+	else
+		rc = 0;
+	citcat_aes_reader_close(r);
+	return rc;
+}
+
+int replay_sess_end_check(struct replayer *p)
+{
+	if (!p->c.failed) { /* as replay_once after the run */
+		if (!p->next_valid || p->next.kind != CITCAT_AES_END)
+			replay_diverge(&p->c, "event schedule", "the END record", "unused %s record(s) remain",
+				       p->next_valid ? citcat_aes_kind_name(p->next.kind) : "?");
+		else if (p->next.insns != p->c.insns)
+			replay_diverge(&p->c, "event schedule", "the END record's instruction count", "%llu instructions",
+				       (unsigned long long)p->c.insns);
+		else if (p->next.bcount != p->c.bcount)
+			replay_diverge(&p->c, "event schedule", "the END record's branch count", "%llu branches",
+				       (unsigned long long)p->c.bcount);
+		else if (p->next.line == CITCAT_STOP_FAULT && !p->fault_seen) {
+			char exp[200];
+			snprintf(exp, sizeof exp, "%s at 0x%08x, address 0x%08x",
+				 citcat_fault_kind_name((unsigned)p->next.value), p->next.pc, p->next.addr);
+			replay_diverge(&p->c, "fault", exp, "no fault");
+		}
+	}
+	if (!p->c.failed) {
+		struct citcat_aes_rec extra;
+		int r2 = citcat_aes_next(p->aes, &extra);
+		if (r2 < 0)
+			replay_input_error(&p->c, p->cfg->aes_path, citcat_aes_reader_error(p->aes));
+		else if (r2 == 1)
+			replay_fail(&p->c, NULL, CITCAT_ERR_CORRUPT, UINT64_MAX, "%s: records follow the END record",
+				    p->cfg->aes_path);
+	}
+	if (p->c.failed == 1)
+		return CITCAT_ERR_DIVERGED;
+	if (p->c.failed)
+		return p->c.err->code ? p->c.err->code : CITCAT_ERR_INTERNAL;
+	return 0;
 }

@@ -291,6 +291,10 @@ void replay_run(struct replay_core *c, replay_fault_fn fault)
 	uint32_t cpsr;
 	uc_reg_read(c->uc, UC_ARM_REG_CPSR, &cpsr);
 	uint32_t pc = c->expect_pc | ((cpsr >> 5) & 1); /* bit 0 of the start address selects the state */
+	if (c->start_here) { /* a session resumes where the core stands (replay_sess.h) */
+		c->start_here = 0;
+		pc = thumb_resume_pc(c->uc);
+	}
 	while (!c->failed && !c->done) {
 		uc_err ue = uc_emu_start(c->uc, pc, CORE_UNTIL, 0, 0);
 		if (c->failed || c->done)

@@ -71,6 +71,9 @@ struct replay_core {
 	 * the run goes on at *PC (the block engine's mode change; bit 0 selects
 	 * Thumb state). */
 	int (*between)(struct replay_core *c, uint32_t *pc);
+	/* replay_run starts at the core's PC and state, not EXPECT_PC (a
+	 * replay session resuming, replay_sess.h); cleared by replay_run */
+	uint8_t start_here;
 };
 
 static inline int replay_kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }

@@ -89,6 +89,8 @@ static int m7_bus(void *ctx, uint32_t addr, int write, uint32_t *v)
 	/* a store reaches the model (or, with the model thread, the log with
 	 * its value for the thread's RAM copy) before RAM, as Unicorn's own */
 	bus_data(&c->bus, addr, 4, write, *v);
+	if (m->ops.access)
+		m->ops.access(m->ops.ctx, addr, write);
 	if (write) {
 		if (uc_mem_write(c->uc, addr, v, 4)) /* drops any translation of the word too */
 			return -1;

@@ -26,6 +26,9 @@ struct replay_m7_ops {
 	/* retire the condition-failed instructions of an IT block before A, as
 	 * the replayer's code hook does (an IBUSERR inside a block) */
 	void (*skipped)(void *ctx, uint32_t a);
+	/* optional (a replay session, replay_sess.h): each 4-byte access the
+	 * model makes to RAM, before a write is made */
+	void (*access)(void *ctx, uint32_t addr, int write);
 };
 
 struct replay_m7 {

@@ -208,6 +208,13 @@ sig_case() {
     mkfifo "$dir/pipe"
     (cat "$fixfile"; exec sleep 60) >"$dir/pipe" &
     feeder=$!
+  elif [ ${#OUTS[@]} = 0 ]; then
+    # no output and no input that may be a pipe (citcat gdb --stdio): it
+    # waits on standard input, a pipe whose writer never writes
+    build "$dir"
+    mkfifo "$dir/pipe"
+    (exec sleep 60) >"$dir/pipe" &
+    feeder=$!
   else
     build "$dir" "${OUTSLOT[0]}=$dir/out.fifo"
     mkfifo "$dir/out.fifo"

@@ -167,6 +167,27 @@ static void all_null(void)
 	VOID(citcat_replay_config_default, (NULL));
 	INVAL(citcat_replay_run, (NULL, NULL, NULL));
 
+	/* cursor.h, gdbserver.h */
+	VOID(citcat_cursor_config_default, (NULL));
+	INVAL(citcat_cursor_open, (NULL, NULL));
+	VOID(citcat_cursor_close, (NULL));
+	NUL(citcat_cursor_error, (NULL));
+	NUL(citcat_cursor_divergence, (NULL));
+	INVAL(citcat_cursor_info, (NULL, NULL));
+	INVAL(citcat_cursor_set_interrupt, (NULL, NULL, NULL));
+	VALUE(citcat_cursor_now, (NULL), 0);
+	INVAL(citcat_cursor_when, (NULL, NULL));
+	INVAL(citcat_cursor_regs, (NULL, NULL));
+	INVAL(citcat_cursor_read, (NULL, 0, NULL, 0, NULL));
+	INVAL(citcat_cursor_break, (NULL, 0, 1));
+	INVAL(citcat_cursor_watch, (NULL, 0, 4, CITCAT_CURSOR_WATCH_WRITE, 1));
+	INVAL(citcat_cursor_seek, (NULL, 0, NULL));
+	INVAL(citcat_cursor_run, (NULL, 0, 0, NULL));
+	INVAL(citcat_cursor_events, (NULL, 0, NULL, 0, NULL));
+	INVAL(citcat_cursor_usage, (NULL, NULL));
+	VOID(citcat_gdbserver_config_default, (NULL));
+	INVAL(citcat_gdbserver_serve, (NULL, NULL, NULL, NULL));
+
 	/* sdclsp.h */
 	INVAL(citcat_sdclsp_config_init, (NULL, CITCAT_SDCLSP_R));
 	INVAL(citcat_sdclsp_config_parse, (NULL, NULL, NULL));
@@ -235,6 +256,14 @@ static void open_null_args(void)
 		   citcat_sdclsp_decoder_close);
 	OPEN_INVAL(sd, citcat_sdclsp_decoder_open_mem(&sd, "x", 1, NULL), citcat_sdclsp_decoder_error,
 		   citcat_sdclsp_decoder_close);
+	struct citcat_cursor *cu;
+	OPEN_INVAL(cu, citcat_cursor_open(&cu, NULL), citcat_cursor_error, citcat_cursor_close);
+	struct citcat_cursor_config cc;
+	citcat_cursor_config_default(&cc); /* neither IMS + AES nor a CAT */
+	OPEN_INVAL(cu, citcat_cursor_open(&cu, &cc), citcat_cursor_error, citcat_cursor_close);
+	cc.cat_path = "unused.cat";
+	cc.budget = 1000; /* below the minimum */
+	OPEN_INVAL(cu, citcat_cursor_open(&cu, &cc), citcat_cursor_error, citcat_cursor_close);
 
 	/* a live handle with a NULL required pointer */
 	struct citcat_image *img = NULL;

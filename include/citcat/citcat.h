@@ -13,6 +13,8 @@
  *   sdclsp.h    SDC-LSP program-flow streams: encoder and decoder
  *   capture.h   running firmware on the modelled target, recording the CAT
  *   replay.h    regenerating and verifying the instruction trace
+ *   cursor.h    a replayed run positioned at any instant, forwards and backwards
+ *   gdbserver.h GDB's remote serial protocol over a cursor (citcat gdb)
  *   profile.h   per-line profiles of a replayed run in callgrind format
  *
  * Link with `pkg-config --cflags --libs citcat` or, in CMake,
@@ -32,6 +34,8 @@
 #include <citcat/sdclsp.h>
 #include <citcat/capture.h>
 #include <citcat/replay.h>
+#include <citcat/cursor.h>
+#include <citcat/gdbserver.h>
 #include <citcat/profile.h>
 
 #endif
