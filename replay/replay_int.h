@@ -64,6 +64,9 @@ struct replay_core {
 	 * the run goes on at *PC (the block engine's mode change; bit 0 selects
 	 * Thumb state). */
 	int (*between)(struct replay_core *c, uint32_t *pc);
+	/* the next run's until address (0: CORE_UNTIL), for that run only: the
+	 * block engine's cut in front of an interrupt inside a block */
+	uint32_t until;
 };
 
 static inline int replay_kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }
