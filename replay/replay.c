@@ -103,7 +103,7 @@ struct replayer {
 	uint32_t switch_size, until_pc;
 	int until_on;
 	uint64_t hold_insns; /* no event stop again at this boundary (blk_plan) */
-	int global;
+	int global, purge;
 	uint64_t degraded_until, degrade_len;
 	/* auto's choice (blk_window): the window of instructions from
 	 * WIN_START, the interrupts entered at a cut inside a block in it */
@@ -116,6 +116,7 @@ struct replayer {
 	uc_hook code_hook;
 	struct hrange {
 		uint32_t lo, end;
+		uc_hook h; /* 0 while the code hook over everything is in */
 	} *hr;
 	unsigned nhr, hr_cap;
 	uint8_t *hgran;
@@ -1054,15 +1055,17 @@ static void hook_code_range(uc_engine *uc, uint64_t address, uint32_t size, void
 }
 
 /* What an interrupt entered at a cut inside a block costs auto, in
- * instructions (blk_window): two or more translations of the block
- * (REPLAY.md "Interrupts, DMA and the block engine": 40-80 us each on the
- * machine it was measured on) against what a block saves per instruction
- * over the insn engine, about 11 ns with --verify alone and a few ns when
- * records are written or compared, where both engines build every
- * record. */
+ * instructions (blk_window): the cut makes Unicorn translate about four
+ * blocks again (the block up to the cut, the block itself, the blocks that
+ * overlap its first byte or the byte before the cut), 30-40 us in all on
+ * the machine it was measured on (REPLAY.md "Interrupts, DMA and the block
+ * engine"), against what a block saves per instruction over the insn
+ * engine: about 11 ns with --verify alone, about 4 ns writing the itrace
+ * alone (seq_out), 1-2 ns when records are compared or taken one by one,
+ * where both engines build every record. */
 static uint64_t blk_cut_cost(const struct replayer *p)
 {
-	return p->records ? 25000 : 10000;
+	return !p->records ? 5000 : p->seq_out ? 10000 : 25000;
 }
 
 /* Auto's choice at the end of a window of BLK_WINDOW instructions run as
@@ -1126,6 +1129,9 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	if (p->c.failed)
 		return;
 	if (why) {
+	} else if (p->global && p->purge) {
+		p->purge = 0;
+		why = STOP_AGAIN; /* the end of this run takes the deleted range hooks out of Unicorn's list */
 	} else if (p->global) {
 		/* every block has the code hook's calls: back to blocks when
 		 * the window is over and this one can run as a block */
@@ -1193,7 +1199,7 @@ static uc_err blk_hook_range(struct replayer *p, uint32_t lo, uint32_t end)
 	uc_err e = uc_hook_add(p->c.uc, &h, UC_HOOK_CODE, hook_code_range, p, lo, (uint64_t)end - 1);
 	if (e)
 		return e;
-	p->hr[p->nhr++] = (struct hrange){lo, end};
+	p->hr[p->nhr++] = (struct hrange){lo, end, h};
 	uint32_t off = lo - p->c.ram_base;
 	for (uint32_t g = off >> 6; g <= (end - 1 - p->c.ram_base) >> 6; g++)
 		p->hgran[g >> 3] |= (uint8_t)(1u << (g & 7));
@@ -1242,13 +1248,24 @@ static uc_err blk_hook(struct replayer *p, uint32_t a, uint32_t size)
  * (uc_hook_del invalidates the regions it hooked), and RAM's with them. */
 static uc_err blk_global(struct replayer *p, int on)
 {
-	uc_err e;
+	uc_err e = UC_ERR_OK;
 	p->churn += 1024; /* every block that runs next, unknown how many */
+	/* Unicorn calls every code hook whose range holds an instruction, and
+	 * walks all of them for each: the per-block ranges go out while the
+	 * hook over everything is in (out of the list at the end of the next
+	 * run: PURGE stops it at once, tests/test_unicorn_engines.c) */
 	if (on) {
-		e = uc_hook_add(p->c.uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
+		for (unsigned i = 0; i < p->nhr && !e; i++)
+			e = uc_hook_del(p->c.uc, p->hr[i].h);
+		if (!e)
+			e = uc_hook_add(p->c.uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
 		p->global = 1;
+		p->purge = p->nhr > 0;
 	} else {
 		e = uc_hook_del(p->c.uc, p->code_hook);
+		for (unsigned i = 0; i < p->nhr && !e; i++)
+			e = uc_hook_add(p->c.uc, &p->hr[i].h, UC_HOOK_CODE, hook_code_range, p, p->hr[i].lo,
+					(uint64_t)p->hr[i].end - 1);
 		p->global = 0;
 	}
 	/* dropping RAM's translations, not UC_CTL_TB_FLUSH: a flush made the
@@ -1292,8 +1309,8 @@ static uc_err blk_renew(struct replayer *p)
 		e = core_add_hooks(uc, &p->hooks, p, p->c.ram_base, p->c.ram_size);
 	if (!e)
 		e = uc_hook_add(uc, &h, UC_HOOK_BLOCK, hook_block, p, 1, 0);
-	for (unsigned i = 0; !e && i < p->nhr; i++)
-		e = uc_hook_add(uc, &h, UC_HOOK_CODE, hook_code_range, p, p->hr[i].lo, (uint64_t)p->hr[i].end - 1);
+	for (unsigned i = 0; !e && !p->global && i < p->nhr; i++)
+		e = uc_hook_add(uc, &p->hr[i].h, UC_HOOK_CODE, hook_code_range, p, p->hr[i].lo, (uint64_t)p->hr[i].end - 1);
 	if (!e && p->global)
 		e = uc_hook_add(uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
 	if (!e)
@@ -1879,6 +1896,11 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		goto out;
 	}
 	p->records = cfg->out_path || cfg->oracle || cfg->on_record || cfg->observer;
+	/* REPLAY.md "When the memory-system model runs" */
+	int no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
+	if (no_model)
+		p->c.bus.mode = BUS_OFF;
+	p->seq_out = no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
 	int start_global = 0;
 	if (cfg->engine != CITCAT_REPLAY_ENGINE_INSN) {
 		uint64_t irqs;
@@ -1901,11 +1923,6 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		}
 	}
 	p->precise = !p->block;
-	/* REPLAY.md "When the memory-system model runs" */
-	int no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
-	if (no_model)
-		p->c.bus.mode = BUS_OFF;
-	p->seq_out = no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
 	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
 				      : citcat_aes_reader_open(&p->scan, cfg->aes_path))) {
 		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->scan));
