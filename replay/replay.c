@@ -1128,11 +1128,10 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (p->c.failed)
 		return;
-	if (why) {
-	} else if (p->global && p->purge) {
+	if (!why && p->global && p->purge) {
 		p->purge = 0;
 		why = STOP_AGAIN; /* the end of this run takes the deleted range hooks out of Unicorn's list */
-	} else if (p->global) {
+	} else if (!why && p->global) {
 		/* every block has the code hook's calls: back to blocks when
 		 * the window is over and this one can run as a block */
 		p->precise = 1;
@@ -1142,9 +1141,9 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 		why = STOP_GLOBAL;
 		p->win_start = p->c.insns;
 		p->win_cuts = 0;
-	} else if (p->policy && p->c.insns - p->win_start >= BLK_WINDOW && blk_window(p)) {
+	} else if (!why && p->policy && p->c.insns - p->win_start >= BLK_WINDOW && blk_window(p)) {
 		why = STOP_INSN;
-	} else {
+	} else if (!why) {
 		int h = tb_hooked(p, a, size);
 		if (h == 1) { /* a block with a code hook of its own: hook_code does it all */
 			p->precise = 1;
