@@ -1071,8 +1071,10 @@ static uint64_t blk_cut_cost(const struct replayer *p)
 /* Auto's choice at the end of a window of BLK_WINDOW instructions run as
  * blocks: 1 when the interrupts entered at cuts cost more than blocks
  * saved (blk_cut_cost), then the code hook over everything runs the next
- * DEGRADE_LEN instructions, twice as many each time in a row (up to 2^30),
- * after which blocks are tried again; a window that pays halves it. */
+ * DEGRADE_LEN instructions, twice as many each time in a row (up to 2^26,
+ * so that a run whose interrupts thin out, a DMA stream that ended, gets
+ * its blocks back within a second or two), after which blocks are tried
+ * again; a window that pays halves it. */
 static int blk_window(struct replayer *p)
 {
 	uint64_t n = p->c.insns - p->win_start, cuts = p->win_cuts;
@@ -1084,7 +1086,7 @@ static int blk_window(struct replayer *p)
 		return 0;
 	}
 	p->degraded_until = p->c.insns + p->degrade_len;
-	if (p->degrade_len < (1u << 30))
+	if (p->degrade_len < (1u << 26))
 		p->degrade_len *= 2;
 	return 1;
 }
@@ -1695,8 +1697,9 @@ static void check_cat_id(struct replayer *p)
 
 /* Why the block engine does not take this run, or NULL when it does
  * (REPLAY.md "Block-granular replay": what it covers).  The AES is read
- * once more for its END record (and *IRQS, its interrupts, counted on the
- * way: blk_prior); its errors are the main reader's to report. */
+ * once more for its END record (and *IRQS, its interrupts that may cut a
+ * block, counted on the way for auto's start); its errors are the main
+ * reader's to report. */
 static const char *block_refusal(struct replayer *p, uint64_t *irqs)
 {
 	*irqs = 0;
@@ -1714,7 +1717,13 @@ static const char *block_refusal(struct replayer *p, uint64_t *irqs)
 	}
 	struct citcat_aes_rec rec;
 	while (citcat_aes_next(r, &rec) == 1) {
-		*irqs += rec.kind == CITCAT_AES_IRQ;
+		/* an interrupt right after a WFI comes between blocks (a WFI
+		 * ends its block and runs per instruction): it costs no cut */
+		uint8_t w[4];
+		if (rec.kind == CITCAT_AES_IRQ &&
+		    !(citcat_image_read(p->ims.memory, rec.pc - 4, w, 4) == 0 && core_is_wfi(cc_get32(w))) &&
+		    !(citcat_image_read(p->ims.memory, rec.pc - 2, w, 2) == 0 && thumb_is_wfi(cc_get16(w), 2)))
+			++*irqs;
 		if (rec.kind == CITCAT_AES_END) {
 			if (rec.line == CITCAT_STOP_FAULT)
 				why = "the run ends in a fault, which only the per-instruction engine reproduces";
