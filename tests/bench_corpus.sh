@@ -13,6 +13,7 @@
 # Usage: bench_corpus.sh AFTER_CITCAT [BEFORE_CITCAT]
 # Environment:
 #   EXAMPLES   the built examples (default: AFTER_CITCAT's ../examples)
+#   DATA       the examples' input files (default: examples/data beside this script)
 #   ROUNDS     rounds (default 3)
 #   RUNS       the runs to time, separated by blanks (default: all; see
 #              the list below, or RUNS=short / RUNS=long)
@@ -27,7 +28,7 @@ B=
 [ $# = 2 ] && { B=$(realpath -e -- "$2") || exit 2; }
 ex=${EXAMPLES:-$(dirname "$A")/../examples}
 ex=$(realpath -e -- "$ex") || { echo "$0: no examples directory" >&2; exit 2; }
-data=$(realpath -e -- "$(dirname "$0")/../examples/data")
+data=$(realpath -e -- "${DATA:-$(dirname "$0")/../examples/data}") || exit 2
 rounds=${ROUNDS:-3}
 modes=${MODES:-full verify}
 if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP"; tmp=$(realpath "$KEEP"); else tmp=$(mktemp -d "${TMPDIR:-/tmp}/citcat-corpus-XXXXXX"); fi
