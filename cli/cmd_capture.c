@@ -1,5 +1,6 @@
 /* citcat capture, info for CATs, and bench capture. */
 #include "capture.h"
+#include "cache.h"
 #include "cli.h"
 #include "elfprofile.h"
 #include "formats_cli.h"
@@ -17,7 +18,7 @@ static const char capture_help[] =
 	"cache-filtered address trace the trace module sees on the bus.\n"
 	"  -o FILE               CAT output ('-' for standard output)\n"
 	"  --oracle FILE         also write the true full instruction trace (itrace)\n"
-	"  --lvt FILE            also write the first-access load-value trace (capture/LVT.md;\n"
+	"  --lvt FILE            also write the first-access load-value trace (formats/LVT.md;\n"
 	"                        -o may then be left out)\n"
 	"  --lvt-gran byte|word  first-access flag granule (default byte)\n"
 	"  --daf FILE            also write the data-address filtering trace (DAFDiff;\n"
@@ -55,7 +56,7 @@ static const char capture_help[] =
 	"trace STOP or --max-insns; 3 when the target stopped abnormally: a fault (bus\n"
 	"error, undefined instruction, SVC, abort), a WFI nothing can wake, or SIGINT/\n"
 	"SIGTERM/SIGHUP; the outputs are then complete and valid up to that point, and\n"
-	"the CAT's STOP names the reason (capture/CAT.md); 2 on a usage, input or target\n"
+	"the CAT's STOP names the reason (formats/CAT.md); 2 on a usage, input or target\n"
 	"error (no output is left).\n";
 
 /* Splits S at each SEP into at most MAX non-empty fields of BUF (a copy);

@@ -44,7 +44,7 @@ static const char replay_help[] =
 	"                   in a divergence report\n"
 	"                   (exit 2, no output left: the trace would be incomplete)\n"
 	"On a terminal the progress line shows the length the IMS claims and an ETA.\n"
-	"  --lvt LVT        decode a first-access load-value trace instead (capture/LVT.md):\n"
+	"  --lvt LVT        decode a first-access load-value trace instead (formats/LVT.md):\n"
 	"                   the firmware's code from --image, every load value from the LVT\n"
 	"                   or the decoder's own D-cache with first-access flags\n"
 	"Exit status: 0 when the replay completed and every requested check held;\n"

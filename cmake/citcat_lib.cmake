@@ -49,7 +49,7 @@ install(FILES ${PROJECT_BINARY_DIR}/citcatConfig.cmake ${PROJECT_BINARY_DIR}/cit
   DESTINATION ${CITCAT_CMAKE_DIR})
 
 # The format specs and the manual page.
-install(FILES capture/CAT.md capture/TARGET.md capture/LVT.md ims/IMS.md aes/AES.md replay/REPLAY.md
+install(FILES formats/CAT.md capture/TARGET.md formats/LVT.md ims/IMS.md aes/AES.md replay/REPLAY.md
   common/CONTAINER.md formats/ITRACE.md formats/DIN.md formats/PDATS.md formats/PDATS2.md formats/SDCLSP.md
   formats/DAF.md formats/TRACEPORTS.md wet/WET.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR}/specs)

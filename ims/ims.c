@@ -2,6 +2,7 @@
 #include "ims.h"
 #include "m7exc.h"
 #include "bytes.h"
+#include "cache.h"
 #include "citcat_regs.h"
 #include "container.h"
 #include "segidx.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The firmware recorded in a CAT (capture/CAT.md version 4, "The firmware"):
+# The firmware recorded in a CAT (formats/CAT.md version 4, "The firmware"):
 # capture stores the ELF's absolute path and GNU build id; info shows them;
 # dump and report use the ELF's symbols without --elf while its build id
 # still matches, and warn and go on without them when it does not.

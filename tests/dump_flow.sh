@@ -9,7 +9,7 @@
 # cpsid at 0xd8, the timer-off store at 0xe0; the IRQ handler from 0xf8
 # (push 0xf8, `ldr r1, =wait_here` 0x11c, pop 0x128), its literal pool at
 # 0x130 (0x54524331), 0x134 (0x53544f50), 0x138 (wait_here).  Every expected
-# line is reasoned from tiny.S and the specs (capture/LVT.md, formats/DAF.md,
+# line is reasoned from tiny.S and the specs (formats/LVT.md, formats/DAF.md,
 # formats/SDCLSP.md), not copied from the tool; what interrupt and DMA
 # timing decides is matched by pattern.
 # Usage: dump_flow.sh CITCAT TINY.elf

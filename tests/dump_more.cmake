@@ -6,7 +6,7 @@ if(TINY_ELF)
   set_tests_properties(dump_flow PROPERTIES LABELS e2e)
 endif()
 
-# The firmware recorded in the CAT (capture/CAT.md, version 4).
+# The firmware recorded in the CAT (formats/CAT.md, version 4).
 citcat_unit_test(test_cat_elf)
 find_program(ARM_READELF arm-none-eabi-readelf)
 if("counter" IN_LIST CITCAT_EXAMPLE_NAMES AND ARM_READELF)

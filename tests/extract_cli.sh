@@ -71,7 +71,7 @@ done
 "$retag" "$t/run.aes" "$t/aes-as.ims" CIMS 4 || fail "retag"
 "$retag" "$t/run.ims" "$t/ims-as.aes" CAES 1 || fail "retag"
 # the CAT's metadata: the 96-byte configuration and, from CAT version 4, the
-# firmware's path and build id (capture/CAT.md): its length from the header
+# firmware's path and build id (formats/CAT.md): its length from the header
 cml=$(od -An -tu4 -j 12 -N 4 "$cat" | tr -d ' ')
 expect2 "cat-as.ims: offset 12: IMS metadata is $cml bytes, expected 284" "$citcat" info "$t/cat-as.ims"
 expect2 "cat-as.aes: offset 12: AES metadata is $cml bytes, expected 32" "$citcat" info "$t/cat-as.aes"

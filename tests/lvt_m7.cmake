@@ -1,4 +1,4 @@
-# The LVT on the Cortex-M7 (capture/LVT.md, "The Cortex-M7"): every M7
+# The LVT on the Cortex-M7 (formats/LVT.md, "The Cortex-M7"): every M7
 # example and the hand-written exception and fault firmware captured with
 # --lvt and decoded equal to the oracle, corruption and a fault end refused
 # (tests/lvt_m7.sh); tampered trace-port bits reported at the consuming

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The LVT on the Cortex-M7 (capture/LVT.md, "The Cortex-M7"): each firmware
+# The LVT on the Cortex-M7 (formats/LVT.md, "The Cortex-M7"): each firmware
 # is captured with --lvt (byte granules) and its oracle in the same run,
 # the LVT decoded with the firmware alone, and the regenerated itrace must
 # equal the oracle byte for byte.  The first two names are also captured

@@ -2,14 +2,14 @@
 # citcat's M-profile exception model, the M7 BSP.
 citcat_unit_test(test_unicorn_m)
 citcat_unit_test(test_m7exc)
-target_include_directories(test_m7exc PRIVATE ${PROJECT_SOURCE_DIR}/capture)
+target_include_directories(test_m7exc PRIVATE ${PROJECT_SOURCE_DIR}/machine)
 
 # The M7 BSP: a small firmware run to exit on Unicorn with the exception
 # model (m7_run), and the ten examples built for the M7 checked.
 add_executable(m7_run m7_run.c)
 citcat_target_setup(m7_run)
 target_link_libraries(m7_run PRIVATE citcat)
-target_include_directories(m7_run PRIVATE ${PROJECT_SOURCE_DIR}/capture)
+target_include_directories(m7_run PRIVATE ${PROJECT_SOURCE_DIR}/machine)
 include(${PROJECT_SOURCE_DIR}/examples/bsp-m7/citcat_firmware_m7.cmake)
 if(CITCAT_FIRMWARE_M7_FOUND)
   citcat_add_firmware_m7(m7_smoke SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/m7_smoke.c

@@ -7,7 +7,7 @@
 # and has the layout TARGET-M7.md states (.vectors at 0 with the initial MSP
 # at the top of the 16 MiB RAM and a Thumb reset vector, Thumb entry, no
 # .data before .text); the smoke firmware runs to exit 0 under m7_run
-# (Unicorn + capture/m7exc.c) with the output its source computes by hand:
+# (Unicorn + machine/m7exc.c) with the output its source computes by hand:
 # sqrt(2) * 1e6 rounded = 1414214; 5 SysTick ticks, 1 SVC, 1 soft IRQ.
 # The examples whose devices m7_run stands in for (all but the DMA users
 # crc32 and sha256) run to their own self-check and exit 0 too; m7_run

@@ -68,7 +68,7 @@ mapfile -t before < <(awk -v p="pc=$ret" '$2 == "irq" && $4 == p { print prev } 
 [ "$(grep -c '^[0-9]* exc line=5 ' "$tmp/cat")" -eq 2 ] || fail "CAT: not two EXC 5 (the derived BusFaults)"
 [ "$(grep -c '^[0-9]* exc line=32 ' "$tmp/cat")" -eq 1 ] || fail "CAT: not one EXC 32 (IRQ 16)"
 [ "$(grep -c '^[0-9]* exc ' "$tmp/cat")" -eq 3 ] || fail "CAT: EXC events other than 5 and 32"
-# the LVT (capture/LVT.md): the failed accesses make no record; the decoder
+# the LVT (formats/LVT.md): the failed accesses make no record; the decoder
 # drives the same model and regenerates the same itrace
 m7_lvt_exact $n "$elf" --ram 32M
 # checkpoints (TARGET-M7.md, "Checkpoints"): every 1000 instructions, so

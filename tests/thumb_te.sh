@@ -32,7 +32,7 @@ export CITCAT_NO_PROGRESS=1
 # wild; the limit (several times each program's length) fails it fast
 bash "$here/example_capture.sh" "$citcat" "$elf" "$out" "$name" --max-insns 5000000 >/dev/null || { echo "FAIL: capture"; exit 1; }
 bash "$here/replay_example.sh" "$citcat" "$out" "$name" || exit 1
-# the LVT of the same run (capture/LVT.md: START keeps SCTLR.TE, version 2),
+# the LVT of the same run (formats/LVT.md: START keeps SCTLR.TE, version 2),
 # decoded with the firmware alone, equal to its oracle
 "$citcat" capture "$elf" --lvt "$out/$name.lvt" --oracle "$out/$name.lvt.oracle" --max-insns 5000000 --seed 1 \
   --uart-out /dev/null -q >/dev/null || { echo "FAIL: capture --lvt"; exit 1; }

@@ -8,7 +8,6 @@
 #include <citcat/cat.h>
 #include <citcat/target.h>
 
-#include "cache.h"
 #include "citcat.h"
 
 /* Metadata codec, shared with the IMS format which carries the same
