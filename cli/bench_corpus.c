@@ -10,7 +10,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "outfile.h"
-#include "replay.h"
+#include <citcat/replay.h>
 
 #include <stdlib.h>
 #include <string.h>
