@@ -103,6 +103,15 @@ static void trace_stop(struct target *t, int reason)
 		ev.value = t->fault_kind;
 		ev.pc = t->fault_pc;
 		ev.addr = t->fault_addr;
+		if (t->m7 && t->fault_kind == CITCAT_FAULT_EXCEPTION) {
+			/* the fault status registers go with the STOP (CAT.md version 7, ITRACE.md) */
+			m7exc_fault_status(&t->m7->exc, t->fault_addr, &t->m7_fault);
+			t->has_m7_fault = 1;
+			if (t->cat)
+				citcat_cat_writer_m7_fault(t->cat, &t->m7_fault);
+			if (t->oracle)
+				citcat_itrace_writer_m7_fault(t->oracle, &t->m7_fault);
+		}
 	}
 	/* an abnormal end is the itrace's last record (formats/ITRACE.md, STOP) */
 	if (reason >= CITCAT_STOP_FAULT && t->synced && t->oracle) {
@@ -360,6 +369,8 @@ static void take_sync(struct target *t, uint32_t pc)
 {
 	t->sync_pending = 0;
 	t->synced = 1;
+	if (t->m7) /* the fault status the STOP records counts from here (m7exc_fault_status) */
+		m7exc_status_mark(&t->m7->exc);
 	t->bcount = 0;
 	t->traced_insns = 0;
 	/* the trace module records the caches' random-replacement generators */
@@ -534,6 +545,30 @@ static inline __attribute__((always_inline)) int boundary_begin(struct target *t
  * cost 9% of a capture: perf, sha256_long). */
 int target_boundary_begin(struct target *t, uint32_t a) { return boundary_begin(t, a); }
 
+/* Firmware built without the BSP (TARGET.md, "Before the trace start
+ * point"): before any trace start point, an unconditional branch to itself
+ * (B . in A32, T16 or T32) that no interrupt can leave - they are masked
+ * (MASKED), or W says none can ever be taken - never reaches one: the run
+ * fails with a message that points to the BSP, instead of spinning until it
+ * is killed.  Returns 1 then. */
+int target_spin_check(struct target *t, uint32_t a, uint32_t word, unsigned size, int thumb, int masked,
+		      const struct target_wake *w)
+{
+	int self = thumb ? (size == 2 ? word == 0xe7feu : word == 0xbffef7ffu) : word == 0xeafffffeu;
+	if (!self)
+		return 0;
+	if (!masked) {
+		recompute_next(t);
+		if (w->awake(t) || w->next(t) != UINT64_MAX)
+			return 0;
+	}
+	target_fail(t, CITCAT_ERR_TARGET,
+		    "spins at 0x%08x before any trace start point (a branch to itself; %s): built without the citcat BSP, "
+		    "which calls the trace driver? (examples/README.md)",
+		    a, masked ? "interrupts masked" : "no interrupt source");
+	return 1;
+}
+
 static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct target *t = ctx;
@@ -584,6 +619,12 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 	}
 	uint32_t off = a - t->ram_base, word = thumb_word_at(t->ram + off, size);
 	int thumb = thumb_state_in(a, size, t->block_thumb), in_it = t->itstate != 0;
+	if (!t->synced && !t->ended) { /* before the trace start point: a spin nothing can leave? */
+		uint32_t cpsr;
+		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+		if (target_spin_check(t, a, word, size, thumb, (cpsr & ARM_CPSR_I) != 0, &a_wake))
+			return;
+	}
 	if (retire(t, a, size, word, thumb))
 		return;
 	if (thumb ? thumb_is_wfi(word, size) : core_is_wfi(word)) {
@@ -936,6 +977,14 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (t->failed | t->stop_request | t->faulted)
 		return;
+	if (!t->synced && !t->ended && (size == 2 || size == 4) && (uint32_t)address - t->ram_base < t->ram_size &&
+	    t->ram_size - ((uint32_t)address - t->ram_base) >= size) {
+		/* a block of one instruction before the trace start point: a spin? */
+		uint32_t word = thumb_word_at(t->ram + ((uint32_t)address - t->ram_base), size), cpsr;
+		uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+		if (target_spin_check(t, (uint32_t)address, word, size, t->block_thumb, (cpsr & ARM_CPSR_I) != 0, &a_wake))
+			return;
+	}
 	if (!t->blk_precise) {
 		cblk_finish(t);
 		/* the progress callback at the first block after each 2^20
@@ -1386,6 +1435,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 	res->fault_kind = t->fault_kind;
 	res->fault_pc = t->fault_pc;
 	res->fault_addr = t->fault_addr;
+	res->has_m7_fault = t->has_m7_fault;
+	res->m7_fault = t->m7_fault;
 	res->stop_pc = t->stop_pc;
 	memcpy(res->stop_detail, t->stop_detail, sizeof res->stop_detail);
 	res->insns = t->insns;

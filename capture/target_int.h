@@ -94,6 +94,8 @@ struct target {
 	/* abnormal ends (CAT.md, STOP): the trace is closed validly there */
 	int faulted, interrupt_pending;
 	uint32_t fault_kind, fault_pc, fault_addr, stop_pc;
+	int has_m7_fault;                /* the Cortex-M7 ended by fault kind 11: M7_FAULT holds its status */
+	struct citcat_m7_fault m7_fault;
 	uint32_t last_pc; /* the instruction executing (its code hook's address) */
 	char stop_detail[160];
 	struct citcat_itrace_rec cur;
@@ -180,6 +182,11 @@ struct target_wake {
 /* Sleeps at the WFI at PC until W says awake.  Returns 0 awake (or
  * interrupted), -1 the run ended (a WFI deadlock) or failed. */
 int target_wfi_sleep(struct target *t, uint32_t pc, const struct target_wake *w);
+/* Before the trace start point: fails the run (returns 1) when the
+ * instruction at A (WORD, SIZE, THUMB) is a branch to itself that no
+ * interrupt can leave (MASKED, or none W can wake with). */
+int target_spin_check(struct target *t, uint32_t a, uint32_t word, unsigned size, int thumb, int masked,
+		      const struct target_wake *w);
 int target_retire(struct target *t, uint32_t a, unsigned size, uint32_t word, int thumb);
 void target_oracle_access(struct target *t, uint32_t addr, unsigned size, int write, uint64_t value, int uncached);
 uint64_t target_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx);

@@ -327,6 +327,10 @@ static void hook_code_m7(uc_engine *uc, uint64_t address, uint32_t size, void *c
 	}
 	uint32_t word = thumb_word_at(t->ram + (a - t->ram_base), size);
 	int in_it = t->itstate != 0;
+	/* before the trace start point: a spin nothing can leave (target.c);
+	 * the masks do not count here, only whether anything can ever be pending */
+	if (!t->synced && !t->ended && target_spin_check(t, a, word, size, 1, 0, &m7_wake))
+		return;
 	m->insn_in_it = in_it;
 	m->it_at = t->itstate;
 	if (target_retire(t, a, size, word, 1))
@@ -528,7 +532,9 @@ int target_m7_reset(struct target *t, uint32_t *pc)
 	int rc = m7exc_reset_core(&t->m7->exc);
 	if (rc < 0) {
 		const struct m7exc *m = &t->m7->exc;
-		return target_fail(t, CITCAT_ERR_TARGET, "Cortex-M7 reset: %s (vector table word at 0x%08x)",
+		return target_fail(t, CITCAT_ERR_TARGET,
+				   "Cortex-M7 reset: %s (vector table word at 0x%08x): no vector table at 0? citcat's BSP "
+				   "(examples/bsp-m7) places one there",
 				   m->err_what ? m->err_what : "failed", m->err_addr);
 	}
 	*pc = rd(t, UC_ARM_REG_PC) | 1u;

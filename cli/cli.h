@@ -173,6 +173,21 @@ int cli_open_symbols(const char *path, struct citcat_symbols **s);
  * (FILE:LINE)" into BUF (N bytes, always terminated); returns BUF.  For the
  * divergence report, capture's fault message and dump. */
 const char *cli_describe_pc(struct citcat_symbols *syms, uint64_t pc, char *buf, size_t n);
+/* "KIND at 0xPC func+0xOFF (file:line), address 0xADDR" for a fault of
+ * KIND at PC (SYMS may be NULL), and for the Cortex-M7's kind 11 "... at
+ * ...: HardFault FORCED PRECISERR, BFAR 0x..." from its fault status M7
+ * (NULL for a CAT before version 7: the exception alone).  Written into BUF
+ * (N bytes); returns BUF.  For info, the listing and the report. */
+struct citcat_m7_fault;
+const char *cli_describe_fault(struct citcat_symbols *syms, unsigned kind, uint32_t pc, uint32_t addr,
+			       const struct citcat_m7_fault *m7, char *buf, size_t n);
+/* info --json's fault members, each followed by ", " (LEAD: preceded by
+ * it): "fault_function" and "fault_source" when SYMS knows PC, and
+ * "m7_fault" (exception, cfsr, hfsr, mmfar, bfar, text) when M7 is not NULL. */
+void cli_json_fault(struct citcat_symbols *syms, uint32_t pc, const struct citcat_m7_fault *m7, int lead);
+/* info --elf FIRMWARE.elf (cmd_info.c): the ELF to name a fault's function
+ * and line by, or NULL. */
+const char *cli_info_elf(void);
 /* The firmware a version 4 CAT records (capture/CAT.md): printed by info
  * (E may be NULL: nothing), and used for symbols when --elf is not given:
  * *S is the ELF's symbolizer when its build id still matches the recorded
@@ -182,6 +197,7 @@ struct citcat_cat_elf;
 void cli_print_cat_elf(const struct citcat_cat_elf *e, int json);
 int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *elf, size_t n);
 int cmd_report(int argc, char **argv);
+int cmd_profile(int argc, char **argv); /* cmd_profile.c */
 
 /* The modelled target a configuration's isa names (TARGET.md, TARGET-M7.md). */
 static inline const char *cli_target_name(uint32_t isa)

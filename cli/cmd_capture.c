@@ -140,7 +140,14 @@ static void abnormal_end_message(char *buf, size_t n, const char *elf, const str
 	if (citcat_symbols_open(&syms, elf, NULL))
 		syms = NULL;
 	char pc[256];
-	if (res->stop == CITCAT_STOP_FAULT)
+	if (res->stop == CITCAT_STOP_FAULT && res->has_m7_fault) {
+		/* the Cortex-M7's fault status registers name what faulted */
+		char status[200];
+		citcat_m7_fault_describe(&res->m7_fault, status, sizeof status);
+		snprintf(buf, n, "fault at %s: %s, after %llu instructions%s%s",
+			 cli_describe_pc(syms, res->fault_pc, pc, sizeof pc), status, (unsigned long long)res->insns,
+			 res->stop_detail[0] ? ": " : "", res->stop_detail);
+	} else if (res->stop == CITCAT_STOP_FAULT)
 		snprintf(buf, n, "fault at %s: %s, address 0x%08x, after %llu instructions%s%s",
 			 cli_describe_pc(syms, res->fault_pc, pc, sizeof pc), citcat_fault_kind_name(res->fault_kind),
 			 res->fault_addr, (unsigned long long)res->insns, res->stop_detail[0] ? ": " : "",
@@ -427,6 +434,8 @@ int cat_info(const char *path, int json)
 	int32_t exit_value = 0, last_exit_write = 0;
 	int have_exit = 0, have_exit_write = 0;
 	uint32_t fault_kind = 0, fault_pc = 0, fault_addr = 0;
+	struct citcat_m7_fault m7f;
+	int has_m7f = 0;
 	struct citcat_cat_event ev;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "reading");
@@ -447,6 +456,7 @@ int cat_info(const char *path, int json)
 			fault_kind = (uint32_t)ev.value;
 			fault_pc = ev.pc;
 			fault_addr = ev.addr;
+			has_m7f = citcat_cat_m7_fault(r, &m7f) == 1;
 		} else if (ev.kind == CITCAT_CAT_UWRITE && ev.addr == c->dev_base) {
 			last_exit_write = (int32_t)(uint32_t)ev.value;
 			have_exit_write = 1;
@@ -472,6 +482,17 @@ int cat_info(const char *path, int json)
 		return EXIT_USAGE;
 	}
 	uint64_t size = citcat_cat_reader_file_size(r);
+	/* an abnormal end is named by function and line: with info --elf, or
+	 * from the firmware the CAT records (as dump does) */
+	struct citcat_symbols *syms = NULL;
+	if (cli_info_elf()) {
+		if (cli_open_symbols(cli_info_elf(), &syms)) {
+			citcat_cat_reader_close(r);
+			return EXIT_USAGE;
+		}
+	} else if (stop >= CITCAT_STOP_FAULT) {
+		cli_symbols_from_cat(path, &syms, NULL, 0);
+	}
 	if (json) {
 		printf("{\"kind\": \"cat\", \"version\": %d, \"target\": \"%s\", \"events\": {", version,
 		       cli_target_id(citcat_cat_config(r)->isa));
@@ -496,9 +517,11 @@ int cat_info(const char *path, int json)
 			printf("\"exit_value\": %d, ", (int)exit_value);
 		else
 			printf("\"exit_value\": null, ");
-		if (stop == CITCAT_STOP_FAULT)
+		if (stop == CITCAT_STOP_FAULT) {
 			printf("\"fault\": \"%s\", \"fault_pc\": %u, \"fault_addr\": %u, ", citcat_fault_kind_name(fault_kind),
 			       fault_pc, fault_addr);
+			cli_json_fault(syms, fault_pc, has_m7f ? &m7f : NULL, 0);
+		}
 		cli_print_cat_elf(citcat_cat_elf(r), 1);
 		printf("\"config\": {\"ram_base\": %u, \"ram_size\": %u, \"icache\": \"%u:%u:%u:%s\", "
 		       "\"dcache\": \"%u:%u:%u:%s\", \"dcache_write\": \"%s\", \"penalty\": {\"miss\": %u, \"wb\": %u, "
@@ -522,8 +545,10 @@ int cat_info(const char *path, int json)
 		       stop < 0 ? "(no stop)" : citcat_stop_reason_name((unsigned)stop));
 		if (have_exit)
 			printf("  exit value %d\n", (int)exit_value);
+		char text[512];
 		if (stop == CITCAT_STOP_FAULT)
-			printf("  fault      %s at 0x%08x, address 0x%08x\n", citcat_fault_kind_name(fault_kind), fault_pc, fault_addr);
+			printf("  fault      %s\n", cli_describe_fault(syms, fault_kind, fault_pc, fault_addr, has_m7f ? &m7f : NULL,
+								 text, sizeof text));
 		cli_print_cat_elf(citcat_cat_elf(r), 0);
 		if (c->icache.repl == CITCAT_REPL_RANDOM || c->dcache.repl == CITCAT_REPL_RANDOM)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", repl[0], repl[1]);
@@ -535,6 +560,7 @@ int cat_info(const char *path, int json)
 		printf("  file       %llu bytes, %.3f per instruction\n", (unsigned long long)size,
 		       insns ? (double)size / (double)insns : 0.0);
 	}
+	citcat_symbols_close(syms);
 	citcat_cat_reader_close(r);
 	return EXIT_OK;
 }

@@ -3,17 +3,24 @@
 #include "formats_cli.h"
 #include "cat.h"
 #include "itrace.h"
+#include "symbols.h"
 
 #include <errno.h>
 #include <string.h>
 
 static const char info_help[] =
-	"usage: citcat info [--json] FILE\n\n"
+	"usage: citcat info [--json] [--elf FIRMWARE.elf] FILE\n\n"
 	"Describes a trace file, recognised by its contents: a CAT (configuration and\n"
 	"event counts), an itrace (instructions, interrupts, accesses), IMS, AES,\n"
 	"din/xdin text, PDATS, PDATS II or an SDC/LSP stream.  A file wrapped in LZ4,\n"
 	"zstd or xz is described by what is inside.\n"
-	"  --json   print one JSON object instead of text\n";
+	"  --json   print one JSON object instead of text\n"
+	"  --elf FIRMWARE.elf\n"
+	"           name the function and source line of a fault's PC (a CAT's fault is\n"
+	"           named without it too when the CAT records its firmware: see dump)\n";
+
+static const char *info_elf;
+const char *cli_info_elf(void) { return info_elf; }
 
 int itrace_info(const char *path, int json)
 {
@@ -27,6 +34,13 @@ int itrace_info(const char *path, int json)
 	}
 	static struct citcat_itrace_rec rec, end;
 	end.kind = CITCAT_REC_INSN;
+	struct citcat_m7_fault m7f;
+	int has_m7f = 0;
+	struct citcat_symbols *syms = NULL;
+	if (info_elf && cli_open_symbols(info_elf, &syms)) {
+		citcat_itrace_reader_close(r);
+		return EXIT_USAGE;
+	}
 	enum citcat_isa isa = citcat_itrace_isa(r);
 	uint64_t insns = 0, irqs = 0, reads = 0, writes = 0, seq = 0, last = 0, dma = 0, dma_bytes = 0, uncached = 0;
 	citcat_itrace_reader_dma(r, 1);
@@ -39,6 +53,7 @@ int itrace_info(const char *path, int json)
 		}
 		if (rec.kind == CITCAT_REC_STOP) { /* an abnormal end: the last record */
 			end = rec;
+			has_m7f = citcat_itrace_m7_fault(r, &m7f) == 1;
 			continue;
 		}
 		if (rec.kind == CITCAT_REC_DMA) {
@@ -59,6 +74,7 @@ int itrace_info(const char *path, int json)
 		if ((insns & 0x3fff) == 0 && cli_interrupted()) {
 			cli_progress_done(&pr);
 			citcat_itrace_reader_close(r);
+			citcat_symbols_close(syms);
 			return cli_fail("info: interrupted");
 		}
 	}
@@ -66,6 +82,7 @@ int itrace_info(const char *path, int json)
 	if (rc < 0) {
 		cli_errinfo(path, citcat_itrace_reader_error(r));
 		citcat_itrace_reader_close(r);
+		citcat_symbols_close(syms);
 		return EXIT_USAGE;
 	}
 	citcat_itrace_reader_close(r);
@@ -88,6 +105,8 @@ int itrace_info(const char *path, int json)
 			       (unsigned long long)end.pc);
 		if (end.kind == CITCAT_REC_STOP && end.line == CITCAT_STOP_FAULT)
 			printf(", \"fault\": \"%s\", \"fault_addr\": %u", citcat_fault_kind_name(end.word), end.fault_addr);
+		if (end.kind == CITCAT_REC_STOP)
+			cli_json_fault(syms, (uint32_t)end.pc, has_m7f ? &m7f : NULL, 1);
 		printf("}\n");
 	} else {
 		printf("%s: native instruction trace (itrace v%d), %s\n", path, version,
@@ -100,10 +119,15 @@ int itrace_info(const char *path, int json)
 		printf("  uncached          %llu of those accesses (device window)\n", (unsigned long long)uncached);
 		printf("  DMA transfers     %llu (%llu bytes)\n", (unsigned long long)dma, (unsigned long long)dma_bytes);
 		printf("  file bytes        %ld (%.3f per instruction)\n", size, insns ? (double)size / (double)insns : 0.0);
-		if (end.kind == CITCAT_REC_STOP)
-			printf("  ended by          %s at 0x%08llx\n", end.line == CITCAT_STOP_FAULT ? citcat_fault_kind_name(end.word)
-							      : citcat_stop_reason_name(end.line), (unsigned long long)end.pc);
+		char text[512], where[256];
+		if (end.kind == CITCAT_REC_STOP && end.line == CITCAT_STOP_FAULT)
+			printf("  ended by          %s\n", cli_describe_fault(syms, end.word, (uint32_t)end.pc, end.fault_addr,
+								      has_m7f ? &m7f : NULL, text, sizeof text));
+		else if (end.kind == CITCAT_REC_STOP)
+			printf("  ended by          %s at %s\n", citcat_stop_reason_name(end.line),
+			       cli_describe_pc(syms, end.pc, where, sizeof where));
 	}
+	citcat_symbols_close(syms);
 	return EXIT_OK;
 }
 
@@ -117,6 +141,10 @@ int cmd_info(int argc, char **argv)
 			return EXIT_OK;
 		} else if (strcmp(argv[i], "--json") == 0) {
 			json = 1;
+		} else if (strcmp(argv[i], "--elf") == 0) {
+			if (++i >= argc)
+				return cli_usage_error("info", "--elf needs FIRMWARE.elf");
+			info_elf = argv[i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("info", "unknown option '%s'", argv[i]);
 		} else if (!path) {

@@ -14,6 +14,7 @@
 #include "cat.h"
 #include "ims.h"
 #include "itrace.h"
+#include "listing.h"
 #include "outfile.h"
 #include "replay.h"
 #include "symbols.h"
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #define REPORT_BUCKETS 1000
+#define TAIL 12 /* records of the run's end listed in the summary */
 #define EV_KINDS 9 /* CAT kinds 1..8 (FILL_I .. IRQ) */
 
 static const char report_help[] =
@@ -79,8 +81,26 @@ struct report {
 	size_t *fslot; /* open hash over f by function start */
 	size_t fslots;
 	struct fstat nofunc;
-	uint64_t totals[EV_KINDS], dacc, irq_by_line[16];
+	/* interrupts by line (A target) or exception number (Cortex-M7: EXC
+	 * events, counted with the IRQ kind) */
+	uint64_t totals[EV_KINDS], dacc, irq_by_line[512];
 	uint64_t cat_count[EV_KINDS], cat_before[EV_KINDS]; /* in the CAT file; before its SYNC */
+	int m7;                                             /* the CAT's target is the Cortex-M7 */
+	/* how the run ended (the CAT's STOP), for the summary */
+	int have_stop, have_exit, has_m7f;
+	struct citcat_cat_event stop;
+	struct citcat_m7_fault m7f;
+	int32_t exit_value;
+	uint32_t sync_pc;
+	struct citcat_cat_elf elf;
+	int have_elf;
+	/* the last interrupt or exception entry the replay made */
+	int irq_seen;
+	unsigned irq_line;
+	uint64_t irq_epc, irq_index;
+	/* the last records, for the listing of the run's end */
+	struct citcat_itrace_rec *tail;
+	uint64_t ntail, tail_first_insn[TAIL];
 	int nomem;
 	struct citcat_errinfo oerr;
 };
@@ -130,7 +150,10 @@ static unsigned cat_raw_bytes(struct report *r, const struct citcat_cat_event *e
 		r->pc = ev->pc;
 		break;
 	case CITCAT_CAT_IRQ:
+	case CITCAT_CAT_EXC:
 		n += varint_len(ev->bcount - r->bcount) + varint_len(zz((int64_t)ev->pc - (int64_t)r->pc));
+		if (ev->kind == CITCAT_CAT_EXC)
+			n += varint_len(ev->value);
 		r->bcount = ev->bcount;
 		r->pc = ev->pc;
 		break;
@@ -140,16 +163,26 @@ static unsigned cat_raw_bytes(struct report *r, const struct citcat_cat_event *e
 	return n;
 }
 
+/* The kind an event is counted under: a Cortex-M7 exception (EXC) with the
+ * interrupts (IRQ), 0 for a kind the report does not draw. */
+static int drawn_kind(const struct citcat_cat_event *ev)
+{
+	if (ev->kind == CITCAT_CAT_EXC)
+		return CITCAT_CAT_IRQ;
+	return ev->kind >= 1 && ev->kind < EV_KINDS ? ev->kind : 0;
+}
+
 static int obs_bus(void *ctx, const struct citcat_cat_event *ev)
 {
 	struct report *r = ctx;
-	if (ev->kind < 1 || ev->kind >= EV_KINDS)
+	int kind = drawn_kind(ev);
+	if (!kind)
 		return 0;
 	struct bucket *b = cur_bucket(r);
-	b->ev[ev->kind]++;
-	r->totals[ev->kind]++;
+	b->ev[kind]++;
+	r->totals[kind]++;
 	b->cat_raw += cat_raw_bytes(r, ev);
-	b->aes_raw += r->aes_per[ev->kind];
+	b->aes_raw += r->aes_per[kind];
 	if (ev->kind == CITCAT_CAT_FILL_I)
 		r->pend_i++;
 	else if (ev->kind == CITCAT_CAT_FILL_D)
@@ -158,6 +191,8 @@ static int obs_bus(void *ctx, const struct citcat_cat_event *ev)
 		b->dma_bytes += ev->len;
 	else if (ev->kind == CITCAT_CAT_IRQ)
 		r->irq_by_line[ev->line & 15]++;
+	else if (ev->kind == CITCAT_CAT_EXC)
+		r->irq_by_line[ev->value & 511]++;
 	if ((ev->kind == CITCAT_CAT_FILL_I || ev->kind == CITCAT_CAT_FILL_D) && r->seen) {
 		uint32_t i = (ev->addr - r->cfg.ram_base) / r->seen_line;
 		if (i < r->seen_n && !((r->seen[i >> 3] >> (i & 7)) & 1)) {
@@ -216,6 +251,16 @@ static struct fstat *func_of(struct report *r, uint64_t pc)
 static int obs_record(void *ctx, const struct citcat_itrace_rec *rec, const uint32_t regs[CITCAT_OBS_NREGS])
 {
 	struct report *r = ctx;
+	if (r->tail) { /* the run's last records, for the summary's listing */
+		r->tail_first_insn[r->ntail % TAIL] = r->insn;
+		r->tail[r->ntail++ % TAIL] = *rec;
+	}
+	if (rec->kind == CITCAT_REC_IRQ) {
+		r->irq_seen = 1;
+		r->irq_line = rec->line;
+		r->irq_epc = rec->pc;
+		r->irq_index = r->insn; /* the handler's first instruction */
+	}
 	if (rec->kind != CITCAT_REC_INSN)
 		return 0; /* an interrupt entry: its misses go to the handler's first instruction */
 	struct bucket *b = cur_bucket(r);
@@ -372,7 +417,7 @@ static void func_table(struct page *p, struct report *r, const char *id, int by_
 	uint64_t top = n ? (by_misses ? r->f[0].imiss + r->f[0].dmiss : r->f[0].insns) : 1;
 	if (!top)
 		top = 1;
-	put(p, "<svg id=\"%s\" width=\"%d\" height=\"%zu\">", id, W, 20 * n + 10);
+	put(p, "<svg id=\"%s\" width=\"%d\" height=\"%zu\" viewBox=\"0 0 %d %zu\">", id, W, 20 * n + 10, W, 20 * n + 10);
 	for (size_t i = 0; i < n; i++) {
 		const struct fstat *f = &r->f[i];
 		uint64_t v = by_misses ? f->imiss + f->dmiss : f->insns;
@@ -397,15 +442,138 @@ struct density {
 	long long bytes;
 };
 
+static const char *const repl_names[] = {"LRU", "FIFO", "PLRU", "random"};
+
+/* "0xPC func+0xOFF (file:line)" into BUF, HTML-escaped by the caller. */
+static const char *where(const struct report *r, uint64_t pc, char *buf, size_t n)
+{
+	return cli_describe_pc(r->syms, pc, buf, n);
+}
+
+/* The name of an interrupt line (A target) or Cortex-M7 exception number. */
+static const char *irq_name(const struct report *r, unsigned line, char *buf, size_t n)
+{
+	if (!r->m7)
+		snprintf(buf, n, "interrupt line %u", line);
+	else if (line >= 16)
+		snprintf(buf, n, "IRQ %u (exception %u)", line - 16, line);
+	else
+		snprintf(buf, n, "%s (exception %u)", citcat_m7_exception_name(line), line);
+	return buf;
+}
+
+static void cache_text(char *buf, size_t n, const char *what, const struct citcat_cache_config *c, int dside)
+{
+	snprintf(buf, n, "%s %u KiB, %u-way, %u-byte lines, %s%s", what, c->size / 1024, c->ways, c->line,
+		 c->repl < 4 ? repl_names[c->repl] : "?", dside ? (c->write_through ? ", write-through" : ", write-back") : "");
+}
+
+static void kv(struct page *p, const char *key, const char *id, const char *value)
+{
+	put(p, "<tr%s%s%s><th>%s</th><td>", id ? " id=\"" : "", id ? id : "", id ? "\"" : "", key);
+	put_escaped(p, value);
+	put(p, "</td></tr>\n");
+}
+
+/* The summary at the top: how the run ended (stop reason, fault, where,
+ * the last interrupt, the exit value), what ran and on which target
+ * (instructions, caches, seed, firmware), and for an abnormal end the
+ * last instructions as the listing gives them (TAIL_TEXT, may be NULL). */
+static void summary(struct page *p, const struct report *r, const char *tail_text)
+{
+	const struct citcat_cat_event *st = &r->stop;
+	char buf[4608], pcb[320];
+	put(p, "<section id=\"run-summary\" data-stop=\"%s\"", r->have_stop ? citcat_stop_reason_name(st->line) : "none");
+	if (r->have_exit)
+		put(p, " data-exit-value=\"%d\"", (int)r->exit_value);
+	if (r->have_stop && st->line == CITCAT_STOP_FAULT)
+		put(p, " data-fault-kind=\"%u\" data-fault-pc=\"%u\" data-fault-addr=\"%u\"", (unsigned)st->value, st->pc,
+		    st->addr);
+	if (r->has_m7f)
+		put(p, " data-cfsr=\"%u\" data-hfsr=\"%u\"", r->m7f.cfsr, r->m7f.hfsr);
+	if (r->irq_seen)
+		put(p, " data-last-irq=\"%u\" data-last-irq-insn=\"%llu\"", r->irq_line, (unsigned long long)r->irq_index);
+	put(p, " data-insns=\"%llu\" data-seed=\"%llu\">\n<h2>How the run ended</h2>\n<table class=\"kv\">\n",
+	    (unsigned long long)r->insn, (unsigned long long)r->cfg.seed);
+	if (!r->have_stop) {
+		kv(p, "stopped by", "stop", "no STOP event: the CAT ends without one");
+	} else if (st->line == CITCAT_STOP_FAULT) {
+		snprintf(buf, sizeof buf, "a fault: %s", citcat_fault_kind_name((unsigned)st->value));
+		kv(p, "stopped by", "stop", buf);
+		if (r->has_m7f)
+			citcat_m7_fault_describe(&r->m7f, buf, sizeof buf);
+		else if (st->value == CITCAT_FAULT_EXCEPTION)
+			snprintf(buf, sizeof buf, "%s", irq_name(r, st->addr, pcb, sizeof pcb));
+		else
+			snprintf(buf, sizeof buf, "address 0x%08x", st->addr);
+		kv(p, "fault", "fault", buf);
+		kv(p, "at", "fault-pc", where(r, st->pc, pcb, sizeof pcb));
+	} else {
+		static const char *const why[] = {"the firmware's exit (EXIT)", "the trace module's STOP command",
+						  "the instruction limit (--max-insns)", "a fault",
+						  "a WFI that nothing can wake (deadlock)",
+						  "an interrupted capture (SIGINT, SIGTERM or SIGHUP)"};
+		kv(p, "stopped by", "stop", st->line < 6 ? why[st->line] : "?");
+	}
+	if (r->have_exit) {
+		snprintf(buf, sizeof buf, "%d", (int)r->exit_value);
+		kv(p, "exit value", "exit-value", buf);
+	} else if (r->have_stop && st->line == CITCAT_STOP_EXIT) {
+		kv(p, "exit value", "exit-value", "not recorded (the EXIT write came before the trace start point)");
+	} else {
+		kv(p, "exit value", "exit-value", "none: the firmware did not exit");
+	}
+	if (r->irq_seen) {
+		char name[64];
+		snprintf(buf, sizeof buf, "%s, entered before instruction #%llu (%llu before the end), returning to %s",
+			 irq_name(r, r->irq_line, name, sizeof name), (unsigned long long)r->irq_index,
+			 (unsigned long long)(r->insn - r->irq_index), where(r, r->irq_epc, pcb, sizeof pcb));
+		kv(p, "last interrupt", "last-irq", buf);
+	} else {
+		kv(p, "last interrupt", "last-irq", r->m7 ? "none: no exception was taken" : "none: no interrupt was taken");
+	}
+	snprintf(buf, sizeof buf, "%llu instructions, %llu branches, %llu cycles from the trace start point %s",
+		 (unsigned long long)r->insn, (unsigned long long)st->bcount, (unsigned long long)st->cycle,
+		 where(r, r->sync_pc, pcb, sizeof pcb));
+	kv(p, "run", "run", buf);
+	char ic[128], dc[128];
+	cache_text(ic, sizeof ic, "I-cache", &r->cfg.icache, 0);
+	cache_text(dc, sizeof dc, "D-cache", &r->cfg.dcache, 1);
+	snprintf(buf, sizeof buf, "%s; %s; %s; RAM 0x%08x + %u KiB; penalties: miss %u, write-back %u, uncached %u cycles",
+		 r->m7 ? "Cortex-M7 (ARMv7-M)" : "ARMv7-A (ARM and Thumb-2)", ic, dc, r->cfg.ram_base, r->cfg.ram_size / 1024,
+		 r->cfg.pen_miss, r->cfg.pen_wb, r->cfg.pen_uncached);
+	kv(p, "target", "target", buf);
+	snprintf(buf, sizeof buf, "%llu (device input; capture --seed)", (unsigned long long)r->cfg.seed);
+	kv(p, "seed", "seed", buf);
+	if (r->have_elf) {
+		char id[2 * CITCAT_CAT_BUILD_ID_MAX + 1] = "none";
+		for (unsigned i = 0; i < r->elf.build_id_len; i++)
+			snprintf(id + 2 * i, 3, "%02x", r->elf.build_id[i]);
+		snprintf(buf, sizeof buf, "%s (build id %s)", r->elf.path, id);
+		kv(p, "firmware", "firmware", buf);
+	}
+	put(p, "</table>\n");
+	if (tail_text && tail_text[0]) {
+		put(p, "<h2>The last instructions</h2>\n<pre id=\"last-insns\">");
+		put_escaped(p, tail_text);
+		put(p, "</pre>\n");
+	}
+	put(p, "</section>\n");
+}
+
 static void write_page(struct page *p, struct report *r, const char *cat, const char *elf, const struct density *d,
-		       size_t nd)
+		       size_t nd, const char *tail_text)
 {
 	put(p, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>citcat report: ");
 	put_escaped(p, cat);
-	put(p, "</title>\n<style>body{font-family:sans-serif;margin:20px;max-width:1000px}h2{font-size:16px;margin:18px 0 4px}"
+	/* the charts scale with the page (viewBox, width 100%) */
+	put(p, "</title>\n<style>body{font-family:sans-serif;margin:20px}h2{font-size:16px;margin:18px 0 4px}"
 	       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
 	       "td:first-child,th:first-child{text-align:left}.k{display:inline-block;width:10px;height:10px;margin:0 3px 0 10px}"
-	       "svg{display:block}</style></head><body>\n");
+	       "svg{display:block;width:100%%;height:auto}table.kv th{text-align:left;background:#f4f4f4;font-weight:normal}"
+	       "table.kv td{text-align:left}#run-summary{border-left:4px solid #4e79a7;padding-left:12px}"
+	       "#run-summary[data-stop=fault]{border-color:#e15759}pre{font-size:12px;overflow-x:auto}table.kv th{white-space:nowrap}"
+	       "</style></head><body>\n");
 	put(p, "<h1 style=\"font-size:20px\">citcat report: ");
 	put_escaped(p, cat);
 	put(p, "</h1>\n<p id=\"summary\" data-instructions=\"%llu\" data-buckets=\"%u\" data-bucket-insns=\"%llu\">"
@@ -419,6 +587,7 @@ static void write_page(struct page *p, struct report *r, const char *cat, const 
 		put(p, ".");
 	}
 	put(p, "</p>\n");
+	summary(p, r, tail_text);
 
 	/* 1. bus events per bucket, stacked by kind */
 	double ymax = 1;
@@ -430,15 +599,23 @@ static void write_page(struct page *p, struct report *r, const char *cat, const 
 			ymax = s;
 	}
 	put(p, "<h2>Bus events per %llu instructions, by kind</h2><div>", (unsigned long long)r->bsize);
+	for (int k = 1; k < EV_KINDS; k++) /* the kinds the run has (irq: the M7's exceptions too) */
+		if (r->cat_count[k])
+			put(p, "<span class=\"k\" style=\"background:%s\"></span>%s %llu", kind_colors[k],
+			    k == CITCAT_CAT_IRQ && r->m7 ? "exceptions" : kind_names[k], (unsigned long long)r->cat_count[k]);
+	put(p, "</div>");
+	uint64_t before = 0;
 	for (int k = 1; k < EV_KINDS; k++)
-		put(p, "<span class=\"k\" style=\"background:%s\"></span>%s %llu", kind_colors[k], kind_names[k],
-		    (unsigned long long)r->cat_count[k]);
-	put(p, "</div><p style=\"font-size:12px\">Counts are the CAT's; events before the trace start point (the "
-	       "driver's register dump) are not drawn:");
-	for (int k = 1; k < EV_KINDS; k++)
-		if (r->cat_before[k])
-			put(p, " %s %llu;", kind_names[k], (unsigned long long)r->cat_before[k]);
-	put(p, "</p>\n<svg id=\"bus-events\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"", W, H, W, H);
+		before += r->cat_before[k];
+	if (before) {
+		put(p, "<p style=\"font-size:12px\">Counts are the CAT's; events before the trace start point (the "
+		       "driver's register dump) are not drawn:");
+		for (int k = 1; k < EV_KINDS; k++)
+			if (r->cat_before[k])
+				put(p, " %s %llu;", kind_names[k], (unsigned long long)r->cat_before[k]);
+		put(p, "</p>");
+	}
+	put(p, "\n<svg id=\"bus-events\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"", W, H, W, H);
 	for (int k = 1; k < EV_KINDS; k++)
 		put(p, " data-%s=\"%llu\" data-drawn-%s=\"%llu\"", kind_names[k], (unsigned long long)r->cat_count[k],
 		    kind_names[k], (unsigned long long)r->totals[k]);
@@ -460,35 +637,46 @@ static void write_page(struct page *p, struct report *r, const char *cat, const 
 	}
 	put(p, "</svg>\n");
 
-	/* 2. interrupts and DMA: events per bucket as two strips */
-	put(p, "<h2>Interrupts and DMA transfers over the run</h2>\n");
-	put(p, "<svg id=\"timeline\" width=\"%d\" height=\"90\" data-irq=\"%llu\" data-dma=\"%llu\">", W,
-	    (unsigned long long)r->totals[CITCAT_CAT_IRQ], (unsigned long long)r->totals[CITCAT_CAT_DMA]);
-	uint64_t mi = 1, md = 1;
-	for (unsigned i = 0; i < r->nb; i++) {
-		if (r->b[i].ev[CITCAT_CAT_IRQ] > mi)
-			mi = r->b[i].ev[CITCAT_CAT_IRQ];
-		if (r->b[i].ev[CITCAT_CAT_DMA] > md)
-			md = r->b[i].ev[CITCAT_CAT_DMA];
+	/* 2. interrupts (the Cortex-M7's exceptions) and DMA: one strip each
+	 * the run has; no section when it has neither */
+	uint64_t nirq = r->totals[CITCAT_CAT_IRQ], ndma = r->totals[CITCAT_CAT_DMA];
+	if (nirq || ndma) {
+		const char *what = r->m7 ? "Exceptions" : "Interrupts";
+		put(p, "<h2>%s%s over the run</h2>\n", nirq ? what : "", nirq && ndma ? " and DMA transfers" : ndma ? "DMA transfers" : "");
+		int strips = (nirq != 0) + (ndma != 0);
+		put(p, "<svg id=\"timeline\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-irq=\"%llu\" data-dma=\"%llu\">",
+		    W, 40 * strips + 10, W, 40 * strips + 10, (unsigned long long)nirq, (unsigned long long)ndma);
+		int y = 0;
+		for (int s = 0; s < 2; s++) {
+			int kind = s ? CITCAT_CAT_DMA : CITCAT_CAT_IRQ;
+			uint64_t tot = s ? ndma : nirq, m = 1;
+			if (!tot)
+				continue;
+			for (unsigned i = 0; i < r->nb; i++)
+				if (r->b[i].ev[kind] > m)
+					m = r->b[i].ev[kind];
+			put(p, "<text x=\"0\" y=\"%d\" font-size=\"12\">%s %llu</text>", y + 24,
+			    s ? "dma" : r->m7 ? "exc" : "irq", (unsigned long long)tot);
+			for (unsigned i = 0; i < r->nb; i++) {
+				const struct bucket *b = &r->b[i];
+				if (b->ev[kind])
+					put(p, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\"/>",
+					    s ? "dma" : "irq", bx(r, i), y + 34 - 30.0 * (double)b->ev[kind] / (double)m,
+					    bx(r, i + 1) - bx(r, i), 30.0 * (double)b->ev[kind] / (double)m, kind_colors[kind]);
+			}
+			y += 40;
+		}
+		put(p, "</svg>");
+		if (nirq) {
+			put(p, "<p>%s:", r->m7 ? "Exceptions by number" : "Interrupts by line");
+			char name[64];
+			for (unsigned l = 0; l < 512; l++)
+				if (r->irq_by_line[l])
+					put(p, " %s: %llu;", irq_name(r, l, name, sizeof name), (unsigned long long)r->irq_by_line[l]);
+			put(p, "</p>");
+		}
+		put(p, "\n");
 	}
-	put(p, "<text x=\"0\" y=\"24\" font-size=\"12\">irq %llu</text><text x=\"0\" y=\"64\" font-size=\"12\">dma %llu</text>",
-	    (unsigned long long)r->totals[CITCAT_CAT_IRQ], (unsigned long long)r->totals[CITCAT_CAT_DMA]);
-	for (unsigned i = 0; i < r->nb; i++) {
-		const struct bucket *b = &r->b[i];
-		if (b->ev[CITCAT_CAT_IRQ])
-			put(p, "<rect class=\"irq\" x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"#ff9da7\"/>", bx(r, i),
-			    34 - 30.0 * (double)b->ev[CITCAT_CAT_IRQ] / (double)mi, bx(r, i + 1) - bx(r, i),
-			    30.0 * (double)b->ev[CITCAT_CAT_IRQ] / (double)mi);
-		if (b->ev[CITCAT_CAT_DMA])
-			put(p, "<rect class=\"dma\" x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"#b07aa1\"/>", bx(r, i),
-			    74 - 30.0 * (double)b->ev[CITCAT_CAT_DMA] / (double)md, bx(r, i + 1) - bx(r, i),
-			    30.0 * (double)b->ev[CITCAT_CAT_DMA] / (double)md);
-	}
-	put(p, "</svg><p>Interrupts by line:");
-	for (int l = 0; l < 16; l++)
-		if (r->irq_by_line[l])
-			put(p, " line %d: %llu;", l, (unsigned long long)r->irq_by_line[l]);
-	put(p, "</p>\n");
 
 	/* 3. bits per instruction */
 	double cat_tot = 0, aes_tot = 0;
@@ -515,8 +703,9 @@ static void write_page(struct page *p, struct report *r, const char *cat, const 
 		put(p, "<h2>Top functions by cache misses (line fills while they ran)</h2>\n");
 		func_table(p, r, "top-misses", 1);
 		if (r->nofunc.insns)
-			put(p, "<p>%llu instructions outside any sized function symbol.</p>\n",
-			    (unsigned long long)r->nofunc.insns);
+			put(p, "<p id=\"outside-functions\" data-insns=\"%llu\">%llu instructions outside any sized function "
+			       "symbol.</p>\n",
+			    (unsigned long long)r->nofunc.insns, (unsigned long long)r->nofunc.insns);
 	}
 
 	/* 6. density */
@@ -550,7 +739,7 @@ static void write_csv(struct page *p, const struct report *r)
 
 /* Both outputs are written in full before either is renamed into place. */
 static int emit(const char *path, const char *csv, struct report *r, const char *cat, const char *elf,
-		const struct density *d, size_t nd)
+		const struct density *d, size_t nd, const char *tail_text)
 {
 	struct page p = {0}, q = {0};
 	struct citcat_errinfo err;
@@ -560,7 +749,7 @@ static int emit(const char *path, const char *csv, struct report *r, const char 
 		cc_outfile_abort(p.out);
 		return cli_errinfo(csv, &err);
 	}
-	write_page(&p, r, cat, elf, d, nd);
+	write_page(&p, r, cat, elf, d, nd, tail_text);
 	if (csv)
 		write_csv(&q, r);
 	if (p.failed || q.failed) {
@@ -581,6 +770,72 @@ static int emit(const char *path, const char *csv, struct report *r, const char 
 
 /* ---- the command ---- */
 
+/* The run's last records (R->tail) and its abnormal end as the listing
+ * gives them (formats/listing.h, with symbols), written to PATH and read
+ * back without the listing's header: malloc'd text, or NULL. */
+static char *tail_listing(struct report *r, const char *path)
+{
+	struct citcat_listing_writer *w;
+	struct citcat_errinfo err;
+	if (!r->tail || !r->ntail ||
+	    citcat_listing_writer_open(&w, path, r->m7 ? CITCAT_ISA_ARMV7M : CITCAT_ISA_ARM_A32, &err))
+		return NULL;
+	citcat_listing_set_symbols(w, r->syms);
+	uint64_t n = r->ntail < TAIL ? r->ntail : TAIL, first = r->ntail - n;
+	int indexed = 0, rc = 0;
+	const struct citcat_itrace_rec *last = NULL;
+	for (uint64_t i = first; i < r->ntail && !rc; i++) {
+		const struct citcat_itrace_rec *rec = &r->tail[i % TAIL];
+		if (rec->kind == CITCAT_REC_INSN && !indexed) {
+			citcat_listing_set_index(w, r->tail_first_insn[i % TAIL]);
+			indexed = 1;
+		}
+		if (rec->kind == CITCAT_REC_INSN)
+			last = rec;
+		rc = citcat_listing_write(w, rec);
+	}
+	/* the end the CAT's STOP records (ITRACE.md, Abnormal end) */
+	const struct citcat_cat_event *st = &r->stop;
+	struct citcat_itrace_rec end = {.kind = CITCAT_REC_STOP, .line = st->line};
+	if (r->have_stop && st->line == CITCAT_STOP_FAULT) {
+		end.pc = st->pc;
+		end.word = (uint32_t)st->value;
+		end.fault_addr = st->addr;
+		if (r->has_m7f)
+			citcat_listing_set_m7_fault(w, &r->m7f);
+	} else if (r->have_stop && st->line == CITCAT_STOP_WFI_DEADLOCK && last) {
+		end.pc = last->pc;
+	} else {
+		end.kind = CITCAT_REC_INSN; /* nothing to add */
+	}
+	if (!rc && end.kind == CITCAT_REC_STOP)
+		rc = citcat_listing_write(w, &end);
+	citcat_listing_set_symbols(w, NULL);
+	if (rc || citcat_listing_writer_close(w, &err)) {
+		if (rc)
+			citcat_listing_writer_abort(w);
+		return NULL;
+	}
+	FILE *f = fopen(path, "rb"); /* our own temporary file */
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, len = 0;
+	char *text = malloc(cap), line[4096];
+	while (text && fgets(line, sizeof line, f)) {
+		if (line[0] == '#')
+			continue; /* the listing's header */
+		size_t k = strlen(line);
+		if (len + k + 1 > cap)
+			break;
+		memcpy(text + len, line, k);
+		len += k;
+	}
+	fclose(f);
+	if (text)
+		text[len] = 0;
+	return text;
+}
+
 /* The CAT's events per kind, and how many come before its SYNC. */
 static int count_cat(const char *path, struct report *r)
 {
@@ -594,12 +849,37 @@ static int count_cat(const char *path, struct report *r)
 	struct citcat_cat_event ev;
 	int synced = 0;
 	uint64_t n = 0;
+	const struct citcat_target_config *cfg = citcat_cat_config(cr);
+	r->m7 = cfg->isa == CITCAT_TARGET_CORTEX_M7;
+	const struct citcat_cat_elf *e = citcat_cat_elf(cr);
+	if (e && e->path[0]) {
+		r->elf = *e;
+		r->have_elf = 1;
+	}
+	int32_t last_exit_write = 0;
+	int have_exit_write = 0;
 	while ((rc = citcat_cat_next(cr, &ev)) == 1) {
-		if (ev.kind == CITCAT_CAT_SYNC)
+		if (ev.kind == CITCAT_CAT_SYNC) {
 			synced = 1;
-		if (ev.kind >= 1 && ev.kind < EV_KINDS) {
-			r->cat_count[ev.kind]++;
-			r->cat_before[ev.kind] += !synced;
+			r->sync_pc = ev.pc;
+		}
+		int kind = drawn_kind(&ev);
+		if (kind) {
+			r->cat_count[kind]++;
+			r->cat_before[kind] += !synced;
+		}
+		if (ev.kind == CITCAT_CAT_UWRITE && ev.addr == cfg->dev_base) { /* the firmware's EXIT write (TARGET.md) */
+			last_exit_write = (int32_t)(uint32_t)ev.value;
+			have_exit_write = 1;
+		} else if (ev.kind == CITCAT_CAT_STOP && !r->have_stop) {
+			r->have_stop = 1;
+			r->stop = ev;
+			r->stop.data = NULL;
+			r->has_m7f = citcat_cat_m7_fault(cr, &r->m7f) == 1;
+			if (ev.line == CITCAT_STOP_EXIT && have_exit_write) {
+				r->have_exit = 1;
+				r->exit_value = last_exit_write;
+			}
 		}
 		if ((++n & 0x3fff) == 0 && cli_interrupted()) {
 			citcat_cat_reader_close(cr);
@@ -674,8 +954,10 @@ int cmd_report(int argc, char **argv)
 		citcat_symbols_close(r.syms);
 		return cli_fail("cannot make a temporary directory: %s", strerror(errno));
 	}
-	static const char *const tnames[] = {"run.ims", "run.aes", "run.pdats2", "run.sdc"};
-	char ims_path[4200], aes_path[4200], p2_path[4200], sdc_path[4200];
+	static const char *const tnames[] = {"run.ims", "run.aes", "run.pdats2", "run.sdc", "tail.txt"};
+	char ims_path[4200], aes_path[4200], p2_path[4200], sdc_path[4200], tail_path[4200];
+	char *tail_text = NULL;
+	snprintf(tail_path, sizeof tail_path, "%s/tail.txt", d);
 	snprintf(ims_path, sizeof ims_path, "%s/run.ims", d);
 	snprintf(aes_path, sizeof aes_path, "%s/run.aes", d);
 	snprintf(p2_path, sizeof p2_path, "%s/run.pdats2", d);
@@ -717,7 +999,8 @@ int cmd_report(int argc, char **argv)
 		r.seen_line = 32;
 	r.seen_n = ims.cfg.ram_size / r.seen_line;
 	r.seen = calloc(r.seen_n / 8 + 1, 1);
-	if (!r.b || !r.seen) {
+	r.tail = calloc(TAIL, sizeof *r.tail);
+	if (!r.b || !r.seen || !r.tail) {
 		cli_fail("out of memory");
 		goto done;
 	}
@@ -798,11 +1081,16 @@ int cmd_report(int argc, char **argv)
 		if (sdclsp_convert(itrace, "itrace", sdc_path, "sdclsp", &so) == 0)
 			dens[nd++] = (struct density){"SDC-LSP (flow only)", file_bytes(sdc_path)};
 	}
-	status = emit(out, csv, &r, cat, elf, dens, nd);
+	/* an abnormal end (or a limit): the last instructions, as the listing shows them */
+	if (r.have_stop && r.stop.line >= CITCAT_STOP_LIMIT)
+		tail_text = tail_listing(&r, tail_path);
+	status = emit(out, csv, &r, cat, elf, dens, nd, tail_text);
 	if (!status)
 		fprintf(stderr, "citcat report: %llu instructions in %u buckets, %s written in %.2f s\n",
 			(unsigned long long)r.insn, r.nb, out, cli_now() - t0);
 done:
+	free(tail_text);
+	free(r.tail);
 	citcat_ims_fini(&ims);
 	rm_tmp(d, tnames, sizeof tnames / sizeof *tnames);
 	citcat_symbols_close(r.syms);

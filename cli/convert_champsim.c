@@ -33,7 +33,9 @@ int champsim_convert(const char *in, const char *from, const char *out, const st
 			err = *citcat_champsim_writer_error(w);
 			citcat_champsim_writer_abort(w);
 			citcat_itrace_reader_close(r);
-			return cli_errinfo(out, &err);
+			/* a record the writer cannot take is the input's; a failed
+			 * write the output's */
+			return cli_errinfo(err.code == CITCAT_ERR_INVAL ? in : out, &err);
 		}
 		if ((++n & 0xfffff) == 0) {
 			cli_progress_update(&pr, n, 0, "rec");

@@ -62,6 +62,9 @@ int text_convert(const char *in, const char *from, const char *out, const struct
 		if (want) {
 			if (insn && index != next_listed)
 				citcat_listing_set_index(w, index);
+			struct citcat_m7_fault m7f;
+			if (rec.kind == CITCAT_REC_STOP && citcat_itrace_m7_fault(r, &m7f) == 1)
+				citcat_listing_set_m7_fault(w, &m7f);
 			if (citcat_listing_write(w, &rec)) {
 				cli_progress_done(&pr);
 				err = *citcat_listing_writer_error(w);

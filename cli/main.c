@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{"convert", cmd_convert, "convert between trace formats"},
 	{"dump", cmd_dump, "print every record of a trace file, one per line (text, CSV, JSON)"},
 	{"report", cmd_report, "write an HTML report of a run (inline SVG charts, optional CSV)"},
+	{"profile", cmd_profile, "write a run's per-line profile for callgrind_annotate and KCachegrind"},
 	{"wet", cmd_wet, "build or query a whole execution trace (WET) of a run"},
 	{"bench", cmd_bench, "measure speed and density (reports numbers, never fails on time)"},
 };

@@ -31,6 +31,72 @@ const char *cli_describe_pc(struct citcat_symbols *syms, uint64_t pc, char *buf,
 	return buf;
 }
 
+const char *cli_describe_fault(struct citcat_symbols *syms, unsigned kind, uint32_t pc, uint32_t addr,
+			       const struct citcat_m7_fault *m7, char *buf, size_t n)
+{
+	char where[256], status[200];
+	cli_describe_pc(syms, pc, where, sizeof where);
+	if (kind == CITCAT_FAULT_EXCEPTION && m7) {
+		citcat_m7_fault_describe(m7, status, sizeof status);
+		snprintf(buf, n, "%s at %s: %s", citcat_fault_kind_name(kind), where, status);
+	} else if (kind == CITCAT_FAULT_EXCEPTION) { /* a CAT before version 7: the exception alone */
+		if (addr >= 16)
+			snprintf(buf, n, "%s at %s: IRQ %u (exception %u)", citcat_fault_kind_name(kind), where, addr - 16, addr);
+		else
+			snprintf(buf, n, "%s at %s: %s (exception %u)", citcat_fault_kind_name(kind), where,
+				 citcat_m7_exception_name(addr), addr);
+	} else {
+		snprintf(buf, n, "%s at %s, address 0x%08x", citcat_fault_kind_name(kind), where, addr);
+	}
+	return buf;
+}
+
+/* S as the body of a JSON string */
+static void json_body(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+}
+
+void cli_json_fault(struct citcat_symbols *syms, uint32_t pc, const struct citcat_m7_fault *m7, int lead)
+{
+	const char *pre = lead ? ", " : "", *post = lead ? "" : ", ";
+	struct citcat_symloc loc;
+	if (syms && citcat_symbols_lookup(syms, pc, &loc) == 1) {
+		if (loc.func) {
+			printf("%s\"fault_function\": \"", pre);
+			json_body(loc.func);
+			printf("+0x%llx\"%s", (unsigned long long)loc.offset, post);
+		}
+		if (loc.file) {
+			const char *b = strrchr(loc.file, '/');
+			printf("%s\"fault_source\": \"", pre);
+			json_body(b ? b + 1 : loc.file);
+			printf(":%d\"%s", loc.line, post);
+		}
+	}
+	if (!m7)
+		return;
+	char text[200];
+	citcat_m7_fault_describe(m7, text, sizeof text);
+	printf("%s\"m7_fault\": {\"exception\": %u, \"cfsr\": %u, \"hfsr\": %u, ", pre, m7->exc, m7->cfsr, m7->hfsr);
+	if (m7->cfsr & CITCAT_M7_CFSR_MMARVALID)
+		printf("\"mmfar\": %u, ", m7->mmfar);
+	else
+		fputs("\"mmfar\": null, ", stdout);
+	if (m7->cfsr & CITCAT_M7_CFSR_BFARVALID)
+		printf("\"bfar\": %u, ", m7->bfar);
+	else
+		fputs("\"bfar\": null, ", stdout);
+	printf("\"text\": \"%s\"}%s", text, post);
+}
+
 /* ---- the firmware recorded in a CAT (CAT.md, version 4) ---- */
 
 static void hex(const uint8_t *p, size_t n, char *out)

@@ -49,9 +49,11 @@ install(FILES ${PROJECT_BINARY_DIR}/citcatConfig.cmake ${PROJECT_BINARY_DIR}/cit
   DESTINATION ${CITCAT_CMAKE_DIR})
 
 # The format specs and the manual page.
-install(FILES formats/CAT.md capture/TARGET.md formats/LVT.md ims/IMS.md aes/AES.md replay/REPLAY.md
-  common/CONTAINER.md formats/ITRACE.md formats/DIN.md formats/PDATS.md formats/PDATS2.md formats/SDCLSP.md
-  formats/DAF.md formats/TRACEPORTS.md wet/WET.md
+# (every spec the manual page names: tests/install_lib.sh checks it)
+install(FILES formats/CAT.md capture/TARGET.md capture/TARGET-M7.md formats/LVT.md ims/IMS.md aes/AES.md
+  replay/REPLAY.md replay/SEGMENTS.md common/CONTAINER.md common/SEGIDX.md formats/ITRACE.md formats/DIN.md
+  formats/PDATS.md formats/PDATS2.md formats/SDCLSP.md formats/DAF.md formats/TRACEPORTS.md formats/DUMP.md
+  formats/CHAMPSIM.md formats/CALLGRIND.md wet/WET.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR}/specs)
 configure_file(${PROJECT_SOURCE_DIR}/cli/citcat.1.in ${PROJECT_BINARY_DIR}/citcat.1 @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/citcat.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)

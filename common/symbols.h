@@ -3,9 +3,11 @@
  * message, the HTML report.  Built on elfutils' libdwfl (symbol table) and
  * libdw (DWARF line tables); nothing is parsed by hand.
  *
- * One symbolizer per ELF, opened once; lookups are cached in a small
- * direct-mapped table, since traces visit the same few thousand addresses
- * millions of times.  The library never prints: the caller formats (see
+ * One symbolizer per ELF, opened once; its function symbols are read once
+ * into a table sorted by address (an ARM STT_FUNC symbol's Thumb bit
+ * cleared, as nm, addr2line and GDB read it), and lookups are cached in a
+ * small direct-mapped table, since traces visit the same few thousand
+ * addresses millions of times.  The library never prints: the caller formats (see
  * citcat_symbols_describe). */
 #ifndef CITCAT_SYMBOLS_H
 #define CITCAT_SYMBOLS_H
@@ -21,7 +23,7 @@ struct citcat_symbols;
  * stay valid until it is closed; NULL / 0 when unknown. */
 struct citcat_symloc {
 	const char *func;    /* the function (sized symbol) containing the address */
-	uint64_t func_start; /* its first address */
+	uint64_t func_start; /* its first address (of a Thumb function, the symbol's value with bit 0 cleared) */
 	uint64_t func_size;  /* its size in bytes */
 	uint64_t offset;     /* address - func_start */
 	const char *file;    /* source file of the line table row (as DWARF names it) */
@@ -48,6 +50,28 @@ int citcat_symbols_lookup(struct citcat_symbols *s, uint64_t addr, struct citcat
  * FUNC) named NAME.  Returns 1 when found, 0 when there is no such
  * function, CITCAT_ERR_INVAL for NULL arguments. */
 int citcat_symbols_function(struct citcat_symbols *s, const char *name, uint64_t *start, uint64_t *end);
+
+/* One function of the chain an address executes in: the function the
+ * address lies in (frame 0), then each function inlined into the one
+ * before it, the innermost last (DWARF inlined subroutines, libdw). */
+struct citcat_symframe {
+	const char *func;      /* frame 0: the sized function symbol's name; then DWARF's */
+	const char *call_file; /* frames 1 on: where in the frame before it the call was inlined */
+	int call_line;
+	uint64_t instance; /* frames 1 on: which inlined copy (its DIE's offset); 0 for frame 0 */
+};
+#define CITCAT_SYM_MAX_FRAMES 16
+
+/* Fills FRAMES (room for MAX) with the chain at ADDR and returns how many
+ * there are (0 when no sized function symbol covers ADDR; at most MAX, the
+ * innermost dropped beyond that), or CITCAT_ERR_INVAL for NULL arguments.  Strings
+ * belong to the symbolizer.  Not cached: callers keep what they need. */
+int citcat_symbols_frames(struct citcat_symbols *s, uint64_t addr, struct citcat_symframe *frames, int max);
+
+/* The name of the code symbol nearest at or below ADDR, sized or not (a
+ * label such as a vector table's; ARM mapping symbols apart), or NULL: a
+ * name for code no function symbol covers.  NULL for a NULL S. */
+const char *citcat_symbols_label(struct citcat_symbols *s, uint64_t addr);
 
 /* Writes "func+0xOFF (file.c:LINE)" for ADDR into BUF (N bytes, always
  * terminated): the file without its directories; either part is left out

@@ -116,6 +116,14 @@ static int classify_insn(csh cs, const cs_insn *in, struct armdec_class *c)
 	int writes_pc = 0;
 	for (unsigned i = 0; i < c->nwr; i++)
 		writes_pc |= c->wr[i] == ARM_REG_PC;
+	/* Thumb's table branches load the PC, but Capstone 4's register
+	 * access lists leave the PC out of their writes (issue 35: ChampSim
+	 * then flagged no branch) */
+	if (in->id == ARM_INS_TBB || in->id == ARM_INS_TBH) {
+		writes_pc = 1;
+		if (c->nwr < ARMDEC_MAX_REGS)
+			c->wr[c->nwr++] = ARM_REG_PC;
+	}
 	if ((in->id == ARM_INS_B || in->id == ARM_INS_BL) && a->op_count >= 1 && a->operands[0].type == ARM_OP_IMM) {
 		c->flow = c->cond ? ARMDEC_DIRECT_C : ARMDEC_DIRECT_U;
 		c->target = (uint32_t)a->operands[0].imm;

@@ -154,6 +154,57 @@ static const char *const fault_names[CITCAT_FAULT_KINDS] = {
 
 const char *citcat_fault_kind_name(unsigned k) { return k && k < CITCAT_FAULT_KINDS ? fault_names[k] : "?"; }
 
+const char *citcat_m7_exception_name(unsigned exc)
+{
+	static const char *const names[16] = {"?",	  "Reset",	"NMI",	      "HardFault",
+					      "MemManage", "BusFault",	"UsageFault", "?",
+					      "?",	   "?",		"?",	      "SVCall",
+					      "DebugMonitor", "?",	"PendSV",     "SysTick"};
+	return exc < 16 ? names[exc] : exc < 512 ? "IRQ" : "?";
+}
+
+int citcat_m7_fault_describe(const struct citcat_m7_fault *f, char *buf, size_t n)
+{
+	if (!f || !buf)
+		return CITCAT_ERR_INVAL;
+	/* the status bits by name, HFSR first (the escalation), then CFSR's
+	 * MMFSR, BFSR, UFSR (ARMv7-M ARM, B3.2.15 and B3.2.16) */
+	static const struct {
+		int hfsr;
+		uint32_t bit;
+		const char *name;
+	} bits[] = {
+		{1, 1u << 1, "VECTTBL"},   {1, 1u << 30, "FORCED"},	 {1, 1u << 31, "DEBUGEVT"},
+		{0, 1u << 0, "IACCVIOL"},  {0, 1u << 1, "DACCVIOL"},	 {0, 1u << 3, "MUNSTKERR"},
+		{0, 1u << 4, "MSTKERR"},   {0, 1u << 5, "MLSPERR"},	 {0, 1u << 8, "IBUSERR"},
+		{0, 1u << 9, "PRECISERR"}, {0, 1u << 10, "IMPRECISERR"}, {0, 1u << 11, "UNSTKERR"},
+		{0, 1u << 12, "STKERR"},   {0, 1u << 13, "LSPERR"},	 {0, 1u << 16, "UNDEFINSTR"},
+		{0, 1u << 17, "INVSTATE"}, {0, 1u << 18, "INVPC"},	 {0, 1u << 19, "NOCP"},
+		{0, 1u << 24, "UNALIGNED"}, {0, 1u << 25, "DIVBYZERO"},
+	};
+	size_t len = 0;
+#define PUT(...)                                                                                   \
+	do {                                                                                       \
+		int k_ = snprintf(buf + (len < n ? len : n), len < n ? n - len : 0, __VA_ARGS__); \
+		len += k_ > 0 ? (size_t)k_ : 0;                                                    \
+	} while (0)
+	if (n)
+		buf[0] = 0;
+	if (f->exc >= 16)
+		PUT("IRQ %u", f->exc - 16);
+	else
+		PUT("%s", citcat_m7_exception_name(f->exc));
+	for (size_t i = 0; i < sizeof bits / sizeof *bits; i++)
+		if ((bits[i].hfsr ? f->hfsr : f->cfsr) & bits[i].bit)
+			PUT(" %s", bits[i].name);
+	if (f->cfsr & CITCAT_M7_CFSR_MMARVALID)
+		PUT(", MMFAR 0x%08x", f->mmfar);
+	if (f->cfsr & CITCAT_M7_CFSR_BFARVALID)
+		PUT(", BFAR 0x%08x", f->bfar);
+#undef PUT
+	return len > INT32_MAX ? INT32_MAX : (int)len;
+}
+
 /* Per-chunk delta state (reset at every chunk, so chunks decode alone). */
 struct dstate {
 	uint32_t mem_addr, dev_addr, pc;
@@ -164,6 +215,7 @@ struct citcat_cat_writer {
 	struct cc_writer *cw;
 	struct citcat_target_config cfg;
 	struct dstate st;
+	struct citcat_m7_fault m7f; /* what a STOP of fault kind 11 records (version 7) */
 	struct citcat_errinfo err;
 };
 
@@ -179,6 +231,9 @@ struct citcat_cat_reader {
 	int started;       /* an event was read */
 	int has_elf;
 	struct citcat_cat_elf elf; /* version 4: the firmware, when recorded */
+	int has_m7f_field;          /* version 7 and later: a STOP of fault kind 11 has the M7 fault status */
+	int has_m7f;                /* such a STOP was read: M7F holds its status */
+	struct citcat_m7_fault m7f;
 };
 
 /* The ELF record after the configuration (CAT.md, "Metadata"): build-id
@@ -234,6 +289,14 @@ int citcat_cat_writer_open(struct citcat_cat_writer **out, const char *path, con
 
 static unsigned size_code(unsigned size) { return size == 1 ? 0 : size == 2 ? 1 : 2; }
 
+int citcat_cat_writer_m7_fault(struct citcat_cat_writer *w, const struct citcat_m7_fault *f)
+{
+	if (!w || !f || w->cfg.isa != CITCAT_TARGET_CORTEX_M7)
+		return CITCAT_ERR_INVAL;
+	w->m7f = *f;
+	return 0;
+}
+
 int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event *ev)
 {
 	if (!w || !ev)
@@ -260,7 +323,7 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 		return CITCAT_ERR_INVAL; /* a file its reader would reject */
 	/* version 6: a checkpoint starts a marked chunk (CAT.md), so that a
 	 * reader can open a segment by the chunk headers alone */
-	uint8_t *buf = ev->kind == CITCAT_CAT_CKPT && cc_writer_mark(w->cw) ? NULL : cc_writer_reserve(w->cw, 64 + len);
+	uint8_t *buf = ev->kind == CITCAT_CAT_CKPT && cc_writer_mark(w->cw) ? NULL : cc_writer_reserve(w->cw, 96 + len);
 	if (!buf) {
 		w->err = *cc_writer_error(w->cw);
 		return w->err.code;
@@ -341,6 +404,14 @@ int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event 
 			p += cc_put_uvar(p, ev->value);
 			p += cc_put_uvar(p, ev->pc);
 			p += cc_put_uvar(p, ev->addr);
+			if (ev->value == CITCAT_FAULT_EXCEPTION) { /* version 7: the M7 fault status */
+				p += cc_put_uvar(p, w->m7f.cfsr);
+				p += cc_put_uvar(p, w->m7f.hfsr);
+				if (w->m7f.cfsr & CITCAT_M7_CFSR_MMARVALID)
+					p += cc_put_uvar(p, w->m7f.mmfar);
+				if (w->m7f.cfsr & CITCAT_M7_CFSR_BFARVALID)
+					p += cc_put_uvar(p, w->m7f.bfar);
+			}
 		}
 		break;
 	}
@@ -409,6 +480,7 @@ static int reader_init(void *obj)
 	r->max_stop = cc_reader_version(r->cr) == 2 ? CITCAT_STOP_LIMIT : CITCAT_STOP_REASONS - 1;
 	r->has_ckpt = cc_reader_version(r->cr) >= 5;
 	r->has_mark = cc_reader_version(r->cr) >= 6;
+	r->has_m7f_field = cc_reader_version(r->cr) >= 7;
 	if (r->has_mark)
 		cc_reader_allow_mark(r->cr);
 	uint32_t ml;
@@ -438,6 +510,18 @@ static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_CAT_VERSION, siz
 							reader_init};
 
 CC_STREAM_READER_FUNCS(citcat_cat_reader, struct citcat_cat_reader, &reader_kind)
+
+int citcat_cat_m7_fault(const struct citcat_cat_reader *r, struct citcat_m7_fault *f)
+{
+	if (!r || !f)
+		return CITCAT_ERR_INVAL;
+	if (!r->has_m7f) {
+		memset(f, 0, sizeof *f);
+		return 0;
+	}
+	*f = r->m7f;
+	return 1;
+}
 
 const struct citcat_target_config *citcat_cat_config(const struct citcat_cat_reader *r) { return r ? &r->cfg : NULL; }
 const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r) { return r ? &r->err : NULL; }
@@ -609,6 +693,25 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 			if (v > UINT32_MAX)
 				return bad(r, start, "fault address wider than 32 bits");
 			ev->addr = (uint32_t)v;
+			if (ev->value == CITCAT_FAULT_EXCEPTION && r->has_m7f_field) {
+				/* version 7: CFSR, HFSR, and the fault address registers CFSR marks valid */
+				uint64_t f[4] = {0, 0, 0, 0};
+				CC_GETV(f[0], "M7 fault status truncated");
+				CC_GETV(f[1], "M7 fault status truncated");
+				if (f[0] & CITCAT_M7_CFSR_MMARVALID)
+					CC_GETV(f[2], "M7 fault status truncated");
+				if (f[0] & CITCAT_M7_CFSR_BFARVALID)
+					CC_GETV(f[3], "M7 fault status truncated");
+				for (int k = 0; k < 4; k++)
+					if (f[k] > UINT32_MAX)
+						return bad(r, start, "M7 fault status wider than 32 bits");
+				r->m7f = (struct citcat_m7_fault){.exc = ev->addr,
+								  .cfsr = (uint32_t)f[0],
+								  .hfsr = (uint32_t)f[1],
+								  .mmfar = (uint32_t)f[2],
+								  .bfar = (uint32_t)f[3]};
+				r->has_m7f = 1;
+			}
 		}
 		break;
 	default:

@@ -33,8 +33,10 @@ struct citcat_champsim_writer;
 int citcat_champsim_writer_open(struct citcat_champsim_writer **w, const char *path, int xz, int uncached,
 				struct citcat_errinfo *err);
 /* Takes the itrace's records in order: instructions, interrupt entries
- * (which decide whether the instruction before them branched) and DMA
- * records (ignored).  A record is written one instruction late, when the
+ * (which decide whether the instruction before them branched), DMA
+ * records (ignored) and an abnormal end (the STOP of a crashed run: no
+ * record of its own; its PC is the last instruction's successor when it
+ * is not that instruction, as for a fetch fault).  A record is written one instruction late, when the
  * next PC is known.  Returns 0 or an error code (sticky). */
 int citcat_champsim_write(struct citcat_champsim_writer *w, const struct citcat_itrace_rec *rec);
 /* Writes the last record, completes the file and frees W.  Returns 0 or an

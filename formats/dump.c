@@ -140,9 +140,10 @@ static const char *stop_name(unsigned r) { return citcat_stop_reason_name(r); }
 /* ---- CAT ---- */
 
 enum { CC_CYCLE = 2, CC_ADDR, CC_SIZE, CC_VALUE, CC_LEN, CC_LINE, CC_BCOUNT, CC_PC, CC_GI, CC_GD, CC_REASON,
-       CC_INSNS, CC_CYCLES, CC_DATA, CC_N };
-static const char *const cat_cols[CC_N] = {"rec", "kind", "cycle", "addr", "size", "value", "len", "line",
-					   "bcount", "pc", "gi", "gd", "reason", "insns", "cycles", "data"};
+       CC_INSNS, CC_CYCLES, CC_CFSR, CC_HFSR, CC_MMFAR, CC_BFAR, CC_DATA, CC_N };
+static const char *const cat_cols[CC_N] = {"rec",	  "kind",  "cycle",  "addr", "size", "value", "len",
+					   "line",	  "bcount", "pc",     "gi",   "gd",	 "reason", "insns",
+					   "cycles", "cfsr",  "hfsr",   "mmfar", "bfar", "data"};
 
 struct cat_src {
 	struct citcat_cat_reader *r;
@@ -216,6 +217,15 @@ static int cat_next(void *ctx, struct walk *w, int fill)
 			fu(w, CC_VALUE, e->value);
 			fx(w, CC_PC, e->pc, 8);
 			fx(w, CC_ADDR, e->addr, 8);
+			struct citcat_m7_fault f; /* version 7: the Cortex-M7 fault status */
+			if (citcat_cat_m7_fault(c->r, &f) == 1) {
+				fx(w, CC_CFSR, f.cfsr, 8);
+				fx(w, CC_HFSR, f.hfsr, 8);
+				if (f.cfsr & CITCAT_M7_CFSR_MMARVALID)
+					fx(w, CC_MMFAR, f.mmfar, 8);
+				if (f.cfsr & CITCAT_M7_CFSR_BFARVALID)
+					fx(w, CC_BFAR, f.bfar, 8);
+			}
 		}
 		break;
 	default: /* START */
@@ -306,7 +316,15 @@ static int itrace_next(void *ctx, struct walk *w, int fill)
 		w->r.kind = "stop";
 		fu(w, IC_LINE, d->rec.line);
 		if (d->rec.line == CITCAT_STOP_FAULT) {
-			snprintf(d->acc, sizeof d->acc, "fault%u@0x%08x", d->rec.word, d->rec.fault_addr);
+			int n = snprintf(d->acc, sizeof d->acc, "fault%u@0x%08x", d->rec.word, d->rec.fault_addr);
+			struct citcat_m7_fault f; /* the Cortex-M7 fault status (ITRACE.md) */
+			if (n > 0 && citcat_itrace_m7_fault(d->r, &f) == 1) {
+				n += snprintf(d->acc + n, sizeof d->acc - (size_t)n, ";cfsr=0x%08x;hfsr=0x%08x", f.cfsr, f.hfsr);
+				if (f.cfsr & CITCAT_M7_CFSR_MMARVALID)
+					n += snprintf(d->acc + n, sizeof d->acc - (size_t)n, ";mmfar=0x%08x", f.mmfar);
+				if (f.cfsr & CITCAT_M7_CFSR_BFARVALID)
+					snprintf(d->acc + n, sizeof d->acc - (size_t)n, ";bfar=0x%08x", f.bfar);
+			}
 			fs(w, IC_ACC, d->acc);
 		}
 	} else {

@@ -52,9 +52,14 @@ struct citcat_itrace_writer;
 static void th_start(struct citcat_itrace_writer *w);
 static inline void writer_reset(struct citcat_itrace_writer *w);
 
+/* Metadata flags (ITRACE.md): bit 0, defined for isa 2 only: a STOP of
+ * fault kind 11 carries the Cortex-M7 fault status. */
+#define META_M7_FAULT 0x01
+
 struct citcat_itrace_writer {
 	struct cc_writer *cw;
 	enum citcat_isa isa;
+	struct citcat_m7_fault m7f; /* what a STOP of fault kind 11 records (isa 2) */
 	struct state st;    /* the encoder's: on the encoder thread when there is one */
 	struct citcat_errinfo err;
 	struct enc_thread *th; /* the encoder thread, or NULL: records are encoded inline */
@@ -82,6 +87,9 @@ struct citcat_itrace_reader {
 	struct citcat_errinfo err;
 	int want_dma;
 	unsigned version; /* 2: every instruction is A32 (ITRACE.md, Version changes) */
+	int m7f_field;    /* metadata flag bit 0: a STOP of fault kind 11 carries the M7 fault status */
+	int has_m7f;      /* such a STOP was read: M7F holds its status */
+	struct citcat_m7_fault m7f;
 };
 
 /* The word-table slot of PC: an A32 PC's slot is that of version 2; the
@@ -126,7 +134,8 @@ int citcat_itrace_writer_open(struct citcat_itrace_writer **out, const char *pat
 	w->isa = isa;
 	static atomic_uint_fast64_t writers;
 	w->epoch = ((uint64_t)(atomic_fetch_add(&writers, 1) + 1) << 40) | 1;
-	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, 0, 0, 0, 0};
+	/* an isa 2 trace's STOP of fault kind 11 carries the fault status (flag bit 0) */
+	uint8_t meta[8] = {(uint8_t)isa, 0, 0, 0, isa == CITCAT_ISA_ARMV7M ? META_M7_FAULT : 0, 0, 0, 0};
 	int rc = cc_writer_open(&w->cw, path, MAGIC, CITCAT_ITRACE_VERSION, meta, sizeof meta, CHUNK);
 	state_reset(&w->st);
 	if (!rc && cc_writer_threads && itrace_encoder_thread)
@@ -195,6 +204,14 @@ static int encode(struct citcat_itrace_writer *w, const struct citcat_itrace_rec
 		if (rec->line == STOP_FAULT) {
 			*p++ = (uint8_t)rec->word;
 			p += cc_put_uvar(p, rec->fault_addr);
+			if (m7 && rec->word == FAULT_KINDS) { /* kind 11: the M7 fault status */
+				p += cc_put_uvar(p, w->m7f.cfsr);
+				p += cc_put_uvar(p, w->m7f.hfsr);
+				if (w->m7f.cfsr & CITCAT_M7_CFSR_MMARVALID)
+					p += cc_put_uvar(p, w->m7f.mmfar);
+				if (w->m7f.cfsr & CITCAT_M7_CFSR_BFARVALID)
+					p += cc_put_uvar(p, w->m7f.bfar);
+			}
 		}
 	} else if (rec->kind == CITCAT_REC_DMA) {
 		*p++ = 0x80;
@@ -750,7 +767,9 @@ static int reader_init(void *obj)
 		return r->err.code;
 	}
 	for (unsigned i = 1; i < 8; i++)
-		if (m[i]) { /* reserved bytes 1..3 and flags 4..7 (ITRACE.md) */
+		if (m[i] && !(i == 4 && m[i] == META_M7_FAULT && m[0] == CITCAT_ISA_ARMV7M)) {
+			/* reserved bytes 1..3 and flags 4..7 (ITRACE.md): only bit 0
+			 * of byte 4 is defined, in isa 2 traces */
 			r->err.code = CITCAT_ERR_CORRUPT;
 			r->err.offset = 16 + i;
 			snprintf(r->err.msg, sizeof r->err.msg, "itrace metadata: %s byte %u is 0x%02x, not 0",
@@ -759,6 +778,7 @@ static int reader_init(void *obj)
 		}
 	r->isa = (enum citcat_isa)m[0];
 	r->version = cc_reader_version(r->cr);
+	r->m7f_field = (m[4] & META_M7_FAULT) != 0;
 	return 0;
 }
 
@@ -768,6 +788,26 @@ static const struct cc_stream_kind reader_kind = {MAGIC, CITCAT_ITRACE_VERSION, 
 CC_STREAM_READER_FUNCS(citcat_itrace_reader, struct citcat_itrace_reader, &reader_kind)
 
 enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r) { return r ? r->isa : (enum citcat_isa)0; }
+
+int citcat_itrace_m7_fault(const struct citcat_itrace_reader *r, struct citcat_m7_fault *f)
+{
+	if (!r || !f)
+		return CITCAT_ERR_INVAL;
+	if (!r->has_m7f) {
+		memset(f, 0, sizeof *f);
+		return 0;
+	}
+	*f = r->m7f;
+	return 1;
+}
+
+int citcat_itrace_writer_m7_fault(struct citcat_itrace_writer *w, const struct citcat_m7_fault *f)
+{
+	if (!w || !f || w->isa != CITCAT_ISA_ARMV7M)
+		return CITCAT_ERR_INVAL;
+	w->m7f = *f;
+	return 0;
+}
 const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r)
 {
 	return r ? &r->err : NULL;
@@ -901,6 +941,22 @@ static int itrace_next1(struct citcat_itrace_reader *r, struct citcat_itrace_rec
 			if (cc_get_uvar(&p, end, &v) || v > UINT32_MAX)
 				return bad(r, start, "fault address truncated or wider than 32 bits");
 			rec->fault_addr = (uint32_t)v;
+			if (rec->word == FAULT_KINDS && r->m7f_field) { /* the M7 fault status */
+				uint64_t f[4] = {0, 0, 0, 0};
+				for (int k = 0; k < 4; k++) {
+					if ((k == 2 && !(f[0] & CITCAT_M7_CFSR_MMARVALID)) ||
+					    (k == 3 && !(f[0] & CITCAT_M7_CFSR_BFARVALID)))
+						continue;
+					if (cc_get_uvar(&p, end, &f[k]) || f[k] > UINT32_MAX)
+						return bad(r, start, "M7 fault status truncated or wider than 32 bits");
+				}
+				r->m7f = (struct citcat_m7_fault){.exc = rec->fault_addr,
+								  .cfsr = (uint32_t)f[0],
+								  .hfsr = (uint32_t)f[1],
+								  .mmfar = (uint32_t)f[2],
+								  .bfar = (uint32_t)f[3]};
+				r->has_m7f = 1;
+			}
 		}
 		break;
 	case 0: {

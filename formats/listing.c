@@ -38,6 +38,8 @@ struct citcat_listing_writer {
 	int src_valid; /* src_func/src_file/src_line describe the last listed instruction */
 	const char *src_func, *src_file;
 	int src_line;
+	int has_m7f; /* the next STOP of fault kind 11 has this Cortex-M7 fault status */
+	struct citcat_m7_fault m7f;
 	char buf[OUTBUF];
 	size_t len;
 	struct citcat_errinfo err;
@@ -100,7 +102,8 @@ int citcat_listing_writer_open(struct citcat_listing_writer **wp, const char *pa
 		return rc;
 	}
 	w->len = (size_t)snprintf(w->buf, OUTBUF, "# citcat instruction listing, %s\n#%9s  %-8s  %-8s  %-*s%s\n",
-				  w->m7 ? "Cortex-M7 (ARMv7-M Thumb)" : "ARM A32", "index", "pc", "word", ACC_COLUMN - 32,
+				  w->m7 ? "Cortex-M7 (ARMv7-M Thumb)" : "ARMv7-A (ARM and Thumb-2)", "index", "pc", "word",
+				  ACC_COLUMN - 32,
 				  "instruction", "accesses: R/W size address = value");
 	*wp = w;
 	return 0;
@@ -221,12 +224,24 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 	}
 	if (rec->kind == CITCAT_REC_STOP) {
 		/* the abnormal end, after the last instruction (ITRACE.md) */
-		if (rec->line == CITCAT_STOP_FAULT)
-			n = snprintf(p, room, "%10s  fault at 0x%08llx: %s, address 0x%08x\n", "--", (unsigned long long)rec->pc,
-				     citcat_fault_kind_name(rec->word), rec->fault_addr);
+		char where[192] = "";
+		if (w->syms && citcat_symbols_describe(w->syms, rec->pc, where + 1, sizeof where - 1) > 0)
+			where[0] = ' '; /* " func+0xOFF (file:line)" after the PC */
+		char status[200];
+		if (rec->line == CITCAT_STOP_FAULT && rec->word == CITCAT_FAULT_EXCEPTION && w->has_m7f &&
+		    citcat_m7_fault_describe(&w->m7f, status, sizeof status) >= 0)
+			n = snprintf(p, room, "%10s  fault at 0x%08llx%s: %s: %s\n", "--", (unsigned long long)rec->pc, where,
+				     citcat_fault_kind_name(rec->word), status);
+		else if (rec->line == CITCAT_STOP_FAULT && rec->word == CITCAT_FAULT_EXCEPTION)
+			n = snprintf(p, room, "%10s  fault at 0x%08llx%s: %s: exception %u (%s)\n", "--",
+				     (unsigned long long)rec->pc, where, citcat_fault_kind_name(rec->word), rec->fault_addr,
+				     citcat_m7_exception_name(rec->fault_addr));
+		else if (rec->line == CITCAT_STOP_FAULT)
+			n = snprintf(p, room, "%10s  fault at 0x%08llx%s: %s, address 0x%08x\n", "--", (unsigned long long)rec->pc,
+				     where, citcat_fault_kind_name(rec->word), rec->fault_addr);
 		else
-			n = snprintf(p, room, "%10s  %s at 0x%08llx\n", "--", citcat_stop_reason_name(rec->line),
-				     (unsigned long long)rec->pc);
+			n = snprintf(p, room, "%10s  %s at 0x%08llx%s\n", "--", citcat_stop_reason_name(rec->line),
+				     (unsigned long long)rec->pc, where);
 		w->len += (size_t)n;
 		return 0;
 	}
@@ -277,6 +292,13 @@ void citcat_listing_writer_abort(struct citcat_listing_writer *w)
 		return;
 	cc_outfile_abort(w->out);
 	writer_free(w);
+}
+
+void citcat_listing_set_m7_fault(struct citcat_listing_writer *w, const struct citcat_m7_fault *f)
+{
+	w->has_m7f = f != NULL;
+	if (f)
+		w->m7f = *f;
 }
 
 void citcat_listing_set_symbols(struct citcat_listing_writer *w, struct citcat_symbols *syms)

@@ -5,6 +5,9 @@
  *   instruction:  INDEX  PC  WORD  MNEMONIC OPERANDS  ACCESS  ACCESS ...
  *        9  000004a0  e5933000  ldr     r3, [r3]        R4 0x00001234 = 0x00000007
  *   interrupt:            --  interrupt line L, EPC 0xXXXXXXXX
+ *   abnormal end:         --  fault at 0xPC: KIND, address 0xADDR
+ *                         --  fault at 0xPC: KIND: HardFault FORCED PRECISERR, BFAR 0xADDR   (Cortex-M7)
+ *                         --  wfi-deadlock at 0xPC
  *
  * INDEX counts instructions from 0 (interrupt entries take none); PC and
  * WORD are 8 hex digits; the disassembly is Capstone's (ARM mode), or
@@ -21,7 +24,8 @@
  *              ; FUNCTION+0xOFF (FILE:LINE)
  *
  * twelve spaces and "; ", then citcat_symbols_describe's text for its PC;
- * addresses no symbol or line covers get none. */
+ * addresses no symbol or line covers get none.  The abnormal end's PC is
+ * followed by that text too. */
 #ifndef CITCAT_LISTING_H
 #define CITCAT_LISTING_H
 
@@ -49,6 +53,9 @@ void citcat_listing_writer_abort(struct citcat_listing_writer *w);
 /* Adds the source lines described above from SYMS (not owned; must
  * outlive W; NULL turns them off). */
 void citcat_listing_set_symbols(struct citcat_listing_writer *w, struct citcat_symbols *syms);
+/* The Cortex-M7 fault status (citcat_itrace_m7_fault) the next STOP of
+ * fault kind 11 names, instead of the exception number alone; NULL: none. */
+void citcat_listing_set_m7_fault(struct citcat_listing_writer *w, const struct citcat_m7_fault *f);
 /* Numbers the next instruction written INDEX (and the ones after it from
  * there), for listing a part of a trace with its own instruction numbers;
  * the next instruction also gets a source line. */

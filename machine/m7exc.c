@@ -161,6 +161,20 @@ static int bus(struct m7exc *m, uint32_t addr, int write, uint32_t *v, int exc, 
 
 static int take_sync(struct m7exc *m, int exc, uint32_t pc, uint32_t addr, const char *what);
 
+/* The fault status bits set, into the registers and into those set since
+ * the last mark (m7exc_fault_status) */
+static inline void set_cfsr(struct m7exc *m, uint32_t bits)
+{
+	m->cfsr |= bits;
+	m->cfsr_new |= bits;
+}
+
+static inline void set_hfsr(struct m7exc *m, uint32_t bits)
+{
+	m->hfsr |= bits;
+	m->hfsr_new |= bits;
+}
+
 /* A derived BusFault (STKERR) after an entry that has been made: pending
  * BusFault when it is enabled and its group priority is below the
  * execution priority now (the entered exception active), else pending
@@ -169,7 +183,7 @@ static int take_sync(struct m7exc *m, int exc, uint32_t pc, uint32_t addr, const
  * rules (TARGET-M7.md, "Stacking, unstacking and vector-read errors"). */
 static int derive_stkerr(struct m7exc *m, int exc, uint32_t ret)
 {
-	m->cfsr |= CFSR_STKERR;
+	set_cfsr(m, CFSR_STKERR);
 	int ep = m7exc_exec_priority(m);
 	if (ep == INT_MIN)
 		return fail(m, M7EXC_E_UC, exc, ret, 0, "register read failed");
@@ -179,19 +193,19 @@ static int derive_stkerr(struct m7exc *m, int exc, uint32_t ret)
 	}
 	if (ep <= -1)
 		return fail(m, M7EXC_E_LOCKUP, exc, ret, 0, "STKERR");
-	m->hfsr |= HFSR_FORCED;
+	set_hfsr(m, HFSR_FORCED);
 	m->pending |= BIT(M7EXC_HARDFAULT);
 	return 1;
 }
 
 void m7exc_imprecise(struct m7exc *m)
 {
-	m->cfsr |= CFSR_IMPRECISERR;
+	set_cfsr(m, CFSR_IMPRECISERR);
 	if (m->shcsr_ena & (1u << (M7EXC_BUSFAULT - M7EXC_MEMMANAGE))) {
 		m->pending |= BIT(M7EXC_BUSFAULT);
 		return;
 	}
-	m->hfsr |= HFSR_FORCED;
+	set_hfsr(m, HFSR_FORCED);
 	m->pending |= BIT(M7EXC_HARDFAULT);
 }
 
@@ -202,6 +216,10 @@ void m7exc_imprecise(struct m7exc *m)
  * a lockup. */
 static int take(struct m7exc *m, int exc, uint32_t ret)
 {
+	/* an NMI (the checkpoint's, whose start point P_k a segment's replay
+	 * starts from) begins the fault status anew (m7exc_fault_status) */
+	if (exc == M7EXC_NMI)
+		m7exc_status_mark(m);
 	static const int saved[6] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,
 				     UC_ARM_REG_R3, UC_ARM_REG_R12, UC_ARM_REG_LR};
 	uint32_t w[8], xpsr, sp, control, vec;
@@ -236,7 +254,7 @@ static int take(struct m7exc *m, int exc, uint32_t ret)
 		if (exc == M7EXC_HARDFAULT || ep <= -1 ||
 		    m->bus.access(m->bus.ctx, m->vtor + 4u * M7EXC_HARDFAULT, 0, &vec))
 			return fail(m, M7EXC_E_LOCKUP, exc, ret, m->vtor + 4u * (uint32_t)exc, "VECTTBL");
-		m->hfsr |= HFSR_VECTTBL;
+		set_hfsr(m, HFSR_VECTTBL);
 		taken = M7EXC_HARDFAULT;
 	}
 	if (vec == 0)
@@ -335,7 +353,7 @@ static int take_sync(struct m7exc *m, int exc, uint32_t pc, uint32_t addr, const
 		int enabled = exc == M7EXC_SVCALL || (m->shcsr_ena & (1u << (exc - M7EXC_MEMMANAGE)));
 		if (!enabled || group(m, exc_prio(m, exc)) >= ep) {
 			exc = M7EXC_HARDFAULT;
-			m->hfsr |= HFSR_FORCED;
+			set_hfsr(m, HFSR_FORCED);
 		}
 	}
 	if (exc == M7EXC_HARDFAULT && ep <= -1)
@@ -369,6 +387,21 @@ int m7exc_intr(struct m7exc *m, uint32_t intno, uint32_t pc, uint32_t insn_pc, i
 	}
 }
 
+void m7exc_fault_status(const struct m7exc *m, uint32_t exc, struct citcat_m7_fault *f)
+{
+	f->exc = exc;
+	f->cfsr = m->cfsr_new;
+	f->hfsr = m->hfsr_new;
+	f->mmfar = m->cfsr_new & CITCAT_M7_CFSR_MMARVALID ? m->mmfar : 0;
+	f->bfar = m->cfsr_new & CITCAT_M7_CFSR_BFARVALID ? m->bfar : 0;
+}
+
+void m7exc_status_mark(struct m7exc *m)
+{
+	m->cfsr_new = 0;
+	m->hfsr_new = 0;
+}
+
 int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr)
 {
 	static const struct {
@@ -389,11 +422,11 @@ int m7exc_fault(struct m7exc *m, enum m7exc_fault f, uint32_t pc, uint32_t addr)
 	if ((unsigned)f >= sizeof kinds / sizeof *kinds)
 		return fail(m, M7EXC_E_UC, 0, pc, addr, "unknown fault");
 	m->err_what = NULL;
-	m->cfsr |= kinds[f].cfsr;
+	set_cfsr(m, kinds[f].cfsr);
 	if (f == M7EXC_F_PRECISERR)
 		m->bfar = addr;
 	if (f == M7EXC_F_BKPT)
-		m->hfsr |= HFSR_DEBUGEVT;
+		set_hfsr(m, HFSR_DEBUGEVT);
 	int e = take_sync(m, kinds[f].exc, pc, addr, kinds[f].name);
 	m->it_entry = 0;
 	if (e < 0)
@@ -465,7 +498,7 @@ int m7exc_return(struct m7exc *m, uint32_t exc_ret, uint32_t insn_pc)
 			 * the exception stays active), a fault of the returning
 			 * instruction */
 			m->err_what = NULL;
-			m->cfsr |= CFSR_UNSTKERR;
+			set_cfsr(m, CFSR_UNSTKERR);
 			int r = take_sync(m, M7EXC_BUSFAULT, insn_pc, 0, "UNSTKERR");
 			if (r < 0)
 				m->err_what = "UNSTKERR";
@@ -722,8 +755,8 @@ static int write_word(struct m7exc *m, uint32_t off, uint32_t v)
 	case R(SCB_SHPR) + 4: set_prio_word(m, 8, v); return 0;
 	case R(SCB_SHPR) + 8: set_prio_word(m, 12, v); return 0;
 	case R(SCB_SHCSR): m->shcsr_ena = (v >> SHCSR_ENA_SHIFT) & 7; return 0;
-	case R(SCB_CFSR): m->cfsr &= ~v; return 0;
-	case R(SCB_HFSR): m->hfsr &= ~v; return 0;
+	case R(SCB_CFSR): m->cfsr &= ~v; m->cfsr_new &= ~v; return 0;
+	case R(SCB_HFSR): m->hfsr &= ~v; m->hfsr_new &= ~v; return 0;
 	case R(SCB_MMFAR): m->mmfar = v; return 0;
 	case R(SCB_BFAR): m->bfar = v; return 0;
 	case R(NVIC_STIR):

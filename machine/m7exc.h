@@ -20,6 +20,7 @@
 
 #include "citcat_m7_regs.h"
 
+#include <citcat/target.h>
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
@@ -96,6 +97,9 @@ struct m7exc {
 
 	/* SCB */
 	uint32_t vtor, prigroup, scr, ccr, shcsr_ena, cfsr, hfsr, mmfar, bfar;
+	/* the CFSR and HFSR bits set since the trace start point or the last
+	 * NMI entry and not cleared since (m7exc_fault_status) */
+	uint32_t cfsr_new, hfsr_new;
 
 	/* SysTick */
 	uint32_t st_csr, st_rvr, st_cvr;
@@ -176,6 +180,18 @@ int m7exc_wants_entry(struct m7exc *m);
  * SVCall is taken at once, or escalates to HardFault when its priority does
  * not preempt.  Returns 1, or a negative M7EXC_E_*. */
 int m7exc_svc(struct m7exc *m, uint32_t ret_pc);
+
+/* The fault status for the exception EXC that could not be taken: what CAT
+ * version 7 and isa 2 itraces record with a STOP of fault kind 11 (CAT.md,
+ * STOP): the CFSR and HFSR bits set since the last mark (the trace start
+ * point, m7exc_status_mark, or an NMI entry: a checkpoint's P_k) and not
+ * cleared, and MMFAR and BFAR where those CFSR bits mark them valid, else
+ * 0.  Not the registers' whole content: bits left from before the mark are
+ * unknown to a replay that starts there, so the capture, the serial replay
+ * and a segment's replay record the same status. */
+void m7exc_fault_status(const struct m7exc *m, uint32_t exc, struct citcat_m7_fault *f);
+/* Marks the trace start point for m7exc_fault_status (the capture at P). */
+void m7exc_status_mark(struct m7exc *m);
 
 /* A synchronous fault of the instruction at PC (ADDR: the data address for
  * PRECISERR): the fault's exception, or HardFault when that one is disabled

@@ -548,6 +548,11 @@ static void emit_stop(struct replayer *p, unsigned reason, uint32_t pc, unsigned
 {
 	struct citcat_itrace_rec end = {.kind = CITCAT_REC_STOP, .line = (uint8_t)reason, .pc = pc, .word = fault,
 					.fault_addr = addr};
+	if (p->m7 && reason == CITCAT_STOP_FAULT && fault == CITCAT_FAULT_EXCEPTION) {
+		/* the fault status registers, as the capture recorded them (ITRACE.md) */
+		m7exc_fault_status(&p->m7->exc, addr, &p->c.m7_fault);
+		p->c.has_m7_fault = 1;
+	}
 	emit_record(p, &end);
 }
 
@@ -2061,6 +2066,16 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 			;
 		if (!p->c.failed && r2 < 0)
 			replay_input_error(&p->c, cfg->verify_cat, citcat_cat_reader_error(cat_feed_reader(p->cat)));
+		/* the Cortex-M7 fault status the STOP records (CAT version 7): the
+		 * replay's exception model must have come to the same registers */
+		struct citcat_m7_fault cf;
+		if (!p->c.failed && p->cat_stopped && p->c.has_m7_fault &&
+		    citcat_cat_m7_fault(cat_feed_reader(p->cat), &cf) == 1 && memcmp(&cf, &p->c.m7_fault, sizeof cf) != 0) {
+			char want[200], got[200];
+			citcat_m7_fault_describe(&cf, want, sizeof want);
+			citcat_m7_fault_describe(&p->c.m7_fault, got, sizeof got);
+			replay_diverge(&p->c, "bus trace", want, "%s (the Cortex-M7 fault status at the stop)", got);
+		}
 	}
 	if (p->cat && p->c.failed != 2)
 		check_cat_id(p);

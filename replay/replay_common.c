@@ -162,8 +162,25 @@ static void ckpt_cut(struct replay_core *c, const struct citcat_itrace_rec *r)
 		}
 }
 
+/* A STOP of fault kind 11: the oracle's M7 fault status must be the
+ * replay's (both from the exception model at the same point). */
+static void oracle_m7_fault(struct replay_core *c)
+{
+	struct citcat_m7_fault of;
+	if (citcat_itrace_m7_fault(c->orc, &of) != 1 || !c->has_m7_fault)
+		return;
+	if (memcmp(&of, &c->m7_fault, sizeof of) == 0)
+		return;
+	char want[200], got[200];
+	citcat_m7_fault_describe(&of, want, sizeof want);
+	citcat_m7_fault_describe(&c->m7_fault, got, sizeof got);
+	replay_diverge(c, "instruction trace", want, "%s (the Cortex-M7 fault status at the stop)", got);
+}
+
 void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r)
 {
+	if (c->out && r->kind == CITCAT_REC_STOP && c->has_m7_fault)
+		citcat_itrace_writer_m7_fault(c->out, &c->m7_fault);
 	if (c->out && citcat_itrace_write(c->out, r))
 		replay_fail(c, NULL, CITCAT_ERR_IO, UINT64_MAX, "%s: %s", c->out_path, citcat_itrace_writer_error(c->out)->msg);
 	if (c->ckpt_cut && r->kind == CITCAT_REC_INSN)
@@ -179,6 +196,8 @@ void replay_output(struct replay_core *c, const struct citcat_itrace_rec *r)
 	char want[200], got[200];
 	if (replay_oracle_differs(rc, &c->orec, r, want, got))
 		replay_diverge(c, "instruction trace", want, "%s", got);
+	else if (r->kind == CITCAT_REC_STOP)
+		oracle_m7_fault(c);
 }
 
 void replay_output_blk(struct replay_core *c, const struct rblk *b, uint32_t pc, uint32_t from, uint32_t n)

@@ -47,6 +47,11 @@ struct replay_core {
 	int after_exception, done, failed;
 	struct citcat_itrace_rec cur, orec; /* the record being built; the oracle's */
 	int cur_valid;
+	/* the Cortex-M7's fault status of a STOP of fault kind 11 being
+	 * written (the itrace records it, ITRACE.md; checked against the
+	 * oracle's) */
+	int has_m7_fault;
+	struct citcat_m7_fault m7_fault;
 	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
 	uint8_t hist_size[CITCAT_REPLAY_HISTORY], hist_thumb[CITCAT_REPLAY_HISTORY];
 	/* a divergence also records the register file and the last interrupt

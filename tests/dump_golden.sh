@@ -64,15 +64,15 @@ same "CAT --from" "$t/run.cat" --from 4 --count 1 <<'EOF'
 4 sync pc=0x00000044 gi=0x00000000 gd=0x00000000
 EOF
 same "CAT csv" "$t/run.cat" --csv --from 6 --count 2 <<'EOF'
-rec,kind,cycle,addr,size,value,len,line,bcount,pc,gi,gd,reason,insns,cycles,data
-6,uncached_write,,0x40000f40,4,0x54524331,,,,,,,,,,
-7,uncached_write,,0x40000ffc,4,0x00000027,,,,,,,,,,
+rec,kind,cycle,addr,size,value,len,line,bcount,pc,gi,gd,reason,insns,cycles,cfsr,hfsr,mmfar,bfar,data
+6,uncached_write,,0x40000f40,4,0x54524331,,,,,,,,,,,,,,
+7,uncached_write,,0x40000ffc,4,0x00000027,,,,,,,,,,,,,,
 EOF
 same "CAT json" "$t/run.cat" --json --from 4 --count 1 <<'EOF'
 {"rec": 4, "kind": "sync", "pc": "0x00000044", "gi": "0x00000000", "gd": "0x00000000"}
 EOF
 same "CAT count 0" "$t/run.cat" --csv --count 0 <<'EOF'
-rec,kind,cycle,addr,size,value,len,line,bcount,pc,gi,gd,reason,insns,cycles,data
+rec,kind,cycle,addr,size,value,len,line,bcount,pc,gi,gd,reason,insns,cycles,cfsr,hfsr,mmfar,bfar,data
 EOF
 "$citcat" dump "$t/run.cat" >"$t/cat.txt" || fail "CAT dump"
 # The DMA: 64 bytes to 0x300000 in 8-byte bursts (the default burst), all

@@ -2,7 +2,8 @@
 # examples/bsp/firmware.mk (issue 12): C++ with libstdc++, per-language flags
 # (a C-only flag must not reach C++ or assembly, and the other way round),
 # libm, and printf("%f") with LDFLAGS_EXTRA="-u _printf_float"; each ELF runs
-# to EXIT 0 on the model with the expected UART line.
+# to EXIT 0 on the model with the expected UART line.  The M7 BSP's
+# firmware.mk builds the C++ demo too (issue 35), with a build id.
 # Usage: firmware_mk.sh CITCAT SOURCE_DIR
 set -u
 citcat=$1 src=$2
@@ -50,5 +51,16 @@ make -s -f "$mk" SRC="$src/examples/idle/main.c" OUT="$t/idle_te.elf" THUMB=1 TH
 arm-none-eabi-objdump -d "$t/idle_te.elf" | grep -Eq '^ +18:.*b\.w.*<citcat_irq_entry>' ||
   fail "THUMB_EXCEPTIONS: the IRQ vector is not a Thumb-2 b.w to citcat_irq_entry"
 run "$t/idle_te.elf" "OK"
+
+# the Cortex-M7 BSP's firmware.mk (issue 35): C++ through g++ and
+# libstdc++ (no undefined __cxxabiv1 symbols), per-language flags, and a
+# GNU build id that capture records in the CAT
+mk7="$src/examples/bsp-m7/firmware.mk"
+make -s -f "$mk7" SRC="$src/examples/cxx_demo/main.cpp $t/guard.cpp $t/guard.c" OUT="$t/cxx_m7.elf" \
+  CFLAGS_EXTRA="-DC_ONLY" CXXFLAGS_EXTRA="-DCXX_ONLY -Werror" >"$t/make.log" 2>&1 ||
+  fail "M7 C++ build: $(cat "$t/make.log")"
+run "$t/cxx_m7.elf" "cxx_demo: 12800 shapes.* OK"
+"$citcat" info "$t/run.cat" | grep -Eq "firmware .*cxx_m7.elf \(build id [0-9a-f]{40}\)" ||
+  fail "the M7 CAT records no build id: $("$citcat" info "$t/run.cat" | grep firmware)"
 
 finish firmware_mk

@@ -30,6 +30,15 @@ readelf -d "$so" | grep -q 'SONAME.*\[libcitcat\.so\.0\]' || fail "soname is not
 for spec in CAT.md IMS.md AES.md ITRACE.md SDCLSP.md CONTAINER.md; do
   [ -f "$prefix/share/doc/citcat/specs/$spec" ] || fail "spec $spec not installed"
 done
+# every spec the man page names is installed (issue 35: six were not)
+for spec in $(sed 's/\\-/-/g' "$prefix/share/man/man1/citcat.1" | grep -o '[A-Z][A-Z0-9-]*\.md' | sort -u); do
+  [ -f "$prefix/share/doc/citcat/specs/$spec" ] || fail "the man page names $spec, which is not installed"
+done
+# its synopses render with a space between an option and its value
+if command -v man >/dev/null 2>&1; then
+  MANWIDTH=200 man -l "$prefix/share/man/man1/citcat.1" 2>/dev/null | grep -E '\[--?[a-z-]+[A-Z]' &&
+    fail "the man page glues an option to its value (above)"
+fi
 [ -f "$libdir/pkgconfig/citcat.pc" ] || fail "no citcat.pc"
 [ -f "$libdir/cmake/citcat/citcatConfig.cmake" ] || fail "no CMake package config"
 [ "$(ls "$prefix/include")" = citcat ] || fail "headers outside include/citcat: $(ls "$prefix/include")"
@@ -55,6 +64,13 @@ deps=$(echo '#include <citcat/citcat.h>' | "$cc" -E -I"$prefix/include" -x c - |
 export PKG_CONFIG_PATH=$libdir/pkgconfig LD_LIBRARY_PATH=$libdir
 [ "$(pkg-config --modversion citcat)" = "$("$prefix/bin/citcat" --version | awk '{print $2}')" ] ||
   fail "pkg-config version differs from citcat --version"
+# a shared-library consumer needs no dependency's .pc file nor its headers
+# (issue 35): with citcat.pc alone on the search path, --cflags --libs
+# works and names only citcat's include directory and library
+pcflags=$(PKG_CONFIG_LIBDIR=$libdir/pkgconfig PKG_CONFIG_PATH= pkg-config --cflags --libs citcat) ||
+  fail "pkg-config --cflags --libs citcat needs other packages' .pc files"
+[ "$(echo "$pcflags" | tr ' ' '\n' | grep -c .)" -eq 3 ] && ! echo "$pcflags" | grep -q capstone ||
+  fail "pkg-config --cflags --libs citcat: $pcflags"
 ex=$prefix/share/doc/citcat/examples/lib
 for p in count_events capture_sink replay_sink; do
   # shellcheck disable=SC2046,SC2086

@@ -11,7 +11,8 @@
 # sqrt(2) * 1e6 rounded = 1414214; 5 SysTick ticks, 1 SVC, 1 soft IRQ.
 # The examples whose devices m7_run stands in for (all but the DMA users
 # crc32 and sha256) run to their own self-check and exit 0 too; m7_run
-# checks every driver dump against the registers at P.
+# checks every driver dump against the registers at P.  Each ELF carries a
+# GNU build id.
 set -euo pipefail
 run=$1 bsp=$2 prefix=$3 runset=$4 smoke=$5
 shift 5
@@ -37,6 +38,8 @@ check_elf() {
 	grep -q "Tag_CPU_arch_profile: Microcontroller" <<<"$attrs" || fail "$elf: not an M-profile build"
 	grep -q "Tag_THUMB_ISA_use: Thumb-2" <<<"$attrs" || fail "$elf: not Thumb-2"
 	! grep -q "Tag_ARM_ISA_use: Yes" <<<"$attrs" || fail "$elf: uses the ARM instruction set"
+	# a GNU build id (issue 35), by which report and dump find the ELF of a CAT
+	"${prefix}readelf" -SW "$elf" | grep -q " .note.gnu.build-id " || fail "$elf: no GNU build id"
 }
 
 check_elf "$smoke"

@@ -18,7 +18,10 @@
 #  - capture -> ims/aes -> replay --verify --oracle exact, the regenerated
 #    itrace equal to the oracle record for record.
 #  - m7fault_nohandler.elf: exit 3 naming BusFault, PRECISERR and the PC,
-#    fault kind 11 with address 5 in the CAT, replayed exactly too.
+#    fault kind 11 with address 5 in the CAT, replayed exactly too; the
+#    fault status (CFSR, HFSR, BFAR; CAT version 7, the itrace's STOP)
+#    worked out by hand and shown by info, dump and the listing; a CAT or
+#    oracle recording another BFAR is a divergence (issue 35).
 #  - tampering: the AES's CPUID read changed, so the firmware's load goes to
 #    RAM: the replay from IMS + AES alone diverges (exit 1) after the load:
 #    the BusFault is not in the schedule, the replayer must see the
@@ -78,6 +81,34 @@ grep -qx 'before the fault' "$tmp/m7fault_nohandler.out" && ! grep -q 'after the
 	fail "no handler: output"
 "$citcat" info --json "$tmp/m7fault_nohandler.cat" | grep -q "\"fault_pc\": $((ldn)), \"fault_addr\": 5" ||
 	fail "no handler: STOP in the CAT"
+# the fault status in the CAT (version 7) and the itrace, worked out by
+# hand: the load from 0x30000004 with BusFault enabled (no escalation):
+# CFSR = PRECISERR (bit 9) | BFARVALID (bit 15) = 0x8200, HFSR 0, BFAR
+# 0x30000004, no MMFAR
+"$citcat" info --json "$tmp/m7fault_nohandler.cat" |
+	grep -q '"m7_fault": {"exception": 5, "cfsr": 33280, "hfsr": 0, "mmfar": null, "bfar": 805306372, "text": "BusFault PRECISERR, BFAR 0x30000004"}' ||
+	fail "no handler: fault status in the CAT: $("$citcat" info --json "$tmp/m7fault_nohandler.cat")"
+"$citcat" info "$tmp/m7fault_nohandler.cat" | grep -q "fault      .* at $ldn main+0x[0-9a-f]* (m7fault_nohandler.c:[0-9]*): BusFault PRECISERR, BFAR 0x30000004" ||
+	fail "no handler: info's fault line: $("$citcat" info "$tmp/m7fault_nohandler.cat" | grep fault)"
+"$citcat" dump "$tmp/m7fault_nohandler.cat" | tail -n 1 | grep -q "cfsr=0x00008200 hfsr=0x00000000 bfar=0x30000004" ||
+	fail "no handler: dump of the CAT's STOP: $("$citcat" dump "$tmp/m7fault_nohandler.cat" | tail -n 1)"
+"$citcat" dump "$tmp/m7fault_nohandler.itrace" | tail -n 1 | grep -q "fault11@0x00000005;cfsr=0x00008200;hfsr=0x00000000;bfar=0x30000004" ||
+	fail "no handler: the oracle's STOP: $("$citcat" dump "$tmp/m7fault_nohandler.itrace" | tail -n 1)"
+"$citcat" convert "$tmp/m7fault_nohandler.itrace" -o - --to text --elf "$elf" | tail -n 1 |
+	grep -q "fault at $ldn main+0x[0-9a-f]* (m7fault_nohandler.c:[0-9]*): exception that cannot be taken (Cortex-M7): BusFault PRECISERR, BFAR 0x30000004" ||
+	fail "no handler: the listing's last line: $("$citcat" convert "$tmp/m7fault_nohandler.itrace" -o - --to text | tail -n 1)"
+"$citcat" info --elf "$elf" "$tmp/m7fault_nohandler.itrace" | grep -q "ended by .* at $ldn main+0x[0-9a-f]* (m7fault_nohandler.c:[0-9]*): BusFault PRECISERR" ||
+	fail "no handler: info --elf of the itrace: $("$citcat" info --elf "$elf" "$tmp/m7fault_nohandler.itrace")"
+# a CAT or oracle whose status differs from the replay's exception model's
+"$edit" catstat "$tmp/m7fault_nohandler.cat" "$tmp/s.cat" 0 4 || fail "catstat edit"
+rc=0
+"$citcat" replay "$tmp/m7fault_nohandler.ims" "$tmp/m7fault_nohandler.aes" --verify "$tmp/s.cat" >"$tmp/o" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q "BFAR 0x30000008" "$tmp/o" && grep -q "fault status" "$tmp/o" ||
+	fail "a CAT with another BFAR: exit $rc: $(cat "$tmp/o")"
+"$edit" itstat "$tmp/m7fault_nohandler.itrace" "$tmp/s.itrace" 0 4 || fail "itstat edit"
+rc=0
+"$citcat" replay "$tmp/m7fault_nohandler.ims" "$tmp/m7fault_nohandler.aes" --oracle "$tmp/s.itrace" >"$tmp/o" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q "BFAR 0x30000008" "$tmp/o" || fail "an oracle with another BFAR: exit $rc: $(cat "$tmp/o")"
 
 # ---- tampering: the load made a RAM access through the AES ----
 # Only the IMS and the AES (no --verify, no --oracle, which would catch the

@@ -53,6 +53,16 @@ tl=$(grep -o '<svg id="timeline"[^>]*>' "$t/dom.html")
 echo "$tl" | grep -q "data-irq=\"$(json irq)\"" || fail "timeline: interrupts differ from info's"
 [ "$(grep -o '<rect[^>]*>' "$t/dom.html" | wc -l)" -gt 20 ] || fail "too few bars drawn"
 grep -q 'data-function="main"' "$t/dom.html" || fail "main is not among the top functions"
+# the summary (issue 35): first, and how the run ended: crc32 exits 0
+sum=$(grep -o '<section id="run-summary"[^>]*>' "$t/dom.html")
+[ -n "$sum" ] || fail "no run summary"
+echo "$sum" | grep -q 'data-stop="exit"' && echo "$sum" | grep -q 'data-exit-value="0"' || fail "summary: $sum"
+echo "$sum" | grep -q "data-seed=\"$(json seed)\"" || fail "summary: seed differs from info's $(json seed): $sum"
+[ "$(grep -bo '<section id="run-summary"' "$t/dom.html" | cut -d: -f1)" -lt "$(grep -bo '<svg id="bus-events"' "$t/dom.html" | cut -d: -f1)" ] ||
+  fail "the summary is not above the charts"
+grep -q '<pre id="last-insns">' "$t/dom.html" && fail "a listing of the last instructions for a clean exit"
+# the charts take the page's width
+grep -q 'svg{display:block;width:100%;height:auto}' "$t/r.html" || fail "the charts do not scale with the page"
 
 # bad arguments: exit 2, no output
 expect 2 "need RUN.cat" "$citcat" report -o "$t/bad.html"

@@ -106,6 +106,11 @@ static void all_null(void)
 	NUL(citcat_cat_reader_error, (NULL));
 	NUL(citcat_cat_elf, (NULL));
 	VOID(citcat_cat_reader_close, (NULL));
+	INVAL(citcat_cat_writer_m7_fault, (NULL, NULL));
+	INVAL(citcat_cat_m7_fault, (NULL, NULL));
+	/* target.h: the Cortex-M7 fault status */
+	INVAL(citcat_m7_fault_describe, (NULL, NULL, 0));
+	NAMEQ(citcat_m7_exception_name, (9999));
 
 	/* image.h */
 	INVAL(citcat_image_alloc, (NULL));
@@ -145,6 +150,16 @@ static void all_null(void)
 	NUL(citcat_itrace_reader_error, (NULL));
 	VOID(citcat_itrace_reader_close, (NULL));
 	VALUE(citcat_itrace_rec_equal, (NULL, NULL), 0);
+	INVAL(citcat_itrace_writer_m7_fault, (NULL, NULL));
+	INVAL(citcat_itrace_m7_fault, (NULL, NULL));
+
+	/* profile.h */
+	INVAL(citcat_profile_open, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_profile_bus, (NULL, NULL));
+	INVAL(citcat_profile_record, (NULL, NULL));
+	INVAL(citcat_profile_totals, (NULL, NULL));
+	INVAL(citcat_profile_write, (NULL, NULL, NULL, NULL));
+	VOID(citcat_profile_close, (NULL));
 
 	/* replay.h */
 	VOID(citcat_replay_config_default, (NULL));

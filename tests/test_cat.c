@@ -363,6 +363,93 @@ static void test_stop_fault(const char *path)
 	CHECK(n >= at + sizeof fault && memcmp(file + at, fault, sizeof fault) == 0);
 }
 
+/* Reads the first event of a container wrapping PAYLOAD (version VERSION)
+ * and the Cortex-M7 fault status the reader then reports. */
+static int read_m7_status(const struct citcat_target_config *cfg, uint16_t version, const uint8_t *payload, size_t len,
+			  struct citcat_cat_event *ev, struct citcat_m7_fault *f, int *has)
+{
+	uint8_t meta[CITCAT_TARGET_META_LEN];
+	citcat_target_config_encode(cfg, meta);
+	size_t n = 0;
+	uint8_t *b = wrap_container("CCAT\r\n\x1a\n", version, meta, sizeof meta, payload, len, 1, &n);
+	struct citcat_cat_reader *r;
+	int rc = citcat_cat_reader_open_mem(&r, b, n);
+	*has = -1;
+	if (rc == 0)
+		rc = citcat_cat_next(r, ev);
+	if (rc == 1)
+		*has = citcat_cat_m7_fault(r, f);
+	citcat_cat_reader_close(r);
+	free(b);
+	return rc;
+}
+
+/* Version 7: the Cortex-M7 fault status after a STOP of fault kind 11
+ * (CAT.md, STOP), hand-encoded: a load from the wild pointer 0x80000090
+ * with BusFault disabled, escalated to HardFault (exception 3): CFSR
+ * 0x8200 (PRECISERR | BFARVALID), HFSR 0x40000000 (FORCED), BFAR
+ * 0x80000090; no MMFAR (MMARVALID clear). */
+static void test_stop_m7_status(const char *path)
+{
+	struct citcat_target_config cfg;
+	citcat_target_config_default(&cfg);
+	cfg.isa = CITCAT_TARGET_CORTEX_M7;
+	/* STOP | fault << 4; insns 5, branches 2, cycles 9; kind 11; PC 0x598;
+	 * exception 3; CFSR; HFSR; BFAR */
+	static const uint8_t stop[] = {0x3b, 0x05, 0x02, 0x09, 0x0b, 0x98, 0x0b, 0x03, 0x80, 0x84, 0x02,
+				       0x80, 0x80, 0x80, 0x80, 0x04, 0x90, 0x81, 0x80, 0x80, 0x08};
+	struct citcat_cat_event got;
+	struct citcat_m7_fault f;
+	int has;
+	CHECK_EQ(read_m7_status(&cfg, 7, stop, sizeof stop, &got, &f, &has), 1);
+	CHECK(got.kind == CITCAT_CAT_STOP && got.value == CITCAT_FAULT_EXCEPTION && got.pc == 0x598 && got.addr == 3);
+	CHECK_EQ(has, 1);
+	CHECK(f.exc == 3 && f.cfsr == 0x8200 && f.hfsr == 0x40000000u && f.mmfar == 0 && f.bfar == 0x80000090u);
+	char text[200];
+	CHECK(citcat_m7_fault_describe(&f, text, sizeof text) > 0);
+	CHECK(strcmp(text, "HardFault FORCED PRECISERR, BFAR 0x80000090") == 0);
+	/* version 6 has no status: the STOP ends at the exception number */
+	CHECK_EQ(read_m7_status(&cfg, 6, stop, 8, &got, &f, &has), 1);
+	CHECK_EQ(has, 0);
+	CHECK(f.cfsr == 0 && f.bfar == 0);
+	/* cut short, and a BFAR wider than 32 bits */
+	CHECK_EQ(read_m7_status(&cfg, 7, stop, sizeof stop - 1, &got, &f, &has), CITCAT_ERR_CORRUPT);
+	uint8_t wide[sizeof stop];
+	memcpy(wide, stop, sizeof stop);
+	wide[sizeof stop - 1] = 0x10; /* 0x100000010 */
+	CHECK_EQ(read_m7_status(&cfg, 7, wide, sizeof wide, &got, &f, &has), CITCAT_ERR_CORRUPT);
+	/* MMARVALID without BFARVALID: MMFAR follows, no BFAR */
+	static const uint8_t mm[] = {0x3b, 0x05, 0x02, 0x09, 0x0b, 0x98, 0x0b, 0x04, 0x82, 0x01, 0x00, 0x44};
+	CHECK_EQ(read_m7_status(&cfg, 7, mm, sizeof mm, &got, &f, &has), 1);
+	CHECK(has == 1 && f.exc == 4 && f.cfsr == 0x82 && f.hfsr == 0 && f.mmfar == 0x44 && f.bfar == 0);
+	citcat_m7_fault_describe(&f, text, sizeof text);
+	CHECK(strcmp(text, "MemManage DACCVIOL, MMFAR 0x00000044") == 0);
+	/* the writer: the same bytes; an isa 1 writer takes no status */
+	struct citcat_cat_writer *w;
+	CHECK_EQ(citcat_cat_writer_open(&w, path, &cfg), 0);
+	struct citcat_m7_fault set = {.exc = 3, .cfsr = 0x8200, .hfsr = 0x40000000u, .bfar = 0x80000090u};
+	CHECK_EQ(citcat_cat_writer_m7_fault(w, &set), 0);
+	struct citcat_cat_event e = {.kind = CITCAT_CAT_STOP, .line = CITCAT_STOP_FAULT, .insns = 5, .bcount = 2, .cycle = 9,
+				     .value = CITCAT_FAULT_EXCEPTION, .pc = 0x598, .addr = 3};
+	CHECK_EQ(citcat_cat_write(w, &e), 0);
+	CHECK_EQ(citcat_cat_writer_close(w), 0);
+	uint8_t file[256];
+	FILE *fp = fopen(path, "rb");
+	size_t n = fp ? fread(file, 1, sizeof file, fp) : 0;
+	if (fp)
+		fclose(fp);
+	size_t at = 16 + CITCAT_TARGET_META_LEN + 4 + 24; /* header, metadata, its checksum, chunk header */
+	CHECK(n >= at + sizeof stop && memcmp(file + at, stop, sizeof stop) == 0);
+	struct citcat_target_config a;
+	citcat_target_config_default(&a);
+	CHECK_EQ(citcat_cat_writer_open(&w, path, &a), 0);
+	CHECK_EQ(citcat_cat_writer_m7_fault(w, &set), CITCAT_ERR_INVAL);
+	citcat_cat_writer_abort(w);
+	CHECK_EQ(citcat_cat_writer_m7_fault(NULL, &set), CITCAT_ERR_INVAL);
+	CHECK_EQ(citcat_cat_m7_fault(NULL, &f), CITCAT_ERR_INVAL);
+	CHECK_EQ(citcat_m7_fault_describe(NULL, text, sizeof text), CITCAT_ERR_INVAL);
+}
+
 int main(void)
 {
 	for (int i = 0; i < 32; i++)
@@ -496,6 +583,7 @@ int main(void)
 	unlink(path);
 	test_sync_state(path);
 	test_stop_fault(path);
+	test_stop_m7_status(path);
 	test_ckpt_marks(path);
 	test_ckpt();
 	unlink(path);

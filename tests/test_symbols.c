@@ -96,6 +96,14 @@ int main(int argc, char **argv)
 		CHECK(alias);
 		CHECK_EQ(loc.func_start, fns[i].addr);
 		CHECK_EQ(loc.offset, mid - fns[i].addr);
+		/* the first and the last halfword belong to it too (a Thumb
+		 * symbol's value has bit 0 set: the function starts one below) */
+		uint64_t edge[2] = {fns[i].addr, fns[i].addr + fns[i].size - 2};
+		for (int k = 0; k < 2; k++) {
+			CHECK_EQ(citcat_symbols_lookup(s, edge[k], &loc), 1);
+			CHECK_EQ(loc.func_start, fns[i].addr);
+			CHECK_EQ(loc.offset, edge[k] - fns[i].addr);
+		}
 		checked++;
 	}
 	CHECK(checked > 20);
@@ -105,18 +113,52 @@ int main(int argc, char **argv)
 
 	/* the line of the first and middle instruction of each function, against
 	 * addr2line (the same question, asked twice, is answered from the cache) */
-	unsigned lines = 0;
+	unsigned lines = 0, names = 0;
 	for (size_t i = 0; i < nf && i < 200; i++) {
 		uint64_t a[2] = {fns[i].addr, fns[i].addr + (fns[i].size / 2 & ~3ul)};
 		for (int k = 0; k < 2; k++) {
-			snprintf(cmd, sizeof cmd, "'%s' -e '%s' 0x%llx", argv[3], elf, (unsigned long long)a[k]);
+			/* -f -i: the innermost inlined function first, the function
+			 * the address lies in last, then its file:line; the first row's
+			 * file:line is the innermost one */
+			snprintf(cmd, sizeof cmd, "'%s' -f -i -e '%s' 0x%llx", argv[3], elf, (unsigned long long)a[k]);
 			p = popen(cmd, "r");
-			if (!p || !fgets(line, sizeof line, p)) {
-				if (p)
-					pclose(p);
-				continue;
+			char fname[1024] = "", row[1024];
+			int nrow = 0;
+			while (p && fgets(row, sizeof row, p)) {
+				row[strcspn(row, "\n")] = 0;
+				if (nrow % 2 == 0)
+					snprintf(fname, sizeof fname, "%s", row);
+				else if (nrow == 1)
+					snprintf(line, sizeof line, "%s", row);
+				nrow++;
 			}
-			pclose(p);
+			if (p)
+				pclose(p);
+			if (nrow < 2)
+				continue;
+			/* where addr2line's function (DWARF's name: "__sinit" for GCC's
+			 * clone "__sinit.part.0") is one nm lists at this address,
+			 * citcat names that function or an alias of it, at offset 0 */
+			int named_here = 0, alias = 0;
+			struct citcat_symloc nl;
+			CHECK_EQ(citcat_symbols_lookup(s, a[k], &nl), 1);
+			for (size_t j = 0; j < nf; j++) {
+				size_t fl = strlen(fname);
+				if (fns[j].addr != a[k])
+					continue;
+				named_here |= strcmp(fname, fns[j].name) == 0 ||
+					      (strncmp(fname, fns[j].name, fl) == 0 && fns[j].name[fl] == '.');
+				alias |= nl.func && strcmp(nl.func, fns[j].name) == 0;
+			}
+			if (k == 0 && named_here) {
+				if (!alias)
+					fprintf(stderr, "0x%llx: addr2line says %s+0x0, citcat %s+0x%llx\n",
+						(unsigned long long)a[k], fname, nl.func ? nl.func : "?",
+						(unsigned long long)nl.offset);
+				CHECK(alias);
+				CHECK_EQ(nl.offset, 0);
+				names++;
+			}
 			char *colon = strrchr(line, ':');
 			if (line[0] == '?' || !colon)
 				continue; /* addr2line knows no line: nothing to compare */
@@ -135,6 +177,7 @@ int main(int argc, char **argv)
 		}
 	}
 	CHECK(lines > 20);
+	CHECK(names > 20);
 
 	/* describe: "func+0xOFF (file:line)", and "" for an address outside everything */
 	char buf[256];

@@ -120,6 +120,10 @@ struct citcat_capture_result {
 	 * instruction (tests/capture_engines.sh checks it for blk_exc) */
 	uint64_t blk_blocks;
 	int blk_free_at_stop;
+	/* a Cortex-M7 run ended by an exception that could not be taken (fault
+	 * kind 11): its fault status registers, as the CAT records them */
+	int has_m7_fault;
+	struct citcat_m7_fault m7_fault;
 };
 
 /* Runs the firmware ELF.  Writes the CAT to CAT_PATH (NULL: no CAT; "-" =

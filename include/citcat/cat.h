@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-#define CITCAT_CAT_VERSION 6     /* written; readers accept 2 to 6 (CAT.md, Version changes) */
+#define CITCAT_CAT_VERSION 7     /* written; readers accept 2 to 7 (CAT.md, Version changes) */
 #define CITCAT_CAT_MIN_VERSION 2 /* the oldest version readers accept */
 
 enum citcat_cat_kind {
@@ -119,6 +119,11 @@ CITCAT_API const struct citcat_cat_elf *citcat_cat_elf(const struct citcat_cat_r
 /* Appends one event.  Returns 0, CITCAT_ERR_INVAL (NULL argument, bad kind
  * or size, an IRQ line above 15) or _IO; details in citcat_cat_writer_error. */
 CITCAT_API int citcat_cat_write(struct citcat_cat_writer *w, const struct citcat_cat_event *ev);
+/* The Cortex-M7 fault status the STOP of fault kind 11 records (version
+ * 7; written with the STOP, so set it before writing that event; all 0
+ * when never set).  F->exc must be the STOP's fault address.  Returns 0,
+ * or CITCAT_ERR_INVAL for NULL arguments or an isa 1 CAT. */
+CITCAT_API int citcat_cat_writer_m7_fault(struct citcat_cat_writer *w, const struct citcat_m7_fault *f);
 /* Completes the file, renames it into place and frees W.  Returns 0 or an
  * error (the output is then removed).  CITCAT_ERR_INVAL for NULL. */
 CITCAT_API int citcat_cat_writer_close(struct citcat_cat_writer *w);
@@ -143,6 +148,11 @@ CITCAT_API const struct citcat_target_config *citcat_cat_config(const struct cit
  * argument), _TRUNCATED, _CHECKSUM, _CORRUPT, _LIMIT, _IO (details in
  * citcat_cat_reader_error).  EV->data stays valid until the next call. */
 CITCAT_API int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev);
+/* After citcat_cat_next returned a STOP of fault kind 11 from a version 7
+ * CAT: fills *F with the Cortex-M7 fault status it records and returns 1;
+ * otherwise (no such STOP read, an older version) returns 0 and zeroes *F.
+ * CITCAT_ERR_INVAL for NULL arguments. */
+CITCAT_API int citcat_cat_m7_fault(const struct citcat_cat_reader *r, struct citcat_m7_fault *f);
 /* Before the first citcat_cat_next: makes the reader start at segment K's
  * checkpoint (K >= 1; the CKPT event that starts it is the next event),
  * passing over the chunks before it by their headers alone (CAT.md,

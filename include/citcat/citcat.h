@@ -13,6 +13,7 @@
  *   sdclsp.h    SDC-LSP program-flow streams: encoder and decoder
  *   capture.h   running firmware on the modelled target, recording the CAT
  *   replay.h    regenerating and verifying the instruction trace
+ *   profile.h   per-line profiles of a replayed run in callgrind format
  *
  * Link with `pkg-config --cflags --libs citcat` or, in CMake,
  * find_package(citcat) and target_link_libraries(... citcat::citcat). */
@@ -31,5 +32,6 @@
 #include <citcat/sdclsp.h>
 #include <citcat/capture.h>
 #include <citcat/replay.h>
+#include <citcat/profile.h>
 
 #endif

@@ -6,6 +6,7 @@
 #define CITCAT_PUBLIC_ITRACE_H
 
 #include <citcat/base.h>
+#include <citcat/target.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,6 +84,11 @@ CITCAT_API int citcat_itrace_writer_open(struct citcat_itrace_writer **w, const 
  * than CITCAT_ITRACE_MAX_ACC accesses, bad kind) or an I/O error (details in
  * citcat_itrace_writer_error). */
 CITCAT_API int citcat_itrace_write(struct citcat_itrace_writer *w, const struct citcat_itrace_rec *rec);
+/* The Cortex-M7 fault status the STOP of fault kind 11 records in an isa 2
+ * trace (ITRACE.md, "Abnormal end"; all 0 when never set): set it before
+ * writing that record.  Returns 0, or CITCAT_ERR_INVAL for NULL arguments
+ * or an isa 1 writer. */
+CITCAT_API int citcat_itrace_writer_m7_fault(struct citcat_itrace_writer *w, const struct citcat_m7_fault *f);
 /* Ends the chunk being built here, if it holds a record: the next record
  * starts a new chunk (ITRACE.md, "Chunks").  The replayer cuts at each
  * segment start of a checkpointed run so that the segments' own itraces
@@ -117,6 +123,12 @@ CITCAT_API int citcat_itrace_next(struct citcat_itrace_reader *r, struct citcat_
 CITCAT_API void citcat_itrace_reader_dma(struct citcat_itrace_reader *r, int want);
 /* The file's ISA (0 for NULL). */
 CITCAT_API enum citcat_isa citcat_itrace_isa(const struct citcat_itrace_reader *r);
+/* After citcat_itrace_next returned a STOP of fault kind 11 (isa 2): fills
+ * *F with the Cortex-M7 fault status it records and returns 1; otherwise
+ * (no such record read, a trace from before the status was recorded:
+ * ITRACE.md, "Abnormal end") returns 0 and zeroes *F.  CITCAT_ERR_INVAL for
+ * NULL arguments. */
+CITCAT_API int citcat_itrace_m7_fault(const struct citcat_itrace_reader *r, struct citcat_m7_fault *f);
 /* The reader's last error (owned by R), or NULL for NULL. */
 CITCAT_API const struct citcat_errinfo *citcat_itrace_reader_error(const struct citcat_itrace_reader *r);
 /* Frees R.  Accepts NULL. */

@@ -50,6 +50,35 @@ struct citcat_target_config {
 /* Fills C with the default target (TARGET.md).  No effect when C is NULL. */
 CITCAT_API void citcat_target_config_default(struct citcat_target_config *c);
 
+/* The Cortex-M7's fault status when its run ended with an exception that
+ * could not be taken (fault kind 11): the System Control Block's fault
+ * status bits (ARMv7-M ARM, B3.2.15-B3.2.18) set since the trace start
+ * point (or the last checkpoint) and not cleared, and the fault address
+ * register they mark valid.  CAT version 7
+ * records it with the STOP (CAT.md, STOP), an isa 2 itrace with its
+ * abnormal end (ITRACE.md); capture and replay derive it from the same
+ * exception model, and replay --oracle checks it. */
+struct citcat_m7_fault {
+	uint32_t exc;   /* the exception that could not be taken (the STOP's fault address) */
+	uint32_t cfsr;  /* CFSR bits: MMFSR (bits 7..0), BFSR (15..8), UFSR (31..16) */
+	uint32_t hfsr;  /* HFSR bits: VECTTBL (bit 1), FORCED (30), DEBUGEVT (31) */
+	uint32_t mmfar; /* MMFAR when CFSR.MMARVALID (bit 7), else 0 */
+	uint32_t bfar;  /* BFAR when CFSR.BFARVALID (bit 15), else 0: the data address of a precise BusFault */
+};
+#define CITCAT_M7_CFSR_MMARVALID (1u << 7)
+#define CITCAT_M7_CFSR_BFARVALID (1u << 15)
+
+/* Writes F as text into BUF (N bytes, always terminated): the exception's
+ * name, the HFSR and CFSR bits set by name, and the fault address register
+ * that is valid, e.g. "HardFault FORCED PRECISERR, BFAR 0x80000094" or
+ * "BusFault PRECISERR, BFAR 0x30000004".  Returns the length snprintf
+ * would have written, or CITCAT_ERR_INVAL for a NULL F or BUF. */
+CITCAT_API int citcat_m7_fault_describe(const struct citcat_m7_fault *f, char *buf, size_t n);
+/* The name of a Cortex-M7 exception number: "NMI", "HardFault", ...,
+ * "SysTick", "IRQ" for 16 and above (the caller adds n - 16), "?" for
+ * a reserved number (static storage). */
+CITCAT_API const char *citcat_m7_exception_name(unsigned exc);
+
 #ifdef __cplusplus
 }
 #endif
