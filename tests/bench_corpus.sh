@@ -19,7 +19,8 @@
 #              the list below, or RUNS=short / RUNS=long)
 #   MODES      "full verify" (default) or one of them
 #   KEEP=DIR   keep the captures in DIR (reused when present)
-# The captures are made by AFTER_CITCAT with --seed 1.  Runs whose firmware
+# The captures are made by AFTER_CITCAT with --seed 1, and by BEFORE_CITCAT
+# for its own replays (it may not read the newer CAT).  Runs whose firmware
 # is not built are skipped.  Everything runs under nice.
 set -uo pipefail
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 AFTER_CITCAT [BEFORE_CITCAT]" >&2; exit 2; }
@@ -79,6 +80,16 @@ for spec in "${want[@]}"; do
       echo "$0: $n: capture or extraction failed: $(cat "$r.log")" >&2; exit 2
     fi
   fi
+  # BEFORE replays a capture of its own: an older build may not read the
+  # CAT version AFTER writes (the IMS and AES are the same)
+  if [ -n "$B" ] && [ ! -f "$r.B.aes" ]; then
+    nice "$B" capture "$elf" --seed 1 -q -o "$r.B.cat" --oracle "$r.B.oracle" --uart-out /dev/null "${w[@]:2}" 2>"$r.B.log"
+    rc=$?
+    if [ $rc != 0 ] && [ $rc != 3 ] || ! "$B" ims "$r.B.cat" -o "$r.B.ims" 2>>"$r.B.log" ||
+       ! "$B" aes "$r.B.cat" -o "$r.B.aes" 2>>"$r.B.log"; then
+      echo "$0: $n: capture or extraction by BEFORE failed: $(cat "$r.B.log")" >&2; exit 2
+    fi
+  fi
   runs+=("$n")
 done
 
@@ -89,10 +100,11 @@ declare -A best rss
 bad=0
 # one BIN RUN MODE ENGINE: times one replay, keeps the best CPU time
 one() {
-  local b=$1 n=$2 m=$3 e=$4 r=$tmp/$2 out=()
-  [ "$m" = full ] && out=(-o "$r.$b.$e.itrace" --oracle "$r.oracle")
-  /usr/bin/time -f "%U %S %M" -o "$tmp/time" nice "$(bin "$b")" replay "$r.ims" "$r.aes" --engine "$e" \
-    --verify "$r.cat" -q "${out[@]}" 2>"$tmp/err"
+  local b=$1 n=$2 m=$3 e=$4 r=$tmp/$2 out=() c=$tmp/$2
+  [ "$b" = B ] && c=$tmp/$2.B
+  [ "$m" = full ] && out=(-o "$r.$b.$e.itrace" --oracle "$c.oracle")
+  /usr/bin/time -f "%U %S %M" -o "$tmp/time" nice "$(bin "$b")" replay "$c.ims" "$c.aes" --engine "$e" \
+    --verify "$c.cat" -q "${out[@]}" 2>"$tmp/err"
   local rc=$?
   local k="$b $n $m $e"
   if [ $rc = 2 ] && grep -q "does not take this run" "$tmp/err"; then best[$k]=refused; return; fi
