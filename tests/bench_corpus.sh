@@ -138,7 +138,8 @@ done
 # the table: CPU seconds (user + system, best of the rounds)
 hdr="run"
 for m in $modes; do for e in insn block auto; do for b in "${bins[@]}"; do hdr+=" | $m $e${B:+ $b}"; done; done; done
-echo "$hdr | peak RSS MB (A: insn/block/auto, ${modes%% *})"
+for b in "${bins[@]}"; do hdr+=" | peak RSS MB ($b: insn/block/auto, ${modes%% *})"; done
+echo "$hdr"
 declare -A sum
 for n in "${runs[@]}"; do
   line="$n"
@@ -152,8 +153,11 @@ for n in "${runs[@]}"; do
     done
   done
   m1=${modes%% *}
-  line+=" | $(for e in insn block auto; do v=${rss["A $n $m1 $e"]:-0}; printf '%s/' $((v / 1024)); done)"
-  echo "${line%/}"
+  for b in "${bins[@]}"; do
+    line+=" | $(for e in insn block auto; do v=${rss["$b $n $m1 $e"]:-0}; printf '%s/' $((v / 1024)); done)"
+    line=${line%/}
+  done
+  echo "$line"
 done
 line="sum"
 for m in $modes; do for e in insn block auto; do for b in "${bins[@]}"; do line+=" | ${sum["$b $m $e"]:-0}"; done; done; done
