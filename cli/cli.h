@@ -189,6 +189,7 @@ unsigned cli_model_thread(void);
 int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigned njobs, const char *out,
 		      const char *verify, const char *oracle, unsigned engine, int quiet);
 int bench_all(int argc, char **argv, int all); /* bench all / capture (bench_run.c) */
+int bench_corpus(int argc, char **argv); /* bench corpus (bench_corpus.c) */
 /* ---- replay (issue 4) ---- */
 /* convert --to text: IN (format FROM, which must be itrace) as a listing. */
 int text_convert(const char *in, const char *from, const char *out, const struct convert_opts *o);

@@ -8,6 +8,8 @@ static const char bench_help[] =
 	"usage: citcat bench WHAT [ARGS...]\n\n"
 	"  all [FIRMWARE.elf...] [--json]      every phase against one honest bare baseline\n"
 	"  capture [FIRMWARE.elf...] [--json]  capture and extraction phases against that baseline\n"
+	"  corpus [NAME...] [--json]           users' runs (interrupts, DMA, short, Thumb, M7, long): each\n"
+	"                                      phase against its engine's floor and the insn engine\n"
 	"  formats [FILE...] [--json]          din/PDATS/PDATS II speed and density\n"
 	"  sdclsp [FILE...] [--json]           SDC/LSP bits per instruction and speed\n"
 	"  extract [FIRMWARE.elf...] [--json]  IMS/AES extraction MB/s, record sizes, bits/insn\n"
@@ -26,6 +28,8 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "capture") == 0 || strcmp(argv[1], "all") == 0)
 		return bench_all(argc - 1, argv + 1, strcmp(argv[1], "all") == 0);
+	if (strcmp(argv[1], "corpus") == 0)
+		return bench_corpus(argc - 1, argv + 1);
 	if (strcmp(argv[1], "formats") == 0)
 		return addr_bench(argc - 1, argv + 1);
 	if (strcmp(argv[1], "extract") == 0)

@@ -38,6 +38,12 @@
 #include <sys/stat.h>
 #include <unicorn/unicorn.h>
 
+#define EVQ_CAP 256 /* events looked ahead (a power of 2) */
+#define HR_MAX 256  /* blocks with a code hook of their own, at most */
+#define HMEMO 256   /* tb_hooked's answers kept */
+enum { STOP_NONE, STOP_HOOK, STOP_EVENT, STOP_UNTIL, STOP_GLOBAL, STOP_INSN, STOP_AGAIN };
+#define BLK_WINDOW (1u << 20) /* instructions auto judges at a time (blk_window) */
+
 struct replayer {
 	struct replay_core c; /* first: the hooks' context is either */
 	const struct citcat_replay_config *cfg;
@@ -81,12 +87,47 @@ struct replayer {
 	int records;      /* someone takes the itrace records (output, oracle, callbacks) */
 	int seq_out;      /* only the itrace takes them, and no model runs (blk_retire_run) */
 	int precise;
-	int want_switch;  /* the block hook stopped the core to change mode */
-	/* too many mode changes: per instruction up to instruction
-	 * DEGRADED_UNTIL (block_switch) */
-	uint64_t degraded_until, degrade_len, degrades, win_start;
-	unsigned win_switches;
+	/* How the block engine runs what it cannot run as a block, without
+	 * dropping translations at every event (REPLAY.md "Interrupts, DMA and
+	 * the block engine"): the block hook stops the core in front of a
+	 * block for one of STOP_* (STOP_WHY, at SWITCH_PC, the block SWITCH_SIZE
+	 * bytes long) and blk_between acts on it.  A block that must run per
+	 * instruction gets a code hook of its own over its bytes (HR: NHR
+	 * ranges, HGRAN a bit per 64-byte granule of RAM that one touches),
+	 * kept for the rest of the run; an interrupt due in a block is entered
+	 * between blocks, at a cut made with uc_emu_start's until (UNTIL_PC)
+	 * when it lies inside one; a DMA transfer inside a block is applied at
+	 * its boundary as the block retires (BLK_EV: the index of the next one
+	 * in BLK).  GLOBAL: a code hook over everything (CODE_HOOK) runs every
+	 * block per instruction, up to instruction DEGRADED_UNTIL. */
+	int stop_why;
+	uint32_t switch_size, until_pc;
+	int until_on;
+	uint64_t hold_insns; /* no event stop again at this boundary (blk_plan) */
+	int global, purge;
+	uint64_t degraded_until, degrade_len;
+	/* auto's choice (blk_window): the window of instructions from
+	 * WIN_START, the interrupts entered at a cut inside a block in it */
+	int policy;
+	uint64_t win_start, win_cuts;
+	/* translations the stops above made Unicorn redo since its engine was
+	 * opened: past replay_renew_after, blk_renew opens a new one */
+	uint64_t churn;
+	struct core_hooks hooks; /* the engine's hooks, for blk_renew */
 	uc_hook code_hook;
+	struct hrange {
+		uint32_t lo, end;
+		uc_hook h; /* 0 while the code hook over everything is in */
+	} *hr;
+	unsigned nhr, hr_cap;
+	uint8_t *hgran;
+	struct hmemo {
+		uint32_t a, size;
+		unsigned nhr;
+		int h;
+	} hmemo[HMEMO];
+	uint32_t blk_ev;
+	uint32_t dma_lo, dma_hi; /* what the transfers blk_retire_ev made wrote, from DMA_LO to DMA_HI */
 	struct rblk_cache bcache;
 	const struct rblk *blk;
 	uint32_t blk_next, acc_left;
@@ -94,14 +135,20 @@ struct replayer {
 	 * when it has none (then ACC_LEFT and blk_attribute's scan) */
 	const uint16_t *blk_pos, *blk_end;
 	int blk_keeps; /* BLK's last instruction cannot change the state (rblk_keeps_state) */
-	uint64_t switches, prog_mark;
+	uint64_t prog_mark;
 	uint32_t switch_pc; /* where the block hook stopped (bit 0: Thumb) */
-	/* a second reader of the AES, kept at the first interrupt or DMA record
-	 * not yet applied (device records before it are the main reader's):
-	 * a block runs without the code hook only when its branch count is
-	 * below AHEAD_BC */
+	/* a second reader of the AES, read ahead into EVQ: the interrupt and
+	 * DMA records not applied yet, in order (device records between them
+	 * are the main reader's), EVQ_N of them from EVQ_HEAD, up to the AES's
+	 * end (EVQ_EOF) */
 	struct citcat_aes_reader *scan;
-	uint64_t ahead_bc;
+	struct ev_ahead {
+		uint64_t bcount;
+		uint32_t pc, addr, len;
+		int irq;
+	} evq[EVQ_CAP];
+	unsigned evq_head, evq_n;
+	int evq_eof;
 
 	/* Written by the model thread during the run (when there is one), so
 	 * kept off the cache lines of the replay's own fields: the --verify
@@ -150,17 +197,32 @@ static int stop_asked(struct replayer *p)
 	       !(p->redo_run && p->c.insns <= p->quiet_until);
 }
 
-/* The scan reader to the next interrupt or DMA record (none: AHEAD_BC is
- * the largest count).  Its errors are the main reader's to report. */
-static void scan_ahead(struct replayer *p)
+/* The K-th interrupt or DMA record not applied yet (0: the next), read
+ * ahead by the scan reader; NULL after the last.  The scan reader's errors
+ * are the main reader's to report. */
+static const struct ev_ahead *evq_at(struct replayer *p, unsigned k)
 {
-	struct citcat_aes_rec r;
-	p->ahead_bc = UINT64_MAX;
-	while (p->scan && citcat_aes_next(p->scan, &r) == 1 && r.kind != CITCAT_AES_END)
-		if (r.kind == CITCAT_AES_DMA || r.kind == CITCAT_AES_IRQ) {
-			p->ahead_bc = r.bcount;
-			return;
+	while (k >= p->evq_n && !p->evq_eof && p->evq_n < EVQ_CAP) {
+		struct citcat_aes_rec r;
+		if (!p->scan || citcat_aes_next(p->scan, &r) != 1 || r.kind == CITCAT_AES_END) {
+			p->evq_eof = 1;
+			break;
 		}
+		if (r.kind != CITCAT_AES_DMA && r.kind != CITCAT_AES_IRQ)
+			continue;
+		struct ev_ahead *e = &p->evq[(p->evq_head + p->evq_n++) & (EVQ_CAP - 1)];
+		*e = (struct ev_ahead){r.bcount, r.pc, r.addr, r.len, r.kind == CITCAT_AES_IRQ};
+	}
+	return k < p->evq_n ? &p->evq[(p->evq_head + k) & (EVQ_CAP - 1)] : NULL;
+}
+
+/* The main reader applied the next interrupt or DMA record. */
+static void evq_pop(struct replayer *p)
+{
+	if (evq_at(p, 0)) { /* read it first when nothing was read ahead yet */
+		p->evq_head = (p->evq_head + 1) & (EVQ_CAP - 1);
+		p->evq_n--;
+	}
 }
 
 static void next_aes(struct replayer *p)
@@ -398,6 +460,22 @@ static void blk_finish(struct replayer *p);
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
+	/* Loads are hooked twice (replay_once).  The precise engine takes the
+	 * call after the load (UC_HOOK_MEM_READ_AFTER), as the capture does
+	 * (core.h: Unicorn's READ call comes three times for a load crossing a
+	 * page, and before an unaligned LDREX that then aborts).  The block
+	 * engine takes the call in front of it (UC_HOOK_MEM_READ), less the
+	 * page-crossing echoes (core_read_echo): its attribution applies a DMA
+	 * transfer due at a boundary inside the block before the loads after
+	 * that boundary read RAM (blk_retire_ev). */
+	if (type == UC_MEM_READ) {
+		if (p->precise || core_read_echo(&p->c.rsplit, (uint32_t)addr, (unsigned)size))
+			return;
+	} else if (type == UC_MEM_READ_AFTER) {
+		if (!p->precise)
+			return;
+		type = UC_MEM_READ;
+	}
 	if (__builtin_expect(core_past_ram((uint32_t)addr, (unsigned)size, p->c.ram_base, p->c.ram_size), 0))
 		return; /* a bus error, reported by the unmapped hook (core.h) */
 	if (p->sess) /* also while paused (done): the session undoes such writes */
@@ -417,6 +495,11 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 		replay_diverge(&p->c, "memory image", "a read of memory the IMS holds", "a %d-byte read of 0x%08x, which the IMS does not hold",
 			size, a);
 		return;
+	} else if (p->records) {
+		/* in front of the load the value it will read is RAM's now
+		 * (tests/test_unicorn.c); after it, RAM still holds it */
+		const uint8_t *q = p->c.ram + off;
+		v = size == 1 ? q[0] : size == 2 ? cc_get16(q) : size == 4 ? cc_get32(q) : cc_get64(q);
 	}
 	bus_data(&p->c.bus, a, (unsigned)size, w, v);
 	/* the access goes into the instruction's record only for those who
@@ -537,10 +620,11 @@ static int run_fault(struct replay_core *c, unsigned kind, uint32_t pc, uint32_t
 }
 
 /* Applies the AES events due at this boundary: DMA transfers and at most one
- * interrupt.  Returns 1 when an interrupt was taken. */
-static int async_events(struct replayer *p, uint32_t a)
+ * interrupt (none when DMA_ONLY: the block engine's transfers inside a block,
+ * blk_retire_ev).  Returns 1 when an interrupt was taken. */
+static int async_events_at(struct replayer *p, uint32_t a, int dma_only)
 {
-	while (p->next_valid && (p->next.kind == CITCAT_AES_DMA || p->next.kind == CITCAT_AES_IRQ)) {
+	while (p->next_valid && (p->next.kind == CITCAT_AES_DMA || (p->next.kind == CITCAT_AES_IRQ && !dma_only))) {
 		if (p->next.bcount != p->c.bcount || p->next.pc != a) {
 			int irq = p->next.kind == CITCAT_AES_IRQ;
 			replay_event_missed(&p->c, irq, irq ? "an interrupt" : "a DMA transfer", p->next.bcount, p->next.pc);
@@ -565,7 +649,7 @@ static int async_events(struct replayer *p, uint32_t a)
 			p->c.res->dma++;
 			next_aes(p);
 			if (p->block)
-				scan_ahead(p);
+				evq_pop(p);
 			continue;
 		}
 		if (p->c.itstate) {
@@ -587,11 +671,13 @@ static int async_events(struct replayer *p, uint32_t a)
 		replay_enter_irq(&p->c, line, a);
 		next_aes(p);
 		if (p->block)
-			scan_ahead(p);
+			evq_pop(p);
 		return 1;
 	}
 	return 0;
 }
+
+static int async_events(struct replayer *p, uint32_t a) { return async_events_at(p, a, 0); }
 
 /* The instruction at A (SIZE bytes, WORD, THUMB state) retires, as in the
  * capture model (capture/target.c, retire). */
@@ -760,6 +846,73 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 	c->cur_valid = 1;
 }
 
+static int async_events_at(struct replayer *p, uint32_t a, int dma_only);
+
+/* The index in B of the instruction at PC, or UINT32_MAX when none starts
+ * there. */
+static uint32_t blk_index(const struct rblk *b, uint32_t pc)
+{
+	uint32_t off = pc - b->addr;
+	if (off >= b->size)
+		return UINT32_MAX;
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->off[i] == off)
+			return i;
+	return UINT32_MAX;
+}
+
+/* The index of the boundary in the current block B, after instruction
+ * FROM - 1, where the next DMA record applies, or UINT32_MAX: a record at
+ * the block's branch count whose PC is an instruction of B at or after
+ * FROM.  Interrupts never lie there (blk_plan stops in front of them). */
+static uint32_t blk_next_dma(struct replayer *p, const struct rblk *b, uint32_t from)
+{
+	const struct ev_ahead *e = evq_at(p, 0);
+	if (!e || e->irq || e->bcount != p->c.bcount)
+		return UINT32_MAX;
+	uint32_t k = blk_index(b, e->pc);
+	return k != UINT32_MAX && k >= from ? k : UINT32_MAX;
+}
+
+/* blk_retire_run of B's FROM..TO-1 with the DMA transfers due at
+ * boundaries among them applied in their place (BLK_EV, planned by
+ * blk_plan): before the instruction at the transfer's PC retires, the
+ * instruction before it closes, the boundary's branch-counter rule is
+ * applied and the transfer is made, as hook_code does at that boundary.
+ * Since the memory hooks run in front of the access (UC_HOOK_MEM_READ and
+ * _WRITE), every access of an instruction after the boundary sees the
+ * transfer's bytes, and none before it does (tests/test_unicorn.c).  The
+ * instructions without accesses between cannot tell. */
+static void blk_retire_ev(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	while (p->blk_ev < to && !p->c.failed) {
+		uint32_t k = p->blk_ev, a = b->addr + b->off[k];
+		const struct ev_ahead *e = evq_at(p, 0);
+		if (e) { /* the bytes it writes (blk_finish's caller checks them) */
+			p->dma_lo = e->addr < p->dma_lo ? e->addr : p->dma_lo;
+			p->dma_hi = e->addr + e->len > p->dma_hi ? e->addr + e->len : p->dma_hi;
+		}
+		blk_retire_run(p, b, from, k);
+		from = k;
+		close_record(p);
+		replay_boundary(&p->c, a);
+		async_events_at(p, a, 1);
+		p->c.expect_pc = a; /* blk_retire_run applies the boundary again: no second branch */
+		p->c.res->blk_dma_inline++;
+		p->blk_ev = blk_next_dma(p, b, k + 1);
+	}
+	if (!p->c.failed)
+		blk_retire_run(p, b, from, to);
+}
+
+static inline void blk_retire(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	if (p->blk_ev < to)
+		blk_retire_ev(p, b, from, to);
+	else
+		blk_retire_run(p, b, from, to);
+}
+
 /* B becomes the current block (NULL: none), its attribution starting. */
 static inline void blk_set(struct replayer *p, const struct rblk *b)
 {
@@ -782,7 +935,7 @@ static int blk_attribute(struct replayer *p)
 	if (p->blk_pos != p->blk_end) {
 		uint32_t i = *p->blk_pos++;
 		if (i >= p->blk_next) {
-			blk_retire_run(p, p->blk, p->blk_next, i + 1);
+			blk_retire(p, p->blk, p->blk_next, i + 1);
 			p->blk_next = i + 1;
 		}
 		return 1;
@@ -802,12 +955,12 @@ static int blk_attribute(struct replayer *p)
 				break;
 			}
 		if (i >= 0) {
-			blk_retire_run(p, b, p->blk_next, (uint32_t)i + 1);
+			blk_retire(p, b, p->blk_next, (uint32_t)i + 1);
 			p->blk_next = (uint32_t)i + 1;
 			p->acc_left = b->nacc[i] - 1u;
 			return 1;
 		}
-		blk_retire_run(p, b, p->blk_next, b->n);
+		blk_retire(p, b, p->blk_next, b->n);
 		p->blk_next = b->n;
 	}
 	replay_diverge(&p->c, "block engine", "a memory instruction of the decoded block for this access",
@@ -821,25 +974,24 @@ static void blk_finish(struct replayer *p)
 	const struct rblk *b = p->blk;
 	if (!b)
 		return;
-	blk_retire_run(p, b, p->blk_next, b->n);
+	blk_retire(p, b, p->blk_next, b->n);
 	uint32_t left = p->acc_left + rblk_sched_owed(p->blk_pos, p->blk_end, p->blk_next);
 	blk_set(p, NULL);
+	p->blk_ev = UINT32_MAX;
 	if (left)
 		replay_diverge(&p->c, "block engine", "every memory-hook call the decoded block accounts for",
 			       "%u fewer (block 0x%08x)", left, b->addr);
 }
 
 /* The block of SIZE bytes at A, about to run, when it can run without a code
- * hook: A32 or Thumb (outside IT blocks), in known RAM, decodable, and
- * nothing due inside it (an AES event at its branch count, the end of the
- * interval, --max-insns).  NULL: it runs per instruction. */
+ * hook as far as the block itself goes: A32 or Thumb (outside IT blocks), in
+ * known RAM, decodable, and neither the end of the interval nor --max-insns
+ * inside it (the AES's events are blk_plan's).  NULL: it runs per
+ * instruction. */
 static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t size)
 {
 	int thumb = p->c.block_thumb;
-	if (p->c.insns < p->degraded_until || p->c.itstate || !size || (thumb ? (size | a) & 1 : (size | a) & 3))
-		return NULL;
-	uint64_t bc = p->c.bcount + (uint64_t)core_branched(a, p->c.expect_pc, p->c.after_exception);
-	if (p->ahead_bc <= bc || (p->next_async && p->next.bcount <= bc))
+	if (p->c.itstate || !size || (thumb ? (size | a) & 1 : (size | a) & 3))
 		return NULL;
 	uint32_t off = a - p->c.ram_base;
 	if (off >= p->c.ram_size || p->c.ram_size - off < size)
@@ -861,6 +1013,128 @@ static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t s
 	return b;
 }
 
+/* What the AES asks of block B at A, about to run at branch count BC: 0
+ * when it runs as a block, *EV the index of the first DMA transfer due
+ * inside it (UINT32_MAX: none), applied as it retires (blk_retire_ev);
+ * else the stop the block hook makes in front of it: STOP_EVENT for an
+ * interrupt due at A, STOP_UNTIL for one due inside B (at P->UNTIL_PC), and
+ * STOP_HOOK, so that B runs per instruction, for what only hook_code
+ * handles as the insn engine does: a record whose boundary was passed
+ * (hook_code reports it), one at a PC that is no instruction of B, a
+ * transfer into B's own bytes, an interrupt that did not enter at the
+ * event stop made at this very boundary (HOLD_INSNS), or more records
+ * inside B than are read ahead. */
+static int blk_plan(struct replayer *p, const struct rblk *b, uint32_t a, uint64_t bc, uint32_t *ev)
+{
+	*ev = UINT32_MAX;
+	for (unsigned k = 0;; k++) {
+		if (k == EVQ_CAP)
+			return STOP_HOOK;
+		const struct ev_ahead *e = evq_at(p, k);
+		if (!e || e->bcount > bc || (e->bcount == bc && e->pc - a >= b->size && e->pc >= a))
+			return 0; /* later records are later still */
+		if (e->bcount < bc || e->pc < a)
+			return STOP_HOOK;
+		if (e->irq) {
+			if (e->pc == a)
+				return p->hold_insns == p->c.insns + 1 ? STOP_HOOK : STOP_EVENT;
+			if (blk_index(b, e->pc) == UINT32_MAX)
+				return STOP_HOOK;
+			p->until_pc = e->pc;
+			return STOP_UNTIL;
+		}
+		uint32_t i = blk_index(b, e->pc);
+		if (i == UINT32_MAX || (e->addr < a + b->size && a < e->addr + e->len))
+			return STOP_HOOK;
+		if (*ev == UINT32_MAX)
+			*ev = i;
+	}
+}
+
+/* Whether the translation block [A, A + SIZE) has code-hook calls: 0 none
+ * (no range of a per-block hook touches it), 1 on every byte, 2 on some.
+ * The exact answer, worked out when a granule of the block has a range, is
+ * kept in HMEMO until a range is added. */
+static int tb_hooked(struct replayer *p, uint32_t a, uint32_t size)
+{
+	uint32_t off = a - p->c.ram_base;
+	if (!p->nhr || off >= p->c.ram_size || p->c.ram_size - off < size)
+		return p->nhr ? 2 : 0; /* outside RAM nothing runs as a block */
+	int any = 0;
+	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
+		any |= p->hgran[g >> 3] >> (g & 7) & 1;
+	if (!any)
+		return 0;
+	struct hmemo *m = &p->hmemo[(a >> 1) & (HMEMO - 1)];
+	if (m->a == a && m->size == size && m->nhr == p->nhr)
+		return m->h;
+	/* the bytes from A on that the ranges cover without a gap */
+	uint32_t pos = a, end = a + size;
+	int touched = 0;
+	for (int grew = 1; grew && pos < end;) {
+		grew = 0;
+		for (unsigned i = 0; i < p->nhr; i++) {
+			const struct hrange *r = &p->hr[i];
+			if (r->lo < end && a < r->end)
+				touched = 1;
+			if (r->lo <= pos && pos < r->end) {
+				pos = r->end;
+				grew = 1;
+			}
+		}
+	}
+	*m = (struct hmemo){a, size, p->nhr, pos >= end ? 1 : touched ? 2 : 0};
+	return m->h;
+}
+
+static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx);
+
+/* The per-block code hooks' callback: hook_code, unless the code hook over
+ * everything (GLOBAL) is in as well, which calls it. */
+static void hook_code_range(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
+{
+	struct replayer *p = ctx;
+	if (!p->global)
+		hook_code(uc, address, size, ctx);
+}
+
+/* What an interrupt entered at a cut inside a block costs auto, in
+ * instructions (blk_window): the cut makes Unicorn translate about four
+ * blocks again (the block up to the cut, the block itself, the blocks that
+ * overlap its first byte or the byte before the cut), 30-40 us in all on
+ * the machine it was measured on (REPLAY.md "Interrupts, DMA and the block
+ * engine"), against what a block saves per instruction over the insn
+ * engine: about 11 ns with --verify alone, about 4 ns writing the itrace
+ * alone (seq_out), 1-2 ns when records are compared or taken one by one,
+ * where both engines build every record. */
+static uint64_t blk_cut_cost(const struct replayer *p)
+{
+	return !p->records ? 5000 : p->seq_out ? 10000 : 25000;
+}
+
+/* Auto's choice at the end of a window of BLK_WINDOW instructions run as
+ * blocks: 1 when the interrupts entered at cuts cost more than blocks
+ * saved (blk_cut_cost), then the code hook over everything runs the next
+ * DEGRADE_LEN instructions, twice as many each time in a row (up to 2^26,
+ * so that a run whose interrupts thin out, a DMA stream that ended, gets
+ * its blocks back within a second or two), after which blocks are tried
+ * again; a window that pays halves it. */
+static int blk_window(struct replayer *p)
+{
+	uint64_t n = p->c.insns - p->win_start, cuts = p->win_cuts;
+	p->win_start = p->c.insns;
+	p->win_cuts = 0;
+	if (cuts * blk_cut_cost(p) <= n) {
+		if (p->degrade_len > BLK_WINDOW)
+			p->degrade_len /= 2;
+		return 0;
+	}
+	p->degraded_until = p->c.insns + p->degrade_len;
+	if (p->degrade_len < (1u << 26))
+		p->degrade_len *= 2;
+	return 1;
+}
+
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct replayer *p = ctx;
@@ -872,37 +1146,79 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	/* else the block before ran without the code hook up to here and its
 	 * last instruction cannot change the state (rblk_keeps_state; Unicorn
 	 * ends a block at any that can, tests/test_unicorn_block.c part 11):
-	 * BLOCK_THUMB, that block's state, stays.  BLK is set only under the
-	 * block engine and cleared by everything that can come in between:
-	 * blk_finish at the next block hook, an exception (hook_intr) or a
-	 * fetch fault (hook_unmapped).  The stop for a change to the insn
-	 * engine (under which IRQ and checkpoint entries, with SCTLR.TE, DMA
-	 * and the IT stretches happen) comes after blk_finish below, the insn
-	 * engine never sets BLK, and every other stop of a run ends the replay
+	 * BLOCK_THUMB, that block's state, stays.  BLK is set only for a block
+	 * run without code hook and cleared by everything that can come in
+	 * between: blk_finish at the next block hook, an exception (hook_intr)
+	 * or a fetch fault (hook_unmapped).  Every stop of the block hook
+	 * comes after blk_finish below, a block with code-hook calls never
+	 * sets BLK, and every other stop of a run ends the replay
 	 * (replay_run), so a block run always starts with BLK clear */
 	if (p->c.failed || p->c.done) {
 		uc_emu_stop(uc);
 		return;
 	}
-	if (!p->precise)
+	uint32_t a = (uint32_t)address, ev = UINT32_MAX;
+	int why = STOP_NONE;
+	const struct rblk *b = NULL;
+	if (!p->precise) {
+		p->dma_lo = UINT32_MAX;
+		p->dma_hi = 0;
 		blk_finish(p);
+		if (p->dma_lo < a + size && a < p->dma_hi) {
+			/* a transfer at the end of the block before wrote into this
+			 * one, whose translation Unicorn has already taken: stop in
+			 * front of it and start again there (the transfer dropped
+			 * the translation, core_code_changed) */
+			why = STOP_AGAIN;
+		}
+	}
 	if (p->c.failed)
 		return;
-	const struct rblk *b = blk_qualify(p, (uint32_t)address, size);
-	if (p->c.failed)
-		return;
-	if ((b != NULL) == p->precise) {
-		/* stop before the block runs (tests/test_unicorn_block.c) and
-		 * change mode: block_switch */
-		p->want_switch = 1;
-		p->switch_pc = (uint32_t)address | p->c.block_thumb;
+	if (!why && p->global && p->purge) {
+		p->purge = 0;
+		why = STOP_AGAIN; /* the end of this run takes the deleted range hooks out of Unicorn's list */
+	} else if (!why && p->global) {
+		/* every block has the code hook's calls: back to blocks when
+		 * the window is over and this one can run as a block */
+		p->precise = 1;
+		if (p->c.insns < p->degraded_until || !(b = blk_qualify(p, a, size)) || tb_hooked(p, a, size) ||
+		    blk_plan(p, b, a, p->c.bcount + (uint64_t)core_branched(a, p->c.expect_pc, p->c.after_exception), &ev))
+			return;
+		why = STOP_GLOBAL;
+		p->win_start = p->c.insns;
+		p->win_cuts = 0;
+	} else if (!why && p->policy && p->c.insns - p->win_start >= BLK_WINDOW && blk_window(p)) {
+		why = STOP_INSN;
+	} else if (!why) {
+		int h = tb_hooked(p, a, size);
+		if (h == 1) { /* a block with a code hook of its own: hook_code does it all */
+			p->precise = 1;
+			return;
+		}
+		if (!h && (b = blk_qualify(p, a, size)) != NULL) {
+			uint64_t bc = p->c.bcount + (uint64_t)core_branched(a, p->c.expect_pc, p->c.after_exception);
+			/* the next record beyond this block's branch count: nothing due */
+			if (p->evq_n ? p->evq[p->evq_head].bcount <= bc : !p->evq_eof)
+				why = blk_plan(p, b, a, bc, &ev);
+		} else
+			why = STOP_HOOK;
+		if (p->c.failed)
+			return;
+	}
+	if (why) {
+		/* stop before the block runs (tests/test_unicorn_block.c):
+		 * blk_between acts */
+		p->stop_why = why;
+		p->switch_pc = a | p->c.block_thumb;
+		p->switch_size = size;
 		uc_emu_stop(uc);
 		return;
 	}
-	if (!b)
-		return;
+	p->precise = 0;
 	blk_set(p, b);
+	p->blk_ev = ev;
 	p->blk_keeps = b->keeps;
+	p->c.res->blk_blocks++;
 	if (p->cfg->progress && (p->c.insns >> 20) != p->prog_mark) {
 		p->prog_mark = p->c.insns >> 20;
 		if (stop_asked(p))
@@ -911,50 +1227,246 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 }
 
-static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx);
+static void it_skipped(struct replayer *p, uint32_t a);
 
-/* After uc_emu_start returned (replay_run): a mode change the block hook
- * asked for.  The code hook goes in or out and every translation is
- * dropped, since a translation holds its code-hook calls or lacks them
- * (tests/test_unicorn_block.c).  Returns 1 when the run goes on. */
-static int block_switch(struct replay_core *c, uint32_t *pc)
+/* A code hook of its own over [LO, END), which no range has yet. */
+static uc_err blk_hook_range(struct replayer *p, uint32_t lo, uint32_t end)
 {
-	struct replayer *p = (struct replayer *)c;
-	if (!p->want_switch)
-		return 0;
-	p->want_switch = 0;
-	uc_err e;
-	if (p->precise) {
-		e = uc_hook_del(c->uc, p->code_hook);
-		p->precise = 0;
-	} else {
-		e = uc_hook_add(c->uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
-		p->precise = 1;
-		/* a loop that keeps changing mode costs two translation flushes a
-		 * turn: when 256 changes to per-instruction mode came within
-		 * 256 K instructions, stay per instruction for the next
-		 * DEGRADE_LEN instructions (2^20, doubled each time, up to 2^32),
-		 * then try blocks again */
-		p->switches++;
-		if (++p->win_switches >= 256) {
-			if (c->insns - p->win_start < 256 * 1024) {
-				p->degraded_until = c->insns + p->degrade_len;
-				p->degrades++;
-				if (p->degrade_len < (1ull << 32))
-					p->degrade_len *= 2;
+	if (p->nhr == p->hr_cap) {
+		unsigned cap = p->hr_cap ? 2 * p->hr_cap : 16;
+		struct hrange *n = realloc(p->hr, cap * sizeof *n);
+		if (!n)
+			return UC_ERR_NOMEM;
+		p->hr = n;
+		p->hr_cap = cap;
+	}
+	uc_hook h;
+	uc_err e = uc_hook_add(p->c.uc, &h, UC_HOOK_CODE, hook_code_range, p, lo, (uint64_t)end - 1);
+	if (e)
+		return e;
+	p->hr[p->nhr++] = (struct hrange){lo, end, h};
+	uint32_t off = lo - p->c.ram_base;
+	for (uint32_t g = off >> 6; g <= (end - 1 - p->c.ram_base) >> 6; g++)
+		p->hgran[g >> 3] |= (uint8_t)(1u << (g & 7));
+	return UC_ERR_OK;
+}
+
+/* Gives the block at A, SIZE bytes, code-hook calls on every instruction:
+ * a range hook over each stretch of its bytes no range covers yet (Unicorn
+ * emits the hook's calls for an instruction when a range holds its address
+ * as it translates, and calls every hook whose range holds it, so the
+ * ranges never overlap: tests/test_unicorn_block.c part 12), then drops
+ * the translations that overlap it, so that it runs per instruction from
+ * now on.  With too many such blocks the code hook over everything takes
+ * over for the rest of the run (blk_between). */
+static uc_err blk_hook(struct replayer *p, uint32_t a, uint32_t size)
+{
+	if (!p->hgran && !(p->hgran = calloc(1, p->c.ram_size / 64 / 8 + 1)))
+		return UC_ERR_NOMEM;
+	uint32_t pos = a, end = a + size;
+	while (pos < end) {
+		uint32_t next = end; /* the start of the next range after POS */
+		int in = 0;
+		for (unsigned i = 0; i < p->nhr; i++) {
+			const struct hrange *r = &p->hr[i];
+			if (r->lo <= pos && pos < r->end) {
+				pos = r->end;
+				in = 1;
+				break;
 			}
-			p->win_switches = 0;
-			p->win_start = c->insns;
+			if (r->lo > pos && r->lo < next)
+				next = r->lo;
 		}
+		if (in)
+			continue;
+		uc_err e = blk_hook_range(p, pos, next);
+		if (e)
+			return e;
+		pos = next;
+	}
+	p->c.res->blk_hooks++;
+	return uc_ctl_remove_cache(p->c.uc, a, (uint64_t)a + size);
+}
+
+/* The code hook over everything in (ON) or out.  In: every translation of
+ * RAM without its calls is dropped; out: Unicorn drops those made with it
+ * (uc_hook_del invalidates the regions it hooked), and RAM's with them. */
+static uc_err blk_global(struct replayer *p, int on)
+{
+	uc_err e = UC_ERR_OK;
+	p->churn += 1024; /* every block that runs next, unknown how many */
+	/* Unicorn calls every code hook whose range holds an instruction, and
+	 * walks all of them for each: the per-block ranges go out while the
+	 * hook over everything is in (out of the list at the end of the next
+	 * run: PURGE stops it at once, tests/test_unicorn_engines.c) */
+	if (on) {
+		for (unsigned i = 0; i < p->nhr && !e; i++)
+			e = uc_hook_del(p->c.uc, p->hr[i].h);
+		if (!e)
+			e = uc_hook_add(p->c.uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
+		p->global = 1;
+		p->purge = p->nhr > 0;
+	} else {
+		e = uc_hook_del(p->c.uc, p->code_hook);
+		for (unsigned i = 0; i < p->nhr && !e; i++)
+			e = uc_hook_add(p->c.uc, &p->hr[i].h, UC_HOOK_CODE, hook_code_range, p, p->hr[i].lo,
+					(uint64_t)p->hr[i].end - 1);
+		p->global = 0;
 	}
 	/* dropping RAM's translations, not UC_CTL_TB_FLUSH: a flush made the
 	 * process touch Unicorn's whole code buffer (1 GB of RSS, seconds of
 	 * system time for three flushes on matmul_long) */
 	if (!e)
-		e = uc_ctl_remove_cache(c->uc, c->ram_base, (uint64_t)c->ram_base + c->ram_size);
+		e = uc_ctl_remove_cache(p->c.uc, p->c.ram_base, (uint64_t)p->c.ram_base + p->c.ram_size);
+	p->c.res->blk_flushes++;
+	return e;
+}
+
+unsigned replay_renew_after = 8192;
+
+static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx);
+static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx);
+
+/* Replaces Unicorn's engine by a new one in the same state.  Unicorn 2.0.1
+ * never reuses the code buffer space of a translation it dropped: every
+ * translation made again takes new space, up to its 1 GB buffer, whose
+ * flush then touches all of it (tests/test_unicorn_engines.c; REPLAY.md
+ * "Interrupts, DMA and the block engine").  The stops above make it
+ * translate again (CHURN counts it), so after REPLAY_RENEW_AFTER such
+ * translations the engine is closed and a new one opened with the same
+ * RAM (ours, mapped by pointer), device window, hooks and per-block code
+ * hooks, and the CPU state of the old one (uc_context_save and _restore:
+ * the whole CPUARMState up to its breakpoints, every banked register,
+ * CP15 and the IT state; pinned across two engines in
+ * tests/test_unicorn_engines.c).  Called between two runs only. */
+static uc_err blk_renew(struct replayer *p)
+{
+	uc_context *ctx = NULL;
+	uc_engine *old = p->c.uc, *uc = NULL;
+	uc_hook h;
+	uc_err e = uc_context_alloc(old, &ctx);
+	if (!e)
+		e = uc_context_save(old, ctx);
+	if (!e)
+		e = core_open(&uc, p->c.ram_base, p->c.ram_size, p->c.ram, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read,
+			      mmio_write, p);
+	if (!e)
+		e = core_add_hooks(uc, &p->hooks, p, p->c.ram_base, p->c.ram_size);
+	if (!e)
+		e = uc_hook_add(uc, &h, UC_HOOK_BLOCK, hook_block, p, 1, 0);
+	for (unsigned i = 0; !e && !p->global && i < p->nhr; i++)
+		e = uc_hook_add(uc, &p->hr[i].h, UC_HOOK_CODE, hook_code_range, p, p->hr[i].lo, (uint64_t)p->hr[i].end - 1);
+	if (!e && p->global)
+		e = uc_hook_add(uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
+	if (!e)
+		e = uc_context_restore(uc, ctx);
+	if (ctx)
+		uc_context_free(ctx);
+	if (e) {
+		if (uc)
+			uc_close(uc);
+		return e;
+	}
+	uc_close(old);
+	p->c.uc = uc;
+	p->c.bus.code_ctx = uc;
+	p->churn = 0;
+	p->c.res->blk_renewals++;
+	return UC_ERR_OK;
+}
+
+/* The instruction boundary at A, reached between two blocks with no code
+ * hook running (the block hook's stop in front of the block at A, or
+ * uc_emu_start's until inside one): what hook_code does there before the
+ * instruction, in the same order, the events due there applied.  *PC is
+ * where the run goes on: the interrupt's vector when one was entered, else
+ * A again, with the boundary marked done (EXPECT_PC = A, so that the
+ * branch counter does not count it twice) and HOLD_INSNS set, so that an
+ * interrupt that did not enter is left to hook_code (blk_plan). */
+static void blk_event_boundary(struct replayer *p, uint32_t a, uint32_t *pc)
+{
+	close_record(p);
+	if (p->c.itstate && !p->c.after_exception)
+		it_skipped(p, a);
+	replay_boundary(&p->c, a);
+	int entered = 0;
+	if (p->next_async && (p->next.pc == a || p->next.bcount < p->c.bcount))
+		entered = async_events(p, a);
+	if (p->c.failed)
+		return;
+	if (entered) {
+		p->c.res->blk_irq_stops++;
+		*pc = thumb_resume_pc(p->c.uc);
+		return;
+	}
+	p->c.expect_pc = a;
+	p->hold_insns = p->c.insns + 1;
+	*pc = a | p->c.block_thumb;
+}
+
+/* After uc_emu_start returned (replay_run): the block hook's stop
+ * (STOP_WHY), or the cut at UNTIL_PC reached.  Returns 1 when the run goes
+ * on at *PC. */
+static int blk_between(struct replay_core *c, uint32_t *pc)
+{
+	struct replayer *p = (struct replayer *)c;
+	int why = p->stop_why, until_on = p->until_on;
+	uint32_t a = p->switch_pc & ~1u;
+	uc_err e = UC_ERR_OK;
+	p->stop_why = STOP_NONE;
+	p->until_on = 0;
+	switch (why) {
+	case STOP_NONE:
+		if (!until_on || (*pc & ~1u) != p->until_pc)
+			return 0;
+		/* the cut inside the block: its instructions up to the
+		 * interrupt's boundary ran */
+		if (!p->precise)
+			blk_finish(p);
+		if (!c->failed)
+			blk_event_boundary(p, p->until_pc, pc);
+		return 1;
+	case STOP_EVENT:
+		*pc = p->switch_pc;
+		blk_event_boundary(p, a, pc);
+		return 1;
+	case STOP_UNTIL:
+		/* a stop position inside a translated block is ignored
+		 * (tests/test_unicorn_block.c part 4): drop the block (the
+		 * translations that hold its first byte: those of its tail,
+		 * after the cut, stay), and Unicorn translates it again up to
+		 * the cut; at its end uc_emu_start drops that translation
+		 * itself (tests/test_unicorn_engines.c) */
+		e = uc_ctl_remove_cache(c->uc, a, (uint64_t)a + 1);
+		p->churn += 2; /* the cut, and the block once more afterwards */
+		p->win_cuts++;
+		c->until = p->until_pc;
+		p->until_on = 1;
+		*pc = p->switch_pc;
+		break;
+	case STOP_HOOK:
+		p->churn += 2;
+		e = p->nhr < HR_MAX ? blk_hook(p, a, p->switch_size) : blk_global(p, 1);
+		if (p->global)
+			p->degraded_until = UINT64_MAX; /* for the rest of the run */
+		*pc = p->switch_pc;
+		break;
+	case STOP_GLOBAL:
+		e = blk_global(p, 0);
+		*pc = p->switch_pc;
+		break;
+	case STOP_INSN:
+		e = blk_global(p, 1);
+		*pc = p->switch_pc;
+		break;
+	case STOP_AGAIN:
+		*pc = p->switch_pc;
+		break;
+	}
+	if (!e && p->churn > replay_renew_after)
+		e = blk_renew(p);
 	/* the PC after a stop in a block hook is the block's start only without
 	 * a code hook (tests/test_unicorn_block.c): go on where it stopped */
-	*pc = p->switch_pc;
 	if (e)
 		replay_fail(c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "changing the replay engine's mode failed: %s",
 			    uc_strerror(e));
@@ -1242,10 +1754,12 @@ static void check_cat_id(struct replayer *p)
 
 /* Why the block engine does not take this run, or NULL when it does
  * (REPLAY.md "Block-granular replay": what it covers).  The AES is read
- * once more for its END record; its errors are the main reader's to
- * report. */
-static const char *block_refusal(struct replayer *p)
+ * once more for its END record (and *IRQS, its interrupts that may cut a
+ * block, counted on the way for auto's start); its errors are the main
+ * reader's to report. */
+static const char *block_refusal(struct replayer *p, uint64_t *irqs)
 {
+	*irqs = 0;
 	const struct citcat_replay_config *cfg = p->cfg;
 	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
 		return "the Cortex-M7 (Thumb code and its exception model) is replayed per instruction only";
@@ -1259,12 +1773,20 @@ static const char *block_refusal(struct replayer *p)
 		return NULL;
 	}
 	struct citcat_aes_rec rec;
-	while (citcat_aes_next(r, &rec) == 1)
+	while (citcat_aes_next(r, &rec) == 1) {
+		/* an interrupt right after a WFI comes between blocks (a WFI
+		 * ends its block and runs per instruction): it costs no cut */
+		uint8_t w[4];
+		if (rec.kind == CITCAT_AES_IRQ &&
+		    !(citcat_image_read(p->ims.memory, rec.pc - 4, w, 4) == 0 && core_is_wfi(cc_get32(w))) &&
+		    !(citcat_image_read(p->ims.memory, rec.pc - 2, w, 2) == 0 && thumb_is_wfi(cc_get16(w), 2)))
+			++*irqs;
 		if (rec.kind == CITCAT_AES_END) {
 			if (rec.line == CITCAT_STOP_FAULT)
 				why = "the run ends in a fault, which only the per-instruction engine reproduces";
 			break;
 		}
+	}
 	citcat_aes_reader_close(r);
 	return why;
 }
@@ -1440,36 +1962,48 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_INVAL, UINT64_MAX, "unknown replay engine %u", cfg->engine);
 		goto out;
 	}
-	if (cfg->engine != CITCAT_REPLAY_ENGINE_INSN) {
-		const char *why = block_refusal(p);
-		if (why && cfg->engine == CITCAT_REPLAY_ENGINE_BLOCK) {
-			rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
-					 "the block engine does not take this run: %s (the insn or auto engine does)", why);
-			goto out;
-		}
-		p->block = !why;
-	}
-	p->precise = !p->block;
 	p->records = cfg->out_path || cfg->oracle || cfg->on_record || cfg->observer;
 	/* REPLAY.md "When the memory-system model runs" */
 	int no_model = !cfg->verify_cat && !cfg->bus && !cfg->always_model;
 	if (no_model)
 		p->c.bus.mode = BUS_OFF;
 	p->seq_out = no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
+	int start_global = 0;
+	if (cfg->engine != CITCAT_REPLAY_ENGINE_INSN) {
+		uint64_t irqs;
+		const char *why = block_refusal(p, &irqs);
+		if (why && cfg->engine == CITCAT_REPLAY_ENGINE_BLOCK) {
+			rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
+					 "the block engine does not take this run: %s (the insn or auto engine does)", why);
+			goto out;
+		}
+		p->block = !why;
+		p->policy = cfg->engine == CITCAT_REPLAY_ENGINE_AUTO;
+		if (p->block && p->policy && irqs * blk_cut_cost(p) > p->total) {
+			/* interrupts too dense for blocks on average (blk_window):
+			 * a short run takes the insn engine, a long one starts with
+			 * the code hook over everything and tries blocks later */
+			if (p->total < 4 * BLK_WINDOW)
+				p->block = 0;
+			else
+				start_global = 1;
+		}
+	}
+	p->precise = !p->block;
 	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
 				      : citcat_aes_reader_open(&p->scan, cfg->aes_path))) {
 		replay_input_error(&p->c, cfg->aes_path, citcat_aes_reader_error(p->scan));
 		rc = p->c.err->code;
 		goto out;
 	}
-	if (p->block)
-		scan_ahead(p);
-	p->degrade_len = 1u << 20;
+	p->blk_ev = UINT32_MAX;
 	if (p->block && rblk_cache_init(&p->bcache, 12)) {
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
-	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER, /* as the capture: core.h */
+	/* loads are hooked twice: in front of the access for the block engine,
+	 * after it for the precise engine (hook_mem says why) */
+	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ | UC_HOOK_MEM_READ_AFTER,
 				   hook_unmapped, hook_intr,
 				   p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? NULL : &p->c.block_thumb};
 	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7) {
@@ -1483,10 +2017,11 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 					 mmio_write, scs_read, scs_write, &hooks, hook_invalid_m7, p, &p->ims.regs)))
 			goto out;
 	} else {
-		if (p->block) { /* no code hook until a block needs one (block_switch) */
+		if (p->block) { /* no code hook until a block needs one (blk_between) */
 			hooks.code = NULL;
 			hooks.block_thumb = NULL;
 		}
+		p->hooks = hooks;
 		if ((rc = replay_open_core(&p->c, p->ims.cfg.dev_base, p->ims.cfg.dev_size, mmio_read, mmio_write, &hooks,
 					   p, &p->ims.regs, (p->ims.sctlr & ARM_SCTLR_TE) != 0)))
 			goto out;
@@ -1496,7 +2031,17 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 			goto out;
 		}
 		if (p->block)
-			p->c.between = block_switch;
+			p->c.between = blk_between;
+		p->win_start = 0;
+		p->degrade_len = BLK_WINDOW;
+		if (start_global) {
+			if (blk_global(p, 1)) {
+				rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: code hook");
+				goto out;
+			}
+			p->precise = 1;
+			p->degraded_until = BLK_WINDOW;
+		}
 	}
 	if (p->m7)
 		p->c.block_thumb = 1; /* always Thumb: no block hook on the M7 (hook_code's thumb_state_in) */
@@ -1601,6 +2146,8 @@ out:
 	citcat_ims_fini(&p->ims);
 	free(p->m7);
 	rblk_cache_fini(&p->bcache);
+	free(p->hr);
+	free(p->hgran);
 	citcat_aes_reader_close(p->scan);
 	if (p->c.ram)
 		munmap(p->c.ram, p->c.ram_size);
@@ -1730,7 +2277,7 @@ int replay_sess_open(struct replayer **out, struct citcat_ims *ims, const char *
 	}
 	p->c.bus.mode = BUS_OFF;
 	p->precise = 1;
-	struct core_hooks h = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ, hook_unmapped, hook_intr,
+	struct core_hooks h = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ | UC_HOOK_MEM_READ_AFTER, hook_unmapped, hook_intr,
 			       m7 ? NULL : &p->c.block_thumb};
 	if (m7) {
 		if (!(p->m7 = calloc(1, sizeof *p->m7))) {

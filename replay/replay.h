@@ -7,4 +7,8 @@
 
 #include "citcat.h"
 
+/* Translations the block engine may make Unicorn redo before it opens a
+ * new engine in the same state (replay.c blk_renew); tests lower it. */
+extern unsigned replay_renew_after;
+
 #endif

@@ -296,7 +296,9 @@ void replay_run(struct replay_core *c, replay_fault_fn fault)
 		pc = thumb_resume_pc(c->uc);
 	}
 	while (!c->failed && !c->done) {
-		uc_err ue = uc_emu_start(c->uc, pc, CORE_UNTIL, 0, 0);
+		uint32_t until = c->until ? c->until : CORE_UNTIL;
+		c->until = 0; /* for this run only */
+		uc_err ue = uc_emu_start(c->uc, pc, until, 0, 0);
 		if (c->failed || c->done)
 			break;
 		pc = thumb_resume_pc(c->uc);

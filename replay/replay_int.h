@@ -74,6 +74,9 @@ struct replay_core {
 	/* replay_run starts at the core's PC and state, not EXPECT_PC (a
 	 * replay session resuming, replay_sess.h); cleared by replay_run */
 	uint8_t start_here;
+	/* the next run's until address (0: CORE_UNTIL), for that run only: the
+	 * block engine's cut in front of an interrupt inside a block */
+	uint32_t until;
 };
 
 static inline int replay_kbit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }

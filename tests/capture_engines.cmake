@@ -18,6 +18,10 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_crash_wild AND 
     list(APPEND ce_elfs ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CITCAT_EXAMPLE_DIR}/${n}_thumb.elf)
   endforeach()
   list(APPEND ce_elfs ${CITCAT_EXAMPLE_DIR}/cxx_demo.elf)
+  # interrupt- and DMA-heavy (issue 31): irqdma, and irqdma whose DMA input runs out
+  foreach(n irqdma irqdma_thumb)
+    list(APPEND ce_elfs ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CITCAT_EXAMPLE_DIR}/${n}.elf:--dma-in:DMA16K)
+  endforeach()
   foreach(n blk_exc_smc blk_exc_undef crash_exit7 crash_stack crash_undef crash_wild irq_line16 tiny wfi_dead wfi_dma)
     list(APPEND ce_elfs ${CMAKE_CURRENT_BINARY_DIR}/${n}.elf)
   endforeach()

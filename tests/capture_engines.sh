@@ -7,18 +7,25 @@
 # block engine refuses must be refused with exit 2, a reason and no output,
 # and --engine auto must then give the insn engine's files.  Each argument after
 # OUTDIR is an ELF path, optionally followed by ':'-separated extra capture
-# options (e.g. "x.elf:--max-insns:300000").
+# options (e.g. "x.elf:--max-insns:300000"); the option DMA16K stands for
+# a 16 KiB DMA input file, and a firmware given twice gets its second
+# run named NAME_2.
 # Usage: capture_engines.sh CITCAT DATADIR OUTDIR ELF[:OPT...]...
 set -u
 citcat=$1 datadir=$2 out=$3
 shift 3
 mkdir -p "$out"
+head -c 16384 /dev/zero | tr '\0' '\145' >"$out/dma16k.bin"
 fail=0 nblock=0
+declare -A seen
 for spec in "$@"; do
   IFS=: read -r -a parts <<<"$spec"
   elf=${parts[0]}
-  extra=("${parts[@]:1}")
+  extra=()
+  for o in "${parts[@]:1}"; do [ "$o" = DMA16K ] && extra+=("$out/dma16k.bin") || extra+=("$o"); done
   n=$(basename "$elf" .elf)
+  [ -n "${seen[$n]:-}" ] && n=${n}_2
+  seen[$n]=1
   case $n in
     uartline*) extra+=(--uart-in "$datadir/uartline.txt");;
     wfi_dma) head -c 4096 /dev/zero >"$out/dma.bin"; extra+=(--ram 64M --dma-in "$out/dma.bin");;

@@ -7,7 +7,7 @@
 # behaviour-neutral change leaves every file the same.
 #
 # Per firmware (ARM and Thumb on the ARMv7-A target, ELFDIR/*.elf; the
-# Cortex-M7, ELFDIR/m7/*.elf; the *_long ones only with LONG=1):
+# Cortex-M7, ELFDIR/m7/*.elf; the *_long and *_big ones only with LONG=1):
 #  - capture: CAT, oracle itrace, UART output; a second capture with --lvt
 #    and --daf; a third with --checkpoint-every (segments);
 #  - ims, aes; replay -o itrace --verify --oracle (and of the checkpointed
@@ -54,7 +54,7 @@ runh() {
 elfs=()
 for e in "$elfdir"/*.elf "$elfdir"/m7/*.elf; do
   [ -f "$e" ] || continue
-  case $(basename "$e") in *_long*) [ "${LONG:-0}" = 1 ] || continue;; esac
+  case $(basename "$e") in *_long*|*_big*) [ "${LONG:-0}" = 1 ] || continue;; esac
   elfs+=("$e")
 done
 [ ${#elfs[@]} -gt 0 ] || { echo "$0: no firmware in $elfdir" >&2; exit 2; }

@@ -8,20 +8,34 @@
 # engine takes is also replayed with --verify alone (no records), and with
 # each engine with -o alone (the memory-system model skipped) and with
 # -o --model (driven though nothing reads it): the same bytes.
+# A NAME may carry extra capture options after colons (irqdma:dmaend gives
+# irqdma a 16 KiB DMA input that runs out; the run is named irqdma_dmaend).
+# The interrupt- and DMA-heavy irqdma must be replayed with interrupts
+# entered between blocks and DMA transfers applied inside them (the block
+# engine's summary, replay/REPLAY.md "Interrupts, DMA and the block
+# engine"), or the run proved nothing about those paths.
 # Usage: replay_engines.sh CITCAT ELFDIR DATADIR OUTDIR [NAMES...]
 set -u
 citcat=$1 elfdir=$2 datadir=$3 out=$4
 shift 4
 names=${*:-"crc32 sha256 qsort matmul strsearch dijkstra sched uartline counter idle cxx_demo"}
 mkdir -p "$out"
+head -c 16384 /dev/zero | tr '\0' '\145' >"$out/dma16k.bin"
 fail=0
-for base in $names; do
-  for n in "$base" "${base}_thumb"; do
-    [ -f "$elfdir/$n.elf" ] || continue
-    extra=()
-    case $n in uartline*) extra=(--uart-in "$datadir/uartline.txt");; esac
+for spec in $names; do
+  base=${spec%%:*} variant=
+  [ "$spec" != "$base" ] && variant=${spec#*:}
+  for n0 in "$base" "${base}_thumb"; do
+    [ -f "$elfdir/$n0.elf" ] || continue
+    extra=() n=$n0
+    case $n0 in uartline*) extra=(--uart-in "$datadir/uartline.txt");; esac
+    case $variant in
+      dmaend) extra+=(--dma-in "$out/dma16k.bin"); n=${base}_dmaend${n0#"$base"};;
+      '') ;;
+      *) echo "FAIL $spec: unknown variant"; fail=1; continue;;
+    esac
     r=$out/$n
-    if ! "$citcat" capture "$elfdir/$n.elf" -o "$r.cat" --oracle "$r.oracle" --seed 1 "${extra[@]}" 2>"$r.log" ||
+    if ! "$citcat" capture "$elfdir/$n0.elf" -o "$r.cat" --oracle "$r.oracle" --seed 1 "${extra[@]}" 2>"$r.log" ||
        ! "$citcat" ims "$r.cat" -o "$r.ims" 2>>"$r.log" || ! "$citcat" aes "$r.cat" -o "$r.aes" 2>>"$r.log"; then
       echo "FAIL $n: capture or extraction"; cat "$r.log"; fail=1; continue
     fi
@@ -38,6 +52,16 @@ for base in $names; do
     fi
     if [ $rb -ne 0 ]; then echo "FAIL $n: block engine exit $rb"; cat "$r.block.log"; fail=1; continue; fi
     if ! cmp "$r.insn.itrace" "$r.block.itrace"; then echo "FAIL $n: itraces differ"; fail=1; continue; fi
+    case $n in irqdma*)
+      if ! grep -Eq "block engine: [1-9][0-9]* blocks without the code hook, [1-9][0-9]* interrupts entered between blocks, [1-9][0-9]* DMA transfers inside blocks" "$r.block.log"; then
+        echo "FAIL $n: interrupts and DMA were not taken by the block engine"; cat "$r.block.log"; fail=1; continue
+      fi;;
+    esac
+    # auto: the same bytes, whichever engine it chose
+    if ! "$citcat" replay "$r.ims" "$r.aes" -o "$r.auto.itrace" --verify "$r.cat" --oracle "$r.oracle" 2>>"$r.log" ||
+       ! cmp "$r.insn.itrace" "$r.auto.itrace"; then
+      echo "FAIL $n: auto"; fail=1; continue
+    fi
     # --verify alone: the block engine's path without records (blk_retire_run)
     if ! "$citcat" replay "$r.ims" "$r.aes" --engine block --verify "$r.cat" 2>>"$r.block.log"; then
       echo "FAIL $n: block engine, --verify alone"; cat "$r.block.log"; fail=1; continue

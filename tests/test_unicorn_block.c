@@ -405,7 +405,7 @@ int main(void)
 	}
 
 	/* 6. What the block engine's mode change relies on (replay.c,
-	 * block_switch).  With a code hook added and the translations flushed,
+	 * blk_global).  With a code hook added and the translations flushed,
 	 * every instruction gets its code hook, and uc_emu_stop in the block
 	 * hook still stops before the block (none of its code hooks run), also
 	 * for a block that loops to itself (0x600: subs r0; bne 0x600).  Here

@@ -183,6 +183,16 @@ struct citcat_replay_result {
 	/* on an input error: the configured path of the file it concerns
 	 * (ERR's offset is in that file), or NULL when the message names it */
 	const char *err_path;
+	/* The block engine (replay/REPLAY.md "Interrupts, DMA and the block
+	 * engine"): translation blocks run without the code hook; interrupts
+	 * entered between blocks (at a block's start or at a cut made in front
+	 * of it), not per instruction; DMA transfers applied inside a block as
+	 * it retired; blocks given a code hook of their own (they run per
+	 * instruction); times every translation of RAM was dropped (the code
+	 * hook over everything going in or out); times Unicorn's engine was
+	 * replaced by a new one in the same state, to bound its memory.  All 0
+	 * under the insn engine. */
+	uint64_t blk_blocks, blk_irq_stops, blk_dma_inline, blk_hooks, blk_flushes, blk_renewals;
 };
 
 /* Runs the replay; RES (caller-owned) receives the totals.  Returns 0 when

@@ -1,0 +1,26 @@
+# The replay engines against each other (tests/replay_engines.sh,
+# replay/REPLAY.md "Interrupts, DMA and the block engine"): insn, block and
+# auto give the same itrace on the interrupt- and DMA-heavy irqdma (a fast
+# timer interrupt, a DMA stream restarted from its completion interrupt),
+# with and without its DMA input running out, ARM and Thumb; the block
+# engine must have entered interrupts between blocks and applied DMA inside
+# them.  Every example: `bash tests/replay_engines.sh build/cli/citcat
+# build/examples examples/data /tmp/re` (not in CTest: replay_block_NAME
+# covers them one engine at a time).
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_irqdma)
+  add_test(NAME replay_engines_irq COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_EXAMPLE_DIR} ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_irq irqdma irqdma:dmaend)
+  set_tests_properties(replay_engines_irq PROPERTIES LABELS e2e)
+endif()
+# A run of 500 M instructions with a timer interrupt every 3000 cycles and a
+# DMA stream whose 2 MiB input runs out at about a third: replayed exactly
+# with the default engine and with the block engine, each in bounded memory
+# (issue 36 part 2; tests/long_replay.sh names the command for 1 B).  Not
+# under the sanitizers: 500 M instructions there take far too long, and
+# their own memory is not the replay's (replay_renew covers the engine's
+# renewal there).
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_irqdma_big AND NOT CITCAT_SANITIZE)
+  add_test(NAME long_replay_500M COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/long_replay.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_EXAMPLE_DIR}/irqdma_big.elf 500000000 2097152 ${CMAKE_CURRENT_BINARY_DIR}/long_replay auto block)
+  set_tests_properties(long_replay_500M PROPERTIES LABELS slow)
+endif()

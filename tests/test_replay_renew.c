@@ -1,0 +1,75 @@
+/* The block engine replaces Unicorn's engine by a new one in the same state
+ * when the translations it made Unicorn redo pass a budget (replay.c
+ * blk_renew, replay/REPLAY.md "Interrupts, DMA and the block engine"), so
+ * that a long run's memory stays bounded.  With the budget lowered to 16
+ * the engine is replaced dozens of times on irqdma (interrupts entered at
+ * cuts inside blocks, DMA inside blocks), and the replay must still be
+ * exact: --verify and --oracle pass, and the itrace is the insn engine's
+ * byte for byte.
+ * Usage: test_replay_renew RUN.ims RUN.aes RUN.cat RUN.oracle OUT_DIR */
+#include "check.h"
+#include "citcat/replay.h"
+#include "replay.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int replay(const char *ims, const char *aes, const char *cat, const char *orc, const char *out, unsigned engine,
+		  struct citcat_replay_result *res)
+{
+	struct citcat_replay_config c;
+	citcat_replay_config_default(&c);
+	c.engine = engine;
+	c.ims_path = ims;
+	c.aes_path = aes;
+	c.verify_cat = cat;
+	c.oracle = orc;
+	c.out_path = out;
+	struct citcat_errinfo err;
+	int rc = citcat_replay_run(&c, res, &err);
+	if (rc)
+		fprintf(stderr, "replay (engine %u): %d %s %s\n", engine, rc, res->diverged ? res->div.check : err.msg,
+			res->diverged ? res->div.found : "");
+	return rc;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb;
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+		same = ca == cb;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 6) {
+		fprintf(stderr, "usage: test_replay_renew RUN.ims RUN.aes RUN.cat RUN.oracle OUT_DIR\n");
+		return 2;
+	}
+	char a[600], b[600];
+	snprintf(a, sizeof a, "%s/renew.itrace", argv[5]);
+	snprintf(b, sizeof b, "%s/insn.itrace", argv[5]);
+	struct citcat_replay_result res;
+	CHECK_EQ(replay(argv[1], argv[2], argv[3], argv[4], b, CITCAT_REPLAY_ENGINE_INSN, &res), 0);
+	CHECK_EQ(res.blk_renewals, 0);
+	replay_renew_after = 16;
+	CHECK_EQ(replay(argv[1], argv[2], argv[3], argv[4], a, CITCAT_REPLAY_ENGINE_BLOCK, &res), 0);
+	fprintf(stderr, "%llu new engines, %llu interrupts between blocks, %llu DMA transfers inside blocks\n",
+		(unsigned long long)res.blk_renewals, (unsigned long long)res.blk_irq_stops,
+		(unsigned long long)res.blk_dma_inline);
+	CHECK(res.blk_renewals >= 10);
+	CHECK(res.blk_irq_stops > 100);
+	CHECK(res.blk_dma_inline > 100);
+	CHECK(same_file(a, b));
+	CHECK_DONE();
+}
