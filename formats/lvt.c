@@ -5,7 +5,7 @@
 #include "lvt.h"
 #include "bytes.h"
 #include "container.h"
-#include "m7exc.h"
+#include "m7excnum.h"
 
 #include <fcntl.h>
 #include <gelf.h>
