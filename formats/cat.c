@@ -1,7 +1,7 @@
 /* CAT writer and reader: see CAT.md. */
 #include "cat.h"
 #include "bytes.h"
-#include "cache.h"
+#include "cachecfg.h"
 #include "container.h"
 #include "elfid.h"
 

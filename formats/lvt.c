@@ -6,7 +6,7 @@
 #include "input.h"
 #include "bytes.h"
 #include "container.h"
-#include "m7exc.h"
+#include "m7excnum.h"
 
 #include <fcntl.h>
 #include <gelf.h>

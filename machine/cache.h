@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <citcat/target.h>
+#include "cachecfg.h" /* cache_config_check, cache_repl_state_valid: the format's rules */
 
 /* enum citcat_repl and struct citcat_cache_config are public: <citcat/target.h>. */
 
@@ -31,8 +32,6 @@ struct cache {
 	uint32_t fa_words, fa_shift;
 };
 
-/* Checks a configuration; returns 0 or a negative code, and a reason. */
-int cache_config_check(const struct citcat_cache_config *c, const char **why);
 int cache_init(struct cache *c, const struct citcat_cache_config *cfg);
 void cache_fini(struct cache *c);
 
@@ -89,9 +88,6 @@ long cache_slot(const struct cache *c, uint32_t ln);
  * and the replayer loads it there.  For any other policy the cache has no
  * generator and its state is defined as 0. */
 uint32_t cache_repl_state(const struct cache *c);
-/* Is S a possible generator state for a cache configured as CFG (nonzero
- * for random replacement, 0 otherwise)?  1 or 0. */
-int cache_repl_state_valid(const struct citcat_cache_config *cfg, uint32_t s);
 /* Loads a recorded state; CITCAT_ERR_INVAL when it is not valid for C. */
 int cache_set_repl_state(struct cache *c, uint32_t s);
 

@@ -19,27 +19,13 @@
 #define CITCAT_M7EXC_H
 
 #include "citcat_m7_regs.h"
+#include "m7excnum.h"
 
 #include <citcat/target.h>
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
-/* Exception numbers (ARMv7-M B1.5.2); IRQ n is M7EXC_IRQ0 + n. */
-enum {
-	M7EXC_RESET = 1,
-	M7EXC_NMI = 2,
-	M7EXC_HARDFAULT = 3,
-	M7EXC_MEMMANAGE = 4,
-	M7EXC_BUSFAULT = 5,
-	M7EXC_USAGEFAULT = 6,
-	M7EXC_SVCALL = 11,
-	M7EXC_DEBUGMON = 12,
-	M7EXC_PENDSV = 14,
-	M7EXC_SYSTICK = 15,
-	M7EXC_IRQ0 = 16,
-	M7EXC_NIRQ = 32, /* external interrupt lines modelled (ICTR.INTLINESNUM = 0) */
-	M7EXC_NEXC = M7EXC_IRQ0 + M7EXC_NIRQ
-};
+/* Exception numbers: formats/m7excnum.h (the formats check them too). */
 
 /* Implemented priority bits: priority fields keep bits [7:8-M7EXC_PRIO_BITS]. */
 #define M7EXC_PRIO_BITS 4
