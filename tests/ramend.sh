@@ -47,7 +47,7 @@ for w in wb wt; do
     "$citcat" replay --lvt "$r.lvt" --image "$elf" --oracle "$r.itrace" >/dev/null 2>"$r.err" \
       && grep -q "instruction trace equals the oracle" "$r.err" || fail "$tag: LVT decode: $(head -c 600 "$r.err")"
     "$citcat" capture "$elf" -o "$r.d.cat" --daf "$r.daf" "${o[@]}" >/dev/null 2>"$r.err" || fail "$tag: capture --daf: $(cat "$r.err")"
-    "$citcat" convert "$r.itrace" -o "$r.din" --uncached && "$citcat" convert "$r.itrace" --daf "$r.daf" -o "$r.it.din" \
+    "$citcat" convert "$r.itrace" -o "$r.din" --uncached && "$citcat" convert "$r.itrace" --daf "$r.daf" --uncached -o "$r.it.din" \
       && cmp -s "$r.din" "$r.it.din" || fail "$tag: itrace flow + DAF does not rebuild the din"
   done
 done
