@@ -212,7 +212,8 @@ static int finish(struct extract *x, const struct citcat_target_config *cfg, str
 	 * the next page when that one was touched too. */
 	if ((rc = citcat_image_alloc(&ims->memory)))
 		return rc;
-	qsort(x->pages, x->npages, sizeof *x->pages, cmp_u32);
+	if (x->npages) /* qsort takes no NULL, even for 0 elements */
+		qsort(x->pages, x->npages, sizeof *x->pages, cmp_u32);
 	uint64_t rs = UINT64_MAX; /* the open run's start */
 	for (size_t k = 0; k < x->npages; k++) {
 		uint64_t lo = (uint64_t)x->pages[k] << PAGE_SHIFT, hi = lo + (1u << PAGE_SHIFT);

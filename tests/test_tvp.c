@@ -70,7 +70,7 @@ static uint32_t unpack_block(const uint8_t *f, size_t len, uint8_t raw[6][256], 
 
 static void check_stream(const char *name, const uint8_t *got, size_t n, const uint8_t *want, size_t wn)
 {
-	if (n != wn || memcmp(got, want, n)) {
+	if (n != wn || (n && memcmp(got, want, n))) {
 		fprintf(stderr, "stream %s: %zu bytes, want %zu:", name, n, wn);
 		for (size_t i = 0; i < n; i++)
 			fprintf(stderr, " %02x", got[i]);
