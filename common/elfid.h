@@ -1,7 +1,7 @@
 /* The GNU build id of an ELF file (the NT_GNU_BUILD_ID note, written by
  * `ld --build-id`), read with libelf.  The CAT records it beside the ELF's
  * path so that later commands can find the firmware's symbols and check
- * that the file is still the one captured (capture/CAT.md). */
+ * that the file is still the one captured (formats/CAT.md). */
 #ifndef CITCAT_ELFID_H
 #define CITCAT_ELFID_H
 
