@@ -1,8 +1,6 @@
 #include "cli.h"
-#include "escape.h"
-#include "input.h"
-#include "outfile.h"
-#include "stop.h"
+#include <citcat/escape.h>
+#include <citcat/io.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -43,16 +41,16 @@ void cli_note(const char *cmd, const char *fmt, ...)
 
 const char *cli_escape_text(const char *s, char *out, size_t n)
 {
-	cc_escape(CC_ESC_TEXT, s, (size_t)-1, out, n);
+	citcat_escape(CITCAT_ESC_TEXT, s, (size_t)-1, out, n);
 	return out;
 }
 
 /* Escapes S in STYLE onto F (a buffer on the stack, or the heap when S
  * is long). */
-static void put_escaped(FILE *f, enum cc_esc style, const char *s)
+static void put_escaped(FILE *f, enum citcat_esc style, const char *s)
 {
 	char small[512];
-	size_t need = cc_escape(style, s, (size_t)-1, small, sizeof small);
+	size_t need = citcat_escape(style, s, (size_t)-1, small, sizeof small);
 	if (need < sizeof small) {
 		fputs(small, f);
 		return;
@@ -60,13 +58,13 @@ static void put_escaped(FILE *f, enum cc_esc style, const char *s)
 	char *big = malloc(need + 1);
 	if (!big)
 		return;
-	cc_escape(style, s, (size_t)-1, big, need + 1);
+	citcat_escape(style, s, (size_t)-1, big, need + 1);
 	fputs(big, f);
 	free(big);
 }
 
-void cli_put_json(FILE *f, const char *s) { put_escaped(f, CC_ESC_JSON, s); }
-void cli_put_csv(FILE *f, const char *s) { put_escaped(f, CC_ESC_CSV, s); }
+void cli_put_json(FILE *f, const char *s) { put_escaped(f, CITCAT_ESC_JSON, s); }
+void cli_put_csv(FILE *f, const char *s) { put_escaped(f, CITCAT_ESC_CSV, s); }
 
 int cli_fail(const char *fmt, ...)
 {
@@ -249,48 +247,48 @@ long cli_read_head(const char *path, uint8_t *buf, size_t n)
 	/* through the input layer, raw (no unwrapping): standard input's
 	 * first bytes are read again by the reader that follows
 	 * (common/input.h), a special file is opened only as the rules say */
-	struct cc_input *in;
+	struct citcat_input *in;
 	struct citcat_errinfo err;
-	if (cc_input_open_flags(&in, path, CC_IN_RAW, &err))
+	if (citcat_input_open(&in, path, CITCAT_IN_RAW, &err))
 		return -1;
-	long k = cc_input_read(in, buf, n);
-	cc_input_close(in);
+	long k = citcat_input_read(in, buf, n);
+	citcat_input_close(in);
 	return k;
 }
 
-FILE *cli_scratch_open(const char *path, struct cc_outfile **o)
+FILE *cli_scratch_open(const char *path, struct citcat_outfile **o)
 {
 	struct citcat_errinfo err;
 	*o = NULL;
-	if (cc_outfile_open(o, path, CC_OUT_PLAIN | CC_OUT_NOSYNC, &err)) {
+	if (citcat_outfile_open(o, path, CITCAT_OUT_PLAIN | CITCAT_OUT_NOSYNC, &err)) {
 		cli_errinfo(path, &err);
 		return NULL;
 	}
-	FILE *f = cc_outfile_stream(*o);
+	FILE *f = citcat_outfile_stream(*o);
 	if (!f) {
-		cc_outfile_abort(*o);
+		citcat_outfile_abort(*o);
 		*o = NULL;
 	}
 	return f;
 }
 
-int cli_scratch_close(FILE *f, struct cc_outfile *o)
+int cli_scratch_close(FILE *f, struct citcat_outfile *o)
 {
 	if (!f)
 		return 0;
 	int bad = fclose(f) != 0;
 	struct citcat_errinfo err;
 	if (bad) {
-		cc_outfile_abort(o);
+		citcat_outfile_abort(o);
 		return -1;
 	}
-	return cc_outfile_commit(o, &err) ? -1 : 0;
+	return citcat_outfile_commit(o, &err) ? -1 : 0;
 }
 
 long long cli_file_bytes(const char *path)
 {
 	if (strcmp(path, "-") == 0)
-		return (long long)cc_input_stdin_bytes();
+		return (long long)citcat_input_stdin_bytes();
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
@@ -365,7 +363,7 @@ static ssize_t stdout_write(void *c, const char *buf, size_t n)
 	size_t done = 0;
 	while (done < n) {
 		ssize_t k = write(1, buf + done, n - done);
-		if (k < 0 && errno == EINTR && !cc_stop_requested())
+		if (k < 0 && errno == EINTR && !citcat_stop_requested())
 			continue;
 		if (k <= 0) {
 			if (!stdout_errno)
@@ -404,7 +402,7 @@ int cli_close_stdout(int status)
 	if (!bad)
 		return status;
 	fprintf(stderr, "citcat: writing standard output failed: %s\n",
-		e == EINTR && cc_stop_requested() ? "interrupted" : e ? strerror(e) : "write error");
+		e == EINTR && citcat_stop_requested() ? "interrupted" : e ? strerror(e) : "write error");
 	return status ? status : EXIT_USAGE;
 }
 
@@ -421,14 +419,14 @@ int cli_has_suffix(const char *s, const char *suf)
  * renamed into place. */
 static void on_signal(int sig)
 {
-	if (cc_stop_requested()) {
+	if (citcat_stop_requested()) {
 		static const char msg[] = "\ncitcat: interrupted again: aborted, temporary outputs removed\n";
-		cc_outfile_remove_temps();
+		citcat_outfile_remove_temps();
 		ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
 		(void)n;
 		_exit(130);
 	}
-	cc_stop_request(sig);
+	citcat_stop_request(sig);
 }
 
 void cli_catch_signals(void)
@@ -441,7 +439,7 @@ void cli_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-int cli_interrupted(void) { return cc_stop_requested() != 0; }
+int cli_interrupted(void) { return citcat_stop_requested() != 0; }
 
 double cli_now(void)
 {
