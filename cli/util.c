@@ -293,63 +293,14 @@ long long cli_file_bytes(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
 
-/* What PATH would read or overwrite: "-" by descriptor FD.  0 when it
- * exists. */
-static int identify(const char *path, int fd, struct stat *st)
-{
-	return strcmp(path, "-") == 0 ? fstat(fd, st) : stat(path, st);
-}
-
-/* The absolute name an output that does not exist yet would get (its
- * directory resolved), or NULL; free() it. */
-static char *future_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-	char *real = dir ? realpath(dir, NULL) : NULL, *name = NULL;
-	if (real && asprintf(&name, "%s/%s", real, slash ? slash + 1 : path) < 0)
-		name = NULL;
-	free(dir);
-	free(real);
-	return name;
-}
-
 int cli_check_distinct(const char *const *in, size_t nin, const char *const *out, size_t nout)
 {
-	for (size_t i = 0; i < nout; i++) {
-		struct stat so;
-		if (!out[i])
-			continue;
-		if (identify(out[i], 1, &so) != 0) {
-			/* a new name: only another output can be the same one */
-			char *a = future_name(out[i]);
-			for (size_t j = 0; a && j < i; j++) {
-				char *b = out[j] ? future_name(out[j]) : NULL;
-				int same = b && strcmp(a, b) == 0;
-				free(b);
-				if (same) {
-					free(a);
-					return cli_fail("%s and %s are the same file; give each output its own", out[j], out[i]);
-				}
-			}
-			free(a);
-			continue;
-		}
-		if (S_ISCHR(so.st_mode))
-			continue; /* a device that stores nothing, such as /dev/null */
-		for (size_t j = 0; j < nin + i; j++) {
-			const char *other = j < nin ? in[j] : out[j - nin];
-			struct stat s2;
-			if (!other || identify(other, j < nin ? 0 : 1, &s2) != 0)
-				continue;
-			if (so.st_dev == s2.st_dev && so.st_ino == s2.st_ino) {
-				if (j < nin)
-					return cli_fail("%s: refusing to write over the input %s (the same file)", out[i], other);
-				return cli_fail("%s and %s are the same file; give each output its own", other, out[i]);
-			}
-		}
+	size_t i, j;
+	switch (citcat_guard_check(in, nin, out, nout, &i, &j)) {
+	case 1: return cli_fail("%s: refusing to write over the input %s (the same file)", out[i], in[j]);
+	case 2: return cli_fail("%s and %s are the same file; give each output its own", out[j], out[i]);
+	default: return 0;
 	}
-	return 0;
 }
 
 /* The errno of the first failed write to standard output (0: none):

@@ -175,6 +175,14 @@ void citcat_guard_enable(int on)
 	cc_guard_enable(on);
 }
 
+int citcat_guard_check(const char *const *in, size_t nin, const char *const *out, size_t nout, size_t *which,
+		       size_t *other)
+{
+	if ((!in && nin) || (!out && nout) || !which || !other)
+		return CITCAT_ERR_INVAL;
+	return cc_guard_check(in, nin, out, nout, which, other);
+}
+
 void citcat_stop_request(int sig)
 {
 	cc_stop_request(sig);

@@ -243,6 +243,7 @@ static void all_null(void)
 	NUL(citcat_wrap_name, (CITCAT_WRAP_NONE));
 	VALUE(citcat_wrap_by_suffix, (NULL, NULL), CITCAT_WRAP_NONE);
 	VOID(citcat_guard_enable, (0));
+	INVAL(citcat_guard_check, (NULL, 1, NULL, 0, NULL, NULL));
 	VOID(citcat_stop_clear, ());
 	VALUE(citcat_stop_requested, (), 0);
 	VOID(citcat_stop_request, (0));

@@ -154,6 +154,18 @@ CITCAT_API int citcat_wrap_by_suffix(const char *path, size_t *stem_len);
 /* Turns the guard on (ON non-zero) or off (the default).  When turned on
  * with standard output a regular file, that file counts as an output. */
 CITCAT_API void citcat_guard_enable(int on);
+/* Before a program opens anything, whether one of the NOUT outputs OUT
+ * (NULL entries are skipped; "-" is standard output) is one of the NIN
+ * inputs IN ("-": standard input) or an earlier output: by file identity
+ * for names that exist (hard links, symbolic links, ./x and x), by
+ * absolute name for new ones; a character device such as /dev/null never
+ * clashes.  Returns 0 when all are distinct, 1 when OUT[*WHICH] is the
+ * input IN[*OTHER], 2 when OUT[*WHICH] is the earlier output OUT[*OTHER],
+ * CITCAT_ERR_INVAL for a NULL array with a non-zero count or a NULL WHICH
+ * or OTHER.  The guard (citcat_guard_enable) checks the same at every open;
+ * this lets a command refuse before it starts. */
+CITCAT_API int citcat_guard_check(const char *const *in, size_t nin, const char *const *out, size_t nout,
+				  size_t *which, size_t *other);
 /* Raises the stop flag with SIG (non-zero).  Async-signal-safe. */
 CITCAT_API void citcat_stop_request(int sig);
 /* The value given to citcat_stop_request, or 0. */
