@@ -77,7 +77,7 @@ int citcat_bench_capture(const struct citcat_capture_config *cfg, unsigned flags
 			 const char *cat_path, const char *oracle_path, struct citcat_bench_capture *out,
 			 struct citcat_errinfo *err)
 {
-	if (!cfg || !elf || !out || cfg->size < offsetof(struct citcat_capture_config, target))
+	if (!cfg || !elf || !out || cfg->size < offsetof(struct citcat_capture_config, target) || out->size < sizeof *out)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "a NULL argument or a too small size");
 	struct citcat_bench_capture o;
 	memset(&o, 0, sizeof o);
@@ -105,7 +105,7 @@ static int rep_progress(void *ctx, uint64_t insns, uint64_t total)
 int citcat_bench_replay(const struct citcat_replay_config *ucfg, unsigned flags, struct citcat_bench_replay *out,
 			struct citcat_errinfo *err)
 {
-	if (!ucfg || !out || ucfg->size < offsetof(struct citcat_replay_config, out_path))
+	if (!ucfg || !out || ucfg->size < offsetof(struct citcat_replay_config, out_path) || out->size < sizeof *out)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "a NULL argument or a too small size");
 	struct citcat_replay_config cfg;
 	citcat_replay_config_default(&cfg);
@@ -134,8 +134,8 @@ int citcat_bench_replay(const struct citcat_replay_config *ucfg, unsigned flags,
 int citcat_bench_bare_run(unsigned kind, const char *ims_path, const char *aes_path, const char *itrace_path,
 			  struct citcat_bench_bare *out, struct citcat_errinfo *err)
 {
-	if (!ims_path || !aes_path || !itrace_path || !out || kind > CITCAT_BENCH_BARE_FLOOR_MEM)
-		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "a NULL argument or an unknown kind");
+	if (!ims_path || !aes_path || !itrace_path || !out || kind > CITCAT_BENCH_BARE_FLOOR_MEM || out->size < sizeof *out)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "a NULL argument, an unknown kind or a too small size");
 	struct cc_bare_result r;
 	memset(&r, 0, sizeof r);
 	int rc;
