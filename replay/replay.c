@@ -2001,9 +2001,15 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
-	/* loads are hooked twice: in front of the access for the block engine,
-	 * after it for the precise engine (hook_mem says why) */
-	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ | UC_HOOK_MEM_READ_AFTER,
+	/* loads are hooked twice under the block engine: in front of the
+	 * access for its blocks, after it for its per-instruction stretches
+	 * (hook_mem says why).  A run that never leaves the insn engine (insn,
+	 * the Cortex-M7, auto's short or interrupt-dense runs) takes only the
+	 * call after it: the call in front would return at once, and Unicorn
+	 * 2.0.1 makes each hooked type cost about 54 host instructions a load
+	 * (REPLAY.md "The load hooks' cost") */
+	struct core_hooks hooks = {hook_code, hook_mem,
+				   UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER | (p->block ? UC_HOOK_MEM_READ : 0),
 				   hook_unmapped, hook_intr,
 				   p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? NULL : &p->c.block_thumb};
 	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7) {
@@ -2277,7 +2283,8 @@ int replay_sess_open(struct replayer **out, struct citcat_ims *ims, const char *
 	}
 	p->c.bus.mode = BUS_OFF;
 	p->precise = 1;
-	struct core_hooks h = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ | UC_HOOK_MEM_READ_AFTER, hook_unmapped, hook_intr,
+	/* the cursor runs the insn engine only: loads after the access (hook_mem) */
+	struct core_hooks h = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER, hook_unmapped, hook_intr,
 			       m7 ? NULL : &p->c.block_thumb};
 	if (m7) {
 		if (!(p->m7 = calloc(1, sizeof *p->m7))) {
