@@ -1053,21 +1053,25 @@ static int blk_plan(struct replayer *p, const struct rblk *b, uint32_t a, uint64
 
 /* Whether the translation block [A, A + SIZE) has code-hook calls: 0 none
  * (no range of a per-block hook touches it), 1 on every byte, 2 on some.
- * The exact answer, worked out when a granule of the block has a range, is
- * kept in HMEMO until a range is added. */
+ * The exact answer is kept in HMEMO until a range is added. */
 static int tb_hooked(struct replayer *p, uint32_t a, uint32_t size)
 {
 	uint32_t off = a - p->c.ram_base;
 	if (!p->nhr || off >= p->c.ram_size || p->c.ram_size - off < size)
 		return p->nhr ? 2 : 0; /* outside RAM nothing runs as a block */
-	int any = 0;
-	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
-		any |= p->hgran[g >> 3] >> (g & 7) & 1;
-	if (!any)
-		return 0;
+	/* the memo first: ranges are only ever added, so an answer for the
+	 * same NHR stands (the granule scan cost a block ~50 host
+	 * instructions; REPLAY.md "The load hooks' cost") */
 	struct hmemo *m = &p->hmemo[(a >> 1) & (HMEMO - 1)];
 	if (m->a == a && m->size == size && m->nhr == p->nhr)
 		return m->h;
+	int any = 0;
+	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
+		any |= p->hgran[g >> 3] >> (g & 7) & 1;
+	if (!any) {
+		*m = (struct hmemo){a, size, p->nhr, 0};
+		return 0;
+	}
 	/* the bytes from A on that the ranges cover without a gap */
 	uint32_t pos = a, end = a + size;
 	int touched = 0;
