@@ -460,7 +460,8 @@ static void blk_finish(struct replayer *p);
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
-	/* Loads are hooked twice (replay_once).  The precise engine takes the
+	/* Loads are hooked twice under the block engine (replay_once; a run
+	 * that never leaves the insn engine hooks READ_AFTER only).  The precise engine takes the
 	 * call after the load (UC_HOOK_MEM_READ_AFTER), as the capture does
 	 * (core.h: Unicorn's READ call comes three times for a load crossing a
 	 * page, and before an unaligned LDREX that then aborts).  The block
