@@ -118,7 +118,7 @@ static int measure(const char *itrace, const char *daf_path, const char *addr_pa
 	struct citcat_daf_decoder *d = NULL;
 	struct sdclsp_encoder *e = NULL;
 	FILE *af = NULL;
-	struct cc_outfile *afo = NULL;
+	struct citcat_outfile *afo = NULL;
 	int rc = 0, status = 0;
 	if (!b || !rec || !erec) {
 		status = cli_fail("out of memory");

@@ -5,7 +5,7 @@
 #define CITCAT_CLI_H
 
 #include "aes.h"
-#include "citcat.h"
+#include <citcat/base.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,7 +21,7 @@ extern int cli_quiet;
 /* Prints "citcat CMD: message" on standard error unless -q: summaries and
  * other chatter, never errors or warnings. */
 void cli_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* S escaped for a terminal (common/escape.h, CC_ESC_TEXT) into OUT (N
+/* S escaped for a terminal (<citcat/escape.h>, CITCAT_ESC_TEXT) into OUT (N
  * bytes); returns OUT.  For names that come from files or the user. */
 const char *cli_escape_text(const char *s, char *out, size_t n);
 /* Prints S escaped as the inside of a JSON string (valid UTF-8 always) or
@@ -70,16 +70,16 @@ void cli_watch_stdout(void);
 int cli_close_stdout(int status);
 /* The size in bytes of the input PATH, for info's "file bytes": a regular
  * file's size; for "-", standard input's (common/input.h,
- * cc_input_stdin_bytes: call it after the reader reached the end); -1
+ * citcat_input_stdin_bytes: call it after the reader reached the end); -1
  * when unknown (a FIFO, a device). */
 long long cli_file_bytes(const char *path);
 /* A scratch file a benchmark writes and removes itself, through an
  * outfile like every output (not fsync'ed): a stdio stream on PATH, or
  * NULL with the reason printed.  cli_scratch_close commits it (0) or
  * removes it after a write error (-1); NULL F: nothing to do. */
-struct cc_outfile;
-FILE *cli_scratch_open(const char *path, struct cc_outfile **o);
-int cli_scratch_close(FILE *f, struct cc_outfile *o);
+struct citcat_outfile;
+FILE *cli_scratch_open(const char *path, struct citcat_outfile **o);
+int cli_scratch_close(FILE *f, struct citcat_outfile *o);
 /* Suffix test, case-sensitive. */
 int cli_has_suffix(const char *s, const char *suf);
 /* The built example firmware the benchmarks default to (CITCAT_EXAMPLES_DIR,

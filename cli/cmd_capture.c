@@ -5,7 +5,7 @@
 #include "elfprofile.h"
 #include "formats_cli.h"
 #include "outfile.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include "formats_cli.h"
 #include "dump.h"
 #include "ims.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #include "input.h"
 #include "cat.h"
 #include "itrace.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <errno.h>
 #include <string.h>

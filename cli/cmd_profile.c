@@ -7,7 +7,7 @@
 #include "cat.h"
 #include "ims.h"
 #include "replay.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <citcat/profile.h>
 #include <errno.h>

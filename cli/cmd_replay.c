@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "lvt_replay.h"
 #include "replay.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include "armdec.h"
 #include <string.h>

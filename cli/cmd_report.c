@@ -17,7 +17,7 @@
 #include "listing.h"
 #include "outfile.h"
 #include "replay.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <errno.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "itrace.h"
 #include "listing.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <string.h>
 

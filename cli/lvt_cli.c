@@ -209,7 +209,7 @@ int bench_lvt(int argc, char **argv)
 		for (int l = 0; l < NLINES && rc == EXIT_OK; l++)
 			for (int s = 0; s < NSIZES && rc == EXIT_OK; s++) {
 				FILE *gz = NULL;
-				struct cc_outfile *gzo = NULL;
+				struct citcat_outfile *gzo = NULL;
 				if (l == 0 && s == 0 && !(gz = cli_scratch_open(gztmp, &gzo)))
 					rc = EXIT_USAGE;
 				struct citcat_capture_result res;

@@ -6,8 +6,7 @@
  * command's files are declared in tests/conformance/commands.txt, which
  * the conformance test checks against this table (tests/conformance.sh). */
 #include "cli.h"
-#include "guard.h"
-#include "input.h"
+#include <citcat/io.h>
 
 #include <string.h>
 
@@ -73,9 +72,9 @@ static int run_command(const struct command *c, int argc, char **argv)
 			cli_quiet = 1;
 	if (!listed(c->name, own_quiet, sizeof own_quiet / sizeof *own_quiet))
 		argc = take_quiet(argc, argv);
-	cc_input_stdin_mode(listed(c->name, stream_stdin, sizeof stream_stdin / sizeof *stream_stdin) ? CC_STDIN_STREAM
-												: CC_STDIN_SPOOL);
-	cc_guard_enable(1);
+	citcat_input_stdin_mode(listed(c->name, stream_stdin, sizeof stream_stdin / sizeof *stream_stdin) ? CITCAT_STDIN_STREAM
+												: CITCAT_STDIN_SPOOL);
+	citcat_guard_enable(1);
 	int rc = c->run(argc, argv);
 	if (rc == EXIT_OK && cli_interrupted() && !cli_is_help(argc > 1 ? argv[1] : "")) {
 		/* whatever the command did with the signal, it did not finish */

@@ -384,7 +384,7 @@ static int bench_one(const char *path, struct bench_row *row)
 	row->insns = t.insns;
 	char dpath[] = "/tmp/citcat-bench-XXXXXX";
 	int fd = mkstemp(dpath); /* a name of our own, replaced by the outfile */
-	struct cc_outfile *dout = NULL;
+	struct citcat_outfile *dout = NULL;
 	FILE *desc = NULL;
 	if (fd >= 0) {
 		close(fd);

@@ -3,9 +3,9 @@
  * a PC as "0xPC func+0xOFF (file:line)". */
 #include "cli.h"
 #include "cat.h"
-#include "elfid.h"
+#include <citcat/symbols.h>
 #include "input.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <string.h>
 

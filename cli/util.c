@@ -1,8 +1,6 @@
 #include "cli.h"
-#include "escape.h"
-#include "input.h"
-#include "outfile.h"
-#include "stop.h"
+#include <citcat/escape.h>
+#include <citcat/io.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -43,16 +41,16 @@ void cli_note(const char *cmd, const char *fmt, ...)
 
 const char *cli_escape_text(const char *s, char *out, size_t n)
 {
-	cc_escape(CC_ESC_TEXT, s, (size_t)-1, out, n);
+	citcat_escape(CITCAT_ESC_TEXT, s, (size_t)-1, out, n);
 	return out;
 }
 
 /* Escapes S in STYLE onto F (a buffer on the stack, or the heap when S
  * is long). */
-static void put_escaped(FILE *f, enum cc_esc style, const char *s)
+static void put_escaped(FILE *f, enum citcat_esc style, const char *s)
 {
 	char small[512];
-	size_t need = cc_escape(style, s, (size_t)-1, small, sizeof small);
+	size_t need = citcat_escape(style, s, (size_t)-1, small, sizeof small);
 	if (need < sizeof small) {
 		fputs(small, f);
 		return;
@@ -60,13 +58,13 @@ static void put_escaped(FILE *f, enum cc_esc style, const char *s)
 	char *big = malloc(need + 1);
 	if (!big)
 		return;
-	cc_escape(style, s, (size_t)-1, big, need + 1);
+	citcat_escape(style, s, (size_t)-1, big, need + 1);
 	fputs(big, f);
 	free(big);
 }
 
-void cli_put_json(FILE *f, const char *s) { put_escaped(f, CC_ESC_JSON, s); }
-void cli_put_csv(FILE *f, const char *s) { put_escaped(f, CC_ESC_CSV, s); }
+void cli_put_json(FILE *f, const char *s) { put_escaped(f, CITCAT_ESC_JSON, s); }
+void cli_put_csv(FILE *f, const char *s) { put_escaped(f, CITCAT_ESC_CSV, s); }
 
 int cli_fail(const char *fmt, ...)
 {
@@ -249,109 +247,60 @@ long cli_read_head(const char *path, uint8_t *buf, size_t n)
 	/* through the input layer, raw (no unwrapping): standard input's
 	 * first bytes are read again by the reader that follows
 	 * (common/input.h), a special file is opened only as the rules say */
-	struct cc_input *in;
+	struct citcat_input *in;
 	struct citcat_errinfo err;
-	if (cc_input_open_flags(&in, path, CC_IN_RAW, &err))
+	if (citcat_input_open(&in, path, CITCAT_IN_RAW, &err))
 		return -1;
-	long k = cc_input_read(in, buf, n);
-	cc_input_close(in);
+	long k = citcat_input_read(in, buf, n);
+	citcat_input_close(in);
 	return k;
 }
 
-FILE *cli_scratch_open(const char *path, struct cc_outfile **o)
+FILE *cli_scratch_open(const char *path, struct citcat_outfile **o)
 {
 	struct citcat_errinfo err;
 	*o = NULL;
-	if (cc_outfile_open(o, path, CC_OUT_PLAIN | CC_OUT_NOSYNC, &err)) {
+	if (citcat_outfile_open(o, path, CITCAT_OUT_PLAIN | CITCAT_OUT_NOSYNC, &err)) {
 		cli_errinfo(path, &err);
 		return NULL;
 	}
-	FILE *f = cc_outfile_stream(*o);
+	FILE *f = citcat_outfile_stream(*o);
 	if (!f) {
-		cc_outfile_abort(*o);
+		citcat_outfile_abort(*o);
 		*o = NULL;
 	}
 	return f;
 }
 
-int cli_scratch_close(FILE *f, struct cc_outfile *o)
+int cli_scratch_close(FILE *f, struct citcat_outfile *o)
 {
 	if (!f)
 		return 0;
 	int bad = fclose(f) != 0;
 	struct citcat_errinfo err;
 	if (bad) {
-		cc_outfile_abort(o);
+		citcat_outfile_abort(o);
 		return -1;
 	}
-	return cc_outfile_commit(o, &err) ? -1 : 0;
+	return citcat_outfile_commit(o, &err) ? -1 : 0;
 }
 
 long long cli_file_bytes(const char *path)
 {
 	if (strcmp(path, "-") == 0)
-		return (long long)cc_input_stdin_bytes();
+		return (long long)citcat_input_stdin_bytes();
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
 
-/* What PATH would read or overwrite: "-" by descriptor FD.  0 when it
- * exists. */
-static int identify(const char *path, int fd, struct stat *st)
-{
-	return strcmp(path, "-") == 0 ? fstat(fd, st) : stat(path, st);
-}
-
-/* The absolute name an output that does not exist yet would get (its
- * directory resolved), or NULL; free() it. */
-static char *future_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-	char *real = dir ? realpath(dir, NULL) : NULL, *name = NULL;
-	if (real && asprintf(&name, "%s/%s", real, slash ? slash + 1 : path) < 0)
-		name = NULL;
-	free(dir);
-	free(real);
-	return name;
-}
-
 int cli_check_distinct(const char *const *in, size_t nin, const char *const *out, size_t nout)
 {
-	for (size_t i = 0; i < nout; i++) {
-		struct stat so;
-		if (!out[i])
-			continue;
-		if (identify(out[i], 1, &so) != 0) {
-			/* a new name: only another output can be the same one */
-			char *a = future_name(out[i]);
-			for (size_t j = 0; a && j < i; j++) {
-				char *b = out[j] ? future_name(out[j]) : NULL;
-				int same = b && strcmp(a, b) == 0;
-				free(b);
-				if (same) {
-					free(a);
-					return cli_fail("%s and %s are the same file; give each output its own", out[j], out[i]);
-				}
-			}
-			free(a);
-			continue;
-		}
-		if (S_ISCHR(so.st_mode))
-			continue; /* a device that stores nothing, such as /dev/null */
-		for (size_t j = 0; j < nin + i; j++) {
-			const char *other = j < nin ? in[j] : out[j - nin];
-			struct stat s2;
-			if (!other || identify(other, j < nin ? 0 : 1, &s2) != 0)
-				continue;
-			if (so.st_dev == s2.st_dev && so.st_ino == s2.st_ino) {
-				if (j < nin)
-					return cli_fail("%s: refusing to write over the input %s (the same file)", out[i], other);
-				return cli_fail("%s and %s are the same file; give each output its own", other, out[i]);
-			}
-		}
+	size_t i, j;
+	switch (citcat_guard_check(in, nin, out, nout, &i, &j)) {
+	case 1: return cli_fail("%s: refusing to write over the input %s (the same file)", out[i], in[j]);
+	case 2: return cli_fail("%s and %s are the same file; give each output its own", out[j], out[i]);
+	default: return 0;
 	}
-	return 0;
 }
 
 /* The errno of the first failed write to standard output (0: none):
@@ -365,7 +314,7 @@ static ssize_t stdout_write(void *c, const char *buf, size_t n)
 	size_t done = 0;
 	while (done < n) {
 		ssize_t k = write(1, buf + done, n - done);
-		if (k < 0 && errno == EINTR && !cc_stop_requested())
+		if (k < 0 && errno == EINTR && !citcat_stop_requested())
 			continue;
 		if (k <= 0) {
 			if (!stdout_errno)
@@ -404,7 +353,7 @@ int cli_close_stdout(int status)
 	if (!bad)
 		return status;
 	fprintf(stderr, "citcat: writing standard output failed: %s\n",
-		e == EINTR && cc_stop_requested() ? "interrupted" : e ? strerror(e) : "write error");
+		e == EINTR && citcat_stop_requested() ? "interrupted" : e ? strerror(e) : "write error");
 	return status ? status : EXIT_USAGE;
 }
 
@@ -421,14 +370,14 @@ int cli_has_suffix(const char *s, const char *suf)
  * renamed into place. */
 static void on_signal(int sig)
 {
-	if (cc_stop_requested()) {
+	if (citcat_stop_requested()) {
 		static const char msg[] = "\ncitcat: interrupted again: aborted, temporary outputs removed\n";
-		cc_outfile_remove_temps();
+		citcat_outfile_remove_temps();
 		ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
 		(void)n;
 		_exit(130);
 	}
-	cc_stop_request(sig);
+	citcat_stop_request(sig);
 }
 
 void cli_catch_signals(void)
@@ -441,7 +390,7 @@ void cli_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-int cli_interrupted(void) { return cc_stop_requested() != 0; }
+int cli_interrupted(void) { return citcat_stop_requested() != 0; }
 
 double cli_now(void)
 {

@@ -1,5 +1,5 @@
 /* The GNU build id of an ELF file: see elfid.h. */
-#include "elfid.h"
+#include <citcat/symbols.h>
 #include "input.h"
 
 #include <elf.h>

@@ -6,7 +6,11 @@
 
 int citcat_errinfo_set(struct citcat_errinfo *e, int code, uint64_t offset, const char *fmt, ...)
 {
-	if (e) {
+	if (e && !fmt) {
+		e->code = code;
+		e->offset = offset;
+		e->msg[0] = 0;
+	} else if (e) {
 		va_list ap;
 		va_start(ap, fmt);
 		e->code = code;

@@ -191,3 +191,51 @@ void cc_guard_reset(void)
 	}
 	pthread_mutex_unlock(&mu);
 }
+
+/* What PATH would read or overwrite: "-" by descriptor FD.  0 when it
+ * exists. */
+static int identify(const char *path, int fd, struct stat *st)
+{
+	return strcmp(path, "-") == 0 ? fstat(fd, st) : stat(path, st);
+}
+
+int cc_guard_check(const char *const *in, size_t nin, const char *const *out, size_t nout, size_t *which,
+		   size_t *other)
+{
+	for (size_t i = 0; i < nout; i++) {
+		struct stat so;
+		if (!out[i])
+			continue;
+		if (identify(out[i], 1, &so) != 0) {
+			/* a new name: only another output can be the same one */
+			char *a = abs_name(out[i]);
+			for (size_t j = 0; a && j < i; j++) {
+				char *b = out[j] ? abs_name(out[j]) : NULL;
+				int same = b && strcmp(a, b) == 0;
+				free(b);
+				if (same) {
+					free(a);
+					*which = i;
+					*other = j;
+					return 2;
+				}
+			}
+			free(a);
+			continue;
+		}
+		if (S_ISCHR(so.st_mode))
+			continue; /* a device that stores nothing, such as /dev/null */
+		for (size_t j = 0; j < nin + i; j++) {
+			const char *o = j < nin ? in[j] : out[j - nin];
+			struct stat s2;
+			if (!o || identify(o, j < nin ? 0 : 1, &s2) != 0)
+				continue;
+			if (so.st_dev == s2.st_dev && so.st_ino == s2.st_ino) {
+				*which = i;
+				*other = j < nin ? j : j - nin;
+				return j < nin ? 1 : 2;
+			}
+		}
+	}
+	return 0;
+}

@@ -40,6 +40,14 @@ void cc_guard_output_done(void *token);
  * nothing the user had is lost (a benchmark's scratch file, replay --jobs'
  * segments). */
 void cc_guard_own(const char *path);
+/* Before a command opens anything: whether one of the NOUT outputs OUT
+ * (NULL entries skipped; "-" is standard output) is one of the NIN inputs
+ * IN ("-": standard input) or an earlier output, by (st_dev, st_ino) for
+ * files that exist and by absolute name for new ones; character devices
+ * never clash.  0: all distinct; 1: OUT[*WHICH] is IN[*OTHER]; 2:
+ * OUT[*WHICH] is OUT[*OTHER]. */
+int cc_guard_check(const char *const *in, size_t nin, const char *const *out, size_t nout, size_t *which,
+		   size_t *other);
 /* Forgets every input and output (for tests). */
 void cc_guard_reset(void);
 

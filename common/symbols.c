@@ -3,7 +3,7 @@
  * trace carries.  Debug information is taken from the ELF itself only:
  * find_debuginfo declines, so no separate debug file or debuginfod server
  * is ever looked for. */
-#include "symbols.h"
+#include <citcat/symbols.h>
 #include "input.h"
 
 #include <dwarf.h>
@@ -377,6 +377,8 @@ int citcat_symbols_frames(struct citcat_symbols *s, uint64_t addr, struct citcat
 int citcat_symbols_describe(struct citcat_symbols *s, uint64_t addr, char *buf, size_t n)
 {
 	struct citcat_symloc loc;
+	if (!buf && n)
+		return CITCAT_ERR_INVAL;
 	if (n)
 		buf[0] = 0;
 	if (citcat_symbols_lookup(s, addr, &loc) <= 0)

@@ -3,7 +3,7 @@
 #include <citcat/profile.h>
 #include "armdec.h"
 #include "outfile.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <errno.h>
 #include <stdarg.h>

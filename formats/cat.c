@@ -3,7 +3,7 @@
 #include "bytes.h"
 #include "cachecfg.h"
 #include "container.h"
-#include "elfid.h"
+#include <citcat/symbols.h>
 
 #include <limits.h>
 

@@ -8,7 +8,7 @@
 #include "cat.h"
 #include "input.h"
 #include "outfile.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <errno.h>
 #include <stdarg.h>

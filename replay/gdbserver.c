@@ -7,7 +7,7 @@
  * (addresses) or 64 bits (instants) are malformed.  A malformed or unknown
  * packet gets an error or the empty reply, never a crash or a wait. */
 #include "citcat.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <citcat/aes.h>
 #include <citcat/cat.h>

@@ -217,6 +217,56 @@ static void all_null(void)
 	VOID(citcat_target_config_default, (NULL));
 	VALUE(citcat_trace_hash_event, (42, NULL), 42);
 	VOID(citcat_trace_id_make, (NULL, 0, 0, 0, 0, NULL));
+	/* io.h */
+	INVAL(citcat_outfile_open, (NULL, "x", CITCAT_OUT_PLAIN, NULL));
+	INVAL(citcat_outfile_write, (NULL, "x", 1));
+	INVAL(citcat_outfile_sink, (NULL, "x", 1));
+	VALUE(citcat_outfile_bytes, (NULL), 0);
+	INVAL(citcat_outfile_commit, (NULL, NULL));
+	VOID(citcat_outfile_abort, (NULL));
+	INVAL(citcat_outfile_finish, (NULL, 0, NULL, NULL));
+	INVAL(citcat_outfile_errinfo, (NULL, NULL));
+	NUL(citcat_outfile_stream, (NULL));
+	INVAL(citcat_outfile_take, (NULL, NULL, NULL));
+	VOID(citcat_outfile_commit_on_stop, (0));
+	VOID(citcat_outfile_remove_temps, ());
+	INVAL(citcat_input_open, (NULL, "x", 0, NULL));
+	INVAL(citcat_input_open_mem, (NULL, "x", 1, NULL));
+	INVAL(citcat_input_read, (NULL, NULL, 0));
+	INVAL(citcat_input_peek, (NULL, NULL, 0));
+	INVAL(citcat_input_wrap, (NULL));
+	VALUE(citcat_input_offset, (NULL), 0);
+	NUL(citcat_input_error, (NULL));
+	VOID(citcat_input_close, (NULL));
+	VOID(citcat_input_stdin_mode, (CITCAT_STDIN_SPOOL));
+	VALUE(citcat_input_stdin_bytes, (), 0);
+	NUL(citcat_wrap_name, (CITCAT_WRAP_NONE));
+	VALUE(citcat_wrap_by_suffix, (NULL, NULL), CITCAT_WRAP_NONE);
+	VOID(citcat_guard_enable, (0));
+	INVAL(citcat_guard_check, (NULL, 1, NULL, 0, NULL, NULL));
+	VOID(citcat_stop_clear, ());
+	VALUE(citcat_stop_requested, (), 0);
+	VOID(citcat_stop_request, (0));
+	VOID(citcat_stop_clear, ());
+	/* escape.h */
+	VALUE(citcat_escape, (CITCAT_ESC_JSON, NULL, 1, NULL, 0), 0);
+	VALUE(citcat_escape, (99, "x", 1, NULL, 0), 0);
+	/* base.h */
+	VALUE(citcat_errinfo_set, (NULL, CITCAT_ERR_IO, 0, NULL), CITCAT_ERR_IO);
+	/* symbols.h */
+	INVAL(citcat_symbols_open, (NULL, NULL, NULL));
+	INVAL(citcat_symbols_open_flags, (NULL, NULL, 0, NULL));
+	VOID(citcat_symbols_close, (NULL));
+	VALUE(citcat_symbols_has_lines, (NULL), 0);
+	NUL(citcat_symbols_warning, (NULL));
+	INVAL(citcat_symbols_lookup, (NULL, 0, NULL));
+	INVAL(citcat_symbols_function, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_symbols_frames, (NULL, 0, NULL, 0));
+	NUL(citcat_symbols_label, (NULL, 0));
+	VALUE(citcat_symbols_describe, (NULL, 0, NULL, 0), 0);
+	INVAL(citcat_symbols_describe, (NULL, 0, NULL, 8));
+	INVAL(citcat_elf_build_id, (NULL, NULL, 0, NULL, NULL));
+	INVAL(citcat_elf_build_id_flags, (NULL, 0, NULL, 0, NULL, NULL));
 }
 
 /* *h is NULL or holds an error with code RC; the matching close takes it. */

@@ -3,7 +3,7 @@
  * reader of the same symbol table and DWARF), plus the error paths.
  * usage: test_symbols FIRMWARE.elf NM ADDR2LINE SCRATCH_DIR */
 #include "check.h"
-#include "symbols.h"
+#include <citcat/symbols.h>
 
 #include <string.h>
 

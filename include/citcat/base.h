@@ -82,6 +82,15 @@ struct citcat_errinfo {
 	char msg[200];
 };
 
+/* Fills E (when not NULL) with CODE, OFFSET and a printf-formatted
+ * message (a program built on libcitcat reporting its own errors the way
+ * the library does).  Returns CODE. */
+CITCAT_API int citcat_errinfo_set(struct citcat_errinfo *e, int code, uint64_t offset, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,5 +37,8 @@
 #include <citcat/cursor.h>
 #include <citcat/gdbserver.h>
 #include <citcat/profile.h>
+#include <citcat/io.h>
+#include <citcat/escape.h>
+#include <citcat/symbols.h>
 
 #endif

@@ -7,7 +7,7 @@
  *    line is positive with a file name, describe's text is terminated and no
  *    longer than the buffer, and a function found by name has a non-empty
  *    range [start, end). */
-#include "symbols.h"
+#include <citcat/symbols.h>
 #include "tmpdir.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Symbols and source lines of a firmware ELF, for the places a person reads
+/* libcitcat public API: symbols and source lines of a firmware ELF, for the places a person reads
  * an address: the text listing, the divergence report, capture's fault
  * message, the HTML report.  Built on elfutils' libdwfl (symbol table) and
  * libdw (DWARF line tables); nothing is parsed by hand.
@@ -9,13 +9,17 @@
  * small direct-mapped table, since traces visit the same few thousand
  * addresses millions of times.  The library never prints: the caller formats (see
  * citcat_symbols_describe). */
-#ifndef CITCAT_SYMBOLS_H
-#define CITCAT_SYMBOLS_H
+#ifndef CITCAT_PUBLIC_SYMBOLS_H
+#define CITCAT_PUBLIC_SYMBOLS_H
 
-#include "citcat.h"
+#include <citcat/base.h>
 
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct citcat_symbols;
 
@@ -35,27 +39,27 @@ struct citcat_symloc {
  * not an ELF file, CITCAT_ERR_NOMEM; ERR (may be NULL) gets the detail.
  * An ELF without DWARF is accepted: lookups then give symbols only.  On
  * failure *S is NULL. */
-int citcat_symbols_open(struct citcat_symbols **s, const char *path, struct citcat_errinfo *err);
-/* The same with the input layer's FLAGS (common/input.h, e.g.
- * CC_IN_RECORDED for a CAT's firmware). */
-int citcat_symbols_open_flags(struct citcat_symbols **s, const char *path, unsigned flags, struct citcat_errinfo *err);
+CITCAT_API int citcat_symbols_open(struct citcat_symbols **s, const char *path, struct citcat_errinfo *err);
+/* The same with the input layer's FLAGS (citcat/io.h: CITCAT_IN_RECORDED
+ * for a path read from a file, a CAT's firmware). */
+CITCAT_API int citcat_symbols_open_flags(struct citcat_symbols **s, const char *path, unsigned flags, struct citcat_errinfo *err);
 /* Frees S.  Accepts NULL. */
-void citcat_symbols_close(struct citcat_symbols *s);
+CITCAT_API void citcat_symbols_close(struct citcat_symbols *s);
 /* Whether the ELF has DWARF line tables (1) or not (0). */
-int citcat_symbols_has_lines(const struct citcat_symbols *s);
+CITCAT_API int citcat_symbols_has_lines(const struct citcat_symbols *s);
 /* Why lookups will find no function names (a symbol table that does not
  * read, or none), or NULL. */
-const char *citcat_symbols_warning(const struct citcat_symbols *s);
+CITCAT_API const char *citcat_symbols_warning(const struct citcat_symbols *s);
 
 /* Fills LOC for ADDR.  Returns 1 when a function or a source line was
  * found, 0 when neither (LOC is then all NULL / 0), CITCAT_ERR_INVAL for
  * NULL arguments. */
-int citcat_symbols_lookup(struct citcat_symbols *s, uint64_t addr, struct citcat_symloc *loc);
+CITCAT_API int citcat_symbols_lookup(struct citcat_symbols *s, uint64_t addr, struct citcat_symloc *loc);
 
 /* The address range [*START, *END) of the function (sized symbol of type
  * FUNC) named NAME.  Returns 1 when found, 0 when there is no such
  * function, CITCAT_ERR_INVAL for NULL arguments. */
-int citcat_symbols_function(struct citcat_symbols *s, const char *name, uint64_t *start, uint64_t *end);
+CITCAT_API int citcat_symbols_function(struct citcat_symbols *s, const char *name, uint64_t *start, uint64_t *end);
 
 /* One function of the chain an address executes in: the function the
  * address lies in (frame 0), then each function inlined into the one
@@ -72,17 +76,37 @@ struct citcat_symframe {
  * there are (0 when no sized function symbol covers ADDR; at most MAX, the
  * innermost dropped beyond that), or CITCAT_ERR_INVAL for NULL arguments.  Strings
  * belong to the symbolizer.  Not cached: callers keep what they need. */
-int citcat_symbols_frames(struct citcat_symbols *s, uint64_t addr, struct citcat_symframe *frames, int max);
+CITCAT_API int citcat_symbols_frames(struct citcat_symbols *s, uint64_t addr, struct citcat_symframe *frames, int max);
 
 /* The name of the code symbol nearest at or below ADDR, sized or not (a
  * label such as a vector table's; ARM mapping symbols apart), or NULL: a
  * name for code no function symbol covers.  NULL for a NULL S. */
-const char *citcat_symbols_label(struct citcat_symbols *s, uint64_t addr);
+CITCAT_API const char *citcat_symbols_label(struct citcat_symbols *s, uint64_t addr);
 
 /* Writes "func+0xOFF (file.c:LINE)" for ADDR into BUF (N bytes, always
  * terminated): the file without its directories; either part is left out
  * when unknown, and "" is written when both are.  Returns the length
  * snprintf would have written (0 when nothing is known). */
-int citcat_symbols_describe(struct citcat_symbols *s, uint64_t addr, char *buf, size_t n);
+CITCAT_API int citcat_symbols_describe(struct citcat_symbols *s, uint64_t addr, char *buf, size_t n);
+
+/* The GNU build id of an ELF file (the NT_GNU_BUILD_ID note, written by
+ * `ld --build-id`), read with libelf.  The CAT records it beside the ELF's
+ * path so that later commands can find the firmware's symbols and check
+ * that the file is still the one captured (formats/CAT.md).
+ *
+ * Reads PATH's build id into ID (CAP bytes) and *LEN.  Returns 1 when
+ * found, 0 when the ELF has none, CITCAT_ERR_IO (cannot open),
+ * CITCAT_ERR_MAGIC (not an ELF file), CITCAT_ERR_LIMIT (a build id longer
+ * than CAP); ERR (may be NULL) says more. */
+CITCAT_API int citcat_elf_build_id(const char *path, uint8_t *id, size_t cap, size_t *len, struct citcat_errinfo *err);
+/* The same with an input FLAGS (citcat/io.h): CITCAT_IN_RECORDED for a path
+ * read from a file (a CAT's firmware), which is opened only when it names a
+ * regular file. */
+CITCAT_API int citcat_elf_build_id_flags(const char *path, unsigned flags, uint8_t *id, size_t cap, size_t *len,
+					 struct citcat_errinfo *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
