@@ -4,7 +4,7 @@
 #ifndef CITCAT_CLI_H
 #define CITCAT_CLI_H
 
-#include "aes.h"
+#include <citcat/aes.h>
 #include <citcat/base.h>
 #include <stdint.h>
 #include <stdio.h>

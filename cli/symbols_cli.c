@@ -2,7 +2,7 @@
  * to open a firmware ELF's symbolizer with a diagnostic, and one to write
  * a PC as "0xPC func+0xOFF (file:line)". */
 #include "cli.h"
-#include "cat.h"
+#include <citcat/cat.h>
 #include <citcat/symbols.h>
 #include "input.h"
 #include <citcat/symbols.h>

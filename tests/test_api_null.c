@@ -166,6 +166,14 @@ static void all_null(void)
 	/* replay.h */
 	VOID(citcat_replay_config_default, (NULL));
 	INVAL(citcat_replay_run, (NULL, NULL, NULL));
+	VOID(citcat_lvt_replay_config_default, (NULL));
+	INVAL(citcat_lvt_replay_run, (NULL, NULL, NULL));
+
+	/* lvt.h, disasm.h */
+	INVAL(citcat_lvt_info, (NULL, NULL, NULL));
+	INVAL(citcat_disasm_open, (NULL));
+	INVAL(citcat_disasm_insn, (NULL, 0, 0, 4, 0, NULL, 0, NULL, 0));
+	VOID(citcat_disasm_close, (NULL));
 
 	/* cursor.h, gdbserver.h */
 	VOID(citcat_cursor_config_default, (NULL));

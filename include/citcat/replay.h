@@ -206,6 +206,36 @@ struct citcat_replay_result {
 CITCAT_API int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
 				 struct citcat_errinfo *err);
 
+/* The LVT decoder (replay/REPLAY.md, "The LVT decoder"): regenerates the
+ * complete instruction trace of a traced interval from the first-access
+ * load-value trace (formats/LVT.md) and the program binary alone.
+ * citcat_lvt_replay_config_default fills the configuration; the size rules
+ * of base.h apply (SIZE must cover at least IMAGE_PATH). */
+struct citcat_lvt_replay_config {
+	size_t size;            /* sizeof(struct citcat_lvt_replay_config) */
+	const char *lvt_path;   /* required */
+	const char *image_path; /* the firmware ELF, required: code only is taken from it */
+	const char *out_path;   /* regenerated itrace, or NULL */
+	const char *oracle;     /* ground-truth itrace to compare with, or NULL */
+	/* Called about every million instructions; non-zero stops the run. */
+	int (*progress)(void *ctx, uint64_t insns, uint64_t total);
+	void *progress_ctx;
+};
+
+/* Fills C with the defaults (no output, no oracle, no progress).  Accepts
+ * NULL (no effect). */
+CITCAT_API void citcat_lvt_replay_config_default(struct citcat_lvt_replay_config *c);
+
+/* Runs the decoder.  Returns 0 when the interval was regenerated and every
+ * check held (RES->insns instructions; RES->oracle_records compared);
+ * CITCAT_ERR_DIVERGED when a check failed (RES->div says where: the
+ * instruction index, branch count and PC; no output file is left);
+ * CITCAT_ERR_INVAL for a NULL CFG or RES or a missing LVT or ELF path;
+ * another error for unusable input (ERR, may be NULL, says which file,
+ * RES->err_path names it, and where). */
+CITCAT_API int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct citcat_replay_result *res,
+				     struct citcat_errinfo *err);
+
 #ifdef __cplusplus
 }
 #endif
