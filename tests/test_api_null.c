@@ -168,6 +168,12 @@ static void all_null(void)
 	INVAL(citcat_replay_run, (NULL, NULL, NULL));
 	VOID(citcat_lvt_replay_config_default, (NULL));
 	INVAL(citcat_lvt_replay_run, (NULL, NULL, NULL));
+	INVAL(citcat_cat_replay_open, (NULL, NULL, NULL, NULL));
+	NUL(citcat_cat_replay_ims, (NULL));
+	NUL(citcat_cat_replay_ims_path, (NULL));
+	NUL(citcat_cat_replay_aes_path, (NULL));
+	INVAL(citcat_cat_replay_run, (NULL, NULL, NULL, NULL));
+	VOID(citcat_cat_replay_close, (NULL));
 
 	/* lvt.h, disasm.h */
 	INVAL(citcat_lvt_info, (NULL, NULL, NULL));
@@ -322,6 +328,9 @@ static void open_null_args(void)
 	cc.cat_path = "unused.cat";
 	cc.budget = 1000; /* below the minimum */
 	OPEN_INVAL(cu, citcat_cursor_open(&cu, &cc), citcat_cursor_error, citcat_cursor_close);
+	struct citcat_cat_replay *crh = (struct citcat_cat_replay *)&tc; /* must become NULL */
+	CHECK_EQ(citcat_cat_replay_open(&crh, NULL, NULL, NULL), CITCAT_ERR_INVAL);
+	CHECK(crh == NULL);
 
 	/* a live handle with a NULL required pointer */
 	struct citcat_image *img = NULL;
