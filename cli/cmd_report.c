@@ -11,11 +11,11 @@
  * buckets of equal size before it starts; per-function tables grow with
  * the ELF's functions only. */
 #include "cli.h"
-#include "itrace.h"
-#include "listing.h"
+#include <citcat/itrace.h>
 #include "outfile.h"
 #include <citcat/cat.h>
 #include <citcat/ims.h>
+#include <citcat/listing.h>
 #include <citcat/replay.h>
 #include <citcat/symbols.h>
 

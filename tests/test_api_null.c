@@ -181,6 +181,16 @@ static void all_null(void)
 	INVAL(citcat_disasm_insn, (NULL, 0, 0, 4, 0, NULL, 0, NULL, 0));
 	VOID(citcat_disasm_close, (NULL));
 
+	/* listing.h */
+	INVAL(citcat_listing_writer_open, (NULL, NULL, CITCAT_ISA_ARM_A32, NULL));
+	INVAL(citcat_listing_write, (NULL, NULL));
+	INVAL(citcat_listing_writer_close, (NULL, NULL));
+	VOID(citcat_listing_writer_abort, (NULL));
+	VOID(citcat_listing_set_symbols, (NULL, NULL));
+	VOID(citcat_listing_set_m7_fault, (NULL, NULL));
+	VOID(citcat_listing_set_index, (NULL, 0));
+	NUL(citcat_listing_writer_error, (NULL));
+
 	/* cursor.h, gdbserver.h */
 	VOID(citcat_cursor_config_default, (NULL));
 	INVAL(citcat_cursor_open, (NULL, NULL));

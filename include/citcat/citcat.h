@@ -36,6 +36,7 @@
 #include <citcat/replay.h>
 #include <citcat/lvt.h>
 #include <citcat/disasm.h>
+#include <citcat/listing.h>
 #include <citcat/cursor.h>
 #include <citcat/gdbserver.h>
 #include <citcat/profile.h>
