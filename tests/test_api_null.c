@@ -58,6 +58,7 @@ static void all_null(void)
 	VOID(citcat_addr_reader_close, (NULL));
 
 	/* aes.h */
+	INVAL(citcat_aes_measure, (NULL, NULL, NULL));
 	NAMEQ(citcat_aes_kind_name, (9999));
 	VALUE(citcat_aes_is_counter, (NULL, 0), 0);
 	INVAL(citcat_aes_writer_open, (NULL, NULL, NULL, NULL));
