@@ -12,9 +12,9 @@
  * the ELF's functions only. */
 #include "cli.h"
 #include <citcat/itrace.h>
-#include "outfile.h"
 #include <citcat/cat.h>
 #include <citcat/ims.h>
+#include <citcat/io.h>
 #include <citcat/listing.h>
 #include <citcat/replay.h>
 #include <citcat/symbols.h>
@@ -298,7 +298,7 @@ static long long file_bytes(const char *path)
 /* ---- output ---- */
 
 struct page {
-	struct cc_outfile *out;
+	struct citcat_outfile *out;
 	int failed;
 };
 
@@ -314,7 +314,7 @@ static void put(struct page *p, const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof buf)
 		n = sizeof buf - 1;
-	if (!p->failed && cc_outfile_write(p->out, buf, (size_t)n))
+	if (!p->failed && citcat_outfile_write(p->out, buf, (size_t)n))
 		p->failed = errno ? errno : EIO;
 }
 
@@ -743,27 +743,27 @@ static int emit(const char *path, const char *csv, struct report *r, const char 
 {
 	struct page p = {0}, q = {0};
 	struct citcat_errinfo err;
-	if (cc_outfile_open(&p.out, path, 0, &err))
+	if (citcat_outfile_open(&p.out, path, CITCAT_OUT_PLAIN, &err))
 		return cli_errinfo(path, &err);
-	if (csv && cc_outfile_open(&q.out, csv, 0, &err)) {
-		cc_outfile_abort(p.out);
+	if (csv && citcat_outfile_open(&q.out, csv, CITCAT_OUT_PLAIN, &err)) {
+		citcat_outfile_abort(p.out);
 		return cli_errinfo(csv, &err);
 	}
 	write_page(&p, r, cat, elf, d, nd, tail_text);
 	if (csv)
 		write_csv(&q, r);
 	if (p.failed || q.failed) {
-		cc_outfile_abort(p.out);
+		citcat_outfile_abort(p.out);
 		if (csv)
-			cc_outfile_abort(q.out);
+			citcat_outfile_abort(q.out);
 		return cli_fail("%s: writing failed: %s", p.failed ? path : csv, strerror(p.failed ? p.failed : q.failed));
 	}
-	if (cc_outfile_commit(p.out, &err)) {
+	if (citcat_outfile_commit(p.out, &err)) {
 		if (csv)
-			cc_outfile_abort(q.out);
+			citcat_outfile_abort(q.out);
 		return cli_errinfo(path, &err);
 	}
-	if (csv && cc_outfile_commit(q.out, &err))
+	if (csv && citcat_outfile_commit(q.out, &err))
 		return cli_errinfo(csv, &err);
 	return 0;
 }
