@@ -2,9 +2,9 @@
  * the data-trace-filtering paper (first-access hit rate and trace-port
  * bandwidth over D-cache sizes and lines), compression over the raw
  * load-value trace, gzip -1 of it, and LVT encode/decode speed. */
-#include "capture.h"
 #include "cli.h"
 #include "formats_cli.h"
+#include <citcat/capture.h>
 #include <citcat/lvt.h>
 #include <citcat/replay.h>
 
@@ -98,9 +98,8 @@ static int run_one(const char *elf, const struct citcat_capture_config *base, ui
 	struct citcat_capture_config c = *base;
 	c.target.dcache = (struct citcat_cache_config){size, 4, line, CITCAT_REPL_PLRU, 0, 2};
 	c.lvt_path = tmp;
-	struct cc_capture_bench b = {.lvt_raw = gz ? raw_to_pipe : NULL, .lvt_raw_ctx = gz};
 	struct citcat_errinfo err;
-	int rc = cc_capture_run_bench(&c, &b, elf, NULL, NULL, res, &err);
+	int rc = citcat_capture_run_lvt_raw(&c, elf, NULL, NULL, gz ? raw_to_pipe : NULL, gz, res, &err);
 	if (rc)
 		cli_errinfo(elf, &err);
 	return rc;

@@ -176,6 +176,8 @@ static void all_null(void)
 	INVAL(citcat_cat_replay_run, (NULL, NULL, NULL, NULL));
 	VOID(citcat_cat_replay_close, (NULL));
 
+	INVAL(citcat_capture_run_lvt_raw, (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+
 	/* lvt.h, disasm.h */
 	INVAL(citcat_lvt_info, (NULL, NULL, NULL));
 	INVAL(citcat_disasm_open, (NULL));
