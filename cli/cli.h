@@ -169,8 +169,8 @@ int ims_info(const char *path, int json);
 int aes_info(const char *path, int json);
 /* Per AES record kind: records, their encoded bytes, and those bytes through
  * an LZ4 frame of their own: the library's (citcat_aes_measure, citcat/aes.h;
- * shared by info, the report and bench).  These two names stay until every
- * user says citcat_aes_sizes and citcat_aes_measure. */
+ * shared by info, the report and bench).  These two names stay until
+ * bench_extract.c says citcat_aes_sizes and citcat_aes_measure. */
 #define aes_sizes citcat_aes_sizes
 #define aes_measure citcat_aes_measure
 int bench_extract(int argc, char **argv);

@@ -250,9 +250,9 @@ int aes_info(const char *path, int json)
 	struct citcat_errinfo berr = {0};
 	if (strcmp(path, "-") != 0 && citcat_aes_segments(path, &nb, &berr) == 0 && nb > 1)
 		return bundle_info(path, json, 0, nb, version);
-	struct aes_sizes sz;
+	struct citcat_aes_sizes sz;
 	struct citcat_errinfo err = {0};
-	if (aes_measure(path, &sz, &err))
+	if (citcat_aes_measure(path, &sz, &err))
 		return cli_errinfo(path, &err);
 	uint64_t total_raw = 0, total_z = 0;
 	for (int k = 0; k < CITCAT_AES_KINDS; k++) {

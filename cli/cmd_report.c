@@ -963,7 +963,7 @@ int cmd_report(int argc, char **argv)
 	int status = EXIT_USAGE;
 	struct citcat_cat_replay *h = NULL;
 	struct citcat_errinfo err = {0};
-	struct aes_sizes az;
+	struct citcat_aes_sizes az;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "report");
 	double t0 = cli_now();
@@ -975,7 +975,7 @@ int cmd_report(int argc, char **argv)
 	}
 	const struct citcat_ims *ims = citcat_cat_replay_ims(h);
 	const char *ims_path = citcat_cat_replay_ims_path(h), *aes_path = citcat_cat_replay_aes_path(h);
-	if (aes_measure(aes_path, &az, &err)) {
+	if (citcat_aes_measure(aes_path, &az, &err)) {
 		cli_errinfo(aes_path, &err);
 		goto done;
 	}

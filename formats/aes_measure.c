@@ -1,7 +1,7 @@
 /* The figures of an AES file per record kind (citcat_aes_measure,
  * citcat/aes.h): what `citcat info` prints for an AES, and what the report
  * and `bench extract` weigh the schedule by. */
-#include "aes.h"
+#include "aesfile.h"
 #include "citcat.h"
 #include <citcat/io.h>
 
