@@ -9,6 +9,7 @@
 #define CITCAT_LVT_H
 
 #include <citcat/capture.h>
+#include <citcat/lvt.h>
 
 #include "cat.h"
 

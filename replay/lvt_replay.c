@@ -469,6 +469,8 @@ static void m7_store(void *ctx, uint32_t addr)
 
 void citcat_lvt_replay_config_default(struct citcat_lvt_replay_config *c)
 {
+	if (!c)
+		return;
 	memset(c, 0, sizeof *c);
 	c->size = sizeof *c;
 }

@@ -58,6 +58,7 @@ static void all_null(void)
 	VOID(citcat_addr_reader_close, (NULL));
 
 	/* aes.h */
+	INVAL(citcat_aes_measure, (NULL, NULL, NULL));
 	NAMEQ(citcat_aes_kind_name, (9999));
 	VALUE(citcat_aes_is_counter, (NULL, 0), 0);
 	INVAL(citcat_aes_writer_open, (NULL, NULL, NULL, NULL));
@@ -166,6 +167,32 @@ static void all_null(void)
 	/* replay.h */
 	VOID(citcat_replay_config_default, (NULL));
 	INVAL(citcat_replay_run, (NULL, NULL, NULL));
+	VOID(citcat_lvt_replay_config_default, (NULL));
+	INVAL(citcat_lvt_replay_run, (NULL, NULL, NULL));
+	INVAL(citcat_cat_replay_open, (NULL, NULL, NULL, NULL));
+	NUL(citcat_cat_replay_ims, (NULL));
+	NUL(citcat_cat_replay_ims_path, (NULL));
+	NUL(citcat_cat_replay_aes_path, (NULL));
+	INVAL(citcat_cat_replay_run, (NULL, NULL, NULL, NULL));
+	VOID(citcat_cat_replay_close, (NULL));
+
+	INVAL(citcat_capture_run_lvt_raw, (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+
+	/* lvt.h, disasm.h */
+	INVAL(citcat_lvt_info, (NULL, NULL, NULL));
+	INVAL(citcat_disasm_open, (NULL));
+	INVAL(citcat_disasm_insn, (NULL, 0, 0, 4, 0, NULL, 0, NULL, 0));
+	VOID(citcat_disasm_close, (NULL));
+
+	/* listing.h */
+	INVAL(citcat_listing_writer_open, (NULL, NULL, CITCAT_ISA_ARM_A32, NULL));
+	INVAL(citcat_listing_write, (NULL, NULL));
+	INVAL(citcat_listing_writer_close, (NULL, NULL));
+	VOID(citcat_listing_writer_abort, (NULL));
+	VOID(citcat_listing_set_symbols, (NULL, NULL));
+	VOID(citcat_listing_set_m7_fault, (NULL, NULL));
+	VOID(citcat_listing_set_index, (NULL, 0));
+	NUL(citcat_listing_writer_error, (NULL));
 
 	/* cursor.h, gdbserver.h */
 	VOID(citcat_cursor_config_default, (NULL));
@@ -326,6 +353,9 @@ static void open_null_args(void)
 	cc.cat_path = "unused.cat";
 	cc.budget = 1000; /* below the minimum */
 	OPEN_INVAL(cu, citcat_cursor_open(&cu, &cc), citcat_cursor_error, citcat_cursor_close);
+	struct citcat_cat_replay *crh = (struct citcat_cat_replay *)&tc; /* must become NULL */
+	CHECK_EQ(citcat_cat_replay_open(&crh, NULL, NULL, NULL), CITCAT_ERR_INVAL);
+	CHECK(crh == NULL);
 
 	/* a live handle with a NULL required pointer */
 	struct citcat_image *img = NULL;

@@ -146,6 +146,19 @@ CITCAT_API int citcat_capture_run(const struct citcat_capture_config *cfg, const
 				  const char *oracle_path, struct citcat_capture_result *res,
 				  struct citcat_errinfo *err);
 
+/* citcat_capture_run(CFG, ELF, CAT_PATH, ORACLE_PATH) with an LVT
+ * (CFG->lvt_path set), which also hands every load value of the traced
+ * interval, as the trace module sees it before the first-access filter
+ * (the unfiltered load-value trace, in load order, each value's bytes
+ * little-endian), to RAW with RAW_CTX: what the LVT's filtering and
+ * compression are measured against (`citcat bench lvt`).  RAW may be NULL.
+ * Returns what citcat_capture_run returns; CITCAT_ERR_INVAL too for a CFG
+ * without an LVT. */
+CITCAT_API int citcat_capture_run_lvt_raw(const struct citcat_capture_config *cfg, const char *elf,
+					  const char *cat_path, const char *oracle_path,
+					  void (*raw)(void *raw_ctx, const uint8_t *bytes, unsigned n), void *raw_ctx,
+					  struct citcat_capture_result *res, struct citcat_errinfo *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,9 @@
 #include <citcat/sdclsp.h>
 #include <citcat/capture.h>
 #include <citcat/replay.h>
+#include <citcat/lvt.h>
+#include <citcat/disasm.h>
+#include <citcat/listing.h>
 #include <citcat/cursor.h>
 #include <citcat/gdbserver.h>
 #include <citcat/profile.h>
