@@ -1,10 +1,8 @@
 /* citcat capture, info for CATs, and bench capture. */
-#include "capture.h"
-#include "cache.h"
 #include "cli.h"
-#include "elfprofile.h"
 #include "formats_cli.h"
-#include "outfile.h"
+#include <citcat/io.h>
+#include <citcat/capture.h>
 #include <citcat/symbols.h>
 
 #include <stdlib.h>
@@ -103,7 +101,7 @@ static int parse_cache(const char *s, struct citcat_cache_config *c)
 		c->repl = (uint8_t)found;
 	}
 	const char *why;
-	return cache_config_check(c, &why) ? -1 : 0;
+	return citcat_cache_config_check(c, &why) ? -1 : 0;
 }
 
 /* UART output to a stream; the progress line (standard error, a terminal)
@@ -128,7 +126,7 @@ static void uart_to_file(void *ctx, uint8_t b)
 /* --uart-out goes through an outfile like every output: a regular file
  * appears only when the capture succeeds, and nothing that existed before
  * is ever removed.  Write errors are sticky and reported at commit. */
-static void uart_to_outfile(void *ctx, uint8_t b) { cc_outfile_write(ctx, &b, 1); }
+static void uart_to_outfile(void *ctx, uint8_t b) { citcat_outfile_write(ctx, &b, 1); }
 
 /* The message for an abnormal end, in one place so that the fault PC can be
  * named by symbol (function+offset (file:line)) when the ELF has them. */
@@ -176,7 +174,7 @@ static void target_from_elf(struct citcat_capture_config *c, const char *elf)
 {
 	if (c->target.isa & 0x100)
 		c->target.isa &= 0xff;
-	else if (elf && cc_elf_arm_profile(elf) == 'M')
+	else if (elf && citcat_elf_arm_profile(elf) == 'M')
 		c->target.isa = CITCAT_TARGET_CORTEX_M7;
 }
 
@@ -356,10 +354,10 @@ int cmd_capture(int argc, char **argv)
 			   (oracle && strcmp(oracle, "-") == 0)
 		   ? stderr
 		   : stdout;
-	struct cc_outfile *uo = NULL;
+	struct citcat_outfile *uo = NULL;
 	struct citcat_errinfo err;
-	cc_outfile_commit_on_stop(1); /* interrupted, the outputs are valid up to there (exit status 3) */
-	if (uart_out && cc_outfile_open(&uo, uart_out, 0, &err))
+	citcat_outfile_commit_on_stop(1); /* interrupted, the outputs are valid up to there (exit status 3) */
+	if (uart_out && citcat_outfile_open(&uo, uart_out, 0, &err))
 		return cli_errinfo(uart_out, &err);
 	struct cli_progress pr;
 	cli_progress_init(&pr, "capture");
@@ -373,10 +371,10 @@ int cmd_capture(int argc, char **argv)
 	cli_progress_done(&pr);
 	fflush(uf);
 	if (rc) {
-		cc_outfile_abort(uo);
+		citcat_outfile_abort(uo);
 		return cli_errinfo(elf, &err);
 	}
-	if (uo && cc_outfile_commit(uo, &err))
+	if (uo && citcat_outfile_commit(uo, &err))
 		return cli_errinfo(uart_out, &err);
 	if (!res.traced)
 		fprintf(stderr, "citcat capture: warning: the firmware never reached a trace start point "

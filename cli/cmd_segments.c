@@ -3,7 +3,7 @@
  * per segment (extract it, replay it, verify it against its slice of the
  * CAT); merge joins the segments' itraces into the serial one. */
 #include "cli.h"
-#include "outfile.h"
+#include <citcat/io.h>
 #include "input.h"
 #include "itrace_merge.h"
 
@@ -148,29 +148,29 @@ typedef int (*plan_line_fn)(char *line, size_t cap, uint64_t k, const char *qs, 
  * nothing.  An exit status. */
 static int write_plan(const char *out, const char *stem, uint64_t n, plan_line_fn fmt, const struct plan_quoted *q)
 {
-	struct cc_outfile *o;
+	struct citcat_outfile *o;
 	struct citcat_errinfo e = {0};
 	int rc;
-	if ((rc = cc_outfile_open(&o, out, CC_OUT_PLAIN, &e)))
+	if ((rc = citcat_outfile_open(&o, out, CITCAT_OUT_PLAIN, &e)))
 		return cli_errinfo(out, &e);
 	char line[4 * 8500], qs[4200 + 20];
 	for (uint64_t k = 0; k < n && !rc; k++) {
 		char seg[4200];
 		snprintf(seg, sizeof seg, "%s.%06llu", stem, (unsigned long long)k);
 		if (sh_quote(seg, qs, sizeof qs)) {
-			cc_outfile_abort(o);
+			citcat_outfile_abort(o);
 			return cli_usage_error("plan", "a path is too long");
 		}
 		qs[strlen(qs) - 1] = 0; /* 'STEM.K: the suffixes go inside the quotes */
 		int len = fmt(line, sizeof line, k, qs, q);
-		rc = cc_outfile_write(o, line, (size_t)len);
+		rc = citcat_outfile_write(o, line, (size_t)len);
 	}
 	if (rc) {
-		cc_outfile_abort(o);
+		citcat_outfile_abort(o);
 		fprintf(stderr, "citcat: %s: write failed\n", out);
 		return EXIT_USAGE;
 	}
-	if (cc_outfile_commit(o, &e))
+	if (citcat_outfile_commit(o, &e))
 		return cli_errinfo(out, &e);
 	return EXIT_OK;
 }

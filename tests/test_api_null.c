@@ -85,6 +85,7 @@ static void all_null(void)
 
 	/* capture.h */
 	VOID(citcat_capture_config_default, (NULL));
+	INVAL(citcat_elf_arm_profile, (NULL));
 	INVAL(citcat_capture_run, (NULL, NULL, NULL, NULL, NULL, NULL));
 
 	/* cat.h */
@@ -215,6 +216,7 @@ static void all_null(void)
 
 	/* target.h, trace_id.h */
 	VOID(citcat_target_config_default, (NULL));
+	INVAL(citcat_cache_config_check, (NULL, NULL));
 	VALUE(citcat_trace_hash_event, (42, NULL), 42);
 	VOID(citcat_trace_id_make, (NULL, 0, 0, 0, 0, NULL));
 	/* io.h */
