@@ -2,7 +2,7 @@
  * query it.  The fixed text forms (one PC per line; INDEX PC ADDRESS SIZE
  * VALUE per access; one INDEX per line for slices) are for scripts. */
 #include "cli.h"
-#include "wet.h"
+#include <citcat/wet.h>
 #include <citcat/io.h>
 
 #include <errno.h>
