@@ -216,6 +216,10 @@ static void all_null(void)
 
 	/* target.h, trace_id.h */
 	VOID(citcat_target_config_default, (NULL));
+	/* segments (itrace.h, cat.h) */
+	INVAL(citcat_itrace_merge, (NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_file_compare, (NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_cat_segments, (NULL, NULL, NULL, NULL, NULL));
 	/* wet.h */
 	NAMEQ(citcat_wet_stream_name, (99));
 	VOID(citcat_wet_build_config_default, (NULL));

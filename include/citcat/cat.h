@@ -171,6 +171,16 @@ CITCAT_API const struct citcat_errinfo *citcat_cat_reader_error(const struct cit
 /* Frees R.  Accepts NULL. */
 CITCAT_API void citcat_cat_reader_close(struct citcat_cat_reader *r);
 
+/* The number of segments of the CAT at PATH (replay/SEGMENTS.md): the
+ * checkpoints (CKPT events) after its trace start point (SYNC), plus one;
+ * a CAT captured without checkpoints has one.  *N is 0 when the CAT has no
+ * trace start point (nothing can be replayed from it).  STOP (may be NULL)
+ * is polled every 65,536 events; non-zero stops with
+ * CITCAT_ERR_INTERRUPTED.  Returns 0 or an error with ERR (may be NULL)
+ * filled; a NULL PATH or N is CITCAT_ERR_INVAL. */
+CITCAT_API int citcat_cat_segments(const char *path, uint64_t *n, int (*stop)(void *ctx), void *stop_ctx,
+				   struct citcat_errinfo *err);
+
 #ifdef __cplusplus
 }
 #endif
