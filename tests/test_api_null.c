@@ -216,6 +216,9 @@ static void all_null(void)
 
 	/* target.h, trace_id.h */
 	VOID(citcat_target_config_default, (NULL));
+	/* info figures (itrace.h, cat.h) */
+	INVAL(citcat_itrace_reader_info, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_cat_reader_info, (NULL, NULL, NULL, NULL));
 	/* segments (itrace.h, cat.h) */
 	INVAL(citcat_itrace_merge, (NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL));
 	INVAL(citcat_file_compare, (NULL, NULL, NULL, NULL, NULL));

@@ -139,6 +139,40 @@ CITCAT_API void citcat_itrace_reader_close(struct citcat_itrace_reader *r);
  * when either is NULL). */
 CITCAT_API int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citcat_itrace_rec *b);
 
+/* ---- What `citcat info` says about an itrace ---- */
+
+/* The figures of an itrace (citcat_itrace_reader_info).  Size-versioned:
+ * set SIZE to sizeof(struct citcat_itrace_info) before the call; members
+ * are only ever appended. */
+struct citcat_itrace_info {
+	size_t size;
+	unsigned version;    /* the file's format version (ITRACE.md) */
+	enum citcat_isa isa;
+	uint64_t insns;      /* instruction records */
+	uint64_t sequential; /* of which at the PC 4 bytes after the one before */
+	uint64_t irqs;       /* interrupt entries */
+	uint64_t reads, writes; /* data accesses of the instructions */
+	uint64_t uncached;   /* of those, to the device window */
+	uint64_t dma, dma_bytes; /* DMA transfer records and the bytes they move */
+	int stopped;         /* 1: the run ended abnormally (a CITCAT_REC_STOP) */
+	unsigned stop_reason; /* then: enum citcat_stop_reason (cat.h) */
+	uint64_t stop_pc;
+	uint32_t fault_kind, fault_addr; /* for CITCAT_STOP_FAULT: enum citcat_fault_kind, address */
+	int has_m7_fault;    /* 1: the stop carries the Cortex-M7's fault status */
+	struct citcat_m7_fault m7_fault;
+};
+
+/* Reads the rest of the itrace R (normally all of it, right after the open;
+ * DMA records are turned on) and fills INFO with its figures.  PROGRESS
+ * (may be NULL) is called after every 16,384th instruction with the count
+ * so far and 0; non-zero from it stops with CITCAT_ERR_INTERRUPTED.
+ * Returns 0, CITCAT_ERR_INVAL (NULL R or INFO, or INFO->size smaller than
+ * the first version of the struct) or the reader's error
+ * (citcat_itrace_reader_error says where).  The file's size is the
+ * caller's to find (the name it opened; standard input's bytes). */
+CITCAT_API int citcat_itrace_reader_info(struct citcat_itrace_reader *r, struct citcat_itrace_info *info,
+					 int (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx);
+
 /* ---- Segments of a checkpointed run (replay/SEGMENTS.md) ----
  * A CAT captured with checkpoints is replayed segment by segment
  * (citcat_cat_segments counts them; citcat_replay_config.segment picks
