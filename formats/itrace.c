@@ -16,7 +16,7 @@
 #define REC_MAX (1 + CC_UVAR_MAX + 1 + 4 + CC_UVAR_MAX + CITCAT_ITRACE_MAX_ACC * (1 + CC_UVAR_MAX + 8))
 #define CHUNK (1u << 20)
 /* STOP records (ITRACE.md): the abnormal stop reasons and fault kinds of
- * capture/cat.h (enum citcat_stop_reason, enum citcat_fault_kind) */
+ * formats/cat.h (enum citcat_stop_reason, enum citcat_fault_kind) */
 #define STOP_FIRST 3
 #define STOP_FAULT 3
 #define STOP_LAST 5

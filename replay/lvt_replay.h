@@ -2,7 +2,7 @@
  * filtering paper): regenerates the complete instruction trace of a traced
  * interval from the first-access load-value trace and the program binary
  * alone, with a Unicorn ISS and a software D-cache carrying the same
- * first-access flags as the trace module's (capture/fa.h).  See
+ * first-access flags as the trace module's (machine/fa.h).  See
  * replay/REPLAY.md, "The LVT decoder". */
 #ifndef CITCAT_LVT_REPLAY_H
 #define CITCAT_LVT_REPLAY_H

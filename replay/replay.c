@@ -3,7 +3,7 @@
  * boundary consult the AES for an interrupt or DMA transfer due exactly
  * there (branch count and PC both equal); uncached reads take the next
  * value of the device input queue (or counter history), uncached writes are
- * checked against the output log.  The memory system (capture/bus.c) is
+ * checked against the output log.  The memory system (machine/bus.c) is
  * driven call for call as in the capture model, so the bus trace it reports
  * can be compared with the recorded CAT; when nothing reads that bus trace
  * (no CAT, no bus callback) it is not driven at all (BUS_OFF, REPLAY.md

@@ -214,6 +214,18 @@ static void all_null(void)
 	VALUE(citcat_sdclsp_is_magic, (NULL, 8), 0);
 	VALUE(citcat_sdclsp_probe, (NULL), 0);
 
+	/* bench.h */
+	INVAL(citcat_bench_unicorn_version, (NULL, 0));
+	INVAL(citcat_bench_capture, (NULL, 0, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_bench_replay, (NULL, 0, NULL, NULL));
+	INVAL(citcat_bench_bare_run, (0, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_bench_prepare, (NULL, NULL, NULL, NULL, NULL));
+	VOID(citcat_bench_prep_remove, (NULL));
+	VALUE(citcat_bench_driver_insns, (NULL, 0), 0);
+	INVAL(citcat_bench_extract, (NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_bench_daf, (NULL, NULL, NULL, 0, NULL, NULL));
+	INVAL(citcat_bench_port_sizes, (NULL, NULL, NULL, NULL, NULL, NULL));
+
 	/* target.h, trace_id.h */
 	VOID(citcat_target_config_default, (NULL));
 	/* info figures (itrace.h, cat.h) */

@@ -40,7 +40,7 @@ struct citcat_capture_config {
 	 * loading: CITCAT_ERR_INTERRUPTED, no output files). */
 	int (*progress)(void *ctx, uint64_t insns);
 	void *progress_ctx;
-	/* First-access load-value trace (capture/LVT.md): written to LVT_PATH
+	/* First-access load-value trace (formats/LVT.md): written to LVT_PATH
 	 * when set, with FA flags of 1 << LVT_GRAN_SHIFT bytes (0 byte, 2 word). */
 	const char *lvt_path;
 	unsigned lvt_gran_shift;
@@ -88,7 +88,7 @@ CITCAT_API void citcat_capture_config_default(struct citcat_capture_config *c);
  * 'M' when no --target is given (TARGET-M7.md). */
 CITCAT_API int citcat_elf_arm_profile(const char *path);
 
-/* Totals of the first-access load-value trace module (capture/LVT.md). */
+/* Totals of the first-access load-value trace module (formats/LVT.md). */
 struct citcat_lvt_stats {
 	uint64_t insns;       /* instructions retired in the traced interval */
 	uint64_t bcount;      /* branch counter at the end */

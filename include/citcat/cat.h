@@ -1,6 +1,6 @@
 /* libcitcat public API: the cache-filtered address trace (CAT), what the
  * trace module records on the bus below the caches.  Byte layout:
- * capture/CAT.md in the sources (installed with the format specs). */
+ * formats/CAT.md in the sources (installed with the format specs). */
 #ifndef CITCAT_PUBLIC_CAT_H
 #define CITCAT_PUBLIC_CAT_H
 

@@ -42,5 +42,6 @@
 #include <citcat/io.h>
 #include <citcat/escape.h>
 #include <citcat/symbols.h>
+#include <citcat/bench.h>
 
 #endif

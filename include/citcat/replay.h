@@ -90,7 +90,7 @@ struct citcat_replay_config {
 	 * configuration zeroed by hand, or from a caller built before this
 	 * field existed, has 0, _INSN. */
 	unsigned engine;
-	/* The memory-system model (the I/D caches and the bus, capture/bus.c)
+	/* The memory-system model (the I/D caches and the bus, machine/bus.c)
 	 * runs when something reads its output: VERIFY_CAT or BUS set.  Else
 	 * it is skipped, which changes no record, no output byte and no check
 	 * (replay/REPLAY.md, "When the memory-system model runs"), only
