@@ -86,6 +86,7 @@ static void all_null(void)
 
 	/* capture.h */
 	VOID(citcat_capture_config_default, (NULL));
+	INVAL(citcat_elf_arm_profile, (NULL));
 	INVAL(citcat_capture_run, (NULL, NULL, NULL, NULL, NULL, NULL));
 
 	/* cat.h */
@@ -254,6 +255,25 @@ static void all_null(void)
 
 	/* target.h, trace_id.h */
 	VOID(citcat_target_config_default, (NULL));
+	/* info figures (itrace.h, cat.h) */
+	INVAL(citcat_itrace_reader_info, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_cat_reader_info, (NULL, NULL, NULL, NULL));
+	/* segments (itrace.h, cat.h) */
+	INVAL(citcat_itrace_merge, (NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_file_compare, (NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_cat_segments, (NULL, NULL, NULL, NULL, NULL));
+	/* wet.h */
+	NAMEQ(citcat_wet_stream_name, (99));
+	VOID(citcat_wet_build_config_default, (NULL));
+	INVAL(citcat_wet_build, (NULL, NULL, NULL));
+	INVAL(citcat_wet_open, (NULL, NULL));
+	INVAL(citcat_wet_open_mem, (NULL, NULL, 0));
+	VOID(citcat_wet_close, (NULL));
+	NUL(citcat_wet_error, (NULL));
+	VOID(citcat_wet_info, (NULL, NULL));
+	INVAL(citcat_wet_walk, (NULL, NULL));
+	INVAL(citcat_wet_slice, (NULL, 0, 0, NULL, NULL, NULL, NULL));
+	INVAL(citcat_cache_config_check, (NULL, NULL));
 	VALUE(citcat_trace_hash_event, (42, NULL), 42);
 	VOID(citcat_trace_id_make, (NULL, 0, 0, 0, 0, NULL));
 	/* io.h */
@@ -345,6 +365,9 @@ static void open_null_args(void)
 		   citcat_sdclsp_decoder_close);
 	OPEN_INVAL(sd, citcat_sdclsp_decoder_open_mem(&sd, "x", 1, NULL), citcat_sdclsp_decoder_error,
 		   citcat_sdclsp_decoder_close);
+	struct citcat_wet *we;
+	OPEN_INVAL(we, citcat_wet_open(&we, NULL), citcat_wet_error, citcat_wet_close);
+	OPEN_INVAL(we, citcat_wet_open_mem(&we, NULL, 16), citcat_wet_error, citcat_wet_close);
 	struct citcat_cursor *cu;
 	OPEN_INVAL(cu, citcat_cursor_open(&cu, NULL), citcat_cursor_error, citcat_cursor_close);
 	struct citcat_cursor_config cc;

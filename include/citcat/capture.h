@@ -79,6 +79,15 @@ enum { CITCAT_CAPTURE_ENGINE_INSN = 0, CITCAT_CAPTURE_ENGINE_BLOCK = 1, CITCAT_C
  * callbacks) and sets C->size.  No effect when C is NULL. */
 CITCAT_API void citcat_capture_config_default(struct citcat_capture_config *c);
 
+/* The ARM architecture profile the ELF at PATH was built for, from its
+ * build attributes (Tag_CPU_arch_profile of .ARM.attributes): 'A', 'R',
+ * 'M' or 'S'; 0 when it has no ARM build attributes or none naming the
+ * profile (also for a file that is no ELF: the capture's loader reports
+ * that better); a negative code when the file cannot be opened or PATH is
+ * NULL (CITCAT_ERR_INVAL).  `citcat capture` picks the Cortex-M7 target for
+ * 'M' when no --target is given (TARGET-M7.md). */
+CITCAT_API int citcat_elf_arm_profile(const char *path);
+
 /* Totals of the first-access load-value trace module (formats/LVT.md). */
 struct citcat_lvt_stats {
 	uint64_t insns;       /* instructions retired in the traced interval */
