@@ -217,7 +217,7 @@ static void shadow_code(uc_engine *uc, uint64_t address, uint32_t size, void *ct
 
 /* The next IRQ or DMA record of the AES, counting the device reads passed
  * on the way.  Returns 1, or 0 at the end. */
-static int next_event(struct citcat_aes_reader *ev, struct citcat_aes_rec *ar, struct cc_bare_result *r)
+static int next_event(struct citcat_aes_reader *ev, struct citcat_aes_rec *ar, struct citcat_bench_bare *r)
 {
 	while (citcat_aes_next(ev, ar) == 1) {
 		if (ar->kind == CITCAT_AES_INPUT || ar->kind == CITCAT_AES_COUNTER) {
@@ -355,28 +355,28 @@ static int eng_event(struct bare *b, struct eng *e, const struct citcat_aes_rec 
 	return 0;
 }
 
-static int bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+static int bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct citcat_bench_bare *r,
 		    struct citcat_errinfo *err, int hooks);
 
-int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct citcat_bench_bare *r,
 		struct citcat_errinfo *err)
 {
 	return bare_run(ims_path, aes_path, itrace_path, r, err, 0);
 }
 
-int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *itrace_path, struct citcat_bench_bare *r,
 		       struct citcat_errinfo *err)
 {
 	return bare_run(ims_path, aes_path, itrace_path, r, err, 1);
 }
 
 int cc_bare_run_floor(const char *ims_path, const char *aes_path, const char *itrace_path, int block,
-		      struct cc_bare_result *r, struct citcat_errinfo *err)
+		      struct citcat_bench_bare *r, struct citcat_errinfo *err)
 {
 	return bare_run(ims_path, aes_path, itrace_path, r, err, block ? 3 : 4);
 }
 
-static void path_bad(struct cc_bare_result *r, uint32_t pc, uint32_t want)
+static void path_bad(struct citcat_bench_bare *r, uint32_t pc, uint32_t want)
 {
 	if (r->path_ok) {
 		r->path_ok = 0;
@@ -385,7 +385,7 @@ static void path_bad(struct cc_bare_result *r, uint32_t pc, uint32_t want)
 	}
 }
 
-static int bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+static int bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct citcat_bench_bare *r,
 		    struct citcat_errinfo *err, int hooks)
 {
 	memset(r, 0, sizeof *r);

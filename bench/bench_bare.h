@@ -48,29 +48,18 @@
 
 #include "citcat.h"
 
+#include <citcat/bench.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
-struct cc_bare_result {
-	uint64_t insns;      /* instructions executed (= the itrace's) */
-	uint64_t segments;   /* uc_emu_start calls */
-	uint64_t irqs, dma;  /* applied between segments */
-	uint64_t sync_entries; /* M7: entries the core took itself in the run (svc) */
-	uint64_t it_failed;  /* condition-failed IT-block instructions: in INSNS, not counted by Unicorn */
-	uint64_t wfis;       /* distinct WFI addresses made NOPs */
-	uint64_t dev_reads;  /* device reads served from the AES */
-	uint64_t dev_reads_recorded; /* INPUT + COUNTER records in the AES */
-	int path_ok;         /* every event PC matched and every device read was used */
-	uint32_t first_bad_pc, want_pc; /* the first mismatch when !path_ok */
-	double run_s;        /* time inside uc_emu_start only */
-	double setup_s;      /* IMS load, RAM, engine */
-	double outside_s;    /* reading the schedule, IRQ entries, DMA copies */
-};
+/* Results go in the public struct citcat_bench_bare (<citcat/bench.h>); its
+ * SIZE member is the caller's to set. */
 
 /* Runs the baseline for the run whose IMS, AES and replayed itrace (with
  * DMA records, as citcat replay writes it) are given.  Returns 0 with *R
  * filled, or a negative CITCAT_ERR_* with ERR set. */
-int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_path, struct citcat_bench_bare *r,
 		struct citcat_errinfo *err);
 
 /* The same run with an empty UC_HOOK_CODE on every instruction and an empty
@@ -78,7 +67,7 @@ int cc_bare_run(const char *ims_path, const char *aes_path, const char *itrace_p
  * install them: what Unicorn's per-instruction and per-access hook dispatch
  * alone costs, so the ceiling of any model built on those hooks (TARGET.md
  * "Where the time goes").  Same results as cc_bare_run. */
-int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *itrace_path, struct cc_bare_result *r,
+int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *itrace_path, struct citcat_bench_bare *r,
 		       struct citcat_errinfo *err);
 
 /* The same run with only an empty memory hook on every RAM access, and,
@@ -89,7 +78,7 @@ int cc_bare_run_hooked(const char *ims_path, const char *aes_path, const char *i
  * Unicorn 2.0.1's hooks (replay/REPLAY.md "The floor of a hooked run").
  * Same results as cc_bare_run. */
 int cc_bare_run_floor(const char *ims_path, const char *aes_path, const char *itrace_path, int block,
-		      struct cc_bare_result *r, struct citcat_errinfo *err);
+		      struct citcat_bench_bare *r, struct citcat_errinfo *err);
 
 /* The version of the Unicorn library loaded at run time ("2.0.1"), into
  * BUF of N bytes.  Every ratio of a benchmark is to this engine's bare run,

@@ -136,22 +136,17 @@ int citcat_bench_bare_run(unsigned kind, const char *ims_path, const char *aes_p
 {
 	if (!ims_path || !aes_path || !itrace_path || !out || kind > CITCAT_BENCH_BARE_FLOOR_MEM || out->size < sizeof *out)
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "a NULL argument, an unknown kind or a too small size");
-	struct cc_bare_result r;
-	memset(&r, 0, sizeof r);
+	struct citcat_bench_bare o;
+	memset(&o, 0, sizeof o);
 	int rc;
 	switch (kind) {
-	case CITCAT_BENCH_BARE: rc = cc_bare_run(ims_path, aes_path, itrace_path, &r, err); break;
-	case CITCAT_BENCH_BARE_HOOKS: rc = cc_bare_run_hooked(ims_path, aes_path, itrace_path, &r, err); break;
+	case CITCAT_BENCH_BARE: rc = cc_bare_run(ims_path, aes_path, itrace_path, &o, err); break;
+	case CITCAT_BENCH_BARE_HOOKS: rc = cc_bare_run_hooked(ims_path, aes_path, itrace_path, &o, err); break;
 	default:
-		rc = cc_bare_run_floor(ims_path, aes_path, itrace_path, kind == CITCAT_BENCH_BARE_FLOOR_BLOCK, &r, err);
+		rc = cc_bare_run_floor(ims_path, aes_path, itrace_path, kind == CITCAT_BENCH_BARE_FLOOR_BLOCK, &o, err);
 		break;
 	}
-	struct citcat_bench_bare o = {
-		.size = sizeof o, .insns = r.insns, .segments = r.segments, .irqs = r.irqs, .dma = r.dma,
-		.sync_entries = r.sync_entries, .it_failed = r.it_failed, .wfis = r.wfis, .dev_reads = r.dev_reads,
-		.dev_reads_recorded = r.dev_reads_recorded, .path_ok = r.path_ok, .first_bad_pc = r.first_bad_pc,
-		.want_pc = r.want_pc, .run_s = r.run_s, .setup_s = r.setup_s, .outside_s = r.outside_s,
-	};
+	o.size = sizeof o; /* the runs zero O */
 	if (bench_out_fill(out, &o, sizeof o))
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "a too small result size");
 	return rc;
