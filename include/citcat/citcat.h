@@ -40,5 +40,6 @@
 #include <citcat/io.h>
 #include <citcat/escape.h>
 #include <citcat/symbols.h>
+#include <citcat/convert.h>
 
 #endif
