@@ -129,7 +129,7 @@ struct convert_opts {
 	const char *daf;   /* --daf: data-address filtering trace to replay over the flow IN */
 	int uncached;      /* --uncached: itrace -> address trace keeps device accesses */
 	int scratch;       /* OUT is another command's temporary file (report): no warning naming it */
-	/* --to text only (convert_text.c): symbols and which part to list */
+	/* --to text only: symbols and which part to list */
 	const char *elf;            /* --elf FW.elf: function+offset and file:line lines */
 	const char *function;       /* --function NAME: only instructions inside it (needs --elf) */
 	uint64_t from_insn, count;  /* --from-insn N, --count K (0: to the end) */
