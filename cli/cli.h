@@ -130,7 +130,7 @@ struct convert_opts {
 	const char *daf;   /* --daf: data-address filtering trace to replay over the flow IN */
 	int uncached;      /* --uncached: itrace -> address trace keeps device accesses */
 	int scratch;       /* OUT is another command's temporary file (report): no warning naming it */
-	/* --to text only (convert_text.c): symbols and which part to list */
+	/* --to text only: symbols and which part to list */
 	const char *elf;            /* --elf FW.elf: function+offset and file:line lines */
 	const char *function;       /* --function NAME: only instructions inside it (needs --elf) */
 	uint64_t from_insn, count;  /* --from-insn N, --count K (0: to the end) */
@@ -139,26 +139,20 @@ struct convert_opts {
 };
 
 /* ---- address-trace formats: din, xdin, pdats, pdats2 (addr_cli.c) ---- */
-/* Converts IN (format FROM: itrace, din, xdin, pdats, pdats2) to OUT (format TO). */
+/* Converts IN (format FROM: itrace, din, xdin, pdats, pdats2) to OUT (format
+ * TO) with citcat_convert, errors printed (cmd_convert.c). */
 int addr_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
-/* itrace -> ChampSim input_instr records (convert_champsim.c). */
-int champsim_convert(const char *in, const char *from, const char *out, const struct convert_opts *o);
 int addr_info(const char *path, const char *fmt, int json);
 int addr_bench(int argc, char **argv);
 
 /* ---- program-flow streams: SDC/LSP (sdclsp_cli.c) ---- */
-/* TO or FROM starts with "sdclsp" (TO may carry ":b|e|r:SETSxWAYS,NP"). */
+/* TO or FROM starts with "sdclsp" (TO may carry ":b|e|r:SETSxWAYS,NP");
+ * citcat_convert, errors printed (cmd_convert.c). */
 int sdclsp_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
 int sdclsp_info(const char *path, int json);
 int sdclsp_bench(int argc, char **argv);
-/* The program image of --image: an IMS (*IMG then belongs to *IMS) or an ELF. */
-struct citcat_ims;
-struct citcat_image;
-int sdclsp_load_image(const char *path, struct citcat_image **img, struct citcat_ims *ims);
 
-/* ---- data-address filtering (daf_cli.c, bench_daf.c) ---- */
-/* IN is the program flow (itrace, or SDC-LSP with o->image); o->daf the DAF trace. */
-int daf_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
+/* ---- data-address filtering (bench_daf.c) ---- */
 int daf_bench(int argc, char **argv);
 int bench_trace_port(int argc, char **argv);
 
@@ -189,8 +183,6 @@ int replay_jobs_files(const char *cat, const char *ims, const char *aes, unsigne
 int bench_all(int argc, char **argv, int all); /* bench all / capture (bench_run.c) */
 int bench_corpus(int argc, char **argv); /* bench corpus (bench_corpus.c) */
 /* ---- replay (issue 4) ---- */
-/* convert --to text: IN (format FROM, which must be itrace) as a listing. */
-int text_convert(const char *in, const char *from, const char *out, const struct convert_opts *o);
 int bench_replay(int argc, char **argv);
 /* ---- first-access load-value trace (lvt_cli.c) ---- */
 int lvt_info(const char *path, int json);

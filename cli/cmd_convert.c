@@ -1,7 +1,10 @@
-/* citcat convert: picks the source and target formats (formats/registry.h)
- * and hands the work to the module that owns them (cli/formats_cli.c). */
-#include "formats_cli.h"
-#include "input.h"
+/* citcat convert: parses the options, calls citcat_convert
+ * (<citcat/convert.h>: the format registry picks the converter) and prints
+ * its errors and warnings. */
+#include "cli.h"
+#include <citcat/convert.h>
+#include <citcat/escape.h>
+#include <citcat/io.h>
 
 #include <string.h>
 
@@ -41,6 +44,81 @@ static const char convert_help[] =
 	"  --count K        list at most K instructions\n"
 	"  --function NAME  only instructions inside function NAME (needs --elf)\n"
 	"  --pc LO:HI       only instructions at LO <= pc < HI (interrupt entries: by return address)\n";
+
+static void on_progress(void *ctx, const char *what, uint64_t done, const char *unit)
+{
+	struct cli_progress *p = ctx;
+	p->what = what;
+	cli_progress_update(p, done, 0, unit);
+}
+
+static void on_warn(void *ctx, const char *file, const char *msg)
+{
+	char p[1024];
+	fprintf(stderr, "citcat: warning: %s: %s\n", cli_escape_text(file, p, sizeof p), msg);
+}
+
+/* citcat_convert with O, its errors printed; WARN: the DMA warning (not for
+ * another command's scratch file).  An exit status. */
+static int run_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o)
+{
+	struct citcat_convert_config c;
+	citcat_convert_config_default(&c);
+	struct cli_progress pr;
+	c.from = from;
+	c.to = to;
+	c.wrap = o->lz4;
+	c.uncached = o->uncached;
+	c.image = o->image;
+	c.daf = o->daf;
+	c.elf = o->elf;
+	c.function = o->function;
+	c.from_insn = o->from_insn;
+	c.count = o->count;
+	c.pc_range = o->pc_range;
+	c.pc_lo = o->pc_lo;
+	c.pc_hi = o->pc_hi;
+	c.progress = on_progress;
+	c.warn = on_warn;
+	c.ctx = &pr;
+	struct citcat_convert_result res = {.size = sizeof res};
+	struct citcat_errinfo err;
+	cli_progress_init(&pr, "convert");
+	int rc = citcat_convert(in, out, &c, &res, &err);
+	cli_progress_done(&pr);
+	if (rc < 0) {
+		switch (res.what) {
+		case CITCAT_CONVERT_FILE:
+			return cli_errinfo(res.file, &err);
+		case CITCAT_CONVERT_REQUEST:
+			return cli_usage_error("convert", "%s", res.msg);
+		case CITCAT_CONVERT_CHECK:
+			fprintf(stderr, "citcat: %s\n", res.msg);
+			return EXIT_CHECK;
+		default:
+			return cli_fail("%s", res.msg[0] ? res.msg : citcat_errstr(rc));
+		}
+	}
+	if (res.dma_dropped && !o->scratch) /* a cache simulator fed this misses what the DMA engine did to the caches */
+		fprintf(stderr,
+			"citcat convert: warning: %s leaves out the %llu DMA transfers (%llu bytes) of %s: %s cannot "
+			"say that a DMA engine wrote memory, so a cache simulator fed it (Dinero IV) keeps lines the "
+			"transfers invalidated and counts other fills than the CAT; xdin carries them (-o RUN.xdin, "
+			"formats/DIN.md)\n",
+			out, (unsigned long long)res.dma_dropped, (unsigned long long)res.dma_dropped_bytes, in, res.to);
+	return EXIT_OK;
+}
+
+int addr_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o)
+{
+	struct convert_opts none = {.lz4 = -1};
+	return run_convert(in, from, out, to, o ? o : &none);
+}
+
+int sdclsp_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o)
+{
+	return run_convert(in, from, out, to, o);
+}
 
 int cmd_convert(int argc, char **argv)
 {
@@ -99,29 +177,5 @@ int cmd_convert(int argc, char **argv)
 	const char *ins[] = {in, o.image, o.elf};
 	if (cli_check_distinct(ins, 3, &out, 1))
 		return EXIT_USAGE;
-	if (!from) {
-		const struct citcat_format *f;
-		if (cli_detect(in, &f))
-			return EXIT_USAGE;
-		if (!f && !(f = citcat_format_by_suffix(in, NULL)))
-			return cli_usage_error("convert", "cannot tell the format of %s; use --from", in);
-		from = f->name;
-	}
-	const struct citcat_format *tf = to ? citcat_format_by_name(to) : citcat_format_by_suffix(out, NULL);
-	if (!to && !tf)
-		return cli_usage_error("convert", "cannot tell the output format from '%s'; use --to", out);
-	if (!to)
-		to = tf->name;
-	if (cc_wrap_by_suffix(out, NULL) == CC_WRAP_XZ && o.lz4 < 0 && strcmp(to, "champsim") != 0)
-		return cli_usage_error("convert", "citcat writes LZ4 (.lz4), zstd (.zst) and TVP (.tvp) but not xz: '%s'", out);
-	if (o.daf)
-		return daf_convert(in, from, out, to, &o);
-	if (strcmp(to, "text") != 0 && (o.elf || o.function || o.from_insn || o.count || o.pc_range))
-		return cli_usage_error("convert", "--elf, --function, --from-insn, --count and --pc are for --to text");
-	const struct citcat_format *ff = citcat_format_by_name(from);
-	int (*conv)(const char *, const char *, const char *, const char *, const struct convert_opts *) =
-		cli_format(tf)->convert;
-	if (!conv || conv == addr_convert)
-		conv = cli_format(ff)->convert;
-	return (conv ? conv : addr_convert)(in, from, out, to, &o);
+	return run_convert(in, from, out, to, &o);
 }

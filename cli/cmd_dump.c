@@ -1,10 +1,9 @@
 /* citcat dump: every record of a file, one per line, as text, CSV or JSON
- * Lines.  The records come from the library's dumpers (formats/dump.h);
- * this file only recognises the file and prints.  Columns: formats/DUMP.md. */
+ * Lines.  The library recognises the file and hands out its records
+ * (citcat_dump_open, citcat_dump_run: <citcat/convert.h>); this file only
+ * prints them.  Columns: formats/DUMP.md. */
 #include "cli.h"
-#include "formats_cli.h"
-#include "dump.h"
-#include "ims.h"
+#include <citcat/convert.h>
 #include <citcat/symbols.h>
 
 #include <string.h>
@@ -181,20 +180,11 @@ static int p_progress(void *ctx, uint64_t n)
 	return cli_interrupted() ? CITCAT_ERR_INTERRUPTED : 0;
 }
 
-/* The image sdclsp_load_image gave: the IMS owns it when it came from one. */
-static void dump_free_image(struct citcat_image *img, struct citcat_ims *ims)
-{
-	if (ims->memory)
-		citcat_ims_fini(ims);
-	else
-		citcat_image_free(img);
-}
-
 int cmd_dump(int argc, char **argv)
 {
 	enum style style = TEXT;
-	const char *path = NULL, *elf = NULL, *image = NULL;
-	struct citcat_dump_opts o = {.size = sizeof o, .count = UINT64_MAX};
+	const char *path = NULL, *elf = NULL;
+	struct citcat_dump_config o = {.size = sizeof o};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
@@ -207,7 +197,7 @@ int cmd_dump(int argc, char **argv)
 		} else if (strcmp(a, "--itrace") == 0 || strcmp(a, "--image") == 0) {
 			if (i + 1 >= argc)
 				return cli_usage_error("dump", "%s needs a file", a);
-			*(a[3] == 't' ? &o.itrace : &image) = argv[++i];
+			*(a[3] == 't' ? &o.itrace : &o.image) = argv[++i];
 		} else if (strcmp(a, "--csv") == 0 || strcmp(a, "--json") == 0) {
 			enum style s = a[2] == 'c' ? CSV : JSON;
 			if (style != TEXT && style != s)
@@ -220,6 +210,7 @@ int cmd_dump(int argc, char **argv)
 			if (cli_parse_u64(argv[++i], &v))
 				return cli_usage_error("dump", "%s: '%s' is not a number", a, argv[i]);
 			*(a[2] == 'f' ? &o.from : &o.count) = v;
+			o.has_count |= a[2] == 'c';
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error("dump", "unknown option '%s'", a);
 		} else if (!path) {
@@ -230,47 +221,27 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage_error("dump", "no file given");
-	/* the format registry (formats/registry.h, cli/formats_cli.c) */
-	const struct citcat_format *f;
-	if (cli_detect(path, &f))
-		return EXIT_USAGE;
-	if (!f)
-		return cli_fail("%s: offset 0: not a file citcat recognises", path);
-	citcat_dump_fn fn = cli_format(f)->dump;
-	if (!fn)
-		return cli_fail("%s: a %s; dump does not read it yet (see formats/DUMP.md)", path, f->what);
-	/* the inputs an LVT, DAF or SDC-LSP file's records decode against */
-	int flow = f->id == CITCAT_FMT_LVT || f->id == CITCAT_FMT_DAF;
-	if ((o.itrace && !flow) || (image && f->id != CITCAT_FMT_SDCLSP))
-		return cli_usage_error("dump", "%s: a %s does not take %s", path, f->what,
-				       o.itrace && !flow ? "--itrace" : "--image");
-	if (flow && !o.itrace)
-		return cli_usage_error("dump", "%s: the records of a %s decode only against the program flow: give --itrace "
-					       "RUN.itrace (the capture's --oracle, or what replay regenerated)",
-				       path, f->what);
-	if (f->id == CITCAT_FMT_SDCLSP && !image)
-		return cli_usage_error("dump", "%s: an SDC-LSP stream decodes only with the program image: give --image "
-					       "RUN.ims or --image FIRMWARE.elf",
-				       path);
-	struct citcat_image *img = NULL;
-	struct citcat_ims ims = {0};
-	if (image && sdclsp_load_image(image, &img, &ims))
-		return EXIT_USAGE;
-	o.image = img;
+	/* the format registry picks the dumper (<citcat/convert.h>) */
+	struct citcat_dump *d;
+	struct citcat_convert_result res = {.size = sizeof res};
+	struct citcat_errinfo err = {0};
+	if (citcat_dump_open(&d, path, &o, &res, &err))
+		return res.what == CITCAT_CONVERT_REQUEST ? cli_usage_error("dump", "%s", res.msg)
+		       : res.what == CITCAT_CONVERT_FILE  ? cli_errinfo(res.file, &err)
+							  : cli_fail("%s", res.msg);
 	struct printer p = {.style = style};
 	if (elf && cli_open_symbols(elf, &p.syms)) {
-		dump_free_image(img, &ims);
+		citcat_dump_close(d);
 		return EXIT_USAGE;
 	}
-	if (!elf && f->id == CITCAT_FMT_CAT) /* the firmware the CAT records, build id checked */
+	if (!elf && strcmp(citcat_dump_format(d), "cat") == 0) /* the firmware the CAT records, build id checked */
 		cli_symbols_from_cat(path, &p.syms, NULL, 0);
 	cli_progress_init(&p.pr, "dumping");
 	struct citcat_dump_sink sink = {p_begin, p_record, p_progress, &p};
-	struct citcat_errinfo err = {0};
-	int rc = fn(path, &o, &sink, &err);
+	int rc = citcat_dump_run(d, &sink, &err);
 	cli_progress_done(&p.pr);
 	citcat_symbols_close(p.syms);
-	dump_free_image(img, &ims);
+	citcat_dump_close(d);
 	if (rc == CITCAT_ERR_INTERRUPTED)
 		return cli_fail("dump: interrupted");
 	if (rc == CITCAT_ERR_IO && !err.code)

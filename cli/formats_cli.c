@@ -1,7 +1,6 @@
 /* The tool's format table: see formats_cli.h. */
 #include "formats_cli.h"
 #include "input.h"
-#include "outfile.h"
 
 #include <string.h>
 
@@ -13,32 +12,17 @@ static int info_aes(const char *p, const struct citcat_format *f, int json) { re
 static int info_lvt(const char *p, const struct citcat_format *f, int json) { return lvt_info(p, json); }
 static int info_sdclsp(const char *p, const struct citcat_format *f, int json) { return sdclsp_info(p, json); }
 static int info_addr(const char *p, const struct citcat_format *f, int json) { return addr_info(p, f->name, json); }
-static int convert_text(const char *in, const char *from, const char *out, const char *to,
-			const struct convert_opts *o)
-{
-	return text_convert(in, from, out, o);
-}
-
-static int convert_champsim(const char *in, const char *from, const char *out, const char *to,
-			    const struct convert_opts *o)
-{
-	return champsim_convert(in, from, out, o);
-}
-
 static const struct cli_format table[CITCAT_FMT_COUNT] = {
-	[CITCAT_FMT_CAT] = {.dump = citcat_dump_cat, .info = info_cat},
-	[CITCAT_FMT_ITRACE] = {.dump = citcat_dump_itrace, .info = info_itrace, .convert = addr_convert},
-	[CITCAT_FMT_IMS] = {.dump = citcat_dump_ims, .info = info_ims},
-	[CITCAT_FMT_AES] = {.dump = citcat_dump_aes, .info = info_aes},
-	[CITCAT_FMT_LVT] = {.dump = citcat_dump_lvt, .info = info_lvt},
-	[CITCAT_FMT_DAF] = {.dump = citcat_dump_daf},
-	[CITCAT_FMT_DIN] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
-	[CITCAT_FMT_XDIN] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
-	[CITCAT_FMT_PDATS] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
-	[CITCAT_FMT_PDATS2] = {.dump = citcat_dump_addr, .info = info_addr, .convert = addr_convert},
-	[CITCAT_FMT_SDCLSP] = {.dump = citcat_dump_sdclsp, .info = info_sdclsp, .convert = sdclsp_convert},
-	[CITCAT_FMT_TEXT] = {.convert = convert_text},
-	[CITCAT_FMT_CHAMPSIM] = {.convert = convert_champsim},
+	[CITCAT_FMT_CAT] = {.info = info_cat},
+	[CITCAT_FMT_ITRACE] = {.info = info_itrace},
+	[CITCAT_FMT_IMS] = {.info = info_ims},
+	[CITCAT_FMT_AES] = {.info = info_aes},
+	[CITCAT_FMT_LVT] = {.info = info_lvt},
+	[CITCAT_FMT_DIN] = {.info = info_addr},
+	[CITCAT_FMT_XDIN] = {.info = info_addr},
+	[CITCAT_FMT_PDATS] = {.info = info_addr},
+	[CITCAT_FMT_PDATS2] = {.info = info_addr},
+	[CITCAT_FMT_SDCLSP] = {.info = info_sdclsp},
 };
 
 const struct cli_format *cli_format(const struct citcat_format *f)
@@ -108,12 +92,4 @@ int cli_file_version(const char *path, const struct citcat_format *f)
 	cc_input_close(in);
 	free(head);
 	return v;
-}
-
-int cli_out_wrap(const char *out, int opt)
-{
-	if (opt > 0)
-		return opt;
-	int w = cc_wrap_by_suffix(out, NULL);
-	return w == CC_WRAP_LZ4 ? CC_OUT_LZ4 : w == CC_WRAP_ZSTD ? CC_OUT_ZSTD : w == CC_WRAP_TVP ? CC_OUT_TVP : CC_OUT_PLAIN;
 }

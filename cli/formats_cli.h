@@ -1,25 +1,18 @@
 /* The tool's half of the format registry (formats/registry.h): what each
  * command does with a format, indexed by the registry's id.  The library's
  * table says what a format is and how to recognise it; this one says which
- * function describes it (info), converts from or to it (convert) and dumps
- * it record by record (dump).  NULL: the command does not handle it. */
+ * function describes it (info).  NULL: the command does not handle it.
+ * Conversion and dumping are the library's (citcat_convert,
+ * citcat_dump_open: <citcat/convert.h>). */
 #ifndef CITCAT_FORMATS_CLI_H
 #define CITCAT_FORMATS_CLI_H
 
 #include "cli.h"
-#include "dump.h"
 #include "registry.h"
 
 struct cli_format {
 	/* citcat info PATH [--json] */
 	int (*info)(const char *path, const struct citcat_format *f, int json);
-	/* citcat convert: the module that converts from or to this format.  The
-	 * target format's converter is used when it is not the generic
-	 * address-trace one (addr_convert), else the source format's. */
-	int (*convert)(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o);
-	/* citcat dump PATH: one line per record (formats/dump*.c); NULL until a
-	 * dumper exists */
-	citcat_dump_fn dump;
 };
 
 /* The entry for F (never NULL; all-NULL for a format no command handles). */
@@ -39,9 +32,5 @@ int cli_detect(const char *path, const struct citcat_format **f);
  * a reader may accept older versions than the one citcat writes.  -1 when
  * it cannot be read or F's format has no version (din/xdin text). */
 int cli_file_version(const char *path, const struct citcat_format *f);
-
-/* The wrapper to write OUT in: OPT when positive (--lz4 1, --zstd 2), else
- * what its suffix asks for (.lz4, .zst); CC_OUT_PLAIN otherwise. */
-int cli_out_wrap(const char *out, int opt);
 
 #endif

@@ -1,11 +1,9 @@
-/* SDC-LSP command-line glue: `convert` to and from .sdc streams, `info`,
- * and `bench sdclsp`. */
+/* SDC-LSP command-line glue: `info` and `bench sdclsp` (conversion to and
+ * from .sdc streams is citcat_convert, <citcat/convert.h>). */
 #include "cli.h"
 #include "formats_cli.h"
 #include "itrace.h"
-#include "addr.h"
-#include "ims.h"
-#include "outfile.h"
+#include <citcat/io.h>
 #include "sdclsp.h"
 
 #include <errno.h>
@@ -15,193 +13,6 @@
 #include <unistd.h>
 
 static int stop_requested(void *ctx) { return cli_interrupted(); }
-
-/* The program image for decoding.  One function, so that the IMS reader
- * (ims/, magic CIMS\r\n\x1a\n) can be added here. */
-/* The program image: an IMS (its memory image, which holds every
- * instruction the traced run executed) or a firmware ELF. */
-int sdclsp_load_image(const char *path, struct citcat_image **img, struct citcat_ims *ims)
-{
-	uint8_t head[8];
-	struct citcat_errinfo err = {0};
-	long n = cli_read_head(path, head, sizeof head);
-	if (n < 0)
-		return cli_fail("%s: cannot open", path);
-	if (n == 8 && memcmp(head, "CIMS\r\n\x1a\n", 8) == 0) {
-		if (citcat_ims_read(path, ims, &err) < 0)
-			return cli_errinfo(path, &err);
-		*img = ims->memory;
-		return 0;
-	}
-	if (citcat_image_alloc(img) < 0)
-		return cli_fail("out of memory");
-	uint64_t entry;
-	struct citcat_elf_limits lim = {.size = 1u << 30, .map_name = "the largest RAM the target can have",
-					.stop = stop_requested};
-	if (citcat_image_load_elf_limited(*img, path, &lim, &entry, &err) < 0) {
-		citcat_image_free(*img);
-		*img = NULL;
-		return cli_errinfo(path, &err);
-	}
-	return 0;
-}
-
-/* One encoding pass with instruction set ISA; -2 (nothing written) when an
- * A32 pass meets Thumb code in a file that can be read again. */
-static int encode_pass(const char *in, const char *out, const char *to, const struct convert_opts *o, int isa)
-{
-	struct sdclsp_config c;
-	struct citcat_errinfo err;
-	if (sdclsp_config_parse(&c, to, &err) < 0)
-		return cli_usage_error("convert", "%s", err.msg);
-	c.isa = (uint8_t)isa;
-	struct citcat_itrace_reader *r;
-	int rc = citcat_itrace_reader_open(&r, in);
-	if (rc < 0) {
-		cli_errinfo(in, citcat_itrace_reader_error(r));
-		citcat_itrace_reader_close(r);
-		return EXIT_USAGE;
-	}
-	int lz4 = cli_out_wrap(out, o->lz4);
-	struct cc_outfile *f;
-	struct sdclsp_encoder *e = NULL;
-	if (cc_outfile_open(&f, out, lz4, &err) < 0) {
-		citcat_itrace_reader_close(r);
-		return cli_errinfo(out, &err);
-	}
-	if ((rc = sdclsp_encoder_alloc(&e, &c, cc_outfile_sink, f)) < 0) {
-		citcat_itrace_reader_close(r);
-		cc_outfile_abort(f);
-		return cli_fail("%s: %s", out, citcat_errstr(rc));
-	}
-	static struct citcat_itrace_rec rec;
-	struct cli_progress pr;
-	uint64_t n = 0;
-	cli_progress_init(&pr, "encoding");
-	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
-		if (rec.kind == CITCAT_REC_STOP)
-			continue; /* an abnormal end: no program flow */
-		if (rec.kind == CITCAT_REC_INSN && rec.thumb && isa != CITCAT_SDCLSP_ISA_ARMV7 && strcmp(in, "-") != 0) {
-			rc = -2; /* Thumb code: redo as an ARMv7 stream (SDCLSP.md, "Thumb") */
-			break;
-		}
-		rc = rec.kind == CITCAT_REC_IRQ ? sdclsp_encode_irq(e, rec.pc)
-						: sdclsp_encode_insn_isa(e, rec.pc, rec.word, rec.size, rec.thumb);
-		if (rc < 0)
-			break;
-		if ((++n & 0xfffff) == 0)
-			cli_progress_update(&pr, n, 0, "rec");
-		if ((n & 0x3fff) == 0 && cli_interrupted()) {
-			rc = CITCAT_ERR_INTERRUPTED;
-			break;
-		}
-	}
-	cli_progress_done(&pr);
-	if (rc == 0)
-		rc = sdclsp_encoder_finish(e);
-	int status = EXIT_OK;
-	if (rc == -2) {
-		cc_outfile_abort(f);
-		status = -2;
-	} else if (rc == CITCAT_ERR_INTERRUPTED) {
-		cli_fail("convert: interrupted after %llu records; no output written", (unsigned long long)n);
-		cc_outfile_abort(f);
-		status = EXIT_USAGE;
-	} else if (rc < 0) {
-		struct citcat_errinfo oe = {0};
-		if (cc_outfile_errinfo(f, &oe)) /* the output failed: its path and reason */
-			cli_errinfo(out, &oe);
-		else if (citcat_itrace_reader_error(r)->code || !sdclsp_encoder_error(e)->msg[0])
-			cli_errinfo(in, citcat_itrace_reader_error(r)->code ? citcat_itrace_reader_error(r)
-				    : (citcat_errinfo_set(&oe, rc, UINT64_MAX, "%s", citcat_errstr(rc)), &oe));
-		else
-			cli_errinfo(in, sdclsp_encoder_error(e));
-		cc_outfile_abort(f);
-		status = EXIT_USAGE;
-	} else if (cc_outfile_commit(f, &err) < 0) {
-		status = cli_errinfo(out, &err);
-	}
-	sdclsp_encoder_free(e);
-	citcat_itrace_reader_close(r);
-	return status;
-}
-
-static int encode_file(const char *in, const char *out, const char *to, const struct convert_opts *o)
-{
-	int rc = encode_pass(in, out, to, o, CITCAT_SDCLSP_ISA_A32);
-	return rc == -2 ? encode_pass(in, out, to, o, CITCAT_SDCLSP_ISA_ARMV7) : rc;
-}
-
-/* Decodes to Dinero din (instruction fetches only) with the din writer. */
-static int decode_file(const char *in, const char *out, const char *to, const struct convert_opts *o)
-{
-	if (strcmp(to, "din") != 0)
-		return cli_usage_error("convert", "an SDC-LSP stream converts to din only, not %s", to);
-	if (!o->image)
-		return cli_usage_error("convert", "decoding %s needs --image RUN.ims or --image FIRMWARE.elf", in);
-	struct citcat_image *img = NULL;
-	struct citcat_ims ims = {0};
-	int status = sdclsp_load_image(o->image, &img, &ims);
-	if (status)
-		return status;
-	struct sdclsp_decoder *d;
-	struct citcat_addr_writer *w = NULL;
-	int rc = sdclsp_decoder_open(&d, in, img);
-	if (rc < 0) {
-		status = cli_errinfo(in, sdclsp_decoder_error(d));
-		goto done;
-	}
-	struct citcat_addr_config ac = {.size = sizeof ac, .fmt = CITCAT_ADDR_DIN};
-	if ((rc = citcat_addr_writer_open(&w, out, &ac)) < 0) {
-		status = cli_errinfo(out, citcat_addr_writer_error(w));
-		goto done;
-	}
-	uint64_t pc, n = 0;
-	struct cli_progress pr;
-	cli_progress_init(&pr, "decoding");
-	unsigned isize;
-	int ithumb;
-	while ((rc = sdclsp_decoder_next_isa(d, &pc, &isize, &ithumb)) == 1) {
-		struct citcat_ref ref = {.addr = pc, .size = isize, .type = CITCAT_REF_IFETCH};
-		if ((rc = citcat_addr_put(w, &ref)) < 0)
-			break;
-		if ((++n & 0xfffff) == 0)
-			cli_progress_update(&pr, n, 0, "insn");
-		if ((n & 0x3fff) == 0 && cli_interrupted()) {
-			rc = CITCAT_ERR_INTERRUPTED;
-			break;
-		}
-	}
-	cli_progress_done(&pr);
-	if (rc == CITCAT_ERR_INTERRUPTED)
-		status = cli_fail("convert: interrupted after %llu instructions; no output written", (unsigned long long)n);
-	else if (rc < 0)
-		status = citcat_addr_writer_error(w)->code ? cli_errinfo(out, citcat_addr_writer_error(w))
-							    : cli_errinfo(in, sdclsp_decoder_error(d));
-	else if ((rc = citcat_addr_writer_finish(w)) < 0)
-		status = cli_errinfo(out, citcat_addr_writer_error(w));
-done:
-	if (status)
-		citcat_addr_writer_abort(w);
-	else
-		citcat_addr_writer_close(w);
-	sdclsp_decoder_close(d);
-	if (ims.memory)
-		citcat_ims_fini(&ims); /* owns IMG */
-	else
-		citcat_image_free(img);
-	return status;
-}
-
-int sdclsp_convert(const char *in, const char *from, const char *out, const char *to, const struct convert_opts *o)
-{
-	if (strncmp(to, "sdclsp", 6) == 0) {
-		if (strcmp(from, "itrace") != 0)
-			return cli_usage_error("convert", "SDC-LSP streams are made from an itrace, not %s", from);
-		return encode_file(in, out, to, o);
-	}
-	return decode_file(in, out, to, o);
-}
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
@@ -434,16 +245,16 @@ static int bench_one(const char *path, struct bench_row *row)
 	}
 	double best_e = 1e30, best_d = 1e30;
 	for (int k = 0; k < 3; k++) {
-		struct cc_outfile *mo;
+		struct citcat_outfile *mo;
 		uint8_t *mp = NULL;
 		size_t ml = 0;
-		if (cc_outfile_open(&mo, NULL, 0, NULL) < 0) {
+		if (citcat_outfile_open(&mo, NULL, 0, NULL) < 0) {
 			status = cli_fail("out of memory");
 			break;
 		}
 		double t0 = cli_now();
-		run_encoder(&t, &c, cc_outfile_sink, mo, NULL, NULL);
-		int trc = cc_outfile_take(mo, &mp, &ml);
+		run_encoder(&t, &c, citcat_outfile_sink, mo, NULL, NULL);
+		int trc = citcat_outfile_take(mo, &mp, &ml);
 		double t1 = cli_now();
 		struct sdclsp_decoder *d;
 		uint64_t pc, n = 0, x = 0;

@@ -12,58 +12,10 @@
 #define CITCAT_DUMP_H
 
 #include "citcat.h"
+#include <citcat/convert.h>
 
-enum citcat_dump_type {
-	CITCAT_DUMP_UINT = 0, /* U: decimal */
-	CITCAT_DUMP_HEX = 1,  /* U: hexadecimal, WIDTH digits at least */
-	CITCAT_DUMP_STR = 2,  /* S: a name (no quotes, commas or spaces) */
-	CITCAT_DUMP_BYTES = 3 /* DATA, LEN: bytes, in file order */
-};
-
-struct citcat_dump_field {
-	uint8_t col;   /* index into the schema's columns (>= 2) */
-	uint8_t type;  /* enum citcat_dump_type */
-	uint8_t width; /* HEX: minimum digits */
-	uint64_t u;
-	const char *s;
-	const uint8_t *data;
-	size_t len;
-};
-
-#define CITCAT_DUMP_MAX_FIELDS 16
-
-/* One record.  Columns 0 and 1 of every schema are "rec" (REC, the
- * record's number in the file, from 0) and "kind" (KIND); F holds the
- * other columns that apply to this record, in column order.  Valid during
- * the sink call only. */
-struct citcat_dump_rec {
-	uint64_t rec;
-	const char *kind;
-	size_t n;
-	struct citcat_dump_field f[CITCAT_DUMP_MAX_FIELDS];
-};
-
-/* The columns of one file kind (DUMP.md). */
-struct citcat_dump_schema {
-	const char *format; /* "cat", "itrace", "aes", "ims", "din", "xdin", "pdats", "pdats2", "lvt", "daf", "sdclsp" */
-	unsigned version;   /* the file's format version (0 when it has none) */
-	size_t ncols;
-	const char *const *cols;
-};
-
-/* Where records go.  The schema handed to BEGIN stays valid until the
- * dumper returns.  Each callback returns 0 to go on or a negative code,
- * which stops the dump and is returned (e.g. CITCAT_ERR_IO for a failed
- * write, CITCAT_ERR_INTERRUPTED from PROGRESS).  BEGIN is called once,
- * after the file's header was read and checked, before the first record;
- * PROGRESS (may be NULL) now and then with the records read so far
- * (handed out or skipped). */
-struct citcat_dump_sink {
-	int (*begin)(void *ctx, const struct citcat_dump_schema *schema);
-	int (*record)(void *ctx, const struct citcat_dump_rec *rec);
-	int (*progress)(void *ctx, uint64_t records_read);
-	void *ctx;
-};
+/* The record, schema and sink types are public: <citcat/convert.h>
+ * (citcat_dump_open / citcat_dump_run pick the dumper by the file's format). */
 
 struct citcat_dump_opts {
 	size_t size;    /* sizeof(struct citcat_dump_opts) */

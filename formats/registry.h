@@ -10,10 +10,9 @@
  *   1. its reader/writer and spec in formats/ (or its component folder);
  *   2. one enum constant below and one entry in the table in registry.c
  *      (name, suffixes, sniff);
- *   3. one entry in the command-line table cli/formats_cli.c (info,
- *      convert and dump handlers; NULL where the command does not apply).
- * The library cannot print, so the per-command handlers live in the tool's
- * table, indexed by the same id. */
+ *   3. one entry in each table that applies, indexed by the same id: the
+ *      converter (convert/convert.c), the dumper (convert/dumpcall.c), the
+ *      info describer (cli/formats_cli.c; NULL where it does not apply). */
 #ifndef CITCAT_REGISTRY_H
 #define CITCAT_REGISTRY_H
 

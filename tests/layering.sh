@@ -40,6 +40,7 @@ cli:
 bench:   replay capture ims aes machine formats common
 wet:     replay capture ims aes machine formats common
 replay:  capture ims aes machine formats common
+convert: ims machine formats common
 aes:     ims machine formats common
 ims:     machine formats common
 capture: machine formats common

@@ -214,6 +214,14 @@ static void all_null(void)
 	INVAL(citcat_cursor_events, (NULL, 0, NULL, 0, NULL));
 	INVAL(citcat_cursor_usage, (NULL, NULL));
 	VOID(citcat_gdbserver_config_default, (NULL));
+	/* convert.h */
+	VOID(citcat_convert_config_default, (NULL));
+	INVAL(citcat_convert, (NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_bench_formats, (NULL, 0, NULL, NULL, NULL));
+	INVAL(citcat_dump_open, (NULL, NULL, NULL, NULL, NULL));
+	NUL(citcat_dump_format, (NULL));
+	INVAL(citcat_dump_run, (NULL, NULL, NULL));
+	VOID(citcat_dump_close, (NULL));
 	INVAL(citcat_gdbserver_serve, (NULL, NULL, NULL, NULL));
 
 	/* sdclsp.h */

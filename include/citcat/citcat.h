@@ -46,5 +46,6 @@
 #include <citcat/escape.h>
 #include <citcat/symbols.h>
 #include <citcat/bench.h>
+#include <citcat/convert.h>
 
 #endif
