@@ -12,6 +12,11 @@
  *    non-zero, the same traced count; port sizes: the CAT's raw records
  *    outweigh its LZ4 file; DAF: the DAF's count of instructions is the
  *    replay's and DAFDiff is never more bits than DAF;
+ *  - SDC-LSP: the instruction count is the replay's, every variant and
+ *    size counts bits and no more hits than streams, an LSP hit is an SDC
+ *    hit, the descriptor file holds 6 bytes a stream, and both timings
+ *    exist (the round trip decoded every instruction); a missing itrace
+ *    names itself and leaves the descriptor path alone;
  *  - a result struct whose size is too small is CITCAT_ERR_INVAL, and so
  *    is an unknown baseline kind.
  * Usage: test_bench_api FIRMWARE.elf WORKDIR */
@@ -91,6 +96,27 @@ int main(int argc, char **argv)
 	CHECK(stat(addr, &st) == 0 && (uint64_t)st.st_size == 4 * d.mem_insns);
 	remove(addr);
 	remove(daf);
+
+	struct citcat_bench_sdclsp sd = {.size = sizeof sd};
+	CHECK_EQ(citcat_bench_sdclsp(p.itr, addr, &sd, &err), 0);
+	CHECK_EQ(sd.insns, r.res.insns);
+	CHECK(sd.streams > 0 && sd.streams < sd.insns);
+	CHECK(sd.nexs_bits > 0 && sd.nexs_bits < sd.fbase_bits);
+	for (int v = 0; v < 3; v++)
+		for (int k = 0; k < CITCAT_BENCH_SDCLSP_SIZES; k++) {
+			CHECK(sd.bits[v][k] > 0);
+			CHECK(sd.sdc_hits[v][k] <= sd.streams);
+			CHECK(sd.lsp_hits[v][k] <= sd.sdc_hits[v][k]);
+		}
+	CHECK(stat(addr, &st) == 0 && (uint64_t)st.st_size == 6 * sd.streams);
+	CHECK(sd.enc_s > 0 && sd.dec_s > 0);
+	remove(addr);
+	struct citcat_bench_sdclsp bad = {.size = sizeof bad};
+	CHECK(citcat_bench_sdclsp(addr, daf, &bad, &err) < 0);
+	CHECK(bad.err_path && strcmp(bad.err_path, addr) == 0);
+	CHECK(stat(daf, &st) != 0);
+	bad.size = sizeof bad - 8;
+	CHECK_EQ(citcat_bench_sdclsp(p.itr, NULL, &bad, &err), CITCAT_ERR_INVAL);
 
 	struct citcat_bench_port ps = {.size = sizeof ps};
 	CHECK_EQ(citcat_bench_port_sizes(p.cat, p.itr, ims2, aes2, &ps, &err), 0);

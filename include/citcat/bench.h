@@ -229,6 +229,40 @@ enum {
 CITCAT_API int citcat_bench_daf(const char *itrace, const char *daf_path, const char *addr_path, unsigned flags,
 				struct citcat_bench_daf *out, struct citcat_errinfo *err);
 
+/* SDC sizes of citcat_bench_sdclsp: 8, 16, ..., 256 sets of 4 ways, an
+ * LSP of 4 entries per set ([8x4, 32] .. [256x4, 1024]). */
+#define CITCAT_BENCH_SDCLSP_SIZES 6
+
+/* The figures of one itrace under SDC-LSP (bench sdclsp). */
+struct citcat_bench_sdclsp {
+	size_t size;      /* sizeof(struct citcat_bench_sdclsp) */
+	uint64_t insns;   /* instructions of the itrace */
+	uint64_t streams; /* stream descriptors */
+	/* the baselines of the paper's section 4.1 over the same descriptors */
+	uint64_t fbase_bits, base_bits, nexs_bits;
+	/* by variant (0 b, 1 e, 2 r) and SDC size (k: 8 << k sets): bits of
+	 * the stream, streams that hit in the SDC, in the LSP */
+	uint64_t bits[3][CITCAT_BENCH_SDCLSP_SIZES];
+	uint64_t sdc_hits[3][CITCAT_BENCH_SDCLSP_SIZES];
+	uint64_t lsp_hits[3][CITCAT_BENCH_SDCLSP_SIZES];
+	/* rSDC-LSP [32x4, 128]: seconds to encode into memory and to decode
+	 * back, best of three (the round trip is checked) */
+	double enc_s, dec_s;
+	const char *err_path; /* on an error: the file it concerns, or NULL when the message names it */
+};
+
+/* Reads the itrace ITRACE into memory, encodes it with the three variants
+ * at every size of CITCAT_BENCH_SDCLSP_SIZES (counted, not written), writes
+ * the (SA/-, SL) descriptor sequence of bSDC-LSP [8x4, 32] to DESC_PATH (6
+ * bytes a stream, little-endian SA (0 when the decoder infers it) and SL;
+ * NULL: not written) for the caller to compress and remove, and times
+ * rSDC-LSP [32x4, 128] into memory and back.  Stops with
+ * CITCAT_ERR_INTERRUPTED when citcat_stop_requested().  Returns 0 with
+ * *OUT filled, or a negative code with ERR and OUT->err_path set (DESC_PATH
+ * then not written). */
+CITCAT_API int citcat_bench_sdclsp(const char *itrace, const char *desc_path, struct citcat_bench_sdclsp *out,
+				   struct citcat_errinfo *err);
+
 /* The sizes of one run's files on the trace port (bench trace-port). */
 struct citcat_bench_port {
 	size_t size;          /* sizeof(struct citcat_bench_port) */
