@@ -1,4 +1,4 @@
-/* citcat info: recognises a file by its contents (formats/registry.h) and
+/* citcat info: recognises a file by its contents (<citcat/format.h>) and
  * describes it. */
 #include "formats_cli.h"
 #include <citcat/cat.h>

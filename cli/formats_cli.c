@@ -1,6 +1,6 @@
 /* The tool's format table: see formats_cli.h. */
 #include "formats_cli.h"
-#include "input.h"
+#include <citcat/io.h>
 
 #include <string.h>
 
@@ -75,21 +75,21 @@ int cli_file_version(const char *path, const struct citcat_format *f)
 	default:
 		return -1;
 	}
-	struct cc_input *in = NULL;
+	struct citcat_input *in = NULL;
 	uint8_t *head = NULL;
 	int rc;
 	if (strcmp(path, "-") == 0) {
 		head = malloc(STDIN_HEAD);
 		long n = head ? cli_read_head(path, head, STDIN_HEAD) : -1;
-		rc = n < 0 ? -1 : cc_input_open_mem(&in, head, (size_t)n, NULL);
+		rc = n < 0 ? -1 : citcat_input_open_mem(&in, head, (size_t)n, NULL);
 	} else {
-		rc = cc_input_open(&in, path, NULL);
+		rc = citcat_input_open(&in, path, 0, NULL);
 	}
 	const uint8_t *p;
 	int v = -1;
-	if (rc == 0 && cc_input_peek(in, &p, at + width) == (long)(at + width))
+	if (rc == 0 && citcat_input_peek(in, &p, at + width) == (long)(at + width))
 		v = width == 2 ? p[at] | p[at + 1] << 8 : p[at];
-	cc_input_close(in);
+	citcat_input_close(in);
 	free(head);
 	return v;
 }

@@ -1,4 +1,4 @@
-/* The tool's half of the format registry (formats/registry.h): what each
+/* The tool's half of the format registry (<citcat/format.h>): what each
  * command does with a format, indexed by the registry's id.  The library's
  * table says what a format is and how to recognise it; this one says which
  * function describes it (info).  NULL: the command does not handle it.
@@ -8,7 +8,7 @@
 #define CITCAT_FORMATS_CLI_H
 
 #include "cli.h"
-#include "registry.h"
+#include <citcat/format.h>
 
 struct cli_format {
 	/* citcat info PATH [--json] */

@@ -78,6 +78,8 @@ const struct citcat_format *citcat_format_by_suffix(const char *path, int *wrap)
 
 const struct citcat_format *citcat_format_sniff(const uint8_t *head, size_t n)
 {
+	if (!head)
+		return NULL;
 	for (int id = 1; id < CITCAT_FMT_COUNT; id++)
 		if (formats[id].sniff && formats[id].sniff(head, n))
 			return &formats[id];
@@ -107,6 +109,8 @@ static int detect(struct cc_input *in, const struct citcat_format **f, int *wrap
 int citcat_format_detect(const char *path, const struct citcat_format **f, int *wrap, struct citcat_errinfo *err)
 {
 	struct cc_input *in;
+	if (!path || !f)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "NULL argument");
 	*f = NULL;
 	int rc = cc_input_open(&in, path, err);
 	return rc ? rc : detect(in, f, wrap, err);
@@ -116,6 +120,8 @@ int citcat_format_detect_mem(const void *buf, size_t n, const struct citcat_form
 			     struct citcat_errinfo *err)
 {
 	struct cc_input *in;
+	if (!buf || !f)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "NULL argument");
 	*f = NULL;
 	int rc = cc_input_open_mem(&in, buf, n, err);
 	return rc ? rc : detect(in, f, wrap, err);

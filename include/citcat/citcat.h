@@ -32,6 +32,7 @@
 #include <citcat/ims.h>
 #include <citcat/aes.h>
 #include <citcat/addr.h>
+#include <citcat/format.h>
 #include <citcat/sdclsp.h>
 #include <citcat/capture.h>
 #include <citcat/replay.h>
