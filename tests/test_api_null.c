@@ -260,6 +260,14 @@ static void all_null(void)
 	INVAL(citcat_bench_extract, (NULL, NULL, NULL, NULL, NULL, NULL, NULL));
 	INVAL(citcat_bench_daf, (NULL, NULL, NULL, 0, NULL, NULL));
 	INVAL(citcat_bench_port_sizes, (NULL, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_bench_sdclsp, (NULL, NULL, NULL, NULL));
+	/* format.h */
+	NUL(citcat_format_get, (CITCAT_FMT_COUNT));
+	NUL(citcat_format_by_name, (NULL));
+	NUL(citcat_format_by_suffix, (NULL, NULL));
+	NUL(citcat_format_sniff, (NULL, 64));
+	INVAL(citcat_format_detect, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_format_detect_mem, (NULL, 0, NULL, NULL, NULL));
 
 	/* target.h, trace_id.h */
 	VOID(citcat_target_config_default, (NULL));
