@@ -67,7 +67,7 @@ static int bench_one(const char *elf, const char *dir, struct run *out)
 		cli_errinfo(res->err_path ? res->err_path : elf, &err);
 		goto out;
 	}
-	/* the shared honest baseline (bench/bench_bare.h) */
+	/* the shared honest baseline (citcat_bench_bare_run, <citcat/bench.h>) */
 	struct citcat_bench_bare br = {.size = sizeof br};
 	if (citcat_bench_bare_run(CITCAT_BENCH_BARE, bp.ims, bp.aes, bp.itr, &br, &err)) {
 		cli_errinfo(bp.ims, &err);

@@ -1,5 +1,5 @@
 /* citcat bench all / bench capture: every phase of the tool chain timed
- * against one honest bare-Unicorn baseline (bench/bench_bare.h, <citcat/bench.h>; issue 14
+ * against one honest bare-Unicorn baseline (citcat_bench_bare_run, <citcat/bench.h>; issue 14
  * part 1).  Benchmarks print numbers; they never pass or fail on time. */
 #include "cli.h"
 #include <citcat/bench.h>

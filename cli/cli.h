@@ -70,7 +70,7 @@ void cli_watch_stdout(void);
  * EXIT_USAGE with a message when STATUS is 0 and a write failed. */
 int cli_close_stdout(int status);
 /* The size in bytes of the input PATH, for info's "file bytes": a regular
- * file's size; for "-", standard input's (common/input.h,
+ * file's size; for "-", standard input's (<citcat/io.h>,
  * citcat_input_stdin_bytes: call it after the reader reached the end); -1
  * when unknown (a FIFO, a device). */
 long long cli_file_bytes(const char *path);

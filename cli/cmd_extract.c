@@ -50,7 +50,7 @@ int cmd_ims(int argc, char **argv)
 				"Extracts the initial machine state at the trace start point: the registers the\n"
 				"CITCAT driver dumped, each memory byte's value from its line's first fill (bytes\n"
 				"DMA or write-through stores wrote first are left out: the run never reads their\n"
-				"initial value), and the target configuration.  Format: ims/IMS.md.\n"
+				"initial value), and the target configuration.  Format: formats/IMS.md.\n"
 				"A CAT captured with --checkpoint-every gives one file holding every segment\n"
 				"behind an index (IMS version 3, common/SEGIDX.md; replay --segment K / --jobs N).\n"
 				"--segment K: segment K alone, as a version-4 IMS (replay/SEGMENTS.md).\n",
@@ -94,7 +94,7 @@ int cmd_aes(int argc, char **argv)
 	int r = parse_io("aes", "usage: citcat aes RUN.cat -o RUN.aes [--segment K]\n\n"
 				"Extracts the asynchronous event schedule: interrupts and DMA transfers at their\n"
 				"instruction boundary (branch count, PC), the device input queue, the device\n"
-				"output log and the cycle-counter history.  Format: aes/AES.md.\n"
+				"output log and the cycle-counter history.  Format: formats/AES.md.\n"
 				"A CAT captured with --checkpoint-every gives one file holding every segment\n"
 				"behind an index (AES version 4, common/SEGIDX.md; replay --segment K / --jobs N).\n"
 				"--segment K: segment K alone, as a version-3 AES, its counts relative to the\n"

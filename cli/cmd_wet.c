@@ -412,7 +412,7 @@ static int cmd_wet_query(int argc, char **argv)
 		citcat_wet_close(w);
 		return e;
 	}
-	/* the answer goes through an outfile (common/outfile.h): never over
+	/* the answer goes through an outfile (<citcat/io.h>): never over
 	 * the WET or another input, complete or not at all */
 	FILE *out = stdout;
 	struct citcat_outfile *of = NULL;

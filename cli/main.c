@@ -1,6 +1,7 @@
 /* citcat: command dispatcher.  What holds for every command is set up
  * here, once (issue 29): the file guard (an output is never an input,
- * common/guard.h), how standard input is read (common/input.h), the signal
+ * citcat_guard_enable), how standard input is read (citcat_input_stdin_mode;
+ * <citcat/io.h> both), the signal
  * policy (SIGINT, SIGTERM, SIGHUP raise the stop flag every long loop
  * polls; an interrupted command never exits 0), and -q/--quiet.  Every
  * command's files are declared in tests/conformance/commands.txt, which
@@ -34,7 +35,7 @@ static const struct command commands[] = {
 };
 
 /* Commands that read "-" once, as a stream: a pipe on standard input is
- * read as it comes instead of being copied first (common/input.h). */
+ * read as it comes instead of being copied first (CITCAT_STDIN_STREAM). */
 static const char *const stream_stdin[] = {"info", "convert", "dump", "capture"};
 /* Commands that parse -q themselves (they also read cli_quiet). */
 static const char *const own_quiet[] = {"capture", "replay"};

@@ -246,7 +246,7 @@ long cli_read_head(const char *path, uint8_t *buf, size_t n)
 {
 	/* through the input layer, raw (no unwrapping): standard input's
 	 * first bytes are read again by the reader that follows
-	 * (common/input.h), a special file is opened only as the rules say */
+	 * (<citcat/io.h>), a special file is opened only as the rules say */
 	struct citcat_input *in;
 	struct citcat_errinfo err;
 	if (citcat_input_open(&in, path, CITCAT_IN_RAW, &err))
