@@ -346,8 +346,8 @@ static int p2_flush_win(struct citcat_addr_writer *w)
 	uint8_t *back = nd ? malloc(nd * P2_BEAM) : NULL;
 	if (nd && !back)
 		return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
-	struct p2_state st[P2_BEAM], nx[2 * P2_BEAM];
-	uint8_t nparent[2 * P2_BEAM], nzone[2 * P2_BEAM];
+	struct p2_state st[P2_BEAM], nx[2 * P2_BEAM + 1];
+	uint8_t nparent[2 * P2_BEAM + 1], nzone[2 * P2_BEAM + 1];
 	unsigned ns = 1;
 	st[0].z[0] = w->zone[0];
 	st[0].z[1] = w->zone[1];
