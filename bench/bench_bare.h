@@ -29,7 +29,7 @@
  *    (IT_FAILED: the difference).  The shadow's time is OUTSIDE_S.
  *  - The Cortex-M7 (isa 2): the 23-slot register dump restored as the
  *    replayer does (replay_m7_set_state), SCS reads fed from the AES and
- *    SCS writes given to citcat's exception model (capture/m7exc.c), each
+ *    SCS writes given to citcat's exception model (machine/m7exc.c), each
  *    scheduled exception (an AES IRQ record: exception number, boundary
  *    PC) entered between segments by m7exc_enter, untimed, as the A
  *    target's IRQ entry is; svc and exception returns (EXC_RETURN loaded

@@ -1,5 +1,5 @@
 /* Cache-maintenance registers (TARGET.md): the operations themselves are
- * done by the memory system (capture/bus.c sees every uncached write); here
+ * done by the memory system (machine/bus.c sees every uncached write); here
  * INV_I marks the trace start point. */
 #include "target_int.h"
 

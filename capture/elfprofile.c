@@ -3,6 +3,7 @@
  * ABI for the ARM Architecture", section 2): the capture picks the target
  * by it and refuses firmware built for the other one (TARGET-M7.md). */
 #include "elfprofile.h"
+#include <citcat/capture.h>
 #include "input.h"
 
 #include <fcntl.h>
@@ -101,4 +102,9 @@ int cc_elf_arm_profile(const char *path)
 		elf_end(e);
 	close(fd);
 	return prof;
+}
+
+int citcat_elf_arm_profile(const char *path)
+{
+	return path ? cc_elf_arm_profile(path) : CITCAT_ERR_INVAL;
 }

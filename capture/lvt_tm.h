@@ -1,6 +1,6 @@
-/* The trace module's first-access load-value mode (capture/LVT.md), as the
+/* The trace module's first-access load-value mode (formats/LVT.md), as the
  * capture model drives it: capture/target.c calls these from its hooks, only
- * inside the traced interval, after the memory system (capture/bus.c) has
+ * inside the traced interval, after the memory system (machine/bus.c) has
  * handled the access, so the FA flags on the D-cache lines are up to date.
  * Internal to capture/. */
 #ifndef CITCAT_LVT_TM_H

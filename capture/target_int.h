@@ -85,7 +85,7 @@ struct target {
 	/* segment checkpoints (capture/ckpt.c) */
 	uint64_t ckpt_seg_start, ckpt_count;
 	int ckpt_busy, ckpt_point_pending;
-	uint8_t itstate; /* ITSTATE after the last retired instruction (capture/thumb.h) */
+	uint8_t itstate; /* ITSTATE after the last retired instruction (machine/thumb.h) */
 	uint8_t block_thumb; /* CPSR.T of the running translation block (struct core_hooks) */
 
 	/* core */

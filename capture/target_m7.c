@@ -1,6 +1,6 @@
 /* The Cortex-M7 capture model (TARGET-M7.md, "Capture"): the same caches,
  * bus, devices and trace module as the A target (capture/target.c), with
- * citcat's exception model (capture/m7exc.c) in place of the IRQ entry.
+ * citcat's exception model (machine/m7exc.c) in place of the IRQ entry.
  * One code hook per instruction, as on the A target; this file keeps the
  * M7's boundary work apart from the A target's hot path.
  *

@@ -5,12 +5,9 @@
  * hooks, the same run) and against the insn engine.  A benchmark: it
  * prints numbers and never passes or fails on them (replay/REPLAY.md
  * "Interrupts, DMA and the block engine"). */
-#include "bench_bare.h"
-#include "bench_prep.h"
-#include "capture.h"
 #include "cli.h"
-#include "outfile.h"
-#include <citcat/replay.h>
+#include <citcat/bench.h>
+#include <citcat/io.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,13 +61,6 @@ static const struct corpus_run corpus[] = {
 	{"irqdma_100M_m7", "m7/irqdma_big_m7.elf", 0, 4194304, 100000000, 1},
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A phase: its run loop's seconds and instructions, set-up apart; FAMILY
  * 0 for the insn engine's floor, 1 for the block engines' (when blocks ran
  * without the code hook: auto may choose the insn engine); REFUSED when
@@ -82,16 +72,11 @@ struct cphase {
 	double run_s, setup_s;
 };
 
+static void discard(void *ctx, uint8_t b) {}
 static int cap_progress(void *ctx, uint64_t insns) { return cli_interrupted(); }
-static double rep_start;
-static int rep_progress(void *ctx, uint64_t insns, uint64_t total)
-{
-	if (insns == 0 && rep_start == 0)
-		rep_start = now_s();
-	return cli_interrupted();
-}
+static int rep_progress(void *ctx, uint64_t insns, uint64_t total) { return cli_interrupted(); }
 
-static int replay_phase(struct cphase *ph, const struct bench_prep *bp, int verify, int itrace, unsigned engine,
+static int replay_phase(struct cphase *ph, const struct citcat_bench_prep *bp, int verify, int itrace, unsigned engine,
 			const char *name)
 {
 	struct citcat_replay_config c;
@@ -102,14 +87,12 @@ static int replay_phase(struct cphase *ph, const struct bench_prep *bp, int veri
 	c.verify_cat = verify ? bp->cat : NULL;
 	c.out_path = itrace ? bp->itr : NULL;
 	c.progress = rep_progress;
-	struct citcat_replay_result res;
+	struct citcat_bench_replay b = {.size = sizeof b};
 	struct citcat_errinfo err;
-	rep_start = 0;
-	double t0 = now_s();
-	int r = citcat_replay_run(&c, &res, &err);
-	double t1 = now_s();
+	int r = citcat_bench_replay(&c, 0, &b, &err);
+	const struct citcat_replay_result res = b.res;
 	/* the floor of the engine that ran: auto may run the insn engine */
-	*ph = (struct cphase){name, res.blk_blocks > 0, 0, res.insns, t1 - rep_start, rep_start - t0};
+	*ph = (struct cphase){name, res.blk_blocks > 0, 0, res.insns, b.run_s, b.setup_s};
 	if (r == CITCAT_ERR_UNSUPPORTED && engine == CITCAT_REPLAY_ENGINE_BLOCK) {
 		ph->refused = 1;
 		return 0;
@@ -122,27 +105,25 @@ static int replay_phase(struct cphase *ph, const struct bench_prep *bp, int veri
 	return 0;
 }
 
-static int capture_phase(struct cphase *ph, struct bench_prep *bp, const char *elf, int oracle, unsigned engine,
-			 const char *name)
+static int capture_phase(struct cphase *ph, const struct citcat_bench_prep *bp, const struct citcat_capture_config *pcfg,
+			 const char *elf, int oracle, unsigned engine, const char *name)
 {
-	struct citcat_capture_config cfg = bp->cfg;
+	struct citcat_capture_config cfg = *pcfg;
 	cfg.engine = engine;
-	double run = 0;
-	struct cc_capture_bench b = {.run_seconds = &run};
-	struct citcat_capture_result res;
+	struct citcat_bench_capture b = {.size = sizeof b};
 	struct citcat_errinfo err;
-	if (cc_capture_run_bench(&cfg, &b, elf, bp->cat, oracle ? bp->orc : NULL, &res, &err))
+	if (citcat_bench_capture(&cfg, 0, elf, bp->cat, oracle ? bp->orc : NULL, &b, &err))
 		return cli_errinfo(elf, &err);
 	remove(bp->orc);
-	*ph = (struct cphase){name, res.blk_blocks > 0, 0, res.insns, run, res.seconds - run};
+	*ph = (struct cphase){name, b.res.blk_blocks > 0, 0, b.res.insns, b.run_s, b.setup_s};
 	return 0;
 }
 
 /* Writes N bytes of a fixed pseudo-random stream to PATH. */
 static int write_input(const char *path, uint32_t n)
 {
-	struct cc_outfile *o = NULL;
-	if (cc_outfile_open(&o, path, CC_OUT_PLAIN, NULL))
+	struct citcat_outfile *o = NULL;
+	if (citcat_outfile_open(&o, path, CITCAT_OUT_PLAIN, NULL))
 		return -1;
 	uint64_t s = 0x5eedc17ca7ull;
 	uint8_t buf[4096];
@@ -152,13 +133,13 @@ static int write_input(const char *path, uint32_t n)
 			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
 			buf[i] = (uint8_t)s;
 		}
-		if (cc_outfile_write(o, buf, k)) {
-			cc_outfile_abort(o);
+		if (citcat_outfile_write(o, buf, k)) {
+			citcat_outfile_abort(o);
 			return -1;
 		}
 		done += k;
 	}
-	return cc_outfile_commit(o, NULL);
+	return citcat_outfile_commit(o, NULL);
 }
 
 static double mips(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0.0; }
@@ -171,35 +152,44 @@ static int bench_one(const struct corpus_run *cr, const char *exdir, const char 
 		fprintf(stderr, "citcat bench: %s: no %s (not built); skipped\n", cr->name, elf);
 		return -1;
 	}
-	struct bench_prep bp;
-	bench_prep_init(&bp, dir, cap_progress);
-	bp.cfg.max_insns = cr->max_insns;
+	static struct citcat_bench_prep bp;
+	bp.size = sizeof bp;
+	struct citcat_capture_config cfg;
+	citcat_capture_config_default(&cfg);
+	cfg.engine = CITCAT_CAPTURE_ENGINE_INSN; /* the insn phases first */
+	cfg.target.seed = 1;
+	cfg.uart_tx = discard;
+	cfg.progress = cap_progress;
+	cfg.max_insns = cr->max_insns;
 	if (cr->dma_bytes) {
 		snprintf(dma, sizeof dma, "%s/dma.bin", dir);
 		if (write_input(dma, cr->dma_bytes))
 			return cli_fail("bench: cannot write %s", dma);
-		bp.cfg.dma_in = dma;
+		cfg.dma_in = dma;
 	}
 	if (cr->uart) {
 		static const char text[] = "the quick brown fox\njumps over the lazy dog\nciteable cats trace\n";
 		snprintf(uart, sizeof uart, "%s/uart.txt", dir);
-		struct cc_outfile *o = NULL;
-		if (cc_outfile_open(&o, uart, CC_OUT_PLAIN, NULL))
+		struct citcat_outfile *o = NULL;
+		if (citcat_outfile_open(&o, uart, CITCAT_OUT_PLAIN, NULL))
 			return cli_fail("bench: cannot write %s", uart);
-		if (cc_outfile_write(o, text, sizeof text - 1)) {
-			cc_outfile_abort(o);
+		if (citcat_outfile_write(o, text, sizeof text - 1)) {
+			citcat_outfile_abort(o);
 			return cli_fail("bench: cannot write %s", uart);
 		}
-		if (cc_outfile_commit(o, NULL))
+		if (citcat_outfile_commit(o, NULL))
 			return cli_fail("bench: cannot write %s", uart);
-		bp.cfg.uart_in = uart;
+		cfg.uart_in = uart;
 	}
-	int rc = bench_prepare(&bp, elf);
+	struct citcat_errinfo err;
+	int rc = citcat_bench_prepare(&cfg, elf, dir, &bp, &err);
+	if (rc < 0)
+		return cli_errinfo(bp.err_path, &err);
 	if (rc)
-		return rc == 1 ? -1 : rc;
+		return -1;
 	struct cphase ph[16];
 	int n = 0;
-	ph[n++] = (struct cphase){"capture (insn)", 0, 0, bp.cap.insns, bp.cap_run_s, bp.cap.seconds - bp.cap_run_s};
+	ph[n++] = (struct cphase){"capture (insn)", 0, 0, bp.cap.res.insns, bp.cap.run_s, bp.cap.setup_s};
 	/* the replays first: the captures below overwrite the CAT (the same bytes) */
 	if (!rc)
 		rc = replay_phase(&ph[n++], &bp, 1, 0, CITCAT_REPLAY_ENGINE_INSN, "replay --verify (insn)");
@@ -214,18 +204,17 @@ static int bench_one(const struct corpus_run *cr, const char *exdir, const char 
 	if (!rc)
 		rc = replay_phase(&ph[n++], &bp, 0, 1, CITCAT_REPLAY_ENGINE_AUTO, "replay -> itrace (auto)");
 	if (!rc)
-		rc = capture_phase(&ph[n++], &bp, elf, 0, CITCAT_CAPTURE_ENGINE_AUTO, "capture (block)");
+		rc = capture_phase(&ph[n++], &bp, &cfg, elf, 0, CITCAT_CAPTURE_ENGINE_AUTO, "capture (block)");
 	if (!rc)
-		rc = capture_phase(&ph[n++], &bp, elf, 1, CITCAT_CAPTURE_ENGINE_INSN, "capture + oracle (insn)");
+		rc = capture_phase(&ph[n++], &bp, &cfg, elf, 1, CITCAT_CAPTURE_ENGINE_INSN, "capture + oracle (insn)");
 	if (!rc)
-		rc = capture_phase(&ph[n++], &bp, elf, 1, CITCAT_CAPTURE_ENGINE_AUTO, "capture + oracle (block)");
-	struct cc_bare_result floor[2], bare;
-	struct citcat_errinfo err;
-	if (!rc && (cc_bare_run_hooked(bp.ims, bp.aes, bp.itr, &floor[0], &err) ||
-		    cc_bare_run_floor(bp.ims, bp.aes, bp.itr, 1, &floor[1], &err) ||
-		    cc_bare_run(bp.ims, bp.aes, bp.itr, &bare, &err)))
+		rc = capture_phase(&ph[n++], &bp, &cfg, elf, 1, CITCAT_CAPTURE_ENGINE_AUTO, "capture + oracle (block)");
+	struct citcat_bench_bare floor[2] = {{.size = sizeof floor[0]}, {.size = sizeof floor[1]}}, bare = {.size = sizeof bare};
+	if (!rc && (citcat_bench_bare_run(CITCAT_BENCH_BARE_HOOKS, bp.ims, bp.aes, bp.itr, &floor[0], &err) ||
+		    citcat_bench_bare_run(CITCAT_BENCH_BARE_FLOOR_BLOCK, bp.ims, bp.aes, bp.itr, &floor[1], &err) ||
+		    citcat_bench_bare_run(CITCAT_BENCH_BARE, bp.ims, bp.aes, bp.itr, &bare, &err)))
 		rc = cli_errinfo(bp.ims, &err);
-	bench_prep_remove(&bp);
+	citcat_bench_prep_remove(&bp);
 	if (dma[0])
 		remove(dma);
 	if (uart[0])
@@ -239,7 +228,7 @@ static int bench_one(const struct corpus_run *cr, const char *exdir, const char 
 		printf("%s{\"run\": \"%s\", \"instructions\": %llu, \"traced_instructions\": %llu, \"interrupts\": %llu, "
 		       "\"dma\": %llu, \"bare_minsn_s\": %.2f, \"floor_insn_minsn_s\": %.2f, \"floor_block_minsn_s\": %.2f, "
 		       "\"phases\": [",
-		       printed ? ", " : "", cr->name, (unsigned long long)bp.cap.insns, (unsigned long long)bp.cap.traced_insns,
+		       printed ? ", " : "", cr->name, (unsigned long long)bp.cap.res.insns, (unsigned long long)bp.cap.res.traced_insns,
 		       (unsigned long long)floor[1].irqs, (unsigned long long)floor[1].dma, mips(bare.insns, bare.run_s),
 		       fl[0], fl[1]);
 		for (int i = 0; i < n; i++) {
@@ -255,7 +244,7 @@ static int bench_one(const struct corpus_run *cr, const char *exdir, const char 
 		printf("]}");
 	} else {
 		printf("%s: %llu instructions (%llu traced), %llu interrupts, %llu DMA transfers\n", cr->name,
-		       (unsigned long long)bp.cap.insns, (unsigned long long)bp.cap.traced_insns,
+		       (unsigned long long)bp.cap.res.insns, (unsigned long long)bp.cap.res.traced_insns,
 		       (unsigned long long)floor[1].irqs, (unsigned long long)floor[1].dma);
 		printf("  %-28s %9s %9s %9s %8s %8s\n", "phase", "seconds", "set-up s", "Minsn/s", "/floor", "/insn");
 		printf("  %-28s %9.3f %9.3f %9.2f\n", "bare Unicorn", bare.run_s, bare.setup_s, mips(bare.insns, bare.run_s));
@@ -310,7 +299,7 @@ int bench_corpus(int argc, char **argv)
 	if (!mkdtemp(dir))
 		return cli_fail("bench: cannot create a temporary directory");
 	char ucv[32];
-	cc_unicorn_version(ucv, sizeof ucv);
+	citcat_bench_unicorn_version(ucv, sizeof ucv);
 	if (json)
 		printf("{\"benchmark\": \"corpus\", \"unicorn\": \"%s\", \"runs\": [", ucv);
 	else

@@ -3,75 +3,21 @@
  * port).  Each firmware is captured once in this process (CAT and oracle
  * itrace in a temporary directory, seed 1); an .itrace argument is used as
  * it is (bench daf only).  Numbers are printed, never judged. */
-#include "addr.h"
-#include "aes.h"
-#include "capture.h"
 #include "cli.h"
-#include "container.h"
-#include "daf.h"
-#include "elfprofile.h"
-#include "ims.h"
-#include "itrace.h"
-#include "sdclsp.h"
+#include <citcat/bench.h>
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifndef CITCAT_DEFAULT_EXAMPLE_DATA_DIR
 #define CITCAT_DEFAULT_EXAMPLE_DATA_DIR "examples/data"
 #endif
 
-#define BATCH 65536
-
-/* A batch of the flow, read from the itrace before any timing starts. */
-struct batch {
-	uint64_t pc[BATCH];
-	uint32_t word[BATCH];
-	uint8_t size[BATCH], thumb[BATCH]; /* of each instruction (Thumb-2: issue 11) */
-	uint8_t irq[BATCH];
-	uint8_t line[BATCH]; /* IRQ: the line (the M7: the exception number) */
-	uint32_t off[BATCH + 1]; /* accesses of entry i: acc[off[i] .. off[i+1]) */
-	struct citcat_access *acc;
-	size_t cap;
-	int n;
-};
-
-static int batch_fill(struct citcat_itrace_reader *r, struct batch *b, struct citcat_itrace_rec *rec)
-{
-	b->n = 0;
-	b->off[0] = 0;
-	int rc = 1;
-	while (b->n < BATCH && (rc = citcat_itrace_next(r, rec)) == 1) {
-		int i = b->n;
-		size_t need = b->off[i] + rec->n_acc;
-		if (need > b->cap) {
-			size_t cap = b->cap ? 2 * b->cap : 1 << 16;
-			struct citcat_access *a = realloc(b->acc, cap * sizeof *a);
-			if (!a)
-				return CITCAT_ERR_NOMEM;
-			b->acc = a;
-			b->cap = cap;
-		}
-		b->pc[i] = rec->pc;
-		b->word[i] = rec->word;
-		b->size[i] = rec->size ? rec->size : 4;
-		b->thumb[i] = rec->thumb;
-		b->irq[i] = rec->kind == CITCAT_REC_IRQ;
-		b->line[i] = rec->line;
-		memcpy(b->acc + b->off[i], rec->acc, rec->n_acc * sizeof *rec->acc);
-		b->off[i + 1] = (uint32_t)need;
-		b->n++;
-	}
-	return rc < 0 ? rc : b->n > 0;
-}
-
 struct run {
 	const char *name;
 	uint64_t insns, mem_insns, raw_bits, nexus_bits, gzip_bytes;
-	struct citcat_daf_stats raw, diff;
+	struct citcat_bench_daf_stats raw, diff;
 	double enc_s, dec_s;
 	/* trace-port figures (bench trace-port) */
 	uint64_t cat_raw, cat_file, ims_file, aes_file, itrace_file, sdc_bits;
@@ -79,260 +25,27 @@ struct run {
 	long din_xz;
 };
 
-/* Speeds are measured in thread CPU time: the machines this runs on are
- * shared, and wall time would measure the neighbours. */
-static double cpu_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t fsize(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
-}
-
-
-/* Nexus-like differential data address: XOR with the previous address, sent
- * in 6-bit groups up to the highest non-zero one, each with a 2-bit header
- * (the NEXS baseline of SDCLSP.md applied to data addresses). */
-static unsigned nexus_bits(uint32_t x)
-{
-	unsigned g = 1;
-	while (g < 6 && x >> (6 * g))
-		g++;
-	return 8 * g;
-}
-
-/* Encodes the itrace IT (raw and DAFDiff, DAFDiff into DAF_PATH, timed), the
- * baselines, and with SDC set an rSDC-LSP stream count; then decodes
- * DAF_PATH over the itrace's flow (timed) and checks every access. */
+/* Measures the itrace IT into R (bench/daf_bench.c: DAF, DAFDiff, the
+ * baselines, with SDC an rSDC-LSP count; encode and decode timed, every
+ * access checked), then the address file under gzip -1. */
 static int measure(const char *itrace, const char *daf_path, const char *addr_path, int sdc, struct run *r)
 {
-	struct batch *b = calloc(1, sizeof *b);
-	struct citcat_itrace_rec *rec = malloc(sizeof *rec), *erec = malloc(sizeof *erec);
-	struct citcat_itrace_reader *it = NULL;
-	struct citcat_daf_writer *wr = NULL, *wd = NULL;
-	struct citcat_daf_decoder *d = NULL;
-	struct sdclsp_encoder *e = NULL;
-	FILE *af = NULL;
-	struct citcat_outfile *afo = NULL;
-	int rc = 0, status = 0;
-	if (!b || !rec || !erec) {
-		status = cli_fail("out of memory");
-		goto out;
-	}
-	if (citcat_itrace_reader_open(&it, itrace) < 0) {
-		status = cli_errinfo(itrace, citcat_itrace_reader_error(it));
-		goto out;
-	}
-	int m7 = citcat_itrace_isa(it) == CITCAT_ISA_ARMV7M; /* entries carry their accesses (DAF.md, "The Cortex-M7") */
-	if (citcat_daf_writer_open_isa(&wr, NULL, CITCAT_DAF_RAW, m7) < 0 ||
-	    citcat_daf_writer_open_isa(&wd, daf_path, CITCAT_DAF_DIFF, m7) < 0) {
-		status = cli_fail("%s: cannot create", daf_path);
-		goto out;
-	}
-	if (sdc) {
-		struct sdclsp_config sc;
-		struct citcat_errinfo err;
-		if (sdclsp_config_parse(&sc, "sdclsp:r:32x4,128", &err) < 0) {
-			status = cli_fail("SDC-LSP set-up failed");
-			goto out;
-		}
-		/* Thumb code needs the ARMv7 stream (SDCLSP.md, "Thumb"): a first pass
-		 * looks for it, so A32 runs keep their A32 figures */
-		struct citcat_itrace_reader *pre = NULL;
-		if (citcat_itrace_reader_open(&pre, itrace) == 0)
-			while (citcat_itrace_next(pre, rec) == 1)
-				if (rec->kind == CITCAT_REC_INSN && rec->thumb) {
-					sc.isa = CITCAT_SDCLSP_ISA_ARMV7;
-					break;
-				}
-		citcat_itrace_reader_close(pre);
-		if (sdclsp_encoder_alloc(&e, &sc, NULL, NULL) < 0) {
-			status = cli_fail("SDC-LSP set-up failed");
-			goto out;
-		}
-	}
-	if (!(af = cli_scratch_open(addr_path, &afo))) {
-		status = EXIT_USAGE;
-		goto out;
-	}
-	uint32_t prev = 0;
-	while ((rc = batch_fill(it, b, rec)) == 1) {
-		rc = 0;
-		double t0 = cpu_now();
-		for (int i = 0; i < b->n && !rc; i++)
-			if (!b->irq[i])
-				rc = citcat_daf_write_isa(wd, b->pc[i], b->word[i], b->size[i], b->thumb[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
-			else if (m7)
-				rc = citcat_daf_write_entry(wd, b->line[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
-		r->enc_s += cpu_now() - t0;
-		for (int i = 0; i < b->n && !rc; i++) {
-			if (b->irq[i]) {
-				if (m7)
-					rc = citcat_daf_write_entry(wr, b->line[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
-				if (e && !rc)
-					rc = sdclsp_encode_irq(e, b->pc[i]);
-				continue;
-			}
-			rc = citcat_daf_write_isa(wr, b->pc[i], b->word[i], b->size[i], b->thumb[i], b->acc + b->off[i], b->off[i + 1] - b->off[i]);
-			if (!rc && e)
-				rc = sdclsp_encode_insn_isa(e, b->pc[i], b->word[i], b->size[i], b->thumb[i]);
-			if (b->off[i + 1] > b->off[i]) {
-				uint32_t a = (uint32_t)b->acc[b->off[i]].addr;
-				uint8_t le[4] = {(uint8_t)a, (uint8_t)(a >> 8), (uint8_t)(a >> 16), (uint8_t)(a >> 24)};
-				fwrite(le, 1, 4, af);
-				r->nexus_bits += nexus_bits(a ^ prev);
-				prev = a;
-				r->mem_insns++;
-			}
-		}
-		if (rc)
-			break;
-		if (cli_interrupted()) {
-			status = cli_fail("interrupted");
-			goto out;
-		}
-	}
-	if (rc < 0) {
-		if (citcat_daf_writer_error(wd)->code)
-			status = cli_errinfo(itrace, citcat_daf_writer_error(wd));
-		else if (citcat_daf_writer_error(wr)->code)
-			status = cli_errinfo(itrace, citcat_daf_writer_error(wr));
-		else
-			status = cli_errinfo(itrace, citcat_itrace_reader_error(it));
-		goto out;
-	}
-	if (e && sdclsp_encoder_finish(e) < 0) {
-		status = cli_fail("%s: SDC-LSP encoding failed", itrace);
-		goto out;
-	}
-	if (e)
-		r->sdc_bits = sdclsp_encoder_stats(e)->bits;
-	r->raw = *citcat_daf_writer_stats(wr);
-	r->diff = *citcat_daf_writer_stats(wd);
-	r->insns = r->diff.insns;
-	r->raw_bits = 32 * r->mem_insns;
-	citcat_daf_writer_close(wr);
-	wr = NULL;
-	double t0 = cpu_now();
-	rc = citcat_daf_writer_close(wd);
-	r->enc_s += cpu_now() - t0;
-	wd = NULL;
-	if (rc < 0) {
-		status = cli_fail("%s: writing failed", daf_path);
-		goto out;
-	}
-	if (cli_scratch_close(af, afo)) {
-		af = NULL;
-		status = cli_fail("%s: write failed", addr_path);
-		goto out;
-	}
-	af = NULL;
+	struct citcat_bench_daf d = {.size = sizeof d};
+	struct citcat_errinfo err = {0};
+	if (citcat_bench_daf(itrace, daf_path, addr_path, sdc ? CITCAT_BENCH_DAF_SDCLSP : 0, &d, &err))
+		return d.err_path ? cli_errinfo(d.err_path, &err) : cli_fail("%s", err.msg);
+	r->insns = d.insns;
+	r->mem_insns = d.mem_insns;
+	r->raw_bits = d.raw_bits;
+	r->nexus_bits = d.nexus_bits;
+	r->raw = d.raw;
+	r->diff = d.diff;
+	r->sdc_bits = d.sdc_bits;
+	r->enc_s = d.enc_s;
+	r->dec_s = d.dec_s;
 	r->gzip_bytes = (uint64_t)cli_compressed_size("gzip -1 -c", addr_path);
 	remove(addr_path);
-
-	/* decode over the same flow */
-	citcat_itrace_reader_close(it);
-	it = NULL;
-	if (citcat_itrace_reader_open(&it, itrace) < 0 || citcat_daf_decoder_open(&d, daf_path) < 0) {
-		status = cli_fail("%s: cannot reopen", itrace);
-		goto out;
-	}
-	uint64_t k = 0;
-	uint32_t *nacc = malloc(BATCH * sizeof *nacc);
-	uint64_t *last = malloc(BATCH * sizeof *last);
-	while (nacc && last && (rc = batch_fill(it, b, rec)) == 1) {
-		double t1 = cpu_now();
-		rc = 0;
-		for (int i = 0; i < b->n && rc >= 0; i++) {
-			if (b->irq[i]) {
-				if (!m7)
-					continue;
-				/* REC still holds the instruction before, which the entry may correct */
-				uint64_t fixes = citcat_daf_decoder_stats(d)->fixes;
-				if ((rc = citcat_daf_decode_entry(d, erec, rec)) < 0)
-					break;
-				if (rc == 0) {
-					status = cli_fail("%s: entry record %llu of the itrace is not in the DAF", daf_path,
-							  (unsigned long long)(k + (uint64_t)i));
-					break;
-				}
-				if (citcat_daf_decoder_stats(d)->fixes != fixes && i > 0 && !b->irq[i - 1]) {
-					nacc[i - 1] = rec->n_acc;
-					last[i - 1] = rec->n_acc ? rec->acc[rec->n_acc - 1].addr : 0;
-				}
-				nacc[i] = erec->n_acc;
-				last[i] = erec->n_acc ? erec->acc[erec->n_acc - 1].addr : 0;
-				continue;
-			}
-			rc = citcat_daf_decode_isa(d, b->pc[i], b->word[i], b->size[i], b->thumb[i], rec);
-			nacc[i] = rec->n_acc;
-			last[i] = rec->n_acc ? rec->acc[rec->n_acc - 1].addr : 0;
-		}
-		if (status)
-			break;
-		r->dec_s += cpu_now() - t1;
-		if (rc < 0) {
-			status = cli_errinfo(daf_path, citcat_daf_decoder_error(d));
-			break;
-		}
-		for (int i = 0; i < b->n; i++, k++) {
-			uint32_t n = b->off[i + 1] - b->off[i];
-			if ((!b->irq[i] || m7) && (nacc[i] != n || (n && last[i] != b->acc[b->off[i + 1] - 1].addr))) {
-				status = cli_fail("%s: instruction at 0x%08llx: DAF decoding differs from the itrace", daf_path,
-						  (unsigned long long)b->pc[i]);
-				break;
-			}
-		}
-		if (status)
-			break;
-	}
-	if (!status && (!nacc || !last))
-		status = cli_fail("out of memory");
-	free(nacc);
-	free(last);
-	if (!status && rc < 0)
-		status = cli_errinfo(itrace, citcat_itrace_reader_error(it));
-	if (!status && m7 && citcat_daf_decode_entry(d, erec, rec) != 0)
-		status = cli_fail("%s: an entry after the last instruction that the itrace does not have", daf_path);
-	if (!status && citcat_daf_decoder_finish(d) < 0)
-		status = cli_errinfo(daf_path, citcat_daf_decoder_error(d));
-out:
-	if (af) {
-		cli_scratch_close(af, afo);
-		remove(addr_path);
-	}
-	citcat_daf_writer_abort(wr);
-	citcat_daf_writer_abort(wd);
-	citcat_daf_decoder_close(d);
-	sdclsp_encoder_free(e);
-	citcat_itrace_reader_close(it);
-	if (b)
-		free(b->acc);
-	free(b);
-	free(rec);
-	free(erec);
-	return status;
-}
-
-/* Raw (decompressed) record bytes of a container. */
-static uint64_t container_raw(const char *path)
-{
-	struct cc_reader *r;
-	uint64_t raw = 0;
-	if (cc_reader_open(&r, path, NULL, UINT16_MAX) == 0) {
-		const uint8_t *p;
-		size_t n;
-		uint32_t nr;
-		while (cc_reader_next_chunk(r, &p, &n, &nr) == 1)
-			raw += n;
-	}
-	cc_reader_close(r);
-	return raw;
+	return 0;
 }
 
 static void discard(void *ctx, uint8_t b) {}
@@ -356,26 +69,25 @@ static int run_one(const char *file, const char *uart_in, const struct opts *o, 
 	snprintf(aes, sizeof aes, "%s/run.aes", dir);
 	snprintf(din, sizeof din, "%s/run.din", dir);
 	const char *src = file;
-	int rc = 0, status = 0;
+	int status = 0;
 	if (!cli_has_suffix(file, ".itrace")) {
 		struct citcat_capture_config c = o->c;
 		c.uart_in = uart_in;
-		if (cc_elf_arm_profile(file) == 'M') /* the target from the ELF, as citcat capture chooses it */
-			c.target.isa = CITCAT_TARGET_CORTEX_M7;
 		if (o->port)
 			c.lvt_path = lvt; /* the LVT of the same run, at the configured D-cache */
-		struct citcat_capture_result res;
+		struct citcat_bench_capture bc = {.size = sizeof bc};
 		struct citcat_errinfo err = {0};
-		if ((rc = citcat_capture_run(&c, file, o->port ? cat : NULL, itrace, &res, &err)))
+		/* the target from the ELF, as citcat capture chooses it */
+		if (citcat_bench_capture(&c, CITCAT_BENCH_TARGET_FROM_ELF, file, o->port ? cat : NULL, itrace, &bc, &err))
 			return cli_errinfo(file, &err);
-		if (!res.traced) {
+		if (!bc.res.traced) {
 			remove(cat);
 			remove(itrace);
 			remove(lvt);
 			return cli_fail("%s never reached a trace start point", file);
 		}
 		if (o->port) {
-			r->lvt_bits = res.lvt.bits;
+			r->lvt_bits = bc.res.lvt.bits;
 		}
 		src = itrace;
 	} else if (o->port) {
@@ -383,24 +95,15 @@ static int run_one(const char *file, const char *uart_in, const struct opts *o, 
 	}
 	status = measure(src, daf, addr, o->port, r);
 	if (!status && o->port) {
-		struct citcat_ims im;
-		struct citcat_ims_stats ist;
-		struct citcat_aes_stats ast;
+		struct citcat_bench_port ps = {.size = sizeof ps};
 		struct citcat_errinfo err = {0};
-		r->cat_file = fsize(cat);
-		r->cat_raw = container_raw(cat);
-		r->itrace_file = fsize(itrace);
-		rc = citcat_ims_extract(cat, &im, &ist, NULL, NULL, &err);
-		if (!rc) {
-			rc = citcat_ims_write(&im, ims, &err);
-			citcat_ims_fini(&im);
-		}
-		if (!rc)
-			rc = citcat_aes_extract(cat, aes, &ast, NULL, NULL, &err);
-		if (rc)
+		if (citcat_bench_port_sizes(cat, itrace, ims, aes, &ps, &err))
 			status = cli_errinfo(cat, &err);
-		r->ims_file = fsize(ims);
-		r->aes_file = fsize(aes);
+		r->cat_file = ps.cat_file;
+		r->cat_raw = ps.cat_raw;
+		r->itrace_file = ps.itrace_file;
+		r->ims_file = ps.ims_file;
+		r->aes_file = ps.aes_file;
 		r->din_xz = -1;
 		if (!status && o->xz) {
 			struct convert_opts co = {.image = NULL, .lz4 = 0};
@@ -429,7 +132,7 @@ struct row4 {
 static struct row4 row4(const struct run *r)
 {
 	struct row4 w;
-	const struct citcat_daf_stats *s = &r->diff;
+	const struct citcat_bench_daf_stats *s = &r->diff;
 	w.ld = filt(s->loads_traced, s->loads);
 	w.st = filt(s->stores_traced, s->stores);
 	w.tot = filt(s->loads_traced + s->stores_traced, s->loads + s->stores);

@@ -2,10 +2,8 @@
  * they produce (the thesis's figure 5 for our target).  Each firmware is
  * captured in this process to a temporary directory with a fixed seed, then
  * extracted; the numbers are printed, never judged. */
-#include "aes.h"
-#include "capture.h"
 #include "cli.h"
-#include "ims.h"
+#include <citcat/bench.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +31,6 @@ struct result {
 
 static void discard(void *ctx, uint8_t b) {}
 
-static uint64_t fsize(const char *path)
-{
-	long long n = cli_file_bytes(path);
-	return n > 0 ? (uint64_t)n : 0;
-}
-
 static int run_one(const char *elf, const struct citcat_capture_config *base, const char *uart_in, const char *dir,
 		   struct result *out)
 {
@@ -48,38 +40,22 @@ static int run_one(const char *elf, const struct citcat_capture_config *base, co
 	snprintf(aes_path, sizeof aes_path, "%s/run.aes", dir);
 	struct citcat_capture_config c = *base;
 	c.uart_in = uart_in;
-	struct citcat_capture_result res;
+	struct citcat_bench_extract x = {.size = sizeof x};
 	struct citcat_errinfo err = {0};
-	int rc = citcat_capture_run(&c, elf, cat, NULL, &res, &err);
-	if (rc)
-		return cli_errinfo(elf, &err);
-	if (!res.traced)
+	int rc = citcat_bench_extract(&c, elf, cat, ims_path, aes_path, &x, &err);
+	if (rc == 1)
 		return cli_fail("bench extract: %s never reached a trace start point", elf);
-	struct citcat_ims ims;
-	struct citcat_ims_stats ist;
-	struct citcat_aes_stats ast;
-	double t0 = cli_now();
-	rc = citcat_ims_extract(cat, &ims, &ist, NULL, NULL, &err);
-	if (!rc) {
-		rc = citcat_ims_write(&ims, ims_path, &err);
-		out->ims_mem = citcat_image_bytes(ims.memory);
-		citcat_ims_fini(&ims);
-	}
-	if (!rc)
-		rc = citcat_aes_extract(cat, aes_path, &ast, NULL, NULL, &err);
-	out->seconds = cli_now() - t0;
-	if (rc) {
-		remove(cat);
-		remove(ims_path);
-		return cli_errinfo(elf, &err);
-	}
+	if (rc)
+		return cli_errinfo(x.err_path ? x.err_path : elf, &err);
+	out->seconds = x.seconds;
+	out->ims_mem = x.ims_mem;
 	rc = aes_measure(aes_path, &out->aes, &err);
 	if (rc)
 		cli_errinfo(aes_path, &err);
-	out->insns = res.traced_insns;
-	out->cat_bytes = fsize(cat);
-	out->ims_file = fsize(ims_path);
-	out->ims_raw = 4u * ARM_SLOTS + out->ims_mem; /* as citcat info counts it */
+	out->insns = x.insns;
+	out->cat_bytes = x.cat_bytes;
+	out->ims_file = x.ims_file;
+	out->ims_raw = x.ims_raw;
 	remove(cat);
 	remove(ims_path);
 	remove(aes_path);

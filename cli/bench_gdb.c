@@ -1,8 +1,8 @@
 /* citcat bench gdb: the replay cursor's speed and memory as citcat gdb uses
  * it (issue 33; replay/CURSOR.md).  A benchmark: it prints numbers and never
  * fails on time. */
-#include "bench_prep.h"
 #include "cli.h"
+#include <citcat/bench.h>
 
 #include <citcat/cursor.h>
 
@@ -97,8 +97,10 @@ static int run_to(struct citcat_cursor *c, int backward, unsigned flags, struct 
 	return citcat_cursor_run(c, backward, flags, st);
 }
 
+static void discard(void *ctx, uint8_t b) {}
+
 /* One budget, in this (child) process. */
-static void measure(const struct bench_prep *p, uint32_t watch, uint64_t budget, uint64_t interval, unsigned nsamp,
+static void measure(const struct citcat_bench_prep *p, uint32_t watch, uint64_t budget, uint64_t interval, unsigned nsamp,
 		    struct row *r)
 {
 	memset(r, 0, sizeof *r);
@@ -258,9 +260,17 @@ int bench_gdb(int argc, char **argv)
 		       "peak", "max RSS");
 	int rc = EXIT_OK;
 	for (size_t f = 0; f < nf; f++) {
-		struct bench_prep p;
-		bench_prep_init(&p, dir, NULL);
-		int r = bench_prepare(&p, files[f]);
+		static struct citcat_bench_prep p;
+		p.size = sizeof p;
+		struct citcat_capture_config pcfg;
+		citcat_capture_config_default(&pcfg);
+		pcfg.engine = CITCAT_CAPTURE_ENGINE_INSN;
+		pcfg.target.seed = 1;
+		pcfg.uart_tx = discard;
+		struct citcat_errinfo perr;
+		int r = citcat_bench_prepare(&pcfg, files[f], dir, &p, &perr);
+		if (r < 0)
+			r = cli_errinfo(p.err_path, &perr);
 		if (r) {
 			rc = r == 1 ? rc : r;
 			continue;
@@ -355,7 +365,7 @@ int bench_gdb(int argc, char **argv)
 			       name, plain_cpu, (unsigned long long)insns, plain_cpu > 0 ? (double)insns / plain_cpu / 1e6 : 0,
 			       insns && hit <= insns ? plain_cpu * (double)(insns - hit) / (double)insns : 0, watch,
 			       (unsigned long long)hit);
-		bench_prep_remove(&p);
+		citcat_bench_prep_remove(&p);
 	}
 	if (json)
 		printf("]\n");

@@ -1,15 +1,8 @@
 /* citcat bench replay: replay speed against bare Unicorn, and the tracing
  * dilation (thesis section 5.2).  Benchmarks print numbers; they never fail
  * on time. */
-#include "aes.h"
-#include "bench_bare.h"
-#include "bench_prep.h"
-#include "capture.h"
-#include "citcat_regs.h"
 #include "cli.h"
-#include "ims.h"
-#include "itrace.h"
-#include "replay.h"
+#include <citcat/bench.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,27 +22,6 @@ static const char bench_replay_help[] =
 	"examples are used (CITCAT_EXAMPLES_DIR overrides where they are).\n";
 
 
-/* Instructions from P up to and including the driver's uncached store to
- * DUMP_DONE, counted in the replayed trace; 0 when there is none. */
-static uint64_t driver_insns(const char *itrace, uint32_t dev_base)
-{
-	struct citcat_itrace_reader *r;
-	static struct citcat_itrace_rec rec;
-	uint64_t n = 0, found = 0;
-	if (citcat_itrace_reader_open(&r, itrace) == 0) {
-		while (!found && citcat_itrace_next(r, &rec) == 1) {
-			if (rec.kind != CITCAT_REC_INSN)
-				continue;
-			n++;
-			for (uint32_t k = 0; k < rec.n_acc; k++)
-				if (rec.acc[k].write && rec.acc[k].addr == (uint64_t)dev_base + CITCAT_DEV_OFF(CITCAT_TRACE_DUMP_DONE))
-					found = n;
-		}
-	}
-	citcat_itrace_reader_close(r);
-	return found;
-}
-
 struct run {
 	uint64_t insns, irqs, dma, counter_reads, driver;
 	double replay_s, bare_s;
@@ -57,48 +29,60 @@ struct run {
 
 /* Capture, extract and replay one firmware in DIR.  Returns 0, 1 when the
  * firmware never starts tracing (skipped), or an exit code after printing. */
+static void discard(void *ctx, uint8_t b) {}
+
+/* Capture, extract and replay one firmware in DIR.  Returns 0, 1 when the
+ * firmware never starts tracing (skipped), or an exit code after printing. */
 static int bench_one(const char *elf, const char *dir, struct run *out)
 {
-	struct bench_prep bp;
-	bench_prep_init(&bp, dir, NULL);
-	int rc = bench_prepare(&bp, elf);
+	static struct citcat_bench_prep bp;
+	bp.size = sizeof bp;
+	struct citcat_capture_config cfg;
+	citcat_capture_config_default(&cfg);
+	cfg.engine = CITCAT_CAPTURE_ENGINE_INSN;
+	cfg.target.seed = 1;
+	cfg.uart_tx = discard;
+	struct citcat_errinfo err;
+	int rc = citcat_bench_prepare(&cfg, elf, dir, &bp, &err);
+	if (rc < 0)
+		return cli_errinfo(bp.err_path, &err);
 	if (rc)
 		return rc;
 	rc = EXIT_USAGE;
-	struct citcat_errinfo err;
 	struct citcat_replay_config rc_cfg;
 	citcat_replay_config_default(&rc_cfg);
 	rc_cfg.ims_path = bp.ims;
 	rc_cfg.aes_path = bp.aes;
 	rc_cfg.out_path = bp.itr;
-	struct citcat_replay_result res;
-	int r = citcat_replay_run(&rc_cfg, &res, &err);
+	struct citcat_bench_replay b = {.size = sizeof b};
+	int r = citcat_bench_replay(&rc_cfg, 0, &b, &err);
+	struct citcat_replay_result *res = &b.res;
 	if (r == CITCAT_ERR_DIVERGED) {
 		cli_fail("bench replay: %s: the replay diverged (%s check at instruction %llu); run citcat replay for details",
-			 elf, res.div.check, (unsigned long long)res.div.insn_index);
+			 elf, res->div.check, (unsigned long long)res->div.insn_index);
 		rc = EXIT_CHECK;
 		goto out;
 	}
 	if (r) {
-		cli_errinfo(res.err_path ? res.err_path : elf, &err);
+		cli_errinfo(res->err_path ? res->err_path : elf, &err);
 		goto out;
 	}
-	/* the shared honest baseline (capture/bench_bare.h) */
-	struct cc_bare_result br;
-	if (cc_bare_run(bp.ims, bp.aes, bp.itr, &br, &err)) {
+	/* the shared honest baseline (bench/bench_bare.h) */
+	struct citcat_bench_bare br = {.size = sizeof br};
+	if (citcat_bench_bare_run(CITCAT_BENCH_BARE, bp.ims, bp.aes, bp.itr, &br, &err)) {
 		cli_errinfo(bp.ims, &err);
 		goto out;
 	}
-	out->insns = res.insns;
-	out->irqs = res.irqs;
-	out->dma = res.dma;
+	out->insns = res->insns;
+	out->irqs = res->irqs;
+	out->dma = res->dma;
 	out->counter_reads = bp.aes_stats.records[CITCAT_AES_COUNTER];
-	out->replay_s = res.seconds;
+	out->replay_s = res->seconds;
 	out->bare_s = br.run_s;
-	out->driver = driver_insns(bp.itr, bp.dev_base);
+	out->driver = citcat_bench_driver_insns(bp.itr, bp.dev_base);
 	rc = 0;
 out:
-	bench_prep_remove(&bp);
+	citcat_bench_prep_remove(&bp);
 	return rc;
 }
 
@@ -131,7 +115,7 @@ int bench_replay(int argc, char **argv)
 	struct run sum = {0};
 	int printed = 0, rc = EXIT_OK;
 	char ucv[32];
-	cc_unicorn_version(ucv, sizeof ucv);
+	citcat_bench_unicorn_version(ucv, sizeof ucv);
 	if (json)
 		printf("{\"benchmark\": \"replay\", \"unicorn\": \"%s\", \"runs\": [", ucv);
 	else {

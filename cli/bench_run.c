@@ -1,14 +1,8 @@
 /* citcat bench all / bench capture: every phase of the tool chain timed
- * against one honest bare-Unicorn baseline (capture/bench_bare.h, issue 14
+ * against one honest bare-Unicorn baseline (bench/bench_bare.h, <citcat/bench.h>; issue 14
  * part 1).  Benchmarks print numbers; they never pass or fail on time. */
-#include "aes.h"
-#include "bench_bare.h"
-#include "bench_prep.h"
-#include "capture.h"
 #include "cli.h"
-#include "container.h"
-#include "ims.h"
-#include "replay.h"
+#include <citcat/bench.h>
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -61,20 +55,15 @@ struct phase {
 
 struct fw {
 	uint64_t insns, traced;
-	struct cc_bare_result bare;
+	struct citcat_bench_bare bare;
 	struct phase ph[32];
 	int n;
 };
 
+static void discard(void *ctx, uint8_t b) {}
 static int cap_progress(void *ctx, uint64_t insns) { return cli_interrupted(); }
 
-static double replay_start;
-static int rep_progress(void *ctx, uint64_t insns, uint64_t total)
-{
-	if (insns == 0 && replay_start == 0)
-		replay_start = now_s();
-	return cli_interrupted();
-}
+static int rep_progress(void *ctx, uint64_t insns, uint64_t total) { return cli_interrupted(); }
 
 static struct phase *add(struct fw *f, const char *name, uint64_t insns, double run, double setup)
 {
@@ -87,7 +76,7 @@ static struct phase *add(struct fw *f, const char *name, uint64_t insns, double 
 }
 
 static int replay_phase_engine(struct fw *f, const char *name, const char *ims, const char *aes, const char *cat,
-			       const char *out, const char *elf, unsigned engine)
+			       const char *out, const char *elf, unsigned engine, unsigned flags)
 {
 	struct citcat_replay_config c;
 	citcat_replay_config_default(&c);
@@ -97,25 +86,22 @@ static int replay_phase_engine(struct fw *f, const char *name, const char *ims, 
 	c.verify_cat = cat;
 	c.out_path = out;
 	c.progress = rep_progress;
-	struct citcat_replay_result res;
+	struct citcat_bench_replay b = {.size = sizeof b};
 	struct citcat_errinfo err;
-	replay_start = 0;
-	double t0 = now_s();
-	int r = citcat_replay_run(&c, &res, &err);
-	double t1 = now_s();
+	int r = citcat_bench_replay(&c, flags, &b, &err);
 	if (r == CITCAT_ERR_DIVERGED)
-		return cli_fail("bench: %s: the replay diverged (%s check at instruction %llu)", elf, res.div.check,
-				(unsigned long long)res.div.insn_index), EXIT_CHECK;
+		return cli_fail("bench: %s: the replay diverged (%s check at instruction %llu)", elf, b.res.div.check,
+				(unsigned long long)b.res.div.insn_index), EXIT_CHECK;
 	if (r)
-		return cli_errinfo(res.err_path ? res.err_path : elf, &err);
-	add(f, name, res.insns, t1 - replay_start, replay_start - t0);
+		return cli_errinfo(b.res.err_path ? b.res.err_path : elf, &err);
+	add(f, name, b.res.insns, b.run_s, b.setup_s);
 	return 0;
 }
 
 static int replay_phase(struct fw *f, const char *name, const char *ims, const char *aes, const char *cat,
 			const char *out, const char *elf)
 {
-	return replay_phase_engine(f, name, ims, aes, cat, out, elf, CITCAT_REPLAY_ENGINE_INSN);
+	return replay_phase_engine(f, name, ims, aes, cat, out, elf, CITCAT_REPLAY_ENGINE_INSN, 0);
 }
 
 /* Converts ITR to FMT, writing to /dev/null through standard output. */
@@ -141,95 +127,96 @@ static int convert_phase(struct fw *f, const char *itr, const char *fmt)
 	return 0;
 }
 
+/* One timed capture of the prepared run (its configuration CFG) as the
+ * phase NAME; the oracle, when written, is removed. */
+static int capture_phase(struct fw *f, const char *name, const struct citcat_capture_config *cfg, unsigned flags,
+			 const char *elf, const char *cat, const char *orc)
+{
+	struct citcat_bench_capture b = {.size = sizeof b};
+	struct citcat_errinfo err;
+	if (citcat_bench_capture(cfg, flags, elf, cat, orc, &b, &err))
+		return cli_errinfo(elf, &err);
+	if (orc)
+		remove(orc);
+	add(f, name, b.res.insns, b.run_s, b.setup_s);
+	return 0;
+}
+
+/* One bare baseline of KIND as the phase NAME. */
+static int bare_phase(struct fw *f, const char *name, unsigned kind, const struct citcat_bench_prep *bp)
+{
+	struct citcat_bench_bare hk = {.size = sizeof hk};
+	struct citcat_errinfo err;
+	if (citcat_bench_bare_run(kind, bp->ims, bp->aes, bp->itr, &hk, &err))
+		return cli_errinfo(bp->ims, &err);
+	add(f, name, hk.insns, hk.run_s, hk.setup_s);
+	return 0;
+}
+
 static int bench_fw(const char *elf, const char *dir, int all, const char *formats, struct fw *f)
 {
-	struct bench_prep bp;
-	bench_prep_init(&bp, dir, cap_progress);
-	int rc = bench_prepare(&bp, elf);
+	static struct citcat_bench_prep bp;
+	bp.size = sizeof bp;
+	struct citcat_capture_config cfg;
+	citcat_capture_config_default(&cfg);
+	cfg.engine = CITCAT_CAPTURE_ENGINE_INSN; /* the insn phases; the block engine is timed below */
+	cfg.target.seed = 1;
+	cfg.uart_tx = discard;
+	cfg.progress = cap_progress;
+	struct citcat_errinfo err;
+	int rc = citcat_bench_prepare(&cfg, elf, dir, &bp, &err);
+	if (rc < 0)
+		return cli_errinfo(bp.err_path, &err);
 	if (rc)
 		return rc;
 	const char *cat = bp.cat, *orc = bp.orc, *ims_p = bp.ims, *aes_p = bp.aes, *itr = bp.itr;
-	f->insns = bp.cap.insns;
-	f->traced = bp.cap.traced_insns;
-	add(f, "capture (CAT)", bp.cap.insns, bp.cap_run_s, bp.cap.seconds - bp.cap_run_s);
-	struct citcat_capture_result res;
-	struct citcat_errinfo err;
+	f->insns = bp.cap.res.insns;
+	f->traced = bp.cap.res.traced_insns;
+	add(f, "capture (CAT)", bp.cap.res.insns, bp.cap.run_s, bp.cap.setup_s);
 	rc = EXIT_USAGE;
-	double run = 0;
-	struct cc_capture_bench b = {.run_seconds = &run};
-	if (cc_capture_run_bench(&bp.cfg, &b, elf, cat, orc, &res, &err)) {
-		cli_errinfo(elf, &err);
+	if (capture_phase(f, "capture + oracle", &cfg, 0, elf, cat, orc))
 		goto out;
-	}
-	remove(orc);
-	add(f, "capture + oracle", res.insns, run, res.seconds - run);
 	/* the same with every file compressed and written inline (no thread) */
-	cc_writer_threads = 0;
-	run = 0;
-	int crc = cc_capture_run_bench(&bp.cfg, &b, elf, cat, orc, &res, &err);
-	cc_writer_threads = 1;
-	if (crc) {
-		cli_errinfo(elf, &err);
+	if (capture_phase(f, "capture + oracle, 1 thread", &cfg, CITCAT_BENCH_INLINE_WRITES, elf, cat, orc))
 		goto out;
-	}
-	remove(orc);
-	add(f, "capture + oracle, 1 thread", res.insns, run, res.seconds - run);
 	/* the capture's block engine (capture/TARGET.md "The block engine");
 	 * auto, so that a run it does not take is timed on the insn engine;
 	 * the files are the same as the insn engine's */
-	struct citcat_capture_config bcfg = bp.cfg;
+	struct citcat_capture_config bcfg = cfg;
 	bcfg.engine = CITCAT_CAPTURE_ENGINE_AUTO;
-	run = 0;
-	if (cc_capture_run_bench(&bcfg, &b, elf, cat, NULL, &res, &err)) {
-		cli_errinfo(elf, &err);
+	if (capture_phase(f, "capture (block)", &bcfg, 0, elf, cat, NULL))
 		goto out;
-	}
-	add(f, "capture (block)", res.insns, run, res.seconds - run);
-	run = 0;
-	if (cc_capture_run_bench(&bcfg, &b, elf, cat, orc, &res, &err)) {
-		cli_errinfo(elf, &err);
+	if (capture_phase(f, "capture + oracle (block)", &bcfg, 0, elf, cat, orc))
 		goto out;
-	}
-	remove(orc);
-	add(f, "capture + oracle (block)", res.insns, run, res.seconds - run);
 	add(f, "ims", f->traced, bp.ims_s, 0);
 	add(f, "aes", f->traced, bp.aes_s, 0);
 	if ((rc = replay_phase(f, "replay --verify", ims_p, aes_p, cat, NULL, elf)))
 		goto out;
 	/* the block engine (replay/REPLAY.md "Block-granular replay"); auto, so
 	 * that a run it does not take is timed on the insn engine */
-	if ((rc = replay_phase_engine(f, "replay --verify (block)", ims_p, aes_p, cat, NULL, elf, CITCAT_REPLAY_ENGINE_AUTO)))
+	if ((rc = replay_phase_engine(f, "replay --verify (block)", ims_p, aes_p, cat, NULL, elf, CITCAT_REPLAY_ENGINE_AUTO, 0)))
 		goto out;
 	remove(cat);
-	cc_writer_threads = 0;
-	rc = replay_phase(f, "replay -> itrace, 1 thread", ims_p, aes_p, NULL, itr, elf);
-	cc_writer_threads = 1;
-	if (rc || (rc = replay_phase(f, "replay -> itrace", ims_p, aes_p, NULL, itr, elf)))
+	if ((rc = replay_phase_engine(f, "replay -> itrace, 1 thread", ims_p, aes_p, NULL, itr, elf,
+				      CITCAT_REPLAY_ENGINE_INSN, CITCAT_BENCH_INLINE_WRITES)))
 		goto out;
-	if ((rc = replay_phase_engine(f, "replay -> itrace (block)", ims_p, aes_p, NULL, itr, elf, CITCAT_REPLAY_ENGINE_AUTO)))
+	if ((rc = replay_phase(f, "replay -> itrace", ims_p, aes_p, NULL, itr, elf)))
+		goto out;
+	if ((rc = replay_phase_engine(f, "replay -> itrace (block)", ims_p, aes_p, NULL, itr, elf, CITCAT_REPLAY_ENGINE_AUTO, 0)))
 		goto out;
 	rc = EXIT_USAGE;
-	if (cc_bare_run(ims_p, aes_p, itr, &f->bare, &err)) {
+	f->bare.size = sizeof f->bare;
+	if (citcat_bench_bare_run(CITCAT_BENCH_BARE, ims_p, aes_p, itr, &f->bare, &err)) {
 		cli_errinfo(ims_p, &err);
 		goto out;
 	}
-	struct cc_bare_result hk; /* the ceiling of per-instruction hooks (bench_bare.h) */
-	if (cc_bare_run_hooked(ims_p, aes_p, itr, &hk, &err)) {
-		cli_errinfo(ims_p, &err);
+	/* the ceiling of per-instruction hooks */
+	if (bare_phase(f, "bare + empty hooks", CITCAT_BENCH_BARE_HOOKS, &bp))
 		goto out;
-	}
-	add(f, "bare + empty hooks", hk.insns, hk.run_s, hk.setup_s);
 	/* the floor of the block engines: every access hooked, no instruction */
-	if (cc_bare_run_floor(ims_p, aes_p, itr, 1, &hk, &err)) {
-		cli_errinfo(ims_p, &err);
+	if (bare_phase(f, "bare + empty block+mem hooks", CITCAT_BENCH_BARE_FLOOR_BLOCK, &bp) ||
+	    bare_phase(f, "bare + empty mem hook", CITCAT_BENCH_BARE_FLOOR_MEM, &bp))
 		goto out;
-	}
-	add(f, "bare + empty block+mem hooks", hk.insns, hk.run_s, hk.setup_s);
-	if (cc_bare_run_floor(ims_p, aes_p, itr, 0, &hk, &err)) {
-		cli_errinfo(ims_p, &err);
-		goto out;
-	}
-	add(f, "bare + empty mem hook", hk.insns, hk.run_s, hk.setup_s);
 	if (all) {
 		char list[256], *save = NULL;
 		snprintf(list, sizeof list, "%s", formats);
@@ -239,7 +226,7 @@ static int bench_fw(const char *elf, const char *dir, int all, const char *forma
 	}
 	rc = 0;
 out:
-	bench_prep_remove(&bp);
+	citcat_bench_prep_remove(&bp);
 	return rc;
 }
 
@@ -279,7 +266,7 @@ int bench_all(int argc, char **argv, int all)
 		return cli_fail("bench: cannot create a temporary directory");
 	int rc = EXIT_OK, printed = 0;
 	char ucv[32];
-	cc_unicorn_version(ucv, sizeof ucv);
+	citcat_bench_unicorn_version(ucv, sizeof ucv);
 	if (json)
 		printf("{\"benchmark\": \"%s\", \"unicorn\": \"%s\", \"runs\": [", all ? "all" : "capture", ucv);
 	else

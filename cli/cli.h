@@ -4,10 +4,11 @@
 #ifndef CITCAT_CLI_H
 #define CITCAT_CLI_H
 
-#include "aes.h"
+#include <citcat/aes.h>
 #include <citcat/base.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Exit codes (documented in README.md and `citcat --help`). */
 #define EXIT_OK 0
@@ -167,14 +168,11 @@ int cat_info(const char *path, int json);
 int ims_info(const char *path, int json);
 int aes_info(const char *path, int json);
 /* Per AES record kind: records, their encoded bytes, and those bytes through
- * an LZ4 frame of their own (cmd_extract.c; shared by info and bench). */
-struct aes_sizes {
-	uint64_t count[CITCAT_AES_KINDS], raw[CITCAT_AES_KINDS], z[CITCAT_AES_KINDS];
-	uint64_t insns, dma_bytes, file_bytes; /* insns: from the END record */
-	struct citcat_trace_id id;
-	uint32_t isa; /* the target (metadata byte 24, AES.md): CITCAT_TARGET_* */
-};
-int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *err);
+ * an LZ4 frame of their own: the library's (citcat_aes_measure, citcat/aes.h;
+ * shared by info, the report and bench).  These two names stay until
+ * bench_extract.c says citcat_aes_sizes and citcat_aes_measure. */
+#define aes_sizes citcat_aes_sizes
+#define aes_measure citcat_aes_measure
 int bench_extract(int argc, char **argv);
 int cmd_ims(int argc, char **argv);
 int cmd_aes(int argc, char **argv);

@@ -1,10 +1,8 @@
 /* citcat capture, info for CATs, and bench capture. */
-#include "capture.h"
-#include "cache.h"
 #include "cli.h"
-#include "elfprofile.h"
 #include "formats_cli.h"
-#include "outfile.h"
+#include <citcat/io.h>
+#include <citcat/capture.h>
 #include <citcat/symbols.h>
 
 #include <stdlib.h>
@@ -103,7 +101,7 @@ static int parse_cache(const char *s, struct citcat_cache_config *c)
 		c->repl = (uint8_t)found;
 	}
 	const char *why;
-	return cache_config_check(c, &why) ? -1 : 0;
+	return citcat_cache_config_check(c, &why) ? -1 : 0;
 }
 
 /* UART output to a stream; the progress line (standard error, a terminal)
@@ -128,7 +126,7 @@ static void uart_to_file(void *ctx, uint8_t b)
 /* --uart-out goes through an outfile like every output: a regular file
  * appears only when the capture succeeds, and nothing that existed before
  * is ever removed.  Write errors are sticky and reported at commit. */
-static void uart_to_outfile(void *ctx, uint8_t b) { cc_outfile_write(ctx, &b, 1); }
+static void uart_to_outfile(void *ctx, uint8_t b) { citcat_outfile_write(ctx, &b, 1); }
 
 /* The message for an abnormal end, in one place so that the fault PC can be
  * named by symbol (function+offset (file:line)) when the ELF has them. */
@@ -176,7 +174,7 @@ static void target_from_elf(struct citcat_capture_config *c, const char *elf)
 {
 	if (c->target.isa & 0x100)
 		c->target.isa &= 0xff;
-	else if (elf && cc_elf_arm_profile(elf) == 'M')
+	else if (elf && citcat_elf_arm_profile(elf) == 'M')
 		c->target.isa = CITCAT_TARGET_CORTEX_M7;
 }
 
@@ -356,10 +354,10 @@ int cmd_capture(int argc, char **argv)
 			   (oracle && strcmp(oracle, "-") == 0)
 		   ? stderr
 		   : stdout;
-	struct cc_outfile *uo = NULL;
+	struct citcat_outfile *uo = NULL;
 	struct citcat_errinfo err;
-	cc_outfile_commit_on_stop(1); /* interrupted, the outputs are valid up to there (exit status 3) */
-	if (uart_out && cc_outfile_open(&uo, uart_out, 0, &err))
+	citcat_outfile_commit_on_stop(1); /* interrupted, the outputs are valid up to there (exit status 3) */
+	if (uart_out && citcat_outfile_open(&uo, uart_out, 0, &err))
 		return cli_errinfo(uart_out, &err);
 	struct cli_progress pr;
 	cli_progress_init(&pr, "capture");
@@ -373,10 +371,10 @@ int cmd_capture(int argc, char **argv)
 	cli_progress_done(&pr);
 	fflush(uf);
 	if (rc) {
-		cc_outfile_abort(uo);
+		citcat_outfile_abort(uo);
 		return cli_errinfo(elf, &err);
 	}
-	if (uo && cc_outfile_commit(uo, &err))
+	if (uo && citcat_outfile_commit(uo, &err))
 		return cli_errinfo(uart_out, &err);
 	if (!res.traced)
 		fprintf(stderr, "citcat capture: warning: the firmware never reached a trace start point "
@@ -414,9 +412,21 @@ int cmd_capture(int argc, char **argv)
 
 static const char *const repl_names[] = {"lru", "fifo", "plru", "random"};
 
+struct cat_info_progress {
+	struct cli_progress pr;
+	unsigned calls;
+};
+
+static int cat_info_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct cat_info_progress *p = ctx;
+	if ((++p->calls & 3) == 0) /* every 65,536 events */
+		cli_progress_update(&p->pr, done, total, "B");
+	return cli_interrupted();
+}
+
 int cat_info(const char *path, int json)
 {
-	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_CAT)); /* before "-" is read */
 	struct citcat_cat_reader *r;
 	int rc = citcat_cat_reader_open(&r, path);
 	if (rc) {
@@ -425,64 +435,30 @@ int cat_info(const char *path, int json)
 		return EXIT_USAGE;
 	}
 	const struct citcat_target_config *c = citcat_cat_config(r);
-	/* n: every event; pre: those recorded before the trace start point P
-	 * (the SYNC marker), from the driver between TRC1 and P */
-	uint64_t n[CITCAT_CAT_KINDS] = {0}, pre[CITCAT_CAT_KINDS] = {0}, synced = 0, insns = 0, branches = 0, cycles = 0, dma_bytes = 0;
-	int stop = -1;
-	uint32_t sync_pc = 0, repl[2] = {0, 0};
-	/* the firmware's exit value: its write to EXIT, when the trace module
-	 * was still recording (the STOP that follows has reason EXIT) */
-	int32_t exit_value = 0, last_exit_write = 0;
-	int have_exit = 0, have_exit_write = 0;
-	uint32_t fault_kind = 0, fault_pc = 0, fault_addr = 0;
-	struct citcat_m7_fault m7f;
-	int has_m7f = 0;
-	struct citcat_cat_event ev;
-	struct cli_progress pr;
-	cli_progress_init(&pr, "reading");
-	uint64_t count = 0;
-	while ((rc = citcat_cat_next(r, &ev)) == 1) {
-		n[ev.kind]++;
-		if (ev.kind == CITCAT_CAT_SYNC)
-			synced = 1;
-		if (!synced)
-			pre[ev.kind]++;
-		if (ev.kind == CITCAT_CAT_STOP) {
-			insns = ev.insns;
-			branches = ev.bcount;
-			cycles = ev.cycle;
-			stop = ev.line;
-			if (stop == CITCAT_STOP_EXIT)
-				exit_value = last_exit_write, have_exit = have_exit_write;
-			fault_kind = (uint32_t)ev.value;
-			fault_pc = ev.pc;
-			fault_addr = ev.addr;
-			has_m7f = citcat_cat_m7_fault(r, &m7f) == 1;
-		} else if (ev.kind == CITCAT_CAT_UWRITE && ev.addr == c->dev_base) {
-			last_exit_write = (int32_t)(uint32_t)ev.value;
-			have_exit_write = 1;
-		} else if (ev.kind == CITCAT_CAT_SYNC) {
-			sync_pc = ev.pc;
-			repl[0] = ev.repl_state[0];
-			repl[1] = ev.repl_state[1];
-		} else if (ev.kind == CITCAT_CAT_DMA) {
-			dma_bytes += ev.len;
-		}
-		if ((++count & 0xffff) == 0)
-			cli_progress_update(&pr, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r), "B");
-		if ((count & 0x3fff) == 0 && cli_interrupted()) {
-			cli_progress_done(&pr);
-			citcat_cat_reader_close(r);
-			return cli_fail("info: interrupted");
-		}
+	struct citcat_cat_info f = {.size = sizeof f};
+	struct cat_info_progress cp = {.calls = 0};
+	cli_progress_init(&cp.pr, "reading");
+	rc = citcat_cat_reader_info(r, &f, cat_info_progress, &cp);
+	cli_progress_done(&cp.pr);
+	if (rc == CITCAT_ERR_INTERRUPTED) {
+		citcat_cat_reader_close(r);
+		return cli_fail("info: interrupted");
 	}
-	cli_progress_done(&pr);
 	if (rc < 0) {
 		cli_errinfo(path, citcat_cat_reader_error(r));
 		citcat_cat_reader_close(r);
 		return EXIT_USAGE;
 	}
-	uint64_t size = citcat_cat_reader_file_size(r);
+	/* n: every event; pre: those recorded before the trace start point P
+	 * (the SYNC marker), from the driver between TRC1 and P */
+	const uint64_t *n = f.events, *pre = f.before_start;
+	int version = (int)f.version, stop = f.stop, have_exit = f.has_exit_value;
+	uint64_t insns = f.insns, branches = f.branches, cycles = f.cycles, dma_bytes = f.dma_bytes;
+	uint32_t sync_pc = f.sync_pc, repl[2] = {f.repl_state[0], f.repl_state[1]};
+	int32_t exit_value = f.exit_value;
+	uint32_t fault_kind = f.fault_kind, fault_pc = f.fault_pc, fault_addr = f.fault_addr;
+	const struct citcat_m7_fault *m7f = f.has_m7_fault ? &f.m7_fault : NULL;
+	uint64_t size = f.file_bytes;
 	/* an abnormal end is named by function and line: with info --elf, or
 	 * from the firmware the CAT records (as dump does) */
 	struct citcat_symbols *syms = NULL;
@@ -521,7 +497,7 @@ int cat_info(const char *path, int json)
 		if (stop == CITCAT_STOP_FAULT) {
 			printf("\"fault\": \"%s\", \"fault_pc\": %u, \"fault_addr\": %u, ", citcat_fault_kind_name(fault_kind),
 			       fault_pc, fault_addr);
-			cli_json_fault(syms, fault_pc, has_m7f ? &m7f : NULL, 0);
+			cli_json_fault(syms, fault_pc, m7f, 0);
 		}
 		cli_print_cat_elf(citcat_cat_elf(r), 1);
 		printf("\"config\": {\"ram_base\": %u, \"ram_size\": %u, \"icache\": \"%u:%u:%u:%s\", "
@@ -548,8 +524,8 @@ int cat_info(const char *path, int json)
 			printf("  exit value %d\n", (int)exit_value);
 		char text[512];
 		if (stop == CITCAT_STOP_FAULT)
-			printf("  fault      %s\n", cli_describe_fault(syms, fault_kind, fault_pc, fault_addr, has_m7f ? &m7f : NULL,
-								 text, sizeof text));
+			printf("  fault      %s\n", cli_describe_fault(syms, fault_kind, fault_pc, fault_addr, m7f, text,
+								 sizeof text));
 		cli_print_cat_elf(citcat_cat_elf(r), 0);
 		if (c->icache.repl == CITCAT_REPL_RANDOM || c->dcache.repl == CITCAT_REPL_RANDOM)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", repl[0], repl[1]);

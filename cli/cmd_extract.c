@@ -1,10 +1,9 @@
 /* citcat ims / citcat aes: extraction from a CAT; info for IMS and AES files. */
-#include "aes.h"
 #include "cli.h"
 #include "formats_cli.h"
-#include "ims.h"
+#include <citcat/aes.h>
+#include <citcat/ims.h>
 
-#include <lz4frame.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +81,8 @@ int cmd_ims(int argc, char **argv)
 		return cli_errinfo(out, &err);
 	if (!cli_quiet)
 		fprintf(stderr, "citcat ims: %llu memory bytes in %llu lines, %d registers, start 0x%08x, %llu instructions\n",
-		(unsigned long long)bytes, (unsigned long long)st.lines_filled, citcat_ims_nslots(ims.cfg.isa), ims.id.start_pc,
+		(unsigned long long)bytes, (unsigned long long)st.lines_filled,
+		ims.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? CITCAT_IMS_M7_SLOTS : CITCAT_IMS_ARM_SLOTS, ims.id.start_pc,
 		(unsigned long long)ims.id.insns);
 	return EXIT_OK;
 }
@@ -123,14 +123,14 @@ int cmd_aes(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const char *const slot_names[ARM_SLOTS] = {
+static const char *const slot_names[CITCAT_IMS_ARM_SLOTS] = {
 	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc", "cpsr",
 	"sp_usr", "lr_usr", "sp_svc", "lr_svc", "spsr_svc", "sp_irq", "lr_irq", "spsr_irq", "sp_abt", "lr_abt",
 	"spsr_abt", "sp_und", "lr_und", "spsr_und", "r8_fiq", "r9_fiq", "r10_fiq", "r11_fiq", "r12_fiq", "sp_fiq",
 	"lr_fiq", "spsr_fiq"};
 /* the Cortex-M7's 23 (capture/TARGET-M7.md, register dump), and the SCS
  * state of a segment that starts at a checkpoint (slots 23..38) */
-static const char *const m7_slot_names[M7_CKPT_SLOTS] = {
+static const char *const m7_slot_names[CITCAT_IMS_M7_CKPT_SLOTS] = {
 	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc", "xpsr",
 	"msp", "psp", "primask", "basepri", "faultmask", "control", "vtor", "aircr", "ccr", "shcsr", "shpr1", "shpr2",
 	"shpr3", "iabr0", "ipr0", "ipr1", "ipr2", "ipr3", "ipr4", "ipr5", "ipr6", "ipr7"};
@@ -202,9 +202,10 @@ int ims_info(const char *path, int json)
 	 * addresses; the thesis's figure 5 counts 8 bytes per (address, word)
 	 * pair instead); compressed: the file itself */
 	/* an M7 checkpoint's segment: the SCS state too (CCR is never 0 there) */
-	const int ns = ims.cfg.isa == CITCAT_ISA_M7 && ims.regs.slot[M7_SLOT_SCS + 2] ? M7_CKPT_SLOTS
-										     : citcat_ims_nslots(ims.cfg.isa);
-	const char *const *names = ims.cfg.isa == CITCAT_ISA_M7 ? m7_slot_names : slot_names;
+	const int m7 = ims.cfg.isa == CITCAT_TARGET_CORTEX_M7;
+	const int ns = m7 && ims.regs.slot[CITCAT_IMS_M7_SLOT_SCS + 2] ? CITCAT_IMS_M7_CKPT_SLOTS
+	               : m7 ? CITCAT_IMS_M7_SLOTS : CITCAT_IMS_ARM_SLOTS;
+	const char *const *names = m7 ? m7_slot_names : slot_names;
 	const char *target = cli_target_name(ims.cfg.isa);
 	uint64_t raw = 4u * (unsigned)ns + mem;
 	long fsize = file_size(path);
@@ -228,7 +229,7 @@ int ims_info(const char *path, int json)
 		if (ims.cfg.icache.repl == CITCAT_REPL_RANDOM || ims.cfg.dcache.repl == CITCAT_REPL_RANDOM)
 			printf("  random     replacement state at P: I-cache 0x%08x, D-cache 0x%08x\n", ims.repl_state[0],
 			       ims.repl_state[1]);
-		if (ims.cfg.isa != CITCAT_ISA_M7)
+		if (ims.cfg.isa != CITCAT_TARGET_CORTEX_M7)
 			printf("  SCTLR.TE   %u (exceptions entered in %s state)\n", (ims.sctlr >> 30) & 1,
 			       ims.sctlr ? "Thumb" : "ARM");
 		printf("  registers  %d\n", ns);
@@ -242,102 +243,6 @@ int ims_info(const char *path, int json)
 	return EXIT_OK;
 }
 
-/* Per record kind: the records' encoded bytes, and those same bytes run
- * through an LZ4 frame of their own (the "compressed" column of the thesis's
- * figure 5, for our encodings), streamed so memory stays bounded. */
-struct kind_acc {
-	LZ4F_cctx *cctx;
-	uint64_t count, raw, z;
-};
-
-static uint8_t zout[LZ4F_HEADER_SIZE_MAX + (1u << 18)];
-
-static void acc_add(struct kind_acc *a, const uint8_t *p, size_t n)
-{
-	a->raw += n;
-	if (!a->cctx) {
-		if (LZ4F_isError(LZ4F_createCompressionContext(&a->cctx, LZ4F_VERSION)))
-			return;
-		size_t h = LZ4F_compressBegin(a->cctx, zout, sizeof zout, NULL);
-		a->z += LZ4F_isError(h) ? 0 : h;
-	}
-	size_t r = LZ4F_compressUpdate(a->cctx, zout, sizeof zout, p, n, NULL);
-	a->z += LZ4F_isError(r) ? 0 : r;
-}
-
-static void acc_end(struct kind_acc *a)
-{
-	if (!a->cctx)
-		return;
-	size_t r = LZ4F_compressEnd(a->cctx, zout, sizeof zout, NULL);
-	a->z += LZ4F_isError(r) ? 0 : r;
-	LZ4F_freeCompressionContext(a->cctx);
-	a->cctx = NULL;
-}
-
-int aes_measure(const char *path, struct aes_sizes *sz, struct citcat_errinfo *err)
-{
-	memset(sz, 0, sizeof *sz);
-	struct citcat_aes_reader *r;
-	int rc = citcat_aes_reader_open(&r, path);
-	if (rc) {
-		*err = *citcat_aes_reader_error(r);
-		citcat_aes_reader_close(r);
-		return rc;
-	}
-	struct kind_acc acc[CITCAT_AES_KINDS];
-	memset(acc, 0, sizeof acc);
-	struct citcat_aes_rec rec;
-	uint64_t nrec = 0;
-	int own_rc = 0; /* an error found here rather than by the reader */
-	while ((rc = citcat_aes_next(r, &rec)) == 1) {
-		struct kind_acc *a = &acc[rec.kind];
-		/* copies of a repeated record are counted, not read one by one:
-		 * a REPEAT may claim up to the file's own instruction count */
-		uint64_t copies = citcat_aes_skip_repeats(r);
-		if (copies >= UINT64_MAX - a->count) {
-			own_rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,
-						    "its REPEAT records claim more than 2^64 %s records",
-						    citcat_aes_kind_name(rec.kind));
-			break;
-		}
-		a->count += copies + 1;
-		if ((++nrec & 0x3fff) == 0 && cli_interrupted()) {
-			own_rc = citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
-			break;
-		}
-		size_t nb;
-		const uint8_t *raw = citcat_aes_last_raw(r, &nb);
-		if (nb)
-			acc_add(a, raw, nb);
-		if (rec.kind == CITCAT_AES_END)
-			sz->insns = rec.insns;
-		if (rec.kind == CITCAT_AES_DMA)
-			sz->dma_bytes += rec.len;
-	}
-	for (int k = 0; k < CITCAT_AES_KINDS; k++) {
-		acc_end(&acc[k]);
-		sz->count[k] = acc[k].count;
-		sz->raw[k] = acc[k].raw;
-		sz->z[k] = acc[k].z;
-	}
-	if (own_rc) {
-		citcat_aes_reader_close(r);
-		return own_rc;
-	}
-	if (rc < 0) {
-		*err = *citcat_aes_reader_error(r);
-		citcat_aes_reader_close(r);
-		return rc;
-	}
-	sz->id = *citcat_aes_trace_id(r);
-	sz->isa = citcat_aes_isa(r);
-	citcat_aes_reader_close(r);
-	long fsize = file_size(path);
-	sz->file_bytes = fsize > 0 ? (uint64_t)fsize : 0;
-	return 0;
-}
-
 int aes_info(const char *path, int json)
 {
 	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_AES)); /* before "-" is read */
@@ -345,9 +250,9 @@ int aes_info(const char *path, int json)
 	struct citcat_errinfo berr = {0};
 	if (strcmp(path, "-") != 0 && citcat_aes_segments(path, &nb, &berr) == 0 && nb > 1)
 		return bundle_info(path, json, 0, nb, version);
-	struct aes_sizes sz;
+	struct citcat_aes_sizes sz;
 	struct citcat_errinfo err = {0};
-	if (aes_measure(path, &sz, &err))
+	if (citcat_aes_measure(path, &sz, &err))
 		return cli_errinfo(path, &err);
 	uint64_t total_raw = 0, total_z = 0;
 	for (int k = 0; k < CITCAT_AES_KINDS; k++) {

@@ -1,9 +1,9 @@
 /* citcat info: recognises a file by its contents (formats/registry.h) and
  * describes it. */
 #include "formats_cli.h"
-#include "input.h"
-#include "cat.h"
-#include "itrace.h"
+#include <citcat/cat.h>
+#include <citcat/io.h>
+#include <citcat/itrace.h>
 #include <citcat/symbols.h>
 
 #include <errno.h>
@@ -23,9 +23,16 @@ static const char info_help[] =
 static const char *info_elf;
 const char *cli_info_elf(void) { return info_elf; }
 
+static int itrace_progress(void *ctx, uint64_t insns, uint64_t total)
+{
+	(void)total;
+	if ((insns & 0xfffff) == 0)
+		cli_progress_update(ctx, insns, 0, "insn");
+	return cli_interrupted();
+}
+
 int itrace_info(const char *path, int json)
 {
-	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_ITRACE)); /* before "-" is read */
 	struct citcat_itrace_reader *r;
 	int rc = citcat_itrace_reader_open(&r, path);
 	if (rc) {
@@ -33,59 +40,32 @@ int itrace_info(const char *path, int json)
 		citcat_itrace_reader_close(r);
 		return EXIT_USAGE;
 	}
-	static struct citcat_itrace_rec rec, end;
-	end.kind = CITCAT_REC_INSN;
-	struct citcat_m7_fault m7f;
-	int has_m7f = 0;
 	struct citcat_symbols *syms = NULL;
 	if (info_elf && cli_open_symbols(info_elf, &syms)) {
 		citcat_itrace_reader_close(r);
 		return EXIT_USAGE;
 	}
-	enum citcat_isa isa = citcat_itrace_isa(r);
-	uint64_t insns = 0, irqs = 0, reads = 0, writes = 0, seq = 0, last = 0, dma = 0, dma_bytes = 0, uncached = 0;
-	citcat_itrace_reader_dma(r, 1);
+	struct citcat_itrace_info f = {.size = sizeof f};
 	struct cli_progress pr;
 	cli_progress_init(&pr, "reading");
-	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
-		if (rec.kind == CITCAT_REC_IRQ) {
-			irqs++;
-			continue;
-		}
-		if (rec.kind == CITCAT_REC_STOP) { /* an abnormal end: the last record */
-			end = rec;
-			has_m7f = citcat_itrace_m7_fault(r, &m7f) == 1;
-			continue;
-		}
-		if (rec.kind == CITCAT_REC_DMA) {
-			dma++;
-			dma_bytes += rec.word;
-			continue;
-		}
-		if (insns && rec.pc == last + 4)
-			seq++;
-		last = rec.pc;
-		insns++;
-		for (uint32_t i = 0; i < rec.n_acc; i++) {
-			rec.acc[i].write ? writes++ : reads++;
-			uncached += rec.acc[i].uncached;
-		}
-		if ((insns & 0xfffff) == 0)
-			cli_progress_update(&pr, insns, 0, "insn");
-		if ((insns & 0x3fff) == 0 && cli_interrupted()) {
-			cli_progress_done(&pr);
-			citcat_itrace_reader_close(r);
-			citcat_symbols_close(syms);
-			return cli_fail("info: interrupted");
-		}
-	}
+	rc = citcat_itrace_reader_info(r, &f, itrace_progress, &pr);
 	cli_progress_done(&pr);
+	if (rc == CITCAT_ERR_INTERRUPTED) {
+		citcat_itrace_reader_close(r);
+		citcat_symbols_close(syms);
+		return cli_fail("info: interrupted");
+	}
 	if (rc < 0) {
 		cli_errinfo(path, citcat_itrace_reader_error(r));
 		citcat_itrace_reader_close(r);
 		citcat_symbols_close(syms);
 		return EXIT_USAGE;
 	}
+	int version = (int)f.version;
+	enum citcat_isa isa = f.isa;
+	uint64_t insns = f.insns, irqs = f.irqs, reads = f.reads, writes = f.writes, seq = f.sequential, dma = f.dma,
+		 dma_bytes = f.dma_bytes, uncached = f.uncached;
+	const struct citcat_m7_fault *m7f = f.has_m7_fault ? &f.m7_fault : NULL;
 	citcat_itrace_reader_close(r);
 	long size = (long)cli_file_bytes(path);
 	if (json) {
@@ -95,13 +75,13 @@ int itrace_info(const char *path, int json)
 		       version, isa == CITCAT_ISA_ARMV7M ? "armv7-m" : "arm", (unsigned long long)insns, (unsigned long long)irqs,
 		       (unsigned long long)reads, (unsigned long long)writes, (unsigned long long)uncached, (unsigned long long)dma,
 		       (unsigned long long)dma_bytes, size, insns ? (double)size / (double)insns : 0.0);
-		if (end.kind == CITCAT_REC_STOP)
-			printf(", \"stop\": \"%s\", \"stop_pc\": %llu", citcat_stop_reason_name(end.line),
-			       (unsigned long long)end.pc);
-		if (end.kind == CITCAT_REC_STOP && end.line == CITCAT_STOP_FAULT)
-			printf(", \"fault\": \"%s\", \"fault_addr\": %u", citcat_fault_kind_name(end.word), end.fault_addr);
-		if (end.kind == CITCAT_REC_STOP)
-			cli_json_fault(syms, (uint32_t)end.pc, has_m7f ? &m7f : NULL, 1);
+		if (f.stopped)
+			printf(", \"stop\": \"%s\", \"stop_pc\": %llu", citcat_stop_reason_name(f.stop_reason),
+			       (unsigned long long)f.stop_pc);
+		if (f.stopped && f.stop_reason == CITCAT_STOP_FAULT)
+			printf(", \"fault\": \"%s\", \"fault_addr\": %u", citcat_fault_kind_name(f.fault_kind), f.fault_addr);
+		if (f.stopped)
+			cli_json_fault(syms, (uint32_t)f.stop_pc, m7f, 1);
 		printf("}\n");
 	} else {
 		printf("%s: native instruction trace (itrace v%d), %s\n", path, version,
@@ -115,12 +95,12 @@ int itrace_info(const char *path, int json)
 		printf("  DMA transfers     %llu (%llu bytes)\n", (unsigned long long)dma, (unsigned long long)dma_bytes);
 		printf("  file bytes        %ld (%.3f per instruction)\n", size, insns ? (double)size / (double)insns : 0.0);
 		char text[512], where[256];
-		if (end.kind == CITCAT_REC_STOP && end.line == CITCAT_STOP_FAULT)
-			printf("  ended by          %s\n", cli_describe_fault(syms, end.word, (uint32_t)end.pc, end.fault_addr,
-								      has_m7f ? &m7f : NULL, text, sizeof text));
-		else if (end.kind == CITCAT_REC_STOP)
-			printf("  ended by          %s at %s\n", citcat_stop_reason_name(end.line),
-			       cli_describe_pc(syms, end.pc, where, sizeof where));
+		if (f.stopped && f.stop_reason == CITCAT_STOP_FAULT)
+			printf("  ended by          %s\n", cli_describe_fault(syms, f.fault_kind, (uint32_t)f.stop_pc, f.fault_addr,
+								      m7f, text, sizeof text));
+		else if (f.stopped)
+			printf("  ended by          %s at %s\n", citcat_stop_reason_name(f.stop_reason),
+			       cli_describe_pc(syms, f.stop_pc, where, sizeof where));
 	}
 	citcat_symbols_close(syms);
 	return EXIT_OK;
@@ -163,7 +143,7 @@ int cmd_info(int argc, char **argv)
 	int wrap = 0;
 	const struct citcat_format *g;
 	if (rc == EXIT_OK && !json && !f->addr_fmt && strcmp(path, "-") != 0 &&
-	    citcat_format_detect(path, &g, &wrap, NULL) == 0 && wrap == CC_WRAP_TVP)
+	    citcat_format_detect(path, &g, &wrap, NULL) == 0 && wrap == CITCAT_WRAP_TVP)
 		printf("  wrapper           TVP container, LZMA2 blocks (common/TVP.md)\n");
 	return rc;
 }

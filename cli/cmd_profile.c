@@ -4,9 +4,8 @@
  * into a temporary directory, as the report does) and verified against it
  * on the way; the profile itself is the library's (citcat/profile.h). */
 #include "cli.h"
-#include "cat.h"
-#include "ims.h"
-#include "replay.h"
+#include <citcat/ims.h>
+#include <citcat/replay.h>
 #include <citcat/symbols.h>
 
 #include <citcat/profile.h>
@@ -102,35 +101,22 @@ int cmd_profile(int argc, char **argv)
 	char *d = mkdtemp(dirbuf);
 	if (!d)
 		return cli_fail("cannot make a temporary directory: %s", strerror(errno));
-	char ims_path[4200], aes_path[4200];
-	snprintf(ims_path, sizeof ims_path, "%s/run.ims", d);
-	snprintf(aes_path, sizeof aes_path, "%s/run.aes", d);
 	int status = EXIT_USAGE;
-	struct citcat_ims ims;
-	memset(&ims, 0, sizeof ims);
+	struct citcat_cat_replay *h = NULL;
 	struct citcat_errinfo err = {0};
-	struct citcat_ims_stats ist;
-	struct citcat_aes_stats ast;
 	struct prof_ctx pc = {0};
 	cli_progress_init(&pc.pr, "profile");
 	double t0 = cli_now();
-	if (citcat_ims_extract(cat, &ims, &ist, NULL, NULL, &err) || citcat_ims_write(&ims, ims_path, &err)) {
+	if (citcat_cat_replay_open(&h, cat, d, &err)) {
 		cli_errinfo(cat, &err);
 		goto done;
 	}
-	if (citcat_aes_extract(cat, aes_path, &ast, NULL, NULL, &err)) {
-		cli_errinfo(cat, &err);
-		goto done;
-	}
-	if (citcat_profile_open(&pc.p, elf, &ims.cfg, &err)) {
+	if (citcat_profile_open(&pc.p, elf, &citcat_cat_replay_ims(h)->cfg, &err)) {
 		cli_errinfo(elf, &err);
 		goto done;
 	}
 	struct citcat_replay_config c;
 	citcat_replay_config_default(&c);
-	c.ims_path = ims_path;
-	c.aes_path = aes_path;
-	c.verify_cat = cat;
 	c.oracle = itrace;
 	c.on_record = on_record;
 	c.record_ctx = &pc;
@@ -139,7 +125,7 @@ int cmd_profile(int argc, char **argv)
 	c.progress = progress_cb;
 	c.progress_ctx = &pc;
 	struct citcat_replay_result res;
-	int rc = citcat_replay_run(&c, &res, &err);
+	int rc = citcat_cat_replay_run(h, &c, &res, &err);
 	cli_progress_done(&pc.pr);
 	if (rc == CITCAT_ERR_DIVERGED) {
 		fprintf(stderr, "citcat profile: the replay diverged (%s check at instruction #%llu): expected %s, found %s\n",
@@ -150,8 +136,7 @@ int cmd_profile(int argc, char **argv)
 	if (rc) {
 		if (!err.msg[0])
 			snprintf(err.msg, sizeof err.msg, "%s", citcat_errstr(rc));
-		const char *ep = res.err_path == ims_path || res.err_path == aes_path ? cat : res.err_path;
-		cli_errinfo(ep ? ep : "profile", &err);
+		cli_errinfo(res.err_path ? res.err_path : "profile", &err);
 		goto done;
 	}
 	char cmd[8400];
@@ -168,9 +153,7 @@ int cmd_profile(int argc, char **argv)
 	status = EXIT_OK;
 done:
 	citcat_profile_close(pc.p);
-	citcat_ims_fini(&ims);
-	unlink(ims_path);
-	unlink(aes_path);
+	citcat_cat_replay_close(h);
 	rmdir(d);
 	return status;
 }

@@ -1,10 +1,11 @@
 /* citcat replay: regenerate the instruction trace from IMS + AES and check it. */
 #include "cli.h"
-#include "lvt_replay.h"
-#include "replay.h"
+#include <citcat/disasm.h>
+#include <citcat/ims.h>
+#include <citcat/replay.h>
 #include <citcat/symbols.h>
 
-#include "armdec.h"
+#include <stdlib.h>
 #include <string.h>
 
 static const char replay_help[] =
@@ -57,12 +58,13 @@ static const char replay_help[] =
  * (NULL: none could be set up), decoding SIZE bytes in Thumb state when
  * THUMB (SIZE 0: an A32 word), and "  <function+0xOFF (file:line)>" when
  * SYMS knows the pc. */
-static void print_insn(struct armdec *dec, struct citcat_symbols *syms, uint64_t index, uint32_t pc, uint32_t word,
+static void print_insn(struct citcat_disasm *dec, struct citcat_symbols *syms, uint64_t index, uint32_t pc, uint32_t word,
 		       unsigned size, int thumb, const char *mark)
 {
 	if (size != 2)
 		size = 4;
-	const cs_insn *in = dec ? armdec_decode_isa(dec, pc, word, size, thumb) : NULL;
+	char mnem[64], ops[192];
+	int in = citcat_disasm_insn(dec, pc, word, size, thumb, mnem, sizeof mnem, ops, sizeof ops) == 0;
 	char where[200] = "";
 	if (syms && citcat_symbols_describe(syms, pc, where + 3, sizeof where - 4) > 0) {
 		memcpy(where, "  <", 3);
@@ -70,7 +72,7 @@ static void print_insn(struct armdec *dec, struct citcat_symbols *syms, uint64_t
 	}
 	fprintf(stderr, "  %s #%-10llu 0x%08x: %0*x%s  %s %s%s\n", mark, (unsigned long long)index, pc, size == 2 ? 4 : 8,
 		word, size == 2 ? "    " : "",
-		in ? in->mnemonic : "(undecodable)", in ? in->op_str : "", where);
+		in ? mnem : "(undecodable)", in ? ops : "", where);
 }
 
 /* The extras of issue 12: register file, last interrupt entry, and the
@@ -264,15 +266,15 @@ int cmd_replay(int argc, char **argv)
 			d->check, (unsigned long long)d->insn_index, (unsigned long long)d->bcount,
 			cli_describe_pc(syms, d->pc, where, sizeof where));
 		fprintf(stderr, "  expected: %s\n  found:    %s\n", d->expected, d->found);
-		struct armdec dec;
-		int have_dec = armdec_init(&dec) == 0;
+		struct citcat_disasm *dec = NULL;
+		citcat_disasm_open(&dec); /* NULL when it cannot: "(undecodable)" */
 		if (d->nhist) {
 			fprintf(stderr, "  last instructions before it (> marks the one where it was found):\n");
 			for (unsigned i = 0; i < d->nhist; i++)
-				print_insn(have_dec ? &dec : NULL, syms, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
+				print_insn(dec, syms, d->hist_index[i], d->hist_pc[i], d->hist_word[i],
 					   d->hist_size[i], d->hist_thumb[i], d->hist_index[i] == d->insn_index ? ">" : " ");
 		}
-		armdec_fini(&dec);
+		citcat_disasm_close(dec);
 		print_divergence_state(d, syms);
 		citcat_symbols_close(syms);
 		return EXIT_CHECK;

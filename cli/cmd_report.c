@@ -11,12 +11,12 @@
  * buckets of equal size before it starts; per-function tables grow with
  * the ELF's functions only. */
 #include "cli.h"
-#include "cat.h"
-#include "ims.h"
-#include "itrace.h"
-#include "listing.h"
-#include "outfile.h"
-#include "replay.h"
+#include <citcat/itrace.h>
+#include <citcat/cat.h>
+#include <citcat/ims.h>
+#include <citcat/io.h>
+#include <citcat/listing.h>
+#include <citcat/replay.h>
 #include <citcat/symbols.h>
 
 #include <errno.h>
@@ -298,7 +298,7 @@ static long long file_bytes(const char *path)
 /* ---- output ---- */
 
 struct page {
-	struct cc_outfile *out;
+	struct citcat_outfile *out;
 	int failed;
 };
 
@@ -314,7 +314,7 @@ static void put(struct page *p, const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof buf)
 		n = sizeof buf - 1;
-	if (!p->failed && cc_outfile_write(p->out, buf, (size_t)n))
+	if (!p->failed && citcat_outfile_write(p->out, buf, (size_t)n))
 		p->failed = errno ? errno : EIO;
 }
 
@@ -743,27 +743,27 @@ static int emit(const char *path, const char *csv, struct report *r, const char 
 {
 	struct page p = {0}, q = {0};
 	struct citcat_errinfo err;
-	if (cc_outfile_open(&p.out, path, 0, &err))
+	if (citcat_outfile_open(&p.out, path, CITCAT_OUT_PLAIN, &err))
 		return cli_errinfo(path, &err);
-	if (csv && cc_outfile_open(&q.out, csv, 0, &err)) {
-		cc_outfile_abort(p.out);
+	if (csv && citcat_outfile_open(&q.out, csv, CITCAT_OUT_PLAIN, &err)) {
+		citcat_outfile_abort(p.out);
 		return cli_errinfo(csv, &err);
 	}
 	write_page(&p, r, cat, elf, d, nd, tail_text);
 	if (csv)
 		write_csv(&q, r);
 	if (p.failed || q.failed) {
-		cc_outfile_abort(p.out);
+		citcat_outfile_abort(p.out);
 		if (csv)
-			cc_outfile_abort(q.out);
+			citcat_outfile_abort(q.out);
 		return cli_fail("%s: writing failed: %s", p.failed ? path : csv, strerror(p.failed ? p.failed : q.failed));
 	}
-	if (cc_outfile_commit(p.out, &err)) {
+	if (citcat_outfile_commit(p.out, &err)) {
 		if (csv)
-			cc_outfile_abort(q.out);
+			citcat_outfile_abort(q.out);
 		return cli_errinfo(path, &err);
 	}
-	if (csv && cc_outfile_commit(q.out, &err))
+	if (csv && citcat_outfile_commit(q.out, &err))
 		return cli_errinfo(csv, &err);
 	return 0;
 }
@@ -954,50 +954,43 @@ int cmd_report(int argc, char **argv)
 		citcat_symbols_close(r.syms);
 		return cli_fail("cannot make a temporary directory: %s", strerror(errno));
 	}
-	static const char *const tnames[] = {"run.ims", "run.aes", "run.pdats2", "run.sdc", "tail.txt"};
-	char ims_path[4200], aes_path[4200], p2_path[4200], sdc_path[4200], tail_path[4200];
+	static const char *const tnames[] = {"run.pdats2", "run.sdc", "tail.txt"};
+	char p2_path[4200], sdc_path[4200], tail_path[4200];
 	char *tail_text = NULL;
 	snprintf(tail_path, sizeof tail_path, "%s/tail.txt", d);
-	snprintf(ims_path, sizeof ims_path, "%s/run.ims", d);
-	snprintf(aes_path, sizeof aes_path, "%s/run.aes", d);
 	snprintf(p2_path, sizeof p2_path, "%s/run.pdats2", d);
 	snprintf(sdc_path, sizeof sdc_path, "%s/run.sdc", d);
 	int status = EXIT_USAGE;
-	struct citcat_ims ims;
-	memset(&ims, 0, sizeof ims);
+	struct citcat_cat_replay *h = NULL;
 	struct citcat_errinfo err = {0};
-	struct citcat_ims_stats ist;
-	struct citcat_aes_stats ast;
-	struct aes_sizes az;
+	struct citcat_aes_sizes az;
 	struct cli_progress pr;
 	cli_progress_init(&pr, "report");
 	double t0 = cli_now();
 	if (count_cat(cat, &r))
 		goto done;
-	if (citcat_ims_extract(cat, &ims, &ist, NULL, NULL, &err) || citcat_ims_write(&ims, ims_path, &err)) {
+	if (citcat_cat_replay_open(&h, cat, d, &err)) {
 		cli_errinfo(cat, &err);
 		goto done;
 	}
-	if (citcat_aes_extract(cat, aes_path, &ast, NULL, NULL, &err)) {
-		cli_errinfo(cat, &err);
-		goto done;
-	}
-	if (aes_measure(aes_path, &az, &err)) {
+	const struct citcat_ims *ims = citcat_cat_replay_ims(h);
+	const char *ims_path = citcat_cat_replay_ims_path(h), *aes_path = citcat_cat_replay_aes_path(h);
+	if (citcat_aes_measure(aes_path, &az, &err)) {
 		cli_errinfo(aes_path, &err);
 		goto done;
 	}
-	r.cfg = ims.cfg;
-	r.total = ims.id.insns;
+	r.cfg = ims->cfg;
+	r.total = ims->id.insns;
 	r.nb = (unsigned)(r.total < nb ? (r.total ? r.total : 1) : nb);
 	r.bsize = r.total ? (r.total + r.nb - 1) / r.nb : 1;
 	r.nb = (unsigned)((r.total + r.bsize - 1) / r.bsize);
 	if (!r.nb)
 		r.nb = 1;
 	r.b = calloc(r.nb, sizeof *r.b);
-	r.seen_line = ims.cfg.dcache.line < ims.cfg.icache.line ? ims.cfg.dcache.line : ims.cfg.icache.line;
+	r.seen_line = ims->cfg.dcache.line < ims->cfg.icache.line ? ims->cfg.dcache.line : ims->cfg.icache.line;
 	if (!r.seen_line)
 		r.seen_line = 32;
-	r.seen_n = ims.cfg.ram_size / r.seen_line;
+	r.seen_n = ims->cfg.ram_size / r.seen_line;
 	r.seen = calloc(r.seen_n / 8 + 1, 1);
 	r.tail = calloc(TAIL, sizeof *r.tail);
 	if (!r.b || !r.seen || !r.tail) {
@@ -1017,9 +1010,6 @@ int cmd_report(int argc, char **argv)
 	struct citcat_replay_observer obs = {.ctx = &r, .record = obs_record, .obs_err = &r.oerr};
 	struct citcat_replay_config c;
 	citcat_replay_config_default(&c);
-	c.ims_path = ims_path;
-	c.aes_path = aes_path;
-	c.verify_cat = cat;
 	c.oracle = itrace;
 	c.observer = &obs;
 	c.bus = obs_bus;
@@ -1027,7 +1017,7 @@ int cmd_report(int argc, char **argv)
 	c.progress = progress_cb;
 	c.progress_ctx = &pr;
 	struct citcat_replay_result res;
-	int rc = citcat_replay_run(&c, &res, &err);
+	int rc = citcat_cat_replay_run(h, &c, &res, &err);
 	cli_progress_done(&pr);
 	if (rc == CITCAT_ERR_DIVERGED) {
 		fprintf(stderr, "citcat report: the replay diverged (%s check at instruction #%llu): expected %s, found %s\n",
@@ -1038,8 +1028,7 @@ int cmd_report(int argc, char **argv)
 	if (rc) {
 		if (!err.msg[0])
 			snprintf(err.msg, sizeof err.msg, "%s", citcat_errstr(rc));
-		const char *ep = res.err_path == ims_path ? cat : res.err_path == aes_path ? cat : res.err_path;
-		cli_errinfo(ep ? ep : "report", &err);
+		cli_errinfo(res.err_path ? res.err_path : "report", &err);
 		goto done;
 	}
 	/* Every CAT event after the start point was regenerated at its place:
@@ -1091,7 +1080,7 @@ int cmd_report(int argc, char **argv)
 done:
 	free(tail_text);
 	free(r.tail);
-	citcat_ims_fini(&ims);
+	citcat_cat_replay_close(h);
 	rm_tmp(d, tnames, sizeof tnames / sizeof *tnames);
 	citcat_symbols_close(r.syms);
 	free(r.b);

@@ -3,9 +3,7 @@
  * per segment (extract it, replay it, verify it against its slice of the
  * CAT); merge joins the segments' itraces into the serial one. */
 #include "cli.h"
-#include "outfile.h"
-#include "input.h"
-#include "itrace_merge.h"
+#include <citcat/io.h>
 
 #include <citcat/cat.h>
 #include <citcat/itrace.h>
@@ -72,35 +70,28 @@ static int sh_quote(const char *s, char *out, size_t n)
 	return 0;
 }
 
-/* Counts the segments: the CKPT events after the SYNC, plus one. */
+static int seg_stop(void *ctx)
+{
+	(void)ctx;
+	return cli_interrupted();
+}
+
+/* Counts the segments (citcat_cat_segments): the CKPT events after the
+ * SYNC, plus one.  An exit status. */
 static int count_segments(const char *cat, uint64_t *n)
 {
-	struct citcat_cat_reader *r;
-	int rc = citcat_cat_reader_open(&r, cat), synced = 0;
-	struct citcat_cat_event ev;
-	uint64_t k = 0, seen = 0;
-	*n = 0;
-	while (rc == 0 && (rc = citcat_cat_next(r, &ev)) == 1) {
-		rc = 0;
-		if ((++seen & 0xffff) == 0 && cli_interrupted()) {
-			citcat_cat_reader_close(r);
-			fprintf(stderr, "citcat: plan: interrupted\n");
-			return EXIT_USAGE;
-		}
-		synced |= ev.kind == CITCAT_CAT_SYNC;
-		k += synced && ev.kind == CITCAT_CAT_CKPT;
+	struct citcat_errinfo e = {0};
+	int rc = citcat_cat_segments(cat, n, seg_stop, NULL, &e);
+	if (rc == CITCAT_ERR_INTERRUPTED) {
+		fprintf(stderr, "citcat: plan: interrupted\n");
+		return EXIT_USAGE;
 	}
-	if (rc < 0) {
-		int e = cli_errinfo(cat, citcat_cat_reader_error(r));
-		citcat_cat_reader_close(r);
-		return e;
-	}
-	citcat_cat_reader_close(r);
-	if (!synced) {
+	if (rc)
+		return cli_errinfo(cat, &e);
+	if (!*n) {
 		fprintf(stderr, "citcat: %s: the CAT has no trace start point\n", cat);
 		return EXIT_USAGE;
 	}
-	*n = k + 1;
 	return 0;
 }
 
@@ -148,29 +139,29 @@ typedef int (*plan_line_fn)(char *line, size_t cap, uint64_t k, const char *qs, 
  * nothing.  An exit status. */
 static int write_plan(const char *out, const char *stem, uint64_t n, plan_line_fn fmt, const struct plan_quoted *q)
 {
-	struct cc_outfile *o;
+	struct citcat_outfile *o;
 	struct citcat_errinfo e = {0};
 	int rc;
-	if ((rc = cc_outfile_open(&o, out, CC_OUT_PLAIN, &e)))
+	if ((rc = citcat_outfile_open(&o, out, CITCAT_OUT_PLAIN, &e)))
 		return cli_errinfo(out, &e);
 	char line[4 * 8500], qs[4200 + 20];
 	for (uint64_t k = 0; k < n && !rc; k++) {
 		char seg[4200];
 		snprintf(seg, sizeof seg, "%s.%06llu", stem, (unsigned long long)k);
 		if (sh_quote(seg, qs, sizeof qs)) {
-			cc_outfile_abort(o);
+			citcat_outfile_abort(o);
 			return cli_usage_error("plan", "a path is too long");
 		}
 		qs[strlen(qs) - 1] = 0; /* 'STEM.K: the suffixes go inside the quotes */
 		int len = fmt(line, sizeof line, k, qs, q);
-		rc = cc_outfile_write(o, line, (size_t)len);
+		rc = citcat_outfile_write(o, line, (size_t)len);
 	}
 	if (rc) {
-		cc_outfile_abort(o);
+		citcat_outfile_abort(o);
 		fprintf(stderr, "citcat: %s: write failed\n", out);
 		return EXIT_USAGE;
 	}
-	if (cc_outfile_commit(o, &e))
+	if (citcat_outfile_commit(o, &e))
 		return cli_errinfo(out, &e);
 	return EXIT_OK;
 }
@@ -287,20 +278,14 @@ int cmd_plan(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static int merge_stop(void *ctx)
-{
-	(void)ctx;
-	return cli_interrupted();
-}
-
-/* Joins the itraces IN[0..NIN) into OUT (merge_help; formats/itrace_merge.c
+/* Joins the itraces IN[0..NIN) into OUT (merge_help; citcat_itrace_merge
  * splices their chunks); an exit status. */
 static int merge_check(const char *const *in, int nin, const char *out, uint64_t *nrec_out, int check)
 {
-	struct itrace_merge_result res;
+	struct citcat_itrace_merge_result res;
 	struct citcat_errinfo err;
 	size_t at;
-	int rc = itrace_merge(in, (size_t)nin, out, check, merge_stop, NULL, &res, &err, &at);
+	int rc = citcat_itrace_merge(in, (size_t)nin, out, check, seg_stop, NULL, &res, &err, &at);
 	if (rc == CITCAT_ERR_INTERRUPTED) {
 		fprintf(stderr, "citcat: merge: interrupted\n");
 		return EXIT_USAGE;
@@ -442,40 +427,18 @@ static void *seg_worker(void *arg)
  * with the first differing offset reported. */
 static int same_bytes(const char *a, const char *b)
 {
-	struct cc_input *fa = NULL, *fb = NULL;
-	struct citcat_errinfo e;
-	if (cc_input_open_flags(&fa, a, CC_IN_RAW, &e) || cc_input_open_flags(&fb, b, CC_IN_RAW, &e)) {
-		int rc = cli_errinfo(fa ? b : a, &e);
-		cc_input_close(fa);
-		return rc;
-	}
-	static uint8_t ba[1 << 16], bb[1 << 16];
+	struct citcat_errinfo e = {0};
 	uint64_t off = 0;
-	long na, nb;
-	int status = 0;
-	for (;;) {
-		na = cc_input_read(fa, ba, sizeof ba);
-		nb = cc_input_read(fb, bb, sizeof bb);
-		if (na < 0 || nb < 0) {
-			status = cli_errinfo(na < 0 ? a : b, cc_input_error(na < 0 ? fa : fb));
-			break;
-		}
-		long n = na < nb ? na : nb, i = 0;
-		while (i < n && ba[i] == bb[i])
-			i++;
-		if (i < n || na != nb) {
-			fprintf(stderr, "citcat replay: the merged instruction trace differs from the oracle %s at byte %llu%s\n",
-				b, (unsigned long long)(off + (uint64_t)i), i == n ? " (one ends there)" : "");
-			status = EXIT_CHECK;
-			break;
-		}
-		if (!na)
-			break;
-		off += (uint64_t)na;
+	int which = 0;
+	int rc = citcat_file_compare(a, b, &off, &e, &which);
+	if (rc < 0)
+		return cli_errinfo(which ? b : a, &e);
+	if (rc) {
+		fprintf(stderr, "citcat replay: the merged instruction trace differs from the oracle %s at byte %llu%s\n", b,
+			(unsigned long long)off, rc == 2 ? " (one ends there)" : "");
+		return EXIT_CHECK;
 	}
-	cc_input_close(fa);
-	cc_input_close(fb);
-	return status;
+	return 0;
 }
 
 int replay_jobs(const char *cat, unsigned njobs, const char *out, const char *verify, unsigned engine, int quiet)

@@ -2,8 +2,8 @@
  * query it.  The fixed text forms (one PC per line; INDEX PC ADDRESS SIZE
  * VALUE per access; one INDEX per line for slices) are for scripts. */
 #include "cli.h"
-#include "wet.h"
-#include "outfile.h"
+#include <citcat/wet.h>
+#include <citcat/io.h>
 
 #include <errno.h>
 
@@ -415,13 +415,13 @@ static int cmd_wet_query(int argc, char **argv)
 	/* the answer goes through an outfile (common/outfile.h): never over
 	 * the WET or another input, complete or not at all */
 	FILE *out = stdout;
-	struct cc_outfile *of = NULL;
+	struct citcat_outfile *of = NULL;
 	struct citcat_errinfo oerr = {0};
 	if (out_path && strcmp(out_path, "-") &&
-	    (cc_outfile_open(&of, out_path, 0, &oerr) || !(out = cc_outfile_stream(of)))) {
+	    (citcat_outfile_open(&of, out_path, 0, &oerr) || !(out = citcat_outfile_stream(of)))) {
 		if (of)
 			citcat_errinfo_set(&oerr, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-		cc_outfile_abort(of);
+		citcat_outfile_abort(of);
 		citcat_wet_close(w);
 		return cli_errinfo(out_path, &oerr);
 	}
@@ -499,10 +499,10 @@ static int cmd_wet_query(int argc, char **argv)
 		ret = cli_errinfo(path, citcat_wet_error(w));
 	else if (werr && !of)
 		ret = cli_fail("writing standard output failed: %s", strerror(e));
-	if (of && ret == EXIT_OK && cc_outfile_commit(of, &oerr))
+	if (of && ret == EXIT_OK && citcat_outfile_commit(of, &oerr))
 		ret = cli_errinfo(out_path, &oerr);
 	else if (of && ret != EXIT_OK)
-		cc_outfile_abort(of);
+		citcat_outfile_abort(of);
 	if (ret == EXIT_OK && query < 6)
 		cli_note("wet query", "%" PRIu64 " %s in %.3f s", q.n, query == 1 ? "PCs" : query <= 3 ? "accesses" : "instances",
 			 dt);

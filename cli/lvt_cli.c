@@ -2,11 +2,11 @@
  * the data-trace-filtering paper (first-access hit rate and trace-port
  * bandwidth over D-cache sizes and lines), compression over the raw
  * load-value trace, gzip -1 of it, and LVT encode/decode speed. */
-#include "capture.h"
 #include "cli.h"
 #include "formats_cli.h"
-#include "lvt.h"
-#include "lvt_replay.h"
+#include <citcat/capture.h>
+#include <citcat/lvt.h>
+#include <citcat/replay.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +18,11 @@ static const char *const stop_names[] = {"exit", "command", "limit"};
 int lvt_info(const char *path, int json)
 {
 	int version = cli_file_version(path, citcat_format_get(CITCAT_FMT_LVT)); /* before "-" is read */
-	struct citcat_lvt_summary s;
+	struct citcat_lvt_info s;
 	struct citcat_errinfo err;
-	if (citcat_lvt_summary(path, &s, &err))
+	if (citcat_lvt_info(path, &s, &err))
 		return cli_errinfo(path, &err);
-	const struct citcat_lvt_stats *st = &s.stop.st;
+	const struct citcat_lvt_stats *st = &s.st;
 	const struct citcat_cache_config *d = &s.cfg.dcache;
 	double bpi = st->insns ? (double)st->bits / (double)st->insns : 0.0;
 	/* the paper's rate: FA hits per cached load (device reads are never hits) */
@@ -37,7 +37,7 @@ int lvt_info(const char *path, int json)
 		       "\"dcache\": \"%u:%u:%u:%s\", \"dcache_write\": \"%s\"}\n",
 		       version, s.gran_shift ? "word" : "byte", s.has_start ? "true" : "false",
 		       (unsigned long long)st->insns, (unsigned long long)st->bcount,
-		       s.has_start ? stop_names[s.stop.line] : "none", s.has_start ? s.start.regs[15] : 0,
+		       s.has_start ? stop_names[s.stop_reason] : "none", s.has_start ? s.start_pc : 0,
 		       (unsigned long long)st->loads, (unsigned long long)st->hits, hr, (unsigned long long)st->ureads,
 		       (unsigned long long)st->value_bytes, (unsigned long long)st->raw_bytes, (unsigned long long)st->irqs,
 		       (unsigned long long)st->dmas, (unsigned long long)st->bits, bpi, cr, (unsigned long long)s.payload_bytes,
@@ -53,8 +53,8 @@ int lvt_info(const char *path, int json)
 		printf("  no traced interval (the firmware never reached a trace start point)\n");
 		return EXIT_OK;
 	}
-	printf("  trace        start at 0x%08x, %llu instructions, %llu branches, stopped by %s\n", s.start.regs[15],
-	       (unsigned long long)st->insns, (unsigned long long)st->bcount, stop_names[s.stop.line]);
+	printf("  trace        start at 0x%08x, %llu instructions, %llu branches, stopped by %s\n", s.start_pc,
+	       (unsigned long long)st->insns, (unsigned long long)st->bcount, stop_names[s.stop_reason]);
 	printf("  loads        %llu (%llu device reads), first-access hits %llu (%.4f of cached loads)\n", (unsigned long long)st->loads,
 	       (unsigned long long)st->ureads, (unsigned long long)st->hits, hr);
 	printf("  events       %llu interrupts, %llu external writes (DMA)\n", (unsigned long long)st->irqs,
@@ -98,9 +98,8 @@ static int run_one(const char *elf, const struct citcat_capture_config *base, ui
 	struct citcat_capture_config c = *base;
 	c.target.dcache = (struct citcat_cache_config){size, 4, line, CITCAT_REPL_PLRU, 0, 2};
 	c.lvt_path = tmp;
-	struct cc_capture_bench b = {.lvt_raw = gz ? raw_to_pipe : NULL, .lvt_raw_ctx = gz};
 	struct citcat_errinfo err;
-	int rc = cc_capture_run_bench(&c, &b, elf, NULL, NULL, res, &err);
+	int rc = citcat_capture_run_lvt_raw(&c, elf, NULL, NULL, gz ? raw_to_pipe : NULL, gz, res, &err);
 	if (rc)
 		cli_errinfo(elf, &err);
 	return rc;

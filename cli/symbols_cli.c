@@ -2,9 +2,9 @@
  * to open a firmware ELF's symbolizer with a diagnostic, and one to write
  * a PC as "0xPC func+0xOFF (file:line)". */
 #include "cli.h"
-#include "cat.h"
+#include <citcat/cat.h>
 #include <citcat/symbols.h>
-#include "input.h"
+#include <citcat/io.h>
 #include <citcat/symbols.h>
 
 #include <string.h>
@@ -154,7 +154,7 @@ int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *
 		cli_escape_text(cat_path, cp, sizeof cp);
 		hex(e->build_id, e->build_id_len, want);
 		/* a path from the file: opened only when it names a regular file */
-		int rc = citcat_elf_build_id_flags(e->path, CC_IN_RECORDED, id, sizeof id, &len, &err);
+		int rc = citcat_elf_build_id_flags(e->path, CITCAT_IN_RECORDED, id, sizeof id, &len, &err);
 		hex(id, len, got);
 		if (!e->build_id_len)
 			fprintf(stderr, "citcat: warning: %s records the firmware %s without a build id, so it cannot be "
@@ -167,7 +167,7 @@ int cli_symbols_from_cat(const char *cat_path, struct citcat_symbols **s, char *
 			fprintf(stderr, "citcat: warning: %s: build id %s, but %s was captured from build id %s: "
 					"rebuilt since? no symbols (give --elf)\n",
 				ep, len ? got : "none", cp, want);
-		else if (citcat_symbols_open_flags(s, e->path, CC_IN_RECORDED, &err))
+		else if (citcat_symbols_open_flags(s, e->path, CITCAT_IN_RECORDED, &err))
 			fprintf(stderr, "citcat: warning: %s: %s: no symbols\n", ep,
 				err.msg[0] ? err.msg : citcat_errstr(err.code));
 		else if (n)

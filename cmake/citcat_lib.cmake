@@ -50,7 +50,7 @@ install(FILES ${PROJECT_BINARY_DIR}/citcatConfig.cmake ${PROJECT_BINARY_DIR}/cit
 
 # The format specs, the debugging walkthrough and the manual page.
 # (every spec the manual page names: tests/install_lib.sh checks it)
-install(FILES formats/CAT.md capture/TARGET.md capture/TARGET-M7.md formats/LVT.md ims/IMS.md aes/AES.md
+install(FILES formats/CAT.md capture/TARGET.md capture/TARGET-M7.md formats/LVT.md formats/IMS.md formats/AES.md
   replay/REPLAY.md replay/SEGMENTS.md replay/CURSOR.md replay/GDB.md common/CONTAINER.md common/SEGIDX.md formats/ITRACE.md formats/DIN.md
   formats/PDATS.md formats/PDATS2.md formats/SDCLSP.md formats/DAF.md formats/TRACEPORTS.md formats/DUMP.md
   formats/CHAMPSIM.md formats/CALLGRIND.md wet/WET.md docs/DEBUGGING.md

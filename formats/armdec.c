@@ -2,7 +2,10 @@
  * models that knows ARM encodings (through Capstone). */
 #include "armdec.h"
 #include "citcat.h"
+#include <citcat/disasm.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int armdec_init(struct armdec *d)
@@ -162,4 +165,45 @@ static int classify_insn(csh cs, const cs_insn *in, struct armdec_class *c)
 		c->ret = !c->link && !c->exc_ret && (from_lr || (rd_sp && wr_sp));
 	}
 	return 1;
+}
+
+/* ---- the public disassembler (citcat/disasm.h) ---- */
+
+struct citcat_disasm {
+	struct armdec dec;
+};
+
+int citcat_disasm_open(struct citcat_disasm **d)
+{
+	if (!d)
+		return CITCAT_ERR_INVAL;
+	*d = calloc(1, sizeof **d);
+	if (!*d)
+		return CITCAT_ERR_NOMEM;
+	int rc = armdec_init(&(*d)->dec);
+	if (rc) {
+		armdec_fini(&(*d)->dec);
+		free(*d);
+		*d = NULL;
+	}
+	return rc;
+}
+
+int citcat_disasm_insn(struct citcat_disasm *d, uint32_t pc, uint32_t word, unsigned size, int thumb,
+		       char *mnemonic, size_t mn, char *operands, size_t on)
+{
+	if (!d || !mnemonic || !operands || !mn || !on)
+		return CITCAT_ERR_INVAL;
+	const cs_insn *in = armdec_decode_isa(&d->dec, pc, word, size == 2 ? 2 : 4, thumb);
+	snprintf(mnemonic, mn, "%s", in ? in->mnemonic : "");
+	snprintf(operands, on, "%s", in ? in->op_str : "");
+	return in ? 0 : CITCAT_ERR_CORRUPT;
+}
+
+void citcat_disasm_close(struct citcat_disasm *d)
+{
+	if (!d)
+		return;
+	armdec_fini(&d->dec);
+	free(d);
 }

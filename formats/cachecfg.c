@@ -23,3 +23,14 @@ int cache_repl_state_valid(const struct citcat_cache_config *cfg, uint32_t s)
 	/* xorshift never leaves or reaches 0 */
 	return cfg->repl == CITCAT_REPL_RANDOM ? s != 0 : s == 0;
 }
+
+int citcat_cache_config_check(const struct citcat_cache_config *c, const char **why)
+{
+	const char *w;
+	if (!c)
+		return CITCAT_ERR_INVAL;
+	int rc = cache_config_check(c, &w);
+	if (rc && why)
+		*why = w;
+	return rc;
+}

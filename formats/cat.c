@@ -745,3 +745,57 @@ int citcat_cat_next(struct citcat_cat_reader *r, struct citcat_cat_event *ev)
 	r->cur.p = p;
 	return 1;
 }
+
+/* ---- citcat info's figures ---- */
+
+int citcat_cat_reader_info(struct citcat_cat_reader *r, struct citcat_cat_info *info,
+			   int (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx)
+{
+	if (!r || !info || info->size < offsetof(struct citcat_cat_info, m7_fault) + sizeof info->m7_fault)
+		return CITCAT_ERR_INVAL;
+	struct citcat_cat_info f = {.size = info->size, .stop = -1};
+	f.version = cc_reader_version(r->cr);
+	int synced = 0, rc;
+	/* the firmware's exit value: its write to EXIT, when the trace module
+	 * was still recording (the STOP that follows has reason EXIT) */
+	int32_t last_exit_write = 0;
+	int have_exit_write = 0;
+	uint64_t count = 0;
+	struct citcat_cat_event ev;
+	while ((rc = citcat_cat_next(r, &ev)) == 1) {
+		f.events[ev.kind]++;
+		if (ev.kind == CITCAT_CAT_SYNC)
+			synced = 1;
+		if (!synced)
+			f.before_start[ev.kind]++;
+		if (ev.kind == CITCAT_CAT_STOP) {
+			f.insns = ev.insns;
+			f.branches = ev.bcount;
+			f.cycles = ev.cycle;
+			f.stop = ev.line;
+			if (f.stop == CITCAT_STOP_EXIT)
+				f.exit_value = last_exit_write, f.has_exit_value = have_exit_write;
+			f.fault_kind = (uint32_t)ev.value;
+			f.fault_pc = ev.pc;
+			f.fault_addr = ev.addr;
+			f.has_m7_fault = citcat_cat_m7_fault(r, &f.m7_fault) == 1;
+		} else if (ev.kind == CITCAT_CAT_UWRITE && ev.addr == r->cfg.dev_base) {
+			last_exit_write = (int32_t)(uint32_t)ev.value;
+			have_exit_write = 1;
+		} else if (ev.kind == CITCAT_CAT_SYNC) {
+			f.sync_pc = ev.pc;
+			f.repl_state[0] = ev.repl_state[0];
+			f.repl_state[1] = ev.repl_state[1];
+		} else if (ev.kind == CITCAT_CAT_DMA) {
+			f.dma_bytes += ev.len;
+		}
+		if ((++count & 0x3fff) == 0 && progress &&
+		    progress(ctx, citcat_cat_reader_offset(r), citcat_cat_reader_file_size(r)))
+			return citcat_errinfo_set(&r->err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+	}
+	if (rc < 0)
+		return rc;
+	f.file_bytes = citcat_cat_reader_file_size(r);
+	memcpy(info, &f, info->size < sizeof f ? info->size : sizeof f);
+	return 0;
+}

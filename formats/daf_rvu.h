@@ -30,7 +30,7 @@
 struct daf_rvu {
 	uint32_t valid; /* bit n: rn is valid (n = 0..14) */
 	uint32_t r[16];
-	uint8_t it;     /* ITSTATE as the flow's IT instructions set it (capture/thumb.h); 0 outside IT blocks */
+	uint8_t it;     /* ITSTATE as the flow's IT instructions set it (machine/thumb.h); 0 outside IT blocks */
 	uint8_t blx_imm; /* A32 BLX (immediate) writes LR (DAF version 2); 0: an escape (version 1) */
 	/* the Cortex-M7 (DAF.md, "The Cortex-M7"; version 3, ISA 3) */
 	uint8_t m7;      /* no IRQ vector rule; CPS, SVC no effect; MSR invalidates SP only */

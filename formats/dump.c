@@ -3,10 +3,10 @@
  * checks, and turns each record into named fields; the CLI prints them. */
 #include "dump.h"
 #include "addr.h"
-#include "aes.h"
+#include "aesfile.h"
 #include "cat.h"
 #include "daf.h"
-#include "ims.h"
+#include "imsfile.h"
 #include "itrace.h"
 #include "lvt.h"
 #include "sdclsp.h"
@@ -535,6 +535,9 @@ static int ims_run(void *ctx, uint64_t addr, const uint8_t *data, size_t n)
 	return walk_step(&d->w, ims_mem_next, d);
 }
 
+/* The IMS's format checks (imsfile.h, citcat_ims_read_runs): the exception
+ * model's check of an M7 checkpoint's SCS slots 23..38, which the dump does
+ * not list, is the public reader's (ims/ims.c), above formats/. */
 int citcat_dump_ims(const char *path, const struct citcat_dump_opts *o, const struct citcat_dump_sink *s,
 		    struct citcat_errinfo *err)
 {

@@ -16,7 +16,7 @@
 #define REC_MAX (1 + CC_UVAR_MAX + 1 + 4 + CC_UVAR_MAX + CITCAT_ITRACE_MAX_ACC * (1 + CC_UVAR_MAX + 8))
 #define CHUNK (1u << 20)
 /* STOP records (ITRACE.md): the abnormal stop reasons and fault kinds of
- * capture/cat.h (enum citcat_stop_reason, enum citcat_fault_kind) */
+ * formats/cat.h (enum citcat_stop_reason, enum citcat_fault_kind) */
 #define STOP_FIRST 3
 #define STOP_FAULT 3
 #define STOP_LAST 5
@@ -1054,4 +1054,54 @@ int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citc
 			return 0;
 	}
 	return 1;
+}
+
+/* ---- citcat info's figures ---- */
+
+int citcat_itrace_reader_info(struct citcat_itrace_reader *r, struct citcat_itrace_info *info,
+			      int (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx)
+{
+	if (!r || !info || info->size < offsetof(struct citcat_itrace_info, m7_fault) + sizeof info->m7_fault)
+		return CITCAT_ERR_INVAL;
+	struct citcat_itrace_info f = {.size = info->size};
+	struct citcat_itrace_rec rec;
+	uint64_t last = 0;
+	int rc;
+	f.version = cc_reader_version(r->cr);
+	f.isa = r->isa;
+	citcat_itrace_reader_dma(r, 1);
+	while ((rc = citcat_itrace_next(r, &rec)) == 1) {
+		if (rec.kind == CITCAT_REC_IRQ) {
+			f.irqs++;
+			continue;
+		}
+		if (rec.kind == CITCAT_REC_STOP) { /* an abnormal end: the last record */
+			f.stopped = 1;
+			f.stop_reason = rec.line;
+			f.stop_pc = rec.pc;
+			f.fault_kind = rec.word;
+			f.fault_addr = rec.fault_addr;
+			f.has_m7_fault = citcat_itrace_m7_fault(r, &f.m7_fault) == 1;
+			continue;
+		}
+		if (rec.kind == CITCAT_REC_DMA) {
+			f.dma++;
+			f.dma_bytes += rec.word;
+			continue;
+		}
+		if (f.insns && rec.pc == last + 4)
+			f.sequential++;
+		last = rec.pc;
+		f.insns++;
+		for (uint32_t i = 0; i < rec.n_acc; i++) {
+			rec.acc[i].write ? f.writes++ : f.reads++;
+			f.uncached += rec.acc[i].uncached;
+		}
+		if ((f.insns & 0x3fff) == 0 && progress && progress(ctx, f.insns, 0))
+			return citcat_errinfo_set(&r->err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+	}
+	if (rc < 0)
+		return rc;
+	memcpy(info, &f, info->size < sizeof f ? info->size : sizeof f);
+	return 0;
 }

@@ -16,7 +16,7 @@
 extern int itrace_encoder_thread;
 
 /* A decoded block of instructions (the replayer's and the capture's struct
- * rblk, replay/replay_block.h) as itrace_write_blk reads it: N instructions
+ * rblk, machine/replay_block.h) as itrace_write_blk reads it: N instructions
  * from PC, with the words WORD[0..N-1], of SIZE[I] bytes (2 or 4) in Thumb
  * state, or A32 (4 bytes each) when SIZE is NULL.  MEMO, when not NULL, is
  * the block's memo of the writer's word table: the writer's table epoch at

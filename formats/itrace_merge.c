@@ -5,6 +5,8 @@
 #include "citcat_regs.h"
 #include "container.h"
 #include "itrace.h"
+#include "input.h"
+#include <citcat/cat.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -267,5 +269,119 @@ int itrace_merge(const char *const *in, size_t nin, const char *out, int check, 
 		return citcat_errinfo_set(err, rc, UINT64_MAX, "writing the output failed: %s",
 					  rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 	}
+	return 0;
+}
+
+/* ---- the public calls of segment planning and merging ---- */
+
+int citcat_itrace_merge(const char *const *in, size_t nin, const char *out, int check, int (*stop)(void *ctx),
+			void *stop_ctx, struct citcat_itrace_merge_result *res, struct citcat_errinfo *err,
+			size_t *err_input)
+{
+	struct citcat_errinfo e;
+	size_t at = nin;
+	if (!in || !nin || !out || !res)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no inputs, output or result");
+	struct itrace_merge_result r;
+	int rc = itrace_merge(in, nin, out, check, stop, stop_ctx, &r, &e, &at);
+	res->records = r.records;
+	res->chunks = r.chunks;
+	res->checked = r.checked;
+	if (err)
+		*err = e;
+	if (err_input)
+		*err_input = at;
+	return rc;
+}
+
+int citcat_file_compare(const char *a, const char *b, uint64_t *offset, struct citcat_errinfo *err, int *err_file)
+{
+	struct cc_input *fa = NULL, *fb = NULL;
+	struct citcat_errinfo e = {0};
+	if (!a || !b)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no file to compare");
+	int rc = cc_input_open_flags(&fa, a, CC_IN_RAW, &e);
+	if (!rc)
+		rc = cc_input_open_flags(&fb, b, CC_IN_RAW, &e);
+	if (rc) {
+		if (err_file)
+			*err_file = fa ? 1 : 0;
+		if (err)
+			*err = e;
+		cc_input_close(fa);
+		cc_input_close(fb);
+		return rc;
+	}
+	enum { BUF = 1 << 16 };
+	uint8_t *ba = malloc(2 * BUF), *bb = ba + BUF;
+	uint64_t off = 0;
+	int status = 0;
+	if (!ba) {
+		status = citcat_errinfo_set(err, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+		if (err_file)
+			*err_file = 0;
+	}
+	while (ba) {
+		long na = cc_input_read(fa, ba, BUF);
+		long nb = cc_input_read(fb, bb, BUF);
+		if (na < 0 || nb < 0) {
+			if (err)
+				*err = *cc_input_error(na < 0 ? fa : fb);
+			if (err_file)
+				*err_file = na < 0 ? 0 : 1;
+			status = (na < 0 ? cc_input_error(fa) : cc_input_error(fb))->code;
+			if (status >= 0)
+				status = CITCAT_ERR_IO;
+			break;
+		}
+		long n = na < nb ? na : nb, i = 0;
+		while (i < n && ba[i] == bb[i])
+			i++;
+		if (i < n || na != nb) {
+			if (offset)
+				*offset = off + (uint64_t)i;
+			status = i == n ? 2 : 1;
+			break;
+		}
+		if (!na)
+			break;
+		off += (uint64_t)na;
+	}
+	free(ba);
+	cc_input_close(fa);
+	cc_input_close(fb);
+	return status;
+}
+
+int citcat_cat_segments(const char *path, uint64_t *n, int (*stop)(void *ctx), void *stop_ctx,
+			struct citcat_errinfo *err)
+{
+	if (!path || !n)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "no CAT or count");
+	struct citcat_cat_reader *r;
+	int rc = citcat_cat_reader_open(&r, path), synced = 0;
+	struct citcat_cat_event ev;
+	uint64_t k = 0, seen = 0;
+	*n = 0;
+	while (rc == 0 && (rc = citcat_cat_next(r, &ev)) == 1) {
+		rc = 0;
+		if ((++seen & 0xffff) == 0 && stop && stop(stop_ctx)) {
+			citcat_cat_reader_close(r);
+			return citcat_errinfo_set(err, CITCAT_ERR_INTERRUPTED, UINT64_MAX, "interrupted");
+		}
+		synced |= ev.kind == CITCAT_CAT_SYNC;
+		k += synced && ev.kind == CITCAT_CAT_CKPT;
+	}
+	if (rc < 0) {
+		const struct citcat_errinfo *re = citcat_cat_reader_error(r);
+		if (re && err)
+			*err = *re;
+		else if (err)
+			*err = (struct citcat_errinfo){.code = rc, .offset = UINT64_MAX};
+		citcat_cat_reader_close(r);
+		return rc;
+	}
+	citcat_cat_reader_close(r);
+	*n = synced ? k + 1 : 0;
 	return 0;
 }

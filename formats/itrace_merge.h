@@ -1,6 +1,6 @@
 /* citcat merge: joins the itraces of consecutive segments of a checkpointed
  * run by splicing their chunks (replay/SEGMENTS.md "Merge", ITRACE.md
- * "Chunks").  Internal (the CLI's merge and replay --jobs call it). */
+ * "Chunks").  Internal: <citcat/itrace.h>'s citcat_itrace_merge wraps it. */
 #ifndef CITCAT_ITRACE_MERGE_H
 #define CITCAT_ITRACE_MERGE_H
 

@@ -192,6 +192,8 @@ static const char *m7_exc_name(unsigned exc, char *buf, size_t n)
 
 int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_itrace_rec *rec)
 {
+	if (!w || !rec)
+		return CITCAT_ERR_INVAL;
 	if (w->err.code)
 		return w->err.code;
 	if (rec->kind == CITCAT_REC_INSN && rec->n_acc > CITCAT_ITRACE_MAX_ACC)
@@ -281,6 +283,8 @@ int citcat_listing_write(struct citcat_listing_writer *w, const struct citcat_it
 
 int citcat_listing_writer_close(struct citcat_listing_writer *w, struct citcat_errinfo *err)
 {
+	if (!w)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "citcat_listing_writer_close: NULL writer");
 	int rc = cc_outfile_finish(w->out, w->err.code ? w->err.code : flush(w), &w->err, err);
 	writer_free(w);
 	return rc;
@@ -296,6 +300,8 @@ void citcat_listing_writer_abort(struct citcat_listing_writer *w)
 
 void citcat_listing_set_m7_fault(struct citcat_listing_writer *w, const struct citcat_m7_fault *f)
 {
+	if (!w)
+		return;
 	w->has_m7f = f != NULL;
 	if (f)
 		w->m7f = *f;
@@ -303,14 +309,21 @@ void citcat_listing_set_m7_fault(struct citcat_listing_writer *w, const struct c
 
 void citcat_listing_set_symbols(struct citcat_listing_writer *w, struct citcat_symbols *syms)
 {
+	if (!w)
+		return;
 	w->syms = syms;
 	w->src_valid = 0;
 }
 
 void citcat_listing_set_index(struct citcat_listing_writer *w, uint64_t index)
 {
+	if (!w)
+		return;
 	w->index = index;
 	w->src_valid = 0;
 }
 
-const struct citcat_errinfo *citcat_listing_writer_error(const struct citcat_listing_writer *w) { return &w->err; }
+const struct citcat_errinfo *citcat_listing_writer_error(const struct citcat_listing_writer *w)
+{
+	return w ? &w->err : NULL;
+}

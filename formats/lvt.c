@@ -649,6 +649,30 @@ int citcat_lvt_summary(const char *path, struct citcat_lvt_summary *s, struct ci
 	return rc;
 }
 
+/* The public summary (citcat/lvt.h): citcat_lvt_summary's figures. */
+int citcat_lvt_info(const char *path, struct citcat_lvt_info *info, struct citcat_errinfo *err)
+{
+	if (!path || !info)
+		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "NULL argument");
+	struct citcat_lvt_summary s;
+	int rc = citcat_lvt_summary(path, &s, err);
+	if (rc)
+		return rc;
+	memset(info, 0, sizeof *info);
+	info->cfg = s.cfg;
+	info->gran_shift = s.gran_shift;
+	info->has_start = s.has_start;
+	if (s.has_start) {
+		info->start_pc = s.start.regs[15];
+		info->stop_reason = s.stop.line;
+	}
+	info->st = s.stop.st;
+	info->file_bytes = s.file_bytes;
+	info->payload_bytes = s.payload_bytes;
+	info->chunks = s.chunks;
+	return 0;
+}
+
 /* ---- the code the decoder takes from the binary ---- */
 
 int citcat_lvt_code_ranges(const char *path, struct citcat_lvt_range *out, int max, struct citcat_errinfo *err)

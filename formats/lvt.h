@@ -1,6 +1,6 @@
 /* The first-access load-value trace (LVT): what the trace module's
  * first-access mode sends through the trace port, filtered by the FA flags
- * of the D-cache (capture/fa.h).  Byte and bit layout: LVT.md beside this
+ * of the D-cache (machine/fa.h).  Byte and bit layout: LVT.md beside this
  * file.  The stream is a bit stream; a load's record carries its value only
  * when the FA flags could not vouch for it, and the value's width is the
  * load's, which the decoder knows from the instruction it executes, so a
@@ -9,6 +9,7 @@
 #define CITCAT_LVT_H
 
 #include <citcat/capture.h>
+#include <citcat/lvt.h>
 
 #include "cat.h"
 

@@ -9,6 +9,8 @@
 
 #include <citcat/ims.h>
 
+#include "armslots.h" /* ARM_SLOT_*, ARM_SCTLR_TE: the dump slots the IMS carries */
+
 #define ARM_MODE_USR 0x10
 #define ARM_MODE_FIQ 0x11
 #define ARM_MODE_IRQ 0x12
@@ -20,20 +22,6 @@
 #define ARM_CPSR_A (1u << 8)
 #define ARM_CPSR_T (1u << 5)
 #define ARM_IRQ_VECTOR 0x18u
-#define ARM_SCTLR_TE (1u << 30)
-
-/* The register-dump slots of the trace module (TARGET.md). */
-enum {
-	ARM_SLOT_R0 = 0, ARM_SLOT_PC = 15, ARM_SLOT_CPSR = 16,
-	ARM_SLOT_SP_USR = 17, ARM_SLOT_LR_USR, ARM_SLOT_SP_SVC, ARM_SLOT_LR_SVC, ARM_SLOT_SPSR_SVC,
-	ARM_SLOT_SP_IRQ, ARM_SLOT_LR_IRQ, ARM_SLOT_SPSR_IRQ, ARM_SLOT_SP_ABT, ARM_SLOT_LR_ABT,
-	ARM_SLOT_SPSR_ABT, ARM_SLOT_SP_UND, ARM_SLOT_LR_UND, ARM_SLOT_SPSR_UND,
-	ARM_SLOT_R8_FIQ, ARM_SLOT_SP_FIQ = 36, ARM_SLOT_LR_FIQ, ARM_SLOT_SPSR_FIQ,
-	ARM_SLOTS = 39,
-	/* The driver's dump has one slot more than the register state: SCTLR
-	 * (slot 39), carried in the IMS apart from the registers (IMS.md). */
-	ARM_SLOT_SCTLR = 39, ARM_DUMP_SLOTS = 40
-};
 
 /* A full register state in dump-slot order: the IMS's public struct
  * citcat_regs, under its internal name. */

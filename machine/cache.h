@@ -24,7 +24,7 @@ struct cache {
 	uint64_t clock;
 	uint32_t rng;    /* random replacement generator (TARGET.md, "Random replacement") */
 	uint64_t hits, misses;
-	/* First-access flags (capture/LVT.md), NULL unless cache_fa_enable was
+	/* First-access flags (formats/LVT.md), NULL unless cache_fa_enable was
 	 * called: FA_WORDS 64-bit words per slot (set * ways + way), one bit per
 	 * granule of 1 << FA_SHIFT bytes, cleared whenever the slot is filled
 	 * or invalidated. */

@@ -30,7 +30,7 @@
 uc_err core_open(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_t *ram, uint32_t dev_base,
 		 uint32_t dev_size, uc_cb_mmio_read_t read, uc_cb_mmio_write_t write, void *ctx);
 
-/* As core_open, for the Cortex-M7 (TARGET-M7.md, capture/core_m7.c):
+/* As core_open, for the Cortex-M7 (TARGET-M7.md, machine/core_m7.c):
  * UC_CPU_ARM_CORTEX_M7 in UC_MODE_THUMB | UC_MODE_MCLASS, and the System
  * Control Space (M7EXC_SCS_BASE) served by SCS_READ and SCS_WRITE (plain
  * memory when SCS_READ is NULL). */
@@ -44,7 +44,7 @@ uc_err core_open_m7(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_
  * INTR on CPU exceptions (CODE may be NULL: none, the replayer's block
  * engine adds it when it needs it).  BLOCK_THUMB (NULL: none) is where a block hook
  * keeps CPSR.T of the translation block about to run, read once per block
- * instead of once per instruction (capture/thumb.h, thumb_state_in).
+ * instead of once per instruction (machine/thumb.h, thumb_state_in).
  * Returns a Unicorn error. */
 struct core_hooks {
 	uc_cb_hookcode_t code;

@@ -1,4 +1,4 @@
-/* Cache first-access (FA) tracking (capture/LVT.md, "First-access flags";
+/* Cache first-access (FA) tracking (formats/LVT.md, "First-access flags";
  * figures 2 and 3 of the data-trace-filtering paper).  The flags live on the
  * D-cache lines of the shared cache model (struct cache, cache_fa_enable);
  * these two rules are all the trace module and the decoder do with them, so

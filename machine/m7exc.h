@@ -98,7 +98,7 @@ struct m7exc {
 		uint32_t regs[15]; /* r0-r12, SP, LR when it was noted */
 	} pf;
 
-	/* ITSTATE (capture/thumb.h's 8-bit form) of the faulting instruction,
+	/* ITSTATE (machine/thumb.h's 8-bit form) of the faulting instruction,
 	 * stacked in xPSR's IT bits by the next m7exc_fault's entry (the caller
 	 * sets it for a fault inside an IT block: Unicorn shows no IT bits
 	 * there; 0 otherwise); cleared by m7exc_fault */

@@ -3,7 +3,7 @@
  * runs the binary's code, and serves every load from the trace: an FA hit
  * from its software D-cache (RAM where the FA flags are set), a traced value
  * from the record, which then fills RAM and sets the flags.  The D-cache is
- * the shared model (capture/bus.c, capture/cache.c), driven with the same
+ * the shared model (machine/bus.c, machine/cache.c), driven with the same
  * data accesses, cache-maintenance writes and external invalidations as in
  * the capture, so its lines and flags are the trace module's at every load,
  * which makes the header bit a check in both directions.
@@ -469,6 +469,8 @@ static void m7_store(void *ctx, uint32_t addr)
 
 void citcat_lvt_replay_config_default(struct citcat_lvt_replay_config *c)
 {
+	if (!c)
+		return;
 	memset(c, 0, sizeof *c);
 	c->size = sizeof *c;
 }

@@ -1,7 +1,7 @@
 /* The replay's memory-system model on a second thread (REPLAY.md "session
  * 12: the model thread", "session 13").
  *
- * The replay's thread drives its struct bus in BUS_LOG mode (capture/bus.h):
+ * The replay's thread drives its struct bus in BUS_LOG mode (machine/bus.h):
  * every call that would reach the model becomes one or a few 8-byte slots
  * in a batch (model_pipe.c has the layout).  Full batches go through a
  * bounded ring (MODEL_PIPE_NBATCH batches of MODEL_PIPE_SLOTS slots) to a

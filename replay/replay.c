@@ -3,7 +3,7 @@
  * boundary consult the AES for an interrupt or DMA transfer due exactly
  * there (branch count and PC both equal); uncached reads take the next
  * value of the device input queue (or counter history), uncached writes are
- * checked against the output log.  The memory system (capture/bus.c) is
+ * checked against the output log.  The memory system (machine/bus.c) is
  * driven call for call as in the capture model, so the bus trace it reports
  * can be compared with the recorded CAT; when nothing reads that bus trace
  * (no CAT, no bus callback) it is not driven at all (BUS_OFF, REPLAY.md
@@ -460,7 +460,8 @@ static void blk_finish(struct replayer *p);
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
-	/* Loads are hooked twice (replay_once).  The precise engine takes the
+	/* Loads are hooked twice under the block engine (replay_once; a run
+	 * that never leaves the insn engine hooks READ_AFTER only).  The precise engine takes the
 	 * call after the load (UC_HOOK_MEM_READ_AFTER), as the capture does
 	 * (core.h: Unicorn's READ call comes three times for a load crossing a
 	 * page, and before an unaligned LDREX that then aborts).  The block
@@ -1053,21 +1054,25 @@ static int blk_plan(struct replayer *p, const struct rblk *b, uint32_t a, uint64
 
 /* Whether the translation block [A, A + SIZE) has code-hook calls: 0 none
  * (no range of a per-block hook touches it), 1 on every byte, 2 on some.
- * The exact answer, worked out when a granule of the block has a range, is
- * kept in HMEMO until a range is added. */
+ * The exact answer is kept in HMEMO until a range is added. */
 static int tb_hooked(struct replayer *p, uint32_t a, uint32_t size)
 {
 	uint32_t off = a - p->c.ram_base;
 	if (!p->nhr || off >= p->c.ram_size || p->c.ram_size - off < size)
 		return p->nhr ? 2 : 0; /* outside RAM nothing runs as a block */
-	int any = 0;
-	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
-		any |= p->hgran[g >> 3] >> (g & 7) & 1;
-	if (!any)
-		return 0;
+	/* the memo first: ranges are only ever added, so an answer for the
+	 * same NHR stands (the granule scan cost a block ~50 host
+	 * instructions; REPLAY.md "The load hooks' cost") */
 	struct hmemo *m = &p->hmemo[(a >> 1) & (HMEMO - 1)];
 	if (m->a == a && m->size == size && m->nhr == p->nhr)
 		return m->h;
+	int any = 0;
+	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
+		any |= p->hgran[g >> 3] >> (g & 7) & 1;
+	if (!any) {
+		*m = (struct hmemo){a, size, p->nhr, 0};
+		return 0;
+	}
 	/* the bytes from A on that the ranges cover without a gap */
 	uint32_t pos = a, end = a + size;
 	int touched = 0;
@@ -2001,9 +2006,15 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
-	/* loads are hooked twice: in front of the access for the block engine,
-	 * after it for the precise engine (hook_mem says why) */
-	struct core_hooks hooks = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ | UC_HOOK_MEM_READ_AFTER,
+	/* loads are hooked twice under the block engine: in front of the
+	 * access for its blocks, after it for its per-instruction stretches
+	 * (hook_mem says why).  A run that never leaves the insn engine (insn,
+	 * the Cortex-M7, auto's short or interrupt-dense runs) takes only the
+	 * call after it: the call in front would return at once, and Unicorn
+	 * 2.0.1 makes each hooked type cost about 54 host instructions a load
+	 * (REPLAY.md "The load hooks' cost") */
+	struct core_hooks hooks = {hook_code, hook_mem,
+				   UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER | (p->block ? UC_HOOK_MEM_READ : 0),
 				   hook_unmapped, hook_intr,
 				   p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? NULL : &p->c.block_thumb};
 	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7) {
@@ -2277,7 +2288,8 @@ int replay_sess_open(struct replayer **out, struct citcat_ims *ims, const char *
 	}
 	p->c.bus.mode = BUS_OFF;
 	p->precise = 1;
-	struct core_hooks h = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ | UC_HOOK_MEM_READ_AFTER, hook_unmapped, hook_intr,
+	/* the cursor runs the insn engine only: loads after the access (hook_mem) */
+	struct core_hooks h = {hook_code, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER, hook_unmapped, hook_intr,
 			       m7 ? NULL : &p->c.block_thumb};
 	if (m7) {
 		if (!(p->m7 = calloc(1, sizeof *p->m7))) {

@@ -1,7 +1,7 @@
 /* Internal to the replayers (replay.c, lvt_replay.c): not installed.
  *
  * Both replayers drive a Unicorn core through the same hook structure
- * (capture/core.h) and keep the same run state: the instruction being
+ * (machine/core.h) and keep the same run state: the instruction being
  * retired and its itrace record, the branch counter, a history ring for the
  * divergence report, the regenerated itrace and the oracle it is compared
  * with.  That state and what acts on it alone live here, once, as struct
@@ -38,7 +38,7 @@ struct replay_core {
 	uint64_t bcount, insns;
 	uint64_t cur_index; /* index of the instruction at cur_pc */
 	uint32_t expect_pc, cur_pc;
-	uint8_t itstate; /* ITSTATE after the last retired instruction (capture/thumb.h) */
+	uint8_t itstate; /* ITSTATE after the last retired instruction (machine/thumb.h) */
 	uint8_t insn_in_it; /* the last retired instruction lies inside an IT block */
 	uint8_t it_at;      /* its ITSTATE (0 outside a block; the Cortex-M7's BusFault stacks it) */
 	uint8_t resume; /* uc_emu_start failed after a hook took an exception: go on (replay_run) */

@@ -1,5 +1,5 @@
 /* The Cortex-M7 part of the IMS/AES replayer (REPLAY.md, "The Cortex-M7";
- * capture/TARGET-M7.md): citcat's exception model (capture/m7exc.c) driven
+ * capture/TARGET-M7.md): citcat's exception model (machine/m7exc.c) driven
  * call for call as the capture model drives it (capture/target_m7.c), its
  * stacking and unstacking through the replayer's memory system, and the
  * oracle's exception-entry records.  Internal to replay.c. */

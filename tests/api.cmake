@@ -34,3 +34,14 @@ if(CITCAT_EXAMPLES AND "sched" IN_LIST CITCAT_EXAMPLE_NAMES)
     ${CMAKE_CURRENT_BINARY_DIR}/examples "${api_cflags}" ${CMAKE_C_COMPILER})
   set_tests_properties(install_lib PROPERTIES LABELS e2e FIXTURES_REQUIRED ex_sched TIMEOUT 600)
 endif()
+
+# <citcat/bench.h> (issue 30): the measurements behind `citcat bench`, from
+# the public headers and the shared library, on a short example.
+if(CITCAT_EXAMPLES AND "crc32" IN_LIST CITCAT_EXAMPLE_NAMES)
+  add_executable(test_bench_api test_bench_api.c)
+  citcat_target_setup(test_bench_api)
+  target_link_libraries(test_bench_api PRIVATE citcat_shared)
+  target_include_directories(test_bench_api PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}) # check.h
+  add_test(NAME test_bench_api COMMAND test_bench_api ${CITCAT_EXAMPLE_DIR}/crc32.elf ${CMAKE_CURRENT_BINARY_DIR}/bench_api)
+  set_tests_properties(test_bench_api PROPERTIES LABELS e2e)
+endif()

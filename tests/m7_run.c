@@ -1,5 +1,5 @@
 /* m7_run ELF: runs a Cortex-M7 firmware built with examples/bsp-m7 on
- * Unicorn with citcat's exception model (capture/m7exc.c) and a minimal
+ * Unicorn with citcat's exception model (machine/m7exc.c) and a minimal
  * stand-in for the citcat devices: SYSCTL (EXIT, ID), the UART's TX (to
  * stdout), the cycle counter (one cycle per instruction), ENTROPY (fixed
  * generators), SCRATCH and CLOCK_HZ, the timer, the interrupt

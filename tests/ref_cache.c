@@ -2,7 +2,7 @@
  * "Agreement with the model"): reads an xdin trace (Dinero IV's extended din:
  * "r|w|i|m|c|v ADDRESS SIZE", hex) and simulates split L1 I and D caches
  * from the textbook definition, the way Dinero IV does, independently of
- * capture/cache.c:
+ * machine/cache.c:
  *
  * - a reference of SIZE bytes touches every line it overlaps, lowest first;
  * - each set is a list of (tag, dirty) kept in recency order (LRU: a hit

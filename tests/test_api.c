@@ -11,7 +11,10 @@
  *  - capture's event sink and replay's on_record see exactly what the files
  *    hold: on FIRMWARE.elf (one with interrupts and DMA), every CAT event
  *    (per kind, and in order against the CAT written in the same run) and
- *    every itrace record (against the oracle).
+ *    every itrace record (against the oracle);
+ *  - issue 30 phase B's calls (phase_b): a CAT replayed by name, the AES's
+ *    figures, the LVT's summary, decoder and unfiltered load-value trace,
+ *    the disassembler and the listing writer, against the same run.
  * Usage: test_api [FIRMWARE.elf TMPDIR] */
 #include <citcat/citcat.h>
 
@@ -312,6 +315,121 @@ static int stop_at_100(void *ctx, const struct citcat_itrace_rec *rec)
 	return ++*(uint64_t *)ctx == 100 ? CITCAT_ERR_LIMIT : 0;
 }
 
+static void count_raw(void *ctx, const uint8_t *bytes, unsigned n)
+{
+	(void)bytes;
+	*(uint64_t *)ctx += n;
+}
+
+/* Issue 30 phase B's calls: a CAT replayed by name, the AES's figures, the
+ * LVT's summary, decoder and unfiltered trace, the disassembler and the
+ * listing writer, each against what the run recorded. */
+static void phase_b(const char *elf, const char *dir, const char *cat, const char *oracle, const char *aes_p,
+		    const struct citcat_capture_result *cap, const struct citcat_replay_result *rres)
+{
+	struct citcat_errinfo err;
+	struct stat st;
+	/* a CAT by name, in a temporary directory of its own: the records are
+	 * the oracle's, the IMS tells the interval's length beforehand */
+	struct citcat_cat_replay *h = NULL;
+	CHECK_EQ(citcat_cat_replay_open(&h, cat, NULL, &err), 0);
+	CHECK(h != NULL);
+	CHECK_EQ(citcat_cat_replay_ims(h)->id.insns, cap->traced_insns);
+	char ims_tmp[600];
+	snprintf(ims_tmp, sizeof ims_tmp, "%s", citcat_cat_replay_ims_path(h));
+	CHECK(stat(ims_tmp, &st) == 0 && stat(citcat_cat_replay_aes_path(h), &st) == 0);
+	struct records recs = {0};
+	CHECK(citcat_itrace_reader_open(&recs.oracle, oracle) == 0);
+	struct citcat_replay_config rcfg;
+	citcat_replay_config_default(&rcfg);
+	rcfg.on_record = on_record;
+	rcfg.record_ctx = &recs;
+	struct citcat_replay_result r2;
+	CHECK_EQ(citcat_cat_replay_run(h, &rcfg, &r2, &err), 0);
+	CHECK_EQ(recs.mismatches, 0);
+	CHECK_EQ(r2.insns, cap->traced_insns);
+	CHECK(r2.bus_events > 0); /* verified against the CAT */
+	citcat_itrace_reader_close(recs.oracle);
+	CHECK_EQ(citcat_cat_replay_run(h, NULL, &r2, &err), 0); /* the defaults, again */
+	CHECK_EQ(r2.insns, cap->traced_insns);
+	citcat_cat_replay_close(h);
+	CHECK(stat(ims_tmp, &st) != 0); /* removed */
+	/* in the caller's directory; a CAT that is not there */
+	CHECK_EQ(citcat_cat_replay_open(&h, cat, dir, &err), 0);
+	CHECK(strncmp(citcat_cat_replay_aes_path(h), dir, strlen(dir)) == 0);
+	citcat_cat_replay_close(h);
+	h = (struct citcat_cat_replay *)&st;
+	CHECK(citcat_cat_replay_open(&h, "/nonexistent/citcat-test-api.cat", dir, &err) < 0);
+	CHECK(h == NULL && err.msg[0]);
+
+	/* the AES's figures are the replay's events */
+	struct citcat_aes_sizes sz;
+	CHECK_EQ(citcat_aes_measure(aes_p, &sz, &err), 0);
+	CHECK_EQ(sz.count[CITCAT_AES_IRQ], rres->irqs);
+	CHECK_EQ(sz.count[CITCAT_AES_DMA], rres->dma);
+	CHECK_EQ(sz.insns, cap->traced_insns);
+	CHECK(sz.file_bytes > 0 && sz.z[CITCAT_AES_IRQ] > 0);
+
+	/* an LVT: its summary holds the capture's totals, the unfiltered trace
+	 * has every load value's bytes, the decoder regenerates the oracle */
+	char lvt[600];
+	snprintf(lvt, sizeof lvt, "%s/api.lvt", dir);
+	struct citcat_capture_config c;
+	citcat_capture_config_default(&c);
+	c.lvt_path = lvt;
+	struct citcat_capture_result lres;
+	uint64_t raw = 0;
+	CHECK_EQ(citcat_capture_run_lvt_raw(&c, elf, NULL, NULL, count_raw, &raw, &lres, &err), 0);
+	CHECK(raw > 0);
+	CHECK_EQ(raw, lres.lvt.raw_bytes);
+	struct citcat_lvt_info li;
+	CHECK_EQ(citcat_lvt_info(lvt, &li, &err), 0);
+	CHECK(li.has_start);
+	CHECK_EQ(li.st.insns, lres.lvt.insns);
+	CHECK_EQ(li.st.hits, lres.lvt.hits);
+	CHECK(li.file_bytes > 0 && li.chunks > 0);
+	struct citcat_lvt_replay_config lc;
+	citcat_lvt_replay_config_default(&lc);
+	lc.lvt_path = lvt;
+	lc.image_path = elf;
+	lc.oracle = oracle;
+	CHECK_EQ(citcat_lvt_replay_run(&lc, &r2, &err), 0);
+	CHECK_EQ(r2.insns, cap->traced_insns);
+	CHECK_EQ(r2.oracle_records, rres->insns + rres->irqs + rres->dma); /* the oracle holds DMA records too */
+	citcat_capture_config_default(&c); /* no LVT */
+	CHECK_EQ(citcat_capture_run_lvt_raw(&c, elf, NULL, NULL, count_raw, &raw, &lres, &err), CITCAT_ERR_INVAL);
+
+	/* the disassembler: A32 and Thumb, and a Thumb-2 prefix alone */
+	struct citcat_disasm *d = NULL;
+	char mn[32], ops[64];
+	CHECK_EQ(citcat_disasm_open(&d), 0);
+	CHECK_EQ(citcat_disasm_insn(d, 0x100, 0xe3a00001, 4, 0, mn, sizeof mn, ops, sizeof ops), 0);
+	CHECK(strcmp(mn, "mov") == 0 && strcmp(ops, "r0, #1") == 0);
+	CHECK_EQ(citcat_disasm_insn(d, 0x100, 0x2001, 2, 1, mn, sizeof mn, ops, sizeof ops), 0);
+	CHECK(strcmp(mn, "movs") == 0 && strcmp(ops, "r0, #1") == 0);
+	CHECK_EQ(citcat_disasm_insn(d, 0x100, 0xf000, 2, 1, mn, sizeof mn, ops, sizeof ops), CITCAT_ERR_CORRUPT);
+	CHECK(mn[0] == 0 && ops[0] == 0);
+	citcat_disasm_close(d);
+
+	/* the listing writer: one instruction, numbered from its index */
+	char txt[600];
+	snprintf(txt, sizeof txt, "%s/api.txt", dir);
+	struct citcat_listing_writer *w = NULL;
+	CHECK_EQ(citcat_listing_writer_open(&w, txt, CITCAT_ISA_ARM_A32, &err), 0);
+	citcat_listing_set_index(w, 41);
+	struct citcat_itrace_rec rec = {.kind = CITCAT_REC_INSN, .pc = 0x100, .word = 0xe3a00001};
+	CHECK_EQ(citcat_listing_write(w, &rec), 0);
+	CHECK_EQ(citcat_listing_writer_close(w, &err), 0);
+	FILE *f = fopen(txt, "r");
+	char line[256], body[256] = "";
+	while (f && fgets(line, sizeof line, f))
+		if (line[0] != '#')
+			snprintf(body, sizeof body, "%s", line);
+	if (f)
+		fclose(f);
+	CHECK(strstr(body, "41") && strstr(body, "00000100") && strstr(body, "e3a00001") && strstr(body, "mov"));
+}
+
 static void callbacks(const char *elf, const char *dir)
 {
 	char cat[512], oracle[512], ims_p[512], aes_p[512];
@@ -412,6 +530,7 @@ static void callbacks(const char *elf, const char *dir)
 	struct citcat_itrace_rec extra;
 	CHECK_EQ(citcat_itrace_next(recs.oracle, &extra), 0); /* the oracle has no more */
 	citcat_itrace_reader_close(recs.oracle);
+	phase_b(elf, dir, cat, oracle, aes_p, &res, &rres);
 
 	/* the callback's error stops the replay with its code, no output left */
 	char out[520];

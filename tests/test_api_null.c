@@ -58,6 +58,7 @@ static void all_null(void)
 	VOID(citcat_addr_reader_close, (NULL));
 
 	/* aes.h */
+	INVAL(citcat_aes_measure, (NULL, NULL, NULL));
 	NAMEQ(citcat_aes_kind_name, (9999));
 	VALUE(citcat_aes_is_counter, (NULL, 0), 0);
 	INVAL(citcat_aes_writer_open, (NULL, NULL, NULL, NULL));
@@ -85,6 +86,7 @@ static void all_null(void)
 
 	/* capture.h */
 	VOID(citcat_capture_config_default, (NULL));
+	INVAL(citcat_elf_arm_profile, (NULL));
 	INVAL(citcat_capture_run, (NULL, NULL, NULL, NULL, NULL, NULL));
 
 	/* cat.h */
@@ -166,6 +168,32 @@ static void all_null(void)
 	/* replay.h */
 	VOID(citcat_replay_config_default, (NULL));
 	INVAL(citcat_replay_run, (NULL, NULL, NULL));
+	VOID(citcat_lvt_replay_config_default, (NULL));
+	INVAL(citcat_lvt_replay_run, (NULL, NULL, NULL));
+	INVAL(citcat_cat_replay_open, (NULL, NULL, NULL, NULL));
+	NUL(citcat_cat_replay_ims, (NULL));
+	NUL(citcat_cat_replay_ims_path, (NULL));
+	NUL(citcat_cat_replay_aes_path, (NULL));
+	INVAL(citcat_cat_replay_run, (NULL, NULL, NULL, NULL));
+	VOID(citcat_cat_replay_close, (NULL));
+
+	INVAL(citcat_capture_run_lvt_raw, (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+
+	/* lvt.h, disasm.h */
+	INVAL(citcat_lvt_info, (NULL, NULL, NULL));
+	INVAL(citcat_disasm_open, (NULL));
+	INVAL(citcat_disasm_insn, (NULL, 0, 0, 4, 0, NULL, 0, NULL, 0));
+	VOID(citcat_disasm_close, (NULL));
+
+	/* listing.h */
+	INVAL(citcat_listing_writer_open, (NULL, NULL, CITCAT_ISA_ARM_A32, NULL));
+	INVAL(citcat_listing_write, (NULL, NULL));
+	INVAL(citcat_listing_writer_close, (NULL, NULL));
+	VOID(citcat_listing_writer_abort, (NULL));
+	VOID(citcat_listing_set_symbols, (NULL, NULL));
+	VOID(citcat_listing_set_m7_fault, (NULL, NULL));
+	VOID(citcat_listing_set_index, (NULL, 0));
+	NUL(citcat_listing_writer_error, (NULL));
 
 	/* cursor.h, gdbserver.h */
 	VOID(citcat_cursor_config_default, (NULL));
@@ -213,8 +241,39 @@ static void all_null(void)
 	VALUE(citcat_sdclsp_is_magic, (NULL, 8), 0);
 	VALUE(citcat_sdclsp_probe, (NULL), 0);
 
+	/* bench.h */
+	INVAL(citcat_bench_unicorn_version, (NULL, 0));
+	INVAL(citcat_bench_capture, (NULL, 0, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_bench_replay, (NULL, 0, NULL, NULL));
+	INVAL(citcat_bench_bare_run, (0, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_bench_prepare, (NULL, NULL, NULL, NULL, NULL));
+	VOID(citcat_bench_prep_remove, (NULL));
+	VALUE(citcat_bench_driver_insns, (NULL, 0), 0);
+	INVAL(citcat_bench_extract, (NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_bench_daf, (NULL, NULL, NULL, 0, NULL, NULL));
+	INVAL(citcat_bench_port_sizes, (NULL, NULL, NULL, NULL, NULL, NULL));
+
 	/* target.h, trace_id.h */
 	VOID(citcat_target_config_default, (NULL));
+	/* info figures (itrace.h, cat.h) */
+	INVAL(citcat_itrace_reader_info, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_cat_reader_info, (NULL, NULL, NULL, NULL));
+	/* segments (itrace.h, cat.h) */
+	INVAL(citcat_itrace_merge, (NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_file_compare, (NULL, NULL, NULL, NULL, NULL));
+	INVAL(citcat_cat_segments, (NULL, NULL, NULL, NULL, NULL));
+	/* wet.h */
+	NAMEQ(citcat_wet_stream_name, (99));
+	VOID(citcat_wet_build_config_default, (NULL));
+	INVAL(citcat_wet_build, (NULL, NULL, NULL));
+	INVAL(citcat_wet_open, (NULL, NULL));
+	INVAL(citcat_wet_open_mem, (NULL, NULL, 0));
+	VOID(citcat_wet_close, (NULL));
+	NUL(citcat_wet_error, (NULL));
+	VOID(citcat_wet_info, (NULL, NULL));
+	INVAL(citcat_wet_walk, (NULL, NULL));
+	INVAL(citcat_wet_slice, (NULL, 0, 0, NULL, NULL, NULL, NULL));
+	INVAL(citcat_cache_config_check, (NULL, NULL));
 	VALUE(citcat_trace_hash_event, (42, NULL), 42);
 	VOID(citcat_trace_id_make, (NULL, 0, 0, 0, 0, NULL));
 	/* io.h */
@@ -306,6 +365,9 @@ static void open_null_args(void)
 		   citcat_sdclsp_decoder_close);
 	OPEN_INVAL(sd, citcat_sdclsp_decoder_open_mem(&sd, "x", 1, NULL), citcat_sdclsp_decoder_error,
 		   citcat_sdclsp_decoder_close);
+	struct citcat_wet *we;
+	OPEN_INVAL(we, citcat_wet_open(&we, NULL), citcat_wet_error, citcat_wet_close);
+	OPEN_INVAL(we, citcat_wet_open_mem(&we, NULL, 16), citcat_wet_error, citcat_wet_close);
 	struct citcat_cursor *cu;
 	OPEN_INVAL(cu, citcat_cursor_open(&cu, NULL), citcat_cursor_error, citcat_cursor_close);
 	struct citcat_cursor_config cc;
@@ -314,6 +376,9 @@ static void open_null_args(void)
 	cc.cat_path = "unused.cat";
 	cc.budget = 1000; /* below the minimum */
 	OPEN_INVAL(cu, citcat_cursor_open(&cu, &cc), citcat_cursor_error, citcat_cursor_close);
+	struct citcat_cat_replay *crh = (struct citcat_cat_replay *)&tc; /* must become NULL */
+	CHECK_EQ(citcat_cat_replay_open(&crh, NULL, NULL, NULL), CITCAT_ERR_INVAL);
+	CHECK(crh == NULL);
 
 	/* a live handle with a NULL required pointer */
 	struct citcat_image *img = NULL;

@@ -1,4 +1,4 @@
-/* The firmware record of CAT version 4 (capture/CAT.md, "The firmware"):
+/* The firmware record of CAT version 4 (formats/CAT.md, "The firmware"):
  * written by citcat_cat_writer_open_elf and read back; the configuration
  * alone in versions 3 and 4; every malformed record rejected at the offset
  * the spec names; no record read from a version 3 file. */

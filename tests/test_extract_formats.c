@@ -8,6 +8,7 @@
 #include "container.h"
 #include "ims.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -513,6 +514,57 @@ static void test_image_many_adjacent_runs(void)
 	citcat_image_free(img);
 }
 
+/* The Cortex-M7's SCS slots 23..38 (IMS.md, "The Cortex-M7"): the format
+ * (formats/imsfile.c) refuses them nonzero outside the checkpoint's NMI;
+ * whether the exception model reads them back as written is the check the
+ * public reader and writer add (ims/ims.c, m7exc_load_ckpt).  The streaming
+ * reader of formats/ (citcat_ims_read_runs, the dump's) makes the format's
+ * checks only. */
+static int count_runs(void *ctx, uint64_t addr, const uint8_t *data, size_t n)
+{
+	(void)addr, (void)data, (void)n;
+	++*(int *)ctx;
+	return 0;
+}
+
+static void test_ims_m7_scs(const char *path)
+{
+	struct citcat_errinfo err;
+	struct citcat_ims w = {0}, r;
+	citcat_target_config_default(&w.cfg);
+	w.cfg.isa = CITCAT_ISA_M7;
+	w.regs.slot[M7_SLOT_SCS] = 0x100; /* VTOR; AIRCR (slot 24) 0, which reads back as 0xFA05xxxx */
+	for (int nmi = 0; nmi <= 1; nmi++) {
+		w.regs.slot[M7_SLOT_XPSR] = nmi ? 2 : 0;
+		int slot = nmi ? M7_SLOT_SCS + 1 : M7_SLOT_SCS;
+		const char *why = nmi ? "not a value the SCS register reads" : "does not start in the checkpoint's NMI";
+		char want[32];
+		snprintf(want, sizeof want, "slot %d", slot);
+		/* the public writer refuses either; the format's writer only the first */
+		CHECK_EQ(citcat_ims_write(&w, path, &err), CITCAT_ERR_INVAL);
+		CHECK(strstr(err.msg, want) && strstr(err.msg, why));
+		CHECK_EQ(citcat_ims_file_write(&w, path, NULL, &err), nmi ? 0 : CITCAT_ERR_INVAL);
+		if (!nmi)
+			continue;
+		CHECK_EQ(citcat_ims_read(path, &r, &err), CITCAT_ERR_CORRUPT);
+		CHECK(strstr(err.msg, want) && strstr(err.msg, why));
+		CHECK_EQ(err.offset, 16 + 116 + 4 * (uint64_t)slot);
+		citcat_ims_fini(&r);
+		int runs = 0;
+		CHECK_EQ(citcat_ims_read_runs(path, &r, count_runs, &runs, &err), 0);
+		CHECK_EQ(r.regs.slot[M7_SLOT_SCS], 0x100);
+		citcat_ims_fini(&r);
+		/* the same slots made right for the model: AIRCR with its key, CCR
+		 * with its read-only ones (BP, STKALIGN; TARGET-M7.md) */
+		w.regs.slot[M7_SLOT_SCS + 1] = 0xFA050000u;
+		w.regs.slot[M7_SLOT_SCS + 2] = 0x00040200u;
+		CHECK_EQ(citcat_ims_write(&w, path, &err), 0);
+		CHECK_EQ(citcat_ims_read(path, &r, &err), 0);
+		CHECK_EQ(r.regs.slot[M7_SLOT_SCS + 1], 0xFA050000u);
+		citcat_ims_fini(&r);
+	}
+}
+
 int main(void)
 {
 	char path[] = "/tmp/citcat-test-extract-formats-XXXXXX";
@@ -523,6 +575,7 @@ int main(void)
 	test_aes_roundtrip(path);
 	test_ims_roundtrip(path);
 	test_ims_bad_content(path);
+	test_ims_m7_scs(path);
 	test_aes_repeat_bound(path);
 	test_image_many_adjacent_runs();
 	unlink(path);

@@ -1,6 +1,6 @@
 /* First-access flags (figure 2 of the data-trace-filtering paper) against
  * hand-worked access sequences, and the LVT bit stream against hand-encoded
- * bytes (capture/LVT.md). */
+ * bytes (formats/LVT.md). */
 #include "cache.h"
 #include "check.h"
 #include "container.h"
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 /* What the trace module does for one access (capture/lvt_tm.c): the cache
- * access of every line it touches (as capture/bus.c), then the FA rule.
+ * access of every line it touches (as machine/bus.c), then the FA rule.
  * Returns 1 for an FA hit ('1' on the trace), 0 for a traced value. */
 static int access_fa(struct cache *c, uint32_t addr, unsigned size, int write)
 {

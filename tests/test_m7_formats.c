@@ -1,5 +1,5 @@
 /* The Cortex-M7 parts of the CAT (version 5: isa 2, the EXC event, fault
- * kind 11; capture/CAT.md) and of the itrace (isa 2: exception-entry
+ * kind 11; formats/CAT.md) and of the itrace (isa 2: exception-entry
  * records with their accesses; formats/ITRACE.md): round trips, records
  * decoded from bytes worked out by hand, and every combination the specs
  * call malformed refused by the writers and the readers. */

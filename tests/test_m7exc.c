@@ -1,4 +1,4 @@
-/* citcat's Cortex-M7 exception model (capture/m7exc.c, TARGET-M7.md) run
+/* citcat's Cortex-M7 exception model (machine/m7exc.c, TARGET-M7.md) run
  * on Unicorn with small hand-written Thumb programs: nested preemption,
  * stacking with and without alignment padding (frame words worked out by
  * hand below), PRIMASK and BASEPRI, SysTick, SVC on the process stack,

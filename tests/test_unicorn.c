@@ -180,7 +180,7 @@ int main(void)
 	uc_close(uc);
 
 	/* Issue 14 (block-granular instrumentation, the bare baseline of
-	 * capture/bench_bare.c): what Unicorn 2.0.1 does without a code hook. */
+	 * bench/bench_bare.c): what Unicorn 2.0.1 does without a code hook. */
 	mode = 0;
 	no_code_hook = 1;
 	/* Without a code hook, the PC read in a memory hook is the start of the

@@ -536,7 +536,7 @@ int main(void)
 	 * translation block: BX, an ALU write and a load of the PC interwork
 	 * and end their block, and the next block starts in Thumb (the capture's
 	 * block hook reads CPSR only after a block whose last instruction might
-	 * change it, replay/replay_block.h rblk_keeps_a32). */
+	 * change it, machine/replay_block.h rblk_keeps_a32). */
 	{
 		uc_hook bt;
 		CHECK_EQ(uc_hook_add(uc, &bt, UC_HOOK_BLOCK, hblock_t, NULL, 1, 0), UC_ERR_OK);

@@ -1,5 +1,5 @@
 /* The Unicorn 2.0.1 M-profile behaviours the Cortex-M7 exception model
- * (capture/m7exc.c, capture/TARGET-M7.md) relies on: UC_CPU_ARM_CORTEX_M7
+ * (machine/m7exc.c, capture/TARGET-M7.md) relies on: UC_CPU_ARM_CORTEX_M7
  * opened with UC_MODE_THUMB | UC_MODE_MCLASS.  If an update of Debian's
  * libunicorn changes one of them, this test says which.
  *

@@ -1,6 +1,6 @@
 /* What Unicorn 2.0.1 does in Thumb state, pinned for the capture model and
- * the replayer (capture/thumb.h, TARGET.md "CPU"), and the IRQ entry from
- * Thumb state (capture/armcore.c) against values worked out by hand.
+ * the replayer (machine/thumb.h, TARGET.md "CPU"), and the IRQ entry from
+ * Thumb state (machine/armcore.c) against values worked out by hand.
  *
  * Found (Debian's libunicorn 2.0.1):
  *  - uc_emu_start's begin address selects the state by bit 0; a write of
@@ -327,7 +327,7 @@ int main(void)
 	irq_epc = 0;
 	uc_close(uc);
 
-	/* Issue 14 (capture/thumb.h, thumb_state): a translation block is in
+	/* Issue 14 (machine/thumb.h, thumb_state): a translation block is in
 	 * one state, and its block hook runs before the code hook of each of
 	 * its instructions, so CPSR.T read once in the block hook is the state
 	 * of every instruction of the block: across the Thumb IT block, the

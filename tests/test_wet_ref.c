@@ -34,7 +34,7 @@
 #include "ims.h"
 #include "itrace.h"
 #include "replay.h"
-#include "wet.h"
+#include <citcat/wet.h>
 
 #include <inttypes.h>
 #include <stdio.h>

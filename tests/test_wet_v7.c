@@ -21,7 +21,7 @@
  *     error comes back naming the embedded IMS. */
 #include "bytes.h"
 #include "segcode.h"
-#include "wet.h"
+#include <citcat/wet.h>
 #include "wet_int.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #ifndef CITCAT_TESTS_WET_TOOL_H
 #define CITCAT_TESTS_WET_TOOL_H
 
-#include "wet.h"
+#include <citcat/wet.h>
 
 #include <stdint.h>
 #include <stdio.h>

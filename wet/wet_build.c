@@ -833,8 +833,10 @@ static int p1_start(void *ctx, const uint32_t *regs)
 
 void citcat_wet_build_config_default(struct citcat_wet_build_config *c)
 {
+	if (!c)
+		return;
 	memset(c, 0, sizeof *c);
-	c->struct_size = sizeof *c;
+	c->size = sizeof *c;
 }
 
 static const char *const stream_names[CITCAT_WET_NSTREAMS] = {"node", "cond", "dep", "cdep", "ims", "aes"};

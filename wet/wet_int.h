@@ -3,7 +3,7 @@
 #ifndef CITCAT_WET_INT_H
 #define CITCAT_WET_INT_H
 
-#include "wet.h"
+#include <citcat/wet.h>
 #include "itrace.h"
 
 #include <stddef.h>

@@ -84,7 +84,7 @@ static int werr(struct citcat_wet *w, int code, uint64_t off, const char *fmt, .
 	return code;
 }
 
-const struct citcat_errinfo *citcat_wet_error(const struct citcat_wet *w) { return &w->err; }
+const struct citcat_errinfo *citcat_wet_error(const struct citcat_wet *w) { return w ? &w->err : NULL; }
 
 static int read_at(struct citcat_wet *w, uint64_t off, void *buf, size_t len)
 {
@@ -397,11 +397,15 @@ static int wet_open_file(struct citcat_wet **wp, const char *path, const void *b
 
 int citcat_wet_open(struct citcat_wet **w, const char *path)
 {
+	if (!w || !path)
+		return w ? (*w = NULL, CITCAT_ERR_INVAL) : CITCAT_ERR_INVAL;
 	return wet_open_file(w, path, NULL, 0);
 }
 
 int citcat_wet_open_mem(struct citcat_wet **w, const void *buf, size_t len)
 {
+	if (!w || !buf)
+		return w ? (*w = NULL, CITCAT_ERR_INVAL) : CITCAT_ERR_INVAL;
 	return wet_open_file(w, NULL, buf, len);
 }
 
@@ -434,6 +438,8 @@ void citcat_wet_close(struct citcat_wet *w)
 
 void citcat_wet_info(const struct citcat_wet *w, struct citcat_wet_info *info)
 {
+	if (!w || !info)
+		return;
 	memset(info, 0, sizeof *info);
 	info->insns = w->insns;
 	info->node_execs = w->node_execs;
@@ -1075,6 +1081,8 @@ out:
 
 int citcat_wet_walk(struct citcat_wet *w, const struct citcat_wet_walk *wk)
 {
+	if (!w || !wk || !wk->cb)
+		return CITCAT_ERR_INVAL;
 	if (wk->what & (CITCAT_WET_W_ACC | CITCAT_WET_W_VAL))
 		return replay_walk(w, wk);
 	uint32_t n = w->nsegs;
@@ -1241,6 +1249,8 @@ int citcat_wet_slice(struct citcat_wet *w, uint64_t index, int forward,
 		     int (*cb)(void *ctx, const struct citcat_wet_insn *in), void *ctx,
 		     int (*progress)(void *ctx, uint64_t done, uint64_t total), void *progress_ctx)
 {
+	if (!w || !cb)
+		return CITCAT_ERR_INVAL;
 	if (index >= w->insns)
 		return werr(w, CITCAT_ERR_INVAL, UINT64_MAX, "instruction %llu is past the end of the run (%llu instructions)",
 			    (unsigned long long)index, (unsigned long long)w->insns);

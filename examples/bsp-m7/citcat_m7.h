@@ -49,7 +49,7 @@ enum {
 
 /* ---- System Control Space ---------------------------------------------- */
 
-#include "citcat_m7_regs.h" /* the register addresses, shared with the model (capture/m7exc.c) */
+#include "citcat_m7_regs.h" /* the register addresses, shared with the model (machine/m7exc.c) */
 
 #define CITCAT_M7_REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
 

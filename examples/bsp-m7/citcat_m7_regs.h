@@ -2,7 +2,7 @@
  * citcat_m7_regs.h - the System Control Space of the modelled Cortex-M7
  * (capture/TARGET-M7.md): the one list of SysTick, NVIC and SCB register
  * addresses and the bit values both sides use.  The firmware includes it
- * through citcat_m7.h; the host model's exception logic (capture/m7exc.c)
+ * through citcat_m7.h; the host model's exception logic (machine/m7exc.c)
  * decodes its register offsets with these names, so the two cannot
  * disagree.  Plain macros only, valid C for any target and assembler-safe
  * as examples/bsp/citcat_regs.h is (GNU as reads the `u` suffix itself).

@@ -140,6 +140,27 @@ CITCAT_API int citcat_aes_extract_all(const char *cat_path, const char *out_path
 				      int (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx,
 				      struct citcat_errinfo *err);
 
+/* The figures of an AES file (what `citcat info` prints for one): per
+ * record kind (CITCAT_AES_*), the records (each copy of a repeated one
+ * counted), their encoded bytes, and those bytes through an LZ4 frame of
+ * their own (the "compressed" column of the thesis's figure 5); the
+ * instructions the END record gives, the DMA bytes, the file's size (for
+ * "-", standard input's bytes read), its trace id and target
+ * (CITCAT_TARGET_*). */
+struct citcat_aes_sizes {
+	uint64_t count[CITCAT_AES_KINDS], raw[CITCAT_AES_KINDS], z[CITCAT_AES_KINDS];
+	uint64_t insns, dma_bytes, file_bytes;
+	struct citcat_trace_id id;
+	uint32_t isa;
+};
+
+/* Reads the AES PATH ("-" = stdin; a single segment) through and fills
+ * *SZ (caller-owned), in bounded memory.  Polls the stop flag
+ * (citcat_stop_requested, <citcat/io.h>): CITCAT_ERR_INTERRUPTED.  Returns
+ * 0, CITCAT_ERR_INVAL for a NULL PATH or SZ, or the reader's error (ERR,
+ * may be NULL, says where). */
+CITCAT_API int citcat_aes_measure(const char *path, struct citcat_aes_sizes *sz, struct citcat_errinfo *err);
+
 #ifdef __cplusplus
 }
 #endif

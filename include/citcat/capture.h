@@ -40,7 +40,7 @@ struct citcat_capture_config {
 	 * loading: CITCAT_ERR_INTERRUPTED, no output files). */
 	int (*progress)(void *ctx, uint64_t insns);
 	void *progress_ctx;
-	/* First-access load-value trace (capture/LVT.md): written to LVT_PATH
+	/* First-access load-value trace (formats/LVT.md): written to LVT_PATH
 	 * when set, with FA flags of 1 << LVT_GRAN_SHIFT bytes (0 byte, 2 word). */
 	const char *lvt_path;
 	unsigned lvt_gran_shift;
@@ -79,7 +79,16 @@ enum { CITCAT_CAPTURE_ENGINE_INSN = 0, CITCAT_CAPTURE_ENGINE_BLOCK = 1, CITCAT_C
  * callbacks) and sets C->size.  No effect when C is NULL. */
 CITCAT_API void citcat_capture_config_default(struct citcat_capture_config *c);
 
-/* Totals of the first-access load-value trace module (capture/LVT.md). */
+/* The ARM architecture profile the ELF at PATH was built for, from its
+ * build attributes (Tag_CPU_arch_profile of .ARM.attributes): 'A', 'R',
+ * 'M' or 'S'; 0 when it has no ARM build attributes or none naming the
+ * profile (also for a file that is no ELF: the capture's loader reports
+ * that better); a negative code when the file cannot be opened or PATH is
+ * NULL (CITCAT_ERR_INVAL).  `citcat capture` picks the Cortex-M7 target for
+ * 'M' when no --target is given (TARGET-M7.md). */
+CITCAT_API int citcat_elf_arm_profile(const char *path);
+
+/* Totals of the first-access load-value trace module (formats/LVT.md). */
 struct citcat_lvt_stats {
 	uint64_t insns;       /* instructions retired in the traced interval */
 	uint64_t bcount;      /* branch counter at the end */
@@ -145,6 +154,19 @@ struct citcat_capture_result {
 CITCAT_API int citcat_capture_run(const struct citcat_capture_config *cfg, const char *elf, const char *cat_path,
 				  const char *oracle_path, struct citcat_capture_result *res,
 				  struct citcat_errinfo *err);
+
+/* citcat_capture_run(CFG, ELF, CAT_PATH, ORACLE_PATH) with an LVT
+ * (CFG->lvt_path set), which also hands every load value of the traced
+ * interval, as the trace module sees it before the first-access filter
+ * (the unfiltered load-value trace, in load order, each value's bytes
+ * little-endian), to RAW with RAW_CTX: what the LVT's filtering and
+ * compression are measured against (`citcat bench lvt`).  RAW may be NULL.
+ * Returns what citcat_capture_run returns; CITCAT_ERR_INVAL too for a CFG
+ * without an LVT. */
+CITCAT_API int citcat_capture_run_lvt_raw(const struct citcat_capture_config *cfg, const char *elf,
+					  const char *cat_path, const char *oracle_path,
+					  void (*raw)(void *raw_ctx, const uint8_t *bytes, unsigned n), void *raw_ctx,
+					  struct citcat_capture_result *res, struct citcat_errinfo *err);
 
 #ifdef __cplusplus
 }

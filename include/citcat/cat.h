@@ -1,6 +1,6 @@
 /* libcitcat public API: the cache-filtered address trace (CAT), what the
  * trace module records on the bus below the caches.  Byte layout:
- * capture/CAT.md in the sources (installed with the format specs). */
+ * formats/CAT.md in the sources (installed with the format specs). */
 #ifndef CITCAT_PUBLIC_CAT_H
 #define CITCAT_PUBLIC_CAT_H
 
@@ -170,6 +170,50 @@ CITCAT_API uint64_t citcat_cat_reader_file_size(const struct citcat_cat_reader *
 CITCAT_API const struct citcat_errinfo *citcat_cat_reader_error(const struct citcat_cat_reader *r);
 /* Frees R.  Accepts NULL. */
 CITCAT_API void citcat_cat_reader_close(struct citcat_cat_reader *r);
+
+/* ---- What `citcat info` says about a CAT ---- */
+
+/* The figures of a CAT (citcat_cat_reader_info).  Size-versioned: set SIZE
+ * to sizeof(struct citcat_cat_info) before the call; members are only ever
+ * appended. */
+struct citcat_cat_info {
+	size_t size;
+	unsigned version;   /* the file's format version (CAT.md) */
+	uint64_t events[CITCAT_CAT_KINDS];       /* events per kind (enum citcat_cat_kind) */
+	uint64_t before_start[CITCAT_CAT_KINDS]; /* of those, recorded before the trace start point (SYNC) */
+	uint64_t insns, branches, cycles; /* the STOP's counters (0 without a STOP) */
+	uint64_t dma_bytes;  /* bytes the DMA events move */
+	uint64_t file_bytes; /* the file's size (citcat_cat_reader_file_size) */
+	int stop;            /* the STOP's reason (enum citcat_stop_reason), or -1: no STOP */
+	int has_exit_value;  /* 1: the firmware wrote EXIT while traced and the STOP's reason is EXIT */
+	int32_t exit_value;  /* then the value it wrote */
+	uint32_t sync_pc;    /* the trace start point's PC (0 without a SYNC) */
+	uint32_t repl_state[2]; /* the SYNC's I- and D-cache replacement states */
+	uint32_t fault_kind, fault_pc, fault_addr; /* the STOP's value, PC and address */
+	int has_m7_fault;    /* 1: the STOP carries the Cortex-M7's fault status */
+	struct citcat_m7_fault m7_fault;
+};
+
+/* Reads the rest of the CAT R (normally all of it, right after the open)
+ * and fills INFO with its figures; the configuration and the recorded
+ * firmware stay with R (citcat_cat_config, citcat_cat_elf).  PROGRESS (may
+ * be NULL) is called after every 16,384th event with the file offset
+ * reached and the file's size; non-zero from it stops with
+ * CITCAT_ERR_INTERRUPTED.  Returns 0, CITCAT_ERR_INVAL (NULL R or INFO, or
+ * INFO->size smaller than the first version of the struct) or the
+ * reader's error (citcat_cat_reader_error says where). */
+CITCAT_API int citcat_cat_reader_info(struct citcat_cat_reader *r, struct citcat_cat_info *info,
+				      int (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx);
+
+/* The number of segments of the CAT at PATH (replay/SEGMENTS.md): the
+ * checkpoints (CKPT events) after its trace start point (SYNC), plus one;
+ * a CAT captured without checkpoints has one.  *N is 0 when the CAT has no
+ * trace start point (nothing can be replayed from it).  STOP (may be NULL)
+ * is polled every 65,536 events; non-zero stops with
+ * CITCAT_ERR_INTERRUPTED.  Returns 0 or an error with ERR (may be NULL)
+ * filled; a NULL PATH or N is CITCAT_ERR_INVAL. */
+CITCAT_API int citcat_cat_segments(const char *path, uint64_t *n, int (*stop)(void *ctx), void *stop_ctx,
+				   struct citcat_errinfo *err);
 
 #ifdef __cplusplus
 }

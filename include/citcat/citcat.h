@@ -16,6 +16,7 @@
  *   cursor.h    a replayed run positioned at any instant, forwards and backwards
  *   gdbserver.h GDB's remote serial protocol over a cursor (citcat gdb)
  *   profile.h   per-line profiles of a replayed run in callgrind format
+ *   wet.h       whole execution traces: build one while replaying, query it
  *
  * Link with `pkg-config --cflags --libs citcat` or, in CMake,
  * find_package(citcat) and target_link_libraries(... citcat::citcat). */
@@ -34,11 +35,16 @@
 #include <citcat/sdclsp.h>
 #include <citcat/capture.h>
 #include <citcat/replay.h>
+#include <citcat/lvt.h>
+#include <citcat/disasm.h>
+#include <citcat/listing.h>
 #include <citcat/cursor.h>
 #include <citcat/gdbserver.h>
 #include <citcat/profile.h>
+#include <citcat/wet.h>
 #include <citcat/io.h>
 #include <citcat/escape.h>
 #include <citcat/symbols.h>
+#include <citcat/bench.h>
 
 #endif

@@ -21,6 +21,16 @@ extern "C" {
  * (TARGET.md): r0-r15 (slot 15 = PC), CPSR (16), then the banked SP, LR and
  * SPSR of every mode and r8-r12 of FIQ. */
 #define CITCAT_REG_SLOTS 39
+/* The slots a state fills (TARGET.md, TARGET-M7.md "Checkpoints"): all 39
+ * on the ARMv7-A; on the Cortex-M7 r0-r15, xPSR, MSP, PSP, PRIMASK,
+ * BASEPRI, FAULTMASK and CONTROL (23), and at a checkpoint, where a segment
+ * may start, the SCS registers in slots 23 to 38 too (39). */
+enum {
+	CITCAT_IMS_ARM_SLOTS = 39,
+	CITCAT_IMS_M7_SLOTS = 23,
+	CITCAT_IMS_M7_SLOT_SCS = 23,
+	CITCAT_IMS_M7_CKPT_SLOTS = 39
+};
 struct citcat_regs {
 	uint32_t slot[CITCAT_REG_SLOTS];
 };

@@ -139,6 +139,81 @@ CITCAT_API void citcat_itrace_reader_close(struct citcat_itrace_reader *r);
  * when either is NULL). */
 CITCAT_API int citcat_itrace_rec_equal(const struct citcat_itrace_rec *a, const struct citcat_itrace_rec *b);
 
+/* ---- What `citcat info` says about an itrace ---- */
+
+/* The figures of an itrace (citcat_itrace_reader_info).  Size-versioned:
+ * set SIZE to sizeof(struct citcat_itrace_info) before the call; members
+ * are only ever appended. */
+struct citcat_itrace_info {
+	size_t size;
+	unsigned version;    /* the file's format version (ITRACE.md) */
+	enum citcat_isa isa;
+	uint64_t insns;      /* instruction records */
+	uint64_t sequential; /* of which at the PC 4 bytes after the one before */
+	uint64_t irqs;       /* interrupt entries */
+	uint64_t reads, writes; /* data accesses of the instructions */
+	uint64_t uncached;   /* of those, to the device window */
+	uint64_t dma, dma_bytes; /* DMA transfer records and the bytes they move */
+	int stopped;         /* 1: the run ended abnormally (a CITCAT_REC_STOP) */
+	unsigned stop_reason; /* then: enum citcat_stop_reason (cat.h) */
+	uint64_t stop_pc;
+	uint32_t fault_kind, fault_addr; /* for CITCAT_STOP_FAULT: enum citcat_fault_kind, address */
+	int has_m7_fault;    /* 1: the stop carries the Cortex-M7's fault status */
+	struct citcat_m7_fault m7_fault;
+};
+
+/* Reads the rest of the itrace R (normally all of it, right after the open;
+ * DMA records are turned on) and fills INFO with its figures.  PROGRESS
+ * (may be NULL) is called after every 16,384th instruction with the count
+ * so far and 0; non-zero from it stops with CITCAT_ERR_INTERRUPTED.
+ * Returns 0, CITCAT_ERR_INVAL (NULL R or INFO, or INFO->size smaller than
+ * the first version of the struct) or the reader's error
+ * (citcat_itrace_reader_error says where).  The file's size is the
+ * caller's to find (the name it opened; standard input's bytes). */
+CITCAT_API int citcat_itrace_reader_info(struct citcat_itrace_reader *r, struct citcat_itrace_info *info,
+					 int (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx);
+
+/* ---- Segments of a checkpointed run (replay/SEGMENTS.md) ----
+ * A CAT captured with checkpoints is replayed segment by segment
+ * (citcat_cat_segments counts them; citcat_replay_config.segment picks
+ * one); the segments' itraces are then joined into the serial one. */
+
+/* Totals of citcat_itrace_merge. */
+struct citcat_itrace_merge_result {
+	uint64_t records; /* records of the output */
+	uint64_t chunks;  /* chunks copied */
+	uint64_t checked; /* records decoded by the CHECK pass (0 without it) */
+};
+
+/* Joins the itraces IN[0..NIN) of consecutive segments into OUT,
+ * byte-identical to the serial replay's itrace, by copying their
+ * compressed chunks as stored (formats/ITRACE.md "Chunks"): the header
+ * of IN[0] (itrace version 3, every input's metadata the same), every
+ * chunk of each input in turn, and an end marker with the totals.  Each
+ * chunk's header and checksum and each input's end marker are checked as
+ * read; at each seam the earlier input must end with a checkpoint's INV_I
+ * store and no abnormal end, and the later one start at the PC after it;
+ * the inputs' segment numbers must be all zero or consecutive.  With
+ * CHECK non-zero every input is also decoded record by record.  STOP (may
+ * be NULL) is polled once per chunk; non-zero stops with
+ * CITCAT_ERR_INTERRUPTED.  Returns 0 (RES filled) or an error: ERR (may
+ * be NULL) says what, and *ERR_INPUT (may be NULL) the index of the input
+ * it is about, NIN for the output; OUT is then not left behind.  A NULL
+ * IN, OUT or RES, or NIN 0, is CITCAT_ERR_INVAL. */
+CITCAT_API int citcat_itrace_merge(const char *const *in, size_t nin, const char *out, int check,
+				   int (*stop)(void *ctx), void *stop_ctx, struct citcat_itrace_merge_result *res,
+				   struct citcat_errinfo *err, size_t *err_input);
+
+/* Compares the files A and B byte for byte as stored (no wrapper is
+ * peeled off): how a merged itrace is checked against the serial replay's
+ * (citcat replay --jobs --oracle).  Returns 0 when equal; 1 when they
+ * differ, *OFFSET (may be NULL) the first differing byte; 2 when one ends
+ * where the other goes on, *OFFSET its length; or an error with ERR (may
+ * be NULL) and *ERR_FILE (may be NULL) 0 for A, 1 for B.  A NULL A or B is
+ * CITCAT_ERR_INVAL. */
+CITCAT_API int citcat_file_compare(const char *a, const char *b, uint64_t *offset, struct citcat_errinfo *err,
+				   int *err_file);
+
 #ifdef __cplusplus
 }
 #endif

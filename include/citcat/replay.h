@@ -90,7 +90,7 @@ struct citcat_replay_config {
 	 * configuration zeroed by hand, or from a caller built before this
 	 * field existed, has 0, _INSN. */
 	unsigned engine;
-	/* The memory-system model (the I/D caches and the bus, capture/bus.c)
+	/* The memory-system model (the I/D caches and the bus, machine/bus.c)
 	 * runs when something reads its output: VERIFY_CAT or BUS set.  Else
 	 * it is skipped, which changes no record, no output byte and no check
 	 * (replay/REPLAY.md, "When the memory-system model runs"), only
@@ -205,6 +205,80 @@ struct citcat_replay_result {
  * may be NULL, says which file and where). */
 CITCAT_API int citcat_replay_run(const struct citcat_replay_config *cfg, struct citcat_replay_result *res,
 				 struct citcat_errinfo *err);
+
+/* Replaying a CAT by its name: the IMS and AES are extracted from it
+ * (citcat_ims_extract, citcat_aes_extract) into files in a directory, and
+ * the run is replayed from them with the CAT itself as the bus trace it is
+ * verified against.  citcat_cat_replay_open extracts; the IMS it holds
+ * tells the target and the interval's length before the run;
+ * citcat_cat_replay_run replays (any number of times);
+ * citcat_cat_replay_close removes the files.  A handle is used by one
+ * thread at a time. */
+struct citcat_cat_replay;
+struct citcat_ims;
+
+/* Extracts the IMS and AES of the CAT at CAT_PATH (a whole traced
+ * interval, no segments) into DIR/run.ims and DIR/run.aes (DIR must exist;
+ * NULL: a temporary directory of its own under $TMPDIR, else /tmp, removed
+ * on close).  Returns 0 and *H; CITCAT_ERR_INVAL for a NULL H or CAT_PATH;
+ * or the extraction's error (ERR, may be NULL, says where in the CAT), *H
+ * then NULL and no file left. */
+CITCAT_API int citcat_cat_replay_open(struct citcat_cat_replay **h, const char *cat_path, const char *dir,
+				      struct citcat_errinfo *err);
+
+/* The extracted initial machine state (owned by H): the target
+ * configuration (cfg), the interval's trace id and length (id.insns).
+ * NULL for NULL. */
+CITCAT_API const struct citcat_ims *citcat_cat_replay_ims(const struct citcat_cat_replay *h);
+
+/* The names of the extracted IMS and AES files (owned by H, there until
+ * close), for their sizes or a closer look.  NULL for NULL. */
+CITCAT_API const char *citcat_cat_replay_ims_path(const struct citcat_cat_replay *h);
+CITCAT_API const char *citcat_cat_replay_aes_path(const struct citcat_cat_replay *h);
+
+/* citcat_replay_run with CFG (NULL: citcat_replay_config_default's) whose
+ * IMS_PATH, AES_PATH and VERIFY_CAT are set to the extracted files and the
+ * CAT: the records go to CFG's output file and callbacks, the bus trace is
+ * verified against the CAT.  Returns citcat_replay_run's codes, and
+ * CITCAT_ERR_INVAL for a NULL H or RES or a CFG whose size is too small.
+ * On an input error in the extracted files RES->err_path names the CAT
+ * (a string owned by H). */
+CITCAT_API int citcat_cat_replay_run(struct citcat_cat_replay *h, const struct citcat_replay_config *cfg,
+				     struct citcat_replay_result *res, struct citcat_errinfo *err);
+
+/* Removes the extracted files (and the directory made for them) and frees
+ * H.  Accepts NULL. */
+CITCAT_API void citcat_cat_replay_close(struct citcat_cat_replay *h);
+
+/* The LVT decoder (replay/REPLAY.md, "The LVT decoder"): regenerates the
+ * complete instruction trace of a traced interval from the first-access
+ * load-value trace (formats/LVT.md) and the program binary alone.
+ * citcat_lvt_replay_config_default fills the configuration; the size rules
+ * of base.h apply (SIZE must cover at least IMAGE_PATH). */
+struct citcat_lvt_replay_config {
+	size_t size;            /* sizeof(struct citcat_lvt_replay_config) */
+	const char *lvt_path;   /* required */
+	const char *image_path; /* the firmware ELF, required: code only is taken from it */
+	const char *out_path;   /* regenerated itrace, or NULL */
+	const char *oracle;     /* ground-truth itrace to compare with, or NULL */
+	/* Called about every million instructions; non-zero stops the run. */
+	int (*progress)(void *ctx, uint64_t insns, uint64_t total);
+	void *progress_ctx;
+};
+
+/* Fills C with the defaults (no output, no oracle, no progress).  Accepts
+ * NULL (no effect). */
+CITCAT_API void citcat_lvt_replay_config_default(struct citcat_lvt_replay_config *c);
+
+/* Runs the decoder.  Returns 0 when the interval was regenerated and every
+ * check held (RES->insns instructions; RES->oracle_records compared);
+ * CITCAT_ERR_DIVERGED when a check failed (RES->div says where: the
+ * instruction index, branch count and PC; no output file is left);
+ * CITCAT_ERR_INVAL for a NULL CFG or RES or a missing LVT or ELF path;
+ * another error for unusable input (ERR, may be NULL, says which file,
+ * RES->err_path names it, and where). */
+CITCAT_API int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *cfg, struct citcat_replay_result *res,
+				     struct citcat_errinfo *err);
 
 #ifdef __cplusplus
 }

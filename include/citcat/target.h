@@ -50,6 +50,14 @@ struct citcat_target_config {
 /* Fills C with the default target (TARGET.md).  No effect when C is NULL. */
 CITCAT_API void citcat_target_config_default(struct citcat_target_config *c);
 
+/* Checks a cache configuration against the rules the CAT header and the
+ * cache model share (TARGET.md): lines a power of two from 8 to 256
+ * bytes, 1 to 64 ways, a power-of-two number of sets, at most 64 MiB, a
+ * known replacement policy.  Returns 0, or CITCAT_ERR_INVAL with *WHY
+ * (when WHY is not NULL) set to a static sentence naming the broken rule;
+ * CITCAT_ERR_INVAL for a NULL C (*WHY untouched). */
+CITCAT_API int citcat_cache_config_check(const struct citcat_cache_config *c, const char **why);
+
 /* The Cortex-M7's fault status when its run ended with an exception that
  * could not be taken (fault kind 11): the System Control Block's fault
  * status bits (ARMv7-M ARM, B3.2.15-B3.2.18) set since the trace start

@@ -8,7 +8,7 @@
  * are recomputed, so the parsers, the range decoder and the models behind
  * them get the mutated content (WET.md version 7). */
 #include "bytes.h"
-#include "wet.h"
+#include <citcat/wet.h>
 
 #include <stdlib.h>
 #include <string.h>

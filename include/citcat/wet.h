@@ -5,16 +5,23 @@
  * results, memory addresses and values.  The stored labels are coded with
  * models the reader runs too, segment by segment, so that queries walk it
  * forwards or backwards in bounded memory.  Byte layout and semantics:
- * WET.md beside this file.
+ * wet/WET.md in the source tree.
  *
  * Instances are numbered by INDEX, the instruction's position among the
  * instruction records of the itrace (interrupt entries are not counted),
- * from 0.  Timestamps number node executions from 1. */
-#ifndef CITCAT_WET_H
-#define CITCAT_WET_H
+ * from 0.  Timestamps number node executions from 1.
+ *
+ * Conventions: <citcat/base.h>.  citcat_wet_build_config is size-versioned
+ * (citcat_wet_build_config_default sets its size). */
+#ifndef CITCAT_PUBLIC_WET_H
+#define CITCAT_PUBLIC_WET_H
 
-#include "citcat.h"
-#include "replay.h"
+#include <citcat/base.h>
+#include <citcat/replay.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* What a WET file holds (version 7): per segment four coded blocks, then
  * the embedded IMS and AES; sizes are reported per kind. */
@@ -27,14 +34,14 @@ enum citcat_wet_stream {
 	CITCAT_WET_S_AES,  /* the embedded AES */
 	CITCAT_WET_NSTREAMS
 };
-const char *citcat_wet_stream_name(unsigned s);
+CITCAT_API const char *citcat_wet_stream_name(unsigned s);
 
 /* Node kinds (WET.md, "Model"): Ball-Larus paths of each function's
  * dynamic CFG, or runs of consecutive addresses (basic blocks). */
 enum { CITCAT_WET_NODES_PATH = 0, CITCAT_WET_NODES_BB = 1 };
 
 struct citcat_wet_build_config {
-	size_t struct_size;   /* sizeof(struct citcat_wet_build_config) */
+	size_t size;          /* sizeof(struct citcat_wet_build_config) */
 	const char *ims_path; /* required */
 	const char *aes_path; /* required */
 	const char *out_path; /* required: the WET file */
@@ -47,7 +54,7 @@ struct citcat_wet_build_config {
 	 * citcat_replay_config.segment; WET.md "Checkpointed captures") */
 	uint64_t capture_segment;
 };
-void citcat_wet_build_config_default(struct citcat_wet_build_config *c);
+CITCAT_API void citcat_wet_build_config_default(struct citcat_wet_build_config *c);
 
 /* Sizes of one stream kind over the whole file. */
 struct citcat_wet_stream_size {
@@ -76,26 +83,30 @@ struct citcat_wet_build_result {
 /* Replays IMS + AES and writes the WET.  Returns 0, CITCAT_ERR_DIVERGED
  * (RES->replay.div says where; no file is left) or another error (ERR; for
  * an input file, RES->replay.err_path names it). */
-int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_wet_build_result *res,
-		     struct citcat_errinfo *err);
+CITCAT_API int citcat_wet_build(const struct citcat_wet_build_config *cfg, struct citcat_wet_build_result *res,
+				struct citcat_errinfo *err);
 
 /* ---- reading ---- */
 struct citcat_wet;
 
 /* Opens PATH and checks its header, footer, graph and index (each block's
  * checksum is checked when the block is used).  On failure *W may be set
- * so that citcat_wet_error() can be read; close it in every case. */
-int citcat_wet_open(struct citcat_wet **w, const char *path);
+ * so that citcat_wet_error() can be read; close it in every case.  A NULL
+ * W, PATH or BUF is CITCAT_ERR_INVAL (*W NULL). */
+CITCAT_API int citcat_wet_open(struct citcat_wet **w, const char *path);
 /* The same on a buffer that outlives the reader (fuzz targets). */
-int citcat_wet_open_mem(struct citcat_wet **w, const void *buf, size_t len);
-void citcat_wet_close(struct citcat_wet *w);
-const struct citcat_errinfo *citcat_wet_error(const struct citcat_wet *w);
+CITCAT_API int citcat_wet_open_mem(struct citcat_wet **w, const void *buf, size_t len);
+/* Accepts NULL. */
+CITCAT_API void citcat_wet_close(struct citcat_wet *w);
+/* The last error of W (NULL for a NULL W). */
+CITCAT_API const struct citcat_errinfo *citcat_wet_error(const struct citcat_wet *w);
 
 struct citcat_wet_info {
 	uint64_t insns, node_execs, irqs, nodes, segments, file_bytes;
 	struct citcat_wet_stream_size stream[CITCAT_WET_NSTREAMS];
 };
-void citcat_wet_info(const struct citcat_wet *w, struct citcat_wet_info *info);
+/* The file's totals into INFO; no effect when W or INFO is NULL. */
+CITCAT_API void citcat_wet_info(const struct citcat_wet *w, struct citcat_wet_info *info);
 
 /* One instruction instance, as the walker delivers it. */
 struct citcat_wet_insn {
@@ -129,7 +140,8 @@ enum { CITCAT_WET_W_ACC = 1, CITCAT_WET_W_DEP = 2, CITCAT_WET_W_VAL = 4 };
  * AES from the run's start (register results: with the observer, about
  * 11 M instructions per second), checked against the file; backwards,
  * the replay's data of the walk's range goes through an anonymous
- * temporary file (WET.md "Queries").  Memory: one segment. */
+ * temporary file (WET.md "Queries").  Memory: one segment.  A NULL W,
+ * WALK or WALK->cb is CITCAT_ERR_INVAL. */
 struct citcat_wet_walk {
 	int backward, by_index, what;
 	uint64_t from, to;
@@ -138,15 +150,19 @@ struct citcat_wet_walk {
 	int (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 };
-int citcat_wet_walk(struct citcat_wet *w, const struct citcat_wet_walk *walk);
+CITCAT_API int citcat_wet_walk(struct citcat_wet *w, const struct citcat_wet_walk *walk);
 
 /* Backward or forward WET slice of instance INDEX (through data and
  * control dependences): calls CB for every
  * instance of the slice (INDEX included), in descending INDEX order for a
  * backward slice, ascending for a forward one.  Returns 0, CB's non-zero
- * value, or an error. */
-int citcat_wet_slice(struct citcat_wet *w, uint64_t index, int forward,
-		     int (*cb)(void *ctx, const struct citcat_wet_insn *in), void *ctx,
-		     int (*progress)(void *ctx, uint64_t done, uint64_t total), void *progress_ctx);
+ * value, or an error (CITCAT_ERR_INVAL for a NULL W or CB). */
+CITCAT_API int citcat_wet_slice(struct citcat_wet *w, uint64_t index, int forward,
+				int (*cb)(void *ctx, const struct citcat_wet_insn *in), void *ctx,
+				int (*progress)(void *ctx, uint64_t done, uint64_t total), void *progress_ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
