@@ -278,8 +278,6 @@ static void writer_free(struct citcat_addr_writer *w)
 	cc_outfile_abort(w->out);
 	addr_pred_free(&w->pred);
 	tvp_model_free(w->tvp);
-	free(w->win);
-	free(w->wz);
 	free(w->buf);
 	free(w->mem);
 	free(w);

@@ -145,12 +145,6 @@ struct citcat_addr_writer {
 	unsigned rkey, rlen; /* ... its key and length so far */
 	int pnext;          /* PDATS: the pending record is "the next instruction" */
 	struct tvp_model *tvp; /* a TVP trace container instead (addr_tvp.c) */
-	/* PDATS II version 2: a window of references held back so that the
-	 * zones of its data references are chosen by a search (pdats2.c) */
-	struct citcat_ref *win;
-	size_t wn;
-	uint8_t *wz;   /* per data reference of the window: the chosen zone */
-	unsigned zforce; /* 1 + the zone the next data record must use, 0 none */
 };
 
 struct citcat_addr_reader {

@@ -12,8 +12,6 @@
  * reaches the predicted length or ends. */
 #include "addr_int.h"
 
-#include <stdlib.h>
-
 #define P2_ESC_END 31  /* escape kind: end of records */
 #define P2_ESC_MODE 7  /* escape kind (version 2): instruction stride and sizes */
 #define P2_MODE_VAR 0x80
@@ -127,6 +125,7 @@ static int p2v2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 {
 	uint64_t a = ref->addr, mask = w->mask;
 	unsigned t = ref->type;
+	w->refs++;
 	if (t == CITCAT_REF_IFETCH) {
 		uint64_t pc = w->ilast;
 		if (a == addr_pred_succ(&w->pred, pc, mask)) {
@@ -203,8 +202,7 @@ static int p2v2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 	int64_t s1 = addr_sext((a - w->zone[1]) & mask, w->bits);
 	unsigned l0 = (s0 == 0 || s0 == 4 || s0 == -4 || s0 == 8 || s0 == -8) ? 0 : len_for(s0, wide);
 	unsigned l1 = (s1 == 0 || s1 == 4 || s1 == -4 || s1 == 8 || s1 == -8) ? 0 : len_for(s1, wide);
-	int z = w->zforce ? (int)w->zforce - 1 : l0 < l1 ? 0 : l1 < l0 ? 1 : !w->zmru;
-	w->zforce = 0;
+	int z = l0 < l1 ? 0 : l1 < l0 ? 1 : !w->zmru;
 	int64_t sd = z ? s1 : s0;
 	unsigned n = z ? l1 : l0, code;
 	switch (sd) {
@@ -306,169 +304,13 @@ static int p2v1_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 	return 0;
 }
 
-/* ---- version 2: choosing the zones of a window's data references ----
- *
- * Which zone a data record uses is the encoder's choice (the record names
- * it).  The greedy rule (the shorter offset, on a tie the zone used less
- * recently) can pay bytes later: the zone it overwrote was the one the
- * next references were near.  So version 2's writer holds back a window
- * of P2_WIN references and chooses its data references' zones by a beam
- * search over the two zone bases (P2_BEAM states, each the pair of bases
- * and its byte cost), in which one state always follows the greedy rule:
- * the window never costs more than greedy from the same start.  Only the
- * zone bits and offsets change; the decoder is the same. */
-#define P2_WIN 8192
-#define P2_BEAM 4
-
-struct p2_state {
-	uint64_t z[2];
-	uint64_t cost;
-	int mru;     /* the greedy state's most recently used zone */
-};
-
-/* The bytes of a data record's offset from base B to A. */
-static inline unsigned p2_dlen(uint64_t a, uint64_t b, uint64_t mask, unsigned bits)
-{
-	int64_t s = addr_sext((a - b) & mask, bits);
-	if (s == 0 || s == 4 || s == -4 || s == 8 || s == -8)
-		return 0;
-	return len_for(s, bits / 8);
-}
-
-/* Chooses the zones of the window's data references (w->wz) and encodes
- * the window. */
-static int p2_flush_win(struct citcat_addr_writer *w)
-{
-	size_t nd = 0;
-	for (size_t i = 0; i < w->wn; i++)
-		nd += w->win[i].type <= CITCAT_REF_WRITE;
-	/* per data reference and beam slot: the parent slot and the zone */
-	uint8_t *back = nd ? malloc(nd * P2_BEAM) : NULL;
-	if (nd && !back)
-		return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
-	struct p2_state st[P2_BEAM], nx[2 * P2_BEAM + 1];
-	uint8_t nparent[2 * P2_BEAM + 1], nzone[2 * P2_BEAM + 1];
-	unsigned ns = 1;
-	st[0].z[0] = w->zone[0];
-	st[0].z[1] = w->zone[1];
-	st[0].cost = 0;
-	st[0].mru = w->zmru;
-	size_t d = 0;
-	for (size_t i = 0; i < w->wn; i++) {
-		if (w->win[i].type > CITCAT_REF_WRITE)
-			continue;
-		uint64_t a = w->win[i].addr;
-		unsigned nn = 0;
-		/* slot 0: the greedy successor of the greedy state */
-		{
-			unsigned l0 = p2_dlen(a, st[0].z[0], w->mask, w->bits);
-			unsigned l1 = p2_dlen(a, st[0].z[1], w->mask, w->bits);
-			int z = l0 < l1 ? 0 : l1 < l0 ? 1 : !st[0].mru;
-			nx[0] = st[0];
-			nx[0].z[z] = a;
-			nx[0].cost += 1 + (z ? l1 : l0);
-			nx[0].mru = z;
-			nparent[0] = 0;
-			nzone[0] = (uint8_t)z;
-			nn = 1;
-		}
-		for (unsigned s = 0; s < ns; s++) {
-			for (int z = 0; z < 2; z++) {
-				struct p2_state c = st[s];
-				c.cost += 1 + p2_dlen(a, c.z[z], w->mask, w->bits);
-				c.z[z] = a;
-				c.mru = z;
-				/* the same pair of bases (either order costs the same
-				 * from here on): keep the cheaper, the earlier on a tie */
-				if (((nx[0].z[0] == c.z[0] && nx[0].z[1] == c.z[1]) ||
-				     (nx[0].z[0] == c.z[1] && nx[0].z[1] == c.z[0])) &&
-				    c.cost >= nx[0].cost)
-					continue; /* no better than the greedy state */
-				unsigned j;
-				for (j = 1; j < nn; j++)
-					if ((nx[j].z[0] == c.z[0] && nx[j].z[1] == c.z[1]) ||
-					    (nx[j].z[0] == c.z[1] && nx[j].z[1] == c.z[0]))
-						break;
-				if (j < nn) {
-					if (c.cost < nx[j].cost) {
-						nx[j] = c;
-						nparent[j] = (uint8_t)s;
-						nzone[j] = (uint8_t)z;
-					}
-					continue;
-				}
-				nx[nn] = c;
-				nparent[nn] = (uint8_t)s;
-				nzone[nn] = (uint8_t)z;
-				nn++;
-			}
-		}
-		/* keep the greedy slot and the P2_BEAM - 1 cheapest others
-		 * (insertion sort by cost, stable) */
-		for (unsigned j = 2; j < nn; j++) {
-			struct p2_state c = nx[j];
-			uint8_t pp = nparent[j], zz = nzone[j];
-			unsigned k = j;
-			while (k > 1 && nx[k - 1].cost > c.cost) {
-				nx[k] = nx[k - 1];
-				nparent[k] = nparent[k - 1];
-				nzone[k] = nzone[k - 1];
-				k--;
-			}
-			nx[k] = c;
-			nparent[k] = pp;
-			nzone[k] = zz;
-		}
-		ns = nn < P2_BEAM ? nn : P2_BEAM;
-		for (unsigned j = 0; j < ns; j++) {
-			st[j] = nx[j];
-			back[d * P2_BEAM + j] = (uint8_t)(nparent[j] | nzone[j] << 4);
-		}
-		d++;
-	}
-	/* the cheapest final state (the greedy one on a tie), traced back */
-	unsigned best = 0;
-	for (unsigned j = 1; j < ns; j++)
-		if (st[j].cost < st[best].cost)
-			best = j;
-	for (size_t k = nd; k-- > 0;) {
-		uint8_t b = back[k * P2_BEAM + best];
-		w->wz[k] = (uint8_t)(b >> 4);
-		best = b & 15;
-	}
-	free(back);
-	size_t n = w->wn;
-	w->wn = 0;
-	d = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (w->win[i].type <= CITCAT_REF_WRITE)
-			w->zforce = 1u + w->wz[d++];
-		int rc = p2v2_put(w, &w->win[i]);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
 int pdats2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 {
-	if (w->version == 1)
-		return p2v1_put(w, ref);
-	if (!w->win) {
-		w->win = malloc(P2_WIN * sizeof *w->win);
-		w->wz = malloc(P2_WIN);
-		if (!w->win || !w->wz)
-			return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
-	}
-	w->refs++; /* counted when given, though encoded with its window */
-	w->win[w->wn++] = *ref;
-	return w->wn == P2_WIN ? p2_flush_win(w) : 0;
+	return w->version == 1 ? p2v1_put(w, ref) : p2v2_put(w, ref);
 }
 
 int pdats2_finish(struct citcat_addr_writer *w)
 {
-	if (w->version != 1 && w->wn && p2_flush_win(w))
-		return w->err.code;
 	if (w->version == 1 ? p2_room(w, ADDR_REC_MAX) : p2_break(w))
 		return w->err.code;
 	p2_escape(w, P2_ESC_END, 0);

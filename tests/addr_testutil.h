@@ -26,11 +26,6 @@ static uint8_t *encode_mem(const struct citcat_addr_config *cfg, const struct ci
 			citcat_addr_writer_abort(w);
 			return NULL;
 		}
-	if (citcat_addr_writer_finish(w)) { /* the payload is final only now (PDATS II holds a window back) */
-		fprintf(stderr, "finish: %s\n", citcat_addr_writer_error(w)->msg);
-		citcat_addr_writer_abort(w);
-		return NULL;
-	}
 	if (payload)
 		*payload = citcat_addr_writer_payload_bytes(w);
 	if (citcat_addr_writer_take(w, &buf, len))

@@ -295,70 +295,12 @@ static void test_v2_paths(void)
 		}
 }
 
-/* Version 2's zone choice (PDATS2.md, "Encoder (canonical)", rule 4),
- * worked by hand.  Six reads from two interleaved arrays, 16 bytes apart:
- * 0x1000 0x1010 0x1004 0x1014 0x1008 0x1018.  The greedy rule puts 0x1010
- * in zone 0 (16 bytes from 0x1000: one offset byte, against two from zone
- * 1's 0), and from then on each read is 12 or 16 bytes from the one
- * before: 3 + 2 + 2 + 2 + 2 + 2 = 13 bytes.  Giving 0x1010 zone 1 costs a
- * byte more at once and makes every later read +4 from its own zone, a
- * header alone: 3 + 3 + 1 + 1 + 1 + 1 = 10 bytes, which the window's
- * search finds.  Headers 1tooozcc: B0 = read, 2-byte offset, zone 0;
- * B4 the same in zone 1; 88 = +4 in zone 0; 8C = +4 in zone 1. */
-static void test_zone_search(void)
-{
-	static const struct citcat_ref refs[6] = {
-		{0x1000, 0, 0}, {0x1010, 0, 0}, {0x1004, 0, 0}, {0x1014, 0, 0}, {0x1008, 0, 0}, {0x1018, 0, 0},
-	};
-	static const uint8_t want[10] = {0xB0, 0x00, 0x10, 0xB4, 0x10, 0x10, 0x88, 0x8C, 0x88, 0x8C};
-	struct citcat_addr_config c = cfg(32, 0);
-	size_t len;
-	uint64_t payload;
-	uint8_t *f = encode_mem(&c, refs, 6, &len, &payload);
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	CHECK_EQ(payload, 10);
-	CHECK_EQ(len, 8 + 10 + 2 + 12);
-	CHECK(len == 8 + 10 + 2 + 12 && memcmp(f + 8, want, 10) == 0);
-	CHECK(decode_equals(f, len, CITCAT_ADDR_PDATS2, refs, 6));
-	free(f);
-
-	/* across window boundaries (8192 references): a random mix of
-	 * fetches and accesses round-trips, and the writer counts every
-	 * reference as it is given */
-	enum { N = 3 * 8192 + 77 };
-	static struct citcat_ref big[N];
-	uint32_t x = 12345;
-	uint64_t pc = 0x8000;
-	for (size_t i = 0; i < N; i++) {
-		x = x * 1103515245u + 12345u;
-		unsigned r = x >> 16;
-		if (r % 3) {
-			pc = r % 17 == 0 ? 0x8000 + (r % 512) * 4 : pc + 4;
-			big[i] = (struct citcat_ref){pc, 0, 2};
-		} else {
-			big[i] = (struct citcat_ref){0x20000000u + (r % 64) * 4 + (r & 1) * 0x4000, 0, (uint8_t)(r >> 8 & 1)};
-		}
-	}
-	struct citcat_addr_writer *w;
-	CHECK(citcat_addr_writer_open(&w, NULL, &c) == 0);
-	for (size_t i = 0; i < N; i++)
-		CHECK(citcat_addr_put(w, &big[i]) == 0);
-	CHECK_EQ(citcat_addr_writer_refs(w), N);
-	uint8_t *buf = NULL;
-	CHECK(citcat_addr_writer_take(w, &buf, &len) == 0);
-	CHECK(buf && decode_equals(buf, len, CITCAT_ADDR_PDATS2, big, N));
-	free(buf);
-}
-
 int main(void)
 {
 	test_table3();
 	test_table3_v2();
 	test_thumb_loop();
 	test_v2_paths();
-	test_zone_search();
 	test_escapes_and_64();
 	test_malformed();
 	CHECK_DONE();

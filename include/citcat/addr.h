@@ -108,9 +108,8 @@ CITCAT_API void citcat_addr_writer_abort(struct citcat_addr_writer *w);
 /* The writer's last error (owned by W), or NULL for NULL. */
 CITCAT_API const struct citcat_errinfo *citcat_addr_writer_error(const struct citcat_addr_writer *w);
 /* Bytes of the record stream so far, not counting file header, end marker
- * and trailer (before LZ4).  PDATS keeps its last record open, and
- * PDATS II version 2 a window of references, until finish, so the total
- * is final only after citcat_addr_writer_finish. */
+ * and trailer (before LZ4).  PDATS keeps its last record open until
+ * finish, so the total is final only after citcat_addr_writer_finish. */
 CITCAT_API uint64_t citcat_addr_writer_payload_bytes(const struct citcat_addr_writer *w);
 /* References written so far. */
 CITCAT_API uint64_t citcat_addr_writer_refs(const struct citcat_addr_writer *w);
