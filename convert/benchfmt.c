@@ -214,12 +214,7 @@ int citcat_bench_formats(const char *path, uint64_t nsynth, struct citcat_bench_
 {
 	struct citcat_convert_result local;
 	struct cv cv;
-	memset(&cv, 0, sizeof cv);
-	memset(&local, 0, sizeof local);
-	cv.res = &local;
-	cv.err = err;
-	if (err)
-		memset(err, 0, sizeof *err);
+	cv_init(&cv, &local, err);
 	if (!out || out->size < sizeof *out || (res && res->size < sizeof *res) || (!path && !nsynth))
 		return citcat_errinfo_set(err, CITCAT_ERR_INVAL, UINT64_MAX, "%s",
 					  !out ? "NULL argument" : !path && !nsynth ? "no references" : "size too small");

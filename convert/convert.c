@@ -30,6 +30,16 @@ static void set_err(struct cv *v, int code, const char *msg)
 	citcat_errinfo_set(v->err, code, UINT64_MAX, "%s", msg);
 }
 
+void cv_init(struct cv *v, struct citcat_convert_result *local, struct citcat_errinfo *err)
+{
+	memset(v, 0, sizeof *v);
+	memset(local, 0, sizeof *local);
+	v->res = local;
+	v->err = err;
+	if (err)
+		memset(err, 0, sizeof *err);
+}
+
 int cv_file(struct cv *v, const char *file, const struct citcat_errinfo *e)
 {
 	v->res->what = CITCAT_CONVERT_FILE;
@@ -530,12 +540,7 @@ int citcat_convert(const char *in, const char *out, const struct citcat_convert_
 {
 	struct citcat_convert_result local;
 	struct cv v;
-	memset(&v, 0, sizeof v);
-	memset(&local, 0, sizeof local);
-	v.res = &local;
-	v.err = err;
-	if (err)
-		memset(err, 0, sizeof *err);
+	cv_init(&v, &local, err);
 	if (res && res->size < offsetof(struct citcat_convert_result, dma_dropped_bytes) + sizeof(uint64_t)) {
 		res = NULL;
 		if (err)

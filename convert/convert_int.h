@@ -20,6 +20,10 @@ struct cv {
 	/* the progress callback's item counter cadence is the caller's (2^20) */
 };
 
+/* Zeroes V and LOCAL, points V's result at LOCAL and its error at ERR
+ * (cleared when not NULL): how every entry point of convert/ starts. */
+void cv_init(struct cv *v, struct citcat_convert_result *local, struct citcat_errinfo *err);
+
 /* Each fills the result and ERR and returns the (negative) code. */
 /* an error of FILE, as its reader or writer reported it */
 int cv_file(struct cv *v, const char *file, const struct citcat_errinfo *e);

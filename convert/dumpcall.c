@@ -67,12 +67,7 @@ int citcat_dump_open(struct citcat_dump **d, const char *path, const struct citc
 {
 	struct citcat_convert_result local;
 	struct cv v;
-	memset(&v, 0, sizeof v);
-	memset(&local, 0, sizeof local);
-	v.res = &local;
-	v.err = err;
-	if (err)
-		memset(err, 0, sizeof *err);
+	cv_init(&v, &local, err);
 	if (d)
 		*d = NULL;
 	if (!d || !path || !cfg || cfg->size < sizeof(struct citcat_dump_config) || (res && res->size < sizeof *res))
