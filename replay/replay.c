@@ -129,6 +129,16 @@ struct replayer {
 	uint32_t blk_ev;
 	uint32_t dma_lo, dma_hi; /* what the transfers blk_retire_ev made wrote, from DMA_LO to DMA_HI */
 	struct rblk_cache bcache;
+	/* blk_qualify's proof that a cached block's bytes still are RAM's,
+	 * without comparing them (code_touched says why it is exact; REPLAY.md
+	 * "The load hooks' cost"): CGRAN a bit per 64-byte granule of RAM that
+	 * holds bytes of a block verified in BCACHE, CODE_GEN the count of
+	 * writes into a marked granule (from 1), BVER[slot] the CODE_GEN at
+	 * which the slot's bytes were last equal to RAM's (0: never).  Only
+	 * with the block engine (BLOCK). */
+	uint8_t *cgran;
+	uint64_t code_gen;
+	uint64_t *bver;
 	const struct rblk *blk;
 	uint32_t blk_next, acc_left;
 	/* BLK's cursor in its attribution schedule (rblk sched), both NULL
@@ -457,9 +467,61 @@ static int expected_fault(struct replayer *p, unsigned kind, uint32_t pc, uint32
 static int blk_attribute(struct replayer *p);
 static void blk_finish(struct replayer *p);
 
+/* Bytes [OFF, OFF + LEN) of RAM (offsets) are about to change, or have
+ * just changed: when a block verified in BCACHE may hold one of them, every
+ * slot must be compared with RAM again (CODE_GEN).
+ *
+ * Why blk_qualify may skip rblk_get's byte compare when the slot's BVER
+ * equals CODE_GEN (exact): BVER is set to CODE_GEN right after rblk_get
+ * compared or decoded the slot from RAM and blk_qualify marked the block's
+ * granules in CGRAN; marks are never cleared.  So the compare can only
+ * find a difference after a write into a marked granule, and every write
+ * into this replayer's RAM (P->C.RAM, mapped by pointer into Unicorn) once
+ * the block cache exists (replay_once: after load_memory) comes here
+ * first:
+ * - the core's stores: hook_mem, whose UC_HOOK_MEM_WRITE covers all of
+ *   RAM in every engine Unicorn runs (core_add_hooks, also after
+ *   blk_renew), per-instruction stretches too; Unicorn calls it in front
+ *   of the store, before the next block hook.  The replay's exactness
+ *   already rests on it seeing every store (the data cache model, the
+ *   known-bytes bitmap); a call for a store that then does not happen (a
+ *   fault, a failed STREX) only costs a compare;
+ * - DMA transfers: bus_dma, the only writer of the AES's transfers
+ *   (async_events_at), calls bus.code_changed, ram_changed here;
+ * - nothing else writes P->C.RAM while the block engine runs: the IMS is
+ *   loaded before (load_memory; a segment starts from its own checkpoint
+ *   IMS, the redo run from a new replayer), the model thread writes its
+ *   own copy (MRAM), the Cortex-M7's uc_mem_write (replay_m7.c) and the
+ *   cursor's restores and undo (cursor.c) run on replayers without the
+ *   block engine (block_refusal; the session is insn only), and the GDB
+ *   server refuses memory writes. */
+static inline void code_touched(struct replayer *p, uint32_t off, uint32_t len)
+{
+	if (!p->cgran || !len || off >= p->c.ram_size)
+		return;
+	if (len > p->c.ram_size - off)
+		len = p->c.ram_size - off;
+	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
+		if (p->cgran[g >> 3] >> (g & 7) & 1) {
+			p->code_gen++;
+			return;
+		}
+}
+
+/* The bus's code_changed (replay_once): bus_dma wrote [ADDR, ADDR + LEN)
+ * of RAM behind Unicorn's back (a DMA transfer the AES records). */
+static void ram_changed(void *ctx, uint32_t addr, uint32_t len)
+{
+	struct replayer *p = ctx;
+	core_code_changed(p->c.uc, addr, len);
+	code_touched(p, addr - p->c.ram_base, len);
+}
+
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
+	if (type == UC_MEM_WRITE) /* first: whatever the hook does with it below */
+		code_touched(p, (uint32_t)addr - p->c.ram_base, (uint32_t)size);
 	/* Loads are hooked twice under the block engine (replay_once; a run
 	 * that never leaves the insn engine hooks READ_AFTER only).  The precise engine takes the
 	 * call after the load (UC_HOOK_MEM_READ_AFTER), as the capture does
@@ -999,15 +1061,25 @@ static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t s
 		return NULL;
 	/* known bytes never become unknown in this replayer: once decoded from
 	 * known bytes, a block stays known */
-	const struct rblk *b = &p->bcache.slot[(a >> 1) & p->bcache.mask];
-	if (b->raw == NULL || b->addr != a || b->size != size || b->thumb != (uint32_t)thumb)
-		for (uint32_t i = 0; i < size; i += 4)
-			if (!replay_known_range(&p->c, a + i, size - i < 4 ? size - i : 4))
-				return NULL;
-	b = rblk_get(&p->bcache, a, size, thumb, p->c.ram + off);
-	if (!b) {
-		replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-		return NULL;
+	uint32_t slot = (a >> 1) & p->bcache.mask;
+	const struct rblk *b = &p->bcache.slot[slot];
+	int same = b->raw && b->addr == a && b->size == size && b->thumb == (uint32_t)thumb;
+	if (same && p->bver[slot] == p->code_gen) {
+		p->bcache.hits++; /* no write reached its bytes since (code_touched) */
+	} else {
+		if (!same)
+			for (uint32_t i = 0; i < size; i += 4)
+				if (!replay_known_range(&p->c, a + i, size - i < 4 ? size - i : 4))
+					return NULL;
+		b = rblk_get(&p->bcache, a, size, thumb, p->c.ram + off);
+		if (!b) {
+			p->bver[slot] = 0;
+			replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+			return NULL;
+		}
+		for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
+			p->cgran[g >> 3] |= (uint8_t)(1u << (g & 7));
+		p->bver[slot] = p->code_gen;
 	}
 	if (b->precise || p->c.insns + b->n >= p->total || (p->cfg->max_insns && p->c.insns + b->n >= p->cfg->max_insns))
 		return NULL;
@@ -1373,8 +1445,7 @@ static uc_err blk_renew(struct replayer *p)
 		return e;
 	}
 	uc_close(old);
-	p->c.uc = uc;
-	p->c.bus.code_ctx = uc;
+	p->c.uc = uc; /* the bus's code_ctx is P (ram_changed) */
 	p->churn = 0;
 	p->c.res->blk_renewals++;
 	return UC_ERR_OK;
@@ -2002,7 +2073,9 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		goto out;
 	}
 	p->blk_ev = UINT32_MAX;
-	if (p->block && rblk_cache_init(&p->bcache, 12)) {
+	p->code_gen = 1;
+	if (p->block && (rblk_cache_init(&p->bcache, 12) || !(p->bver = calloc((size_t)p->bcache.mask + 1, sizeof *p->bver)) ||
+			 !(p->cgran = calloc(1, p->c.ram_size / 64 / 8 + 1)))) {
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
 	}
@@ -2057,8 +2130,8 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	if (p->m7)
 		p->c.block_thumb = 1; /* always Thumb: no block hook on the M7 (hook_code's thumb_state_in) */
 	/* bus_dma writes RAM behind Unicorn's back, as in the capture model */
-	p->c.bus.code_changed = core_code_changed;
-	p->c.bus.code_ctx = p->c.uc;
+	p->c.bus.code_changed = ram_changed;
+	p->c.bus.code_ctx = p;
 	if (cfg->observer && cfg->observer->start) {
 		uint32_t regs[CITCAT_OBS_NREGS];
 		if (obs_read(p, regs) || (rc = cfg->observer->start(cfg->observer->ctx, regs))) {
@@ -2157,6 +2230,8 @@ out:
 	citcat_ims_fini(&p->ims);
 	free(p->m7);
 	rblk_cache_fini(&p->bcache);
+	free(p->bver);
+	free(p->cgran);
 	free(p->hr);
 	free(p->hgran);
 	citcat_aes_reader_close(p->scan);

@@ -24,3 +24,17 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_irqdma_big AND 
     ${CITCAT_EXAMPLE_DIR}/irqdma_big.elf 500000000 2097152 ${CMAKE_CURRENT_BINARY_DIR}/long_replay auto block)
   set_tests_properties(long_replay_500M PROPERTIES LABELS slow)
 endif()
+# Code that changes between runs of the same block (tests/firmware/blk_smc.c):
+# CPU stores and DMA transfers into a function's first instruction, ARM and
+# Thumb; every engine's itrace equal to the oracle.  The block engine's cache
+# skips its byte compare only while no write reached a cached block
+# (replay.c code_touched).
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  citcat_add_firmware(blk_smc SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_smc.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  citcat_add_firmware(blk_smc_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_smc.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  add_test(NAME replay_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
+    ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc)
+  set_tests_properties(replay_engines_smc PROPERTIES LABELS e2e)
+endif()
