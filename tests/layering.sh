@@ -179,7 +179,7 @@ END {
   for (k in allowed) if (!(k in used)) {
     split(k, ab, SUBSEP); print "layering: note: allowlist entry \"" ab[1] " " ab[2] "\" matches no include any more: remove it"
   }
-  printf "layering: %d includes checked; %d of them allowlisted (%d entries, phase B); %d per-file exceptions in the build\n", ninc, nused, nallow, nexc
+  printf "layering: %d includes checked; %d of them allowlisted (%d entries); %d per-file exceptions in the build\n", ninc, nused, nallow, nexc
   # the circles between folders the allowlisted includes still close: for
   # each allowlisted folder pair a -> b, a way back from b to a
   for (p in up) {
