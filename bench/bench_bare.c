@@ -1,5 +1,6 @@
 /* The shared bare-Unicorn baseline of the benchmarks (bench_bare.h). */
 #include "bench_bare.h"
+#include "bench_int.h"
 
 #include "armcore.h"
 #include "core.h"
@@ -57,13 +58,6 @@ struct bare {
 	uint32_t wfi[BARE_MAX_WFI];
 	unsigned nwfi;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint64_t bare_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
@@ -390,7 +384,7 @@ static int bare_run(const char *ims_path, const char *aes_path, const char *itra
 {
 	memset(r, 0, sizeof *r);
 	r->path_ok = 1;
-	double t0 = now_s();
+	double t0 = bench_now();
 	struct citcat_ims ims;
 	int rc = citcat_ims_read(ims_path, &ims, err);
 	if (rc)
@@ -422,13 +416,13 @@ static int bare_run(const char *ims_path, const char *aes_path, const char *itra
 		goto out;
 	}
 	citcat_itrace_reader_dma(it, 1);
-	double t1 = now_s();
+	double t1 = bench_now();
 	r->setup_s = t1 - t0;
 	struct citcat_itrace_rec rec;
 	struct citcat_aes_rec ar;
 	int have_ar = 0; /* AR holds the next IRQ or DMA record, not yet applied */
 	for (;;) {
-		double ta = now_s();
+		double ta = bench_now();
 		uint64_t n = 0;
 		int event = 0, got;
 		while ((got = citcat_itrace_next(it, &rec)) == 1) {
@@ -480,12 +474,12 @@ static int bare_run(const char *ims_path, const char *aes_path, const char *itra
 							itrace_path, s->bad_pc, s->bad_want);
 				goto out;
 			}
-			r->outside_s += now_s() - ta;
+			r->outside_s += bench_now() - ta;
 			uint64_t c = s->counted;
-			double tr = now_s();
+			double tr = bench_now();
 			ue = uc_emu_start(e->uc, e->pc, CORE_UNTIL, 0, c);
-			r->run_s += now_s() - tr;
-			ta = now_s();
+			r->run_s += bench_now() - tr;
+			ta = bench_now();
 			r->segments++;
 			r->insns += n;
 			r->it_failed += n - c;
@@ -495,7 +489,7 @@ static int bare_run(const char *ims_path, const char *aes_path, const char *itra
 				path_bad(r, e->pc & ~1u, s->pc & ~1u);
 		}
 		if (!event) {
-			r->outside_s += now_s() - ta;
+			r->outside_s += bench_now() - ta;
 			break;
 		}
 		/* the AES record of this event: its boundary PC is the check */
@@ -522,7 +516,7 @@ static int bare_run(const char *ims_path, const char *aes_path, const char *itra
 			r->irqs++;
 		else
 			r->dma++;
-		r->outside_s += now_s() - ta;
+		r->outside_s += bench_now() - ta;
 	}
 	if (have_ar) { /* a scheduled entry the itrace does not have */
 		rc = citcat_errinfo_set(err, CITCAT_ERR_CORRUPT, UINT64_MAX,

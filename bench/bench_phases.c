@@ -19,11 +19,20 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static double now_s(void)
+double bench_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int bench_errinfo_copy(struct citcat_errinfo *dst, const struct citcat_errinfo *e)
+{
+	if (!e)
+		return citcat_errinfo_set(dst, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
+	if (dst)
+		*dst = *e;
+	return e->code ? e->code : CITCAT_ERR_IO;
 }
 
 int bench_out_fill(void *dst, const void *src, size_t own)
@@ -98,7 +107,7 @@ static int rep_progress(void *ctx, uint64_t insns, uint64_t total)
 {
 	struct rep_timer *t = ctx;
 	if (insns == 0 && t->start == 0)
-		t->start = now_s();
+		t->start = bench_now();
 	return t->progress ? t->progress(t->ctx, insns, total) : 0;
 }
 
@@ -120,9 +129,9 @@ int citcat_bench_replay(const struct citcat_replay_config *ucfg, unsigned flags,
 	int saved = cc_writer_threads;
 	if (flags & CITCAT_BENCH_INLINE_WRITES)
 		cc_writer_threads = 0;
-	double t0 = now_s();
+	double t0 = bench_now();
 	int rc = citcat_replay_run(&cfg, &o.res, err);
-	double t1 = now_s();
+	double t1 = bench_now();
 	cc_writer_threads = saved;
 	o.run_s = t1 - t.start;
 	o.setup_s = t.start - t0;
@@ -179,7 +188,7 @@ static int prepare(struct citcat_capture_config *cfg, const char *elf, struct ci
 	}
 	struct citcat_ims ims;
 	struct citcat_ims_stats ist;
-	double t0 = now_s();
+	double t0 = bench_now();
 	*which = 1;
 	if ((rc = citcat_ims_extract(p->cat, &ims, &ist, NULL, NULL, err)))
 		return rc;
@@ -190,11 +199,11 @@ static int prepare(struct citcat_capture_config *cfg, const char *elf, struct ci
 		*which = 2;
 		return rc;
 	}
-	p->ims_s = now_s() - t0;
-	t0 = now_s();
+	p->ims_s = bench_now() - t0;
+	t0 = bench_now();
 	if ((rc = citcat_aes_extract(p->cat, p->aes, &p->aes_stats, NULL, NULL, err)))
 		return rc;
-	p->aes_s = now_s() - t0;
+	p->aes_s = bench_now() - t0;
 	return 0;
 }
 
@@ -266,7 +275,7 @@ int citcat_bench_extract(const struct citcat_capture_config *cfg, const char *el
 	struct citcat_ims ims;
 	struct citcat_ims_stats ist;
 	struct citcat_aes_stats ast;
-	double t0 = now_s();
+	double t0 = bench_now();
 	rc = citcat_ims_extract(cat_path, &ims, &ist, NULL, NULL, err);
 	if (!rc) {
 		rc = citcat_ims_write(&ims, ims_path, err);
@@ -275,7 +284,7 @@ int citcat_bench_extract(const struct citcat_capture_config *cfg, const char *el
 	}
 	if (!rc)
 		rc = citcat_aes_extract(cat_path, aes_path, &ast, NULL, NULL, err);
-	o.seconds = now_s() - t0;
+	o.seconds = bench_now() - t0;
 	if (rc) {
 		remove(cat_path);
 		remove(ims_path);

@@ -19,16 +19,7 @@
 /* An error whose message is complete (names its files): ERR_PATH NULL. */
 #define FAIL(code, ...) (r->err_path = NULL, citcat_errinfo_set(err, code, UINT64_MAX, __VA_ARGS__))
 /* An error of a reader, writer or decoder E about PATH. */
-#define ERRI(path, e) (r->err_path = (path), errinfo_copy(err, (e)))
-
-static int errinfo_copy(struct citcat_errinfo *dst, const struct citcat_errinfo *e)
-{
-	if (!e)
-		return citcat_errinfo_set(dst, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
-	if (dst)
-		*dst = *e;
-	return e->code ? e->code : CITCAT_ERR_IO;
-}
+#define ERRI(path, e) (r->err_path = (path), bench_errinfo_copy(err, (e)))
 
 /* Closes the address file's stream and commits it: 0, or -1 (aborted). */
 static void stats_copy(struct citcat_bench_daf_stats *d, const struct citcat_daf_stats *s);

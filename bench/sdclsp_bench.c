@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define FAIL(code, ...) (r->err_path = NULL, citcat_errinfo_set(err, code, UINT64_MAX, __VA_ARGS__))
 
@@ -26,13 +25,6 @@ struct trace {
 	uint64_t insns;
 	int thumb;           /* some instruction is in Thumb state: CITCAT_SDCLSP_ISA_ARMV7 */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int trace_load(const char *path, struct trace *t, struct citcat_bench_sdclsp *r, struct citcat_errinfo *err)
 {
@@ -76,12 +68,8 @@ static int trace_load(const char *path, struct trace *t, struct citcat_bench_sdc
 		}
 	}
 	if (rc < 0) {
-		const struct citcat_errinfo *e = citcat_itrace_reader_error(rd);
 		r->err_path = path;
-		if (err && e)
-			*err = *e;
-		else
-			citcat_errinfo_set(err, rc, UINT64_MAX, "%s", citcat_errstr(rc));
+		rc = bench_errinfo_copy(err, citcat_itrace_reader_error(rd));
 	}
 	citcat_itrace_reader_close(rd);
 	return rc < 0 ? rc : 0;
@@ -247,16 +235,16 @@ static int measure(const char *itrace, const char *desc_path, const struct trace
 			rc = FAIL(CITCAT_ERR_NOMEM, "out of memory");
 			break;
 		}
-		double t0 = now();
+		double t0 = bench_now();
 		int erc = run_encoder(t, &c, cc_outfile_sink, mo, NULL, NULL);
 		int trc = cc_outfile_take(mo, &mp, &ml);
-		double t1 = now();
+		double t1 = bench_now();
 		struct sdclsp_decoder *d = NULL;
 		uint64_t pc, n = 0;
 		int drc = erc < 0 ? erc : trc < 0 ? trc : sdclsp_decoder_open_mem(&d, mp, ml, img);
 		while (drc >= 0 && (drc = sdclsp_decoder_next(d, &pc)) == 1)
 			n++;
-		double t2 = now();
+		double t2 = bench_now();
 		if (drc < 0 || n != t->insns) {
 			const struct citcat_errinfo *de = d ? sdclsp_decoder_error(d) : NULL;
 			rc = FAIL(drc < 0 ? drc : CITCAT_ERR_CORRUPT, "%s: round trip failed: %s", itrace,
