@@ -41,6 +41,7 @@
 #define EVQ_CAP 256 /* events looked ahead (a power of 2) */
 #define HR_MAX 256  /* blocks with a code hook of their own, at most */
 #define HMEMO 256   /* tb_hooked's answers kept */
+#define HSPAN 16    /* blk_retire_run's spans kept for the history ring (hist_push; a power of 2) */
 enum { STOP_NONE, STOP_HOOK, STOP_EVENT, STOP_UNTIL, STOP_GLOBAL, STOP_INSN, STOP_AGAIN };
 #define BLK_WINDOW (1u << 20) /* instructions auto judges at a time (blk_window) */
 
@@ -141,6 +142,16 @@ struct replayer {
 	uint64_t *bver;
 	const struct rblk *blk;
 	uint32_t blk_next, acc_left;
+	/* The history ring's entries of the instructions blk_retire_run
+	 * retired, not written yet (hist_sync): HSPAN_N spans, the last
+	 * HSPAN of them kept, each instructions FROM..TO-1 of a block in
+	 * BCACHE, the first instruction number N0 */
+	struct hspan {
+		const struct rblk *b;
+		uint32_t from, to;
+		uint64_t n0;
+	} hspan[HSPAN];
+	uint64_t hspan_n;
 	/* BLK's cursor in its attribution schedule (rblk sched), both NULL
 	 * when it has none (then ACC_LEFT and blk_attribute's scan) */
 	const uint16_t *blk_pos, *blk_end;
@@ -761,6 +772,49 @@ static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word,
  * "Bus order").  Returns 0 after a divergence. */
 static inline void close_record(struct replayer *p);
 
+/* The history ring under the block engine.  blk_retire_run does not write
+ * an entry per instruction: it notes the span it retires (hist_push: block
+ * B's instructions FROM..TO-1, the first numbered P->C.INSNS), and the
+ * entries are written when the ring is read (hist_flush, through
+ * C.HIST_SYNC: a divergence report, the WFI-deadlock check, the end of the
+ * run; a session, whose save copies the ring, never runs the block
+ * engine).  The ring then holds what per-instruction
+ * writes would have left: entry K is written only for an instruction K
+ * already retired (K < INSNS) among the last CITCAT_REPLAY_HISTORY
+ * (K >= INSNS - CITCAT_REPLAY_HISTORY), and such a K's slot was never
+ * written by an instruction after K (that one would be numbered K +
+ * CITCAT_REPLAY_HISTORY or more, not retired yet), so spans and the
+ * entries hook_code writes directly may be written in any order.  A span
+ * dropped from the HSPAN kept is older than HSPAN - 1 complete spans of
+ * at least one instruction each, so none of its instructions is among the
+ * last CITCAT_REPLAY_HISTORY.  The spans point into the block cache:
+ * blk_qualify flushes them before rblk_get may decode a slot again, and
+ * the run's end flushes them before the cache goes. */
+static inline void hist_push(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	p->hspan[p->hspan_n++ & (HSPAN - 1)] = (struct hspan){b, from, to, p->c.insns};
+}
+
+static void hist_flush(struct replayer *p)
+{
+	struct replay_core *c = &p->c;
+	uint64_t lo = c->insns > CITCAT_REPLAY_HISTORY ? c->insns - CITCAT_REPLAY_HISTORY : 0;
+	uint64_t k0 = p->hspan_n > HSPAN ? p->hspan_n - HSPAN : 0;
+	for (uint64_t k = k0; k < p->hspan_n; k++) {
+		const struct hspan *h = &p->hspan[k & (HSPAN - 1)];
+		const struct rblk *b = h->b;
+		for (uint32_t i = h->from; i < h->to; i++) {
+			uint64_t n = h->n0 + (i - h->from);
+			if (n >= lo && n < c->insns)
+				replay_hist_put(c, n, b->addr + b->off[i], b->thumb ? b->isz[i] : 4, b->word[i], (int)b->thumb);
+		}
+	}
+	p->hspan_n = 0;
+}
+
+/* C.HIST_SYNC of a replayer with the block engine */
+static void hist_sync(struct replay_core *c) { hist_flush((struct replayer *)c); }
+
 /* blk_retire_run for a Thumb block, from the boundary before FROM on: one
  * instruction at a time (a T32 instruction may straddle an I-line:
  * thumb_ifetch), with the same per-instruction state as hook_code's
@@ -782,7 +836,6 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 			a = b->addr + b->off[i];
 			sz = b->isz[i];
 			c->bus.cycle++;
-			replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
 			c->insns++;
 			c->insn_in_it = c->itstate != 0;
 			c->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(c->itstate);
@@ -803,7 +856,6 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 		core_record_insn(r, a, b->word[i], sz, 1);
 		thumb_ifetch(&c->bus, a, sz);
 		c->bus.cycle++;
-		replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
 		c->insns++;
 		c->insn_in_it = c->itstate != 0;
 		c->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(c->itstate);
@@ -842,6 +894,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 		close_record(p);
 	replay_boundary(c, a);
 	c->cur_valid = 0;
+	hist_push(p, b, from, to); /* the ring's entries of FROM..TO-1, written when read */
 	if (b->thumb) {
 		blk_retire_thumb(p, b, from, to);
 		return;
@@ -860,8 +913,9 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 				bus_ifetch_line(bus, a);
 			}
 			bus->cycle += j - i;
-			for (; i < j; i++, a += 4, n++)
-				replay_hist_put(c, n, a, 4, b->word[i], 0);
+			a += 4 * (j - i);
+			n += j - i;
+			i = j;
 		}
 		c->insns = n;
 	} else if (p->seq_out && !c->ckpt_cut && to - from > 1) {
@@ -869,13 +923,9 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 		 * (so no divergence can be found inside the run): the records
 		 * of FROM..TO-2 are complete (accesses go to the last one) and
 		 * go to the writer in one call, the same bytes */
-		uint32_t a0 = a, h = to - from > CITCAT_REPLAY_HISTORY ? to - CITCAT_REPLAY_HISTORY : from;
-		/* the history ring keeps the last CITCAT_REPLAY_HISTORY: only
-		 * they are written */
-		c->insns += h - from;
-		a += 4 * (h - from);
-		for (uint32_t i = h; i < to; i++, a += 4)
-			replay_hist_put(c, c->insns++, a, 4, b->word[i], 0);
+		uint32_t a0 = a;
+		c->insns += to - from;
+		a += 4 * (to - from);
 		bus->cycle += to - from;
 		replay_output_blk(c, b, a0, from, to - 1 - from);
 	} else {
@@ -893,7 +943,6 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
 				bus_ifetch_line(bus, a);
 			bus->cycle++;
-			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
 			c->insns++;
 		}
 	}
@@ -1071,6 +1120,7 @@ static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t s
 			for (uint32_t i = 0; i < size; i += 4)
 				if (!replay_known_range(&p->c, a + i, size - i < 4 ? size - i : 4))
 					return NULL;
+		hist_flush(p); /* rblk_get may decode the slot a span points into again */
 		b = rblk_get(&p->bcache, a, size, thumb, p->c.ram + off);
 		if (!b) {
 			p->bver[slot] = 0;
@@ -1610,6 +1660,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 			return;
 		}
 		if (e && e->line == CITCAT_STOP_WFI_DEADLOCK) {
+			if (p->c.hist_sync)
+				p->c.hist_sync(&p->c);
 			unsigned k = (unsigned)((p->c.insns + CITCAT_REPLAY_HISTORY - 1) % CITCAT_REPLAY_HISTORY);
 			if (!p->c.insns || !(p->c.last_thumb ? thumb_is_wfi(p->c.hist_word[k], p->c.last_size) : core_is_wfi(p->c.hist_word[k]))) {
 				replay_diverge(&p->c, "stop", "a WFI as the last instruction (the recording ended asleep)",
@@ -2074,6 +2126,8 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	}
 	p->blk_ev = UINT32_MAX;
 	p->code_gen = 1;
+	if (p->block)
+		p->c.hist_sync = hist_sync;
 	if (p->block && (rblk_cache_init(&p->bcache, 12) || !(p->bver = calloc((size_t)p->bcache.mask + 1, sizeof *p->bver)) ||
 			 !(p->cgran = calloc(1, p->c.ram_size / 64 / 8 + 1)))) {
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
@@ -2146,6 +2200,8 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	if (p->use_pipe)
 		pipe_open(p);
 	replay_run(&p->c, run_fault);
+	if (p->c.hist_sync) /* before the block cache goes, and for the checks below */
+		p->c.hist_sync(&p->c);
 	if (p->pipe) {
 		/* every event logged has been compared once the thread is done */
 		int bad = model_pipe_finish(p->pipe);

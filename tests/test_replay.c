@@ -278,8 +278,8 @@ static int edit_one(struct citcat_aes_rec *rec, uint64_t nth, void *ctx)
 
 /* ---- running the replay ---- */
 
-static int replay_lib(const char *ims, const char *aes, const char *cat, const char *oracle,
-		      struct citcat_replay_result *res)
+static int replay_engine(const char *ims, const char *aes, const char *cat, const char *oracle, unsigned engine,
+			 struct citcat_replay_result *res)
 {
 	struct citcat_replay_config c;
 	citcat_replay_config_default(&c);
@@ -287,10 +287,47 @@ static int replay_lib(const char *ims, const char *aes, const char *cat, const c
 	c.aes_path = aes;
 	c.verify_cat = cat;
 	c.oracle = oracle;
+	c.engine = engine;
 	struct citcat_errinfo err;
 	int rc = citcat_replay_run(&c, res, &err);
 	if (rc && rc != CITCAT_ERR_DIVERGED)
 		fprintf(stderr, "replay error %d: %s\n", rc, err.msg);
+	return rc;
+}
+
+/* The same divergence, and the same history of the last instructions
+ * before it, from engine ENGINE as in D (the block engine writes its
+ * history ring only when it is read: replay.c, hist_flush) */
+static void same_report(const char *ims, const char *aes, const char *cat, const char *oracle, unsigned engine,
+			const struct citcat_divergence *d)
+{
+	struct citcat_replay_result r;
+	CHECK_EQ(replay_engine(ims, aes, cat, oracle, engine, &r), CITCAT_ERR_DIVERGED);
+	const struct citcat_divergence *e = &r.div;
+	CHECK(e->check && d->check && strcmp(e->check, d->check) == 0);
+	CHECK_EQ(e->insn_index, d->insn_index);
+	CHECK_EQ(e->bcount, d->bcount);
+	CHECK_EQ(e->pc, d->pc);
+	CHECK_EQ(e->nhist, d->nhist);
+	for (unsigned i = 0; i < d->nhist && i < e->nhist; i++) {
+		CHECK_EQ(e->hist_index[i], d->hist_index[i]);
+		CHECK_EQ(e->hist_pc[i], d->hist_pc[i]);
+		CHECK_EQ(e->hist_word[i], d->hist_word[i]);
+		CHECK_EQ(e->hist_size[i], d->hist_size[i]);
+		CHECK_EQ(e->hist_thumb[i], d->hist_thumb[i]);
+	}
+}
+
+/* A replay with the default engine; a divergence it reports must be the
+ * same, history included, under the insn and the block engine. */
+static int replay_lib(const char *ims, const char *aes, const char *cat, const char *oracle,
+		      struct citcat_replay_result *res)
+{
+	int rc = replay_engine(ims, aes, cat, oracle, CITCAT_REPLAY_ENGINE_AUTO, res);
+	if (rc == CITCAT_ERR_DIVERGED) {
+		same_report(ims, aes, cat, oracle, CITCAT_REPLAY_ENGINE_INSN, &res->div);
+		same_report(ims, aes, cat, oracle, CITCAT_REPLAY_ENGINE_BLOCK, &res->div);
+	}
 	return rc;
 }
 
