@@ -156,6 +156,7 @@ struct replayer {
 	 * when it has none (then ACC_LEFT and blk_attribute's scan) */
 	const uint16_t *blk_pos, *blk_end;
 	int blk_keeps; /* BLK's last instruction cannot change the state (rblk_keeps_state) */
+	int blk_arm;   /* BLK is A32 and nothing takes the records: blk_retire_arm retires it */
 	uint64_t prog_mark;
 	uint32_t switch_pc; /* where the block hook stopped (bit 0: Thumb) */
 	/* a second reader of the AES, read ahead into EVQ: the interrupt and
@@ -868,6 +869,49 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 	c->cur_valid = 1;
 }
 
+/* blk_retire_run of an A32 block when nothing takes the records (--verify
+ * alone), its most common case, in a function of its own (small, so its
+ * calls cost little): the same steps in the same order, with the I-lines
+ * the run enters computed rather than walked a line at a time.  Its first
+ * instruction, then the first of each I-line it enters (I-lines hold at
+ * least 8 bytes, cache.c), are fetched with CUR_PC, CUR_INDEX and INSNS
+ * their own and the cycle count they would see; the history ring's
+ * entries are hist_push's. */
+__attribute__((noinline)) static void blk_retire_arm(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	struct replay_core *c = &p->c;
+	struct bus *bus = &c->bus;
+	uint32_t a = b->addr + b->off[from], sh = bus->iline_shift, step = 1u << sh, cnt = to - from, done = 0;
+	replay_boundary(c, a);
+	c->cur_valid = 0;
+	hist_push(p, b, from, to);
+	uint64_t n0 = c->insns;
+	if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
+		bus_ifetch_line(bus, a);
+	for (uint32_t la = (a | (step - 1)) + 1; la - a < 4 * cnt; la += step) {
+		uint32_t k = (la - a) >> 2; /* instructions of the run before LA */
+		bus->cycle += k - done;
+		done = k;
+		if (!bus->last_iline_valid || (la >> sh) != bus->last_iline) {
+			c->cur_pc = la;
+			c->cur_index = c->insns = n0 + k;
+			bus_ifetch_line(bus, la);
+		}
+	}
+	bus->cycle += cnt - done;
+	c->insns = n0 + cnt;
+	a += 4 * (cnt - 1);
+	c->cur_pc = a;
+	c->cur_index = c->insns - 1;
+	c->expect_pc = a + 4;
+	c->insn_in_it = 0;
+	c->itstate = 0;
+	c->last_size = 4;
+	c->last_thumb = 0;
+	core_record_insn(&c->cur, a, b->word[to - 1], 4, 0);
+	c->cur_valid = 1;
+}
+
 /* The decoded block B's instructions FROM..TO-1 retire, in one step with
  * the effect of hook_code's steps on each (close_record, replay_boundary,
  * retire), in the same order: inside a block execution is sequential, so
@@ -882,7 +926,8 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
  * every record.  With records (an itrace, an oracle, a callback) each
  * instruction's record is emitted before the next one's fetch, as
  * close_record would; without (--verify alone) only the last one's is
- * built, since later accesses go to it. */
+ * built, since later accesses go to it (for A32 that is blk_retire_arm,
+ * which blk_retire_one calls instead of this function). */
 static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
 {
 	if (from >= to)
@@ -899,26 +944,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 		blk_retire_thumb(p, b, from, to);
 		return;
 	}
-	if (!p->records) {
-		uint32_t lmask = (1u << sh) - 1; /* I-lines hold at least 8 bytes (cache.c) */
-		uint64_t n = c->insns;
-		for (uint32_t i = from; i < to;) {
-			/* the I-line of A ends after instruction J - 1 */
-			uint32_t j = i + (((a | lmask) - a) >> 2) + 1;
-			if (j > to)
-				j = to;
-			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
-				c->cur_pc = a;
-				c->cur_index = c->insns = n;
-				bus_ifetch_line(bus, a);
-			}
-			bus->cycle += j - i;
-			a += 4 * (j - i);
-			n += j - i;
-			i = j;
-		}
-		c->insns = n;
-	} else if (p->seq_out && !c->ckpt_cut && to - from > 1) {
+	if (p->seq_out && !c->ckpt_cut && to - from > 1) {
 		/* only the itrace takes the records, and no fetch reaches a bus
 		 * (so no divergence can be found inside the run): the records
 		 * of FROM..TO-2 are complete (accesses go to the last one) and
@@ -986,6 +1012,17 @@ static uint32_t blk_next_dma(struct replayer *p, const struct rblk *b, uint32_t 
 	return k != UINT32_MAX && k >= from ? k : UINT32_MAX;
 }
 
+/* blk_retire_run of the current block B's FROM..TO-1, or blk_retire_arm
+ * when it takes them (BLK_ARM, blk_set) */
+static inline void blk_retire_one(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	if (p->blk_arm) {
+		if (from < to)
+			blk_retire_arm(p, b, from, to);
+	} else
+		blk_retire_run(p, b, from, to);
+}
+
 /* blk_retire_run of B's FROM..TO-1 with the DMA transfers due at
  * boundaries among them applied in their place (BLK_EV, planned by
  * blk_plan): before the instruction at the transfer's PC retires, the
@@ -1004,7 +1041,7 @@ static void blk_retire_ev(struct replayer *p, const struct rblk *b, uint32_t fro
 			p->dma_lo = e->addr < p->dma_lo ? e->addr : p->dma_lo;
 			p->dma_hi = e->addr + e->len > p->dma_hi ? e->addr + e->len : p->dma_hi;
 		}
-		blk_retire_run(p, b, from, k);
+		blk_retire_one(p, b, from, k);
 		from = k;
 		close_record(p);
 		replay_boundary(&p->c, a);
@@ -1014,7 +1051,7 @@ static void blk_retire_ev(struct replayer *p, const struct rblk *b, uint32_t fro
 		p->blk_ev = blk_next_dma(p, b, k + 1);
 	}
 	if (!p->c.failed)
-		blk_retire_run(p, b, from, to);
+		blk_retire_one(p, b, from, to);
 }
 
 static inline void blk_retire(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
@@ -1022,13 +1059,14 @@ static inline void blk_retire(struct replayer *p, const struct rblk *b, uint32_t
 	if (p->blk_ev < to)
 		blk_retire_ev(p, b, from, to);
 	else
-		blk_retire_run(p, b, from, to);
+		blk_retire_one(p, b, from, to);
 }
 
 /* B becomes the current block (NULL: none), its attribution starting. */
 static inline void blk_set(struct replayer *p, const struct rblk *b)
 {
 	p->blk = b;
+	p->blk_arm = b && !p->records && !b->thumb;
 	p->blk_next = 0;
 	p->acc_left = 0;
 	p->blk_pos = p->blk_end = NULL;
