@@ -140,6 +140,9 @@ struct replayer {
 	uint8_t *cgran;
 	uint64_t code_gen;
 	uint64_t *bver;
+	/* BHK[slot]: NHR + 1 when tb_hooked answered 0 (no code-hook call)
+	 * for the slot's block with NHR ranges, else 0 (blk_cached) */
+	unsigned *bhk;
 	const struct rblk *blk;
 	uint32_t blk_next, acc_left;
 	/* The history ring's entries of the instructions blk_retire_run
@@ -1168,9 +1171,30 @@ static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t s
 		for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
 			p->cgran[g >> 3] |= (uint8_t)(1u << (g & 7));
 		p->bver[slot] = p->code_gen;
+		p->bhk[slot] = 0;
 	}
 	if (b->precise || p->c.insns + b->n >= p->total || (p->cfg->max_insns && p->c.insns + b->n >= p->cfg->max_insns))
 		return NULL;
+	return b;
+}
+
+/* The common case of hook_block's tb_hooked and blk_qualify in one look:
+ * the block of SIZE bytes at A is the one in its cache slot, no write
+ * reached its bytes since it was last equal to RAM's (BVER), tb_hooked
+ * answered 0 for it with as many ranges as now (BHK: ranges are only ever
+ * added), and blk_qualify's other conditions hold; then the block, which
+ * tb_hooked and blk_qualify would give, else NULL (ask them).  The checks
+ * blk_qualify made of A and SIZE alone (alignment, inside RAM, known
+ * bytes) held when the slot took this block, and do not change. */
+static inline const struct rblk *blk_cached(struct replayer *p, uint32_t a, uint32_t size)
+{
+	uint32_t slot = (a >> 1) & p->bcache.mask;
+	const struct rblk *b = &p->bcache.slot[slot];
+	if (p->bhk[slot] != p->nhr + 1 || b->addr != a || b->size != size || b->thumb != p->c.block_thumb ||
+	    p->bver[slot] != p->code_gen || p->c.itstate || !b->raw || b->precise || p->c.insns + b->n >= p->total ||
+	    (p->cfg->max_insns && p->c.insns + b->n >= p->cfg->max_insns))
+		return NULL;
+	p->bcache.hits++;
 	return b;
 }
 
@@ -1355,12 +1379,14 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	} else if (!why && p->policy && p->c.insns - p->win_start >= BLK_WINDOW && blk_window(p)) {
 		why = STOP_INSN;
 	} else if (!why) {
-		int h = tb_hooked(p, a, size);
+		int h = (b = blk_cached(p, a, size)) != NULL ? 0 : tb_hooked(p, a, size);
 		if (h == 1) { /* a block with a code hook of its own: hook_code does it all */
 			p->precise = 1;
 			return;
 		}
-		if (!h && (b = blk_qualify(p, a, size)) != NULL) {
+		if (!b && !h && (b = blk_qualify(p, a, size)) != NULL)
+			p->bhk[(a >> 1) & p->bcache.mask] = p->nhr + 1;
+		if (b) {
 			uint64_t bc = p->c.bcount + (uint64_t)core_branched(a, p->c.expect_pc, p->c.after_exception);
 			/* the next record beyond this block's branch count: nothing due */
 			if (p->evq_n ? p->evq[p->evq_head].bcount <= bc : !p->evq_eof)
@@ -2167,6 +2193,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	if (p->block)
 		p->c.hist_sync = hist_sync;
 	if (p->block && (rblk_cache_init(&p->bcache, 12) || !(p->bver = calloc((size_t)p->bcache.mask + 1, sizeof *p->bver)) ||
+			 !(p->bhk = calloc((size_t)p->bcache.mask + 1, sizeof *p->bhk)) ||
 			 !(p->cgran = calloc(1, p->c.ram_size / 64 / 8 + 1)))) {
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
@@ -2325,6 +2352,7 @@ out:
 	free(p->m7);
 	rblk_cache_fini(&p->bcache);
 	free(p->bver);
+	free(p->bhk);
 	free(p->cgran);
 	free(p->hr);
 	free(p->hgran);
