@@ -159,7 +159,7 @@ struct replayer {
 	 * when it has none (then ACC_LEFT and blk_attribute's scan) */
 	const uint16_t *blk_pos, *blk_end;
 	int blk_keeps; /* BLK's last instruction cannot change the state (rblk_keeps_state) */
-	int blk_arm;   /* BLK is A32 and nothing takes the records: blk_retire_arm retires it */
+	int blk_fast;  /* nothing takes the records: BLK retires in blk_retire_arm (1, A32) or blk_retire_tv (2, Thumb) */
 	uint64_t prog_mark;
 	uint32_t switch_pc; /* where the block hook stopped (bit 0: Thumb) */
 	/* a second reader of the AES, read ahead into EVQ: the interrupt and
@@ -915,6 +915,51 @@ __attribute__((noinline)) static void blk_retire_arm(struct replayer *p, const s
 	c->cur_valid = 1;
 }
 
+/* blk_retire_thumb when nothing takes the records (--verify alone), as
+ * blk_retire_arm is for A32: the same per-instruction state at every fetch
+ * that can reach the bus (thumb_ifetch's, from another I-line than the
+ * last one fetched, or a T32 instruction's second line): CUR_PC,
+ * CUR_INDEX, INSNS, the IT state and the cycle count; the record is built
+ * for the last instruction only (nothing reads the others'), the history
+ * ring's entries are hist_push's. */
+__attribute__((noinline)) static void blk_retire_tv(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	struct replay_core *c = &p->c;
+	struct bus *bus = &c->bus;
+	uint32_t sh = bus->iline_shift, a = b->addr + b->off[from], sz = 2;
+	replay_boundary(c, a);
+	c->cur_valid = 0;
+	hist_push(p, b, from, to);
+	uint64_t n = c->insns;
+	uint8_t it = c->itstate, in_it = c->insn_in_it;
+	for (uint32_t i = from; i < to; i++) {
+		a = b->addr + b->off[i];
+		sz = b->isz[i];
+		if (!bus->last_iline_valid || (a >> sh) != bus->last_iline || ((a + sz - 1) >> sh) != bus->last_iline) {
+			c->cur_pc = a;
+			c->cur_index = c->insns = n;
+			c->itstate = it;
+			c->insn_in_it = in_it;
+			thumb_ifetch(bus, a, sz);
+		}
+		bus->cycle++;
+		n++;
+		in_it = it != 0;
+		uint32_t w = b->word[i];
+		it = thumb_is_it(w, sz) ? (uint8_t)(w & 0xff) : thumb_it_advance(it);
+	}
+	c->insns = n;
+	c->itstate = it;
+	c->insn_in_it = in_it;
+	c->cur_pc = a;
+	c->cur_index = n - 1;
+	c->expect_pc = a + sz;
+	c->last_size = (uint8_t)sz;
+	c->last_thumb = 1;
+	core_record_insn(&c->cur, a, b->word[to - 1], sz, 1);
+	c->cur_valid = 1;
+}
+
 /* The decoded block B's instructions FROM..TO-1 retire, in one step with
  * the effect of hook_code's steps on each (close_record, replay_boundary,
  * retire), in the same order: inside a block execution is sequential, so
@@ -930,7 +975,8 @@ __attribute__((noinline)) static void blk_retire_arm(struct replayer *p, const s
  * instruction's record is emitted before the next one's fetch, as
  * close_record would; without (--verify alone) only the last one's is
  * built, since later accesses go to it (for A32 that is blk_retire_arm,
- * which blk_retire_one calls instead of this function). */
+ * and for Thumb blk_retire_tv, which blk_retire_one calls instead of this
+ * function). */
 static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
 {
 	if (from >= to)
@@ -1015,13 +1061,17 @@ static uint32_t blk_next_dma(struct replayer *p, const struct rblk *b, uint32_t 
 	return k != UINT32_MAX && k >= from ? k : UINT32_MAX;
 }
 
-/* blk_retire_run of the current block B's FROM..TO-1, or blk_retire_arm
- * when it takes them (BLK_ARM, blk_set) */
+/* blk_retire_run of the current block B's FROM..TO-1, or blk_retire_arm or
+ * blk_retire_tv when one takes them (BLK_FAST, blk_set) */
 static inline void blk_retire_one(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
 {
-	if (p->blk_arm) {
-		if (from < to)
-			blk_retire_arm(p, b, from, to);
+	if (p->blk_fast) {
+		if (from < to) {
+			if (p->blk_fast == 1)
+				blk_retire_arm(p, b, from, to);
+			else
+				blk_retire_tv(p, b, from, to);
+		}
 	} else
 		blk_retire_run(p, b, from, to);
 }
@@ -1069,7 +1119,7 @@ static inline void blk_retire(struct replayer *p, const struct rblk *b, uint32_t
 static inline void blk_set(struct replayer *p, const struct rblk *b)
 {
 	p->blk = b;
-	p->blk_arm = b && !p->records && !b->thumb;
+	p->blk_fast = b && !p->records ? 1 + (int)b->thumb : 0;
 	p->blk_next = 0;
 	p->acc_left = 0;
 	p->blk_pos = p->blk_end = NULL;
