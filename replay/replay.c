@@ -41,6 +41,7 @@
 #define EVQ_CAP 256 /* events looked ahead (a power of 2) */
 #define HR_MAX 256  /* blocks with a code hook of their own, at most */
 #define HMEMO 256   /* tb_hooked's answers kept */
+#define HSPAN 16    /* blk_retire_run's spans kept for the history ring (hist_push; a power of 2) */
 enum { STOP_NONE, STOP_HOOK, STOP_EVENT, STOP_UNTIL, STOP_GLOBAL, STOP_INSN, STOP_AGAIN };
 #define BLK_WINDOW (1u << 20) /* instructions auto judges at a time (blk_window) */
 
@@ -139,12 +140,26 @@ struct replayer {
 	uint8_t *cgran;
 	uint64_t code_gen;
 	uint64_t *bver;
+	/* BHK[slot]: NHR + 1 when tb_hooked answered 0 (no code-hook call)
+	 * for the slot's block with NHR ranges, else 0 (blk_cached) */
+	unsigned *bhk;
 	const struct rblk *blk;
 	uint32_t blk_next, acc_left;
+	/* The history ring's entries of the instructions blk_retire_run
+	 * retired, not written yet (hist_sync): HSPAN_N spans, the last
+	 * HSPAN of them kept, each instructions FROM..TO-1 of a block in
+	 * BCACHE, the first instruction number N0 */
+	struct hspan {
+		const struct rblk *b;
+		uint32_t from, to;
+		uint64_t n0;
+	} hspan[HSPAN];
+	uint64_t hspan_n;
 	/* BLK's cursor in its attribution schedule (rblk sched), both NULL
 	 * when it has none (then ACC_LEFT and blk_attribute's scan) */
 	const uint16_t *blk_pos, *blk_end;
 	int blk_keeps; /* BLK's last instruction cannot change the state (rblk_keeps_state) */
+	int blk_fast;  /* nothing takes the records: BLK retires in blk_retire_arm (1, A32) or blk_retire_tv (2, Thumb) */
 	uint64_t prog_mark;
 	uint32_t switch_pc; /* where the block hook stopped (bit 0: Thumb) */
 	/* a second reader of the AES, read ahead into EVQ: the interrupt and
@@ -517,7 +532,8 @@ static void ram_changed(void *ctx, uint32_t addr, uint32_t len)
 	code_touched(p, addr - p->c.ram_base, len);
 }
 
-static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
+/* The memory hook (hook_mem_blk under the block engine). */
+__attribute__((noinline)) static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct replayer *p = ctx;
 	if (type == UC_MEM_WRITE) /* first: whatever the hook does with it below */
@@ -569,6 +585,19 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	 * take the records: nothing else reads it (--verify alone) */
 	if (p->records)
 		replay_add_access(&p->c, a, (unsigned)size, w, v, 0);
+}
+
+/* The block engine's memory hook: the calls hook_mem returns from at once
+ * (a load's second call, the one of the engine not running: every load
+ * under the block engine) return here, before hook_mem's prologue, which
+ * cost them more than the test (callgrind: ~10 host instructions a
+ * load).  The insn engine hooks hook_mem itself (replay_once). */
+static void hook_mem_blk(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
+{
+	const struct replayer *p = ctx;
+	if (type == UC_MEM_READ_AFTER ? !p->precise : type == UC_MEM_READ && p->precise)
+		return;
+	hook_mem(uc, type, addr, size, value, ctx);
 }
 
 static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
@@ -761,6 +790,49 @@ static void retire(struct replayer *p, uint32_t a, unsigned size, uint32_t word,
  * "Bus order").  Returns 0 after a divergence. */
 static inline void close_record(struct replayer *p);
 
+/* The history ring under the block engine.  blk_retire_run does not write
+ * an entry per instruction: it notes the span it retires (hist_push: block
+ * B's instructions FROM..TO-1, the first numbered P->C.INSNS), and the
+ * entries are written when the ring is read (hist_flush, through
+ * C.HIST_SYNC: a divergence report, the WFI-deadlock check, the end of the
+ * run; a session, whose save copies the ring, never runs the block
+ * engine).  The ring then holds what per-instruction
+ * writes would have left: entry K is written only for an instruction K
+ * already retired (K < INSNS) among the last CITCAT_REPLAY_HISTORY
+ * (K >= INSNS - CITCAT_REPLAY_HISTORY), and such a K's slot was never
+ * written by an instruction after K (that one would be numbered K +
+ * CITCAT_REPLAY_HISTORY or more, not retired yet), so spans and the
+ * entries hook_code writes directly may be written in any order.  A span
+ * dropped from the HSPAN kept is older than HSPAN - 1 complete spans of
+ * at least one instruction each, so none of its instructions is among the
+ * last CITCAT_REPLAY_HISTORY.  The spans point into the block cache:
+ * blk_qualify flushes them before rblk_get may decode a slot again, and
+ * the run's end flushes them before the cache goes. */
+static inline void hist_push(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	p->hspan[p->hspan_n++ & (HSPAN - 1)] = (struct hspan){b, from, to, p->c.insns};
+}
+
+static void hist_flush(struct replayer *p)
+{
+	struct replay_core *c = &p->c;
+	uint64_t lo = c->insns > CITCAT_REPLAY_HISTORY ? c->insns - CITCAT_REPLAY_HISTORY : 0;
+	uint64_t k0 = p->hspan_n > HSPAN ? p->hspan_n - HSPAN : 0;
+	for (uint64_t k = k0; k < p->hspan_n; k++) {
+		const struct hspan *h = &p->hspan[k & (HSPAN - 1)];
+		const struct rblk *b = h->b;
+		for (uint32_t i = h->from; i < h->to; i++) {
+			uint64_t n = h->n0 + (i - h->from);
+			if (n >= lo && n < c->insns)
+				replay_hist_put(c, n, b->addr + b->off[i], b->thumb ? b->isz[i] : 4, b->word[i], (int)b->thumb);
+		}
+	}
+	p->hspan_n = 0;
+}
+
+/* C.HIST_SYNC of a replayer with the block engine */
+static void hist_sync(struct replay_core *c) { hist_flush((struct replayer *)c); }
+
 /* blk_retire_run for a Thumb block, from the boundary before FROM on: one
  * instruction at a time (a T32 instruction may straddle an I-line:
  * thumb_ifetch), with the same per-instruction state as hook_code's
@@ -782,7 +854,6 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 			a = b->addr + b->off[i];
 			sz = b->isz[i];
 			c->bus.cycle++;
-			replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
 			c->insns++;
 			c->insn_in_it = c->itstate != 0;
 			c->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(c->itstate);
@@ -803,7 +874,6 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 		core_record_insn(r, a, b->word[i], sz, 1);
 		thumb_ifetch(&c->bus, a, sz);
 		c->bus.cycle++;
-		replay_hist_put(c, c->insns, a, sz, b->word[i], 1);
 		c->insns++;
 		c->insn_in_it = c->itstate != 0;
 		c->itstate = thumb_is_it(b->word[i], sz) ? (uint8_t)(b->word[i] & 0xff) : thumb_it_advance(c->itstate);
@@ -813,6 +883,94 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 	c->expect_pc = a + sz;
 	c->last_size = (uint8_t)sz;
 	c->last_thumb = 1;
+	c->cur_valid = 1;
+}
+
+/* blk_retire_run of an A32 block when nothing takes the records (--verify
+ * alone), its most common case, in a function of its own (small, so its
+ * calls cost little): the same steps in the same order, with the I-lines
+ * the run enters computed rather than walked a line at a time.  Its first
+ * instruction, then the first of each I-line it enters (I-lines hold at
+ * least 8 bytes, cache.c), are fetched with CUR_PC, CUR_INDEX and INSNS
+ * their own and the cycle count they would see; the history ring's
+ * entries are hist_push's. */
+__attribute__((noinline)) static void blk_retire_arm(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	struct replay_core *c = &p->c;
+	struct bus *bus = &c->bus;
+	uint32_t a = b->addr + b->off[from], sh = bus->iline_shift, step = 1u << sh, cnt = to - from, done = 0;
+	replay_boundary(c, a);
+	c->cur_valid = 0;
+	hist_push(p, b, from, to);
+	uint64_t n0 = c->insns;
+	if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
+		bus_ifetch_line(bus, a);
+	for (uint32_t la = (a | (step - 1)) + 1; la - a < 4 * cnt; la += step) {
+		uint32_t k = (la - a) >> 2; /* instructions of the run before LA */
+		bus->cycle += k - done;
+		done = k;
+		if (!bus->last_iline_valid || (la >> sh) != bus->last_iline) {
+			c->cur_pc = la;
+			c->cur_index = c->insns = n0 + k;
+			bus_ifetch_line(bus, la);
+		}
+	}
+	bus->cycle += cnt - done;
+	c->insns = n0 + cnt;
+	a += 4 * (cnt - 1);
+	c->cur_pc = a;
+	c->cur_index = c->insns - 1;
+	c->expect_pc = a + 4;
+	c->insn_in_it = 0;
+	c->itstate = 0;
+	c->last_size = 4;
+	c->last_thumb = 0;
+	core_record_insn(&c->cur, a, b->word[to - 1], 4, 0);
+	c->cur_valid = 1;
+}
+
+/* blk_retire_thumb when nothing takes the records (--verify alone), as
+ * blk_retire_arm is for A32: the same per-instruction state at every fetch
+ * that can reach the bus (thumb_ifetch's, from another I-line than the
+ * last one fetched, or a T32 instruction's second line): CUR_PC,
+ * CUR_INDEX, INSNS, the IT state and the cycle count; the record is built
+ * for the last instruction only (nothing reads the others'), the history
+ * ring's entries are hist_push's. */
+__attribute__((noinline)) static void blk_retire_tv(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	struct replay_core *c = &p->c;
+	struct bus *bus = &c->bus;
+	uint32_t sh = bus->iline_shift, a = b->addr + b->off[from], sz = 2;
+	replay_boundary(c, a);
+	c->cur_valid = 0;
+	hist_push(p, b, from, to);
+	uint64_t n = c->insns;
+	uint8_t it = c->itstate, in_it = c->insn_in_it;
+	for (uint32_t i = from; i < to; i++) {
+		a = b->addr + b->off[i];
+		sz = b->isz[i];
+		if (!bus->last_iline_valid || (a >> sh) != bus->last_iline || ((a + sz - 1) >> sh) != bus->last_iline) {
+			c->cur_pc = a;
+			c->cur_index = c->insns = n;
+			c->itstate = it;
+			c->insn_in_it = in_it;
+			thumb_ifetch(bus, a, sz);
+		}
+		bus->cycle++;
+		n++;
+		in_it = it != 0;
+		uint32_t w = b->word[i];
+		it = thumb_is_it(w, sz) ? (uint8_t)(w & 0xff) : thumb_it_advance(it);
+	}
+	c->insns = n;
+	c->itstate = it;
+	c->insn_in_it = in_it;
+	c->cur_pc = a;
+	c->cur_index = n - 1;
+	c->expect_pc = a + sz;
+	c->last_size = (uint8_t)sz;
+	c->last_thumb = 1;
+	core_record_insn(&c->cur, a, b->word[to - 1], sz, 1);
 	c->cur_valid = 1;
 }
 
@@ -830,7 +988,9 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
  * every record.  With records (an itrace, an oracle, a callback) each
  * instruction's record is emitted before the next one's fetch, as
  * close_record would; without (--verify alone) only the last one's is
- * built, since later accesses go to it. */
+ * built, since later accesses go to it (for A32 that is blk_retire_arm,
+ * and for Thumb blk_retire_tv, which blk_retire_one calls instead of this
+ * function). */
 static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
 {
 	if (from >= to)
@@ -842,40 +1002,19 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 		close_record(p);
 	replay_boundary(c, a);
 	c->cur_valid = 0;
+	hist_push(p, b, from, to); /* the ring's entries of FROM..TO-1, written when read */
 	if (b->thumb) {
 		blk_retire_thumb(p, b, from, to);
 		return;
 	}
-	if (!p->records) {
-		uint32_t lmask = (1u << sh) - 1; /* I-lines hold at least 8 bytes (cache.c) */
-		uint64_t n = c->insns;
-		for (uint32_t i = from; i < to;) {
-			/* the I-line of A ends after instruction J - 1 */
-			uint32_t j = i + (((a | lmask) - a) >> 2) + 1;
-			if (j > to)
-				j = to;
-			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline) {
-				c->cur_pc = a;
-				c->cur_index = c->insns = n;
-				bus_ifetch_line(bus, a);
-			}
-			bus->cycle += j - i;
-			for (; i < j; i++, a += 4, n++)
-				replay_hist_put(c, n, a, 4, b->word[i], 0);
-		}
-		c->insns = n;
-	} else if (p->seq_out && !c->ckpt_cut && to - from > 1) {
+	if (p->seq_out && !c->ckpt_cut && to - from > 1) {
 		/* only the itrace takes the records, and no fetch reaches a bus
 		 * (so no divergence can be found inside the run): the records
 		 * of FROM..TO-2 are complete (accesses go to the last one) and
 		 * go to the writer in one call, the same bytes */
-		uint32_t a0 = a, h = to - from > CITCAT_REPLAY_HISTORY ? to - CITCAT_REPLAY_HISTORY : from;
-		/* the history ring keeps the last CITCAT_REPLAY_HISTORY: only
-		 * they are written */
-		c->insns += h - from;
-		a += 4 * (h - from);
-		for (uint32_t i = h; i < to; i++, a += 4)
-			replay_hist_put(c, c->insns++, a, 4, b->word[i], 0);
+		uint32_t a0 = a;
+		c->insns += to - from;
+		a += 4 * (to - from);
 		bus->cycle += to - from;
 		replay_output_blk(c, b, a0, from, to - 1 - from);
 	} else {
@@ -893,7 +1032,6 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 			if (!bus->last_iline_valid || (a >> sh) != bus->last_iline)
 				bus_ifetch_line(bus, a);
 			bus->cycle++;
-			replay_hist_put(c, c->insns, a, 4, b->word[i], 0);
 			c->insns++;
 		}
 	}
@@ -937,6 +1075,21 @@ static uint32_t blk_next_dma(struct replayer *p, const struct rblk *b, uint32_t 
 	return k != UINT32_MAX && k >= from ? k : UINT32_MAX;
 }
 
+/* blk_retire_run of the current block B's FROM..TO-1, or blk_retire_arm or
+ * blk_retire_tv when one takes them (BLK_FAST, blk_set) */
+static inline void blk_retire_one(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
+{
+	if (p->blk_fast) {
+		if (from < to) {
+			if (p->blk_fast == 1)
+				blk_retire_arm(p, b, from, to);
+			else
+				blk_retire_tv(p, b, from, to);
+		}
+	} else
+		blk_retire_run(p, b, from, to);
+}
+
 /* blk_retire_run of B's FROM..TO-1 with the DMA transfers due at
  * boundaries among them applied in their place (BLK_EV, planned by
  * blk_plan): before the instruction at the transfer's PC retires, the
@@ -955,7 +1108,7 @@ static void blk_retire_ev(struct replayer *p, const struct rblk *b, uint32_t fro
 			p->dma_lo = e->addr < p->dma_lo ? e->addr : p->dma_lo;
 			p->dma_hi = e->addr + e->len > p->dma_hi ? e->addr + e->len : p->dma_hi;
 		}
-		blk_retire_run(p, b, from, k);
+		blk_retire_one(p, b, from, k);
 		from = k;
 		close_record(p);
 		replay_boundary(&p->c, a);
@@ -965,7 +1118,7 @@ static void blk_retire_ev(struct replayer *p, const struct rblk *b, uint32_t fro
 		p->blk_ev = blk_next_dma(p, b, k + 1);
 	}
 	if (!p->c.failed)
-		blk_retire_run(p, b, from, to);
+		blk_retire_one(p, b, from, to);
 }
 
 static inline void blk_retire(struct replayer *p, const struct rblk *b, uint32_t from, uint32_t to)
@@ -973,13 +1126,14 @@ static inline void blk_retire(struct replayer *p, const struct rblk *b, uint32_t
 	if (p->blk_ev < to)
 		blk_retire_ev(p, b, from, to);
 	else
-		blk_retire_run(p, b, from, to);
+		blk_retire_one(p, b, from, to);
 }
 
 /* B becomes the current block (NULL: none), its attribution starting. */
 static inline void blk_set(struct replayer *p, const struct rblk *b)
 {
 	p->blk = b;
+	p->blk_fast = b && !p->records ? 1 + (int)b->thumb : 0;
 	p->blk_next = 0;
 	p->acc_left = 0;
 	p->blk_pos = p->blk_end = NULL;
@@ -1071,6 +1225,7 @@ static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t s
 			for (uint32_t i = 0; i < size; i += 4)
 				if (!replay_known_range(&p->c, a + i, size - i < 4 ? size - i : 4))
 					return NULL;
+		hist_flush(p); /* rblk_get may decode the slot a span points into again */
 		b = rblk_get(&p->bcache, a, size, thumb, p->c.ram + off);
 		if (!b) {
 			p->bver[slot] = 0;
@@ -1080,9 +1235,30 @@ static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t s
 		for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
 			p->cgran[g >> 3] |= (uint8_t)(1u << (g & 7));
 		p->bver[slot] = p->code_gen;
+		p->bhk[slot] = 0;
 	}
 	if (b->precise || p->c.insns + b->n >= p->total || (p->cfg->max_insns && p->c.insns + b->n >= p->cfg->max_insns))
 		return NULL;
+	return b;
+}
+
+/* The common case of hook_block's tb_hooked and blk_qualify in one look:
+ * the block of SIZE bytes at A is the one in its cache slot, no write
+ * reached its bytes since it was last equal to RAM's (BVER), tb_hooked
+ * answered 0 for it with as many ranges as now (BHK: ranges are only ever
+ * added), and blk_qualify's other conditions hold; then the block, which
+ * tb_hooked and blk_qualify would give, else NULL (ask them).  The checks
+ * blk_qualify made of A and SIZE alone (alignment, inside RAM, known
+ * bytes) held when the slot took this block, and do not change. */
+static inline const struct rblk *blk_cached(struct replayer *p, uint32_t a, uint32_t size)
+{
+	uint32_t slot = (a >> 1) & p->bcache.mask;
+	const struct rblk *b = &p->bcache.slot[slot];
+	if (p->bhk[slot] != p->nhr + 1 || b->addr != a || b->size != size || b->thumb != p->c.block_thumb ||
+	    p->bver[slot] != p->code_gen || p->c.itstate || !b->raw || b->precise || p->c.insns + b->n >= p->total ||
+	    (p->cfg->max_insns && p->c.insns + b->n >= p->cfg->max_insns))
+		return NULL;
+	p->bcache.hits++;
 	return b;
 }
 
@@ -1267,12 +1443,14 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	} else if (!why && p->policy && p->c.insns - p->win_start >= BLK_WINDOW && blk_window(p)) {
 		why = STOP_INSN;
 	} else if (!why) {
-		int h = tb_hooked(p, a, size);
+		int h = (b = blk_cached(p, a, size)) != NULL ? 0 : tb_hooked(p, a, size);
 		if (h == 1) { /* a block with a code hook of its own: hook_code does it all */
 			p->precise = 1;
 			return;
 		}
-		if (!h && (b = blk_qualify(p, a, size)) != NULL) {
+		if (!b && !h && (b = blk_qualify(p, a, size)) != NULL)
+			p->bhk[(a >> 1) & p->bcache.mask] = p->nhr + 1;
+		if (b) {
 			uint64_t bc = p->c.bcount + (uint64_t)core_branched(a, p->c.expect_pc, p->c.after_exception);
 			/* the next record beyond this block's branch count: nothing due */
 			if (p->evq_n ? p->evq[p->evq_head].bcount <= bc : !p->evq_eof)
@@ -1610,6 +1788,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 			return;
 		}
 		if (e && e->line == CITCAT_STOP_WFI_DEADLOCK) {
+			if (p->c.hist_sync)
+				p->c.hist_sync(&p->c);
 			unsigned k = (unsigned)((p->c.insns + CITCAT_REPLAY_HISTORY - 1) % CITCAT_REPLAY_HISTORY);
 			if (!p->c.insns || !(p->c.last_thumb ? thumb_is_wfi(p->c.hist_word[k], p->c.last_size) : core_is_wfi(p->c.hist_word[k]))) {
 				replay_diverge(&p->c, "stop", "a WFI as the last instruction (the recording ended asleep)",
@@ -2074,7 +2254,10 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	}
 	p->blk_ev = UINT32_MAX;
 	p->code_gen = 1;
+	if (p->block)
+		p->c.hist_sync = hist_sync;
 	if (p->block && (rblk_cache_init(&p->bcache, 12) || !(p->bver = calloc((size_t)p->bcache.mask + 1, sizeof *p->bver)) ||
+			 !(p->bhk = calloc((size_t)p->bcache.mask + 1, sizeof *p->bhk)) ||
 			 !(p->cgran = calloc(1, p->c.ram_size / 64 / 8 + 1)))) {
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 		goto out;
@@ -2086,7 +2269,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	 * call after it: the call in front would return at once, and Unicorn
 	 * 2.0.1 makes each hooked type cost about 54 host instructions a load
 	 * (REPLAY.md "The load hooks' cost") */
-	struct core_hooks hooks = {hook_code, hook_mem,
+	struct core_hooks hooks = {hook_code, p->block ? hook_mem_blk : hook_mem,
 				   UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER | (p->block ? UC_HOOK_MEM_READ : 0),
 				   hook_unmapped, hook_intr,
 				   p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7 ? NULL : &p->c.block_thumb};
@@ -2146,6 +2329,8 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	if (p->use_pipe)
 		pipe_open(p);
 	replay_run(&p->c, run_fault);
+	if (p->c.hist_sync) /* before the block cache goes, and for the checks below */
+		p->c.hist_sync(&p->c);
 	if (p->pipe) {
 		/* every event logged has been compared once the thread is done */
 		int bad = model_pipe_finish(p->pipe);
@@ -2231,6 +2416,7 @@ out:
 	free(p->m7);
 	rblk_cache_fini(&p->bcache);
 	free(p->bver);
+	free(p->bhk);
 	free(p->cgran);
 	free(p->hr);
 	free(p->hgran);

@@ -110,6 +110,8 @@ void replay_diverge(struct replay_core *c, const char *check, const char *expect
 	c->res->diverged = 1;
 	/* cur_index, not insns: once the instruction has started (a data
 	 * access, a device read, its record being closed) that already counts it */
+	if (c->hist_sync)
+		c->hist_sync(c);
 	va_list ap;
 	va_start(ap, found_fmt);
 	replay_divergence_fill(&c->res->div, check, c->cur_index, c->bcount, c->cur_pc, expected, c->insns, c->hist_pc,

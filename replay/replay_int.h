@@ -55,6 +55,11 @@ struct replay_core {
 	struct citcat_m7_fault m7_fault;
 	uint32_t hist_pc[CITCAT_REPLAY_HISTORY], hist_word[CITCAT_REPLAY_HISTORY];
 	uint8_t hist_size[CITCAT_REPLAY_HISTORY], hist_thumb[CITCAT_REPLAY_HISTORY];
+	/* Brings the history ring up to date before it is read (NULL: it
+	 * always is): the block engine writes its instructions' entries only
+	 * when something reads them (replay.c, hist_sync).  Called by
+	 * replay_diverge and by every other reader of the ring. */
+	void (*hist_sync)(struct replay_core *c);
 	/* a divergence also records the register file and the last interrupt
 	 * entry (irq_*, kept by the replayer) when snapshot is set */
 	int snapshot;
