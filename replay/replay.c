@@ -1354,15 +1354,16 @@ static void hook_code_range(uc_engine *uc, uint64_t address, uint32_t size, void
 /* What an interrupt entered at a cut inside a block costs auto, in
  * instructions (blk_window): the cut makes Unicorn translate about four
  * blocks again (the block up to the cut, the block itself, the blocks that
- * overlap its first byte or the byte before the cut), 30-40 us in all on
- * the machine it was measured on (REPLAY.md "Interrupts, DMA and the block
- * engine"), against what a block saves per instruction over the insn
- * engine: about 11 ns with --verify alone, about 4 ns writing the itrace
- * alone (seq_out), 1-2 ns when records are compared or taken one by one,
- * where both engines build every record. */
+ * overlap its first byte or the byte before the cut), against what a block
+ * saves per instruction over the insn engine.  Set from where the engines
+ * break even, measured (REPLAY.md "Auto's cut cost, measured again"): with
+ * --verify alone or the itrace alone (seq_out) the block engine still wins
+ * at one cut in 3,300 instructions (irqdma, irqdma_big), so a cut counts
+ * 2,500; when records are compared or taken one by one the engines are
+ * within noise there, and a cut keeps counting 25,000. */
 static uint64_t blk_cut_cost(const struct replayer *p)
 {
-	return !p->records ? 5000 : p->seq_out ? 10000 : 25000;
+	return !p->records || p->seq_out ? 2500 : 25000;
 }
 
 /* Auto's choice at the end of a window of BLK_WINDOW instructions run as
