@@ -886,6 +886,22 @@ static void blk_retire_thumb(struct replayer *p, const struct rblk *b, uint32_t 
 	c->cur_valid = 1;
 }
 
+/* The state after a run of A32 instructions of a block retired, the last
+ * one at A (WORD): what hook_code's retire of it would have left, its
+ * record built (later accesses of the block go to it). */
+static inline void a32_run_end(struct replay_core *c, uint32_t a, uint32_t word)
+{
+	c->cur_pc = a;
+	c->cur_index = c->insns - 1;
+	c->expect_pc = a + 4;
+	c->insn_in_it = 0;
+	c->itstate = 0;
+	c->last_size = 4;
+	c->last_thumb = 0;
+	core_record_insn(&c->cur, a, word, 4, 0);
+	c->cur_valid = 1;
+}
+
 /* blk_retire_run of an A32 block when nothing takes the records (--verify
  * alone), its most common case, in a function of its own (small, so its
  * calls cost little): the same steps in the same order, with the I-lines
@@ -917,16 +933,7 @@ __attribute__((noinline)) static void blk_retire_arm(struct replayer *p, const s
 	}
 	bus->cycle += cnt - done;
 	c->insns = n0 + cnt;
-	a += 4 * (cnt - 1);
-	c->cur_pc = a;
-	c->cur_index = c->insns - 1;
-	c->expect_pc = a + 4;
-	c->insn_in_it = 0;
-	c->itstate = 0;
-	c->last_size = 4;
-	c->last_thumb = 0;
-	core_record_insn(&c->cur, a, b->word[to - 1], 4, 0);
-	c->cur_valid = 1;
+	a32_run_end(c, a + 4 * (cnt - 1), b->word[to - 1]);
 }
 
 /* blk_retire_thumb when nothing takes the records (--verify alone), as
@@ -1035,16 +1042,7 @@ static void blk_retire_run(struct replayer *p, const struct rblk *b, uint32_t fr
 			c->insns++;
 		}
 	}
-	a -= 4;
-	c->cur_pc = a;
-	c->cur_index = c->insns - 1;
-	c->expect_pc = a + 4;
-	c->insn_in_it = 0;
-	c->itstate = 0;
-	c->last_size = 4;
-	c->last_thumb = 0;
-	core_record_insn(&c->cur, a, b->word[to - 1], 4, 0);
-	c->cur_valid = 1;
+	a32_run_end(c, a - 4, b->word[to - 1]);
 }
 
 static int async_events_at(struct replayer *p, uint32_t a, int dma_only);
