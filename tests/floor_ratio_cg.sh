@@ -32,9 +32,9 @@ command -v valgrind >/dev/null || { echo "$0: valgrind not found" >&2; exit 2; }
 D=$(mktemp -d "${TMPDIR:-/tmp}/floorcg.XXXXXX")
 trap 'rm -rf "$D"' EXIT
 X=$D/run
-"$C" capture "$ELF" --seed 1 -q -o $X.cat --uart-out /dev/null --oracle $X.oracle.itrace "$@"
-"$C" ims $X.cat -o $X.ims 2>$D/ims.log || { cat $D/ims.log >&2; exit 1; }
-"$C" aes $X.cat -o $X.aes 2>$D/aes.log || { cat $D/aes.log >&2; exit 1; }
+"$C" capture "$ELF" --seed 1 -q -o "$X.cat" --uart-out /dev/null --oracle "$X.oracle.itrace" "$@"
+"$C" ims "$X.cat" -o "$X.ims" 2>"$D/ims.log" || { cat "$D/ims.log" >&2; exit 1; }
+"$C" aes "$X.cat" -o "$X.aes" 2>"$D/aes.log" || { cat "$D/aes.log" >&2; exit 1; }
 
 # Ir collected (the summary line of a callgrind output file)
 ir() { awk '/^summary:/ {print $2; exit}' "$1"; }
@@ -43,12 +43,12 @@ cg() { # OUT FN CMD...
 	valgrind --tool=callgrind --callgrind-out-file="$o" --toggle-collect="$f" "$@" >"$o.stdout" 2>"$o.log" ||
 		{ echo "$0: failed: $*" >&2; cat "$o.log" >&2; exit 1; }
 }
-cg $D/floor.cg bare_timed_start "$FR" $X.ims $X.aes $X.oracle.itrace
-N=$(awk '{print $2; exit}' $D/floor.cg.stdout)
-cg $D/verify.cg replay_run "$C" replay $X.ims $X.aes --verify $X.cat --engine block -q
-cg $D/itrace.cg replay_run "$C" replay $X.ims $X.aes -o $X.itrace --engine block -q
-cmp -s $X.itrace $X.oracle.itrace || echo "$0: warning: the block engine's itrace differs from the oracle" >&2
-F=$(ir $D/floor.cg); V=$(ir $D/verify.cg); I=$(ir $D/itrace.cg)
+cg "$D/floor.cg" bare_timed_start "$FR" "$X.ims" "$X.aes" "$X.oracle.itrace"
+N=$(awk '{print $2; exit}' "$D/floor.cg.stdout")
+cg "$D/verify.cg" replay_run "$C" replay "$X.ims" "$X.aes" --verify "$X.cat" --engine block -q
+cg "$D/itrace.cg" replay_run "$C" replay "$X.ims" "$X.aes" -o "$X.itrace" --engine block -q
+cmp -s "$X.itrace" "$X.oracle.itrace" || echo "$0: warning: the block engine's itrace differs from the oracle" >&2
+F=$(ir "$D/floor.cg"); V=$(ir "$D/verify.cg"); I=$(ir "$D/itrace.cg")
 awk -v n="$N" -v f="$F" -v v="$V" -v i="$I" -v elf="$(basename "$ELF")" 'BEGIN {
 	printf "%s: %d guest instructions\n", elf, n
 	printf "  %-34s %15s %10s %8s\n", "host instructions (callgrind)", "total", "per insn", "/floor"
