@@ -43,7 +43,23 @@
 #define HMEMO 256   /* tb_hooked's answers kept */
 #define HSPAN 16    /* blk_retire_run's spans kept for the history ring (hist_push; a power of 2) */
 enum { STOP_NONE, STOP_HOOK, STOP_EVENT, STOP_UNTIL, STOP_GLOBAL, STOP_INSN, STOP_AGAIN };
-#define BLK_WINDOW (1u << 20) /* instructions auto judges at a time (blk_window) */
+/* Instructions auto judges at a time (blk_window); tests shorten it. */
+unsigned replay_auto_window = 1u << 20;
+/* Unicorn 2.0.1 calls the one code hook it has straight from translated
+ * code; with two or more it calls helper_uc_tracecode, which walks them all
+ * for every instruction (its gen_uc_tracecode, include/tcg/tcg-op.h:
+ * hooks_count == 1 inlines the call; REPLAY.md "What blocks with a code
+ * hook of their own cost").  Measured on counter, 12 range hooks: 172 host
+ * instructions an instruction in the helper, about 50 + 10 per hook, where
+ * a block saves 140-190 an instruction over the insn engine (--verify, the
+ * corpus).  Yet there, with half its instructions under those hooks, the
+ * code hook over everything still cost more than the blocks (546 M host
+ * instructions against 533 M: it adds the block hook's calls and drops
+ * every translation), so an instruction under one of NHR >= 2 range hooks
+ * counts half the helper's weight, (NHR + 5) / 30 of an instruction's
+ * saving, on top of saving none.  In fifteenths of an instruction. */
+#define BLK_HELPER_W(nhr) ((nhr) >= 2 ? ((uint64_t)(nhr) + 5) / 2 : 0)
+
 
 struct replayer {
 	struct replay_core c; /* first: the hooks' context is either */
@@ -108,9 +124,11 @@ struct replayer {
 	int global, purge;
 	uint64_t degraded_until, degrade_len;
 	/* auto's choice (blk_window): the window of instructions from
-	 * WIN_START, the interrupts entered at a cut inside a block in it */
+	 * WIN_START, the interrupts entered at a cut inside a block in it,
+	 * the instructions run by a code hook of a block's own (WIN_HOOKED;
+	 * their helper calls weigh BLK_HELPER_W of the ranges now in) */
 	int policy;
-	uint64_t win_start, win_cuts;
+	uint64_t win_start, win_cuts, win_hooked;
 	/* translations the stops above made Unicorn redo since its engine was
 	 * opened: past replay_renew_after, blk_renew opens a new one */
 	uint64_t churn;
@@ -233,8 +251,12 @@ static const struct ev_ahead *evq_at(struct replayer *p, unsigned k)
 			p->evq_eof = 1;
 			break;
 		}
-		if (r.kind != CITCAT_AES_DMA && r.kind != CITCAT_AES_IRQ)
+		if (r.kind != CITCAT_AES_DMA && r.kind != CITCAT_AES_IRQ) {
+			/* a queue record's copies (REPEAT) are no events: drop
+			 * them without reading them one by one */
+			citcat_aes_skip_repeats(p->scan);
 			continue;
+		}
 		struct ev_ahead *e = &p->evq[(p->evq_head + p->evq_n++) & (EVQ_CAP - 1)];
 		*e = (struct ev_ahead){r.bcount, r.pc, r.addr, r.len, r.kind == CITCAT_AES_IRQ};
 	}
@@ -1345,8 +1367,10 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 static void hook_code_range(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
 {
 	struct replayer *p = ctx;
-	if (!p->global)
+	if (!p->global) {
+		p->win_hooked++;
 		hook_code(uc, address, size, ctx);
+	}
 }
 
 /* What an interrupt entered at a cut inside a block costs auto, in
@@ -1364,20 +1388,23 @@ static uint64_t blk_cut_cost(const struct replayer *p)
 	return !p->records || p->seq_out ? 2500 : 25000;
 }
 
-/* Auto's choice at the end of a window of BLK_WINDOW instructions run as
- * blocks: 1 when the interrupts entered at cuts cost more than blocks
- * saved (blk_cut_cost), then the code hook over everything runs the next
- * DEGRADE_LEN instructions, twice as many each time in a row (up to 2^26,
- * so that a run whose interrupts thin out, a DMA stream that ended, gets
- * its blocks back within a second or two), after which blocks are tried
- * again; a window that pays halves it. */
+/* Auto's choice at the end of a window of replay_auto_window instructions
+ * run with blocks: 1 when what blocks cost in it (the interrupts entered
+ * at cuts, blk_cut_cost; the helper calls of the range hooks,
+ * BLK_HELPER_W) is more than what its instructions run as blocks saved
+ * (its instructions less those under range hooks); then the code
+ * hook over everything runs the next DEGRADE_LEN instructions, twice as
+ * many each time in a row (up to 2^26, so that a run whose interrupts thin
+ * out, a DMA stream that ended, gets its blocks back within a second or
+ * two), after which blocks are tried again; a window that pays halves it. */
 static int blk_window(struct replayer *p)
 {
-	uint64_t n = p->c.insns - p->win_start, cuts = p->win_cuts;
+	uint64_t n = p->c.insns - p->win_start, hooked = p->win_hooked < n ? p->win_hooked : n;
+	uint64_t cost = 15 * p->win_cuts * blk_cut_cost(p) + hooked * BLK_HELPER_W(p->nhr);
 	p->win_start = p->c.insns;
-	p->win_cuts = 0;
-	if (cuts * blk_cut_cost(p) <= n) {
-		if (p->degrade_len > BLK_WINDOW)
+	p->win_cuts = p->win_hooked = 0;
+	if (cost <= 15 * (n - hooked)) {
+		if (p->degrade_len > replay_auto_window)
 			p->degrade_len /= 2;
 		return 0;
 	}
@@ -1438,8 +1465,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 			return;
 		why = STOP_GLOBAL;
 		p->win_start = p->c.insns;
-		p->win_cuts = 0;
-	} else if (!why && p->policy && p->c.insns - p->win_start >= BLK_WINDOW && blk_window(p)) {
+		p->win_cuts = p->win_hooked = 0;
+	} else if (!why && p->policy && p->c.insns - p->win_start >= replay_auto_window && blk_window(p)) {
 		why = STOP_INSN;
 	} else if (!why) {
 		int h = (b = blk_cached(p, a, size)) != NULL ? 0 : tb_hooked(p, a, size);
@@ -2009,12 +2036,10 @@ static void check_cat_id(struct replayer *p)
 
 /* Why the block engine does not take this run, or NULL when it does
  * (REPLAY.md "Block-granular replay": what it covers).  The AES is read
- * once more for its END record (and *IRQS, its interrupts that may cut a
- * block, counted on the way for auto's start); its errors are the main
- * reader's to report. */
-static const char *block_refusal(struct replayer *p, uint64_t *irqs)
+ * once more for its END record (a queue record's copies skipped unread);
+ * its errors are the main reader's to report. */
+static const char *block_refusal(struct replayer *p)
 {
-	*irqs = 0;
 	const struct citcat_replay_config *cfg = p->cfg;
 	if (p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7)
 		return "the Cortex-M7 (Thumb code and its exception model) is replayed per instruction only";
@@ -2029,18 +2054,12 @@ static const char *block_refusal(struct replayer *p, uint64_t *irqs)
 	}
 	struct citcat_aes_rec rec;
 	while (citcat_aes_next(r, &rec) == 1) {
-		/* an interrupt right after a WFI comes between blocks (a WFI
-		 * ends its block and runs per instruction): it costs no cut */
-		uint8_t w[4];
-		if (rec.kind == CITCAT_AES_IRQ &&
-		    !(citcat_image_read(p->ims.memory, rec.pc - 4, w, 4) == 0 && core_is_wfi(cc_get32(w))) &&
-		    !(citcat_image_read(p->ims.memory, rec.pc - 2, w, 2) == 0 && thumb_is_wfi(cc_get16(w), 2)))
-			++*irqs;
 		if (rec.kind == CITCAT_AES_END) {
 			if (rec.line == CITCAT_STOP_FAULT)
 				why = "the run ends in a fault, which only the per-instruction engine reproduces";
 			break;
 		}
+		citcat_aes_skip_repeats(r);
 	}
 	citcat_aes_reader_close(r);
 	return why;
@@ -2223,26 +2242,24 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 	if (no_model)
 		p->c.bus.mode = BUS_OFF;
 	p->seq_out = no_model && cfg->out_path && !cfg->oracle && !cfg->on_record && !cfg->observer;
-	int start_global = 0;
 	if (cfg->engine != CITCAT_REPLAY_ENGINE_INSN) {
-		uint64_t irqs;
-		const char *why = block_refusal(p, &irqs);
+		const char *why = block_refusal(p);
 		if (why && cfg->engine == CITCAT_REPLAY_ENGINE_BLOCK) {
 			rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNSUPPORTED, UINT64_MAX,
 					 "the block engine does not take this run: %s (the insn or auto engine does)", why);
 			goto out;
 		}
 		p->block = !why;
+		/* auto starts with blocks and judges them by what they cost,
+		 * window by window (blk_window).  It no longer guesses from the
+		 * AES's interrupt count, which foretold the cuts badly
+		 * (uartline: 244 interrupts not after a WFI, 19 of them
+		 * entered at a cut; the insn engine it chose did 17% more
+		 * work).  A run shorter than a window stays with blocks: a
+		 * switch drops every translation, which a short run does not
+		 * win back (uartline_thumb: 141 M host instructions with a
+		 * switch after 2^16 instructions, 115 M without) */
 		p->policy = cfg->engine == CITCAT_REPLAY_ENGINE_AUTO;
-		if (p->block && p->policy && irqs * blk_cut_cost(p) > p->total) {
-			/* interrupts too dense for blocks on average (blk_window):
-			 * a short run takes the insn engine, a long one starts with
-			 * the code hook over everything and tries blocks later */
-			if (p->total < 4 * BLK_WINDOW)
-				p->block = 0;
-			else
-				start_global = 1;
-		}
 	}
 	p->precise = !p->block;
 	if (p->block && (cfg->segment ? citcat_aes_reader_open_segment(&p->scan, cfg->aes_path, cfg->segment - 1)
@@ -2299,15 +2316,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		if (p->block)
 			p->c.between = blk_between;
 		p->win_start = 0;
-		p->degrade_len = BLK_WINDOW;
-		if (start_global) {
-			if (blk_global(p, 1)) {
-				rc = replay_fail(&p->c, NULL, CITCAT_ERR_UNICORN, UINT64_MAX, "Unicorn set-up failed: code hook");
-				goto out;
-			}
-			p->precise = 1;
-			p->degraded_until = BLK_WINDOW;
-		}
+		p->degrade_len = replay_auto_window;
 	}
 	if (p->m7)
 		p->c.block_thumb = 1; /* always Thumb: no block hook on the M7 (hook_code's thumb_state_in) */

@@ -10,5 +10,9 @@
 /* Translations the block engine may make Unicorn redo before it opens a
  * new engine in the same state (replay.c blk_renew); tests lower it. */
 extern unsigned replay_renew_after;
+/* The instructions auto judges blocks over (replay.c blk_window), also
+ * the first stretch the code hook over everything runs; tests shorten it
+ * to make auto switch often. */
+extern unsigned replay_auto_window;
 
 #endif

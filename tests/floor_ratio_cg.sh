@@ -52,7 +52,7 @@ F=$(ir "$D/floor.cg"); V=$(ir "$D/verify.cg"); I=$(ir "$D/itrace.cg")
 awk -v n="$N" -v f="$F" -v v="$V" -v i="$I" -v elf="$(basename "$ELF")" 'BEGIN {
 	printf "%s: %d guest instructions\n", elf, n
 	printf "  %-34s %15s %10s %8s\n", "host instructions (callgrind)", "total", "per insn", "/floor"
-	printf "  %-34s %15d %10.1f %8.3f\n", "floor (block+mem hooks)", f, f / n, 1
-	printf "  %-34s %15d %10.1f %8.3f\n", "replay --verify (block)", v, v / n, f / v
-	printf "  %-34s %15d %10.1f %8.3f\n", "replay -> itrace (block)", i, i / n, f / i
+	printf "  %-34s %15.0f %10.1f %8.3f\n", "floor (block+mem hooks)", f, f / n, 1
+	printf "  %-34s %15.0f %10.1f %8.3f\n", "replay --verify (block)", v, v / n, f / v
+	printf "  %-34s %15.0f %10.1f %8.3f\n", "replay -> itrace (block)", i, i / n, f / i
 }'
