@@ -952,7 +952,7 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 		fail(t, CITCAT_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	if (b->precise)
+	if (b->precise || b->fsnap) /* fsnap: the replayer's flag sources (replay_block.h) */
 		return NULL;
 	n = b->n;
 	uint64_t pen = thumb ? t->blk_pen_insn_t : t->blk_pen_insn;

@@ -255,10 +255,90 @@ void rblk_cache_fini(struct rblk_cache *c)
 			free(c->slot[i].cond);
 			free(c->slot[i].isz);
 			free(c->slot[i].off);
+			free(c->slot[i].fsrc);
 			free(c->slot[i].sched);
 		}
 	free(c->slot);
 	c->slot = NULL;
+}
+
+/* Whether the T16 instruction HW, which rblk_decode_t32 counts as one
+ * that may write the flags, does, IN_IT inside an IT block (ARM ARM
+ * A6.2: the 16-bit data-processing instructions that write the flags
+ * outside an IT block do not inside one, except CMP, CMN and TST; ADD and
+ * MOV of high registers never do, CMP of high registers always does). */
+static int t16_sets_flags(uint16_t hw, int in_it)
+{
+	if ((hw & 0xfc00) == 0x4400) /* special data processing */
+		return (hw & 0xff00) == 0x4500;
+	if (!in_it || hw >= 0x4400)
+		return 1;
+	return (hw & 0xf800) == 0x2800 /* CMP imm8 */ || (hw & 0xffc0) == 0x4200 /* TST */ ||
+	       (hw & 0xffc0) == 0x4280 /* CMP */ || (hw & 0xffc0) == 0x42c0 /* CMN */;
+}
+
+/* Where each conditional memory instruction k of the decoded block B gets
+ * the flags that decide it, when a flag write follows one (decode):
+ * the scan of rblk_next_accessor runs at the first access made at or
+ * after k, by instruction m, and reads the flags there; they are k's when
+ * no flag write lies between k and m.  m comes no later than the first
+ * unconditional memory instruction after k, which always accesses.  So:
+ * - RBLK_FS_NOW when the first flag write after k comes after that
+ *   unconditional one, or after the block's last memory instruction;
+ * - else RBLK_FS_ENTRY when no flag write comes before k (the flags at
+ *   the block's start are k's);
+ * - else RBLK_FS_AT + u, u the last unconditional memory instruction
+ *   between the last flag write before k and k: the flags when u's first
+ *   access is attributed are k's (nothing writes them in between; u's own
+ *   access comes before the instruction after it runs);
+ * - else the block runs per instruction (returns 1).
+ * An instruction that both accesses memory and may write the flags also
+ * makes it run per instruction.  SETS: RBLK_SETS_FLAGS of each, made
+ * exact here for the T16 instructions (t16_sets_flags). */
+static int flag_sources(struct rblk *b, uint8_t *sets)
+{
+	uint32_t n = b->n, last_mem = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (b->thumb && b->isz[i] == 2 && sets[i])
+			sets[i] = (uint8_t)t16_sets_flags((uint16_t)b->word[i], b->cond[i] != 14);
+		b->fsrc[i] = RBLK_FS_NOW;
+		if (b->nacc[i]) {
+			last_mem = i;
+			if (sets[i])
+				return 1;
+		}
+	}
+	uint8_t need = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (!b->nacc[k] || b->cond[k] == 14)
+			continue;
+		uint32_t j1 = k + 1, u1 = k + 1;
+		while (j1 < n && !sets[j1])
+			j1++;
+		while (u1 < n && !(b->nacc[u1] && b->cond[u1] == 14))
+			u1++;
+		if (j1 >= n || j1 > last_mem || u1 < j1)
+			continue; /* RBLK_FS_NOW */
+		uint32_t j0 = k; /* the last flag write before k, or k: none */
+		while (j0 > 0 && !sets[j0 - 1])
+			j0--;
+		if (j0 == 0) {
+			b->fsrc[k] = RBLK_FS_ENTRY;
+			need |= RBLK_FS_ENTRY;
+			continue;
+		}
+		/* the write is j0 - 1; an unconditional access in (j0 - 1, k) */
+		uint32_t u0 = k;
+		while (u0 > j0 && !(b->nacc[u0 - 1] && b->cond[u0 - 1] == 14))
+			u0--;
+		if (u0 == j0)
+			return 1;
+		b->fsrc[k] = (uint16_t)(RBLK_FS_AT + (u0 - 1));
+		b->fsrc[u0 - 1] |= RBLK_FS_TAKE;
+		need |= 2;
+	}
+	b->fsnap = need | RBLK_FS_RELAXED;
+	return 0;
 }
 
 /* Decodes the block into B (its arrays large enough: SIZE / 2 entries). */
@@ -271,6 +351,7 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 	b->precise = NULL;
 	b->wt_memo = 0;
 	b->it_mem = 0;
+	b->fsnap = 0;
 	memcpy(b->raw, code, size);
 	/* A conditional memory instruction is decided at the access by the
 	 * flags then current, which are the ones it saw only when nothing in
@@ -279,6 +360,7 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 	int cond_mem_seen = 0;
 	uint32_t last_mem = 0, flag_after_cond = UINT32_MAX, i = 0;
 	uint8_t it = 0; /* ITSTATE in front of the instruction (Thumb) */
+	uint8_t sets[RBLK_MAX_INSNS]; /* RBLK_SETS_FLAGS of each */
 	for (uint32_t off = 0; off < size; i++) {
 		unsigned nacc, isz = 4;
 		const char *why;
@@ -302,6 +384,7 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 		b->isz[i] = (uint8_t)isz;
 		b->off[i] = (uint16_t)off;
 		b->nacc[i] = (uint8_t)nacc;
+		sets[i] = (f & RBLK_SETS_FLAGS) != 0;
 		b->cond[i] = thumb ? (it ? (uint8_t)(it >> 4) : 14) : (uint8_t)(w >> 28);
 		if (it && nacc)
 			b->it_mem = 1;
@@ -321,7 +404,7 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 		if ((f & RBLK_SETS_FLAGS) && cond_mem_seen && flag_after_cond == UINT32_MAX)
 			flag_after_cond = i;
 	}
-	if (flag_after_cond < last_mem)
+	if (flag_after_cond < last_mem && flag_sources(b, sets))
 		b->precise = "an instruction that may set the flags between a conditional memory instruction and a later access";
 	/* the next block would start inside the IT block, whose state Unicorn
 	 * keeps in translated code only: a mode change there would lose it */
@@ -358,7 +441,10 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 		uint16_t *of = is ? realloc(b->off, (size_t)cap * sizeof *of) : NULL;
 		if (of)
 			b->off = of;
-		if (!of) {
+		uint16_t *fs = of ? realloc(b->fsrc, (size_t)cap * sizeof *fs) : NULL;
+		if (fs)
+			b->fsrc = fs;
+		if (!fs) {
 			b->size = 0; /* never matches */
 			return NULL;
 		}
@@ -393,6 +479,33 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 	}
 	c->decoded++;
 	return b;
+}
+
+int rblk_next_accessor_fs(const struct rblk *b, uint32_t from, uc_engine *uc, uint32_t entry, const uint32_t *snap)
+{
+	uint32_t cpsr = 0;
+	int have_cpsr = 0;
+	for (uint32_t i = from; i < b->n; i++) {
+		if (!b->nacc[i])
+			continue;
+		if (b->cond[i] != 14) {
+			unsigned src = b->fsrc[i] & RBLK_FS_SRC;
+			uint32_t fl;
+			if (src == RBLK_FS_NOW) {
+				if (!have_cpsr) {
+					uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+					have_cpsr = 1;
+				}
+				fl = cpsr;
+			} else {
+				fl = src == RBLK_FS_ENTRY ? entry : snap[src - RBLK_FS_AT];
+			}
+			if (!thumb_cond_passed(b->cond[i], fl))
+				continue;
+		}
+		return (int)i;
+	}
+	return -1;
 }
 
 int rblk_next_accessor(const struct rblk *b, uint32_t from, uc_engine *uc)

@@ -30,6 +30,19 @@ struct rblk {
 	uint8_t *cond;      /* its condition (14: always; Thumb: from its IT block) */
 	uint8_t *isz;       /* its size in bytes (2 or 4) */
 	uint16_t *off;      /* its offset from ADDR */
+	/* Where the flags come from that decide a conditional memory
+	 * instruction (rblk_next_accessor_fs; REPLAY.md "Attribution with
+	 * the flags of an earlier point"): FSNAP 0, the flags at the access
+	 * (the rule of rblk_next_accessor); else FSRC[i] & RBLK_FS_SRC of a
+	 * conditional memory instruction i is RBLK_FS_NOW, RBLK_FS_ENTRY (the
+	 * flags at the block's start) or RBLK_FS_AT + u (the flags when
+	 * instruction u's first access is attributed), and FSRC[u] has
+	 * RBLK_FS_TAKE for every such u.  FSNAP: 0 when the rule of
+	 * rblk_next_accessor alone takes the block; else RBLK_FS_RELAXED, |
+	 * RBLK_FS_ENTRY when an entry is needed, | 2 when a snapshot is (the
+	 * capture runs such a block per instruction, as before). */
+	uint16_t *fsrc;
+	uint8_t fsnap;
 	/* worked out once by rblk_get, for the block engines' per-block checks */
 	uint32_t nacc_total; /* memory-hook calls of all N instructions */
 	uint8_t it_mem;     /* Thumb: a memory instruction inside an IT block */
@@ -61,6 +74,8 @@ struct rblk_cache {
 	uint32_t mask;     /* slots - 1 */
 	uint64_t decoded, hits;
 };
+
+enum { RBLK_FS_NOW = 0, RBLK_FS_ENTRY = 1, RBLK_FS_AT = 2, RBLK_FS_RELAXED = 4, RBLK_FS_SRC = 0x3ff, RBLK_FS_TAKE = 0x8000 };
 
 /* Flags of one decoded instruction (rblk_decode_a32, rblk_decode_t32). */
 enum { RBLK_SETS_FLAGS = 1, RBLK_PRECISE = 2 };
@@ -122,6 +137,14 @@ static inline const struct rblk *rblk_get_inline(struct rblk_cache *c, uint32_t 
  * flag write could lie between).  -1: none.  Both block engines attribute
  * a memory-hook call to it. */
 int rblk_next_accessor(const struct rblk *b, uint32_t from, uc_engine *uc);
+
+/* rblk_next_accessor for a block with FSNAP set: each conditional memory
+ * instruction is decided on the flags FSRC names: UC's now, ENTRY (the
+ * CPSR at the block's start) or SNAP[u] (the CPSR when instruction u's
+ * first access was attributed; the caller takes it for each u marked
+ * RBLK_FS_TAKE).  Only the replayer uses it: the capture runs such a
+ * block per instruction. */
+int rblk_next_accessor_fs(const struct rblk *b, uint32_t from, uc_engine *uc, uint32_t entry, const uint32_t *snap);
 
 /* Whether the A32 instruction W, the last of a block, certainly leaves the
  * core in A32 state.  Only an instruction that writes the PC from a

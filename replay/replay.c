@@ -146,6 +146,9 @@ struct replayer {
 		int h;
 	} hmemo[HMEMO];
 	uint32_t blk_ev;
+	/* the flags at the current block's start and at the first access of
+	 * each instruction marked RBLK_FS_TAKE (blk_set, blk_attribute) */
+	uint32_t fs_entry, fs_snap[RBLK_MAX_INSNS];
 	uint32_t dma_lo, dma_hi; /* what the transfers blk_retire_ev made wrote, from DMA_LO to DMA_HI */
 	struct rblk_cache bcache;
 	/* blk_qualify's proof that a cached block's bytes still are RAM's,
@@ -1161,6 +1164,11 @@ static inline void blk_set(struct replayer *p, const struct rblk *b)
 		p->blk_pos = b->sched;
 		p->blk_end = b->sched + b->nacc_total;
 	}
+	/* the flags at the block's start, for the conditional memory
+	 * instructions decided on them (replay_block.h FSRC): the block hook
+	 * runs in front of the block */
+	if (b && (b->fsnap & RBLK_FS_ENTRY))
+		uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &p->fs_entry);
 }
 
 /* With a schedule (every memory instruction of the block unconditional)
@@ -1188,9 +1196,15 @@ static int blk_attribute(struct replayer *p)
 		int i = -1;
 		for (uint32_t k = p->blk_next; k < b->n; k++)
 			if (b->nacc[k]) { /* an unconditional one here, else rblk_next_accessor decides */
-				i = b->cond[k] == 14 ? (int)k : rblk_next_accessor(b, k, p->c.uc);
+				i = b->cond[k] == 14		    ? (int)k
+				    : (b->fsnap & ~RBLK_FS_RELAXED) ? rblk_next_accessor_fs(b, k, p->c.uc, p->fs_entry, p->fs_snap)
+								    : rblk_next_accessor(b, k, p->c.uc);
 				break;
 			}
+		/* the flags a later conditional one is decided on (FSRC): now,
+		 * at the first access of I, before I and what follows run */
+		if (i >= 0 && (b->fsnap & 2) && (b->fsrc[i] & RBLK_FS_TAKE))
+			uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &p->fs_snap[i]);
 		if (i >= 0) {
 			blk_retire(p, b, p->blk_next, (uint32_t)i + 1);
 			p->blk_next = (uint32_t)i + 1;

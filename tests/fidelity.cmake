@@ -99,3 +99,14 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND CITCAT_FIRMWARE_M7_FOUND)
     ${CITCAT_EXAMPLE_DIR}/m7/sched_m7.elf ${CITCAT_EXAMPLE_DIR}/m7/idle_m7.elf ${CITCAT_EXAMPLE_DIR}/m7/sha256_m7.elf)
   set_tests_properties(lvt_dump_m7 PROPERTIES LABELS e2e)
 endif()
+
+# Conditional accesses decided on flags a later compare overwrites: the
+# block engine's flag sources (tests/condflags.sh, tests/firmware/condflags.c)
+if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
+  set(fid_fw ${CMAKE_CURRENT_BINARY_DIR}/fidelity)
+  citcat_add_firmware(condflags SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/condflags.c OUTPUT_DIRECTORY ${fid_fw})
+  citcat_add_firmware(condflags_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/condflags.c OUTPUT_DIRECTORY ${fid_fw})
+  add_test(NAME condflags COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/condflags.sh $<TARGET_FILE:citcat_cli>
+    ${fid_fw}/condflags.elf ${fid_fw}/condflags_thumb.elf)
+  set_tests_properties(condflags PROPERTIES LABELS e2e)
+endif()

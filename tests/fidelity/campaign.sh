@@ -31,7 +31,8 @@
 # Defaults: build/cli/citcat and build/tests/fidgen of this tree, a new
 # directory under /tmp, --csmith 1:4, --fidgen-seeds 1:4, --configs 3, all
 # three ISAs, --max-insns 20M (programs that do not end by then are
-# skipped and counted), --parallel 1.
+# skipped and counted), --parallel 1.  CAMPAIGN_REPLAY_ENGINE=E in the
+# environment replays every run with --engine E (the M7's block: auto).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -130,6 +131,9 @@ program() {
         # room for the interrupts' handlers; a run that still does not end is a failure
         rng; cap=(--seed $(( r % 1000000 + 1 )) -q --max-insns $(( 3 * base_insns + 2000000 )))
       fi
+      # CAMPAIGN_REPLAY_ENGINE (insn, block, auto) replaces the drawn
+      # replay engine, to put one engine through every run
+      [ -n "${CAMPAIGN_REPLAY_ENGINE:-}" ] && reng=$CAMPAIGN_REPLAY_ENGINE
       # the block engines refuse the M7 (capture and replay) and checkpoints (capture)
       [ "$isa" = m7 ] && [ "$eng" = block ] && eng=auto
       [ "$isa" = m7 ] && [ "$reng" = block ] && reng=auto
