@@ -534,16 +534,21 @@ static int p2_escape_rec(struct citcat_addr_reader *r, struct citcat_ref *ref, c
 	return 1;
 }
 
-int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
+/* The next fetch of a run whose size bit is to be read first (version 3),
+ * out of line: the common path of pdats2_next stays free of calls. */
+__attribute__((noinline)) static int p2r_run_cold(struct citcat_addr_reader *r, struct citcat_ref *ref)
 {
-	if (r->pseq) {
-		r->pseq--;
-		int rc = p2r_cold(r);
-		if (rc < 0)
-			return rc;
-		r->ilast = p2r_next(r);
-		return addr_run_ref(r, ref, r->ilast, CITCAT_REF_IFETCH);
-	}
+	int rc = p2r_cold(r);
+	if (rc < 0)
+		return rc;
+	r->pseq--;
+	r->ilast = p2r_next(r);
+	return addr_run_ref(r, ref, r->ilast, CITCAT_REF_IFETCH);
+}
+
+/* The next record (out of line, as above). */
+__attribute__((noinline)) static int p2r_record(struct citcat_addr_reader *r, struct citcat_ref *ref)
+{
 	for (;;) {
 		long avail = addr_record_bytes(r);
 		if (avail < 0)
@@ -615,4 +620,16 @@ int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 		r->refs++;
 		return 1;
 	}
+}
+
+int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
+{
+	if (r->pseq) {
+		if (r->version >= 3 && r->pred.var && !r->pred.size[addr_pred_key(&r->pred, r->ilast)])
+			return p2r_run_cold(r, ref);
+		r->pseq--;
+		r->ilast = p2r_next(r);
+		return addr_run_ref(r, ref, r->ilast, CITCAT_REF_IFETCH);
+	}
+	return p2r_record(r, ref);
 }
