@@ -154,6 +154,18 @@ int addr_wflush(struct citcat_addr_writer *w)
 	return rc;
 }
 
+int addr_wflush_part(struct citcat_addr_writer *w, size_t upto)
+{
+	if (w->failed)
+		return w->failed;
+	if (w->hashing)
+		XXH32_update(&w->xh, w->buf, upto);
+	int rc = upto ? out_raw(w, w->buf, upto) : 0;
+	memmove(w->buf, w->buf + upto, w->len - upto);
+	w->len -= upto;
+	return rc;
+}
+
 int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, const struct citcat_addr_config *cfg)
 {
 	if (!out)
@@ -182,12 +194,13 @@ int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, c
 	if (w->fmt == CITCAT_ADDR_DIN || w->fmt == CITCAT_ADDR_XDIN)
 		w->mask = UINT64_MAX; /* text carries any 64-bit address */
 	w->lz4 = cfg->lz4;
-	w->version = cfg->version ? cfg->version : ADDR_VERSION;
+	unsigned vmax = w->fmt == CITCAT_ADDR_PDATS2 ? PDATS2_VERSION : ADDR_VERSION;
+	w->version = cfg->version ? cfg->version : vmax;
 	if ((w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2) &&
-	    (w->version > ADDR_VERSION || (w->version == 1 && cfg->isizes)))
+	    (w->version > vmax || (w->version == 1 && cfg->isizes)))
 		return addr_werr(w, CITCAT_ERR_INVAL, "cannot write version %u%s", w->version,
 				 w->version == 1 ? " with instructions of two sizes" : "");
-	if (w->version == 2 && (w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2)) {
+	if (w->version >= 2 && (w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2)) {
 		int p2 = w->fmt == CITCAT_ADDR_PDATS2;
 		if (addr_pred_init(&w->pred, p2))
 			return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
@@ -197,7 +210,7 @@ int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, c
 			addr_pred_reset(&w->pred, 1, 4, 2, cfg->isizes != 0);
 	}
 	w->zmru = 1; /* so that zone 0 is the less recently used one at the start */
-	w->buf = malloc(ADDR_OUTBUF);
+	w->buf = malloc(ADDR_OUTBUF + ADDR_OUTSLACK);
 	if (!w->buf)
 		return addr_werr(w, CITCAT_ERR_NOMEM, "out of memory");
 	w->to_mem = path == NULL;
@@ -214,8 +227,8 @@ int citcat_addr_writer_open(struct citcat_addr_writer **out, const char *path, c
 		w->hashing = 1;
 		memcpy(w->buf, w->fmt == CITCAT_ADDR_PDATS ? PDATS_MAGIC : PDATS2_MAGIC, 4);
 		/* byte 6: PDATS II's stride, PDATS version 2's flags; byte 7:
-		 * PDATS II version 2's flags (bit 0: instructions of two sizes) */
-		uint8_t flags = w->version == 2 && cfg->isizes ? 1 : 0;
+		 * PDATS II version 2's and 3's flags (bit 0: instructions of two sizes) */
+		uint8_t flags = w->version >= 2 && cfg->isizes ? 1 : 0;
 		w->buf[4] = (uint8_t)w->version;
 		w->buf[5] = (uint8_t)w->bits;
 		w->buf[6] = w->fmt == CITCAT_ADDR_PDATS2 ? (uint8_t)stride : flags;
@@ -462,30 +475,31 @@ static int reader_start(struct citcat_addr_reader *r, int fmt, int orc)
 		if (memcmp(h, fmt == CITCAT_ADDR_PDATS ? PDATS_MAGIC : PDATS2_MAGIC, 4) != 0)
 			return addr_rerr(r, CITCAT_ERR_MAGIC, 0, "not a %s file (bad magic)",
 					 fmt == CITCAT_ADDR_PDATS ? "PDATS" : "PDATS II");
-		if (h[4] < 1 || h[4] > ADDR_VERSION)
+		unsigned vmax = fmt == CITCAT_ADDR_PDATS2 ? PDATS2_VERSION : ADDR_VERSION;
+		if (h[4] < 1 || h[4] > vmax)
 			return addr_rerr(r, CITCAT_ERR_VERSION, 4, "unsupported version %u (this build reads 1 to %u)",
-					 h[4], ADDR_VERSION);
+					 h[4], vmax);
 		r->version = h[4];
 		if (h[5] != 32 && h[5] != 64)
 			return addr_rerr(r, CITCAT_ERR_CORRUPT, 5, "address width %u is neither 32 nor 64", h[5]);
 		r->bits = h[5];
 		r->mask = r->bits == 64 ? UINT64_MAX : 0xffffffffu;
 		unsigned s = h[6], p2 = fmt == CITCAT_ADDR_PDATS2;
-		/* the flags byte of version 2 (bit 0: instructions of two sizes);
-		 * reserved bytes and bits must be 0 */
-		unsigned flags_at = p2 ? 7 : 6, flags = r->version == 2 ? h[flags_at] : 0;
+		/* the flags byte of versions 2 and 3 (bit 0: instructions of two
+		 * sizes); reserved bytes and bits must be 0 */
+		unsigned flags_at = p2 ? 7 : 6, flags = r->version >= 2 ? h[flags_at] : 0;
 		if (p2) {
 			if (s != 1 && s != 2 && s != 4 && s != 8)
 				return addr_rerr(r, CITCAT_ERR_CORRUPT, 6, "instruction stride %u is not 1, 2, 4 or 8", s);
 			r->ishift = s == 1 ? 0 : s == 2 ? 1 : s == 4 ? 2 : 3;
 		}
 		for (unsigned i = p2 ? 7 : 6; i < 8; i++) {
-			unsigned allowed = i == flags_at && r->version == 2 ? 1 : 0;
+			unsigned allowed = i == flags_at && r->version >= 2 ? 1 : 0;
 			if (h[i] & ~allowed)
 				return addr_rerr(r, CITCAT_ERR_CORRUPT, i, "reserved header %s is %u, not 0",
 						 allowed ? "bits" : "byte", h[i] & ~allowed);
 		}
-		if (r->version == 2) {
+		if (r->version >= 2) {
 			if (addr_pred_init(&r->pred, (int)p2))
 				return addr_rerr(r, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			if (p2)

@@ -12,6 +12,9 @@
 #include <xxhash.h>
 
 #define ADDR_OUTBUF (64u << 10) /* raw staging buffer of a writer */
+#define ADDR_OUTSLACK 4096      /* allocated beyond ADDR_OUTBUF: PDATS II version 3's size bytes
+				 * written after a record without a room check (at most ~80) and the
+				 * bytes kept behind an open size byte (P2_SWIN records) */
 #define ADDR_INBUF (64u << 10)  /* window of a reader */
 #define ADDR_REC_MAX 16         /* no record (or trailer) is longer */
 #define ADDR_LINE_MAX 4096      /* longest din/xdin line accepted */
@@ -20,7 +23,9 @@
 
 #define PDATS_MAGIC "PDTS"
 #define PDATS2_MAGIC "PDT2"
-#define ADDR_VERSION 2 /* PDATS and PDATS II: the version written by default; 1 is still read (and written on request) */
+#define ADDR_VERSION 2 /* PDATS: the version written by default; 1 is still read (and written on request) */
+#define PDATS2_VERSION 3 /* PDATS II: the version written by default; 1 and 2 are still read (and written on request) */
+#define P2_SWIN 16 /* PDATS II version 3: a size byte's unread bits are dropped once this many records began after it */
 
 /* Version 2's instruction predictions (PDATS.md and PDATS2.md, "Version
  * 2"): tables indexed by an instruction address's key, the address shifted
@@ -106,7 +111,7 @@ static inline uint64_t addr_pred_other(const struct addr_pred *p, uint64_t pc, u
 
 struct citcat_addr_writer {
 	int fmt;
-	unsigned version; /* PDATS and PDATS II: 1 or 2 */
+	unsigned version; /* PDATS: 1 or 2; PDATS II: 1, 2 or 3 */
 	unsigned bits, ishift;
 	uint64_t mask;
 	int lz4;
@@ -144,6 +149,14 @@ struct citcat_addr_writer {
 	int ron;            /* PDATS II: a data reference's run of next-instruction fetches is open */
 	unsigned rkey, rlen; /* ... its key and length so far */
 	int pnext;          /* PDATS: the pending record is "the next instruction" */
+	/* PDATS II version 3: size bits (PDATS2.md, "Version 3") */
+	uint64_t nrec;      /* records begun */
+	size_t sbpos;       /* the open size byte is buf[sbpos] ... */
+	unsigned sfree;     /* ... with this many bits free (0: none open) ... */
+	uint64_t sr0;       /* ... written after record number sr0 */
+	unsigned dn;        /* the size bits of the fetches a data record waits for (dpend): */
+	uint8_t didx[256];  /* ... the fetch's number in the run (1..255) ... */
+	uint8_t dval[256];  /* ... and its bit */
 	struct tvp_model *tvp; /* a TVP trace container instead (addr_tvp.c) */
 };
 
@@ -178,6 +191,10 @@ struct citcat_addr_reader {
 	int pnext;           /* PDATS: the pending repeats are "the next instruction" */
 	int ron;             /* PDATS II: a data reference's run is open: key, length */
 	unsigned rkey, rlen;
+	/* PDATS II version 3: records begun; the size byte being read: its
+	 * unread bits (low first), how many, and the record it followed */
+	uint64_t nrec, sr0;
+	unsigned sbyte, sleft;
 	struct tvp_model *tvp; /* a TVP trace container (addr_tvp.c) */
 	/* references decoded ahead (TVP): rbuf[rpos..rn) are given first */
 	const struct citcat_ref *rbuf;
@@ -189,6 +206,9 @@ int addr_rerr(struct citcat_addr_reader *r, int code, uint64_t off, const char *
 	__attribute__((format(printf, 4, 5)));
 /* Moves the staged bytes to the output (hashing them when w->hashing). */
 int addr_wflush(struct citcat_addr_writer *w);
+/* Moves the staged bytes buf[0..upto) to the output and the rest to the
+ * front of the buffer. */
+int addr_wflush_part(struct citcat_addr_writer *w, size_t upto);
 /* Makes at least NEED bytes readable at buf[pos] unless the input ends
  * first.  Returns the bytes available (may be < NEED at the end) or an error. */
 long addr_fill(struct citcat_addr_reader *r, size_t need);

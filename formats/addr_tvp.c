@@ -354,7 +354,7 @@ int tvp_writer_open(struct citcat_addr_writer *w, unsigned stride, unsigned isiz
 	if (w->fmt == CITCAT_ADDR_PDATS || w->fmt == CITCAT_ADDR_PDATS2) {
 		desc[1] = (uint8_t)w->version;
 		desc[3] = w->fmt == CITCAT_ADDR_PDATS2 ? (uint8_t)stride : 0;
-		desc[4] = w->version == 2 && isizes ? 1 : 0;
+		desc[4] = w->version >= 2 && isizes ? 1 : 0;
 	} else {
 		desc[2] = 64;
 	}
@@ -704,13 +704,13 @@ int tvp_reader_open(struct citcat_addr_reader *r)
 	int pd = fmt == CITCAT_ADDR_PDATS || fmt == CITCAT_ADDR_PDATS2, at = -1;
 	if (fmt < CITCAT_ADDR_DIN || fmt > CITCAT_ADDR_PDATS2)
 		at = 8;
-	else if (pd ? v < 1 || v > ADDR_VERSION : v != 0)
+	else if (pd ? v < 1 || v > (fmt == CITCAT_ADDR_PDATS2 ? PDATS2_VERSION : ADDR_VERSION) : v != 0)
 		at = 9;
 	else if (pd ? bits != 32 && bits != 64 : bits != 64)
 		at = 10;
 	else if (fmt == CITCAT_ADDR_PDATS2 ? s != 1 && s != 2 && s != 4 && s != 8 : s != 0)
 		at = 11;
-	else if (fl > (pd && v == 2 ? 1u : 0u))
+	else if (fl > (pd && v >= 2 ? 1u : 0u))
 		at = 12;
 	for (unsigned i = 5; at < 0 && i < 8; i++)
 		if (d[i])

@@ -2,7 +2,9 @@
  * with the bit layout PDATS2.md derives from the paper's Table 3, and its
  * version 2: instructions of two sizes (Thumb-2), the predicted successor
  * of each instruction, and predicted runs after data references
- * (PDATS2.md, "Version 2").
+ * (PDATS2.md, "Version 2"); version 3: the size of an instruction executed
+ * for the first time as one size bit, packed 8 to a size byte across
+ * records (PDATS2.md, "Version 3").
  *
  * The encoder writes each record as soon as it starts and keeps the index
  * of its header byte: a following predicted instruction fetch only
@@ -31,12 +33,78 @@ static inline unsigned len_for(int64_t v, unsigned wide)
 static inline unsigned esc_byte(unsigned version) { return version == 1 ? 0x01 : 0x00; }
 
 /* Makes room for N more bytes in the staging buffer (no record may be open
- * for in-place updates across this: the caller closed it). */
+ * for in-place updates across this: the caller closed it).  Version 3: a
+ * size byte that may still take bits (a record later than nrec - P2_SWIN
+ * may use it) stays in the buffer with everything after it. */
 static inline int p2_room(struct citcat_addr_writer *w, size_t n)
 {
-	if (w->len + n > ADDR_OUTBUF && addr_wflush(w))
+	if (w->len + n <= ADDR_OUTBUF)
+		return 0;
+	if (w->sfree && w->nrec - w->sr0 < P2_SWIN) {
+		size_t keep = w->sbpos;
+		if (addr_wflush_part(w, keep))
+			return w->err.code;
+		w->sbpos = 0;
+		w->phdr = w->phdr >= keep ? w->phdr - keep : 0; /* closed (see above) when flushed */
+		return 0;
+	}
+	w->sfree = 0;
+	if (addr_wflush(w))
 		return w->err.code;
 	return 0;
+}
+
+/* ---- version 3's size bits ---- */
+
+/* Before a fetch at A after the instruction at PC, in size mode V = 1: when
+ * that instruction's size is unknown, learns it from the step (S or 2S;
+ * after a jump the guess L, which is then unchanged) and returns the size
+ * bit the fetch carries (0 = S, 1 = 2S); else -1.  A step that is not a
+ * multiple of S carries no bit: a mode record comes first and clears the
+ * tables, and the fetch is looked at again. */
+static inline int p2_cold(struct citcat_addr_writer *w, uint64_t pc, uint64_t a)
+{
+	struct addr_pred *p = &w->pred;
+	unsigned k = addr_pred_key(p, pc);
+	if (w->version < 3 || !p->var || p->size[k])
+		return -1;
+	uint64_t d = (a - pc) & w->mask;
+	if (d & (p->s1 - 1))
+		return -1;
+	unsigned s = d == p->s1 || d == p->s2 ? (unsigned)d : p->step;
+	p->size[k] = (uint8_t)s;
+	p->step = s;
+	return s == p->s2;
+}
+
+/* Writes size bit B of a fetch of record number nrec, the last record
+ * written: into the open size byte when it has a free bit and fewer than
+ * P2_SWIN records have begun after it; else in a new size byte at the end
+ * of the buffer, which is after that record and the size bytes already
+ * after it (the decoder reads it there).  Room: ADDR_OUTSLACK. */
+static inline void p2_sbit(struct citcat_addr_writer *w, unsigned b)
+{
+	if (w->sfree && w->nrec - w->sr0 < P2_SWIN) {
+		w->buf[w->sbpos] |= (uint8_t)(b << (8 - w->sfree));
+		w->sfree--;
+		return;
+	}
+	w->sbpos = w->len;
+	w->buf[w->len++] = (uint8_t)b;
+	w->payload++;
+	w->sfree = 7;
+	w->sr0 = w->nrec;
+}
+
+/* Writes the size bits of the waiting data record's fetches numbered below
+ * UPTO, from its list's entry *I on; returns nothing (the list is in fetch
+ * order). */
+static inline void p2_dbits(struct citcat_addr_writer *w, unsigned *i, unsigned upto)
+{
+	while (*i < w->dn && w->didx[*i] < upto) {
+		p2_sbit(w, w->dval[*i]);
+		++*i;
+	}
 }
 
 /* The escape: an instruction header with the 1-byte offset code, count
@@ -45,6 +113,7 @@ static inline int p2_room(struct citcat_addr_writer *w, size_t n)
 static void p2_escape(struct citcat_addr_writer *w, unsigned kind, uint64_t arg)
 {
 	uint8_t *p = w->buf + w->len;
+	w->nrec++;
 	p[0] = (uint8_t)(0x20 | kind);
 	p[1] = (uint8_t)esc_byte(w->version);
 	size_t k = 2;
@@ -61,16 +130,22 @@ static void p2_escape(struct citcat_addr_writer *w, unsigned kind, uint64_t arg)
 /* ---- version 2 encoder ---- */
 
 /* Writes instruction records of the predicted successor for N fetches
- * (32 per record); the last one stays open. */
-static void p2_next_records(struct citcat_addr_writer *w, unsigned n)
+ * (32 per record); the last one stays open.  Version 3: the fetches are
+ * numbers FIRST.. of a data record's run, and the size bits waiting for
+ * them (from list entry *I) follow the record that holds them. */
+static void p2_next_records(struct citcat_addr_writer *w, unsigned n, unsigned first, unsigned *i)
 {
 	while (n) {
 		unsigned k = n > 32 ? 32 : n;
 		w->phdr = w->len;
 		w->buf[w->len++] = (uint8_t)(k - 1);
 		w->payload++;
+		w->nrec++;
 		w->pcount = k - 1;
 		n -= k;
+		first += k;
+		if (i)
+			p2_dbits(w, i, first);
 	}
 	w->pmax = 31;
 }
@@ -87,11 +162,17 @@ static int p2_settle(struct citcat_addr_writer *w)
 	unsigned m = w->dgot;
 	w->buf[w->phdr] |= (uint8_t)(m < 3 ? m : 2);
 	w->pmax = 0;
-	if (m < 3)
+	if (m < 3 && !w->dn)
 		return 0;
-	if (p2_room(w, 16))
+	if (p2_room(w, 64)) /* 8 records and their size bytes (at most 32 + 8) */
 		return w->err.code;
-	p2_next_records(w, m - 2); /* m < dwant <= 255: at most 8 records */
+	/* version 3: the bits of fetches 1 and 2 (all when m < 3) follow
+	 * the data record, the others the cc = 0 record holding their fetch */
+	unsigned i = 0;
+	p2_dbits(w, &i, 3);
+	if (m >= 3)
+		p2_next_records(w, m - 2, 3, &i); /* m < dwant <= 255: at most 8 records */
+	w->dn = 0;
 	return 0;
 }
 
@@ -128,27 +209,40 @@ static int p2v2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 	w->refs++;
 	if (t == CITCAT_REF_IFETCH) {
 		uint64_t pc = w->ilast;
+		int sb = p2_cold(w, pc, a); /* version 3: the size bit this fetch carries, or -1 */
 		if (a == addr_pred_succ(&w->pred, pc, mask)) {
 			/* the predicted successor: counted in the open record */
 			addr_pred_learn(&w->pred, pc, a, mask, 1);
 			w->ilast = a;
 			w->rlen += w->ron;
 			if (w->dpend) {
-				if (++w->dgot == w->dwant) { /* the predicted run: count code 3 */
+				++w->dgot;
+				if (sb >= 0) { /* its place waits for the count */
+					w->didx[w->dn] = (uint8_t)w->dgot;
+					w->dval[w->dn++] = (uint8_t)sb;
+				}
+				if (w->dgot == w->dwant) { /* the predicted run: count code 3 */
 					w->buf[w->phdr] |= 3;
 					w->dpend = 0;
 					w->pmax = 0;
+					unsigned i = 0;
+					p2_dbits(w, &i, 256);
+					w->dn = 0;
 				}
 				return 0;
 			}
 			if (w->pcount < w->pmax) {
 				w->buf[w->phdr]++;
 				w->pcount++;
+				if (sb >= 0)
+					p2_sbit(w, (unsigned)sb);
 				return 0;
 			}
 			if (p2_room(w, ADDR_REC_MAX))
 				return w->err.code;
-			p2_next_records(w, 1);
+			p2_next_records(w, 1, 0, NULL);
+			if (sb >= 0)
+				p2_sbit(w, (unsigned)sb);
 			return 0;
 		}
 		if (p2_break(w))
@@ -161,10 +255,13 @@ static int p2v2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 			p2_mode(w, (unsigned)__builtin_ctzll(d), 1);
 			if (p2_room(w, ADDR_REC_MAX))
 				return w->err.code;
+			sb = p2_cold(w, pc, a);
 			if (a == addr_pred_succ(&w->pred, pc, mask)) {
 				addr_pred_learn(&w->pred, pc, a, mask, 1);
 				w->ilast = a;
-				p2_next_records(w, 1);
+				p2_next_records(w, 1, 0, NULL);
+				if (sb >= 0)
+					p2_sbit(w, (unsigned)sb);
 				return 0;
 			}
 		}
@@ -182,9 +279,12 @@ static int p2v2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 			w->phdr = w->len;
 			w->len += 1 + n;
 			w->payload += 1 + n;
+			w->nrec++;
 			w->pcount = 0;
 			w->pmax = 31;
 		}
+		if (sb >= 0)
+			p2_sbit(w, (unsigned)sb);
 		addr_pred_learn(&w->pred, pc, a, mask, 1);
 		w->ilast = a;
 		return 0;
@@ -219,6 +319,7 @@ static int p2v2_put(struct citcat_addr_writer *w, const struct citcat_ref *ref)
 	w->phdr = w->len;
 	w->len += 1 + n;
 	w->payload += 1 + n;
+	w->nrec++;
 	w->zone[z] = a;
 	w->zmru = z;
 	unsigned key = addr_pred_key(&w->pred, w->ilast);
@@ -339,6 +440,46 @@ static inline uint64_t p2r_next(struct citcat_addr_reader *r)
 	return a;
 }
 
+/* Version 3, before a fetch after the instruction at ilast is decoded:
+ * when V = 1 and its size is unknown, reads its size bit (PDATS2.md,
+ * "Version 3").  Returns 0 or an error. */
+static int p2r_sbit(struct citcat_addr_reader *r, unsigned k)
+{
+	unsigned b;
+	if (r->sleft && r->nrec - r->sr0 < P2_SWIN) {
+		b = r->sbyte & 1;
+		r->sbyte >>= 1;
+		r->sleft--;
+	} else {
+		/* a new size byte: the byte after the record being decoded
+		 * (and the size bytes already read after it) */
+		if (r->pos >= r->end) {
+			long n = addr_fill(r, 1);
+			if (n < 0)
+				return (int)n;
+			if (n == 0)
+				return addr_rerr(r, CITCAT_ERR_TRUNCATED, addr_roff(r), "size byte cut short");
+		}
+		unsigned v = r->buf[r->pos++];
+		b = v & 1;
+		r->sbyte = v >> 1;
+		r->sleft = 7;
+		r->sr0 = r->nrec;
+	}
+	unsigned s = b ? r->pred.s2 : r->pred.s1;
+	r->pred.size[k] = (uint8_t)s;
+	r->pred.step = s;
+	return 0;
+}
+
+static inline int p2r_cold(struct citcat_addr_reader *r)
+{
+	if (r->version < 3 || !r->pred.var)
+		return 0;
+	unsigned k = addr_pred_key(&r->pred, r->ilast);
+	return r->pred.size[k] ? 0 : p2r_sbit(r, k);
+}
+
 /* An instruction fetch at A not of a run. */
 static inline void p2r_jump(struct citcat_addr_reader *r, uint64_t a)
 {
@@ -381,27 +522,40 @@ static int p2_escape_rec(struct citcat_addr_reader *r, struct citcat_ref *ref, c
 				 2 + wide, avail);
 	uint64_t a = (uint64_t)addr_gets(p + 2, wide) & r->mask;
 	r->pos += 2 + wide;
-	if (kind == CITCAT_REF_IFETCH)
+	if (kind == CITCAT_REF_IFETCH) {
+		int rc = p2r_cold(r);
+		if (rc < 0)
+			return rc;
 		p2r_jump(r, a);
+	}
 	ref->addr = a;
 	ref->type = (uint8_t)kind;
 	r->refs++;
 	return 1;
 }
 
-int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
+/* The next fetch of a run whose size bit is to be read first (version 3),
+ * out of line: the common path of pdats2_next stays free of calls. */
+__attribute__((noinline)) static int p2r_run_cold(struct citcat_addr_reader *r, struct citcat_ref *ref)
 {
-	if (r->pseq) {
-		r->pseq--;
-		r->ilast = p2r_next(r);
-		return addr_run_ref(r, ref, r->ilast, CITCAT_REF_IFETCH);
-	}
+	int rc = p2r_cold(r);
+	if (rc < 0)
+		return rc;
+	r->pseq--;
+	r->ilast = p2r_next(r);
+	return addr_run_ref(r, ref, r->ilast, CITCAT_REF_IFETCH);
+}
+
+/* The next record (out of line, as above). */
+__attribute__((noinline)) static int p2r_record(struct citcat_addr_reader *r, struct citcat_ref *ref)
+{
 	for (;;) {
 		long avail = addr_record_bytes(r);
 		if (avail < 0)
 			return (int)avail;
 		const uint8_t *p = r->buf + r->pos;
 		uint8_t h = p[0];
+		r->nrec++;
 		unsigned wide = r->bits / 8, v1 = r->version == 1;
 		ref->size = 0;
 		if (!(h & 0x80)) {
@@ -418,6 +572,11 @@ int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 				return rc;
 			}
 			r->pos += 1 + n;
+			if (!v1) {
+				int rc = p2r_cold(r); /* may move the window: p is not used again */
+				if (rc < 0)
+					return rc;
+			}
 			if (v1) {
 				r->ilast = (r->ilast + ((uint64_t)q << r->ishift)) & r->mask;
 			} else if (code == 0) {
@@ -461,4 +620,16 @@ int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 		r->refs++;
 		return 1;
 	}
+}
+
+int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
+{
+	if (r->pseq) {
+		if (r->version >= 3 && r->pred.var && !r->pred.size[addr_pred_key(&r->pred, r->ilast)])
+			return p2r_run_cold(r, ref);
+		r->pseq--;
+		r->ilast = p2r_next(r);
+		return addr_run_ref(r, ref, r->ilast, CITCAT_REF_IFETCH);
+	}
+	return p2r_record(r, ref);
 }

@@ -52,7 +52,7 @@ static void test_table3(void)
 	}
 	/* bad header */
 	uint64_t off;
-	f[4] = 9;
+	f[4] = 4;
 	CHECK_EQ(decode_error(f, len, &off), CITCAT_ERR_VERSION);
 	CHECK_EQ(off, 4);
 	f[4] = 1;
@@ -141,6 +141,7 @@ static void test_table3_v2(void)
 	struct citcat_ref refs[29];
 	table3_load(refs);
 	struct citcat_addr_config c = cfg(32, 0);
+	c.version = 2; /* the version 3 reader reads it (decode_equals below) */
 	size_t len;
 	uint64_t payload;
 	uint8_t *f = encode_mem(&c, refs, 29, &len, &payload);
@@ -170,7 +171,7 @@ static void test_table3_v2(void)
 		f[i] ^= 0x10;
 	}
 	uint64_t off;
-	f[4] = 3;
+	f[4] = 4;
 	CHECK_EQ(decode_error(f, len, &off), CITCAT_ERR_VERSION);
 	CHECK_EQ(off, 4);
 	f[4] = 2;
@@ -196,6 +197,7 @@ static void test_thumb_loop(void)
 	struct citcat_ref refs[25];
 	thumb_loop_load(refs);
 	struct citcat_addr_config c = cfg(32, 0);
+	c.version = 2;
 	size_t len;
 	uint64_t payload;
 	uint8_t *f = encode_mem(&c, refs, 25, &len, &payload);
@@ -251,10 +253,130 @@ static void test_thumb_loop(void)
 	struct citcat_addr_writer *w;
 	CHECK_EQ(citcat_addr_writer_open(&w, NULL, &c), CITCAT_ERR_INVAL);
 	citcat_addr_writer_abort(w);
-	c.version = 3;
+	c.version = 4;
 	c.isizes = 0;
 	CHECK_EQ(citcat_addr_writer_open(&w, NULL, &c), CITCAT_ERR_INVAL);
 	citcat_addr_writer_abort(w);
+}
+
+/* Version 3 of the Thumb-2 loop (table3.h, worked by hand): (a) from a
+ * writer begun with stride 4 (18 bytes), (b) begun with stride 2 and two
+ * sizes (16 bytes); encode gives the bytes, decode the references; a size
+ * byte cut off is a truncation at its offset. */
+static void test_thumb_loop_v3(void)
+{
+	struct citcat_ref refs[25];
+	thumb_loop_load(refs);
+	for (int b = 0; b < 2; b++) {
+		struct citcat_addr_config c = cfg(32, 0); /* version 0: the latest, 3 */
+		if (b)
+			c.istride = 2, c.isizes = 1;
+		const struct table3_rec *recs = b ? thumb_loop_pdats2_v3t : thumb_loop_pdats2_v3;
+		size_t nrec = b ? sizeof thumb_loop_pdats2_v3t / sizeof *recs : sizeof thumb_loop_pdats2_v3 / sizeof *recs;
+		uint64_t want = b ? 16 : 18, payload;
+		size_t len;
+		uint8_t *f = encode_mem(&c, refs, 25, &len, &payload);
+		CHECK(f != NULL);
+		if (!f)
+			return;
+		const uint8_t hdr[8] = {'P', 'D', 'T', '2', 3, 32, b ? 2 : 4, (uint8_t)b};
+		CHECK(memcmp(f, hdr, 8) == 0);
+		CHECK_EQ(payload, want);
+		CHECK_EQ(decoded_payload(f, len), want);
+		check_records(f + 8, len - 8, recs, nrec, want);
+		CHECK_EQ(len, 8 + want + 2 + 12);
+		CHECK(f[8 + want] == 0x3f && f[8 + want + 1] == 0x00);
+		CHECK(decode_equals(f, len, CITCAT_ADDR_AUTO, refs, 25));
+		struct citcat_addr_reader *r;
+		CHECK_EQ(citcat_addr_reader_open_mem(&r, f, len, CITCAT_ADDR_AUTO), 0);
+		CHECK_EQ(citcat_addr_reader_version(r), 3);
+		citcat_addr_reader_close(r);
+		for (size_t cut = 0; cut < len; cut++) {
+			uint64_t off;
+			if (decode_error(f, cut, &off) >= 0) {
+				fprintf(stderr, "v3 thumb loop %d: truncation at %zu not detected\n", b, cut);
+				check_failures++;
+			}
+		}
+		for (size_t i = 8; i < 8 + want; i++) {
+			f[i] ^= 0x10;
+			uint64_t off;
+			CHECK(decode_error(f, len, &off) < 0);
+			f[i] ^= 0x10;
+		}
+		uint64_t off;
+		/* the file cut just before its size byte: 34 after (b)'s first
+		 * record (3 bytes at offset 8), 1a after (a)'s #4 (at 16) */
+		size_t sb = b ? 8 + 3 : 8 + 2 + 3 + 3 + 1;
+		CHECK_EQ(f[sb], b ? 0x34 : 0x1a);
+		CHECK_EQ(decode_error(f, sb, &off), CITCAT_ERR_TRUNCATED);
+		CHECK_EQ(off, sb);
+		/* header: version 4 is unknown; a reserved flag bit is corrupt */
+		f[4] = 4;
+		CHECK_EQ(decode_error(f, len, &off), CITCAT_ERR_VERSION);
+		CHECK_EQ(off, 4);
+		f[4] = 3;
+		f[7] |= 0x80;
+		CHECK_EQ(decode_error(f, len, &off), CITCAT_ERR_CORRUPT);
+		CHECK_EQ(off, 7);
+		f[7] &= 0x7f;
+		CHECK(decode_equals(f, len, CITCAT_ADDR_AUTO, refs, 25));
+		free(f);
+		/* version 2 of (b) carries no size byte: v3 saved bytes */
+		c.version = 2;
+		uint8_t *g = encode_mem(&c, refs, 25, &len, &payload);
+		CHECK(g && g[4] == 2 && payload > want);
+		CHECK(g && decode_equals(g, len, CITCAT_ADDR_AUTO, refs, 25));
+		free(g);
+	}
+	/* PDATS (the first format) has no version 3 */
+	struct citcat_addr_config c = cfg(32, 0);
+	c.fmt = CITCAT_ADDR_PDATS;
+	c.version = 3;
+	struct citcat_addr_writer *w;
+	CHECK_EQ(citcat_addr_writer_open(&w, NULL, &c), CITCAT_ERR_INVAL);
+	citcat_addr_writer_abort(w);
+}
+
+/* Version 3's window, worked by hand: a Thumb writer (stride 2, two sizes);
+ * fetch 100 (record 1: +80 strides, 40 80 00; its bit, 0 for the
+ * instruction at 0, guessed L = 2, opens size byte SB after it), then ND
+ * reads 2000, 2004, ... (records 2..ND+1: b0 00 20, then 88 = zone 0 +4),
+ * then fetch 104: 100 is 4 bytes long, bit 1, a fetch of the last data
+ * record (its count 1: 89).  With ND = 15, 15 records have begun after SB:
+ * the bit goes into SB (02).  With ND = 16 SB's free bits are dropped (SB
+ * stays 00) and a new size byte, 01, follows the data record. */
+static void test_v3_window(void)
+{
+	for (unsigned nd = 15; nd <= 16; nd++) {
+		struct citcat_ref refs[20];
+		size_t n = 0;
+		refs[n++] = (struct citcat_ref){0x100, 0, CITCAT_REF_IFETCH};
+		for (unsigned i = 0; i < nd; i++)
+			refs[n++] = (struct citcat_ref){0x2000 + 4 * i, 0, CITCAT_REF_READ};
+		refs[n++] = (struct citcat_ref){0x104, 0, CITCAT_REF_IFETCH};
+		uint8_t want[32];
+		size_t k = 0;
+		want[k++] = 0x40, want[k++] = 0x80, want[k++] = 0x00, want[k++] = nd == 15 ? 0x02 : 0x00;
+		want[k++] = 0xb0, want[k++] = 0x00, want[k++] = 0x20;
+		for (unsigned i = 1; i < nd; i++)
+			want[k++] = i + 1 == nd ? 0x89 : 0x88;
+		if (nd == 16)
+			want[k++] = 0x01;
+		CHECK_EQ(k, nd == 15 ? 21 : 23);
+		struct citcat_addr_config c = cfg(32, 0);
+		c.istride = 2;
+		c.isizes = 1;
+		size_t len;
+		uint8_t *f = encode_mem(&c, refs, n, &len, NULL); /* (its payload count is before the last settles) */
+		CHECK(f != NULL);
+		if (!f)
+			return;
+		CHECK_EQ(decoded_payload(f, len), k);
+		CHECK(len == 8 + k + 14 && memcmp(f + 8, want, k) == 0);
+		CHECK(decode_equals(f, len, CITCAT_ADDR_AUTO, refs, n));
+		free(f);
+	}
 }
 
 /* Long runs, long predicted data runs (past 31 and 255), odd addresses
@@ -284,7 +406,7 @@ static void test_v2_paths(void)
 		refs[n++] = (struct citcat_ref){0x90000006u, 0, 1};
 		pc = 0x8000;
 	}
-	for (unsigned v = 1; v <= 2; v++)
+	for (unsigned v = 1; v <= 3; v++)
 		for (int bits = 32; bits <= 64; bits += 32) {
 			struct citcat_addr_config c = cfg(bits, 0);
 			c.version = v;
@@ -300,6 +422,8 @@ int main(void)
 	test_table3();
 	test_table3_v2();
 	test_thumb_loop();
+	test_thumb_loop_v3();
+	test_v3_window();
 	test_v2_paths();
 	test_escapes_and_64();
 	test_malformed();

@@ -234,12 +234,12 @@ static void test_sdclsp(void)
 }
 
 /* PDATS.md: header bytes 6..7 reserved, in version 2 byte 6's bits 1..7;
- * PDATS2.md: byte 7, in version 2 its bits 1..7 (bit 0: instructions of two
- * sizes). */
+ * PDATS2.md: byte 7, in versions 2 and 3 its bits 1..7 (bit 0: instructions
+ * of two sizes). */
 static void test_pdats(void)
 {
-	for (unsigned version = 1; version <= 2; version++)
-	for (int fmt = CITCAT_ADDR_PDATS; fmt <= CITCAT_ADDR_PDATS2; fmt++) {
+	for (unsigned version = 1; version <= 3; version++)
+	for (int fmt = version == 3 ? CITCAT_ADDR_PDATS2 : CITCAT_ADDR_PDATS; fmt <= CITCAT_ADDR_PDATS2; fmt++) {
 		struct citcat_addr_config cfg = {sizeof cfg, fmt, 32, 4, 0, version, 0};
 		struct citcat_addr_writer *w;
 		CHECK_EQ(citcat_addr_writer_open(&w, NULL, &cfg), 0);
@@ -250,7 +250,7 @@ static void test_pdats(void)
 		CHECK_EQ(citcat_addr_writer_take(w, &buf, &len), 0);
 		CHECK_EQ(buf[4], version);
 		for (int i = fmt == CITCAT_ADDR_PDATS ? 6 : 7; i < 8; i++)
-			for (unsigned bit = i == (fmt == CITCAT_ADDR_PDATS ? 6 : 7) && version == 2; bit < 8; bit++) {
+			for (unsigned bit = i == (fmt == CITCAT_ADDR_PDATS ? 6 : 7) && version >= 2; bit < 8; bit++) {
 				buf[i] ^= (uint8_t)(1u << bit);
 				struct citcat_addr_reader *r;
 				int rc = citcat_addr_reader_open_mem(&r, buf, len, fmt);

@@ -29,7 +29,7 @@ for it in "$arm" "$thumb"; do
   # --tvp on a plain name: the same container
   "$citcat" convert "$it" -o "$b.named.pdats2" --tvp || fail "--tvp"
   cmp -s "$b.named.pdats2" "$b.pdats2.tvp" || fail "--tvp and .tvp differ"
-  "$citcat" info --json "$b.pdats2.tvp" | grep -q '"wrap": "tvp", "tvp_model": true, "version": 2' ||
+  "$citcat" info --json "$b.pdats2.tvp" | grep -q '"wrap": "tvp", "tvp_model": true, "version": 3' ||
     fail "info --json on pdats2.tvp: $("$citcat" info --json "$b.pdats2.tvp")"
 done
 

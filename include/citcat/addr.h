@@ -60,8 +60,8 @@ struct citcat_addr_config {
 	unsigned addr_bits;   /* PDATS/PDATS II: 32 or 64 (0 = 32) */
 	unsigned istride;     /* PDATS II: default instruction stride 1, 2, 4, 8 (0 = 4) */
 	int lz4;              /* wrap the output: 1 an LZ4 frame, 2 a zstd frame (CC_OUT_*) */
-	unsigned version;     /* PDATS/PDATS II: the version to write, 1 or 2 (0 = 2, the latest) */
-	int isizes;           /* PDATS/PDATS II version 2: instructions of two sizes (istride and twice
+	unsigned version;     /* the version to write: PDATS 1 or 2, PDATS II 1, 2 or 3 (0 = the latest) */
+	int isizes;           /* PDATS/PDATS II version 2 and up: instructions of two sizes (istride and twice
 			       * it: Thumb-2) from the first reference; 0 = of one size until a fetch
 			       * shows otherwise (the writer then switches by itself) */
 };
@@ -133,7 +133,7 @@ CITCAT_API int citcat_addr_reader_fmt(const struct citcat_addr_reader *r);
 CITCAT_API int citcat_addr_reader_lz4(const struct citcat_addr_reader *r);
 CITCAT_API unsigned citcat_addr_reader_addr_bits(const struct citcat_addr_reader *r);
 CITCAT_API unsigned citcat_addr_reader_istride(const struct citcat_addr_reader *r);
-/* The file's format version: PDATS and PDATS II 1 or 2, din and xdin 0
+/* The file's format version: PDATS 1 or 2, PDATS II 1 to 3, din and xdin 0
  * (0 for NULL). */
 CITCAT_API unsigned citcat_addr_reader_version(const struct citcat_addr_reader *r);
 /* 1 when the file is a TVP container holding the trace as a value-prediction

@@ -139,4 +139,68 @@ static const struct table3_rec thumb_loop_pdats[] = {
 	{21, 2, {0x82, 0x04}},      /* I next x5: 102 106 108 10c 110 */
 };
 
+/* PDATS II version 3 of the same loop (PDATS2.md, "Version 3"), worked by
+ * hand.  Version 3 differs from version 2 only where an instruction is
+ * followed for the first time in size mode V = 1: the fetch after it first
+ * carries the instruction's size as a size bit (0 = S, 1 = 2S; after a
+ * jump the guess L), so the cold sizes that version 2 wrote as "other"
+ * records become successors.  Size bits go LSB first into a size byte
+ * written after the record whose fetch first needs a bit, and later bits
+ * fill it while fewer than 16 records have begun after it.
+ *
+ * (a) From a writer begun with stride 4 and one size, as `citcat convert`
+ * from a din (18 bytes for 25 references).  Records are numbered as the
+ * decoder begins them.  After the mode record (#3) every table is empty:
+ *   fetch 102 after 100: size unknown, step 2 = S     bit 0; cc = 0 record #4
+ *     opens, and its size byte SB after it (bit 0 of SB)
+ *   fetch 106 after 102: step 4 = 2S                  bit 1 (SB bit 1); #4 count 1
+ *   fetch 108 after 106: step 2                       bit 0 (SB bit 2); #4 count 2
+ *   fetch 10c after 108: step 4                       bit 1 (SB bit 3); #4 count 3
+ *   fetch 100 after 10c: a jump: L's bit (L = 4)      bit 1 (SB bit 4), a fetch of
+ *     record #5 (-6 strides; neither 10c + 4 nor the other size's 10e):
+ *     SB carries bits of records 4 and 5; 1 bit of SB was free before #5
+ *   SB = 0b00011010 = 1a.  Every size is known from here on, and the rest
+ *   is version 2's: the data runs 3, then 5 learned, then the last run, 4,
+ *   settles as count 2 plus a cc = 0 record of 2 fetches (108 10c). */
+static const struct table3_rec thumb_loop_pdats2_v3[] = {
+	{1, 2, {0x20, 0x40}},       /* I +40 strides of 4 (from 0), count 0 */
+	{2, 3, {0xb0, 0x00, 0x20}}, /* R zone 0 +2000, count 0 */
+	{3, 3, {0x27, 0x00, 0x82}}, /* mode: stride 2, two sizes; tables cleared */
+	{3, 2, {0x03, 0x1a}},       /* I next, count 3: 102 106 108 10c; size byte 1a */
+	{7, 2, {0x20, 0xfa}},       /* I -6 strides: 100 (its size bit in 1a) */
+	{8, 1, {0x8b}},             /* R zone 0 +4, count 3 (no run known): 102 106 108 */
+	{12, 1, {0x01}},            /* I next, count 1: 10c, 100 */
+	{14, 1, {0x8b}},            /* R +4, count 3 = the learned run, 5 */
+	{20, 1, {0x8a}},            /* R +4, count 2: the run is 4, short of 5 ... */
+	{23, 1, {0x01}},            /* ... and a cc = 0 record: 108 10c */
+	{25, 1, {0x60}},            /* I other: 110 */
+};
+
+/* (b) From a writer begun with stride 2 and two sizes (istride 2, isizes
+ * 1: a Thumb writer; 16 bytes).  Size bits from the very first fetch:
+ *   fetch 100 after 0 (ilast's start): a jump, L = 2       bit 0; record #1 is
+ *     +80 strides (2 bytes: 128 > 127); SB opens after it (bit 0)
+ *   data 2000, record #2: count waits, predicted 3 (no run known)
+ *   fetches 102 106 108 after 100 102 106: bits 0 1 0, the data record's
+ *     fetches 1-3: count 3, bits 1-3 of SB (placed once the count is known)
+ *   fetch 10c after 108: step 4, bit 1, cc = 0 record #3 (SB bit 4)
+ *   fetch 100 after 10c: a jump, L = 4, bit 1, record #4 -6 strides (SB bit 5)
+ *   SB = 0b00110100 = 34: bits of records 1, 2, 3 and 4.
+ * The first run after the load is 4 (102 106 108 10c; the jump to 100 ends
+ * it), so the next data record's count 3 means 4 and 100 follows as a cc
+ * = 0 record; that run is 5; the last, 4, settles as count 2 plus a cc = 0
+ * record of 2 fetches. */
+static const struct table3_rec thumb_loop_pdats2_v3t[] = {
+	{1, 4, {0x40, 0x80, 0x00, 0x34}}, /* I +80 strides, count 0; size byte 34 */
+	{2, 3, {0xb3, 0x00, 0x20}},       /* R zone 0 +2000, count 3: 102 106 108 */
+	{6, 1, {0x00}},                   /* I next: 10c */
+	{7, 2, {0x20, 0xfa}},             /* I -6 strides: 100 */
+	{8, 1, {0x8b}},                   /* R +4, count 3 = run 4: 102 106 108 10c */
+	{13, 1, {0x00}},                  /* I next: 100 (10c's learned target) */
+	{14, 1, {0x8b}},                  /* R +4, count 3 = run 5 */
+	{20, 1, {0x8a}},                  /* R +4, count 2: the run is 4 ... */
+	{23, 1, {0x01}},                  /* ... and a cc = 0 record: 108 10c */
+	{25, 1, {0x60}},                  /* I other: 110 */
+};
+
 #endif
