@@ -11,11 +11,22 @@
  *   b 1f; 1: strhi x,[d,#12]; cmp t,lim; ldr u,[d,#16]
  * whose strhi opens a block and is decided on the flags at its start.
  * x and y are drawn so that every combination of the two compares occurs.
+ * Then cf2 (one call per element, under a periodic timer interrupt whose
+ * cuts land all over it, so that its blocks also start in the middle):
+ *   a conditional STM decided on the flags at an LDM (AT u, u an LDM);
+ *   a conditional STM opening a block (ENTRY, several accesses);
+ *   a conditional store decided on the flags at a load, then a
+ *   conditional compare (in Thumb a CMP inside the IT block);
+ *   a conditional store decided on the flags at a load, then a SUBS (in
+ *   Thumb the 16-bit one, outside an IT block), then a conditional store
+ *   decided on the SUBS's flags.
  * Prints a checksum of what the stores left, which the C model below
- * recomputes: "condflags: ok SUM" or "condflags: FAIL ...".
+ * recomputes: "condflags: ok SUM TICKS" or "condflags: FAIL ...".
  */
 #include <stdint.h>
 #include <stdio.h>
+
+#include "citcat_target.h"
 
 #define N 512
 
@@ -74,6 +85,94 @@ __attribute__((noinline)) static void run(uint32_t lim)
 	}
 }
 
+
+/* cf2(a, d, lim): the patterns listed above, on x = a[0], y = a[1] and
+ * d[0..11] (the C model in main says what each store leaves). */
+void cf2(const uint32_t *a, uint32_t *d, uint32_t lim);
+#if defined(__thumb__)
+__asm__(".syntax unified\n\t.text\n\t.thumb\n\t.align 2\n\t.global cf2\n\t.type cf2, %function\n\t.thumb_func\n"
+	"cf2:\n\t"
+	"push {r4-r8, lr}\n\t"
+	"ldr r3, [r0]\n\t"
+	"cmp r3, r2\n\t"
+	"ldmia.w r0, {r4, r5}\n\t" /* u: an LDM */
+	"it cs\n\t"
+	"stmiacs.w r1, {r4, r5}\n\t" /* AT u */
+	"cmp r5, r2\n\t"
+	"ite cs\n\t"
+	"ldrcs r6, [r1, #8]\n\t"
+	"movcc r6, #7\n\t"
+	"it cc\n\t"
+	"strcc r5, [r1, #12]\n\t"
+	"add.w r7, r1, #16\n\t"
+	"b 1f\n"
+	"1:\n\t"
+	"it hi\n\t"
+	"stmiahi.w r7, {r3, r6}\n\t" /* ENTRY */
+	"cmp r6, r2\n\t"
+	"ldr.w r8, [r1, #24]\n\t"
+	"add r8, r6\n\t"
+	"str.w r8, [r1, #24]\n\t"
+	"cmp r3, r2\n\t"
+	"ldr r4, [r0, #4]\n\t" /* u */
+	"itt cs\n\t"
+	"strcs r3, [r1, #28]\n\t" /* AT u */
+	"cmpcs r4, r2\n\t"	   /* a flag write inside the IT block */
+	"ite cs\n\t"
+	"ldrcs r5, [r1, #32]\n\t"
+	"movcc r5, #5\n\t"
+	"str r5, [r1, #44]\n\t"
+	"cmp r3, r2\n\t"
+	"ldr r6, [r1]\n\t" /* u */
+	"it cs\n\t"
+	"strcs r6, [r1, #36]\n\t" /* AT u */
+	"subs r7, r4, r2\n\t"	  /* 16-bit, outside an IT block: a flag write */
+	"it cs\n\t"
+	"strcs r7, [r1, #40]\n\t"
+	"pop {r4-r8, pc}\n\t"
+	".size cf2, . - cf2\n");
+#else
+__asm__(".syntax unified\n\t.text\n\t.arm\n\t.align 2\n\t.global cf2\n\t.type cf2, %function\n"
+	"cf2:\n\t"
+	"push {r4-r8, lr}\n\t"
+	"ldr r3, [r0]\n\t"
+	"cmp r3, r2\n\t"
+	"ldm r0, {r4, r5}\n\t" /* u: an LDM */
+	"stmcs r1, {r4, r5}\n\t" /* AT u */
+	"cmp r5, r2\n\t"
+	"ldrcs r6, [r1, #8]\n\t"
+	"movcc r6, #7\n\t"
+	"strcc r5, [r1, #12]\n\t"
+	"add r7, r1, #16\n\t"
+	"b 1f\n"
+	"1:\n\t"
+	"stmhi r7, {r3, r6}\n\t" /* ENTRY */
+	"cmp r6, r2\n\t"
+	"ldr r8, [r1, #24]\n\t"
+	"add r8, r8, r6\n\t"
+	"str r8, [r1, #24]\n\t"
+	"cmp r3, r2\n\t"
+	"ldr r4, [r0, #4]\n\t"	  /* u */
+	"strcs r3, [r1, #28]\n\t" /* AT u */
+	"cmpcs r4, r2\n\t"	  /* a conditional flag write */
+	"ldrcs r5, [r1, #32]\n\t"
+	"movcc r5, #5\n\t"
+	"str r5, [r1, #44]\n\t"
+	"cmp r3, r2\n\t"
+	"ldr r6, [r1]\n\t"	  /* u */
+	"strcs r6, [r1, #36]\n\t" /* AT u */
+	"subs r7, r4, r2\n\t"
+	"strcs r7, [r1, #40]\n\t"
+	"pop {r4-r8, pc}\n\t"
+	".size cf2, . - cf2\n");
+#endif
+
+#define N2 256
+static uint32_t dst2[N2][12];
+static volatile uint32_t ticks;
+
+void citcat_irq_timer(void) { ticks++; }
+
 int main(void)
 {
 	uint32_t s = 12345, lim = 1u << 23;
@@ -83,6 +182,17 @@ int main(void)
 		for (unsigned k = 0; k < 5; k++)
 			dst[i][k] = 1000 + i * 5 + k;
 	run(lim);
+	for (unsigned i = 0; i < N2; i++)
+		for (unsigned k = 0; k < 12; k++)
+			dst2[i][k] = 5000 + i * 12 + k;
+	/* a period of no whole number of cf2's calls: the cuts move */
+	citcat_irq_enable_line(CITCAT_IRQ_TIMER);
+	citcat_timer_start(157);
+	citcat_irq_unmask();
+	for (unsigned i = 0; i < N2; i++)
+		cf2(&src[i], dst2[i], lim);
+	citcat_irq_mask();
+	citcat_timer_stop();
 	/* the C model of the stores */
 	uint32_t sum = 0, bad = 0, seen = 0;
 	for (unsigned i = 0; i < N; i++) {
@@ -105,10 +215,40 @@ int main(void)
 			sum = sum * 31 + dst[i][k];
 		}
 	}
-	if (bad || seen != 0xf) {
-		printf("condflags: FAIL %lu words differ, combinations 0x%lx\n", (unsigned long)bad, (unsigned long)seen);
+	for (unsigned i = 0; i < N2; i++) {
+		uint32_t x = src[i], y = src[i + 1], w[12], r5, r6;
+		for (unsigned k = 0; k < 12; k++)
+			w[k] = 5000 + i * 12 + k;
+		if (x >= lim) {
+			w[0] = x;
+			w[1] = y;
+		}
+		r6 = y >= lim ? w[2] : 7;
+		if (y < lim)
+			w[3] = y;
+		if (y > lim) {
+			w[4] = x;
+			w[5] = r6;
+		}
+		w[6] += r6;
+		if (x >= lim)
+			w[7] = x;
+		r5 = x >= lim && y >= lim ? w[8] : 5;
+		w[11] = r5;
+		if (x >= lim)
+			w[9] = w[0];
+		if (y >= lim)
+			w[10] = y - lim;
+		for (unsigned k = 0; k < 12; k++) {
+			bad += dst2[i][k] != w[k];
+			sum = sum * 31 + dst2[i][k];
+		}
+	}
+	if (bad || seen != 0xf || ticks < 16) {
+		printf("condflags: FAIL %lu words differ, combinations 0x%lx, %lu ticks\n", (unsigned long)bad,
+		       (unsigned long)seen, (unsigned long)ticks);
 		return 1;
 	}
-	printf("condflags: ok %08lx\n", (unsigned long)sum);
+	printf("condflags: ok %08lx %lu\n", (unsigned long)sum, (unsigned long)ticks);
 	return 0;
 }
