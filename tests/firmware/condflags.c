@@ -15,8 +15,9 @@
  * cuts land all over it, so that its blocks also start in the middle):
  *   a conditional STM decided on the flags at an LDM (AT u, u an LDM);
  *   a conditional STM opening a block (ENTRY, several accesses);
- *   a conditional store decided on the flags at a load, then a
- *   conditional compare (in Thumb a CMP inside the IT block);
+ *   a conditional store decided on the flags at a load, then a compare
+ *   on the opposite condition, made when the store is not (in Thumb a CMP
+ *   inside the IT block), then a conditional load;
  *   a conditional store decided on the flags at a load, then a SUBS (in
  *   Thumb the 16-bit one, outside an IT block), then a conditional store
  *   decided on the SUBS's flags.
@@ -115,9 +116,9 @@ __asm__(".syntax unified\n\t.text\n\t.thumb\n\t.align 2\n\t.global cf2\n\t.type 
 	"str.w r8, [r1, #24]\n\t"
 	"cmp r3, r2\n\t"
 	"ldr r4, [r0, #4]\n\t" /* u */
-	"itt cs\n\t"
+	"ite cs\n\t"
 	"strcs r3, [r1, #28]\n\t" /* AT u */
-	"cmpcs r4, r2\n\t"	   /* a flag write inside the IT block */
+	"cmpcc r4, r2\n\t"	   /* a flag write inside the IT block, when the strcs is not made */
 	"ite cs\n\t"
 	"ldrcs r5, [r1, #32]\n\t"
 	"movcc r5, #5\n\t"
@@ -154,7 +155,7 @@ __asm__(".syntax unified\n\t.text\n\t.arm\n\t.align 2\n\t.global cf2\n\t.type cf
 	"cmp r3, r2\n\t"
 	"ldr r4, [r0, #4]\n\t"	  /* u */
 	"strcs r3, [r1, #28]\n\t" /* AT u */
-	"cmpcs r4, r2\n\t"	  /* a conditional flag write */
+	"cmpcc r4, r2\n\t"	  /* a flag write when the strcs is not made */
 	"ldrcs r5, [r1, #32]\n\t"
 	"movcc r5, #5\n\t"
 	"str r5, [r1, #44]\n\t"
@@ -233,7 +234,7 @@ int main(void)
 		w[6] += r6;
 		if (x >= lim)
 			w[7] = x;
-		r5 = x >= lim && y >= lim ? w[8] : 5;
+		r5 = x >= lim || y >= lim ? w[8] : 5;
 		w[11] = r5;
 		if (x >= lim)
 			w[9] = w[0];
