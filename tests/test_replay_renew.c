@@ -6,7 +6,19 @@
  * cuts inside blocks, DMA inside blocks), and the replay must still be
  * exact: --verify and --oracle pass, and the itrace is the insn engine's
  * byte for byte.
- * Usage: test_replay_renew RUN.ims RUN.aes RUN.cat RUN.oracle OUT_DIR */
+ *
+ * With a sixth argument `auto`: auto's switches between blocks and the
+ * code hook over everything (replay.c blk_window, replay/REPLAY.md "Blocks
+ * with a code hook of their own, and auto's start") must keep the replay
+ * exact.  With auto's window shortened to 4,096 instructions it switches
+ * dozens of times on irqdma: with records kept (a cut counts 25,000
+ * instructions, so a window with a cut goes to the code hook over
+ * everything, one without goes back) and with --verify alone (2,500).
+ * Both must pass --verify (and --oracle), the itrace must be the insn
+ * engine's byte for byte, and the summary must show the switches
+ * (translation drops) and blocks run between them, or the test proved
+ * nothing about those paths.
+ * Usage: test_replay_renew RUN.ims RUN.aes RUN.cat RUN.oracle OUT_DIR [auto] */
 #include "check.h"
 #include "citcat/replay.h"
 #include "replay.h"
@@ -50,18 +62,43 @@ static int same_file(const char *a, const char *b)
 	return same;
 }
 
+static void show(const char *what, const struct citcat_replay_result *r)
+{
+	fprintf(stderr, "%s: %llu blocks, %llu translation drops, %llu interrupts between blocks, %llu DMA inside blocks\n",
+		what, (unsigned long long)r->blk_blocks, (unsigned long long)r->blk_flushes,
+		(unsigned long long)r->blk_irq_stops, (unsigned long long)r->blk_dma_inline);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 6) {
-		fprintf(stderr, "usage: test_replay_renew RUN.ims RUN.aes RUN.cat RUN.oracle OUT_DIR\n");
+	int aut = argc == 7 && strcmp(argv[6], "auto") == 0;
+	if (argc != 6 && !aut) {
+		fprintf(stderr, "usage: test_replay_renew RUN.ims RUN.aes RUN.cat RUN.oracle OUT_DIR [auto]\n");
 		return 2;
 	}
 	char a[600], b[600];
-	snprintf(a, sizeof a, "%s/renew.itrace", argv[5]);
+	snprintf(a, sizeof a, "%s/%s.itrace", argv[5], aut ? "auto" : "renew");
 	snprintf(b, sizeof b, "%s/insn.itrace", argv[5]);
 	struct citcat_replay_result res;
 	CHECK_EQ(replay(argv[1], argv[2], argv[3], argv[4], b, CITCAT_REPLAY_ENGINE_INSN, &res), 0);
 	CHECK_EQ(res.blk_renewals, 0);
+	CHECK_EQ(res.blk_flushes, 0);
+	if (aut) {
+		replay_auto_window = 4096;
+		/* records kept: -o, --verify and --oracle */
+		CHECK_EQ(replay(argv[1], argv[2], argv[3], argv[4], a, CITCAT_REPLAY_ENGINE_AUTO, &res), 0);
+		show("auto, records", &res);
+		CHECK(res.blk_flushes >= 10);
+		CHECK(res.blk_blocks > 1000);
+		CHECK(res.blk_irq_stops > 5);
+		CHECK(same_file(a, b));
+		/* --verify alone (blk_retire_arm, no records) */
+		CHECK_EQ(replay(argv[1], argv[2], argv[3], NULL, NULL, CITCAT_REPLAY_ENGINE_AUTO, &res), 0);
+		show("auto, --verify", &res);
+		CHECK(res.blk_flushes >= 100);
+		CHECK(res.blk_blocks > 10000);
+		CHECK_DONE();
+	}
 	replay_renew_after = 16;
 	CHECK_EQ(replay(argv[1], argv[2], argv[3], argv[4], a, CITCAT_REPLAY_ENGINE_BLOCK, &res), 0);
 	fprintf(stderr, "%llu new engines, %llu interrupts between blocks, %llu DMA transfers inside blocks\n",

@@ -19,16 +19,13 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_irqdma)
 endif()
 
 # auto's switches between blocks and the code hook over everything, with
-# its windows shortened (tests/test_replay_auto.c), ARM and Thumb
-add_executable(test_replay_auto test_replay_auto.c)
-citcat_target_setup(test_replay_auto)
-target_link_libraries(test_replay_auto PRIVATE citcat)
-target_include_directories(test_replay_auto PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+# its window shortened (tests/test_replay_renew.c, its `auto` mode), ARM
+# and Thumb
 foreach(fw irqdma irqdma_thumb)
   if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_${fw})
     set(ra ${CMAKE_CURRENT_BINARY_DIR}/replay_auto_${fw})
     add_test(NAME replay_auto_${fw} COMMAND bash -c
-      "mkdir -p ${ra} && $<TARGET_FILE:citcat_cli> capture ${CITCAT_EXAMPLE_DIR}/${fw}.elf --seed 1 -q -o ${ra}/run.cat --oracle ${ra}/run.oracle --uart-out ${ra}/uart && $<TARGET_FILE:citcat_cli> ims ${ra}/run.cat -o ${ra}/run.ims 2>/dev/null && $<TARGET_FILE:citcat_cli> aes ${ra}/run.cat -o ${ra}/run.aes 2>/dev/null && $<TARGET_FILE:test_replay_auto> ${ra}/run.ims ${ra}/run.aes ${ra}/run.cat ${ra}/run.oracle ${ra}")
+      "mkdir -p ${ra} && $<TARGET_FILE:citcat_cli> capture ${CITCAT_EXAMPLE_DIR}/${fw}.elf --seed 1 -q -o ${ra}/run.cat --oracle ${ra}/run.oracle --uart-out ${ra}/uart && $<TARGET_FILE:citcat_cli> ims ${ra}/run.cat -o ${ra}/run.ims 2>/dev/null && $<TARGET_FILE:citcat_cli> aes ${ra}/run.cat -o ${ra}/run.aes 2>/dev/null && $<TARGET_FILE:test_replay_renew> ${ra}/run.ims ${ra}/run.aes ${ra}/run.cat ${ra}/run.oracle ${ra} auto")
     set_tests_properties(replay_auto_${fw} PROPERTIES LABELS e2e)
   endif()
 endforeach()

@@ -46,7 +46,9 @@ __attribute__((noinline)) static void run(uint32_t lim)
 		uint32_t x, y, t = 7, u;
 		const uint32_t *a = &src[i];
 		uint32_t *d = dst[i];
-#if defined(__thumb__)
+		/* the IT instructions make the Thumb-2 build; in ARM code the
+		 * assembler (unified syntax) only checks them against the
+		 * conditions that follow and emits nothing */
 		__asm__ volatile("ldr %[x], [%[a]]\n\t"
 				 "cmp %[x], %[lim]\n\t"
 				 "ldr %[y], [%[a], #4]\n\t"
@@ -65,23 +67,6 @@ __attribute__((noinline)) static void run(uint32_t lim)
 				 : [x] "=&r"(x), [y] "=&r"(y), [t] "+&r"(t), [u] "=&r"(u)
 				 : [a] "r"(a), [d] "r"(d), [lim] "r"(lim)
 				 : "cc", "memory");
-#else
-		__asm__ volatile("ldr %[x], [%[a]]\n\t"
-				 "cmp %[x], %[lim]\n\t"
-				 "ldr %[y], [%[a], #4]\n\t"
-				 "strcs %[x], [%[d]]\n\t"
-				 "cmp %[y], %[lim]\n\t"
-				 "ldrcs %[t], [%[d], #4]\n\t"
-				 "strcc %[y], [%[d], #8]\n\t"
-				 "b 1f\n"
-				 "1:\n\t"
-				 "strhi %[x], [%[d], #12]\n\t"
-				 "cmp %[t], %[lim]\n\t"
-				 "ldr %[u], [%[d], #16]\n\t"
-				 : [x] "=&r"(x), [y] "=&r"(y), [t] "+&r"(t), [u] "=&r"(u)
-				 : [a] "r"(a), [d] "r"(d), [lim] "r"(lim)
-				 : "cc", "memory");
-#endif
 		d[16 / 4] = u + t; /* keeps u and t, and the word the last ldr reads changes */
 	}
 }
