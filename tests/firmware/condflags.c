@@ -71,39 +71,45 @@ __attribute__((noinline)) static void run(uint32_t lim)
 	}
 }
 
-
 /* cf2(a, d, lim): the patterns listed above, on x = a[0], y = a[1] and
- * d[0..11] (the C model in main says what each store leaves). */
+ * d[0..11] (the C model in main says what each store leaves).  As in run,
+ * one sequence builds both: the assembler picks the 32-bit Thumb-2
+ * encodings where the 16-bit ones do not fit (the LDM and STMs without
+ * writeback, r8, ADD without S outside an IT block). */
 void cf2(const uint32_t *a, uint32_t *d, uint32_t lim);
 #if defined(__thumb__)
-__asm__(".syntax unified\n\t.text\n\t.thumb\n\t.align 2\n\t.global cf2\n\t.type cf2, %function\n\t.thumb_func\n"
+#define CF2_ISA ".thumb\n\t.thumb_func\n"
+#else
+#define CF2_ISA ".arm\n"
+#endif
+__asm__(".syntax unified\n\t.text\n\t.align 2\n\t.global cf2\n\t.type cf2, %function\n\t" CF2_ISA
 	"cf2:\n\t"
 	"push {r4-r8, lr}\n\t"
 	"ldr r3, [r0]\n\t"
 	"cmp r3, r2\n\t"
-	"ldmia.w r0, {r4, r5}\n\t" /* u: an LDM */
+	"ldm r0, {r4, r5}\n\t" /* u: an LDM */
 	"it cs\n\t"
-	"stmiacs.w r1, {r4, r5}\n\t" /* AT u */
+	"stmcs r1, {r4, r5}\n\t" /* AT u */
 	"cmp r5, r2\n\t"
 	"ite cs\n\t"
 	"ldrcs r6, [r1, #8]\n\t"
 	"movcc r6, #7\n\t"
 	"it cc\n\t"
 	"strcc r5, [r1, #12]\n\t"
-	"add.w r7, r1, #16\n\t"
+	"add r7, r1, #16\n\t"
 	"b 1f\n"
 	"1:\n\t"
 	"it hi\n\t"
-	"stmiahi.w r7, {r3, r6}\n\t" /* ENTRY */
+	"stmhi r7, {r3, r6}\n\t" /* ENTRY */
 	"cmp r6, r2\n\t"
-	"ldr.w r8, [r1, #24]\n\t"
-	"add r8, r6\n\t"
-	"str.w r8, [r1, #24]\n\t"
+	"ldr r8, [r1, #24]\n\t"
+	"add r8, r8, r6\n\t"
+	"str r8, [r1, #24]\n\t"
 	"cmp r3, r2\n\t"
 	"ldr r4, [r0, #4]\n\t" /* u */
 	"ite cs\n\t"
 	"strcs r3, [r1, #28]\n\t" /* AT u */
-	"cmpcc r4, r2\n\t"	   /* a flag write inside the IT block, when the strcs is not made */
+	"cmpcc r4, r2\n\t"	   /* a flag write (in Thumb inside the IT block) when the strcs is not made */
 	"ite cs\n\t"
 	"ldrcs r5, [r1, #32]\n\t"
 	"movcc r5, #5\n\t"
@@ -112,46 +118,11 @@ __asm__(".syntax unified\n\t.text\n\t.thumb\n\t.align 2\n\t.global cf2\n\t.type 
 	"ldr r6, [r1]\n\t" /* u */
 	"it cs\n\t"
 	"strcs r6, [r1, #36]\n\t" /* AT u */
-	"subs r7, r4, r2\n\t"	  /* 16-bit, outside an IT block: a flag write */
+	"subs r7, r4, r2\n\t"	  /* in Thumb 16-bit, outside an IT block: a flag write */
 	"it cs\n\t"
 	"strcs r7, [r1, #40]\n\t"
 	"pop {r4-r8, pc}\n\t"
 	".size cf2, . - cf2\n");
-#else
-__asm__(".syntax unified\n\t.text\n\t.arm\n\t.align 2\n\t.global cf2\n\t.type cf2, %function\n"
-	"cf2:\n\t"
-	"push {r4-r8, lr}\n\t"
-	"ldr r3, [r0]\n\t"
-	"cmp r3, r2\n\t"
-	"ldm r0, {r4, r5}\n\t" /* u: an LDM */
-	"stmcs r1, {r4, r5}\n\t" /* AT u */
-	"cmp r5, r2\n\t"
-	"ldrcs r6, [r1, #8]\n\t"
-	"movcc r6, #7\n\t"
-	"strcc r5, [r1, #12]\n\t"
-	"add r7, r1, #16\n\t"
-	"b 1f\n"
-	"1:\n\t"
-	"stmhi r7, {r3, r6}\n\t" /* ENTRY */
-	"cmp r6, r2\n\t"
-	"ldr r8, [r1, #24]\n\t"
-	"add r8, r8, r6\n\t"
-	"str r8, [r1, #24]\n\t"
-	"cmp r3, r2\n\t"
-	"ldr r4, [r0, #4]\n\t"	  /* u */
-	"strcs r3, [r1, #28]\n\t" /* AT u */
-	"cmpcc r4, r2\n\t"	  /* a flag write when the strcs is not made */
-	"ldrcs r5, [r1, #32]\n\t"
-	"movcc r5, #5\n\t"
-	"str r5, [r1, #44]\n\t"
-	"cmp r3, r2\n\t"
-	"ldr r6, [r1]\n\t"	  /* u */
-	"strcs r6, [r1, #36]\n\t" /* AT u */
-	"subs r7, r4, r2\n\t"
-	"strcs r7, [r1, #40]\n\t"
-	"pop {r4-r8, pc}\n\t"
-	".size cf2, . - cf2\n");
-#endif
 
 #define N2 256
 static uint32_t dst2[N2][12];
