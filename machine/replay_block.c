@@ -481,7 +481,10 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 	return b;
 }
 
-int rblk_next_accessor_fs(const struct rblk *b, uint32_t from, uc_engine *uc, uint32_t entry, const uint32_t *snap)
+/* rblk_next_accessor, and with FS rblk_next_accessor_fs: the flags of a
+ * conditional memory instruction from FSRC (ENTRY, SNAP) or UC's now. */
+static inline int next_accessor(const struct rblk *b, uint32_t from, uc_engine *uc, int fs, uint32_t entry,
+				const uint32_t *snap)
 {
 	uint32_t cpsr = 0;
 	int have_cpsr = 0;
@@ -489,7 +492,7 @@ int rblk_next_accessor_fs(const struct rblk *b, uint32_t from, uc_engine *uc, ui
 		if (!b->nacc[i])
 			continue;
 		if (b->cond[i] != 14) {
-			unsigned src = b->fsrc[i] & RBLK_FS_SRC;
+			unsigned src = fs ? b->fsrc[i] & RBLK_FS_SRC : RBLK_FS_NOW;
 			uint32_t fl;
 			if (src == RBLK_FS_NOW) {
 				if (!have_cpsr) {
@@ -508,22 +511,12 @@ int rblk_next_accessor_fs(const struct rblk *b, uint32_t from, uc_engine *uc, ui
 	return -1;
 }
 
+int rblk_next_accessor_fs(const struct rblk *b, uint32_t from, uc_engine *uc, uint32_t entry, const uint32_t *snap)
+{
+	return next_accessor(b, from, uc, 1, entry, snap);
+}
+
 int rblk_next_accessor(const struct rblk *b, uint32_t from, uc_engine *uc)
 {
-	uint32_t cpsr = 0;
-	int have_cpsr = 0;
-	for (uint32_t i = from; i < b->n; i++) {
-		if (!b->nacc[i])
-			continue;
-		if (b->cond[i] != 14) {
-			if (!have_cpsr) {
-				uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
-				have_cpsr = 1;
-			}
-			if (!thumb_cond_passed(b->cond[i], cpsr))
-				continue;
-		}
-		return (int)i;
-	}
-	return -1;
+	return next_accessor(b, from, uc, 0, 0, NULL);
 }

@@ -48,8 +48,8 @@ unsigned replay_auto_window = 1u << 20;
 /* Unicorn 2.0.1 calls the one code hook it has straight from translated
  * code; with two or more it calls helper_uc_tracecode, which walks them all
  * for every instruction (its gen_uc_tracecode, include/tcg/tcg-op.h:
- * hooks_count == 1 inlines the call; REPLAY.md "What blocks with a code
- * hook of their own cost").  Measured on counter, 12 range hooks: 172 host
+ * hooks_count == 1 inlines the call; REPLAY.md "Blocks with a code hook
+ * of their own, and auto's start").  Measured on counter, 12 range hooks: 172 host
  * instructions an instruction in the helper, about 50 + 10 per hook, where
  * a block saves 140-190 an instruction over the insn engine (--verify, the
  * corpus).  Yet there, with half its instructions under those hooks, the
