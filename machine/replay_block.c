@@ -335,7 +335,7 @@ static int flag_sources(struct rblk *b, uint8_t *sets)
 			return 1;
 		b->fsrc[k] = (uint16_t)(RBLK_FS_AT + (u0 - 1));
 		b->fsrc[u0 - 1] |= RBLK_FS_TAKE;
-		need |= 2;
+		need |= RBLK_FS_SNAP;
 	}
 	b->fsnap = need | RBLK_FS_RELAXED;
 	return 0;

@@ -39,7 +39,8 @@ struct rblk {
 	 * instruction u's first access is attributed), and FSRC[u] has
 	 * RBLK_FS_TAKE for every such u.  FSNAP: 0 when the rule of
 	 * rblk_next_accessor alone takes the block; else RBLK_FS_RELAXED, |
-	 * RBLK_FS_ENTRY when an entry is needed, | 2 when a snapshot is (the
+	 * RBLK_FS_ENTRY when an entry is needed, | RBLK_FS_SNAP when a
+	 * snapshot is (the
 	 * capture runs such a block per instruction, as before). */
 	uint16_t *fsrc;
 	uint8_t fsnap;
@@ -75,7 +76,17 @@ struct rblk_cache {
 	uint64_t decoded, hits;
 };
 
-enum { RBLK_FS_NOW = 0, RBLK_FS_ENTRY = 1, RBLK_FS_AT = 2, RBLK_FS_RELAXED = 4, RBLK_FS_SRC = 0x3ff, RBLK_FS_TAKE = 0x8000 };
+/* FSRC values (NOW, ENTRY, AT + u; SRC their mask, TAKE a flag) and FSNAP
+ * bits (ENTRY, SNAP, RELAXED) */
+enum {
+	RBLK_FS_NOW = 0,
+	RBLK_FS_ENTRY = 1,
+	RBLK_FS_AT = 2,
+	RBLK_FS_SNAP = 2,
+	RBLK_FS_RELAXED = 4,
+	RBLK_FS_SRC = 0x3ff,
+	RBLK_FS_TAKE = 0x8000
+};
 
 /* Flags of one decoded instruction (rblk_decode_a32, rblk_decode_t32). */
 enum { RBLK_SETS_FLAGS = 1, RBLK_PRECISE = 2 };

@@ -1203,7 +1203,7 @@ static int blk_attribute(struct replayer *p)
 			}
 		/* the flags a later conditional one is decided on (FSRC): now,
 		 * at the first access of I, before I and what follows run */
-		if (i >= 0 && (b->fsnap & 2) && (b->fsrc[i] & RBLK_FS_TAKE))
+		if (i >= 0 && (b->fsnap & RBLK_FS_SNAP) && (b->fsrc[i] & RBLK_FS_TAKE))
 			uc_reg_read(p->c.uc, UC_ARM_REG_CPSR, &p->fs_snap[i]);
 		if (i >= 0) {
 			blk_retire(p, b, p->blk_next, (uint32_t)i + 1);

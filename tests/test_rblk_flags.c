@@ -55,7 +55,7 @@ int main(void)
 				     0xe3520a01, 0x259d3014, 0x258d3014, 0xe1550002, 0xeafffffe};
 	const struct rblk *b = get(&c, 0x1000, a, 10);
 	CHECK(b && !b->precise);
-	CHECK_EQ(b->fsnap, RBLK_FS_RELAXED | 2);
+	CHECK_EQ(b->fsnap, RBLK_FS_RELAXED | RBLK_FS_SNAP);
 	CHECK_EQ(b->fsrc[2], RBLK_FS_NOW);
 	CHECK_EQ(b->fsrc[3], RBLK_FS_TAKE);
 	CHECK_EQ(b->fsrc[4], RBLK_FS_AT + 3);
