@@ -472,12 +472,20 @@ static int p2r_sbit(struct citcat_addr_reader *r, unsigned k)
 	return 0;
 }
 
-static inline int p2r_cold(struct citcat_addr_reader *r)
+/* Whether the fetch after ilast carries a size bit (version 3, V = 1,
+ * the size of the instruction at ilast unknown): its key + 1, else 0. */
+static inline unsigned p2r_bit_key(const struct citcat_addr_reader *r)
 {
 	if (r->version < 3 || !r->pred.var)
 		return 0;
 	unsigned k = addr_pred_key(&r->pred, r->ilast);
-	return r->pred.size[k] ? 0 : p2r_sbit(r, k);
+	return r->pred.size[k] ? 0 : k + 1;
+}
+
+static inline int p2r_cold(struct citcat_addr_reader *r)
+{
+	unsigned k1 = p2r_bit_key(r);
+	return k1 ? p2r_sbit(r, k1 - 1) : 0;
 }
 
 /* An instruction fetch at A not of a run. */
@@ -625,7 +633,7 @@ __attribute__((noinline)) static int p2r_record(struct citcat_addr_reader *r, st
 int pdats2_next(struct citcat_addr_reader *r, struct citcat_ref *ref)
 {
 	if (r->pseq) {
-		if (r->version >= 3 && r->pred.var && !r->pred.size[addr_pred_key(&r->pred, r->ilast)])
+		if (p2r_bit_key(r))
 			return p2r_run_cold(r, ref);
 		r->pseq--;
 		r->ilast = p2r_next(r);
