@@ -35,7 +35,7 @@ if [ -z "${CPU:-}" ]; then
       b=$(ir "$c" replay $n.ims $n.aes --verify $n.cat --engine block)
       a=$(ir "$c" replay $n.ims $n.aes --verify $n.cat --engine auto)
       awk -v n=$n -v w=${names[$k]} -v i=$i -v b=$b -v a=$a \
-        'BEGIN { m = i < b ? i : b; printf "%-22s %-7s %14d %14d %14d %10.3f\n", n, w, i, b, a, a / m }'
+        'BEGIN { m = i < b ? i : b; printf "%-22s %-7s %14.0f %14.0f %14.0f %10.3f\n", n, w, i, b, a, a / m }'
     done
   done
   exit 0

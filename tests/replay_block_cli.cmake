@@ -1,6 +1,6 @@
 # The block engine at the command line (issue 14, replay/REPLAY.md
-# "Block-granular replay"): its refusals (a Cortex-M7 run, a run ending in a
-# fault) and --engine through --jobs segment replay (tests/replay_block_cli.sh).
+# "Block-granular replay"): its refusal of a Cortex-M7 run, runs that end in a
+# fault, and --engine through --jobs segment replay (tests/replay_block_cli.sh).
 # Needs the examples, the crash firmware of postmortem.cmake and m7cap of
 # m7cap.cmake, so it is included after them.
 if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_crash_wild AND TARGET firmware_m7cap)
