@@ -22,8 +22,9 @@
 #          predicted successor a fetch after the instruction last missed
 #          (set on every fetch that is not the predicted successor), when
 #          it is not the predicted successor now; else v2's
-# Version 4 as built (formats/pdats2.c, PDATS2.md "Version 4") is m2rs:
-# the writer's file is this model's payload + 22 on every din compared
+# The version 4 built on branch pdats4 and not kept (PDATS2.md "A version
+# 4, built and measured, not kept") is m2rs: that writer's file was this
+# model's payload + 22 on every din compared
 # (14 of the 30 example dins: idle, counter, uartline, sched, crc32_thumb,
 # dijkstra, dijkstra_m7 and their builds listed in pdats4-report.md).
 # Prints per din and variant: payload bytes (the file is payload + 22),
