@@ -58,6 +58,7 @@ while [ $# -gt 0 ]; do
       shift
       for o in $(grep -E '^OBJS' "$dir/$d/Makefile" | head -n 1 | sed 's/.*=//'); do
         b=${o%.o}
+        b=${b%.c}
         [ -f "$dir/$d/$b.c" ] || { src=; break; }
         src="$src $dir/$d/$b.c"
       done
