@@ -238,16 +238,29 @@ int cmd_gdb(int argc, char **argv)
 	struct citcat_cursor *cur;
 	int rc = citcat_cursor_open(&cur, &cc);
 	cli_progress_done(&pr);
+	struct conn conn = {0, 1};
 	if (rc) {
 		const struct citcat_errinfo *e = citcat_cursor_error(cur);
+		const char *msg = e && e->msg[0] ? e->msg : citcat_errstr(rc);
+		char why[600];
 		if (rc == CITCAT_ERR_DIVERGED)
-			fprintf(stderr, "citcat gdb: %s does not replay: %s\n", pos[0], e ? e->msg : citcat_errstr(rc));
+			snprintf(why, sizeof why, "citcat gdb: %s does not replay: %s", pos[0], msg);
+		else if (e && e->offset != UINT64_MAX)
+			snprintf(why, sizeof why, "citcat gdb: offset %llu: %s", (unsigned long long)e->offset, msg);
 		else
-			gdb_error(e, rc);
+			snprintf(why, sizeof why, "citcat gdb: %s", msg);
+		fprintf(stderr, "%s\n", why);
 		citcat_cursor_close(cur);
+		if (use_stdio && !isatty(0)) {
+			/* GDB at the other end: tell it too, in its first reply (GDB may
+			 * drop this process's standard error when it finds it gone
+			 * before reading it) */
+			signal(SIGPIPE, SIG_IGN);
+			struct citcat_gdbserver_io io = {&conn, conn_read, conn_write, NULL};
+			citcat_gdbserver_refuse(&io, why);
+		}
 		return rc == CITCAT_ERR_DIVERGED ? EXIT_CHECK : EXIT_USAGE;
 	}
-	struct conn conn = {0, 1};
 	int sock = -1;
 	if (use_port) {
 		int r = accept_one(listen_addr, port, &sock);

@@ -1259,3 +1259,28 @@ int citcat_gdbserver_serve(struct citcat_cursor *cur, const struct citcat_gdbser
 	free(s);
 	return rc;
 }
+
+int citcat_gdbserver_refuse(const struct citcat_gdbserver_io *io, const char *reason)
+{
+	if (!io || !io->read || !io->write || !reason)
+		return CITCAT_ERR_INVAL;
+	struct srv *s = calloc(1, sizeof *s);
+	if (!s)
+		return CITCAT_ERR_NOMEM;
+	s->io = io;
+	if (read_packet(s)) { /* GDB's qSupported, or whatever it asks first */
+		char msg[512];
+		int n = snprintf(msg, sizeof msg, "E.%s", reason);
+		if (n < 0)
+			n = 0;
+		if ((size_t)n >= sizeof msg)
+			n = sizeof msg - 1;
+		for (int i = 2; i < n; i++) /* the characters a packet's text cannot hold as they are */
+			if (msg[i] == '$' || msg[i] == '#' || msg[i] == '}' || msg[i] == '*' || (uint8_t)msg[i] < 0x20)
+				msg[i] = '?';
+		send_packet(s, msg, (size_t)n);
+	}
+	free(s->last);
+	free(s);
+	return 0;
+}

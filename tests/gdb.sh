@@ -331,6 +331,9 @@ bad)
   # through GDB, the session ends with the reason
   run s "$elf" "$t/cut.cat" "info registers pc"
   has s "cut.cat"
+  # ... in the server's first reply too, so GDB shows it even when it finds
+  # the server gone before reading its standard error
+  has s "Remote failure reply: E.citcat gdb: offset [0-9]*: .*cut.cat"
   # an ELF of another build: a warning, the session goes on
   run e "$FW/gdbcrash2.elf" "$t/$n.cat --elf $FW/gdbcrash2.elf" "info registers pc" "monitor when"
   has e "warning: .*gdbcrash2.elf is not"

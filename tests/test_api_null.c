@@ -223,6 +223,7 @@ static void all_null(void)
 	INVAL(citcat_dump_run, (NULL, NULL, NULL));
 	VOID(citcat_dump_close, (NULL));
 	INVAL(citcat_gdbserver_serve, (NULL, NULL, NULL, NULL));
+	INVAL(citcat_gdbserver_refuse, (NULL, NULL));
 
 	/* sdclsp.h */
 	INVAL(citcat_sdclsp_config_init, (NULL, CITCAT_SDCLSP_R));

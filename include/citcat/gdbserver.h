@@ -61,6 +61,15 @@ CITCAT_API void citcat_gdbserver_config_default(struct citcat_gdbserver_config *
 CITCAT_API int citcat_gdbserver_serve(struct citcat_cursor *cur, const struct citcat_gdbserver_config *cfg,
 				      const struct citcat_gdbserver_io *io, struct citcat_errinfo *err);
 
+/* Answers a client whose session cannot start (the run did not open):
+ * reads its first request and replies with an error packet that carries
+ * REASON (`E.` and the text, which GDB shows), so the client is told why
+ * before the connection closes, whatever the order in which it reads the
+ * server's output and learns that the server has gone.  Returns 0,
+ * CITCAT_ERR_INVAL (a NULL argument) or CITCAT_ERR_NOMEM; a client gone
+ * before its first request is not an error. */
+CITCAT_API int citcat_gdbserver_refuse(const struct citcat_gdbserver_io *io, const char *reason);
+
 #ifdef __cplusplus
 }
 #endif
