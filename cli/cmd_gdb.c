@@ -94,13 +94,21 @@ static void conn_log(void *ctx, const char *line)
 }
 
 /* An error of the library, whose message names the file. */
-static int gdb_error(const struct citcat_errinfo *e, int code)
+/* The line that reports error CODE (E may be NULL) into BUF. */
+static void gdb_reason(char *buf, size_t n, const struct citcat_errinfo *e, int code)
 {
 	const char *msg = e && e->msg[0] ? e->msg : citcat_errstr(code);
 	if (e && e->offset != UINT64_MAX)
-		fprintf(stderr, "citcat gdb: offset %llu: %s\n", (unsigned long long)e->offset, msg);
+		snprintf(buf, n, "citcat gdb: offset %llu: %s", (unsigned long long)e->offset, msg);
 	else
-		fprintf(stderr, "citcat gdb: %s\n", msg);
+		snprintf(buf, n, "citcat gdb: %s", msg);
+}
+
+static int gdb_error(const struct citcat_errinfo *e, int code)
+{
+	char why[600];
+	gdb_reason(why, sizeof why, e, code);
+	fprintf(stderr, "%s\n", why);
 	return EXIT_USAGE;
 }
 
@@ -241,14 +249,12 @@ int cmd_gdb(int argc, char **argv)
 	struct conn conn = {0, 1};
 	if (rc) {
 		const struct citcat_errinfo *e = citcat_cursor_error(cur);
-		const char *msg = e && e->msg[0] ? e->msg : citcat_errstr(rc);
 		char why[600];
 		if (rc == CITCAT_ERR_DIVERGED)
-			snprintf(why, sizeof why, "citcat gdb: %s does not replay: %s", pos[0], msg);
-		else if (e && e->offset != UINT64_MAX)
-			snprintf(why, sizeof why, "citcat gdb: offset %llu: %s", (unsigned long long)e->offset, msg);
+			snprintf(why, sizeof why, "citcat gdb: %s does not replay: %s", pos[0],
+				 e && e->msg[0] ? e->msg : citcat_errstr(rc));
 		else
-			snprintf(why, sizeof why, "citcat gdb: %s", msg);
+			gdb_reason(why, sizeof why, e, rc);
 		fprintf(stderr, "%s\n", why);
 		citcat_cursor_close(cur);
 		if (use_stdio && !isatty(0)) {
