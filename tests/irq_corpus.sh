@@ -37,9 +37,9 @@ one() {
   [ $rc = 0 ] || [ $rc = 3 ] || { echo "$n: capture exit $rc"; rm -f "$n".*; return; }
   "$C" ims "$n.cat" -o "$n.ims" 2>/dev/null && "$C" aes "$n.cat" -o "$n.aes" 2>/dev/null ||
     { echo "$n: extraction failed"; rm -f "$n".*; return; }
-  "$C" info --json "$n.cat" | tr -d '\n ' | sed -n 's/.*"instructions":\([0-9]*\).*/\1/p' |
-    awk -v n="$n" -v i="$("$C" info "$n.cat" | awk '$1 == "irq" {print $2}')" \
-      -v d="$("$C" info "$n.cat" | awk '$1 == "dma" {print $2}')" '{printf "%s: %d instructions, %d interrupts, %d DMA events\n", n, $1, i, d}'
+  "$C" info "$n.cat" | awk -v n="$n" '$1 == "trace" { for (k = 2; k < NF; k++) if ($(k + 1) ~ /^instructions/) t = $k }
+    $1 == "irq" { i = $2 } $1 == "dma" { d = $2 }
+    END { printf "%s: %s instructions, %d interrupts, %d DMA events\n", n, t, i, d }'
 }
 while [ $# -gt 0 ]; do
   case $1 in
