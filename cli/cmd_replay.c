@@ -295,8 +295,8 @@ int cmd_replay(int argc, char **argv)
 		fputc('\n', stderr);
 		if (res.blk_blocks || res.blk_hooks || res.blk_flushes)
 			fprintf(stderr,
-				"  block engine: %llu blocks without the code hook, %llu interrupts entered between blocks, "
-				"%llu DMA transfers inside blocks, %llu blocks run per instruction, %llu translation drops, %llu new engines\n",
+				"  block engine: %llu blocks without the code hook, %llu interrupts entered at or inside blocks, "
+				"%llu DMA transfers inside blocks, %llu blocks run per instruction, %llu engine switches, %llu new engines\n",
 				(unsigned long long)res.blk_blocks, (unsigned long long)res.blk_irq_stops,
 				(unsigned long long)res.blk_dma_inline, (unsigned long long)res.blk_hooks,
 				(unsigned long long)res.blk_flushes, (unsigned long long)res.blk_renewals);

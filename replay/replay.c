@@ -121,7 +121,7 @@ struct replayer {
 	uint32_t switch_size, until_pc;
 	int until_on;
 	uint64_t hold_insns; /* no event stop again at this boundary (blk_plan) */
-	int global, purge;
+	int global;
 	uint64_t degraded_until, degrade_len;
 	/* auto's choice (blk_window): the window of instructions from
 	 * WIN_START, the interrupts entered at a cut inside a block in it,
@@ -133,10 +133,24 @@ struct replayer {
 	 * opened: past replay_renew_after, blk_renew opens a new one */
 	uint64_t churn;
 	struct core_hooks hooks; /* the engine's hooks, for blk_renew */
-	uc_hook code_hook;
+	/* The second engine (REPLAY.md "Two engines"): UC2, opened at the
+	 * first need (blk_open2), runs every block per instruction with a code
+	 * hook over everything and translations of its own, so that running
+	 * per instruction for a while (GLOBAL) or up to an interrupt's cut
+	 * inside a block (CUT2) drops none of UC1's, the engine of blocks.
+	 * P->C.UC is the one running; SWCTX carries the CPU state across
+	 * (blk_switch).  DIRTY_LO/HI[k]: the RAM offsets written since engine
+	 * k (0: UC1, 1: UC2) last ran that may hold code it translated
+	 * (code_touched), dropped from it as it takes over.  CUTS: the
+	 * interrupts entered at a cut inside a block so far. */
+	uc_engine *uc1, *uc2;
+	uc_context *swctx;
+	uint32_t dirty_lo[2], dirty_hi[2];
+	uint64_t cuts;
+	int cut2;
 	struct hrange {
 		uint32_t lo, end;
-		uc_hook h; /* 0 while the code hook over everything is in */
+		uc_hook h;
 	} *hr;
 	unsigned nhr, hr_cap;
 	uint8_t *hgran;
@@ -544,8 +558,35 @@ static inline void code_touched(struct replayer *p, uint32_t off, uint32_t len)
 	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
 		if (p->cgran[g >> 3] >> (g & 7) & 1) {
 			p->code_gen++;
+			if (p->uc2) {
+				/* the engine not running may have translated these
+				 * bytes (CGRAN also marks every translation block either
+				 * runs: cgran_mark): it drops them as it takes over.
+				 * The running one drops its own (Unicorn's store check;
+				 * ram_changed for a transfer) */
+				int k = p->c.uc != p->uc2;
+				if (off < p->dirty_lo[k])
+					p->dirty_lo[k] = off;
+				if (off + len > p->dirty_hi[k])
+					p->dirty_hi[k] = off + len;
+			}
 			return;
 		}
+}
+
+/* Marks the granules of the translation block [A, A + SIZE) in CGRAN: with
+ * two engines a write there must reach the one not running (code_touched).
+ * A block run without code hook was marked when blk_qualify verified it;
+ * hook_block marks every other block either engine runs. */
+static void cgran_mark(struct replayer *p, uint32_t a, uint32_t size)
+{
+	uint32_t off = a - p->c.ram_base;
+	if (!size || off >= p->c.ram_size)
+		return;
+	if (size > p->c.ram_size - off)
+		size = p->c.ram_size - off;
+	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
+		p->cgran[g >> 3] |= (uint8_t)(1u << (g & 7));
 }
 
 /* The bus's code_changed (replay_once): bus_dma wrote [ADDR, ADDR + LEN)
@@ -1387,6 +1428,13 @@ static void hook_code_range(uc_engine *uc, uint64_t address, uint32_t size, void
 	}
 }
 
+/* Once the second engine is open (blk_cut2) a cut costs two moves of the
+ * CPU state and the block up to it and the first of the handler run per
+ * instruction: 100 instructions, from where the engines break even on
+ * blk_smc_irq, a cut every ~110 instructions, where blocks still won by 6%
+ * (--verify) and 2% (-o --oracle) (REPLAY.md "Two engines"). */
+#define BLK_CUT2_COST 100
+
 /* What an interrupt entered at a cut inside a block costs auto, in
  * instructions (blk_window): the cut makes Unicorn translate about four
  * blocks again (the block up to the cut, the block itself, the blocks that
@@ -1399,6 +1447,8 @@ static void hook_code_range(uc_engine *uc, uint64_t address, uint32_t size, void
  * within noise there, and a cut keeps counting 25,000. */
 static uint64_t blk_cut_cost(const struct replayer *p)
 {
+	if (p->uc2)
+		return BLK_CUT2_COST;
 	return !p->records || p->seq_out ? 2500 : 25000;
 }
 
@@ -1467,23 +1517,26 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (p->c.failed)
 		return;
-	if (!why && p->global && p->purge) {
-		p->purge = 0;
-		why = STOP_AGAIN; /* the end of this run takes the deleted range hooks out of Unicorn's list */
-	} else if (!why && p->global) {
-		/* every block has the code hook's calls: back to blocks when
-		 * the window is over and this one can run as a block */
+	if (!why && p->global) {
+		/* the second engine, where every block has the code hook's
+		 * calls: back to blocks when the window is over (or the cut it
+		 * came for passed) and this one can run as a block */
 		p->precise = 1;
+		cgran_mark(p, a, size);
 		if (p->c.insns < p->degraded_until || !(b = blk_qualify(p, a, size)) || tb_hooked(p, a, size) ||
 		    blk_plan(p, b, a, p->c.bcount + (uint64_t)core_branched(a, p->c.expect_pc, p->c.after_exception), &ev))
 			return;
 		why = STOP_GLOBAL;
-		p->win_start = p->c.insns;
-		p->win_cuts = p->win_hooked = 0;
+		if (!p->cut2) {
+			p->win_start = p->c.insns;
+			p->win_cuts = p->win_hooked = 0;
+		}
 	} else if (!why && p->policy && p->c.insns - p->win_start >= replay_auto_window && blk_window(p)) {
 		why = STOP_INSN;
 	} else if (!why) {
 		int h = (b = blk_cached(p, a, size)) != NULL ? 0 : tb_hooked(p, a, size);
+		if (!b)
+			cgran_mark(p, a, size);
 		if (h == 1) { /* a block with a code hook of its own: hook_code does it all */
 			p->precise = 1;
 			return;
@@ -1501,6 +1554,7 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 			return;
 	}
 	if (why) {
+		cgran_mark(p, a, size);
 		/* stop before the block runs (tests/test_unicorn_block.c):
 		 * blk_between acts */
 		p->stop_why = why;
@@ -1583,44 +1637,96 @@ static uc_err blk_hook(struct replayer *p, uint32_t a, uint32_t size)
 	return uc_ctl_remove_cache(p->c.uc, a, (uint64_t)a + size);
 }
 
-/* The code hook over everything in (ON) or out.  In: every translation of
- * RAM without its calls is dropped; out: Unicorn drops those made with it
- * (uc_hook_del invalidates the regions it hooked), and RAM's with them. */
-static uc_err blk_global(struct replayer *p, int on)
+static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx);
+static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx);
+
+/* Opens the second engine: the same RAM (ours, mapped by pointer), device
+ * window and hooks as the first, with the code hook over everything and
+ * only the load call after the access (every instruction in it is run by
+ * hook_code: hook_mem's precise path), and the block hook, which brings
+ * the run back to the first engine (hook_block's GLOBAL path). */
+static uc_err blk_open2(struct replayer *p)
 {
-	uc_err e = UC_ERR_OK;
-	p->churn += 1024; /* every block that runs next, unknown how many */
-	/* Unicorn calls every code hook whose range holds an instruction, and
-	 * walks all of them for each: the per-block ranges go out while the
-	 * hook over everything is in (out of the list at the end of the next
-	 * run: PURGE stops it at once, tests/test_unicorn_engines.c) */
-	if (on) {
-		for (unsigned i = 0; i < p->nhr && !e; i++)
-			e = uc_hook_del(p->c.uc, p->hr[i].h);
-		if (!e)
-			e = uc_hook_add(p->c.uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
-		p->global = 1;
-		p->purge = p->nhr > 0;
-	} else {
-		e = uc_hook_del(p->c.uc, p->code_hook);
-		for (unsigned i = 0; i < p->nhr && !e; i++)
-			e = uc_hook_add(p->c.uc, &p->hr[i].h, UC_HOOK_CODE, hook_code_range, p, p->hr[i].lo,
-					(uint64_t)p->hr[i].end - 1);
-		p->global = 0;
-	}
-	/* dropping RAM's translations, not UC_CTL_TB_FLUSH: a flush made the
-	 * process touch Unicorn's whole code buffer (1 GB of RSS, seconds of
-	 * system time for three flushes on matmul_long) */
+	struct core_hooks h = p->hooks;
+	h.code = hook_code;
+	h.mem = hook_mem;
+	h.mem_types = UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER;
+	h.block_thumb = NULL;
+	uc_hook bh;
+	uc_err e = core_open(&p->uc2, p->c.ram_base, p->c.ram_size, p->c.ram, p->ims.cfg.dev_base, p->ims.cfg.dev_size,
+			     mmio_read, mmio_write, p);
 	if (!e)
-		e = uc_ctl_remove_cache(p->c.uc, p->c.ram_base, (uint64_t)p->c.ram_base + p->c.ram_size);
+		e = core_add_hooks(p->uc2, &h, p, p->c.ram_base, p->c.ram_size);
+	if (!e)
+		e = uc_hook_add(p->uc2, &bh, UC_HOOK_BLOCK, hook_block, p, 1, 0);
+	if (!e && !p->swctx)
+		e = uc_context_alloc(p->uc1, &p->swctx);
+	p->dirty_lo[0] = p->dirty_lo[1] = UINT32_MAX;
+	p->dirty_hi[0] = p->dirty_hi[1] = 0;
+	return e;
+}
+
+/* Hands the run to the second engine (TO2) or back to the first, between
+ * two runs: the whole CPU state (uc_context_save and _restore across two
+ * engines: tests/test_unicorn_engines.c part 7), after the new one dropped
+ * its translations of what was written since it last ran (DIRTY: a store
+ * of the other engine does not reach them, part 8). */
+static uc_err blk_switch(struct replayer *p, int to2)
+{
+	uc_engine *to = to2 ? p->uc2 : p->uc1;
+	if (to == p->c.uc)
+		return UC_ERR_OK;
+	uc_err e = uc_context_save(p->c.uc, p->swctx);
+	if (!e)
+		e = uc_context_restore(to, p->swctx);
+	if (!e && p->dirty_hi[to2] > p->dirty_lo[to2]) {
+		e = uc_ctl_remove_cache(to, p->c.ram_base + p->dirty_lo[to2], (uint64_t)p->c.ram_base + p->dirty_hi[to2]);
+		p->dirty_lo[to2] = UINT32_MAX;
+		p->dirty_hi[to2] = 0;
+	}
+	if (!e)
+		p->c.uc = to;
 	p->c.res->blk_flushes++;
 	return e;
 }
 
-unsigned replay_renew_after = 8192;
+/* Whether an interrupt due at a cut inside a block is entered in the
+ * second engine (1) rather than by cutting the block in the first (0:
+ * Unicorn translates the block up to the cut, drops it at the end of the
+ * run and translates the whole block again, and a block or two around it,
+ * ~160 K host instructions more than a cut in the second engine on irqdma).
+ * Opening the second engine and its first translations cost about as much
+ * as 70 such cuts (~7 M host instructions for uc_open and the set-up, the
+ * rest translating what it runs), so it opens only when, at the rate of
+ * cuts so far, BLK_CUTS_AHEAD more are to come in the run, judged from the
+ * (REPLAY_CUTS_OPEN + 1)th on: a short run with a few dozen interrupts
+ * keeps one engine (measured: REPLAY.md "Two engines"). */
+#define BLK_CUTS_AHEAD 96
+unsigned replay_cuts_open = 16;
+static int blk_cut2(struct replayer *p)
+{
+	if (p->uc2)
+		return 1;
+	if (++p->cuts <= replay_cuts_open || p->c.insns >= p->total)
+		return 0;
+	return (double)p->cuts * (double)(p->total - p->c.insns) >= (double)BLK_CUTS_AHEAD * (double)p->c.insns;
+}
 
-static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx);
-static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx);
+/* Every block per instruction (ON: the second engine, opened at the first
+ * call) or back to blocks (the first).  Neither drops a translation: each
+ * engine keeps its own (REPLAY.md "Two engines"). */
+static uc_err blk_global(struct replayer *p, int on)
+{
+	uc_err e = on && !p->uc2 ? blk_open2(p) : UC_ERR_OK;
+	if (!e)
+		e = blk_switch(p, on);
+	if (!e)
+		p->global = on;
+	p->cut2 = 0;
+	return e;
+}
+
+unsigned replay_renew_after = 8192;
 
 /* Replaces Unicorn's engine by a new one in the same state.  Unicorn 2.0.1
  * never reuses the code buffer space of a translation it dropped: every
@@ -1649,10 +1755,8 @@ static uc_err blk_renew(struct replayer *p)
 		e = core_add_hooks(uc, &p->hooks, p, p->c.ram_base, p->c.ram_size);
 	if (!e)
 		e = uc_hook_add(uc, &h, UC_HOOK_BLOCK, hook_block, p, 1, 0);
-	for (unsigned i = 0; !e && !p->global && i < p->nhr; i++)
+	for (unsigned i = 0; !e && i < p->nhr; i++)
 		e = uc_hook_add(uc, &p->hr[i].h, UC_HOOK_CODE, hook_code_range, p, p->hr[i].lo, (uint64_t)p->hr[i].end - 1);
-	if (!e && p->global)
-		e = uc_hook_add(uc, &p->code_hook, UC_HOOK_CODE, hook_code, p, 1, 0);
 	if (!e)
 		e = uc_context_restore(uc, ctx);
 	if (ctx)
@@ -1663,7 +1767,7 @@ static uc_err blk_renew(struct replayer *p)
 		return e;
 	}
 	uc_close(old);
-	p->c.uc = uc; /* the bus's code_ctx is P (ram_changed) */
+	p->c.uc = p->uc1 = uc; /* the bus's code_ctx is P (ram_changed) */
 	p->churn = 0;
 	p->c.res->blk_renewals++;
 	return UC_ERR_OK;
@@ -1725,6 +1829,19 @@ static int blk_between(struct replay_core *c, uint32_t *pc)
 		blk_event_boundary(p, a, pc);
 		return 1;
 	case STOP_UNTIL:
+		p->win_cuts++;
+		if (blk_cut2(p)) {
+			/* the block up to the cut runs per instruction in the
+			 * second engine, hook_code enters the interrupt there,
+			 * and the first block after that can run as one goes
+			 * back (hook_block's GLOBAL path) */
+			e = blk_global(p, 1);
+			p->cut2 = 1;
+			p->degraded_until = 0;
+			p->c.res->blk_irq_stops++;
+			*pc = p->switch_pc;
+			break;
+		}
 		/* a stop position inside a translated block is ignored
 		 * (tests/test_unicorn_block.c part 4): drop the block (the
 		 * translations that hold its first byte: those of its tail,
@@ -1733,7 +1850,6 @@ static int blk_between(struct replay_core *c, uint32_t *pc)
 		 * itself (tests/test_unicorn_engines.c) */
 		e = uc_ctl_remove_cache(c->uc, a, (uint64_t)a + 1);
 		p->churn += 2; /* the cut, and the block once more afterwards */
-		p->win_cuts++;
 		c->until = p->until_pc;
 		p->until_on = 1;
 		*pc = p->switch_pc;
@@ -1757,7 +1873,7 @@ static int blk_between(struct replay_core *c, uint32_t *pc)
 		*pc = p->switch_pc;
 		break;
 	}
-	if (!e && p->churn > replay_renew_after)
+	if (!e && p->churn > replay_renew_after && !p->global)
 		e = blk_renew(p);
 	/* the PC after a stop in a block hook is the block's start only without
 	 * a code hook (tests/test_unicorn_block.c): go on where it stopped */
@@ -2315,6 +2431,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		}
 		if (p->block)
 			p->c.between = blk_between;
+		p->uc1 = p->c.uc;
 		p->win_start = 0;
 		p->degrade_len = replay_auto_window;
 	}
@@ -2413,6 +2530,10 @@ out:
 	if (p->pipe) /* not reached: the thread is finished right after the run */
 		model_pipe_finish(p->pipe);
 	*redo = p->redo;
+	if (p->uc2) /* the engine not running; replay_fini closes the other */
+		uc_close(p->c.uc == p->uc2 ? p->uc1 : p->uc2);
+	if (p->swctx)
+		uc_context_free(p->swctx);
 	replay_fini(&p->c);
 	if (p->mbus_init)
 		bus_fini(&p->mbus);

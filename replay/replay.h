@@ -14,5 +14,9 @@ extern unsigned replay_renew_after;
  * the first stretch the code hook over everything runs; tests shorten it
  * to make auto switch often. */
 extern unsigned replay_auto_window;
+/* The interrupts entered at a cut inside a block the first way (the engine
+ * of blocks translates the block up to the cut) before the second engine
+ * may open for them (replay.c blk_cut2); tests raise it. */
+extern unsigned replay_cuts_open;
 
 #endif

@@ -34,7 +34,14 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   citcat_add_firmware(blk_smc_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_smc.c
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  # the same under a timer interrupt every 150 cycles: hundreds of them at
+  # cuts inside blocks, entered in the block engine's second engine, some
+  # inside the function (replay/REPLAY.md "Two engines")
+  citcat_add_firmware(blk_smc_irq SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_smc.c DEFINITIONS -DSMC_TICK=150
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  citcat_add_firmware(blk_smc_irq_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_smc.c
+    DEFINITIONS -DSMC_TICK=150 OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   add_test(NAME replay_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
-    ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc)
+    ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc blk_smc_irq)
   set_tests_properties(replay_engines_smc PROPERTIES LABELS e2e)
 endif()

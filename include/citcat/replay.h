@@ -184,14 +184,16 @@ struct citcat_replay_result {
 	 * (ERR's offset is in that file), or NULL when the message names it */
 	const char *err_path;
 	/* The block engine (replay/REPLAY.md "Interrupts, DMA and the block
-	 * engine"): translation blocks run without the code hook; interrupts
-	 * entered between blocks (at a block's start or at a cut made in front
-	 * of it), not per instruction; DMA transfers applied inside a block as
-	 * it retired; blocks given a code hook of their own (they run per
-	 * instruction); times every translation of RAM was dropped (the code
-	 * hook over everything going in or out); times Unicorn's engine was
-	 * replaced by a new one in the same state, to bound its memory.  All 0
-	 * under the insn engine. */
+	 * engine", "Two engines"): translation blocks run without the code
+	 * hook; interrupts due while blocks run entered at a block's start or
+	 * at a cut inside one (made in the engine of blocks, or by running the
+	 * block up to it in the second, per-instruction engine); DMA transfers
+	 * applied inside a block as it retired; blocks given a code hook of
+	 * their own (they run per instruction); moves of the run between the
+	 * engine of blocks and the per-instruction one, either way
+	 * (BLK_FLUSHES, so named when such a move dropped every translation of
+	 * RAM); times the engine of blocks was replaced by a new one in the
+	 * same state, to bound its memory.  All 0 under the insn engine. */
 	uint64_t blk_blocks, blk_irq_stops, blk_dma_inline, blk_hooks, blk_flushes, blk_renewals;
 };
 

@@ -19,6 +19,14 @@
  * CTest replay_engines_smc); a block engine that ran the old decode of the
  * function would give other words in its itrace.
  *
+ * Built with -DSMC_TICK=N (blk_smc_irq): the function has NPAD adds after
+ * its first instruction, and a timer interrupt every N cycles lands inside
+ * its block and the callers' again and again.  The block engine enters
+ * such an interrupt by running the block up to it in its second engine
+ * (replay/REPLAY.md "Two engines"), which keeps translations of its own:
+ * a store or a transfer into the function made while one engine runs must
+ * reach the other's translation too.
+ *
  * Self-check: exit 0 and "blk_smc: OK" only when every call returned what
  * its code says.
  */
@@ -27,19 +35,29 @@
 
 #include "citcat_target.h"
 
+#ifdef SMC_TICK
+#define ROUNDS 400u
+#define NPAD 6u
+static volatile uint32_t ticks;
+void citcat_irq_timer(void) { ticks++; }
+#else
 #define ROUNDS 120u
+#define NPAD 0u
+#endif
 
 #if defined(__thumb__)
 static volatile uint16_t code[32] __attribute__((aligned(64))); /* a granule of its own */
 #define MOV_IMM(i) ((uint16_t)(0x2000u | ((i) & 0xffu))) /* movs r0, #i */
 #define ADD_IMM(i) ((uint16_t)(0x3000u | ((i) & 0xffu))) /* adds r0, #i */
 #define RET 0x4770u                                      /* bx lr */
+#define ADD1 0x3001u                                     /* adds r0, #1 */
 #define FN ((uint32_t (*)(uint32_t))((uintptr_t)code | 1u))
 #else
 static volatile uint32_t code[16] __attribute__((aligned(64))); /* a granule of its own */
 #define MOV_IMM(i) (0xe3a00000u | ((i) & 0xffu)) /* mov r0, #i */
 #define ADD_IMM(i) (0xe2800000u | ((i) & 0xffu)) /* add r0, r0, #i */
 #define RET 0xe12fff1eu                          /* bx lr */
+#define ADD1 0xe2800001u                        /* add r0, r0, #1 */
 #define FN ((uint32_t (*)(uint32_t))(uintptr_t)code)
 #endif
 
@@ -53,14 +71,21 @@ static void call(uint32_t add, uint32_t imm)
         uint32_t x = sum & 0xffffu;
         __asm__ volatile("dsb\n isb" ::: "memory");
         uint32_t r = FN(x);
-        bad += r != (add ? x + imm : imm);
+        bad += r != (add ? x + imm : imm) + NPAD;
         sum = sum * 33u + r;
     }
 }
 
 int main(void)
 {
-    code[1] = RET;
+    for (uint32_t i = 1; i <= NPAD; i++)
+        code[i] = ADD1;
+    code[NPAD + 1] = RET;
+#ifdef SMC_TICK
+    citcat_irq_enable_line(CITCAT_IRQ_TIMER);
+    citcat_timer_start(SMC_TICK);
+    citcat_irq_unmask();
+#endif
     for (uint32_t rep = 0; rep < ROUNDS; rep++) {
         uint32_t imm = (rep * 37u + 5u) & 0xffu, add = rep & 1u;
         code[0] = add ? ADD_IMM(imm) : MOV_IMM(imm); /* a CPU store */
@@ -74,6 +99,11 @@ int main(void)
         *(volatile uint8_t *)code = (uint8_t)(imm ^ 0x5au); /* a byte store */
         call(0, imm ^ 0x5au);
     }
+#ifdef SMC_TICK
+    citcat_irq_mask();
+    citcat_timer_stop();
+    printf("blk_smc: %lu ticks, ", (unsigned long)ticks);
+#endif
     printf("blk_smc: sum=0x%08lx %s\n", (unsigned long)sum, bad ? "FAIL" : "OK");
     citcat_exit(bad ? 1u : 0u);
 }
