@@ -311,6 +311,53 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 static inline __attribute__((always_inline)) int cblk_attribute(struct target *t);
 static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
 
+/* Two engines (TARGET.md "Two engines"): the granules of [A, A + SIZE)
+ * hold code an engine translated.  Every translation block either engine
+ * enters is marked: hook_block marks those run per instruction and those it
+ * stops in front of, cblk_qualify those it decodes (a block run without the
+ * code hook is one cblk_qualify decoded, now or when its bytes were last
+ * different). */
+static void cblk_mark(struct target *t, uint32_t a, uint32_t size)
+{
+	uint32_t off = a - t->ram_base;
+	if (!t->blk_cgran || !size || off >= t->ram_size)
+		return;
+	if (size > t->ram_size - off)
+		size = t->ram_size - off;
+	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
+		t->blk_cgran[g >> 3] |= (uint8_t)(1u << (g & 7));
+}
+
+/* Bytes [OFF, OFF + LEN) of RAM (offsets) were written, by a store of the
+ * running engine or a DMA transfer: the running engine drops what it
+ * translated of them itself (Unicorn's store check; core_code_changed),
+ * the other one, when they hold code (BLK_CGRAN), as it takes over. */
+static inline void cblk_touched(struct target *t, uint32_t off, uint32_t len)
+{
+	if (!t->blk_uc[0] || !len || off >= t->ram_size)
+		return;
+	if (len > t->ram_size - off)
+		len = t->ram_size - off;
+	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
+		if (t->blk_cgran[g >> 3] >> (g & 7) & 1) {
+			int k = t->uc == t->blk_uc[0]; /* the other engine */
+			if (off < t->blk_dirty_lo[k])
+				t->blk_dirty_lo[k] = off;
+			if (off + len > t->blk_dirty_hi[k])
+				t->blk_dirty_hi[k] = off + len;
+			return;
+		}
+}
+
+/* The bus's code_changed under the block engine: bus_dma wrote [ADDR,
+ * ADDR + LEN) of RAM behind Unicorn's back. */
+static void cblk_code_changed(void *ctx, uint32_t addr, uint32_t len)
+{
+	struct target *t = ctx;
+	core_code_changed(t->uc, addr, len);
+	cblk_touched(t, addr - t->ram_base, len);
+}
+
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ctx)
 {
 	struct target *t = ctx;
@@ -323,6 +370,8 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
 	int w = type == UC_MEM_WRITE;
 	if (w && t->blk && (uint32_t)addr < t->blk->addr + t->blk->size && (uint32_t)addr + (uint32_t)size > t->blk->addr)
 		t->blk_code_written = 1; /* cblk_retire_run reads the rest of the block from RAM */
+	if (w)
+		cblk_touched(t, (uint32_t)addr - t->ram_base, (uint32_t)size);
 	uint64_t v = (uint64_t)value;
 	if (size < 8)
 		v &= (1ull << (8 * size)) - 1;
@@ -947,11 +996,14 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 		return NULL;
 	if (off >= t->ram_size || t->ram_size - off < size)
 		return NULL;
+	uint64_t hits = t->blk_cache->hits;
 	const struct rblk *b = rblk_get_inline(t->blk_cache, a, size, thumb, t->ram + off);
 	if (!b) {
 		fail(t, CITCAT_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
+	if (t->blk_cache->hits == hits) /* decoded now */
+		cblk_mark(t, a, size);
 	if (b->precise || b->fsnap) /* fsnap: the replayer's flag sources (replay_block.h) */
 		return NULL;
 	n = b->n;
@@ -1005,6 +1057,8 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	t->blk_hold = 0;
 	if (t->failed)
 		return;
+	if (t->blk_precise || !b)
+		cblk_mark(t, (uint32_t)address, size);
 	if ((b != NULL) == t->blk_precise) {
 		/* stop before the block runs (tests/test_unicorn_block.c) and
 		 * change mode: cblk_switch */
@@ -1021,43 +1075,92 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 }
 
-/* After uc_emu_start returned: the mode change a hook asked for.  To per
- * instruction: the code hook in, the device window mapped as MMIO again;
- * to blocks: the code hook out, the window unmapped.  Either way RAM's
- * translations are dropped, since a translation holds its code-hook calls
- * or lacks them (tests/test_unicorn_block.c), and the run goes on at the
- * address the hook gave (the PC Unicorn reports is stale there).  A run that
- * keeps changing mode stays per instruction for a while (blk_hold_until).  Returns 0, or an
- * error code. */
-static int cblk_switch(struct target *t, uint32_t *pc)
+/* Changes to per instruction within 2^18 instructions past which the
+ * capture stays per instruction for a while (cblk_switch). */
+#define CBLK_SWITCH_MAX 4096
+
+/* Opens engine 0, the one of blocks: the same RAM (ours, by pointer) and
+ * hooks as engine 1 but no code hook, and the device window unmapped (a
+ * device access faults into hook_unmapped: cblk_unmapped). */
+static uc_err cblk_open0(struct target *t)
 {
 	const struct citcat_target_config *c = &t->cfg->target;
+	struct core_hooks h = {NULL, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER, hook_unmapped, hook_intr, NULL};
+	uc_engine *uc = NULL;
+	uc_hook bh;
+	uc_err e = core_open(&uc, t->ram_base, t->ram_size, t->ram, c->dev_base, c->dev_size, NULL, NULL, t);
+	if (!e)
+		e = uc_mem_unmap(uc, c->dev_base, c->dev_size);
+	if (!e)
+		e = core_add_hooks(uc, &h, t, t->ram_base, t->ram_size);
+	if (!e)
+		e = uc_hook_add(uc, &bh, UC_HOOK_BLOCK, hook_block, t, 1, 0);
+	if (!e && !t->blk_ctx)
+		e = uc_context_alloc(t->uc, &t->blk_ctx);
+	if (e) {
+		if (uc)
+			uc_close(uc);
+		return e;
+	}
+	t->blk_uc[0] = uc;
+	t->blk_dirty_lo[0] = t->blk_dirty_lo[1] = UINT32_MAX;
+	t->blk_dirty_hi[0] = t->blk_dirty_hi[1] = 0;
+	return UC_ERR_OK;
+}
+
+/* The run moves to engine K: the whole CPU state (uc_context_save and
+ * _restore across two engines of one model: tests/test_unicorn_engines.c
+ * part 7), after K dropped its translations of what was written into code
+ * since it last ran (BLK_DIRTY). */
+static uc_err cblk_move(struct target *t, int k)
+{
+	uc_engine *to = t->blk_uc[k];
+	uc_err e = uc_context_save(t->uc, t->blk_ctx);
+	if (!e)
+		e = uc_context_restore(to, t->blk_ctx);
+	if (!e && t->blk_dirty_hi[k] > t->blk_dirty_lo[k]) {
+		e = uc_ctl_remove_cache(to, t->ram_base + t->blk_dirty_lo[k], (uint64_t)t->ram_base + t->blk_dirty_hi[k]);
+		t->blk_dirty_lo[k] = UINT32_MAX;
+		t->blk_dirty_hi[k] = 0;
+	}
+	if (!e)
+		t->uc = to;
+	return e;
+}
+
+/* After uc_emu_start returned: the mode change a hook asked for, made by
+ * moving the run to the other engine (TARGET.md "Two engines": each keeps
+ * its translations; until stop 44 one engine changed mode, the code hook
+ * and the device window in or out and every translation of RAM dropped).
+ * The run goes on at the address the hook gave (the PC Unicorn reports is
+ * stale there).  A run that keeps changing mode stays per instruction for
+ * a while (blk_hold_until).  Returns 0, or an error code. */
+static int cblk_switch(struct target *t, uint32_t *pc)
+{
 	t->blk_want_switch = 0;
 	uc_err e;
 	if (t->blk_precise) {
-		e = uc_hook_del(t->uc, t->blk_code_hook);
+		e = t->blk_uc[0] ? UC_ERR_OK : cblk_open0(t);
 		if (!e)
-			e = uc_mem_unmap(t->uc, c->dev_base, c->dev_size);
+			e = cblk_move(t, 0);
 		t->blk_precise = 0;
 	} else {
 		cblk_set(t, NULL);
-		e = uc_hook_add(t->uc, &t->blk_code_hook, UC_HOOK_CODE, hook_code, t, 1, 0);
-		if (!e)
-			e = uc_mmio_map(t->uc, c->dev_base, c->dev_size, mmio_read, t, mmio_write, t);
+		e = cblk_move(t, 1);
 		t->blk_precise = 1;
 		t->blk_switches++;
-		/* a switch costs the retranslation of the code that runs next
-		 * (about 0.2 ms, sched), the time of some 10^4 instructions: more
-		 * than 4 switches within 2^18 instructions and the next 2^20 run
+		/* a change costs two moves of the CPU state, the restart of the
+		 * run and the block it was for run per instruction: more than
+		 * CBLK_SWITCH_MAX changes within 2^18 instructions (one in fewer
+		 * than 2^18 / CBLK_SWITCH_MAX instructions) and the next 2^20 run
 		 * per instruction, twice as many each time it happens again (up
-		 * to 2^30), so that a run that keeps switching (Thumb code
-		 * interrupted into A32 handlers, sha256_long_thumb) pays a
-		 * bounded number of bursts */
+		 * to 2^30), so that a run that keeps switching pays a bounded
+		 * number of bursts */
 		if (t->insns - t->blk_win_start > (1u << 18)) {
 			t->blk_win_start = t->insns;
 			t->blk_win_n = 0;
 		}
-		if (++t->blk_win_n > 4) {
+		if (++t->blk_win_n > CBLK_SWITCH_MAX) {
 			t->blk_hold_until = t->insns + ((uint64_t)1 << (20 + t->blk_hold_n));
 			if (t->blk_hold_n < 10)
 				t->blk_hold_n++;
@@ -1065,8 +1168,6 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 			t->blk_win_n = 0;
 		}
 	}
-	if (!e)
-		e = uc_ctl_remove_cache(t->uc, t->ram_base, (uint64_t)t->ram_base + t->ram_size);
 	*pc = t->blk_switch_pc;
 	if (e)
 		return fail(t, CITCAT_ERR_UNICORN, "changing the capture engine's mode failed: %s", uc_strerror(e));
@@ -1310,6 +1411,10 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		}
 		t->bus.code_changed = core_code_changed;
 		t->bus.code_ctx = t->uc;
+		if (t->blk_engine) { /* two engines (cblk_switch): the bus reaches both */
+			t->bus.code_changed = cblk_code_changed;
+			t->bus.code_ctx = t;
+		}
 		if (cat_path && (rc = citcat_cat_writer_open_elf(&t->cat, cat_path, &cfg->target, elf))) {
 			fail(t, rc, "%s: cannot create the CAT: %s", cat_path, rc == CITCAT_ERR_IO ? strerror(errno) : citcat_errstr(rc));
 			goto out;
@@ -1345,6 +1450,13 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			ue = uc_hook_add(t->uc, &t->blk_code_hook, UC_HOOK_CODE, hook_code, t, 1, 0);
 		if (!ue && t->blk_engine)
 			ue = uc_hook_add(t->uc, &bh, UC_HOOK_BLOCK, hook_block, t, 1, 0);
+		if (t->blk_engine) {
+			t->blk_uc[1] = t->uc;
+			if (!(t->blk_cgran = calloc(1, t->ram_size / 64 / 8 + 1))) {
+				rc = fail(t, CITCAT_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+		}
 		if (ue) {
 			rc = fail(t, CITCAT_ERR_UNICORN, "Unicorn hook set-up failed: %s", uc_strerror(ue));
 			goto out;
@@ -1488,8 +1600,13 @@ out:
 	citcat_daf_writer_abort(t->daf);
 	if (t->bus.ic.tag)
 		bus_fini(&t->bus);
+	if (t->blk_uc[0]) /* the engine not running */
+		uc_close(t->uc == t->blk_uc[0] ? t->blk_uc[1] : t->blk_uc[0]);
 	if (t->uc)
 		uc_close(t->uc);
+	if (t->blk_ctx)
+		uc_context_free(t->blk_ctx);
+	free(t->blk_cgran);
 	target_m7_free(t);
 	if (t->uart_in)
 		fclose(t->uart_in);

@@ -133,6 +133,20 @@ struct target {
 	int blk_hold; /* the next block runs per instruction: it starts at a device access */
 	uint32_t blk_switch_pc, blk_next, blk_acc_left;
 	uc_hook blk_code_hook;
+	/* Two engines (TARGET.md "Two engines"): BLK_UC[1] runs per
+	 * instruction (the code hook, the device window mapped), BLK_UC[0],
+	 * opened at the first change to blocks, runs blocks (no code hook,
+	 * the window unmapped); UC is the one running, and a change of mode
+	 * moves the CPU state (BLK_CTX) instead of dropping every translation
+	 * of RAM.  BLK_CGRAN: a bit per 64-byte granule of RAM that holds code
+	 * either engine translated; BLK_DIRTY_LO/HI[k]: the RAM offsets written
+	 * into such granules since engine k last ran, dropped from it as it
+	 * takes over (a store of one engine does not reach the other's
+	 * translations: tests/test_unicorn_engines.c part 8). */
+	void *blk_uc[2];
+	uc_context *blk_ctx;
+	uint8_t *blk_cgran;
+	uint32_t blk_dirty_lo[2], blk_dirty_hi[2];
 	struct rblk_cache *blk_cache;
 	const struct rblk *blk;
 	/* the current block's cursor in its attribution schedule (rblk

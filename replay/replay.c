@@ -113,10 +113,13 @@ struct replayer {
 	 * ranges, HGRAN a bit per 64-byte granule of RAM that one touches),
 	 * kept for the rest of the run; an interrupt due in a block is entered
 	 * between blocks, at a cut made with uc_emu_start's until (UNTIL_PC)
-	 * when it lies inside one; a DMA transfer inside a block is applied at
-	 * its boundary as the block retires (BLK_EV: the index of the next one
-	 * in BLK).  GLOBAL: a code hook over everything (CODE_HOOK) runs every
-	 * block per instruction, up to instruction DEGRADED_UNTIL. */
+	 * when it lies inside one (once the second engine is open, UC2 below,
+	 * by running the block up to it there); a DMA transfer inside a block
+	 * is applied at its boundary as the block retires (BLK_EV: the index of
+	 * the next one in BLK).  GLOBAL: the second engine, with its code
+	 * hook over everything, runs every block per instruction, up to
+	 * instruction DEGRADED_UNTIL (or, CUT2, until the cut it came for is
+	 * passed). */
 	int stop_why;
 	uint32_t switch_size, until_pc;
 	int until_on;

@@ -44,4 +44,14 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
   add_test(NAME replay_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
     ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc blk_smc_irq)
   set_tests_properties(replay_engines_smc PROPERTIES LABELS e2e)
+  # the capture's two engines (capture/TARGET.md "Two engines") on the same
+  # firmware: stores and transfers into code while the other engine has it
+  # translated; --engine block against --engine insn, byte for byte
+  set(ces)
+  foreach(n blk_smc blk_smc_thumb blk_smc_irq blk_smc_irq_thumb)
+    list(APPEND ces ${CMAKE_CURRENT_BINARY_DIR}/firmware/${n}.elf)
+  endforeach()
+  add_test(NAME capture_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/capture_engines.sh $<TARGET_FILE:citcat_cli>
+    ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/capture_engines_smc ${ces})
+  set_tests_properties(capture_engines_smc PROPERTIES LABELS e2e)
 endif()

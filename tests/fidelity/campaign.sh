@@ -32,7 +32,9 @@
 # directory under /tmp, --csmith 1:4, --fidgen-seeds 1:4, --configs 3, all
 # three ISAs, --max-insns 20M (programs that do not end by then are
 # skipped and counted), --parallel 1.  CAMPAIGN_REPLAY_ENGINE=E in the
-# environment replays every run with --engine E (the M7's block: auto).
+# environment replays every run with --engine E (the M7's block: auto);
+# CAMPAIGN_ENGINE_LOG=FILE appends the block engine's summary line of
+# every replay to FILE.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -196,6 +198,9 @@ program() {
         "$citcat" replay "$w/run.ims" "$w/run.aes" --verify "$w/run.cat" --oracle "$w/run.itrace" --engine "$reng" >/dev/null 2>"$w/rep.err" \
           && grep -q "bus trace verified" "$w/rep.err" && grep -q "instruction trace equals the oracle" "$w/rep.err" \
           || why="replay: $(head -c 400 "$w/rep.err")"
+        # what the block engine did (its summary line), for a campaign that
+        # must show it went through a path (CAMPAIGN_ENGINE_LOG=FILE)
+        [ -n "${CAMPAIGN_ENGINE_LOG:-}" ] && { grep -h "block engine:" "$w/rep.err" >>"$CAMPAIGN_ENGINE_LOG" || true; }
       fi
       if [ -z "$why" ] && [ -n "$ck" ]; then
         "$citcat" replay "$w/run.ims" "$w/run.aes" --jobs 2 -o "$w/jobs.itrace" --verify "$w/run.cat" --oracle "$w/run.itrace" >/dev/null 2>"$w/jobs.err" \
