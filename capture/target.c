@@ -1069,15 +1069,17 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 	if (b) {
 		cblk_set(t, b);
+		t->blk_win_binsns += b->n;
 		t->blk_keeps_state = b->keeps;
 		t->blk_code_written = 0;
 		t->blk_blocks++;
 	}
 }
 
-/* Changes to per instruction within 2^18 instructions past which the
- * capture stays per instruction for a while (cblk_switch). */
-#define CBLK_SWITCH_MAX 4096
+/* What a change to per instruction and back costs, in instructions run
+ * as blocks (cblk_switch; measured: TARGET.md "Two engines"). */
+#define CBLK_SWITCH_INSNS 80
+#define CBLK_WINDOW (1u << 15)
 
 /* Opens engine 0, the one of blocks: the same RAM (ours, by pointer) and
  * hooks as engine 1 but no code hook, and the device window unmapped (a
@@ -1150,22 +1152,22 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 		t->blk_precise = 1;
 		t->blk_switches++;
 		/* a change costs two moves of the CPU state, the restart of the
-		 * run and the block it was for run per instruction: more than
-		 * CBLK_SWITCH_MAX changes within 2^18 instructions (one in fewer
-		 * than 2^18 / CBLK_SWITCH_MAX instructions) and the next 2^20 run
-		 * per instruction, twice as many each time it happens again (up
-		 * to 2^30), so that a run that keeps switching pays a bounded
-		 * number of bursts */
-		if (t->insns - t->blk_win_start > (1u << 18)) {
+		 * run and the block it was for run per instruction, about what
+		 * CBLK_SWITCH_INSNS instructions gain as blocks: at the end of
+		 * each window of CBLK_WINDOW instructions whose blocks ran fewer than
+		 * that many per change (a device-polling loop: counter), the next
+		 * 2^20 run per instruction, twice as many each time it happens
+		 * again (up to 2^30), so that such a run pays a bounded number of
+		 * bursts */
+		t->blk_win_n++;
+		if (t->insns - t->blk_win_start > CBLK_WINDOW) {
+			if (t->blk_win_binsns < CBLK_SWITCH_INSNS * t->blk_win_n) {
+				t->blk_hold_until = t->insns + ((uint64_t)1 << (20 + t->blk_hold_n));
+				if (t->blk_hold_n < 10)
+					t->blk_hold_n++;
+			}
 			t->blk_win_start = t->insns;
-			t->blk_win_n = 0;
-		}
-		if (++t->blk_win_n > CBLK_SWITCH_MAX) {
-			t->blk_hold_until = t->insns + ((uint64_t)1 << (20 + t->blk_hold_n));
-			if (t->blk_hold_n < 10)
-				t->blk_hold_n++;
-			t->blk_win_start = t->insns;
-			t->blk_win_n = 0;
+			t->blk_win_n = t->blk_win_binsns = 0;
 		}
 	}
 	*pc = t->blk_switch_pc;

@@ -157,9 +157,11 @@ struct target {
 	int blk_keeps_state; /* BLK's last instruction cannot change the state (rblk_keeps_state, replay_block.h) */
 	int blk_code_written; /* a store of BLK's execution wrote into BLK's bytes */
 	uint64_t blk_switches, blk_prog_mark, blk_blocks;
-	/* switches since BLK_WIN_START (instructions); per instruction until
-	 * BLK_HOLD_UNTIL after too many (cblk_switch) */
-	uint64_t blk_win_start, blk_win_n, blk_hold_until;
+	/* switches since BLK_WIN_START (instructions), and the instructions
+	 * of the blocks run without the code hook since (at most: a device
+	 * access ends one early); per instruction until BLK_HOLD_UNTIL when
+	 * the blocks did not pay for the switches (cblk_switch) */
+	uint64_t blk_win_start, blk_win_n, blk_win_binsns, blk_hold_until;
 	unsigned blk_hold_n; /* back-offs so far (cblk_switch) */
 	uint64_t blk_pen_insn, blk_pen_acc; /* cycle bounds: one instruction, one access */
 	uint64_t blk_pen_insn_t;            /* one Thumb instruction (two I-lines) */
