@@ -12,6 +12,12 @@
 #    build, or $FLOOR_RUN), collected inside bare_timed_start only
 #    (bench/bench_bare.c: its uc_emu_start calls, not the untimed IRQ entry,
 #    DMA copy and shadow run between them);
+#  - the captures `citcat capture FIRMWARE.elf --engine block` without and
+#    with --oracle, collected inside uc_emu_start and cblk_switch (every
+#    hook runs inside the first; the second moves the run between the
+#    capture's two engines), the traced and untraced instructions alike
+#    (the floor runs the traced ones: a start-up before the trace start
+#    counts against the capture);
 #  - the replays `citcat replay X.ims X.aes --verify X.cat --engine block -q`
 #    and `... -o X.itrace --engine block -q`, collected inside replay_run only
 #    (replay/replay_common.c: the run loop, its hooks and what they call on
@@ -48,11 +54,22 @@ N=$(awk '{print $2; exit}' "$D/floor.cg.stdout")
 cg "$D/verify.cg" replay_run "$C" replay "$X.ims" "$X.aes" --verify "$X.cat" --engine block -q
 cg "$D/itrace.cg" replay_run "$C" replay "$X.ims" "$X.aes" -o "$X.itrace" --engine block -q
 cmp -s "$X.itrace" "$X.oracle.itrace" || echo "$0: warning: the block engine's itrace differs from the oracle" >&2
-F=$(ir "$D/floor.cg"); V=$(ir "$D/verify.cg"); I=$(ir "$D/itrace.cg")
-awk -v n="$N" -v f="$F" -v v="$V" -v i="$I" -v elf="$(basename "$ELF")" 'BEGIN {
+# the capture: its Unicorn runs (every hook is called from inside them) and
+# the moves between its two engines (capture/TARGET.md "Two engines")
+cgc() { # OUT CMD...
+	o=$1; shift
+	valgrind --tool=callgrind --callgrind-out-file="$o" --toggle-collect=uc_emu_start --toggle-collect=cblk_switch "$@" \
+		>"$o.stdout" 2>"$o.log" || { echo "$0: failed: $*" >&2; cat "$o.log" >&2; exit 1; }
+}
+cgc "$D/cap.cg" "$C" capture "$ELF" --seed 1 -q -o "$D/c.cat" --uart-out /dev/null --engine block "$@"
+cgc "$D/capo.cg" "$C" capture "$ELF" --seed 1 -q -o "$D/c.cat" --uart-out /dev/null --oracle "$D/c.itrace" --engine block "$@"
+F=$(ir "$D/floor.cg"); V=$(ir "$D/verify.cg"); I=$(ir "$D/itrace.cg"); K=$(ir "$D/cap.cg"); O=$(ir "$D/capo.cg")
+awk -v n="$N" -v f="$F" -v v="$V" -v i="$I" -v k="$K" -v o="$O" -v elf="$(basename "$ELF")" 'BEGIN {
 	printf "%s: %d guest instructions\n", elf, n
 	printf "  %-34s %15s %10s %8s\n", "host instructions (callgrind)", "total", "per insn", "/floor"
 	printf "  %-34s %15.0f %10.1f %8.3f\n", "floor (block+mem hooks)", f, f / n, 1
+	printf "  %-34s %15.0f %10.1f %8.3f\n", "capture (block)", k, k / n, f / k
+	printf "  %-34s %15.0f %10.1f %8.3f\n", "capture + oracle (block)", o, o / n, f / o
 	printf "  %-34s %15.0f %10.1f %8.3f\n", "replay --verify (block)", v, v / n, f / v
 	printf "  %-34s %15.0f %10.1f %8.3f\n", "replay -> itrace (block)", i, i / n, f / i
 }'
