@@ -319,13 +319,8 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
  * different). */
 static void cblk_mark(struct target *t, uint32_t a, uint32_t size)
 {
-	uint32_t off = a - t->ram_base;
-	if (!t->blk_cgran || !size || off >= t->ram_size)
-		return;
-	if (size > t->ram_size - off)
-		size = t->ram_size - off;
-	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
-		t->blk_cgran[g >> 3] |= (uint8_t)(1u << (g & 7));
+	if (t->blk_cgran)
+		core_gran_mark(t->blk_cgran, t->ram_size, a - t->ram_base, size);
 }
 
 /* Bytes [OFF, OFF + LEN) of RAM (offsets) were written, by a store of the
@@ -334,19 +329,8 @@ static void cblk_mark(struct target *t, uint32_t a, uint32_t size)
  * the other one, when they hold code (BLK_CGRAN), as it takes over. */
 static inline void cblk_touched(struct target *t, uint32_t off, uint32_t len)
 {
-	if (!t->blk_uc[0] || !len || off >= t->ram_size)
-		return;
-	if (len > t->ram_size - off)
-		len = t->ram_size - off;
-	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
-		if (t->blk_cgran[g >> 3] >> (g & 7) & 1) {
-			int k = t->uc == t->blk_uc[0]; /* the other engine */
-			if (off < t->blk_dirty_lo[k])
-				t->blk_dirty_lo[k] = off;
-			if (off + len > t->blk_dirty_hi[k])
-				t->blk_dirty_hi[k] = off + len;
-			return;
-		}
+	if (t->blk_uc[0] && core_gran_any(t->blk_cgran, t->ram_size, off, len))
+		core_dirty_add(&t->blk_dirty[t->uc == t->blk_uc[0]], off, len); /* the other engine's */
 }
 
 /* The bus's code_changed under the block engine: bus_dma wrote [ADDR,
@@ -1105,8 +1089,7 @@ static uc_err cblk_open0(struct target *t)
 		return e;
 	}
 	t->blk_uc[0] = uc;
-	t->blk_dirty_lo[0] = t->blk_dirty_lo[1] = UINT32_MAX;
-	t->blk_dirty_hi[0] = t->blk_dirty_hi[1] = 0;
+	t->blk_dirty[0] = t->blk_dirty[1] = (struct core_dirty){UINT32_MAX, 0};
 	return UC_ERR_OK;
 }
 
@@ -1116,17 +1099,9 @@ static uc_err cblk_open0(struct target *t)
  * since it last ran (BLK_DIRTY). */
 static uc_err cblk_move(struct target *t, int k)
 {
-	uc_engine *to = t->blk_uc[k];
-	uc_err e = uc_context_save(t->uc, t->blk_ctx);
+	uc_err e = core_move(t->uc, t->blk_uc[k], t->blk_ctx, t->ram_base, &t->blk_dirty[k]);
 	if (!e)
-		e = uc_context_restore(to, t->blk_ctx);
-	if (!e && t->blk_dirty_hi[k] > t->blk_dirty_lo[k]) {
-		e = uc_ctl_remove_cache(to, t->ram_base + t->blk_dirty_lo[k], (uint64_t)t->ram_base + t->blk_dirty_hi[k]);
-		t->blk_dirty_lo[k] = UINT32_MAX;
-		t->blk_dirty_hi[k] = 0;
-	}
-	if (!e)
-		t->uc = to;
+		t->uc = t->blk_uc[k];
 	return e;
 }
 

@@ -7,6 +7,7 @@
 #include "bus.h"
 #include "capture.h"
 #include "citcat_regs.h"
+#include "core.h"
 #include "daf.h"
 #include "itrace.h"
 #include "lvt_tm.h"
@@ -139,14 +140,14 @@ struct target {
 	 * the window unmapped); UC is the one running, and a change of mode
 	 * moves the CPU state (BLK_CTX) instead of dropping every translation
 	 * of RAM.  BLK_CGRAN: a bit per 64-byte granule of RAM that holds code
-	 * either engine translated; BLK_DIRTY_LO/HI[k]: the RAM offsets written
+	 * either engine translated; BLK_DIRTY[k]: the RAM offsets written
 	 * into such granules since engine k last ran, dropped from it as it
 	 * takes over (a store of one engine does not reach the other's
 	 * translations: tests/test_unicorn_engines.c part 8). */
 	void *blk_uc[2];
 	uc_context *blk_ctx;
 	uint8_t *blk_cgran;
-	uint32_t blk_dirty_lo[2], blk_dirty_hi[2];
+	struct core_dirty blk_dirty[2];
 	struct rblk_cache *blk_cache;
 	const struct rblk *blk;
 	/* the current block's cursor in its attribution schedule (rblk

@@ -48,3 +48,16 @@ void core_code_changed(void *uc, uint32_t addr, uint32_t len)
 {
 	uc_ctl_remove_cache(uc, addr, (uint64_t)addr + len);
 }
+
+uc_err core_move(uc_engine *from, uc_engine *to, uc_context *ctx, uint32_t ram_base, struct core_dirty *d)
+{
+	uc_err e = uc_context_save(from, ctx);
+	if (!e)
+		e = uc_context_restore(to, ctx);
+	if (!e && d->hi > d->lo) {
+		e = uc_ctl_remove_cache(to, (uint64_t)ram_base + d->lo, (uint64_t)ram_base + d->hi);
+		d->lo = UINT32_MAX;
+		d->hi = 0;
+	}
+	return e;
+}

@@ -162,6 +162,56 @@ static inline int core_past_ram(uint32_t a, unsigned size, uint32_t base, uint32
  * it as its context).  Done for every change: cheap where no code lies. */
 void core_code_changed(void *uc, uint32_t addr, uint32_t len);
 
+/* Two engines on one RAM (mapped by pointer into both), the run moved
+ * between them (capture/TARGET.md and replay/REPLAY.md "Two engines").
+ * Unicorn drops an engine's translation when that engine stores into it,
+ * not when the other one does (tests/test_unicorn_engines.c part 8), so
+ * each side keeps a bitmap of the 64-byte granules of RAM holding code
+ * either engine translated (core_gran_mark), and a write into a marked
+ * granule goes into the engine not running's dirty range
+ * (core_gran_any, core_dirty_add), which core_move drops from it before it
+ * takes over.  Offsets are into RAM, RAM_SIZE bytes. */
+struct core_dirty {
+	uint32_t lo, hi; /* [LO, HI): nothing when HI <= LO */
+};
+
+static inline void core_gran_mark(uint8_t *map, uint32_t ram_size, uint32_t off, uint32_t len)
+{
+	if (!len || off >= ram_size)
+		return;
+	if (len > ram_size - off)
+		len = ram_size - off;
+	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
+		map[g >> 3] |= (uint8_t)(1u << (g & 7));
+}
+
+static inline int core_gran_any(const uint8_t *map, uint32_t ram_size, uint32_t off, uint32_t len)
+{
+	if (!len || off >= ram_size)
+		return 0;
+	if (len > ram_size - off)
+		len = ram_size - off;
+	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
+		if (map[g >> 3] >> (g & 7) & 1)
+			return 1;
+	return 0;
+}
+
+static inline void core_dirty_add(struct core_dirty *d, uint32_t off, uint32_t len)
+{
+	if (off < d->lo)
+		d->lo = off;
+	if (off + len > d->hi)
+		d->hi = off + len;
+}
+
+/* Moves the CPU state from FROM to TO (uc_context_save and _restore
+ * through CTX: the whole CPUARMState up to its breakpoints, pinned across
+ * two engines of one model in tests/test_unicorn_engines.c part 7), after
+ * TO dropped its translations of the dirty range D of RAM at RAM_BASE,
+ * which is emptied.  Returns a Unicorn error. */
+uc_err core_move(uc_engine *from, uc_engine *to, uc_context *ctx, uint32_t ram_base, struct core_dirty *d);
+
 /* Appends the data access (ADDR, SIZE, WRITE, VALUE, UNCACHED) to the
  * instruction record R, which the caller has checked has room for it
  * (n_acc < CITCAT_ITRACE_MAX_ACC): the capture oracle and both replayers

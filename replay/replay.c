@@ -142,13 +142,13 @@ struct replayer {
 	 * per instruction for a while (GLOBAL) or up to an interrupt's cut
 	 * inside a block (CUT2) drops none of UC1's, the engine of blocks.
 	 * P->C.UC is the one running; SWCTX carries the CPU state across
-	 * (blk_switch).  DIRTY_LO/HI[k]: the RAM offsets written since engine
-	 * k (0: UC1, 1: UC2) last ran that may hold code it translated
-	 * (code_touched), dropped from it as it takes over.  CUTS: the
-	 * interrupts entered at a cut inside a block so far. */
+	 * (blk_switch).  DIRTY[k]: the RAM offsets written since engine k (0:
+	 * UC1, 1: UC2) last ran that may hold code it translated
+	 * (code_touched), dropped from it as it takes over (core_move).  CUTS:
+	 * the interrupts entered at a cut inside a block so far. */
 	uc_engine *uc1, *uc2;
 	uc_context *swctx;
-	uint32_t dirty_lo[2], dirty_hi[2];
+	struct core_dirty dirty[2];
 	uint64_t cuts;
 	int cut2;
 	struct hrange {
@@ -561,18 +561,13 @@ static inline void code_touched(struct replayer *p, uint32_t off, uint32_t len)
 	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
 		if (p->cgran[g >> 3] >> (g & 7) & 1) {
 			p->code_gen++;
-			if (p->uc2) {
-				/* the engine not running may have translated these
-				 * bytes (CGRAN also marks every translation block either
-				 * runs: cgran_mark): it drops them as it takes over.
-				 * The running one drops its own (Unicorn's store check;
-				 * ram_changed for a transfer) */
-				int k = p->c.uc != p->uc2;
-				if (off < p->dirty_lo[k])
-					p->dirty_lo[k] = off;
-				if (off + len > p->dirty_hi[k])
-					p->dirty_hi[k] = off + len;
-			}
+			/* the engine not running may have translated these
+			 * bytes (CGRAN also marks every translation block either
+			 * runs: cgran_mark): it drops them as it takes over.  The
+			 * running one drops its own (Unicorn's store check;
+			 * ram_changed for a transfer) */
+			if (p->uc2)
+				core_dirty_add(&p->dirty[p->c.uc != p->uc2], off, len);
 			return;
 		}
 }
@@ -583,13 +578,7 @@ static inline void code_touched(struct replayer *p, uint32_t off, uint32_t len)
  * hook_block marks every other block either engine runs. */
 static void cgran_mark(struct replayer *p, uint32_t a, uint32_t size)
 {
-	uint32_t off = a - p->c.ram_base;
-	if (!size || off >= p->c.ram_size)
-		return;
-	if (size > p->c.ram_size - off)
-		size = p->c.ram_size - off;
-	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
-		p->cgran[g >> 3] |= (uint8_t)(1u << (g & 7));
+	core_gran_mark(p->cgran, p->c.ram_size, a - p->c.ram_base, size);
 }
 
 /* The bus's code_changed (replay_once): bus_dma wrote [ADDR, ADDR + LEN)
@@ -1664,8 +1653,7 @@ static uc_err blk_open2(struct replayer *p)
 		e = uc_hook_add(p->uc2, &bh, UC_HOOK_BLOCK, hook_block, p, 1, 0);
 	if (!e && !p->swctx)
 		e = uc_context_alloc(p->uc1, &p->swctx);
-	p->dirty_lo[0] = p->dirty_lo[1] = UINT32_MAX;
-	p->dirty_hi[0] = p->dirty_hi[1] = 0;
+	p->dirty[0] = p->dirty[1] = (struct core_dirty){UINT32_MAX, 0};
 	return e;
 }
 
@@ -1679,14 +1667,7 @@ static uc_err blk_switch(struct replayer *p, int to2)
 	uc_engine *to = to2 ? p->uc2 : p->uc1;
 	if (to == p->c.uc)
 		return UC_ERR_OK;
-	uc_err e = uc_context_save(p->c.uc, p->swctx);
-	if (!e)
-		e = uc_context_restore(to, p->swctx);
-	if (!e && p->dirty_hi[to2] > p->dirty_lo[to2]) {
-		e = uc_ctl_remove_cache(to, p->c.ram_base + p->dirty_lo[to2], (uint64_t)p->c.ram_base + p->dirty_hi[to2]);
-		p->dirty_lo[to2] = UINT32_MAX;
-		p->dirty_hi[to2] = 0;
-	}
+	uc_err e = core_move(p->c.uc, to, p->swctx, p->c.ram_base, &p->dirty[to2]);
 	if (!e)
 		p->c.uc = to;
 	p->c.res->blk_flushes++;
