@@ -1081,7 +1081,7 @@ static uc_err cblk_open0(struct target *t)
 		e = core_add_hooks(uc, &h, t, t->ram_base, t->ram_size);
 	if (!e)
 		e = uc_hook_add(uc, &bh, UC_HOOK_BLOCK, hook_block, t, 1, 0);
-	if (!e && !t->blk_ctx)
+	if (!e)
 		e = uc_context_alloc(t->uc, &t->blk_ctx);
 	if (e) {
 		if (uc)
@@ -1414,17 +1414,12 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		struct core_hooks hooks = {hook_code, hook_mem,
 					   UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER, /* with or without an oracle: core.h */
 					   hook_unmapped, hook_intr, m7 ? NULL : &t->block_thumb};
-		if (t->blk_engine) {
-			/* the code hook under a handle (cblk_switch), the block
-			 * hook keeps block_thumb itself; the run starts per
-			 * instruction, with the window mapped */
-			hooks.code = NULL;
+		if (t->blk_engine) /* the block hook keeps block_thumb itself; this engine
+				    * (1) runs per instruction, with the window mapped,
+				    * and engine 0 opens at the first block (cblk_switch) */
 			hooks.block_thumb = NULL;
-		}
 		ue = m7 ? target_m7_add_hooks(t, hooks) : core_add_hooks(t->uc, &hooks, t, t->ram_base, t->ram_size);
 		uc_hook bh;
-		if (!ue && t->blk_engine)
-			ue = uc_hook_add(t->uc, &t->blk_code_hook, UC_HOOK_CODE, hook_code, t, 1, 0);
 		if (!ue && t->blk_engine)
 			ue = uc_hook_add(t->uc, &bh, UC_HOOK_BLOCK, hook_block, t, 1, 0);
 		if (t->blk_engine) {

@@ -133,7 +133,6 @@ struct target {
 	int blk_engine, blk_precise, blk_want_switch;
 	int blk_hold; /* the next block runs per instruction: it starts at a device access */
 	uint32_t blk_switch_pc, blk_next, blk_acc_left;
-	uc_hook blk_code_hook;
 	/* Two engines (TARGET.md "Two engines"): BLK_UC[1] runs per
 	 * instruction (the code hook, the device window mapped), BLK_UC[0],
 	 * opened at the first change to blocks, runs blocks (no code hook,

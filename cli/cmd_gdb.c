@@ -93,8 +93,8 @@ static void conn_log(void *ctx, const char *line)
 	fprintf(stderr, "citcat gdb: %s\n", line);
 }
 
-/* An error of the library, whose message names the file. */
-/* The line that reports error CODE (E may be NULL) into BUF. */
+/* The line that reports error CODE of the library (E may be NULL; its
+ * message names the file) into BUF. */
 static void gdb_reason(char *buf, size_t n, const struct citcat_errinfo *e, int code)
 {
 	const char *msg = e && e->msg[0] ? e->msg : citcat_errstr(code);
@@ -104,6 +104,7 @@ static void gdb_reason(char *buf, size_t n, const struct citcat_errinfo *e, int 
 		snprintf(buf, n, "citcat gdb: %s", msg);
 }
 
+/* Reports error CODE on standard error. */
 static int gdb_error(const struct citcat_errinfo *e, int code)
 {
 	char why[600];

@@ -554,22 +554,15 @@ static void blk_finish(struct replayer *p);
  *   server refuses memory writes. */
 static inline void code_touched(struct replayer *p, uint32_t off, uint32_t len)
 {
-	if (!p->cgran || !len || off >= p->c.ram_size)
+	if (!p->cgran || !core_gran_any(p->cgran, p->c.ram_size, off, len))
 		return;
-	if (len > p->c.ram_size - off)
-		len = p->c.ram_size - off;
-	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
-		if (p->cgran[g >> 3] >> (g & 7) & 1) {
-			p->code_gen++;
-			/* the engine not running may have translated these
-			 * bytes (CGRAN also marks every translation block either
-			 * runs: cgran_mark): it drops them as it takes over.  The
-			 * running one drops its own (Unicorn's store check;
-			 * ram_changed for a transfer) */
-			if (p->uc2)
-				core_dirty_add(&p->dirty[p->c.uc != p->uc2], off, len);
-			return;
-		}
+	p->code_gen++;
+	/* the engine not running may have translated these bytes (CGRAN also
+	 * marks every translation block either runs: cgran_mark): it drops
+	 * them as it takes over.  The running one drops its own (Unicorn's
+	 * store check; ram_changed for a transfer) */
+	if (p->uc2)
+		core_dirty_add(&p->dirty[p->c.uc != p->uc2], off, len < p->c.ram_size - off ? len : p->c.ram_size - off);
 }
 
 /* Marks the granules of the translation block [A, A + SIZE) in CGRAN: with
@@ -1299,8 +1292,7 @@ static const struct rblk *blk_qualify(struct replayer *p, uint32_t a, uint32_t s
 			replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
 			return NULL;
 		}
-		for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
-			p->cgran[g >> 3] |= (uint8_t)(1u << (g & 7));
+		core_gran_mark(p->cgran, p->c.ram_size, off, size);
 		p->bver[slot] = p->code_gen;
 		p->bhk[slot] = 0;
 	}
@@ -1381,10 +1373,7 @@ static int tb_hooked(struct replayer *p, uint32_t a, uint32_t size)
 	struct hmemo *m = &p->hmemo[(a >> 1) & (HMEMO - 1)];
 	if (m->a == a && m->size == size && m->nhr == p->nhr)
 		return m->h;
-	int any = 0;
-	for (uint32_t g = off >> 6; g <= (off + size - 1) >> 6; g++)
-		any |= p->hgran[g >> 3] >> (g & 7) & 1;
-	if (!any) {
+	if (!core_gran_any(p->hgran, p->c.ram_size, off, size)) {
 		*m = (struct hmemo){a, size, p->nhr, 0};
 		return 0;
 	}
@@ -1586,9 +1575,7 @@ static uc_err blk_hook_range(struct replayer *p, uint32_t lo, uint32_t end)
 	if (e)
 		return e;
 	p->hr[p->nhr++] = (struct hrange){lo, end, h};
-	uint32_t off = lo - p->c.ram_base;
-	for (uint32_t g = off >> 6; g <= (end - 1 - p->c.ram_base) >> 6; g++)
-		p->hgran[g >> 3] |= (uint8_t)(1u << (g & 7));
+	core_gran_mark(p->hgran, p->c.ram_size, lo - p->c.ram_base, end - lo);
 	return UC_ERR_OK;
 }
 
@@ -1651,7 +1638,7 @@ static uc_err blk_open2(struct replayer *p)
 		e = core_add_hooks(p->uc2, &h, p, p->c.ram_base, p->c.ram_size);
 	if (!e)
 		e = uc_hook_add(p->uc2, &bh, UC_HOOK_BLOCK, hook_block, p, 1, 0);
-	if (!e && !p->swctx)
+	if (!e)
 		e = uc_context_alloc(p->uc1, &p->swctx);
 	p->dirty[0] = p->dirty[1] = (struct core_dirty){UINT32_MAX, 0};
 	return e;
