@@ -952,6 +952,31 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 	return 1;
 }
 
+/* The cycles a block must leave before the next event to be worth a
+ * change from per instruction (cblk_qualify; the change back costs about
+ * what CBLK_SWITCH_INSNS instructions run as blocks gain). */
+#define CBLK_LEAVE_ROOM 80
+
+/* Whether every I-line the block of SIZE bytes at A spans is in the
+ * I-cache now: then none of its instruction fetches can miss.  While a
+ * block runs without the code hook nothing but its own fetches touches the
+ * I-cache (data accesses reach the D-cache only; DMA, which invalidates
+ * I-lines, and a device access, which can invalidate the whole I-cache,
+ * never happen inside it: DMA is a device event cblk_qualify keeps out of
+ * the block, and a device access moves the run to per instruction at its
+ * instruction, cblk_unmapped), and a hit evicts nothing under any
+ * replacement policy. */
+static int cblk_ilines_cached(const struct target *t, uint32_t a, uint32_t size)
+{
+	uint32_t sh = t->bus.iline_shift;
+	for (uint32_t ln = a >> sh; ln <= (a + size - 1) >> sh; ln++) {
+		int dirty;
+		if (!cache_probe(&t->bus.ic, ln, &dirty))
+			return 0;
+	}
+	return 1;
+}
+
 /* The block of SIZE bytes at A, about to run, when it can run without the
  * code hook: ITSTATE 0 in front of it, within RAM, decodable
  * (replay_block.h: no "precise" kind; in Thumb also no memory instruction
@@ -960,10 +985,9 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
  * that hook_code does at a boundary can be due at any of its boundaries:
  * no trace stop, start or checkpoint point pending, no interrupt request
  * or enabled interrupt line pending, no --max-insns, and the next device
- * event beyond the cycle the block can reach at most (every instruction at
- * its worst I-fetch, two lines for a T32 one that straddles, every
- * memory-hook call at its worst data access).  NULL: it runs per
- * instruction. */
+ * event beyond the cycle the block can reach at most (below; until stop 45
+ * every instruction at its worst I-fetch, TARGET.md "How near an event a
+ * block runs").  NULL: it runs per instruction. */
 static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t size)
 {
 	int thumb = t->block_thumb;
@@ -991,13 +1015,30 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 	if (b->precise || b->fsnap) /* fsnap: the replayer's flag sources (replay_block.h) */
 		return NULL;
 	n = b->n;
-	uint64_t pen = thumb ? t->blk_pen_insn_t : t->blk_pen_insn;
 	if (b->it_mem) /* a memory instruction inside an IT block (rblk_get worked it out) */
 		return NULL;
-	/* at most 16 memory-hook calls an instruction (an LDM of 16 registers) */
-	if (t->next_event - t->bus.cycle > n * (pen + 16 * t->blk_pen_acc) || t->next_event < t->bus.cycle)
-		return t->next_event < t->bus.cycle ? NULL : b;
-	if (t->bus.cycle + n * pen + (uint64_t)b->nacc_total * t->blk_pen_acc >= t->next_event)
+	if (t->next_event < t->bus.cycle)
+		return NULL;
+	uint64_t room = t->next_event - t->bus.cycle;
+	/* far from the event (most blocks): what the bound below comes to at
+	 * most, with at most 16 memory-hook calls an instruction (an LDM of 16
+	 * registers) and one I-line more than instructions (Thumb) */
+	if (room > n * t->blk_far_insn + t->blk_far_block)
+		return b;
+	/* the most cycles the block can take: one an instruction, each
+	 * memory-hook call at its worst (BLK_PEN_ACC), and since the block
+	 * runs sequentially each I-line it spans reaches the I-cache at most
+	 * once (bus_ifetch: a fetch from the line fetched last changes
+	 * nothing; a T32 instruction across two lines fetches each once), a
+	 * fill after writing back the dirty D lines it overlaps
+	 * (BLK_PEN_LINE), or none when all its lines are cached now
+	 * (cblk_ilines_cached); leaving per instruction for a block also
+	 * wants room for what the change back costs (CBLK_LEAVE_ROOM) */
+	uint64_t most = n + (uint64_t)b->nacc_total * t->blk_pen_acc + (t->blk_precise ? CBLK_LEAVE_ROOM : 0);
+	uint32_t sh = t->bus.iline_shift, lines = ((a + size - 1) >> sh) - (a >> sh) + 1;
+	if (most + lines * t->blk_pen_line < room)
+		return b;
+	if (most >= room || !cblk_ilines_cached(t, a, size))
 		return NULL;
 	return b;
 }
@@ -1361,14 +1402,15 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			rc = fail(t, CITCAT_ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		/* the most cycles one instruction can take (bus.c): its own, an
-		 * I-line fill after writing back every dirty D line it overlaps;
-		 * one memory-hook call: two lines (unaligned), each a fill after
-		 * a dirty eviction, or a write-through store */
+		/* the most cycles (bus.c) an I-line fetch adds: a fill after
+		 * writing back every dirty D line it overlaps; one memory-hook
+		 * call: two lines (unaligned), each a fill after a dirty
+		 * eviction, or a write-through store */
 		uint64_t dl = tc->dcache.line ? tc->dcache.line : 1;
-		t->blk_pen_insn = 1 + (uint64_t)tc->pen_miss + (tc->icache.line / dl + 1) * tc->pen_wb;
+		t->blk_pen_line = (uint64_t)tc->pen_miss + (tc->icache.line / dl + 1) * tc->pen_wb;
 		t->blk_pen_acc = 2 * ((uint64_t)tc->pen_miss + tc->pen_wb);
-		t->blk_pen_insn_t = 1 + 2 * (t->blk_pen_insn - 1); /* a T32 instruction across two I-lines */
+		t->blk_far_insn = 1 + 16 * t->blk_pen_acc + t->blk_pen_line;
+		t->blk_far_block = t->blk_pen_line + CBLK_LEAVE_ROOM;
 	}
 
 	/* the baseline (bare): the device window is plain memory */

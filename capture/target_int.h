@@ -163,8 +163,8 @@ struct target {
 	 * the blocks did not pay for the switches (cblk_switch) */
 	uint64_t blk_win_start, blk_win_n, blk_win_binsns, blk_hold_until;
 	unsigned blk_hold_n; /* back-offs so far (cblk_switch) */
-	uint64_t blk_pen_insn, blk_pen_acc; /* cycle bounds: one instruction, one access */
-	uint64_t blk_pen_insn_t;            /* one Thumb instruction (two I-lines) */
+	uint64_t blk_pen_line, blk_pen_acc; /* cycle bounds: one I-line fetch, one access (cblk_qualify) */
+	uint64_t blk_far_insn, blk_far_block; /* the bound of a block of N: at most N x the first + the second */
 
 	struct citcat_errinfo *err;
 	int failed;

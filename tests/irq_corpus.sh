@@ -14,8 +14,9 @@
 #   --csmith: Csmith programs with those seeds (the campaign's options);
 #   --mibench: MiBench2 programs (github.com/impedimentToProgress/MiBench2,
 #     not a Debian package) from their source tree DIR, each NAME a
-#     directory there whose Makefile lists its OBJS, built with DIR/stubs.c
-#     and -DBARE_METAL.
+#     directory there whose Makefile lists its OBJS, built with -DBARE_METAL
+#     and OUT/src/mb_stubs.c (written here: the board calls some of them
+#     make, initLED, LED, PUT32 and GET32, as calls that do nothing).
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 OUT CITCAT [--csmith FIRST:COUNT] [--mibench DIR NAME...]" >&2; exit 2; }
 out=$1 C=$(realpath -e -- "$2") || exit 2
@@ -53,6 +54,9 @@ while [ $# -gt 0 ]; do
   --mibench)
     dir=$(realpath -e -- "$2") || exit 2
     shift 2
+    out=$(pwd)
+    printf '%s\n' 'void initLED(void) {}' 'void LED(int on) { (void)on; }' 'void PUT32(unsigned a, unsigned v) { (void)a; (void)v; }' \
+      'unsigned GET32(unsigned a) { (void)a; return 0; }' >src/mb_stubs.c
     while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do
       d=$1 src=
       shift
@@ -63,7 +67,7 @@ while [ $# -gt 0 ]; do
         src="$src $dir/$d/$b.c"
       done
       [ -n "$src" ] || { echo "$d: sources not found"; continue; }
-      for isa in arm thumb; do one mb_${d}_$isa $isa "$src $dir/stubs.c" "-DBARE_METAL -I$dir/$d" "-std=gnu99 -w"; done
+      for isa in arm thumb; do one mb_${d}_$isa $isa "$src $out/src/mb_stubs.c" "-DBARE_METAL -I$dir/$d" "-std=gnu99 -w"; done
     done ;;
   *) echo "$0: unknown option $1" >&2; exit 2 ;;
   esac
