@@ -979,9 +979,11 @@ static int cblk_ilines_cached(const struct target *t, uint32_t a, uint32_t size)
 
 /* The block of SIZE bytes at A, about to run, when it can run without the
  * code hook: ITSTATE 0 in front of it, within RAM, decodable
- * (replay_block.h: no "precise" kind; in Thumb also no memory instruction
- * inside an IT block, so that a device access, which switches to per
- * instruction at its instruction, never lies inside one), and nothing
+ * (replay_block.h: no "precise" kind; in Thumb also no store inside an IT
+ * block: a device store there does not stop Unicorn at once,
+ * tests/test_unicorn_block.c part 13, so the instructions after it would
+ * run without the code hook; a device load there traps and the run goes
+ * on per instruction inside the IT block, cblk_it_resume), and nothing
  * that hook_code does at a boundary can be due at any of its boundaries:
  * no trace stop, start or checkpoint point pending, no interrupt request
  * or enabled interrupt line pending, no --max-insns, and the next device
@@ -1014,9 +1016,9 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 		cblk_mark(t, a, size);
 	if (b->precise || b->fsnap) /* fsnap: the replayer's flag sources (replay_block.h) */
 		return NULL;
-	n = b->n;
-	if (b->it_mem) /* a memory instruction inside an IT block (rblk_get worked it out) */
+	if (b->it_store) /* a store inside an IT block (rblk_get worked it out; TARGET.md "Memory instructions inside IT blocks") */
 		return NULL;
+	n = b->n;
 	if (t->next_event < t->bus.cycle)
 		return NULL;
 	uint64_t room = t->next_event - t->bus.cycle;
@@ -1146,6 +1148,24 @@ static uc_err cblk_move(struct target *t, int k)
 	return e;
 }
 
+/* The run goes on per instruction inside an IT block, at the instruction
+ * whose device access trapped (cblk_unmapped) or at a translation block
+ * that starts inside one: the CPSR's IT bits get the IT state the model
+ * retired to (ITSTATE), and the run started there executes the rest of the
+ * IT block under it (tests/test_unicorn_cursor.c part 3).  Unicorn keeps
+ * the IT state in its translated code, and what the moved context holds
+ * of it after a trap is not what the instruction needs (TARGET.md "Memory
+ * instructions inside IT blocks"). */
+static uc_err cblk_it_resume(struct target *t)
+{
+	uint32_t cpsr, it = t->itstate;
+	uc_err e = uc_reg_read(t->uc, UC_ARM_REG_CPSR, &cpsr);
+	if (e)
+		return e;
+	cpsr = arm_psr_set_it(cpsr, (uint8_t)it);
+	return uc_reg_write(t->uc, UC_ARM_REG_CPSR, &cpsr);
+}
+
 /* After uc_emu_start returned: the mode change a hook asked for, made by
  * moving the run to the other engine (TARGET.md "Two engines": each keeps
  * its translations; until stop 44 one engine changed mode, the code hook
@@ -1165,6 +1185,8 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 	} else {
 		cblk_set(t, NULL);
 		e = cblk_move(t, 1);
+		if (!e && t->itstate)
+			e = cblk_it_resume(t);
 		t->blk_precise = 1;
 		t->blk_switches++;
 		/* a change costs two moves of the CPU state, the restart of the

@@ -6,7 +6,7 @@ int arm_take_exception(uc_engine *uc, uint32_t epc, uint32_t mode, uint32_t mask
 	uc_err e = uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
 	/* MODE; MASKS set; T = SCTLR.TE (the live value: firmware may change it
 	 * at any time); IT and J cleared; flags, E and other masks kept */
-	ncpsr = (cpsr & ~(0x1fu | ARM_CPSR_T | 0x0600fc00u | (1u << 24))) | mode | masks;
+	ncpsr = (cpsr & ~(0x1fu | ARM_CPSR_T | ARM_PSR_IT_MASK | (1u << 24))) | mode | masks;
 	if (arm_sctlr_te(uc)) {
 		ncpsr |= ARM_CPSR_T;
 		pc |= 1; /* a PC write sets the state from bit 0 (tests/test_unicorn_thumb.c) */

@@ -22,6 +22,15 @@
 #define ARM_CPSR_A (1u << 8)
 #define ARM_CPSR_T (1u << 5)
 #define ARM_IRQ_VECTOR 0x18u
+/* ITSTATE's place in the CPSR (and the M-profile xPSR): IT[1:0] at bits
+ * 26:25, IT[7:2] at bits 15:10 */
+#define ARM_PSR_IT_MASK 0x0600fc00u
+
+/* PSR with its IT bits replaced by the IT state IT */
+static inline uint32_t arm_psr_set_it(uint32_t psr, uint8_t it)
+{
+	return (psr & ~ARM_PSR_IT_MASK) | (uint32_t)(it & 3u) << 25 | (uint32_t)(it >> 2) << 10;
+}
 
 /* A full register state in dump-slot order: the IMS's public struct
  * citcat_regs, under its internal name. */

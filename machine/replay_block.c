@@ -342,6 +342,24 @@ static int flag_sources(struct rblk *b, uint8_t *sets)
 }
 
 /* Decodes the block into B (its arrays large enough: SIZE / 2 entries). */
+int rblk_t32_may_write(uint32_t w, unsigned size)
+{
+	uint32_t hw = w & 0xFFFF;
+	if (size == 2) {
+		if ((hw & 0xF800) == 0x4800)
+			return 0; /* LDR literal */
+		if ((hw & 0xF000) == 0x5000)
+			return ((hw >> 9) & 7) < 3; /* register offset: STR, STRH, STRB; then the loads */
+		if ((hw & 0xE000) == 0x6000 || (hw & 0xF000) == 0x8000 || (hw & 0xF000) == 0x9000 ||
+		    (hw & 0xF000) == 0xC000 || (hw & 0xF600) == 0xB400)
+			return !(hw & 0x0800); /* immediate, halfword, SP-relative, LDM/STM, PUSH/POP: L = bit 11 */
+		return 1;
+	}
+	if ((hw & 0xFE40) == 0xE800 || (hw & 0xFE40) == 0xE840 || (hw & 0xFE00) == 0xF800)
+		return !(hw & 0x0010); /* multiple; dual and TBB/TBH; single: L = bit 4 */
+	return 1;
+}
+
 static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, const uint8_t *code)
 {
 	b->addr = addr;
@@ -350,7 +368,7 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 	b->n = 0;
 	b->precise = NULL;
 	b->wt_memo = 0;
-	b->it_mem = 0;
+	b->it_store = 0;
 	b->fsnap = 0;
 	memcpy(b->raw, code, size);
 	/* A conditional memory instruction is decided at the access by the
@@ -386,8 +404,8 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 		b->nacc[i] = (uint8_t)nacc;
 		sets[i] = (f & RBLK_SETS_FLAGS) != 0;
 		b->cond[i] = thumb ? (it ? (uint8_t)(it >> 4) : 14) : (uint8_t)(w >> 28);
-		if (it && nacc)
-			b->it_mem = 1;
+		if (it && nacc && rblk_t32_may_write(w, isz))
+			b->it_store = 1;
 		if (thumb)
 			it = thumb_is_it(w, isz) ? (uint8_t)(w & 0xff) : thumb_it_advance(it);
 		b->n = i + 1;

@@ -46,7 +46,7 @@ struct rblk {
 	uint8_t fsnap;
 	/* worked out once by rblk_get, for the block engines' per-block checks */
 	uint32_t nacc_total; /* memory-hook calls of all N instructions */
-	uint8_t it_mem;     /* Thumb: a memory instruction inside an IT block */
+	uint8_t it_store;   /* Thumb: an instruction inside an IT block that may write memory (rblk_t32_may_write) */
 	uint8_t keeps;      /* rblk_keeps_state, worked out once */
 	/* the block engines' attribution schedule (capture/TARGET.md "The
 	 * block engine", session 13; replay/REPLAY.md "session 13: the
@@ -103,6 +103,10 @@ int rblk_decode_a32(uint32_t word, unsigned *nacc, const char **why);
  * condition); SETS_FLAGS is conservative as for A32 (every T16 data
  * processing instruction, T32 ones with the S bit, MSR). */
 int rblk_decode_t32(uint32_t word, unsigned size, unsigned *nacc, const char **why);
+/* Whether the Thumb memory instruction WORD (SIZE bytes; rblk_decode_t32
+ * gave it memory-hook calls) may write memory: 0 only for the loads (LDR*,
+ * LDM, POP, LDRD, TBB/TBH), 1 for the stores and anything else. */
+int rblk_t32_may_write(uint32_t word, unsigned size);
 
 int rblk_cache_init(struct rblk_cache *c, unsigned slots_log2);
 void rblk_cache_fini(struct rblk_cache *c);

@@ -34,7 +34,6 @@
 #define CHAIN_MIN (k->cfg.chain)
 
 /* ITSTATE in the CPSR/xPSR: IT[1:0] at bits 26:25, IT[7:2] at 15:10 */
-#define PSR_IT_MASK 0x0600FC00u
 
 struct spage {
 	uint32_t no;   /* page number (from ram_base) */
@@ -321,7 +320,7 @@ static void set_pc_it(struct citcat_cursor *k, uint32_t pc, uint8_t itstate, int
 	uint32_t psr = 0;
 	uc_reg_read(uc, reg, &psr);
 	int thumb = k->m7 || thumb_known || ((psr >> 5) & 1);
-	uint32_t want = (psr & ~PSR_IT_MASK) | ((uint32_t)(itstate & 3) << 25) | ((uint32_t)(itstate >> 2) << 10);
+	uint32_t want = arm_psr_set_it(psr, itstate);
 	if (want != psr)
 		uc_reg_write(uc, reg, &want);
 	uint32_t v = pc | (thumb ? 1u : 0u);

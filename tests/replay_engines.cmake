@@ -48,16 +48,23 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   citcat_add_firmware(blk_near_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_near.c
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  # memory instructions inside Thumb IT blocks, to RAM and to device
+  # registers, under a timer (tests/firmware/blk_itmem.c)
+  citcat_add_firmware(blk_itmem SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_itmem.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  citcat_add_firmware(blk_itmem_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_itmem.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   add_test(NAME replay_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
     ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc blk_smc_irq
-    blk_near)
+    blk_near blk_itmem)
   set_tests_properties(replay_engines_smc PROPERTIES LABELS e2e)
   # the capture's two engines (capture/TARGET.md "Two engines") on the same
   # firmware: stores and transfers into code while the other engine has it
-  # translated; and blk_near, blocks right in front of an interrupt;
+  # translated; blk_near, blocks right in front of an interrupt; blk_itmem,
+  # device accesses inside IT blocks;
   # --engine block against --engine insn, byte for byte
   set(ces)
-  foreach(n blk_smc blk_smc_thumb blk_smc_irq blk_smc_irq_thumb blk_near blk_near_thumb)
+  foreach(n blk_smc blk_smc_thumb blk_smc_irq blk_smc_irq_thumb blk_near blk_near_thumb blk_itmem blk_itmem_thumb)
     list(APPEND ces ${CMAKE_CURRENT_BINARY_DIR}/firmware/${n}.elf)
   endforeach()
   add_test(NAME capture_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/capture_engines.sh $<TARGET_FILE:citcat_cli>

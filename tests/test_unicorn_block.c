@@ -290,6 +290,42 @@ static void trap_case(uint32_t base, uc_err want, int load)
 	uc_close(uc);
 }
 
+/* 13. (the capture's block engine with memory instructions inside IT
+ * blocks, capture/TARGET.md "Memory instructions inside IT blocks") The
+ * same trap in Thumb, no code hook, an unmapped-access hook that returns
+ * false.  An unconditional STR.W, and a LDR inside an IT block whose
+ * condition passes, stop as in 9: the PC is the block's start and no later
+ * instruction has run.  But a STR inside an IT block does not stop there:
+ * Unicorn runs the rest of the translation block (the ADDS and the B after
+ * it), uc_emu_start fails only at the next block, with the PC there.  So the
+ * capture never runs a block with a store inside an IT block without the
+ * code hook (rblk_t32_may_write, it_store).  Each program at 0xa00 (r0 =
+ * 0, r2 = an unmapped address): CMP r0,#0; IT EQ (or NOP); the access;
+ * ADDS r4,#1; B to 0xa0c; (NOP); 0xa0c MOVS r3,#1; UDF. */
+static void it_trap_case(uint16_t it, uint16_t acc, uc_err want, uint32_t pc, uint32_t r4)
+{
+	uint16_t prog[] = {0x2800, it, acc, 0x3401, 0xe000, 0xbf00, 0x2301, 0xde00};
+	uc_engine *uc;
+	uc_hook h;
+	CHECK_EQ(uc_open(UC_ARCH_ARM, UC_MODE_THUMB, &uc), UC_ERR_OK);
+	uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
+	uc_mem_map(uc, 0, 1 << 20, UC_PROT_ALL);
+	uc_mem_write(uc, 0xa00, prog, sizeof prog);
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, hunmapped, NULL, 1, 0), UC_ERR_OK);
+	uint32_t r2 = 0x40000000, z = 0;
+	uc_reg_write(uc, UC_ARM_REG_R0, &z);
+	uc_reg_write(uc, UC_ARM_REG_R2, &r2);
+	uc_reg_write(uc, UC_ARM_REG_R3, &z);
+	uc_reg_write(uc, UC_ARM_REG_R4, &z);
+	n_unmapped = 0;
+	CHECK_EQ(uc_emu_start(uc, 0xa01, 0xb00, 0, 0), want);
+	CHECK_EQ(n_unmapped, 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), pc);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R4), r4);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
+	uc_close(uc);
+}
+
 int main(void)
 {
 	uc_engine *uc = setup();
@@ -561,39 +597,49 @@ int main(void)
 		CHECK_EQ(uc_hook_del(uc, bt), UC_ERR_OK);
 	}
 	/* 12. The per-block data rblk_get works out once (TARGET.md "The
-	 * block engine", session 12): the memory-hook call total, a memory
-	 * instruction inside an IT block, and rblk_keeps_state.  By hand:
-	 * IT EQ; LDR r2,[r3] (in the IT block, 1 call); MOVS r0,#0; B . :
-	 * 1 call, in an IT block, ends in a branch that keeps Thumb.  With
-	 * MOVS r1,#1 for the IT: the same without IT.  A32 LDM r3,{r4-r6}
-	 * (3); LDR r4,[r3,#1] (1); BX lr: 4 calls, may leave A32. */
+	 * block engine", session 12): the memory-hook call total, a store
+	 * inside an IT block (stop 45: a load there is no reason), and
+	 * rblk_keeps_state.  By hand: IT EQ; LDR r2,[r3] (in the IT block, 1
+	 * call); MOVS r0,#0; B . : 1 call, a load in an IT block, ends in a
+	 * branch that keeps Thumb.  With STR r2,[r3] for the LDR: a store in
+	 * the IT block.  With MOVS r1,#1 for the IT: the same without IT.  A32
+	 * LDM r3,{r4-r6} (3); LDR r4,[r3,#1] (1); BX lr: 4 calls, may leave
+	 * A32. */
 	{
 		struct rblk_cache bc;
 		CHECK_EQ(rblk_cache_init(&bc, 4), 0);
 		static const uint16_t t_it[] = {0xbf08, 0x681a, 0x2000, 0xe7fe};
 		static const uint16_t t_no[] = {0x2101, 0x681a, 0x2000, 0xe7fe};
+		static const uint16_t t_st[] = {0xbf08, 0x601a, 0x2000, 0xe7fe};
 		static const uint32_t a_blk[] = {0xe8930070, 0xe5934001, 0xe12fff1e};
 		const struct rblk *b = rblk_get(&bc, 0x2000, sizeof t_it, 1, (const uint8_t *)t_it);
 		CHECK(b != NULL && !b->precise);
 		CHECK_EQ(b->n, 4);
 		CHECK_EQ(b->nacc_total, 1);
-		CHECK_EQ(b->it_mem, 1);
+		CHECK_EQ(b->it_store, 0);
 		CHECK_EQ(b->keeps, 1);
-		b = rblk_get(&bc, 0x2000, sizeof t_no, 1, (const uint8_t *)t_no); /* same slot, new bytes */
+		b = rblk_get(&bc, 0x2000, sizeof t_st, 1, (const uint8_t *)t_st); /* same slot, new bytes */
 		CHECK(b != NULL && !b->precise);
 		CHECK_EQ(b->nacc_total, 1);
-		CHECK_EQ(b->it_mem, 0);
+		CHECK_EQ(b->it_store, 1);
+		b = rblk_get(&bc, 0x2000, sizeof t_no, 1, (const uint8_t *)t_no);
+		CHECK(b != NULL && !b->precise);
+		CHECK_EQ(b->nacc_total, 1);
+		CHECK_EQ(b->it_store, 0);
 		CHECK_EQ(b->keeps, 1);
 		b = rblk_get(&bc, 0x3000, sizeof a_blk, 0, (const uint8_t *)a_blk);
 		CHECK(b != NULL && !b->precise);
 		CHECK_EQ(b->n, 3);
 		CHECK_EQ(b->nacc_total, 4);
-		CHECK_EQ(b->it_mem, 0);
+		CHECK_EQ(b->it_store, 0);
 		CHECK_EQ(b->keeps, 0);
 		rblk_cache_fini(&bc);
 	}
 	uc_close(uc);
 	trap_case(0x800, UC_ERR_READ_UNMAPPED, 1);
 	trap_case(0x900, UC_ERR_WRITE_UNMAPPED, 0);
+	it_trap_case(0xbf00, 0x6011, UC_ERR_WRITE_UNMAPPED, 0xa00, 0); /* nop; str r1,[r2] */
+	it_trap_case(0xbf08, 0x6811, UC_ERR_READ_UNMAPPED, 0xa00, 0);  /* it eq; ldreq r1,[r2] */
+	it_trap_case(0xbf08, 0x6011, UC_ERR_WRITE_UNMAPPED, 0xa0c, 1); /* it eq; streq r1,[r2] */
 	CHECK_DONE();
 }
