@@ -249,17 +249,25 @@ static void trap_wr(uc_engine *uc, uint64_t off, unsigned size, uint64_t v, void
 	trap_wval = (uint32_t)v;
 }
 
-static void trap_case(uint32_t base, uc_err want, int load)
+/* A Cortex-A9 engine in MODE with 1 MiB of RAM at 0 and hunmapped */
+static uc_engine *trap_engine(uc_mode mode)
 {
 	uc_engine *uc;
 	uc_hook h;
-	CHECK_EQ(uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc), UC_ERR_OK);
+	CHECK_EQ(uc_open(UC_ARCH_ARM, mode, &uc), UC_ERR_OK);
 	uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
 	uc_mem_map(uc, 0, 1 << 20, UC_PROT_ALL);
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, hunmapped, NULL, 1, 0), UC_ERR_OK);
+	return uc;
+}
+
+static void trap_case(uint32_t base, uc_err want, int load)
+{
+	uc_engine *uc = trap_engine(UC_MODE_ARM);
+	uc_hook h;
 	uc_mem_write(uc, 0x800, trap_ld, sizeof trap_ld);
 	uc_mem_write(uc, 0x900, trap_st, sizeof trap_st);
 	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
-	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, hunmapped, NULL, 1, 0), UC_ERR_OK);
 	/* the window mapped, then unmapped, as the capture switches modes */
 	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, trap_rd, NULL, trap_wr, NULL), UC_ERR_OK);
 	CHECK_EQ(uc_mem_unmap(uc, 0x40000000, 0x1000), UC_ERR_OK);
@@ -305,13 +313,8 @@ static void trap_case(uint32_t base, uc_err want, int load)
 static void it_trap_case(uint16_t it, uint16_t acc, uc_err want, uint32_t pc, uint32_t r4)
 {
 	uint16_t prog[] = {0x2800, it, acc, 0x3401, 0xe000, 0xbf00, 0x2301, 0xde00};
-	uc_engine *uc;
-	uc_hook h;
-	CHECK_EQ(uc_open(UC_ARCH_ARM, UC_MODE_THUMB, &uc), UC_ERR_OK);
-	uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
-	uc_mem_map(uc, 0, 1 << 20, UC_PROT_ALL);
+	uc_engine *uc = trap_engine(UC_MODE_THUMB);
 	uc_mem_write(uc, 0xa00, prog, sizeof prog);
-	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, hunmapped, NULL, 1, 0), UC_ERR_OK);
 	uint32_t r2 = 0x40000000, z = 0;
 	uc_reg_write(uc, UC_ARM_REG_R0, &z);
 	uc_reg_write(uc, UC_ARM_REG_R2, &r2);
