@@ -341,7 +341,6 @@ static int flag_sources(struct rblk *b, uint8_t *sets)
 	return 0;
 }
 
-/* Decodes the block into B (its arrays large enough: SIZE / 2 entries). */
 int rblk_t32_may_write(uint32_t w, unsigned size)
 {
 	uint32_t hw = w & 0xFFFF;
@@ -360,6 +359,7 @@ int rblk_t32_may_write(uint32_t w, unsigned size)
 	return 1;
 }
 
+/* Decodes the block into B (its arrays large enough: SIZE / 2 entries). */
 static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, const uint8_t *code)
 {
 	b->addr = addr;

@@ -33,8 +33,6 @@
 /* The configuration's chain distance (cursor.h) */
 #define CHAIN_MIN (k->cfg.chain)
 
-/* ITSTATE in the CPSR/xPSR: IT[1:0] at bits 26:25, IT[7:2] at 15:10 */
-
 struct spage {
 	uint32_t no;   /* page number (from ram_base) */
 	uint8_t *data; /* PAGE bytes, then KPAGE bytes of known bits */

@@ -301,7 +301,7 @@ static void trap_case(uint32_t base, uc_err want, int load)
 /* 13. (the capture's block engine with memory instructions inside IT
  * blocks, capture/TARGET.md "Memory instructions inside IT blocks") The
  * same trap in Thumb, no code hook, an unmapped-access hook that returns
- * false.  An unconditional STR.W, and a LDR inside an IT block whose
+ * false.  An unconditional STR, and a LDR inside an IT block whose
  * condition passes, stop as in 9: the PC is the block's start and no later
  * instruction has run.  But a STR inside an IT block does not stop there:
  * Unicorn runs the rest of the translation block (the ADDS and the B after
@@ -615,6 +615,19 @@ int main(void)
 		static const uint16_t t_no[] = {0x2101, 0x681a, 0x2000, 0xe7fe};
 		static const uint16_t t_st[] = {0xbf08, 0x601a, 0x2000, 0xe7fe};
 		static const uint32_t a_blk[] = {0xe8930070, 0xe5934001, 0xe12fff1e};
+		/* rblk_t32_may_write by hand (a T32 word is its first halfword
+		 * in bits 15:0): the stores, then the loads */
+		static const struct {
+			uint32_t w;
+			unsigned size, wr;
+		} mw[] = {{0x6011, 2, 1},	{0x7011, 2, 1},	     {0x8011, 2, 1},	  {0x9101, 2, 1},     {0x5011, 2, 1},
+			  {0x5211, 2, 1},	{0x5411, 2, 1},	     {0xc006, 2, 1},	  {0xb510, 2, 1},     {0x1000f8c2, 4, 1},
+			  {0x1000f882, 4, 1},	{0x0006e882, 4, 1},  {0x2300e9c2, 4, 1},  {0x6811, 2, 0},     {0x7811, 2, 0},
+			  {0x8811, 2, 0},	{0x9901, 2, 0},	     {0x5611, 2, 0},	  {0x5811, 2, 0},     {0x5e11, 2, 0},
+			  {0xc806, 2, 0},	{0xbd10, 2, 0},	     {0x4901, 2, 0},	  {0x1000f8d2, 4, 0}, {0x1000f892, 4, 0},
+			  {0x0006e892, 4, 0},	{0x2300e9d2, 4, 0},  {0xf001e8d0, 4, 0}};
+		for (size_t k = 0; k < sizeof mw / sizeof mw[0]; k++)
+			CHECK_EQ((unsigned)rblk_t32_may_write(mw[k].w, mw[k].size), mw[k].wr);
 		const struct rblk *b = rblk_get(&bc, 0x2000, sizeof t_it, 1, (const uint8_t *)t_it);
 		CHECK(b != NULL && !b->precise);
 		CHECK_EQ(b->n, 4);
