@@ -298,12 +298,36 @@ static void trap_case(uint32_t base, uc_err want, int load)
 	uc_close(uc);
 }
 
+/* Runs PROG (LEN bytes at BASE) from BEGIN in a MODE engine of
+ * trap_engine, r0 = 0 and r2 the unmapped address: the run fails with
+ * WANT after one unmapped access, the PC is then PC and r4 (the ADDS or
+ * ADD after the access: run or not) R4, and the MOV r3 is not reached. */
+static void cond_trap_run(uc_mode mode, uint32_t base, const void *prog, size_t len, uint32_t begin, uc_err want,
+			  uint32_t pc, uint32_t r4)
+{
+	uc_engine *uc = trap_engine(mode);
+	uc_mem_write(uc, base, prog, len);
+	uint32_t r2 = 0x40000000, z = 0;
+	uc_reg_write(uc, UC_ARM_REG_R0, &z);
+	uc_reg_write(uc, UC_ARM_REG_R2, &r2);
+	uc_reg_write(uc, UC_ARM_REG_R3, &z);
+	uc_reg_write(uc, UC_ARM_REG_R4, &z);
+	n_unmapped = 0;
+	CHECK_EQ(uc_emu_start(uc, begin, base + 0x100, 0, 0), want);
+	CHECK_EQ(n_unmapped, 1);
+	CHECK_EQ(rd(uc, UC_ARM_REG_PC), pc);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R4), r4);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
+	uc_close(uc);
+}
+
 /* 13. (the capture's block engine with memory instructions inside IT
  * blocks, capture/TARGET.md "Memory instructions inside IT blocks") The
  * same trap in Thumb, no code hook, an unmapped-access hook that returns
  * false.  An unconditional STR, and a LDR inside an IT block whose
  * condition passes, stop as in 9: the PC is the block's start and no later
- * instruction has run.  But a STR inside an IT block does not stop there:
+ * instruction has run (so do A32's conditional ones: a32_cond_trap_case).
+ * But a STR inside an IT block does not stop there:
  * Unicorn runs the rest of the translation block (the ADDS and the B after
  * it), uc_emu_start fails only at the next block, with the PC there.  So the
  * capture never runs a block with a store inside an IT block without the
@@ -313,20 +337,19 @@ static void trap_case(uint32_t base, uc_err want, int load)
 static void it_trap_case(uint16_t it, uint16_t acc, uc_err want, uint32_t pc, uint32_t r4)
 {
 	uint16_t prog[] = {0x2800, it, acc, 0x3401, 0xe000, 0xbf00, 0x2301, 0xde00};
-	uc_engine *uc = trap_engine(UC_MODE_THUMB);
-	uc_mem_write(uc, 0xa00, prog, sizeof prog);
-	uint32_t r2 = 0x40000000, z = 0;
-	uc_reg_write(uc, UC_ARM_REG_R0, &z);
-	uc_reg_write(uc, UC_ARM_REG_R2, &r2);
-	uc_reg_write(uc, UC_ARM_REG_R3, &z);
-	uc_reg_write(uc, UC_ARM_REG_R4, &z);
-	n_unmapped = 0;
-	CHECK_EQ(uc_emu_start(uc, 0xa01, 0xb00, 0, 0), want);
-	CHECK_EQ(n_unmapped, 1);
-	CHECK_EQ(rd(uc, UC_ARM_REG_PC), pc);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R4), r4);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
-	uc_close(uc);
+	cond_trap_run(UC_MODE_THUMB, 0xa00, prog, sizeof prog, 0xa01, want, pc, r4);
+}
+
+/* 13 in A32, which the block engine relies on for its conditional memory
+ * instructions: a conditional store (STREQ, condition passing) and a
+ * conditional load trap at once, as the unconditional ones of 9 do: PC at
+ * the block's start, the ADD after them not run.  At 0xb00 (r0 = 0, r2 =
+ * an unmapped address): CMP r0,#0; the access; ADD r4,r4,#1; B to 0xb10;
+ * 0xb10 MOV r3,#1; UDF. */
+static void a32_cond_trap_case(uint32_t acc, uc_err want)
+{
+	uint32_t prog[] = {0xe3500000, acc, 0xe2844001, 0xeaffffff, 0xe3a03001, 0xe7f000f0};
+	cond_trap_run(UC_MODE_ARM, 0xb00, prog, sizeof prog, 0xb00, want, 0xb00, 0);
 }
 
 int main(void)
@@ -657,5 +680,7 @@ int main(void)
 	it_trap_case(0xbf00, 0x6011, UC_ERR_WRITE_UNMAPPED, 0xa00, 0); /* nop; str r1,[r2] */
 	it_trap_case(0xbf08, 0x6811, UC_ERR_READ_UNMAPPED, 0xa00, 0);  /* it eq; ldreq r1,[r2] */
 	it_trap_case(0xbf08, 0x6011, UC_ERR_WRITE_UNMAPPED, 0xa0c, 1); /* it eq; streq r1,[r2] */
+	a32_cond_trap_case(0x05821000, UC_ERR_WRITE_UNMAPPED);	       /* streq r1,[r2] */
+	a32_cond_trap_case(0x05921000, UC_ERR_READ_UNMAPPED);	       /* ldreq r1,[r2] */
 	CHECK_DONE();
 }
