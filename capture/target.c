@@ -969,11 +969,9 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 static int cblk_ilines_cached(const struct target *t, uint32_t a, uint32_t size)
 {
 	uint32_t sh = t->bus.iline_shift;
-	for (uint32_t ln = a >> sh; ln <= (a + size - 1) >> sh; ln++) {
-		int dirty;
-		if (!cache_probe(&t->bus.ic, ln, &dirty))
+	for (uint32_t ln = a >> sh; ln <= (a + size - 1) >> sh; ln++)
+		if (!cache_probe(&t->bus.ic, ln, NULL))
 			return 0;
-	}
 	return 1;
 }
 

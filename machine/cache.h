@@ -67,7 +67,8 @@ static inline int cache_hit_last(struct cache *c, uint32_t ln, int mark_dirty)
 		c->dirty[i] = 1;
 	return 1;
 }
-/* Present?  Does not touch the replacement state. */
+/* Present?  Does not touch the replacement state; DIRTY (may be NULL) gets
+ * whether the line is dirty. */
 int cache_probe(const struct cache *c, uint32_t ln, int *dirty);
 /* Invalidates line LN if present; returns 1 if it was present and dirty. */
 int cache_invalidate_line(struct cache *c, uint32_t ln);

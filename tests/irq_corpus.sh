@@ -54,7 +54,6 @@ while [ $# -gt 0 ]; do
   --mibench)
     dir=$(realpath -e -- "$2") || exit 2
     shift 2
-    out=$(pwd)
     printf '%s\n' 'void initLED(void) {}' 'void LED(int on) { (void)on; }' 'void PUT32(unsigned a, unsigned v) { (void)a; (void)v; }' \
       'unsigned GET32(unsigned a) { (void)a; return 0; }' >src/mb_stubs.c
     while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do
@@ -67,7 +66,7 @@ while [ $# -gt 0 ]; do
         src="$src $dir/$d/$b.c"
       done
       [ -n "$src" ] || { echo "$d: sources not found"; continue; }
-      for isa in arm thumb; do one mb_${d}_$isa $isa "$src $out/src/mb_stubs.c" "-DBARE_METAL -I$dir/$d" "-std=gnu99 -w"; done
+      for isa in arm thumb; do one mb_${d}_$isa $isa "$src src/mb_stubs.c" "-DBARE_METAL -I$dir/$d" "-std=gnu99 -w"; done
     done ;;
   *) echo "$0: unknown option $1" >&2; exit 2 ;;
   esac
