@@ -235,31 +235,43 @@ int rblk_decode_t32(uint32_t w, unsigned size, unsigned *nacc, const char **why)
 	return RBLK_PRECISE;
 }
 
+/* Bytes a slot's arrays take per entry of CAP: WORD 4, OFF and FSRC 2,
+ * RAW 2 (a Thumb block's CAP halfwords), NACC, COND and ISZ 1. */
+#define RBLK_SLOT_BYTES 13
+
 int rblk_cache_init(struct rblk_cache *c, unsigned slots_log2)
 {
 	memset(c, 0, sizeof *c);
+	/* calloc's pages come from the kernel as the slots are first touched;
+	 * a short run touches few of them */
 	c->slot = calloc((size_t)1 << slots_log2, sizeof *c->slot);
-	if (!c->slot)
+	c->used = calloc(((size_t)1 << slots_log2) / 64 + 1, sizeof *c->used);
+	if (!c->slot || !c->used) {
+		free(c->slot);
+		free(c->used);
+		c->slot = NULL;
+		c->used = NULL;
 		return -1;
+	}
 	c->mask = (1u << slots_log2) - 1;
 	return 0;
 }
 
 void rblk_cache_fini(struct rblk_cache *c)
 {
-	if (c->slot)
-		for (uint32_t i = 0; i <= c->mask; i++) {
-			free(c->slot[i].raw);
-			free(c->slot[i].word);
-			free(c->slot[i].nacc);
-			free(c->slot[i].cond);
-			free(c->slot[i].isz);
-			free(c->slot[i].off);
-			free(c->slot[i].fsrc);
-			free(c->slot[i].sched);
-		}
+	/* only the slots that hold arrays: reading every slot to find them
+	 * faulted in all of the table's pages at the end of a short run */
+	if (c->slot && c->used)
+		for (uint32_t k = 0; k <= c->mask / 64; k++)
+			for (uint64_t m = c->used[k]; m; m &= m - 1) {
+				struct rblk *b = &c->slot[64 * k + (uint32_t)__builtin_ctzll(m)];
+				free(b->word);
+				free(b->sched);
+			}
 	free(c->slot);
+	free(c->used);
 	c->slot = NULL;
+	c->used = NULL;
 }
 
 /* Whether the T16 instruction HW, which rblk_decode_t32 counts as one
@@ -440,32 +452,22 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 	}
 	uint32_t need = (size + 1) / 2;
 	if (need > b->cap) {
+		/* the arrays of up to CAP instructions in one allocation: the
+		 * 4-byte, then the 2-byte, then the 1-byte ones */
 		uint32_t cap = need < 16 ? 16 : need;
-		uint8_t *raw = realloc(b->raw, (size_t)cap * 2);
-		if (raw)
-			b->raw = raw;
-		uint32_t *w = raw ? realloc(b->word, (size_t)cap * sizeof *w) : NULL;
-		if (w)
-			b->word = w;
-		uint8_t *na = w ? realloc(b->nacc, cap) : NULL;
-		if (na)
-			b->nacc = na;
-		uint8_t *co = na ? realloc(b->cond, cap) : NULL;
-		if (co)
-			b->cond = co;
-		uint8_t *is = co ? realloc(b->isz, cap) : NULL;
-		if (is)
-			b->isz = is;
-		uint16_t *of = is ? realloc(b->off, (size_t)cap * sizeof *of) : NULL;
-		if (of)
-			b->off = of;
-		uint16_t *fs = of ? realloc(b->fsrc, (size_t)cap * sizeof *fs) : NULL;
-		if (fs)
-			b->fsrc = fs;
-		if (!fs) {
+		uint8_t *m = realloc(b->word, (size_t)cap * RBLK_SLOT_BYTES);
+		if (!m) {
 			b->size = 0; /* never matches */
 			return NULL;
 		}
+		c->used[((addr >> 1) & c->mask) / 64] |= 1ull << (((addr >> 1) & c->mask) % 64);
+		b->word = (uint32_t *)m;
+		b->off = (uint16_t *)(m + (size_t)cap * 4);
+		b->fsrc = b->off + cap;
+		b->raw = (uint8_t *)(b->fsrc + cap);
+		b->nacc = b->raw + (size_t)cap * 2;
+		b->cond = b->nacc + cap;
+		b->isz = b->cond + cap;
 		b->cap = cap;
 	}
 	decode(b, addr, size, thumb, code);

@@ -22,7 +22,7 @@ struct rblk {
 	uint32_t addr, n;   /* start address, instructions */
 	uint32_t size;      /* bytes (A32: 4 * n; Thumb: 2 or 4 each) */
 	uint32_t thumb;     /* a Thumb block (T16/T32) */
-	uint32_t cap;       /* allocated entries of the arrays (raw: 4 * cap bytes) */
+	uint32_t cap;       /* allocated entries of the arrays (raw: 2 * cap bytes), one allocation at WORD */
 	const char *precise; /* NULL, or why the block runs per instruction */
 	uint8_t *raw;       /* the block's bytes, compared with RAM on every use */
 	uint32_t *word;     /* the instruction words, as thumb_word_at reads them */
@@ -72,6 +72,7 @@ static inline struct itrace_blk rblk_itrace(const struct rblk *b)
 
 struct rblk_cache {
 	struct rblk *slot; /* direct-mapped by address */
+	uint64_t *used;    /* a bit per slot whose arrays are allocated (one allocation at WORD) */
 	uint32_t mask;     /* slots - 1 */
 	uint64_t decoded, hits;
 };
