@@ -242,8 +242,6 @@ int rblk_decode_t32(uint32_t w, unsigned size, unsigned *nacc, const char **why)
 int rblk_cache_init(struct rblk_cache *c, unsigned slots_log2)
 {
 	memset(c, 0, sizeof *c);
-	/* calloc's pages come from the kernel as the slots are first touched;
-	 * a short run touches few of them */
 	c->slot = calloc((size_t)1 << slots_log2, sizeof *c->slot);
 	c->used = calloc(((size_t)1 << slots_log2) / 64 + 1, sizeof *c->used);
 	if (!c->slot || !c->used) {
