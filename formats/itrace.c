@@ -648,10 +648,22 @@ int itrace_write_blk(struct citcat_itrace_writer *w, const struct itrace_blk *b,
 			i++;
 			continue;
 		}
-		if (memo && *memo == w->epoch && cw->len && pc == s->next_pc) {
-			/* every word of the block is in the table and the PC
-			 * follows: each record is the byte 0x00 (ITRACE.md), as
-			 * many as the chunk's room check lets through */
+		if (memo && *memo == w->epoch && cw->len) {
+			/* every word of the block is in the table (ITRACE.md):
+			 * a record that does not follow the PC before is the byte
+			 * 0x20 and the PC's difference, as put_plain writes it */
+			if (pc != s->next_pc) {
+				uint8_t *p = cw->buf + cw->len;
+				p[0] = 0x20;
+				size_t l = 1 + cc_put_uvar(p + 1, cc_zigzag((int64_t)(pc - s->next_pc)));
+				cc_writer_commit_fast(cw, l, 1);
+				pc += size;
+				s->next_pc = pc;
+				i++;
+				continue;
+			}
+			/* and one that follows is the byte 0x00, as many as the
+			 * chunk's room check lets through */
 			size_t k = cw->cap - cw->len - REC_MAX + 1;
 			if (k > n - i)
 				k = n - i;
