@@ -458,7 +458,8 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 			b->size = 0; /* never matches */
 			return NULL;
 		}
-		c->used[((addr >> 1) & c->mask) / 64] |= 1ull << (((addr >> 1) & c->mask) % 64);
+		uint32_t si = (uint32_t)(b - c->slot);
+		c->used[si / 64] |= 1ull << (si % 64);
 		b->word = (uint32_t *)m;
 		b->off = (uint16_t *)(m + (size_t)cap * 4);
 		b->fsrc = b->off + cap;
