@@ -38,7 +38,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
@@ -1367,12 +1366,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 
 	/* nothing is allocated for the firmware before every segment has been
 	 * checked against RAM (citcat_image_load_elf_limited) */
-	/* zero pages from the kernel, faulted in as the run touches them: a
-	 * memset made every capture touch all of RAM (16 MiB by default, 4096
-	 * page faults, most of a short capture's CPU time) */
-	t->ram = mmap(NULL, t->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t->ram == MAP_FAILED) {
-		t->ram = NULL;
+	if (!(t->ram = core_ram_alloc(t->ram_size))) {
 		rc = CITCAT_ERR_NOMEM;
 		goto out;
 	}
@@ -1657,8 +1651,7 @@ out:
 		rblk_cache_fini(t->blk_cache);
 		free(t->blk_cache);
 	}
-	if (t->ram)
-		munmap(t->ram, t->ram_size);
+	core_ram_free(t->ram, t->ram_size);
 	free(t);
 	return rc;
 }

@@ -1,5 +1,19 @@
 #include "core.h"
 
+#include <sys/mman.h>
+
+uint8_t *core_ram_alloc(uint32_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void core_ram_free(uint8_t *ram, uint32_t size)
+{
+	if (ram)
+		munmap(ram, size);
+}
+
 uc_err core_open(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_t *ram, uint32_t dev_base,
 		 uint32_t dev_size, uc_cb_mmio_read_t read, uc_cb_mmio_write_t write, void *ctx)
 {

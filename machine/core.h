@@ -21,6 +21,19 @@
  * hook; the caller reports it). */
 #define CORE_UNTIL 0xFFFFFFFCu
 
+/* A core's RAM: SIZE bytes of anonymous memory, 4 KiB aligned, whose zero
+ * pages come from the kernel as a run first touches them.  Clearing RAM up
+ * front made every run touch all of it (16 MiB by default: 4,096 page
+ * faults, most of a short capture's CPU time; capture/TARGET.md "Short
+ * runs"), and a RAM size read from a header (the replayers') costs nothing
+ * until it is used: no swap is reserved for it (MAP_NORESERVE; issue 29, a
+ * 1 GiB claim took 1 GB).  NULL when it cannot be had.  Every RAM of the
+ * capture and the replayers comes from here; core_ram_free releases it. */
+uint8_t *core_ram_alloc(uint32_t size);
+
+/* Releases RAM of SIZE bytes from core_ram_alloc (NULL: nothing). */
+void core_ram_free(uint8_t *ram, uint32_t size);
+
 /* Opens an ARMv7-A core (Unicorn's Cortex-A9 model, ARM state) with RAM_SIZE
  * bytes of the caller's RAM (4 KiB aligned, outliving the engine) mapped at
  * RAM_BASE, and the device window at DEV_BASE: MMIO served by READ and WRITE

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unicorn/unicorn.h>
 
 #define MAX_CODE 32
@@ -571,12 +570,7 @@ int citcat_lvt_replay_run(const struct citcat_lvt_replay_config *ucfg, struct ci
 		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
 	if ((rc = replay_open_itraces(&p->c)))
 		goto out;
-	/* zero pages from the kernel, faulted in as the run touches them, as
-	 * the IMS replayer does: a header's RAM size costs nothing until used
-	 * (issue 29: a 1 GiB claim took 1 GB, cleared up front) */
-	p->c.ram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p->c.ram == MAP_FAILED)
-		p->c.ram = NULL;
+	p->c.ram = core_ram_alloc(p->c.ram_size);
 	p->c.known = calloc(1, p->c.ram_size / 8 + 1);
 	p->dmaw = calloc(1, p->c.ram_size / 8 + 1);
 	p->xpage = calloc(1, p->c.ram_size / 4096 + 1);
@@ -628,8 +622,7 @@ out:
 		rc = err->code ? err->code : CITCAT_ERR_INTERNAL;
 	replay_fini(&p->c);
 	citcat_lvt_reader_close(p->lvt);
-	if (p->c.ram)
-		munmap(p->c.ram, p->c.ram_size);
+	core_ram_free(p->c.ram, p->c.ram_size);
 	free(p->c.known);
 	free(p->dmaw);
 	free(p->xpage);

@@ -34,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unicorn/unicorn.h>
 
@@ -2180,11 +2179,8 @@ static int pipe_wanted(struct replayer *p, int inline_only)
  * the thread cannot be had. */
 static void pipe_open(struct replayer *p)
 {
-	p->mram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p->mram == MAP_FAILED) {
-		p->mram = NULL;
+	if (!(p->mram = core_ram_alloc(p->c.ram_size)))
 		return;
-	}
 	load_copy(p, p->mram);
 	struct bus_sink sink = {pipe_sink, p};
 	if (bus_init(&p->mbus, &p->ims.cfg, p->mram, sink))
@@ -2295,11 +2291,7 @@ static int replay_once(const struct citcat_replay_config *ucfg, struct citcat_re
 		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
 	if ((rc = replay_open_itraces(&p->c)))
 		goto out;
-	/* zero pages from the kernel, faulted in as the run touches them:
-	 * clearing the whole RAM up front cost more than short replays */
-	p->c.ram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p->c.ram == MAP_FAILED)
-		p->c.ram = NULL;
+	p->c.ram = core_ram_alloc(p->c.ram_size);
 	p->c.known = calloc(1, p->c.ram_size / 8 + 1);
 	if (!p->c.ram || !p->c.known) {
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
@@ -2508,8 +2500,7 @@ out:
 	replay_fini(&p->c);
 	if (p->mbus_init)
 		bus_fini(&p->mbus);
-	if (p->mram)
-		munmap(p->mram, p->c.ram_size);
+	core_ram_free(p->mram, p->c.ram_size);
 	cat_feed_close(p->cat);
 	citcat_aes_reader_close(p->aes);
 	citcat_ims_fini(&p->ims);
@@ -2521,8 +2512,7 @@ out:
 	free(p->hr);
 	free(p->hgran);
 	citcat_aes_reader_close(p->scan);
-	if (p->c.ram)
-		munmap(p->c.ram, p->c.ram_size);
+	core_ram_free(p->c.ram, p->c.ram_size);
 	free(p->c.known);
 	free(p);
 	return rc;
@@ -2575,8 +2565,7 @@ void replay_sess_close(struct replayer *p)
 	citcat_aes_reader_close(p->aes);
 	citcat_ims_fini(&p->ims);
 	free(p->m7);
-	if (p->c.ram)
-		munmap(p->c.ram, p->c.ram_size);
+	core_ram_free(p->c.ram, p->c.ram_size);
 	free(p->c.known);
 	free(p);
 }
@@ -2626,9 +2615,7 @@ int replay_sess_open(struct replayer **out, struct citcat_ims *ims, const char *
 	int m7 = p->ims.cfg.isa == CITCAT_TARGET_CORTEX_M7;
 	if (m7)
 		p->c.itrace_isa = CITCAT_ISA_ARMV7M;
-	p->c.ram = mmap(NULL, p->c.ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p->c.ram == MAP_FAILED)
-		p->c.ram = NULL;
+	p->c.ram = core_ram_alloc(p->c.ram_size);
 	p->c.known = calloc(1, p->c.ram_size / 8 + 1);
 	if (!p->c.ram || !p->c.known) {
 		rc = replay_fail(&p->c, NULL, CITCAT_ERR_NOMEM, UINT64_MAX, "out of memory");
