@@ -188,13 +188,33 @@ struct core_dirty {
 	uint32_t lo, hi; /* [LO, HI): nothing when HI <= LO */
 };
 
+/* The bits of granules G0..G1 when both lie in one byte of the map.  A
+ * block of at most 512 bytes spans one byte of the map or two, each marked
+ * with one mask, without the loop: a held run marks every block it runs
+ * (capture/target.c hook_block; counter's three polling blocks span 3 to 5
+ * granules, and two of them cross a byte). */
+static inline uint8_t core_gran_bits(uint32_t g0, uint32_t g1)
+{
+	return (uint8_t)((0xFFu << (g0 & 7)) & (0xFFu >> (7 - (g1 & 7))));
+}
+
 static inline void core_gran_mark(uint8_t *map, uint32_t ram_size, uint32_t off, uint32_t len)
 {
 	if (!len || off >= ram_size)
 		return;
 	if (len > ram_size - off)
 		len = ram_size - off;
-	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
+	uint32_t g0 = off >> 6, g1 = (off + len - 1) >> 6;
+	if ((g0 >> 3) == (g1 >> 3)) {
+		map[g0 >> 3] |= core_gran_bits(g0, g1);
+		return;
+	}
+	if ((g1 >> 3) == (g0 >> 3) + 1) { /* across two bytes of the map */
+		map[g0 >> 3] |= core_gran_bits(g0, g0 | 7);
+		map[g1 >> 3] |= core_gran_bits(g1 & ~7u, g1);
+		return;
+	}
+	for (uint32_t g = g0; g <= g1; g++)
 		map[g >> 3] |= (uint8_t)(1u << (g & 7));
 }
 
@@ -204,6 +224,8 @@ static inline int core_gran_any(const uint8_t *map, uint32_t ram_size, uint32_t 
 		return 0;
 	if (len > ram_size - off)
 		len = ram_size - off;
+	/* no shortcut as in core_gran_mark: an access spans one granule or
+	 * two, and the loop was cheaper than the masks (measured: matmul) */
 	for (uint32_t g = off >> 6; g <= (off + len - 1) >> 6; g++)
 		if (map[g >> 3] >> (g & 7) & 1)
 			return 1;
