@@ -2,7 +2,8 @@
 # Does the default replay engine ever lose? (issue 31; a benchmark, not a
 # CTest: it prints, it never fails on the numbers.)  For every run of a
 # corpus kept by tests/bench_corpus.sh (KEEP=DIR RUNS=short ROUNDS=1 bash
-# tests/bench_corpus.sh CITCAT: DIR/X.ims, X.aes, X.cat, X.ref.itrace), it
+# tests/bench_corpus.sh CITCAT: DIR/X.ims, X.aes, X.cat, X.oracle) or made
+# by tests/irq_corpus.sh (the oracle named X.ref.itrace), it
 # counts the host instructions (valgrind --tool=callgrind, whole process)
 # of `citcat replay X.ims X.aes --verify X.cat -q` under --engine insn,
 # block and auto, and prints them with auto / the better of insn and
@@ -45,7 +46,9 @@ for r in $(seq "$CPU"); do
   for n in $runs; do
     for mode in full verify; do
       args=(--verify $n.cat)
-      [ $mode = full ] && args=(-o "$tmp/x.itrace" --verify $n.cat --oracle $n.ref.itrace)
+      ref=$n.ref.itrace # irq_corpus.sh's name; bench_corpus.sh's KEEP calls it X.oracle
+      [ -f $ref ] || ref=$n.oracle
+      [ $mode = full ] && args=(-o "$tmp/x.itrace" --verify $n.cat --oracle $ref)
       for k in "${!bins[@]}"; do
         for e in insn block auto; do
           t=$(cpu "${bins[$k]}" replay $n.ims $n.aes "${args[@]}" --engine $e)
