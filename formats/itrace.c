@@ -651,7 +651,12 @@ int itrace_write_blk(struct citcat_itrace_writer *w, const struct itrace_blk *b,
 		if (memo && *memo == w->epoch && cw->len) {
 			/* every word of the block is in the table (ITRACE.md):
 			 * a record that does not follow the PC before is the byte
-			 * 0x20 and the PC's difference, as put_plain writes it */
+			 * 0x20 and the PC's difference, as put_plain writes it (a
+			 * helper shared by the two, write_insn_fast and encode
+			 * cost 0.03-0.25% more host instructions on every replay
+			 * -> itrace measured: GCC allocated the registers of
+			 * itrace_write_blk and citcat_itrace_write differently;
+			 * stop 48) */
 			if (pc != s->next_pc) {
 				uint8_t *p = cw->buf + cw->len;
 				p[0] = 0x20;
