@@ -261,29 +261,44 @@ static uc_engine *trap_engine(uc_mode mode)
 	return uc;
 }
 
-static void trap_case(uint32_t base, uc_err want, int load)
+/* 9's programs at 0x800 and 0x900 in UC, r0 = 0x1234, r1 the window, r2
+ * and r3 = 0 */
+static void trap_setup(uc_engine *uc)
 {
-	uc_engine *uc = trap_engine(UC_MODE_ARM);
-	uc_hook h;
 	uc_mem_write(uc, 0x800, trap_ld, sizeof trap_ld);
 	uc_mem_write(uc, 0x900, trap_st, sizeof trap_st);
-	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
-	/* the window mapped, then unmapped, as the capture switches modes */
-	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, trap_rd, NULL, trap_wr, NULL), UC_ERR_OK);
-	CHECK_EQ(uc_mem_unmap(uc, 0x40000000, 0x1000), UC_ERR_OK);
 	uint32_t r0 = 0x1234, r1 = 0x40000000, z = 0;
 	uc_reg_write(uc, UC_ARM_REG_R0, &r0);
 	uc_reg_write(uc, UC_ARM_REG_R1, &r1);
 	uc_reg_write(uc, UC_ARM_REG_R2, &z);
 	uc_reg_write(uc, UC_ARM_REG_R3, &z);
-	n_unmapped = n_trap_mmio = 0;
-	CHECK_EQ(uc_emu_start(uc, base, base + 0x10, 0, 0), want);
-	CHECK_EQ(n_unmapped, 1);
+}
+
+/* After a run of 9's program at BASE stopped at its access: the PC is the
+ * block's start, the MOV before it ran, the access wrote no register
+ * (neither r0 nor the writeback of r1), the MOV after it did not run */
+static void trap_check_abandoned(uc_engine *uc, uint32_t base)
+{
 	CHECK_EQ(rd(uc, UC_ARM_REG_PC), base);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 9);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R0), 0x1234);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x40000000);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
+}
+
+static void trap_case(uint32_t base, uc_err want, int load)
+{
+	uc_engine *uc = trap_engine(UC_MODE_ARM);
+	uc_hook h;
+	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
+	/* the window mapped, then unmapped, as the capture switches modes */
+	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, trap_rd, NULL, trap_wr, NULL), UC_ERR_OK);
+	CHECK_EQ(uc_mem_unmap(uc, 0x40000000, 0x1000), UC_ERR_OK);
+	trap_setup(uc);
+	n_unmapped = n_trap_mmio = 0;
+	CHECK_EQ(uc_emu_start(uc, base, base + 0x10, 0, 0), want);
+	CHECK_EQ(n_unmapped, 1);
+	trap_check_abandoned(uc, base);
 	/* the window as MMIO again, the cache of RAM dropped, and on from the PC */
 	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, trap_rd, NULL, trap_wr, NULL), UC_ERR_OK);
 	CHECK_EQ(uc_ctl_remove_cache(uc, 0, 1 << 20), UC_ERR_OK);
@@ -298,27 +313,37 @@ static void trap_case(uint32_t base, uc_err want, int load)
 	uc_close(uc);
 }
 
-/* Runs PROG (LEN bytes at BASE) from BEGIN in a MODE engine of
- * trap_engine, r0 = 0 and r2 the unmapped address: the run fails with
- * WANT after one unmapped access, the PC is then PC and r4 (the ADDS or
- * ADD after the access: run or not) R4, and the MOV r3 is not reached. */
-static void cond_trap_run(uc_mode mode, uint32_t base, const void *prog, size_t len, uint32_t begin, uc_err want,
-			  uint32_t pc, uint32_t r4)
+/* Runs PROG (LEN bytes at BASE) from BEGIN in UC (trap_engine, or
+ * mmio_stop_engine of part 14), r0, r1, r3 and r4 = 0 and r2 the device
+ * address: uc_emu_start returns WANT after one call of the unmapped hook or
+ * MMIO callback (*CALLS), the PC is then PC, r1 (a load's destination) R1
+ * and r4 (the ADDS or ADD after the access: run or not) R4, and the MOV r3
+ * is not reached. */
+static int n_stop_mmio;
+static void cond_run(uc_engine *uc, uint32_t base, const void *prog, size_t len, uint32_t begin, uc_err want,
+		     const int *calls, uint32_t pc, uint32_t r1, uint32_t r4)
 {
-	uc_engine *uc = trap_engine(mode);
 	uc_mem_write(uc, base, prog, len);
 	uint32_t r2 = 0x40000000, z = 0;
 	uc_reg_write(uc, UC_ARM_REG_R0, &z);
+	uc_reg_write(uc, UC_ARM_REG_R1, &z);
 	uc_reg_write(uc, UC_ARM_REG_R2, &r2);
 	uc_reg_write(uc, UC_ARM_REG_R3, &z);
 	uc_reg_write(uc, UC_ARM_REG_R4, &z);
-	n_unmapped = 0;
+	n_unmapped = n_stop_mmio = 0;
 	CHECK_EQ(uc_emu_start(uc, begin, base + 0x100, 0, 0), want);
-	CHECK_EQ(n_unmapped, 1);
+	CHECK_EQ(*calls, 1);
 	CHECK_EQ(rd(uc, UC_ARM_REG_PC), pc);
+	CHECK_EQ(rd(uc, UC_ARM_REG_R1), r1);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R4), r4);
 	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
 	uc_close(uc);
+}
+
+static void cond_trap_run(uc_mode mode, uint32_t base, const void *prog, size_t len, uint32_t begin, uc_err want,
+			  uint32_t pc, uint32_t r4)
+{
+	cond_run(trap_engine(mode), base, prog, len, begin, want, &n_unmapped, pc, 0, r4);
 }
 
 /* 13. (the capture's block engine with memory instructions inside IT
@@ -367,7 +392,7 @@ static void a32_cond_trap_case(uint32_t acc, uc_err want)
  * answered device reads in its block engine could turn back to per
  * instruction only outside IT blocks.  The programs are those of 9 and 13,
  * with the window MMIO-mapped; mmio_stop makes the callbacks stop. */
-static int mmio_stop, n_stop_mmio;
+static int mmio_stop;
 
 static uint64_t stop_rd(uc_engine *uc, uint64_t off, unsigned size, void *u)
 {
@@ -386,15 +411,12 @@ static void stop_wr(uc_engine *uc, uint64_t off, unsigned size, uint64_t v, void
 		uc_emu_stop(uc);
 }
 
-/* A Cortex-A9 engine in MODE with 1 MiB of RAM at 0, a block hook and the
- * window at 0x40000000 as MMIO (stop_rd, stop_wr) */
+/* trap_engine's engine with a block hook and the window at 0x40000000 as
+ * MMIO (stop_rd, stop_wr) */
 static uc_engine *mmio_stop_engine(uc_mode mode)
 {
-	uc_engine *uc;
+	uc_engine *uc = trap_engine(mode);
 	uc_hook h;
-	CHECK_EQ(uc_open(UC_ARCH_ARM, mode, &uc), UC_ERR_OK);
-	uc_ctl_set_cpu_model(uc, UC_CPU_ARM_CORTEX_A9);
-	uc_mem_map(uc, 0, 1 << 20, UC_PROT_ALL);
 	CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_BLOCK, hblock, NULL, 1, 0), UC_ERR_OK);
 	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, stop_rd, NULL, stop_wr, NULL), UC_ERR_OK);
 	return uc;
@@ -404,22 +426,12 @@ static uc_engine *mmio_stop_engine(uc_mode mode)
 static void mmio_stop_case(uint32_t base, int load)
 {
 	uc_engine *uc = mmio_stop_engine(UC_MODE_ARM);
-	uc_mem_write(uc, 0x800, trap_ld, sizeof trap_ld);
-	uc_mem_write(uc, 0x900, trap_st, sizeof trap_st);
-	uint32_t r0 = 0x1234, r1 = 0x40000000, z = 0;
-	uc_reg_write(uc, UC_ARM_REG_R0, &r0);
-	uc_reg_write(uc, UC_ARM_REG_R1, &r1);
-	uc_reg_write(uc, UC_ARM_REG_R2, &z);
-	uc_reg_write(uc, UC_ARM_REG_R3, &z);
+	trap_setup(uc);
 	mmio_stop = 1;
 	n_stop_mmio = 0;
 	CHECK_EQ(uc_emu_start(uc, base, base + 0x10, 0, 0), UC_ERR_OK);
 	CHECK_EQ(n_stop_mmio, 1);
-	CHECK_EQ(rd(uc, UC_ARM_REG_PC), base);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R2), 9);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R0), 0x1234);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R1), 0x40000000);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
+	trap_check_abandoned(uc, base);
 	/* on from the accessor, the callbacks not stopping: it runs once */
 	mmio_stop = 0;
 	CHECK_EQ(uc_emu_start(uc, base + 4, base + 0xc, 0, 0), UC_ERR_OK);
@@ -430,29 +442,12 @@ static void mmio_stop_case(uint32_t base, int load)
 	uc_close(uc);
 }
 
-/* 13's programs with the window MMIO-mapped and the callbacks stopping:
- * one callback, then PC, r1 (a load's destination) R1 and r4 R4; the MOVS
- * r3 after the B is never reached */
+/* 13's programs with the window MMIO-mapped and the callbacks stopping */
 static void mmio_stop_run(uc_mode mode, uint32_t base, const void *prog, size_t len, uint32_t begin, uint32_t pc,
 			  uint32_t r1, uint32_t r4)
 {
-	uc_engine *uc = mmio_stop_engine(mode);
-	uc_mem_write(uc, base, prog, len);
-	uint32_t r2 = 0x40000000, z = 0;
-	uc_reg_write(uc, UC_ARM_REG_R0, &z);
-	uc_reg_write(uc, UC_ARM_REG_R1, &z);
-	uc_reg_write(uc, UC_ARM_REG_R2, &r2);
-	uc_reg_write(uc, UC_ARM_REG_R3, &z);
-	uc_reg_write(uc, UC_ARM_REG_R4, &z);
 	mmio_stop = 1;
-	n_stop_mmio = 0;
-	CHECK_EQ(uc_emu_start(uc, begin, base + 0x100, 0, 0), UC_ERR_OK);
-	CHECK_EQ(n_stop_mmio, 1);
-	CHECK_EQ(rd(uc, UC_ARM_REG_PC), pc);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R1), r1);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R4), r4);
-	CHECK_EQ(rd(uc, UC_ARM_REG_R3), 0);
-	uc_close(uc);
+	cond_run(mmio_stop_engine(mode), base, prog, len, begin, UC_ERR_OK, &n_stop_mmio, pc, r1, r4);
 }
 
 static void it_mmio_stop_case(uint16_t it, uint16_t acc, uint32_t pc, uint32_t r1, uint32_t r4)
