@@ -380,12 +380,14 @@ static int decode(struct bitcur *c, unsigned size, int peek, struct citcat_lvt_r
 		e->bcount = c->bcount;
 		if (get_uvar(c, &v))
 			return *why = "position truncated or too long", -1;
-		c->pc = (uint32_t)((int64_t)c->pc + cc_unzigzag(v));
+		if (cc_add_delta32(c->pc, v, &c->pc))
+			return *why = "position outside the 32-bit address space", -1;
 		e->pc = c->pc;
 		if (kind == CITCAT_LVT_DMA) {
 			if (get_uvar(c, &v))
 				return *why = "DMA address truncated or too long", -1;
-			e->addr = (uint32_t)((int64_t)c->dma_next + cc_unzigzag(v));
+			if (cc_add_delta32(c->dma_next, v, &e->addr))
+				return *why = "DMA address outside the 32-bit address space", -1;
 			if (get_uvar(c, &v))
 				return *why = "DMA length truncated or too long", -1;
 			if (v == 0 || v > 4096)
