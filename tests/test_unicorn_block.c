@@ -225,7 +225,7 @@ static void check_state_at_access(uint32_t base)
  *   0x900 mov r2,#9   0x904 str r0,[r1,#4]!  0x908 mov r3,#1   0x90c udf */
 static const uint32_t trap_ld[] = {0xe3a02009, 0xe4910004, 0xe3a03001, 0xe7f000f0};
 static const uint32_t trap_st[] = {0xe3a02009, 0xe5a10004, 0xe3a03001, 0xe7f000f0};
-static int n_unmapped, n_trap_mmio;
+static int n_unmapped, n_trap_mmio, n_stop_mmio;
 static uint32_t trap_wval;
 
 static bool hunmapped(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, void *u)
@@ -319,7 +319,6 @@ static void trap_case(uint32_t base, uc_err want, int load)
  * MMIO callback (*CALLS), the PC is then PC, r1 (a load's destination) R1
  * and r4 (the ADDS or ADD after the access: run or not) R4, and the MOV r3
  * is not reached. */
-static int n_stop_mmio;
 static void cond_run(uc_engine *uc, uint32_t base, const void *prog, size_t len, uint32_t begin, uc_err want,
 		     const int *calls, uint32_t pc, uint32_t r1, uint32_t r4)
 {
@@ -340,12 +339,6 @@ static void cond_run(uc_engine *uc, uint32_t base, const void *prog, size_t len,
 	uc_close(uc);
 }
 
-static void cond_trap_run(uc_mode mode, uint32_t base, const void *prog, size_t len, uint32_t begin, uc_err want,
-			  uint32_t pc, uint32_t r4)
-{
-	cond_run(trap_engine(mode), base, prog, len, begin, want, &n_unmapped, pc, 0, r4);
-}
-
 /* 13. (the capture's block engine with memory instructions inside IT
  * blocks, capture/TARGET.md "Memory instructions inside IT blocks") The
  * same trap in Thumb, no code hook, an unmapped-access hook that returns
@@ -358,11 +351,18 @@ static void cond_trap_run(uc_mode mode, uint32_t base, const void *prog, size_t 
  * capture never runs a block with a store inside an IT block without the
  * code hook (rblk_t32_may_write, it_store).  Each program at 0xa00 (r0 =
  * 0, r2 = an unmapped address): CMP r0,#0; IT EQ (or NOP); the access;
- * ADDS r4,#1; B to 0xa0c; (NOP); 0xa0c MOVS r3,#1; UDF. */
-static void it_trap_case(uint16_t it, uint16_t acc, uc_err want, uint32_t pc, uint32_t r4)
+ * ADDS r4,#1; B to 0xa0c; (NOP); 0xa0c MOVS r3,#1; UDF.  Run in UC, a
+ * Thumb engine, with cond_run's expectations (CALLS .. R4). */
+static void it_run(uc_engine *uc, const int *calls, uint16_t it, uint16_t acc, uc_err want, uint32_t pc, uint32_t r1,
+		   uint32_t r4)
 {
 	uint16_t prog[] = {0x2800, it, acc, 0x3401, 0xe000, 0xbf00, 0x2301, 0xde00};
-	cond_trap_run(UC_MODE_THUMB, 0xa00, prog, sizeof prog, 0xa01, want, pc, r4);
+	cond_run(uc, 0xa00, prog, sizeof prog, 0xa01, want, calls, pc, r1, r4);
+}
+
+static void it_trap_case(uint16_t it, uint16_t acc, uc_err want, uint32_t pc, uint32_t r4)
+{
+	it_run(trap_engine(UC_MODE_THUMB), &n_unmapped, it, acc, want, pc, 0, r4);
 }
 
 /* 13 in A32, which the block engine relies on for its conditional memory
@@ -370,11 +370,17 @@ static void it_trap_case(uint16_t it, uint16_t acc, uc_err want, uint32_t pc, ui
  * conditional load trap at once, as the unconditional ones of 9 do: PC at
  * the block's start, the ADD after them not run.  At 0xb00 (r0 = 0, r2 =
  * an unmapped address): CMP r0,#0; the access; ADD r4,r4,#1; B to 0xb10;
- * 0xb10 MOV r3,#1; UDF. */
-static void a32_cond_trap_case(uint32_t acc, uc_err want)
+ * 0xb10 MOV r3,#1; UDF.  Run in UC, an A32 engine: one call (CALLS), the
+ * run returns WANT with PC 0xb00 and r1 and r4 untouched. */
+static void a32_cond_run(uc_engine *uc, const int *calls, uint32_t acc, uc_err want)
 {
 	uint32_t prog[] = {0xe3500000, acc, 0xe2844001, 0xeaffffff, 0xe3a03001, 0xe7f000f0};
-	cond_trap_run(UC_MODE_ARM, 0xb00, prog, sizeof prog, 0xb00, want, 0xb00, 0);
+	cond_run(uc, 0xb00, prog, sizeof prog, 0xb00, want, calls, 0xb00, 0, 0);
+}
+
+static void a32_cond_trap_case(uint32_t acc, uc_err want)
+{
+	a32_cond_run(trap_engine(UC_MODE_ARM), &n_unmapped, acc, want);
 }
 
 /* 14. (a next step for the capture's block engine: device reads answered
@@ -443,23 +449,16 @@ static void mmio_stop_case(uint32_t base, int load)
 }
 
 /* 13's programs with the window MMIO-mapped and the callbacks stopping */
-static void mmio_stop_run(uc_mode mode, uint32_t base, const void *prog, size_t len, uint32_t begin, uint32_t pc,
-			  uint32_t r1, uint32_t r4)
-{
-	mmio_stop = 1;
-	cond_run(mmio_stop_engine(mode), base, prog, len, begin, UC_ERR_OK, &n_stop_mmio, pc, r1, r4);
-}
-
 static void it_mmio_stop_case(uint16_t it, uint16_t acc, uint32_t pc, uint32_t r1, uint32_t r4)
 {
-	uint16_t prog[] = {0x2800, it, acc, 0x3401, 0xe000, 0xbf00, 0x2301, 0xde00};
-	mmio_stop_run(UC_MODE_THUMB, 0xa00, prog, sizeof prog, 0xa01, pc, r1, r4);
+	mmio_stop = 1;
+	it_run(mmio_stop_engine(UC_MODE_THUMB), &n_stop_mmio, it, acc, UC_ERR_OK, pc, r1, r4);
 }
 
 static void a32_cond_mmio_stop_case(uint32_t acc)
 {
-	uint32_t prog[] = {0xe3500000, acc, 0xe2844001, 0xeaffffff, 0xe3a03001, 0xe7f000f0};
-	mmio_stop_run(UC_MODE_ARM, 0xb00, prog, sizeof prog, 0xb00, 0xb00, 0, 0);
+	mmio_stop = 1;
+	a32_cond_run(mmio_stop_engine(UC_MODE_ARM), &n_stop_mmio, acc, UC_ERR_OK);
 }
 
 int main(void)
