@@ -975,6 +975,18 @@ static uint64_t cblk_most(const struct target *t, const struct rblk *b)
 	return b->n + (uint64_t)b->nacc_total * t->blk_pen_acc + (uint64_t)lines * t->blk_pen_line;
 }
 
+/* The most cycles block B (with IT_LOAD) can take after the first access
+ * of its first memory instruction inside an IT block: that instruction's
+ * other accesses, the instructions after it, their accesses and the
+ * I-lines after the one it starts in.  A boundary inside the block lies
+ * fewer cycles than that after the access: the last instruction's own
+ * cycle comes after the last one. */
+static uint64_t cblk_it_tail(const struct target *t, const struct rblk *b)
+{
+	uint32_t sh = t->bus.iline_shift, lines = ((b->addr + b->size - 1) >> sh) - ((b->addr + b->off[b->it_first]) >> sh);
+	return b->it_tail_insns + (uint64_t)b->it_tail_acc * t->blk_pen_acc + (uint64_t)lines * t->blk_pen_line;
+}
+
 /* Whether some device has a read that is loud within HORIZON cycles now
  * (struct device's loud_reads; one that declares none always may be). */
 static int cblk_loud(const struct target *t, uint64_t horizon)
@@ -1052,7 +1064,7 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 	/* a store inside an IT block (rblk_get worked it out; TARGET.md "Memory
 	 * instructions inside IT blocks"), or a load there while a device read
 	 * is loud, which an MMIO callback could not turn back (cblk_mmio_read) */
-	if (b->it_store || (b->it_load && cblk_loud(t, cblk_most(t, b))))
+	if (b->it_store || (b->it_load && cblk_loud(t, cblk_it_tail(t, b) - 1)))
 		return NULL;
 	n = b->n;
 	if (t->next_event < t->bus.cycle)
@@ -1162,8 +1174,10 @@ static uint64_t cblk_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void 
 	const struct device *d = o < CITCAT_DEV_SIZE ? t->dev_at[o >> 8] : NULL;
 	int here = 0;
 	if (!t->faulted && !t->failed && t->blk) {
-		if (t->blk->it_load)
-			here = 1;
+		const struct rblk *b = t->blk;
+		int i = !b->it_load ? -1 : cblk_left(t) ? (int)t->blk_next - 1 : cblk_next_accessor(t);
+		if (i >= 0 && (b->it_mem[i / 64] >> (i % 64) & 1))
+			here = 1; /* inside an IT block: cblk_qualify found no read loud after its first such load */
 		else if (size == 4 && !(o & 3) && d && d->read && d->readable && d->readable(o - d->base))
 			here = !((d->loud_reads ? d->loud_reads(t, cblk_most(t, t->blk)) : UINT64_MAX) >> ((o - d->base) >> 2) &
 				 1);
