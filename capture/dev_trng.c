@@ -44,5 +44,12 @@ static int trng_readable(uint32_t off)
 	return off == R(DATA) || off == R(STATUS) || off == R(COUNT);
 }
 
+/* struct device's loud_reads: a read of DATA while a value is ready takes
+ * it and brings the next one CITCAT_TRNG_DELAY cycles on (trng_read) */
+static uint64_t trng_loud_reads(const struct target *t, uint64_t horizon)
+{
+	return t->trng_ready && CITCAT_TRNG_DELAY <= horizon ? 1ull << (R(DATA) / 4) : 0;
+}
+
 const struct device dev_trng = {"trng", CITCAT_DEV_OFF(CITCAT_TRNG_BASE), 0x100, trng_read, NULL, trng_next_event,
-				trng_fire, NULL, NULL, trng_readable};
+				trng_fire, NULL, NULL, trng_readable, trng_loud_reads};

@@ -12,3 +12,9 @@ const struct device *const target_devices[] = {
 	&dev_trace,
 };
 const unsigned target_ndevices = sizeof target_devices / sizeof *target_devices;
+
+uint64_t target_no_loud_reads(const struct target *t, uint64_t horizon)
+{
+	(void)t, (void)horizon;
+	return 0;
+}

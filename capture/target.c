@@ -194,6 +194,8 @@ static void devices_init(struct target *t)
 			t->dev_at[p] = d;
 		if (d->next_event && t->n_ev_dev < sizeof t->ev_dev / sizeof *t->ev_dev)
 			t->ev_dev[t->n_ev_dev++] = d;
+		if (d->read && d->loud_reads != target_no_loud_reads && t->n_loud_dev < sizeof t->loud_dev / sizeof *t->loud_dev)
+			t->loud_dev[t->n_loud_dev++] = d;
 	}
 }
 
@@ -821,7 +823,9 @@ static void cblk_retire_records(struct target *t, const struct rblk *b, uint32_t
  * memory access (rblk_next_accessor); -1: none.  The first memory
  * instruction found is taken here when it is unconditional (most are), with
  * no call and no CPSR read; a conditional one is left to
- * rblk_next_accessor, which reads the flags. */
+ * rblk_next_accessor, which reads the flags, or in a block with FSNAP to
+ * rblk_next_accessor_fs, which decides each on the flags its FSRC names
+ * (as the replayer's blk_attribute). */
 static inline int cblk_next_accessor(struct target *t)
 {
 	const struct rblk *b = t->blk;
@@ -829,7 +833,9 @@ static inline int cblk_next_accessor(struct target *t)
 		return -1;
 	for (uint32_t i = t->blk_next; i < b->n; i++)
 		if (b->nacc[i])
-			return b->cond[i] == 14 ? (int)i : rblk_next_accessor(b, i, t->uc);
+			return b->cond[i] == 14			? (int)i
+			       : (b->fsnap & ~RBLK_FS_RELAXED) ? rblk_next_accessor_fs(b, i, t->uc, t->blk_fs_entry, t->blk_fs_snap)
+							       : rblk_next_accessor(b, i, t->uc);
 	return -1;
 }
 
@@ -851,6 +857,11 @@ static inline void cblk_set(struct target *t, const struct rblk *b)
 		t->blk_pos = b->sched;
 		t->blk_end = b->sched + b->nacc_total;
 	}
+	/* the flags at the block's start, for the conditional memory
+	 * instructions decided on them (FSRC): the block hook runs in front of
+	 * the block */
+	if (b && (b->fsnap & RBLK_FS_ENTRY))
+		uc_reg_read(t->uc, UC_ARM_REG_CPSR, &t->blk_fs_entry);
 }
 
 /* A memory-hook call in the current block: it belongs to the instruction
@@ -884,6 +895,10 @@ static inline __attribute__((always_inline)) int cblk_attribute(struct target *t
 		     t->blk ? t->blk->addr : 0);
 		return 0;
 	}
+	/* the flags a later conditional one is decided on (FSRC): now, at the
+	 * first access of I, before I and what follows run */
+	if ((t->blk->fsnap & RBLK_FS_SNAP) && (t->blk->fsrc[i] & RBLK_FS_TAKE))
+		uc_reg_read(t->uc, UC_ARM_REG_CPSR, &t->blk_fs_snap[i]);
 	cblk_retire_run(t, t->blk, t->blk_next, (uint32_t)i + 1);
 	t->blk_next = (uint32_t)i + 1;
 	t->blk_acc_left = t->blk->nacc[i] - 1u;
@@ -952,6 +967,38 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 	return 1;
 }
 
+/* The most cycles block B can take (cblk_qualify's bound, without the
+ * room for a change back). */
+static uint64_t cblk_most(const struct target *t, const struct rblk *b)
+{
+	uint32_t sh = t->bus.iline_shift, lines = ((b->addr + b->size - 1) >> sh) - (b->addr >> sh) + 1;
+	return b->n + (uint64_t)b->nacc_total * t->blk_pen_acc + (uint64_t)lines * t->blk_pen_line;
+}
+
+/* The most cycles block B (with IT_LOAD) can take after the first access
+ * of its first memory instruction inside an IT block: that instruction's
+ * other accesses, the instructions after it, their accesses and the
+ * I-lines after the one it starts in.  A boundary inside the block lies
+ * fewer cycles than that after the access: the last instruction's own
+ * cycle comes after the last one. */
+static uint64_t cblk_it_tail(const struct target *t, const struct rblk *b)
+{
+	uint32_t sh = t->bus.iline_shift, lines = ((b->addr + b->size - 1) >> sh) - ((b->addr + b->off[b->it_first]) >> sh);
+	return b->it_tail_insns + (uint64_t)b->it_tail_acc * t->blk_pen_acc + (uint64_t)lines * t->blk_pen_line;
+}
+
+/* Whether some device has a read that is loud within HORIZON cycles now
+ * (struct device's loud_reads; one that declares none always may be). */
+static int cblk_loud(const struct target *t, uint64_t horizon)
+{
+	for (unsigned i = 0; i < t->n_loud_dev; i++) {
+		const struct device *d = t->loud_dev[i];
+		if (!d->loud_reads || d->loud_reads(t, horizon))
+			return 1;
+	}
+	return 0;
+}
+
 /* The cycles a block must leave before the next event to be worth a
  * change from per instruction (cblk_qualify; the change back costs about
  * what CBLK_SWITCH_INSNS instructions run as blocks gain). */
@@ -1012,9 +1059,12 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 	}
 	if (t->blk_cache->hits == hits) /* decoded now */
 		cblk_mark(t, a, size);
-	if (b->precise || b->fsnap) /* fsnap: the replayer's flag sources (replay_block.h) */
+	if (b->precise)
 		return NULL;
-	if (b->it_store) /* a store inside an IT block (rblk_get worked it out; TARGET.md "Memory instructions inside IT blocks") */
+	/* a store inside an IT block (rblk_get worked it out; TARGET.md "Memory
+	 * instructions inside IT blocks"), or a load there while a device read
+	 * is loud, which an MMIO callback could not turn back (cblk_mmio_read) */
+	if (b->it_store || (b->it_load && cblk_loud(t, cblk_it_tail(t, b) - 1)))
 		return NULL;
 	n = b->n;
 	if (t->next_event < t->bus.cycle)
@@ -1101,6 +1151,57 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 }
 
+/* Engine 0's device window (TARGET.md "Device reads in the block engine").
+ * A read the device answers quietly (struct device's loud_reads: no
+ * interrupt line pending and no device event within the block's bound,
+ * cblk_most, and cblk_qualify let the block run only with the next event
+ * beyond it) is attributed to its
+ * instruction, which retires those before it and itself as the code hook
+ * would, and then made as the insn engine makes it (mmio_read), in the
+ * middle of the block.  Any other access turns the run back to per
+ * instruction from its instruction: uc_emu_stop in an MMIO callback
+ * abandons the instruction, none of its registers written
+ * (tests/test_unicorn_block.c part 14).  Not inside a Thumb IT block,
+ * where the instruction completes and the translation block runs on: a
+ * block with a store there never runs here, one with a load only while no
+ * read anywhere is loud (cblk_qualify), and every read in it is made in
+ * place, a read the device does not serve faulting as with the insn
+ * engine (mmio_read). */
+static uint64_t cblk_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
+{
+	struct target *t = ctx;
+	uint32_t o = (uint32_t)off;
+	const struct device *d = o < CITCAT_DEV_SIZE ? t->dev_at[o >> 8] : NULL;
+	int here = 0;
+	if (!t->faulted && !t->failed && t->blk) {
+		const struct rblk *b = t->blk;
+		int i = !b->it_load ? -1 : cblk_left(t) ? (int)t->blk_next - 1 : cblk_next_accessor(t);
+		if (i >= 0 && (b->it_mem[i / 64] >> (i % 64) & 1))
+			here = 1; /* inside an IT block: cblk_qualify found no read loud after its first such load */
+		else if (size == 4 && !(o & 3) && d && d->read && d->readable && d->readable(o - d->base))
+			here = !((d->loud_reads ? d->loud_reads(t, cblk_most(t, t->blk)) : UINT64_MAX) >> ((o - d->base) >> 2) &
+				 1);
+	}
+	if (here) {
+		if (!cblk_attribute(t)) {
+			uc_emu_stop(uc);
+			return 0;
+		}
+		return mmio_read(uc, off, size, ctx);
+	}
+	if (t->faulted || t->failed || cblk_unmapped(t, UC_MEM_READ_UNMAPPED, t->cfg->target.dev_base + o))
+		uc_emu_stop(uc);
+	return 0;
+}
+
+static void cblk_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
+{
+	struct target *t = ctx;
+	(void)size, (void)value;
+	if (t->faulted || t->failed || cblk_unmapped(t, UC_MEM_WRITE_UNMAPPED, t->cfg->target.dev_base + (uint32_t)off))
+		uc_emu_stop(uc);
+}
+
 /* What a change to per instruction and back costs, in instructions run
  * as blocks (cblk_switch; measured: TARGET.md "Two engines"). */
 #define CBLK_SWITCH_INSNS 80
@@ -1115,9 +1216,8 @@ static uc_err cblk_open0(struct target *t)
 	struct core_hooks h = {NULL, hook_mem, UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ_AFTER, hook_unmapped, hook_intr, NULL};
 	uc_engine *uc = NULL;
 	uc_hook bh;
-	uc_err e = core_open(&uc, t->ram_base, t->ram_size, t->ram, c->dev_base, c->dev_size, NULL, NULL, t);
-	if (!e)
-		e = uc_mem_unmap(uc, c->dev_base, c->dev_size);
+	uc_err e = core_open(&uc, t->ram_base, t->ram_size, t->ram, c->dev_base, c->dev_size, cblk_mmio_read,
+			     cblk_mmio_write, t);
 	if (!e)
 		e = core_add_hooks(uc, &h, t, t->ram_base, t->ram_size);
 	if (!e)

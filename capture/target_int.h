@@ -11,6 +11,7 @@
 #include "daf.h"
 #include "itrace.h"
 #include "lvt_tm.h"
+#include "replay_block.h"
 
 #include <stdio.h>
 #include <unicorn/unicorn.h>
@@ -48,6 +49,14 @@ struct device {
 	 * otherwise); NULL: no register is readable.  tests/test_regmap.c
 	 * probes every offset against read. */
 	int (*readable)(uint32_t off);
+	/* The reads that are loud now: bit K set when a read of offset 4 K
+	 * would make an interrupt line pending, or bring a device event within
+	 * HORIZON cycles (a UART's DATA with a byte waiting starts the wait for
+	 * the next one).  The block engine answers the other reads of READABLE
+	 * offsets in the middle of a block whose cycles stay within HORIZON
+	 * (TARGET.md "Device reads in the block engine").  NULL with READ set:
+	 * every read may be loud. */
+	uint64_t (*loud_reads)(const struct target *t, uint64_t horizon);
 };
 
 /* Whether the device window offset OFF (4-byte aligned) is a register some
@@ -57,6 +66,10 @@ int target_dev_writable(uint32_t off);
 /* Whether the device window offset OFF (4-byte aligned) is a register some
  * device serves a read of: the table's readable members. */
 int target_dev_readable(uint32_t off);
+
+/* struct device's loud_reads for a device none of whose reads touches an
+ * interrupt line or a device event: 0 (capture/devices.c). */
+uint64_t target_no_loud_reads(const struct target *t, uint64_t horizon);
 
 /* The device table (capture/devices.c). */
 extern const struct device *const target_devices[];
@@ -124,6 +137,8 @@ struct target {
 	const struct device *dev_at[256]; /* by (offset >> 8) in the device window */
 	const struct device *ev_dev[16];  /* the devices with events, in table order */
 	unsigned n_ev_dev;
+	const struct device *loud_dev[16]; /* the devices whose reads can be loud (struct device's loud_reads) */
+	unsigned n_loud_dev;
 
 	/* the block engine (TARGET.md "The block engine"): BLK_PRECISE when
 	 * the code hook is installed and the device window mapped (always so
@@ -133,6 +148,11 @@ struct target {
 	int blk_engine, blk_precise, blk_want_switch;
 	int blk_hold; /* the next block runs per instruction: it starts at a device access */
 	uint32_t blk_switch_pc, blk_next, blk_acc_left;
+	/* the flags the conditional memory instructions of a block with FSNAP
+	 * are decided on (replay_block.h FSRC; replay/REPLAY.md "Attribution
+	 * with the flags of an earlier point"): the CPSR at the block's start,
+	 * and at the first access of each instruction marked RBLK_FS_TAKE */
+	uint32_t blk_fs_entry, blk_fs_snap[RBLK_MAX_INSNS];
 	/* Two engines (TARGET.md "Two engines"): BLK_UC[1] runs per
 	 * instruction (the code hook, the device window mapped), BLK_UC[0],
 	 * opened at the first change to blocks, runs blocks (no code hook,

@@ -379,6 +379,10 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 	b->precise = NULL;
 	b->wt_memo = 0;
 	b->it_store = 0;
+	b->it_load = 0;
+	b->it_first = UINT32_MAX;
+	b->it_tail_insns = b->it_tail_acc = 0;
+	memset(b->it_mem, 0, sizeof b->it_mem);
 	b->fsnap = 0;
 	memcpy(b->raw, code, size);
 	/* A conditional memory instruction is decided at the access by the
@@ -414,8 +418,21 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 		b->nacc[i] = (uint8_t)nacc;
 		sets[i] = (f & RBLK_SETS_FLAGS) != 0;
 		b->cond[i] = thumb ? (it ? (uint8_t)(it >> 4) : 14) : (uint8_t)(w >> 28);
-		if (it && nacc && rblk_t32_may_write(w, isz))
-			b->it_store = 1;
+		if (it && nacc) {
+			if (rblk_t32_may_write(w, isz))
+				b->it_store = 1;
+			else
+				b->it_load = 1;
+			b->it_mem[i / 64] |= 1ull << (i % 64);
+			if (b->it_first == UINT32_MAX) {
+				b->it_first = i;
+				b->it_tail_acc = nacc - 1; /* its accesses after its first */
+			}
+		}
+		if (b->it_first != UINT32_MAX && b->it_first < i) {
+			b->it_tail_insns++;
+			b->it_tail_acc += nacc;
+		}
 		if (thumb)
 			it = thumb_is_it(w, isz) ? (uint8_t)(w & 0xff) : thumb_it_advance(it);
 		b->n = i + 1;

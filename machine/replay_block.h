@@ -47,6 +47,13 @@ struct rblk {
 	/* worked out once by rblk_get, for the block engines' per-block checks */
 	uint32_t nacc_total; /* memory-hook calls of all N instructions */
 	uint8_t it_store;   /* Thumb: an instruction inside an IT block that may write memory (rblk_t32_may_write) */
+	uint8_t it_load;    /* Thumb: a memory instruction inside an IT block that only reads */
+	/* with IT_LOAD: the first memory instruction inside an IT block, the
+	 * instructions and memory-hook calls after its first call, and which memory
+	 * instructions lie inside IT blocks (a bit each; COND cannot tell, an
+	 * instruction of an IT AL block having condition 14) */
+	uint32_t it_first, it_tail_insns, it_tail_acc;
+	uint64_t it_mem[RBLK_MAX_INSNS / 64];
 	uint8_t keeps;      /* rblk_keeps_state, worked out once */
 	/* the block engines' attribution schedule (capture/TARGET.md "The
 	 * block engine", session 13; replay/REPLAY.md "session 13: the

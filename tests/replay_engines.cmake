@@ -54,6 +54,13 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   citcat_add_firmware(blk_itmem_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_itmem.c
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  # device reads, quiet and loud, inside and outside IT blocks, under a
+  # timer (tests/firmware/blk_devrd.c; capture/TARGET.md "Device reads in
+  # the block engine")
+  citcat_add_firmware(blk_devrd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devrd.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  citcat_add_firmware(blk_devrd_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devrd.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   add_test(NAME replay_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
     ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc blk_smc_irq
     blk_near blk_itmem)
@@ -61,12 +68,16 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
   # the capture's two engines (capture/TARGET.md "Two engines") on the same
   # firmware: stores and transfers into code while the other engine has it
   # translated; blk_near, blocks right in front of an interrupt; blk_itmem,
-  # device accesses inside IT blocks;
+  # device accesses inside IT blocks; blk_devrd, device reads answered in
+  # the middle of a block or not;
   # --engine block against --engine insn, byte for byte
   set(ces)
-  foreach(n blk_smc blk_smc_thumb blk_smc_irq blk_smc_irq_thumb blk_near blk_near_thumb blk_itmem blk_itmem_thumb)
+  foreach(n blk_smc blk_smc_thumb blk_smc_irq blk_smc_irq_thumb blk_near blk_near_thumb blk_itmem blk_itmem_thumb
+      blk_devrd blk_devrd_thumb)
     list(APPEND ces ${CMAKE_CURRENT_BINARY_DIR}/firmware/${n}.elf)
   endforeach()
+  # and with bytes arriving 10 cycles apart, so that a UART read is loud
+  list(APPEND ces ${CMAKE_CURRENT_BINARY_DIR}/firmware/blk_devrd_thumb.elf:--uart-rate:10)
   add_test(NAME capture_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/capture_engines.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/capture_engines_smc ${ces})
   set_tests_properties(capture_engines_smc PROPERTIES LABELS e2e)
