@@ -975,16 +975,19 @@ static uint64_t cblk_most(const struct target *t, const struct rblk *b)
 	return b->n + (uint64_t)b->nacc_total * t->blk_pen_acc + (uint64_t)lines * t->blk_pen_line;
 }
 
-/* The most cycles block B (with IT_LOAD) can take after the first access
- * of its first memory instruction inside an IT block: that instruction's
- * other accesses, the instructions after it, their accesses and the
- * I-lines after the one it starts in.  A boundary inside the block lies
- * fewer cycles than that after the access: the last instruction's own
- * cycle comes after the last one. */
+/* The most cycles from a device read made by an instruction inside an IT
+ * block of B (IT_LOAD) to B's last instruction boundary (where the insn
+ * engine last looks at the device events inside B): the read's own
+ * penalty, the other calls of the first such instruction (IT_FIRST), the
+ * instructions after it but the last (whose own cycle comes after that
+ * boundary), their calls, and the I-lines after the one IT_FIRST starts
+ * in.  A read by a later instruction inside an IT block lies closer to the
+ * end. */
 static uint64_t cblk_it_tail(const struct target *t, const struct rblk *b)
 {
 	uint32_t sh = t->bus.iline_shift, lines = ((b->addr + b->size - 1) >> sh) - ((b->addr + b->off[b->it_first]) >> sh);
-	return b->it_tail_insns + (uint64_t)b->it_tail_acc * t->blk_pen_acc + (uint64_t)lines * t->blk_pen_line;
+	return t->cfg->target.pen_uncached + (b->it_tail_insns ? b->it_tail_insns - 1u : 0u) +
+	       (uint64_t)b->it_tail_acc * t->blk_pen_acc + (uint64_t)lines * t->blk_pen_line;
 }
 
 /* Whether some device has a read that is loud within HORIZON cycles now
@@ -1064,7 +1067,7 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 	/* a store inside an IT block (rblk_get worked it out; TARGET.md "Memory
 	 * instructions inside IT blocks"), or a load there while a device read
 	 * is loud, which an MMIO callback could not turn back (cblk_mmio_read) */
-	if (b->it_store || (b->it_load && cblk_loud(t, cblk_it_tail(t, b) - 1)))
+	if (b->it_store || (b->it_load && cblk_loud(t, cblk_it_tail(t, b))))
 		return NULL;
 	n = b->n;
 	if (t->next_event < t->bus.cycle)
@@ -1155,18 +1158,22 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
  * A read the device answers quietly (struct device's loud_reads: no
  * interrupt line pending and no device event within the block's bound,
  * cblk_most, and cblk_qualify let the block run only with the next event
- * beyond it) is attributed to its
- * instruction, which retires those before it and itself as the code hook
- * would, and then made as the insn engine makes it (mmio_read), in the
- * middle of the block.  Any other access turns the run back to per
- * instruction from its instruction: uc_emu_stop in an MMIO callback
- * abandons the instruction, none of its registers written
- * (tests/test_unicorn_block.c part 14).  Not inside a Thumb IT block,
- * where the instruction completes and the translation block runs on: a
- * block with a store there never runs here, one with a load only while no
- * read anywhere is loud (cblk_qualify), and every read in it is made in
- * place, a read the device does not serve faulting as with the insn
- * engine (mmio_read). */
+ * beyond it), by an instruction that makes no other memory access (an LDR,
+ * not an LDM), is attributed to its instruction, which retires those
+ * before it and itself as the code hook would, and then made as the insn
+ * engine makes it (mmio_read), in the middle of the block.  Any other
+ * access turns the run back to per instruction from its instruction:
+ * uc_emu_stop in an MMIO callback abandons the instruction, none of its
+ * registers written (tests/test_unicorn_block.c part 14), and since the
+ * read is its first access, nothing of it reached the bus or a device
+ * (an LDM whose first read was made here could not go back).  Not inside
+ * a Thumb IT block, where the instruction completes and the translation
+ * block runs on: a block with a store there never runs here, one with a
+ * load only while no read by such an instruction can be loud
+ * (cblk_qualify, cblk_it_tail), and every read in it is made in place, a
+ * read the device does not serve faulting as with the insn engine
+ * (mmio_read; the run ends there, and nothing the rest of the translation
+ * block does is recorded). */
 static uint64_t cblk_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ctx)
 {
 	struct target *t = ctx;
@@ -1175,12 +1182,14 @@ static uint64_t cblk_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void 
 	int here = 0;
 	if (!t->faulted && !t->failed && t->blk) {
 		const struct rblk *b = t->blk;
-		int i = !b->it_load ? -1 : cblk_left(t) ? (int)t->blk_next - 1 : cblk_next_accessor(t);
-		if (i >= 0 && (b->it_mem[i / 64] >> (i % 64) & 1))
-			here = 1; /* inside an IT block: cblk_qualify found no read loud after its first such load */
-		else if (size == 4 && !(o & 3) && d && d->read && d->readable && d->readable(o - d->base))
-			here = !((d->loud_reads ? d->loud_reads(t, cblk_most(t, t->blk)) : UINT64_MAX) >> ((o - d->base) >> 2) &
-				 1);
+		uint32_t left = cblk_left(t);
+		/* the instruction the read belongs to (cblk_attribute's) */
+		int i = left ? (int)t->blk_next - 1 : t->blk_pos != t->blk_end ? (int)*t->blk_pos : cblk_next_accessor(t);
+		if (i >= 0 && b->it_load && (b->it_mem[i / 64] >> (i % 64) & 1))
+			here = 1; /* inside an IT block: cblk_qualify found no such read loud */
+		else if (i >= 0 && !left && b->nacc[i] == 1 && size == 4 && !(o & 3) && d && d->read && d->readable &&
+			 d->readable(o - d->base))
+			here = !((d->loud_reads ? d->loud_reads(t, cblk_most(t, b)) : UINT64_MAX) >> ((o - d->base) >> 2) & 1);
 	}
 	if (here) {
 		if (!cblk_attribute(t)) {
@@ -1527,6 +1536,9 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 		uint64_t dl = tc->dcache.line ? tc->dcache.line : 1;
 		t->blk_pen_line = (uint64_t)tc->pen_miss + (tc->icache.line / dl + 1) * tc->pen_wb;
 		t->blk_pen_acc = 2 * ((uint64_t)tc->pen_miss + tc->pen_wb);
+		/* or a device read made in the block (cblk_mmio_read) */
+		if (t->blk_pen_acc < tc->pen_uncached)
+			t->blk_pen_acc = tc->pen_uncached;
 		t->blk_far_insn = 1 + 16 * t->blk_pen_acc + t->blk_pen_line;
 		t->blk_far_block = t->blk_pen_line + CBLK_LEAVE_ROOM;
 	}

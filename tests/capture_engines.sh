@@ -27,7 +27,7 @@ for spec in "$@"; do
   [ -n "${seen[$n]:-}" ] && n=${n}_2
   seen[$n]=1
   case $n in
-    uartline* | blk_devrd*) extra+=(--uart-in "$datadir/uartline.txt");;
+    uartline* | blk_devrd* | blk_devflt*) extra+=(--uart-in "$datadir/uartline.txt");;
     wfi_dma) head -c 4096 /dev/zero >"$out/dma.bin"; extra+=(--ram 64M --dma-in "$out/dma.bin");;
   esac
   r=$out/$n

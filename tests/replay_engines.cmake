@@ -61,6 +61,12 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   citcat_add_firmware(blk_devrd_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devrd.c
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  # device reads the block engine must turn back for (an LDM), and a run
+  # that ends on a device bus error (tests/firmware/blk_devflt.c)
+  citcat_add_firmware(blk_devflt SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devflt.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  citcat_add_firmware(blk_devflt_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devflt.c
+    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   add_test(NAME replay_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
     ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc blk_smc_irq
     blk_near blk_itmem)
@@ -73,11 +79,16 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
   # --engine block against --engine insn, byte for byte
   set(ces)
   foreach(n blk_smc blk_smc_thumb blk_smc_irq blk_smc_irq_thumb blk_near blk_near_thumb blk_itmem blk_itmem_thumb
-      blk_devrd blk_devrd_thumb)
+      blk_devrd blk_devrd_thumb blk_devflt blk_devflt_thumb)
     list(APPEND ces ${CMAKE_CURRENT_BINARY_DIR}/firmware/${n}.elf)
   endforeach()
   # and with bytes arriving 10 cycles apart, so that a UART read is loud
   list(APPEND ces ${CMAKE_CURRENT_BINARY_DIR}/firmware/blk_devrd_thumb.elf:--uart-rate:10)
+  # and with device reads costing most of a block's cycles, which the bound
+  # for a block near an event must count
+  # (and a UART byte arriving sooner than a device read takes)
+  list(APPEND ces ${CMAKE_CURRENT_BINARY_DIR}/firmware/blk_devrd.elf:--penalty:miss=0,wb=0,uncached=2000
+    ${CMAKE_CURRENT_BINARY_DIR}/firmware/blk_devflt_thumb.elf:--penalty:miss=0,wb=0,uncached=2000:--uart-rate:100)
   add_test(NAME capture_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/capture_engines.sh $<TARGET_FILE:citcat_cli>
     ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/capture_engines_smc ${ces})
   set_tests_properties(capture_engines_smc PROPERTIES LABELS e2e)
