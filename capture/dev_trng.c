@@ -46,9 +46,10 @@ static int trng_readable(uint32_t off)
 
 /* struct device's loud_reads: a read of DATA while a value is ready takes
  * it and brings the next one CITCAT_TRNG_DELAY cycles on (trng_read) */
-static uint64_t trng_loud_reads(const struct target *t, uint64_t horizon)
+static uint64_t trng_loud_reads(const struct target *t, uint64_t *delay)
 {
-	return t->trng_ready && CITCAT_TRNG_DELAY <= horizon ? 1ull << (R(DATA) / 4) : 0;
+	*delay = CITCAT_TRNG_DELAY;
+	return t->trng_ready ? 1ull << (R(DATA) / 4) : 0;
 }
 
 const struct device dev_trng = {"trng", CITCAT_DEV_OFF(CITCAT_TRNG_BASE), 0x100, trng_read, NULL, trng_next_event,

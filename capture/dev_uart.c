@@ -74,9 +74,10 @@ static int uart_readable(uint32_t off)
 
 /* struct device's loud_reads: a read of DATA while a byte is waiting takes
  * it and brings the next one's arrival UART_RATE cycles on (uart_read) */
-static uint64_t uart_loud_reads(const struct target *t, uint64_t horizon)
+static uint64_t uart_loud_reads(const struct target *t, uint64_t *delay)
 {
-	return t->uart_rx_avail && t->cfg->target.uart_rate <= horizon ? 1ull << (R(DATA) / 4) : 0;
+	*delay = t->cfg->target.uart_rate;
+	return t->uart_rx_avail ? 1ull << (R(DATA) / 4) : 0;
 }
 
 const struct device dev_uart = {"uart", CITCAT_DEV_OFF(CITCAT_UART_BASE), 0x100, uart_read, uart_write, uart_next_event,

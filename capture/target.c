@@ -172,6 +172,21 @@ static void recompute_next(struct target *t)
 	}
 	t->next_event = n;
 	t->next_dev = nd;
+	t->loud_stale = 1; /* and what makes a device read loud may have changed */
+}
+
+/* LOUD_MIN again (struct target), after a device's state changed. */
+static void cblk_loud_update(struct target *t)
+{
+	uint64_t lm = UINT64_MAX;
+	for (unsigned i = 0; i < t->n_loud_dev; i++) {
+		const struct device *d = t->loud_dev[i];
+		uint64_t dl = 0;
+		if ((!d->loud_reads || d->loud_reads(t, &dl)) && dl < lm)
+			lm = dl;
+	}
+	t->loud_min = lm;
+	t->loud_stale = 0;
 }
 
 /* Runs every device event due at or before the current cycle, in time order. */
@@ -856,12 +871,13 @@ static inline void cblk_set(struct target *t, const struct rblk *b)
 	if (b && b->sched_ok && b->nacc_total) { /* no schedule: NULL, never NULL + 0 (UB) */
 		t->blk_pos = b->sched;
 		t->blk_end = b->sched + b->nacc_total;
-	}
-	/* the flags at the block's start, for the conditional memory
-	 * instructions decided on them (FSRC): the block hook runs in front of
-	 * the block */
-	if (b && (b->fsnap & RBLK_FS_ENTRY))
+	} else if (b && (b->fsnap & RBLK_FS_ENTRY)) {
+		/* (a block with FSNAP has a conditional memory instruction, so no
+		 * schedule) the flags at the block's start, for the conditional
+		 * memory instructions decided on them (FSRC): the block hook runs
+		 * in front of the block */
 		uc_reg_read(t->uc, UC_ARM_REG_CPSR, &t->blk_fs_entry);
+	}
 }
 
 /* A memory-hook call in the current block: it belongs to the instruction
@@ -976,30 +992,39 @@ static uint64_t cblk_most(const struct target *t, const struct rblk *b)
 }
 
 /* The most cycles from a device read made by an instruction inside an IT
- * block of B (IT_LOAD) to B's last instruction boundary (where the insn
- * engine last looks at the device events inside B): the read's own
- * penalty, the other calls of the first such instruction (IT_FIRST), the
- * instructions after it but the last (whose own cycle comes after that
- * boundary), their calls, and the I-lines after the one IT_FIRST starts
- * in.  A read by a later instruction inside an IT block lies closer to the
- * end. */
-static uint64_t cblk_it_tail(const struct target *t, const struct rblk *b)
+ * block of B (IT_LOAD) to B's last instruction boundary L, where the insn
+ * engine last looks at the device events inside B (hook_code: the events
+ * due, then the instruction's fetch and cycle): the read's own penalty,
+ * the other calls of the first such instruction (IT_FIRST), and for each
+ * instruction after it but before L its cycle and calls, and the I-lines
+ * they reach after the one IT_FIRST starts in.  A read by a later
+ * instruction inside an IT block lies closer to L. */
+static uint64_t cblk_it_tail_of(const struct target *t, const struct rblk *b)
 {
-	uint32_t sh = t->bus.iline_shift, lines = ((b->addr + b->size - 1) >> sh) - ((b->addr + b->off[b->it_first]) >> sh);
-	return t->cfg->target.pen_uncached + (b->it_tail_insns ? b->it_tail_insns - 1u : 0u) +
-	       (uint64_t)b->it_tail_acc * t->blk_pen_acc + (uint64_t)lines * t->blk_pen_line;
+	uint32_t f = b->it_first, l = b->n - 1, sh = t->bus.iline_shift;
+	uint64_t pu = t->cfg->target.pen_uncached;
+	if (b->it_tail_acc == RBLK_TAIL_MANY) /* more calls than counted: loud whenever a read is */
+		return UINT64_MAX - 1;
+	if (f >= l) /* no boundary after the read: the other calls bound it */
+		return pu + (uint64_t)b->it_tail_acc * t->blk_pen_acc;
+	uint32_t lines = ((b->addr + b->off[l] - 1) >> sh) - ((b->addr + b->off[f]) >> sh);
+	return pu + (b->it_tail_insns - 1u) + (uint64_t)(b->it_tail_acc - b->nacc[l]) * t->blk_pen_acc +
+	       (uint64_t)lines * t->blk_pen_line;
 }
 
-/* Whether some device has a read that is loud within HORIZON cycles now
- * (struct device's loud_reads; one that declares none always may be). */
-static int cblk_loud(const struct target *t, uint64_t horizon)
+/* cblk_it_tail_of, worked out once a decode: the block's IT_MEMO holds it
+ * plus one, or UINT32_MAX for UINT32_MAX - 1 or more (taken as that many
+ * cycles and more: loud whenever a read is).  The slots are the cache's
+ * own, writable memory (struct rblk, IT_MEMO). */
+static inline uint64_t cblk_it_tail(const struct target *t, const struct rblk *b)
 {
-	for (unsigned i = 0; i < t->n_loud_dev; i++) {
-		const struct device *d = t->loud_dev[i];
-		if (!d->loud_reads || d->loud_reads(t, horizon))
-			return 1;
+	uint32_t m = b->it_memo;
+	if (!m) {
+		uint64_t v = cblk_it_tail_of(t, b);
+		m = v < UINT32_MAX - 1 ? (uint32_t)v + 1 : UINT32_MAX;
+		((struct rblk *)b)->it_memo = m;
 	}
-	return 0;
+	return m == UINT32_MAX ? UINT64_MAX - 1 : m - 1u;
 }
 
 /* The cycles a block must leave before the next event to be worth a
@@ -1062,13 +1087,19 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 	}
 	if (t->blk_cache->hits == hits) /* decoded now */
 		cblk_mark(t, a, size);
-	if (b->precise)
-		return NULL;
-	/* a store inside an IT block (rblk_get worked it out; TARGET.md "Memory
-	 * instructions inside IT blocks"), or a load there while a device read
-	 * is loud, which an MMIO callback could not turn back (cblk_mmio_read) */
-	if (b->it_store || (b->it_load && cblk_loud(t, cblk_it_tail(t, b))))
-		return NULL;
+	/* one test for the three (most blocks have none): a block that runs
+	 * per instruction (PRECISE), a store inside an IT block (rblk_get
+	 * worked it out; TARGET.md "Memory instructions inside IT blocks"),
+	 * or a load there while a device read by it could be loud, which an
+	 * MMIO callback could not turn back (cblk_mmio_read) */
+	if (b->gate) {
+		if (b->gate & (RBLK_GATE_PRECISE | RBLK_GATE_IT_STORE))
+			return NULL;
+		if (t->loud_stale)
+			cblk_loud_update(t);
+		if (t->loud_min != UINT64_MAX && t->loud_min <= cblk_it_tail(t, b))
+			return NULL;
+	}
 	n = b->n;
 	if (t->next_event < t->bus.cycle)
 		return NULL;
@@ -1185,11 +1216,13 @@ static uint64_t cblk_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void 
 		uint32_t left = cblk_left(t);
 		/* the instruction the read belongs to (cblk_attribute's) */
 		int i = left ? (int)t->blk_next - 1 : t->blk_pos != t->blk_end ? (int)*t->blk_pos : cblk_next_accessor(t);
-		if (i >= 0 && b->it_load && (b->it_mem[i / 64] >> (i % 64) & 1))
+		if (i >= 0 && b->it_load && rblk_in_it(b, (uint32_t)i))
 			here = 1; /* inside an IT block: cblk_qualify found no such read loud */
 		else if (i >= 0 && !left && b->nacc[i] == 1 && size == 4 && !(o & 3) && d && d->read && d->readable &&
-			 d->readable(o - d->base))
-			here = !((d->loud_reads ? d->loud_reads(t, cblk_most(t, b)) : UINT64_MAX) >> ((o - d->base) >> 2) & 1);
+			 d->readable(o - d->base)) {
+			uint64_t dl = 0, m = d->loud_reads ? d->loud_reads(t, &dl) : UINT64_MAX;
+			here = !(m >> ((o - d->base) >> 2) & 1) || dl > cblk_most(t, b);
+		}
 	}
 	if (here) {
 		if (!cblk_attribute(t)) {

@@ -50,13 +50,14 @@ struct device {
 	 * probes every offset against read. */
 	int (*readable)(uint32_t off);
 	/* The reads that are loud now: bit K set when a read of offset 4 K
-	 * would make an interrupt line pending, or bring a device event within
-	 * HORIZON cycles (a UART's DATA with a byte waiting starts the wait for
-	 * the next one).  The block engine answers the other reads of READABLE
-	 * offsets in the middle of a block whose cycles stay within HORIZON
-	 * (TARGET.md "Device reads in the block engine").  NULL with READ set:
-	 * every read may be loud. */
-	uint64_t (*loud_reads)(const struct target *t, uint64_t horizon);
+	 * would bring a device event *DELAY cycles after it (a UART's DATA
+	 * with a byte waiting starts the wait for the next one), or make an
+	 * interrupt line pending at once (*DELAY 0).  The block engine answers
+	 * the other reads of READABLE offsets, and these while *DELAY exceeds
+	 * the cycles left in the block, in the middle of the block (TARGET.md
+	 * "Device reads in the block engine").  NULL with READ set: every
+	 * read may be loud at once. */
+	uint64_t (*loud_reads)(const struct target *t, uint64_t *delay);
 };
 
 /* Whether the device window offset OFF (4-byte aligned) is a register some
@@ -69,7 +70,7 @@ int target_dev_readable(uint32_t off);
 
 /* struct device's loud_reads for a device none of whose reads touches an
  * interrupt line or a device event: 0 (capture/devices.c). */
-uint64_t target_no_loud_reads(const struct target *t, uint64_t horizon);
+uint64_t target_no_loud_reads(const struct target *t, uint64_t *delay);
 
 /* The device table (capture/devices.c). */
 extern const struct device *const target_devices[];
@@ -139,6 +140,11 @@ struct target {
 	unsigned n_ev_dev;
 	const struct device *loud_dev[16]; /* the devices whose reads can be loud (struct device's loud_reads) */
 	unsigned n_loud_dev;
+	/* the least *DELAY of a loud read now (UINT64_MAX: none), worked out
+	 * again when LOUD_STALE, which every change of a device's state sets
+	 * (recompute_next) */
+	uint64_t loud_min;
+	int loud_stale;
 
 	/* the block engine (TARGET.md "The block engine"): BLK_PRECISE when
 	 * the code hook is installed and the device window mapped (always so

@@ -378,11 +378,12 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 	b->n = 0;
 	b->precise = NULL;
 	b->wt_memo = 0;
+	b->it_memo = 0;
 	b->it_store = 0;
 	b->it_load = 0;
-	b->it_first = UINT32_MAX;
+	b->it_first = UINT16_MAX;
 	b->it_tail_insns = b->it_tail_acc = 0;
-	memset(b->it_mem, 0, sizeof b->it_mem);
+	uint32_t tail_acc = 0;
 	b->fsnap = 0;
 	memcpy(b->raw, code, size);
 	/* A conditional memory instruction is decided at the access by the
@@ -423,16 +424,16 @@ static void decode(struct rblk *b, uint32_t addr, uint32_t size, int thumb, cons
 				b->it_store = 1;
 			else
 				b->it_load = 1;
-			b->it_mem[i / 64] |= 1ull << (i % 64);
-			if (b->it_first == UINT32_MAX) {
-				b->it_first = i;
-				b->it_tail_acc = nacc - 1; /* its accesses after its first */
+			if (b->it_first == UINT16_MAX) {
+				b->it_first = (uint16_t)i;
+				tail_acc = nacc - 1; /* its accesses after its first */
 			}
 		}
-		if (b->it_first != UINT32_MAX && b->it_first < i) {
+		if (b->it_first != UINT16_MAX && b->it_first < i) {
 			b->it_tail_insns++;
-			b->it_tail_acc += nacc;
+			tail_acc += nacc;
 		}
+		b->it_tail_acc = (uint16_t)(tail_acc < RBLK_TAIL_MANY ? tail_acc : RBLK_TAIL_MANY);
 		if (thumb)
 			it = thumb_is_it(w, isz) ? (uint8_t)(w & 0xff) : thumb_it_advance(it);
 		b->n = i + 1;
@@ -497,6 +498,8 @@ const struct rblk *rblk_get(struct rblk_cache *c, uint32_t addr, uint32_t size, 
 	}
 	b->nacc_total = tot;
 	b->keeps = (uint8_t)rblk_keeps_state(b);
+	b->gate = (uint8_t)((b->precise ? RBLK_GATE_PRECISE : 0) | (b->it_store ? RBLK_GATE_IT_STORE : 0) |
+			    (b->it_load ? RBLK_GATE_IT_LOAD : 0));
 	b->sched_ok = 0;
 	if (al && !b->precise) {
 		if (tot > b->sched_cap) {

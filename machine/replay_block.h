@@ -11,6 +11,7 @@
 
 #include "bytes.h"
 #include "itrace.h"
+#include "thumb.h"
 
 #include <stdint.h>
 #include <unicorn/unicorn.h>
@@ -45,16 +46,17 @@ struct rblk {
 	uint16_t *fsrc;
 	uint8_t fsnap;
 	/* worked out once by rblk_get, for the block engines' per-block checks */
-	uint32_t nacc_total; /* memory-hook calls of all N instructions */
 	uint8_t it_store;   /* Thumb: an instruction inside an IT block that may write memory (rblk_t32_may_write) */
 	uint8_t it_load;    /* Thumb: a memory instruction inside an IT block that only reads */
-	/* with IT_LOAD: the first memory instruction inside an IT block, the
-	 * instructions and memory-hook calls after its first call, and which memory
-	 * instructions lie inside IT blocks (a bit each; COND cannot tell, an
-	 * instruction of an IT AL block having condition 14) */
-	uint32_t it_first, it_tail_insns, it_tail_acc;
-	uint64_t it_mem[RBLK_MAX_INSNS / 64];
 	uint8_t keeps;      /* rblk_keeps_state, worked out once */
+	uint32_t nacc_total; /* memory-hook calls of all N instructions */
+	/* with IT_LOAD: the first memory instruction inside an IT block, the
+	 * instructions after it, and the memory-hook calls after its first
+	 * call (RBLK_TAIL_MANY: that many or more).  Which instructions lie
+	 * inside IT blocks: rblk_in_it.  (16 bits each, so that the struct
+	 * stays 128 bytes: the cache's slots are indexed by a shift and fill
+	 * fewer lines of the host's caches.) */
+	uint16_t it_first, it_tail_insns, it_tail_acc;
 	/* the block engines' attribution schedule (capture/TARGET.md "The
 	 * block engine", session 13; replay/REPLAY.md "session 13: the
 	 * attribution schedule in the replayer"): when SCHED_OK (every memory instruction of the
@@ -62,14 +64,41 @@ struct rblk {
 	 * k-th memory-hook call of an execution belongs to, NACC_TOTAL entries
 	 * (each instruction's index NACC times, in order) */
 	uint8_t sched_ok;
+	uint8_t gate; /* RBLK_GATE_*: PRECISE set, IT_STORE, IT_LOAD (one test for the three) */
 	uint16_t *sched;
 	uint32_t sched_cap; /* allocated entries of SCHED */
+	/* the capture's memo of what it works out from the fields above for a
+	 * block with IT_LOAD (cblk_it_tail; 0: not yet): the capture keeps it
+	 * through the cache's const pointers as the itrace writer keeps
+	 * WT_MEMO, decode zeroes it */
+	uint32_t it_memo;
 	/* the itrace writer's memo of its word table for this block
 	 * (itrace_write_blk): the writer keeps it up to date through the
 	 * cache's const pointers (the slots are the cache's own, writable
 	 * memory), decode zeroes it */
 	uint64_t wt_memo;
 };
+
+enum { RBLK_TAIL_MANY = 0xffff };
+enum { RBLK_GATE_PRECISE = 1, RBLK_GATE_IT_STORE = 2, RBLK_GATE_IT_LOAD = 4 };
+_Static_assert(RBLK_MAX_INSNS < 0xffff, "it_first and it_tail_insns hold an instruction index");
+
+/* Whether instruction I of the Thumb block B lies inside an IT block: the
+ * last IT instruction before it, if any, covers it (an IT block holds at
+ * most four; a block never starts inside one in the engines that ask, and
+ * an IT instruction starts a new state as in rblk_get's decode).  COND
+ * cannot tell: an instruction of an IT AL block has condition 14. */
+static inline int rblk_in_it(const struct rblk *b, uint32_t i)
+{
+	for (uint32_t p = i; p-- > 0 && i - p <= 4;)
+		if (thumb_is_it(b->word[p], b->isz[p])) {
+			uint8_t it = (uint8_t)(b->word[p] & 0xff);
+			for (uint32_t k = p + 1; k < i; k++)
+				it = thumb_it_advance(it);
+			return it != 0;
+		}
+	return 0;
+}
 
 /* Block B as the itrace writer reads it (formats/itrace.h). */
 static inline struct itrace_blk rblk_itrace(const struct rblk *b)
