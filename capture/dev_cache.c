@@ -23,4 +23,4 @@ static int cache_writable(uint32_t off)
 }
 
 const struct device dev_cache = {"cache", CITCAT_DEV_OFF(CITCAT_CACHE_BASE), 0x100, NULL, cache_write, NULL, NULL, NULL,
-				 cache_writable, NULL, NULL};
+				 cache_writable, NULL, NULL, 0};

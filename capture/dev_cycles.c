@@ -22,4 +22,4 @@ static int cycles_readable(uint32_t off)
 }
 
 const struct device dev_cycles = {"cycles", CITCAT_DEV_OFF(CITCAT_CYCLES_BASE), 0x100, cycles_read, NULL, NULL, NULL, NULL,
-				  NULL, cycles_readable, target_no_loud_reads};
+				  NULL, cycles_readable, target_no_loud_reads, 0};

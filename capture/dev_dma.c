@@ -104,4 +104,4 @@ static int dma_readable(uint32_t off)
 }
 
 const struct device dev_dma = {"dma", CITCAT_DEV_OFF(CITCAT_DMA_BASE), 0x100, dma_read, dma_write, dma_next_event, dma_burst,
-			       dma_next_wakeup, dma_writable, dma_readable, target_no_loud_reads};
+			       dma_next_wakeup, dma_writable, dma_readable, target_no_loud_reads, 0};

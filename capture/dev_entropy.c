@@ -41,4 +41,4 @@ static int entropy_readable(uint32_t off)
 }
 
 const struct device dev_entropy = {"entropy", CITCAT_DEV_OFF(CITCAT_ENTROPY_BASE), 0x100, entropy_read, NULL, NULL, NULL,
-				   NULL, NULL, entropy_readable, target_no_loud_reads};
+				   NULL, NULL, entropy_readable, target_no_loud_reads, 0};

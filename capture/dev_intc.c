@@ -53,4 +53,4 @@ static int intc_readable(uint32_t off)
 }
 
 const struct device dev_intc = {"intc", CITCAT_DEV_OFF(CITCAT_INTC_BASE), 0x100, intc_read, intc_write, NULL, NULL, NULL,
-				intc_writable, intc_readable, target_no_loud_reads};
+				intc_writable, intc_readable, target_no_loud_reads, 0};

@@ -38,4 +38,4 @@ static int sysctl_readable(uint32_t off)
 }
 
 const struct device dev_sysctl = {"sysctl", CITCAT_DEV_OFF(CITCAT_SYSCTL_BASE), 0x100, sysctl_read, sysctl_write, NULL, NULL,
-				  NULL, sysctl_writable, sysctl_readable, target_no_loud_reads};
+				  NULL, sysctl_writable, sysctl_readable, target_no_loud_reads, 1ull << (R(SCRATCH) / 4)};

@@ -64,4 +64,4 @@ static int timer_readable(uint32_t off)
 }
 
 const struct device dev_timer = {"timer", CITCAT_DEV_OFF(CITCAT_TIMER_BASE), 0x100, timer_read, timer_write,
-				 timer_next_event, timer_fire, timer_next_wakeup, timer_writable, timer_readable, target_no_loud_reads};
+				 timer_next_event, timer_fire, timer_next_wakeup, timer_writable, timer_readable, target_no_loud_reads, 0};

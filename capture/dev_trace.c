@@ -29,4 +29,4 @@ static int trace_writable(uint32_t off)
 }
 
 const struct device dev_trace = {"trace", CITCAT_DEV_OFF(CITCAT_TRACE_BASE), 0x100, NULL, trace_write, NULL, NULL, NULL,
-				 trace_writable, NULL, NULL};
+				 trace_writable, NULL, NULL, 0};

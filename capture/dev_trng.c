@@ -53,4 +53,4 @@ static uint64_t trng_loud_reads(const struct target *t, uint64_t *delay)
 }
 
 const struct device dev_trng = {"trng", CITCAT_DEV_OFF(CITCAT_TRNG_BASE), 0x100, trng_read, NULL, trng_next_event,
-				trng_fire, NULL, NULL, trng_readable, trng_loud_reads};
+				trng_fire, NULL, NULL, trng_readable, trng_loud_reads, 0};

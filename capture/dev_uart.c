@@ -81,4 +81,4 @@ static uint64_t uart_loud_reads(const struct target *t, uint64_t *delay)
 }
 
 const struct device dev_uart = {"uart", CITCAT_DEV_OFF(CITCAT_UART_BASE), 0x100, uart_read, uart_write, uart_next_event,
-				uart_arrive, uart_next_wakeup, uart_writable, uart_readable, uart_loud_reads};
+				uart_arrive, uart_next_wakeup, uart_writable, uart_readable, uart_loud_reads, 1ull << (R(DATA) / 4)};

@@ -1185,6 +1185,15 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 	}
 }
 
+/* The instruction a device access in the current block belongs to
+ * (cblk_attribute's), and in *LEFT the calls the instruction retired last
+ * still has to make. */
+static int cblk_accessor_now(struct target *t, uint32_t *left)
+{
+	*left = cblk_left(t);
+	return *left ? (int)t->blk_next - 1 : t->blk_pos != t->blk_end ? (int)*t->blk_pos : cblk_next_accessor(t);
+}
+
 /* Engine 0's device window (TARGET.md "Device reads in the block engine").
  * A read the device answers quietly (struct device's loud_reads: no
  * interrupt line pending and no device event within the block's bound,
@@ -1213,9 +1222,8 @@ static uint64_t cblk_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void 
 	int here = 0;
 	if (!t->faulted && !t->failed && t->blk) {
 		const struct rblk *b = t->blk;
-		uint32_t left = cblk_left(t);
-		/* the instruction the read belongs to (cblk_attribute's) */
-		int i = left ? (int)t->blk_next - 1 : t->blk_pos != t->blk_end ? (int)*t->blk_pos : cblk_next_accessor(t);
+		uint32_t left;
+		int i = cblk_accessor_now(t, &left);
 		if (i >= 0 && b->it_load && rblk_in_it(b, (uint32_t)i))
 			here = 1; /* inside an IT block: cblk_qualify found no such read loud */
 		else if (i >= 0 && !left && b->nacc[i] == 1 && size == 4 && !(o & 3) && d && d->read && d->readable &&
@@ -1236,11 +1244,29 @@ static uint64_t cblk_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void 
 	return 0;
 }
 
+/* A write the device declares quiet (struct device's quiet_writes), by an
+ * instruction with one memory-hook call, is made in place as the insn
+ * engine makes it (mmio_write), after its instruction is attributed; any
+ * other turns the run back to per instruction from its instruction, as a
+ * loud read does (cblk_mmio_read).  No store inside an IT block gets here:
+ * a block with one never runs without the code hook (it_store). */
 static void cblk_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *ctx)
 {
 	struct target *t = ctx;
-	(void)size, (void)value;
-	if (t->faulted || t->failed || cblk_unmapped(t, UC_MEM_WRITE_UNMAPPED, t->cfg->target.dev_base + (uint32_t)off))
+	uint32_t o = (uint32_t)off, left;
+	const struct device *d = o < CITCAT_DEV_SIZE ? t->dev_at[o >> 8] : NULL;
+	if (!t->faulted && !t->failed && t->blk && size == 4 && !(o & 3) && d &&
+	    (d->quiet_writes >> ((o - d->base) >> 2) & 1) && dev_writable(o)) {
+		int i = cblk_accessor_now(t, &left);
+		if (i >= 0 && !left && t->blk->nacc[i] == 1) {
+			if (cblk_attribute(t))
+				mmio_write(uc, off, size, value, ctx);
+			else
+				uc_emu_stop(uc);
+			return;
+		}
+	}
+	if (t->faulted || t->failed || cblk_unmapped(t, UC_MEM_WRITE_UNMAPPED, t->cfg->target.dev_base + o))
 		uc_emu_stop(uc);
 }
 

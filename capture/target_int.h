@@ -58,6 +58,12 @@ struct device {
 	 * "Device reads in the block engine").  NULL with READ set: every
 	 * read may be loud at once. */
 	uint64_t (*loud_reads)(const struct target *t, uint64_t *delay);
+	/* The writes that change nothing a device event, an interrupt line or
+	 * the run's end depends on: bit K for offset 4 K (the UART's DATA, a
+	 * byte out; the system controller's SCRATCH).  The block engine makes
+	 * them in the middle of a block (TARGET.md "Device reads in the block
+	 * engine"); any other write turns back to per instruction. */
+	uint64_t quiet_writes;
 };
 
 /* Whether the device window offset OFF (4-byte aligned) is a register some

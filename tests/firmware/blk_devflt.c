@@ -15,6 +15,12 @@
  *     one instruction and no access after it in the block; with
  *     "--uart-rate 100" and a device read costing more than that, the
  *     insn engine takes the interrupt before that instruction;
+ *   - every round, in a fourth block, writes: a character to the UART's
+ *     DATA and a value to SCRATCH (quiet: made in the middle of the
+ *     block) and SCRATCH read back; every 16th round, in a block of its
+ *     own, the interrupt controller's SET of the soft line (enabled: the
+ *     insn engine takes its interrupt before the ADD after it, so the
+ *     block engine must turn back);
  *   - in the last round (which makes the LDM too) the run ends on a bus error: in the ARM build the
  *     LDM starts at the cycle counter's HI, whose next register is
  *     unassigned (a quiet read, then one no device serves); in the Thumb
@@ -37,11 +43,13 @@
 
 #define ROUNDS 3000u
 
-static volatile uint32_t ticks, rx_irqs;
+static volatile uint32_t ticks, rx_irqs, softs;
 void citcat_irq_timer(void) { ticks++; }
 void citcat_irq_uart_rx(void) { rx_irqs++; }
+void citcat_irq_soft(void) { softs++; }
 
-_Static_assert(CITCAT_TIMER_CTRL - CITCAT_SYSCTL_BASE == 0x304 && CITCAT_CYCLES_HI - CITCAT_SYSCTL_BASE == 0x604 &&
+_Static_assert(CITCAT_INTC_SET - CITCAT_SYSCTL_BASE == 0x210 && CITCAT_SYSCTL_SCRATCH - CITCAT_SYSCTL_BASE == 0x004 &&
+                   CITCAT_TIMER_CTRL - CITCAT_SYSCTL_BASE == 0x304 && CITCAT_CYCLES_HI - CITCAT_SYSCTL_BASE == 0x604 &&
                    CITCAT_CYCLES_LO - CITCAT_SYSCTL_BASE == 0x600 && CITCAT_ENTROPY_RANDOM - CITCAT_SYSCTL_BASE == 0x700,
                "the offsets the asm uses");
 
@@ -50,6 +58,7 @@ int main(void)
     uint32_t sum = 0;
     citcat_irq_enable_line(CITCAT_IRQ_TIMER);
     citcat_irq_enable_line(CITCAT_IRQ_UART_RX);
+    citcat_irq_enable_line(CITCAT_IRQ_SOFT);
     citcat_uart_rx_irq(1);
     citcat_timer_start(20011u);
     citcat_irq_unmask();
@@ -95,7 +104,31 @@ int main(void)
                          : [ch] "+&r"(ch), [k] "+&r"(k)
                          : [dev] "r"(CITCAT_SYSCTL_BASE)
                          : "cc", "memory");
-        sum = sum * 31u + a + b * 3u + c * 5u + rnd * 7u + cy + ch + k;
+        /* writes: the UART's DATA (a character out) and SCRATCH, which
+         * the block engine makes in place, then SCRATCH read back; every
+         * 16th round also the controller's SET of the soft line (enabled),
+         * whose interrupt the insn engine takes before the ADD after it */
+        uint32_t out = 'a' + rep % 26u, sc, soft = 1u << CITCAT_IRQ_SOFT;
+        __asm__ volatile(".syntax unified\n"
+                         " str %[out], [%[dev], #0x400]\n"
+                         " str %[rnd], [%[dev], #0x004]\n"
+                         " ldr %[sc], [%[dev], #0x004]\n"
+                         " add %[k], %[k], #1\n"
+                         " b 4f\n"
+                         "4:\n"
+                         : [sc] "=&r"(sc), [k] "+&r"(k)
+                         : [out] "r"(out), [rnd] "r"(rnd), [dev] "r"(CITCAT_SYSCTL_BASE)
+                         : "memory");
+        if ((rep & 15u) == 0)
+            __asm__ volatile(".syntax unified\n"
+                             " str %[soft], [%[dev], #0x210]\n"
+                             " add %[k], %[k], #1\n"
+                             " b 5f\n"
+                             "5:\n"
+                             : [k] "+&r"(k)
+                             : [soft] "r"(soft), [dev] "r"(CITCAT_SYSCTL_BASE)
+                             : "memory");
+        sum = sum * 31u + a + b * 3u + c * 5u + rnd * 7u + cy + ch + k + sc;
     }
     /* not reached: the last round ends on a bus error */
     citcat_irq_mask();
