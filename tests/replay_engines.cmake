@@ -41,32 +41,25 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
     OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
   citcat_add_firmware(blk_smc_irq_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_smc.c
     DEFINITIONS -DSMC_TICK=150 OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  # long blocks without accesses, their I-lines cold or warm, under a timer
-  # whose interrupts land at every phase of them (tests/firmware/blk_near.c:
-  # the capture's bound on a block's cycles near an event)
-  citcat_add_firmware(blk_near SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_near.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  citcat_add_firmware(blk_near_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_near.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  # memory instructions inside Thumb IT blocks, to RAM and to device
-  # registers, under a timer (tests/firmware/blk_itmem.c)
-  citcat_add_firmware(blk_itmem SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_itmem.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  citcat_add_firmware(blk_itmem_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_itmem.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  # device reads, quiet and loud, inside and outside IT blocks, under a
-  # timer (tests/firmware/blk_devrd.c; capture/TARGET.md "Device reads in
-  # the block engine")
-  citcat_add_firmware(blk_devrd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devrd.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  citcat_add_firmware(blk_devrd_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devrd.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  # device reads the block engine must turn back for (an LDM), and a run
-  # that ends on a device bus error (tests/firmware/blk_devflt.c)
-  citcat_add_firmware(blk_devflt SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devflt.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  citcat_add_firmware(blk_devflt_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/blk_devflt.c
-    OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  # ARM and Thumb builds of:
+  # - blk_near: long blocks without accesses, their I-lines cold or warm,
+  #   under a timer whose interrupts land at every phase of them (the
+  #   capture's bound on a block's cycles near an event);
+  # - blk_itmem: memory instructions inside Thumb IT blocks, to RAM and to
+  #   device registers, under a timer;
+  # - blk_devrd: device reads, quiet and loud, inside and outside IT
+  #   blocks, under a timer (capture/TARGET.md "Device reads in the block
+  #   engine");
+  # - blk_devflt: device accesses the block engine must turn back for (an
+  #   LDM, a write that sets a line), quiet writes, and a run that ends on
+  #   a device bus error
+  # (each tests/firmware/NAME.c)
+  foreach(n blk_near blk_itmem blk_devrd blk_devflt)
+    citcat_add_firmware(${n} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/${n}.c
+      OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+    citcat_add_firmware(${n}_thumb THUMB SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/firmware/${n}.c
+      OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  endforeach()
   add_test(NAME replay_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
     ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc blk_smc_irq
     blk_near blk_itmem)
