@@ -325,6 +325,7 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 
 /* ---- core hooks ---- */
 
+
 static inline __attribute__((always_inline)) int cblk_attribute(struct target *t);
 static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
 
@@ -388,7 +389,7 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 	uint32_t a = (uint32_t)addr;
 	if (!t->blk_precise && cblk_unmapped(t, type, a))
 		return false; /* a device access: on per instruction (cblk_switch) */
-	if (type == UC_MEM_FETCH_UNMAPPED) {
+	if (type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT) { /* PROT: the device window (core_add_hooks) */
 		/* no code hook ran for A: apply the branch-counter rule to it here,
 		 * as hook_code does for every address it sees */
 		if (t->synced && a != t->expect_pc && !t->after_exception && !t->faulted && !t->failed)
@@ -948,7 +949,7 @@ static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 	if (t->faulted || t->failed)
 		return 0;
 	int dev = a - t->cfg->target.dev_base < t->cfg->target.dev_size;
-	if (type == UC_MEM_FETCH_UNMAPPED) {
+	if (type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT) {
 		cblk_finish(t);
 		if (!dev)
 			return 0;

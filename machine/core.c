@@ -50,7 +50,7 @@ uc_err core_add_hooks(uc_engine *uc, const struct core_hooks *h, void *ctx, uint
 	if (!e)
 		e = uc_hook_add(uc, &hk, h->mem_types, h->mem, ctx, rb, re);
 	if (!e)
-		e = uc_hook_add(uc, &hk, UC_HOOK_MEM_UNMAPPED, h->unmapped, ctx, 1, 0);
+		e = uc_hook_add(uc, &hk, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_FETCH_PROT, h->unmapped, ctx, 1, 0);
 	if (!e)
 		e = uc_hook_add(uc, &hk, UC_HOOK_INTR, h->intr, ctx, 1, 0);
 	if (!e && h->block_thumb)

@@ -53,8 +53,13 @@ uc_err core_open_m7(uc_engine **uc, uint32_t ram_base, uint32_t ram_size, uint8_
 
 /* The hook set of a modelled run, all with context CTX: CODE before every
  * instruction, MEM on data accesses within RAM (MEM_TYPES, e.g.
- * UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ), UNMAPPED on accesses to nothing,
- * INTR on CPU exceptions (CODE may be NULL: none, the replayer's block
+ * UC_HOOK_MEM_WRITE | UC_HOOK_MEM_READ), UNMAPPED on accesses to nothing
+ * and on a fetch from the device window (mapped but not executable: type
+ * UC_MEM_FETCH_PROT, a bus error of the fetch as UC_MEM_FETCH_UNMAPPED is;
+ * without the hook Unicorn stops the run with UC_ERR_FETCH_PROT, and the
+ * capture used to fail there and keep nothing.  The Cortex-M7 never gets
+ * it: its default memory map makes the window execute-never, a prefetch
+ * abort first), INTR on CPU exceptions (CODE may be NULL: none, the replayer's block
  * engine adds it when it needs it).  BLOCK_THUMB (NULL: none) is where a block hook
  * keeps CPSR.T of the translation block about to run, read once per block
  * instead of once per instruction (machine/thumb.h, thumb_state_in).

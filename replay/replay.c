@@ -1968,13 +1968,14 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 	uint32_t a = (uint32_t)addr;
 	if (p->c.done)
 		return false;
+	int fetch = type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT; /* PROT: the device window (core.h) */
 	if (!p->precise) { /* the block engine: the instructions before it ran */
-		if (type == UC_MEM_FETCH_UNMAPPED)
+		if (fetch)
 			blk_finish(p);
 		else
 			blk_attribute(p);
 	}
-	if (type == UC_MEM_FETCH_UNMAPPED) {
+	if (fetch) {
 		/* no code hook ran for A: the branch-counter rule, as in hook_code
 		 * (and as the capture model applies it to such a fetch) */
 		replay_boundary(&p->c, a);

@@ -22,7 +22,7 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND AND TARGET firmware_crash_wild AND 
   foreach(n irqdma irqdma_thumb)
     list(APPEND ce_elfs ${CITCAT_EXAMPLE_DIR}/${n}.elf ${CITCAT_EXAMPLE_DIR}/${n}.elf:--dma-in:DMA16K)
   endforeach()
-  foreach(n blk_exc_smc blk_exc_undef crash_exit7 crash_stack crash_undef crash_wild irq_line16 tiny wfi_dead wfi_dma)
+  foreach(n blk_exc_smc blk_exc_undef crash_devjump crash_exit7 crash_stack crash_undef crash_wild irq_line16 tiny wfi_dead wfi_dma)
     list(APPEND ce_elfs ${CMAKE_CURRENT_BINARY_DIR}/${n}.elf)
   endforeach()
   foreach(n idle_arm_te sched_thumb_te te_switch thumb_test trng)

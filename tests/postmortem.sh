@@ -92,6 +92,23 @@ undef)
   tail -n 2 "$t/undef.txt" | head -n 1 | grep -q "e7f000f0" || fail "undef: $(tail -n 2 "$t/undef.txt")"
   finish postmortem_undef
   ;;
+devjump)
+  # a call into the device window (mapped, not executable): a bus error of
+  # the fetch at the call's target, the call the last instruction; both
+  # replay engines reproduce it
+  pc=$(sym "$FW/crash_devjump.elf" crash_pc)
+  capture_abnormal devjump "$FW/crash_devjump.elf"
+  grep -q "fault at 0x40000040: bus error (instruction fetch outside RAM), address 0x40000040" "$t/devjump.err" ||
+    fail "devjump: message: $(cat "$t/devjump.err")"
+  pipeline devjump fault
+  last_lines devjump "$pc" "fault at 0x40000040: bus error (instruction fetch outside RAM)"
+  for e in insn block; do
+    "$C" replay "$t/devjump.ims" "$t/devjump.aes" -o "$t/devjump.$e.itrace" --verify "$t/devjump.cat" --engine $e \
+      2>"$t/err" || fail "devjump: replay --engine $e: $(cat "$t/err")"
+    cmp -s "$t/devjump.$e.itrace" "$t/devjump.oracle" || fail "devjump: --engine $e: the itrace differs from the oracle"
+  done
+  finish postmortem_devjump
+  ;;
 limit)
   # a hang stopped by --max-insns (with a suffix): exit 0, stop insn-limit
   pc=$(sym "$FW/crash_hang.elf" crash_pc)

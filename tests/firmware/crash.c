@@ -11,6 +11,8 @@
  *   3 undefined instruction: UDF #0
  *   4 hang: a `b .` loop, for --max-insns and for SIGINT
  *   5 no crash: exit value 7, for --exit-status and info --json
+ *   6 a call into the device window, which is not executable (bus error,
+ *     instruction fetch; the capture used to fail there and keep nothing)
  *
  * The faulting instruction (or the loop) carries the global label
  * crash_pc, so a test can find its address with nm.
@@ -21,7 +23,7 @@
 #include "citcat_target.h"
 
 #ifndef CRASH
-#error "build with -DCRASH=1..5"
+#error "build with -DCRASH=1..6"
 #endif
 
 #if CRASH == 2
@@ -60,6 +62,10 @@ int main(void)
 #elif CRASH == 5
     printf("clock %lu\n", (unsigned long)citcat_clock_hz());
     return 7;
+#elif CRASH == 6
+    __asm__ volatile("ldr r3, =0x40000040\n"
+                     ".global crash_pc\n"
+                     "crash_pc: blx r3\n" ::: "r3", "lr", "memory");
 #endif
     return 0;
 }
