@@ -26,6 +26,61 @@ static uint32_t rd(uc_engine *uc, int r)
 	return v;
 }
 
+/* the MMIO region of the fetch test: its callbacks count their calls */
+static int mmio_calls, fetch_prot_calls;
+static uint32_t fetch_prot_addr;
+static uint64_t mmio_rd(uc_engine *uc, uint64_t off, unsigned size, void *u)
+{
+	(void)uc, (void)off, (void)size, (void)u;
+	mmio_calls++;
+	return 0;
+}
+static void mmio_wr(uc_engine *uc, uint64_t off, unsigned size, uint64_t v, void *u)
+{
+	(void)uc, (void)off, (void)size, (void)v, (void)u;
+	mmio_calls++;
+}
+static bool hfetch_prot(uc_engine *uc, uc_mem_type t, uint64_t a, int s, int64_t v, void *u)
+{
+	(void)uc, (void)s, (void)v, (void)u;
+	if (t == UC_MEM_FETCH_PROT) {
+		fetch_prot_calls++;
+		fetch_prot_addr = (uint32_t)a;
+	}
+	return false;
+}
+
+/* A branch into an MMIO region (the A target's device window,
+ * machine/core.c core_open): at 0x100 (r3 = 0x40000040) blx r3.  Without a
+ * hook uc_emu_start fails with UC_ERR_FETCH_PROT, the region being mapped
+ * but not executable; a UC_HOOK_MEM_FETCH_PROT hook gets the fetch (type
+ * UC_MEM_FETCH_PROT, the target's address) and returning false ends the
+ * run the same way.  No MMIO callback runs for it.  The capture and the
+ * replayer take it as a bus error of the fetch (core_add_hooks). */
+static void mmio_fetch_case(int hooked)
+{
+	uc_engine *uc;
+	uint32_t code[] = {0xe12fff33}, r3 = 0x40000041, sp = 0x8000;
+	CHECK_EQ(uc_open(UC_ARCH_ARM, UC_MODE_ARM, &uc), UC_ERR_OK);
+	CHECK_EQ(uc_mem_map(uc, 0, 0x10000, UC_PROT_ALL), UC_ERR_OK);
+	CHECK_EQ(uc_mmio_map(uc, 0x40000000, 0x1000, mmio_rd, NULL, mmio_wr, NULL), UC_ERR_OK);
+	uc_mem_write(uc, 0x100, code, sizeof code);
+	uc_reg_write(uc, UC_ARM_REG_R3, &r3);
+	uc_reg_write(uc, UC_ARM_REG_SP, &sp);
+	uc_hook h;
+	if (hooked)
+		CHECK_EQ(uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_FETCH_PROT, hfetch_prot, NULL, 1, 0),
+			 UC_ERR_OK);
+	mmio_calls = fetch_prot_calls = 0;
+	CHECK_EQ(uc_emu_start(uc, 0x100, 0x200, 0, 0), UC_ERR_FETCH_PROT);
+	CHECK_EQ(mmio_calls, 0);
+	CHECK_EQ(fetch_prot_calls, hooked ? 1 : 0);
+	if (hooked)
+		CHECK_EQ(fetch_prot_addr, 0x40000040);
+	CHECK_EQ(rd(uc, UC_ARM_REG_LR), 0x104);
+	uc_close(uc);
+}
+
 static void hcode(uc_engine *uc, uint64_t a, uint32_t s, void *u)
 {
 	if (mode == 1 && a == 0x104)
@@ -236,5 +291,8 @@ int main(void)
 	CHECK_EQ(rd(uc, UC_ARM_REG_R6), 0);
 	uc_close(uc);
 	no_code_hook = 0;
+
+	mmio_fetch_case(0);
+	mmio_fetch_case(1);
 	CHECK_DONE();
 }
