@@ -936,14 +936,16 @@ static inline __attribute__((always_inline)) void cblk_finish(struct target *t)
 		     left);
 }
 
-/* An access to nothing in block mode (hook_unmapped).  The device window is
- * unmapped in block mode, so the first device access traps here before any
- * side effect, with its instruction's registers unwritten (pinned in
- * tests/test_unicorn_block.c, part 9): the instructions before it retire,
- * and the run goes on per instruction from it (cblk_switch), where the
- * access reaches the device models as with the insn engine.  Returns 1 for
- * that; 0 for an access outside the window, attributed here, which
- * hook_unmapped then reports as the insn engine does. */
+/* An access to nothing in block mode (hook_unmapped), or a device access
+ * the block engine does not make in place (cblk_mmio_read,
+ * cblk_mmio_write: before any side effect, the instruction abandoned with
+ * its registers unwritten, tests/test_unicorn_block.c parts 9 and 14):
+ * the instructions before it retire, and the run goes on per instruction
+ * from it (cblk_switch), where the access reaches the device models as
+ * with the insn engine.  A fetch from the window (UC_MEM_FETCH_PROT) ends
+ * the block and goes on per instruction at the fetch, which faults there.
+ * Returns 1 for those; 0 for an access outside the window, attributed
+ * here, which hook_unmapped then reports as the insn engine does. */
 static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a)
 {
 	if (t->faulted || t->failed)
@@ -1277,8 +1279,10 @@ static void cblk_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t
 #define CBLK_WINDOW (1u << 15)
 
 /* Opens engine 0, the one of blocks: the same RAM (ours, by pointer) and
- * hooks as engine 1 but no code hook, and the device window unmapped (a
- * device access faults into hook_unmapped: cblk_unmapped). */
+ * hooks as engine 1 but no code hook, and the device window mapped with
+ * its own callbacks (cblk_mmio_read, cblk_mmio_write: a device access is
+ * made in place or turns back to per instruction; until stop 49 the
+ * window was unmapped and every device access turned back). */
 static uc_err cblk_open0(struct target *t)
 {
 	const struct citcat_target_config *c = &t->cfg->target;

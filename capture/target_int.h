@@ -168,7 +168,8 @@ struct target {
 	/* Two engines (TARGET.md "Two engines"): BLK_UC[1] runs per
 	 * instruction (the code hook, the device window mapped), BLK_UC[0],
 	 * opened at the first change to blocks, runs blocks (no code hook,
-	 * the window unmapped); UC is the one running, and a change of mode
+	 * the window mapped with cblk_mmio_read and cblk_mmio_write); UC is
+	 * the one running, and a change of mode
 	 * moves the CPU state (BLK_CTX) instead of dropping every translation
 	 * of RAM.  BLK_CGRAN: a bit per 64-byte granule of RAM that holds code
 	 * either engine translated; BLK_DIRTY[k]: the RAM offsets written
