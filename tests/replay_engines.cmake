@@ -62,7 +62,7 @@ if(CITCAT_EXAMPLES AND CITCAT_FIRMWARE_FOUND)
   endforeach()
   add_test(NAME replay_engines_smc COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/replay_engines.sh $<TARGET_FILE:citcat_cli>
     ${CMAKE_CURRENT_BINARY_DIR}/firmware ${CITCAT_EXAMPLE_DATA_DIR} ${CMAKE_CURRENT_BINARY_DIR}/replay_engines_smc blk_smc blk_smc_irq
-    blk_near blk_itmem)
+    blk_near blk_itmem blk_devrd)
   set_tests_properties(replay_engines_smc PROPERTIES LABELS e2e)
   # the capture's two engines (capture/TARGET.md "Two engines") on the same
   # firmware: stores and transfers into code while the other engine has it

@@ -28,7 +28,7 @@ for spec in $names; do
   for n0 in "$base" "${base}_thumb"; do
     [ -f "$elfdir/$n0.elf" ] || continue
     extra=() n=$n0
-    case $n0 in uartline*) extra=(--uart-in "$datadir/uartline.txt");; esac
+    case $n0 in uartline* | blk_devrd*) extra=(--uart-in "$datadir/uartline.txt");; esac
     case $variant in
       dmaend) extra+=(--dma-in "$out/dma16k.bin"); n=${base}_dmaend${n0#"$base"};;
       '') ;;
