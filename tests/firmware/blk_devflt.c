@@ -1,14 +1,16 @@
 /*
- * blk_devflt - device reads the capture's block engine must not answer in
- * the middle of a block, and a run that ends on a device bus error
- * (capture/TARGET.md "Device reads in the block engine"):
+ * blk_devflt - device accesses the capture's block engine must not make in
+ * the middle of a block, quiet writes it makes there, and a run that ends
+ * on a device bus error (capture/TARGET.md "Device reads in the block
+ * engine"):
  *   - every 64th round, in a block of its own, an LDM of three timer
  *     registers (CTRL, REMAIN, TICKS): a read by an instruction with more
  *     than one access turns back to per instruction at its first, since a
  *     later access that had to turn back could not undo the reads made;
- *   - every round, in another block, a read of the entropy source (quiet, but each read takes
- *     the next value: a read made twice shows in every later value) and,
- *     inside an IT block in the Thumb build, of the cycle counter;
+ *   - every round, in another block, a read of the entropy source (quiet,
+ *     but each read takes the next value: a read made twice shows in every
+ *     later value) and, inside an IT block in the Thumb build, of the
+ *     cycle counter;
  *   - every round, in a third block, inside an IT block in the Thumb
  *     build, a read of the UART's DATA (loud when a byte is waiting: the
  *     next one arrives --uart-rate cycles later and raises line 1) with
@@ -21,10 +23,11 @@
  *     own, the interrupt controller's SET of the soft line (enabled: the
  *     insn engine takes its interrupt before the ADD after it, so the
  *     block engine must turn back);
- *   - in the last round (which makes the LDM too) the run ends on a bus error: in the ARM build the
- *     LDM starts at the cycle counter's HI, whose next register is
- *     unassigned (a quiet read, then one no device serves); in the Thumb
- *     build the read inside the IT block is of that unassigned register.
+ *   - in the last round (which makes the LDM too) the run ends on a bus
+ *     error: in the ARM build the LDM starts at the cycle counter's HI,
+ *     whose next register is unassigned (a quiet read, then one no device
+ *     serves); in the Thumb build the read inside the IT block is of that
+ *     unassigned register.
  * A timer interrupt every 20011 cycles lands before, between and after the
  * blocks.
  *
