@@ -214,10 +214,16 @@ static void devices_init(struct target *t)
 	}
 }
 
+/* The device whose registers hold the window offset OFF, or NULL. */
+static inline const struct device *dev_of(const struct target *t, uint32_t off)
+{
+	return off < CITCAT_DEV_SIZE ? t->dev_at[off >> 8] : NULL;
+}
+
 static uint32_t dev_read(struct target *t, uint32_t off)
 {
 	const struct citcat_target_config *c = &t->cfg->target;
-	const struct device *d = off < CITCAT_DEV_SIZE ? t->dev_at[off >> 8] : NULL;
+	const struct device *d = dev_of(t, off);
 	uint32_t v = 0;
 	if (d && d->read && d->read(t, off - d->base, &v) == 0)
 		return v;
@@ -255,7 +261,7 @@ int target_dev_readable(uint32_t off)
 static void dev_write(struct target *t, uint32_t off, uint32_t v)
 {
 	const struct citcat_target_config *c = &t->cfg->target;
-	const struct device *d = off < CITCAT_DEV_SIZE ? t->dev_at[off >> 8] : NULL;
+	const struct device *d = dev_of(t, off);
 	if (d && d->write && d->write(t, off - d->base, v) == 0)
 		return;
 	fault(t, CITCAT_FAULT_DEV_WRITE, t->last_pc, c->dev_base + off, "bus error: write of unassigned device register 0x%08x", c->dev_base + off);
@@ -324,7 +330,6 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t valu
 }
 
 /* ---- core hooks ---- */
-
 
 static inline __attribute__((always_inline)) int cblk_attribute(struct target *t);
 static int cblk_unmapped(struct target *t, uc_mem_type type, uint32_t a);
@@ -1221,7 +1226,7 @@ static uint64_t cblk_mmio_read(uc_engine *uc, uint64_t off, unsigned size, void 
 {
 	struct target *t = ctx;
 	uint32_t o = (uint32_t)off;
-	const struct device *d = o < CITCAT_DEV_SIZE ? t->dev_at[o >> 8] : NULL;
+	const struct device *d = dev_of(t, o);
 	int here = 0;
 	if (!t->faulted && !t->failed && t->blk) {
 		const struct rblk *b = t->blk;
@@ -1257,7 +1262,7 @@ static void cblk_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t
 {
 	struct target *t = ctx;
 	uint32_t o = (uint32_t)off, left;
-	const struct device *d = o < CITCAT_DEV_SIZE ? t->dev_at[o >> 8] : NULL;
+	const struct device *d = dev_of(t, o);
 	if (!t->faulted && !t->failed && t->blk && size == 4 && !(o & 3) && d &&
 	    (d->quiet_writes >> ((o - d->base) >> 2) & 1) && dev_writable(o)) {
 		int i = cblk_accessor_now(t, &left);

@@ -383,9 +383,9 @@ static void a32_cond_trap_case(uint32_t acc, uc_err want)
 	a32_cond_run(trap_engine(UC_MODE_ARM), &n_unmapped, acc, want);
 }
 
-/* 14. (a next step for the capture's block engine: device reads answered
- * in place, capture/TARGET.md "How much of the floor gap the model and
- * writer are") The device window mapped as MMIO in an engine with no code
+/* 14. (the capture's block engine making device accesses in place:
+ * capture/target.c cblk_mmio_read and cblk_mmio_write, capture/TARGET.md
+ * "Device reads in the block engine") The device window mapped as MMIO in an engine with no code
  * hook, and uc_emu_stop called from the MMIO callback.  In A32, and
  * in Thumb outside an IT block, this abandons the accessor as the
  * unmapped trap of 9 does, but uc_emu_start returns UC_ERR_OK: the PC is
