@@ -1126,13 +1126,71 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
 	 * (BLK_PEN_LINE), or none when all its lines are cached now
 	 * (cblk_ilines_cached); leaving per instruction for a block also
 	 * wants room for what the change back costs (CBLK_LEAVE_ROOM) */
-	uint64_t most = n + (uint64_t)b->nacc_total * t->blk_pen_acc + (t->blk_precise ? CBLK_LEAVE_ROOM : 0);
+	uint64_t most = n + (uint64_t)b->nacc_total * t->blk_pen_acc +
+			(t->blk_precise && !t->blk_sim_in ? CBLK_LEAVE_ROOM : 0);
 	uint32_t sh = t->bus.iline_shift, lines = ((a + size - 1) >> sh) - (a >> sh) + 1;
 	if (most + lines * t->blk_pen_line < room)
 		return b;
 	if (most >= room || !cblk_ilines_cached(t, a, size))
 		return NULL;
 	return b;
+}
+
+/* What a change to per instruction and back costs, in instructions run
+ * as blocks (cblk_switch; measured: TARGET.md "Two engines"). */
+#define CBLK_SWITCH_INSNS 80
+#define CBLK_WINDOW (1u << 15)
+
+/* At the end of each window of CBLK_WINDOW instructions, whether its
+ * blocks paid for its changes: a change costs two moves of the CPU state,
+ * the restart of the run and the block it was for run per instruction,
+ * about what CBLK_SWITCH_INSNS instructions gain as blocks.  When the
+ * blocks ran fewer than that many per change (a device-polling loop:
+ * counter), the next 2^20 instructions run per instruction, twice as many
+ * each time it happens again (up to 2^30), so that such a run pays a
+ * bounded number of bursts.  Under auto the window after a back-off, and
+ * the first of the run, only simulate the blocks (cblk_sim): the run
+ * changes engine only after a window whose blocks would have paid, so a
+ * run that keeps changing, and a short run, never pay for the changes
+ * or for opening engine 0 (TARGET.md "Simulated windows"). */
+static void cblk_window(struct target *t)
+{
+	if (t->insns - t->blk_win_start <= CBLK_WINDOW)
+		return;
+	if (t->blk_win_binsns < CBLK_SWITCH_INSNS * t->blk_win_n) {
+		t->blk_hold_until = t->insns + ((uint64_t)1 << (20 + t->blk_hold_n));
+		if (t->blk_hold_n < 10)
+			t->blk_hold_n++;
+		t->blk_sim = t->cfg->engine == CITCAT_CAPTURE_ENGINE_AUTO;
+		/* a simulated window starts when the hold ends; under --engine
+		 * block the first change after it ends the window (a probe of
+		 * one block, as before stop 50) */
+		t->blk_win_start = t->blk_sim ? t->blk_hold_until : t->insns;
+	} else {
+		t->blk_sim = 0;
+		t->blk_win_start = t->insns;
+	}
+	t->blk_sim_in = 0;
+	t->blk_win_n = t->blk_win_binsns = 0;
+}
+
+/* A simulated window (cblk_window): B is the block about to run per
+ * instruction, the one cblk_qualify let run without the code hook, or
+ * NULL.  The simulated run enters blocks at a B and leaves them at a
+ * NULL, which counts as a change; its blocks count their instructions.
+ * Held (blk_hold_until), nothing is counted. */
+static void cblk_sim(struct target *t, const struct rblk *b)
+{
+	if (t->insns < t->blk_hold_until)
+		return;
+	if (b) {
+		t->blk_sim_in = 1;
+		t->blk_win_binsns += b->n;
+	} else if (t->blk_sim_in) {
+		t->blk_sim_in = 0;
+		t->blk_win_n++;
+	}
+	cblk_window(t);
 }
 
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx)
@@ -1176,6 +1234,10 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *ctx
 		return;
 	if (t->blk_precise || !b)
 		cblk_mark(t, (uint32_t)address, size);
+	if (t->blk_sim) { /* auto: work out what blocks would do, run per instruction */
+		cblk_sim(t, b);
+		return;
+	}
 	if ((b != NULL) == t->blk_precise) {
 		/* stop before the block runs (tests/test_unicorn_block.c) and
 		 * change mode: cblk_switch */
@@ -1278,11 +1340,6 @@ static void cblk_mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t
 		uc_emu_stop(uc);
 }
 
-/* What a change to per instruction and back costs, in instructions run
- * as blocks (cblk_switch; measured: TARGET.md "Two engines"). */
-#define CBLK_SWITCH_INSNS 80
-#define CBLK_WINDOW (1u << 15)
-
 /* Opens engine 0, the one of blocks: the same RAM (ours, by pointer) and
  * hooks as engine 1 but no code hook, and the device window mapped with
  * its own callbacks (cblk_mmio_read, cblk_mmio_write: a device access is
@@ -1365,24 +1422,8 @@ static int cblk_switch(struct target *t, uint32_t *pc)
 			e = cblk_it_resume(t);
 		t->blk_precise = 1;
 		t->blk_switches++;
-		/* a change costs two moves of the CPU state, the restart of the
-		 * run and the block it was for run per instruction, about what
-		 * CBLK_SWITCH_INSNS instructions gain as blocks: at the end of
-		 * each window of CBLK_WINDOW instructions whose blocks ran fewer than
-		 * that many per change (a device-polling loop: counter), the next
-		 * 2^20 run per instruction, twice as many each time it happens
-		 * again (up to 2^30), so that such a run pays a bounded number of
-		 * bursts */
 		t->blk_win_n++;
-		if (t->insns - t->blk_win_start > CBLK_WINDOW) {
-			if (t->blk_win_binsns < CBLK_SWITCH_INSNS * t->blk_win_n) {
-				t->blk_hold_until = t->insns + ((uint64_t)1 << (20 + t->blk_hold_n));
-				if (t->blk_hold_n < 10)
-					t->blk_hold_n++;
-			}
-			t->blk_win_start = t->insns;
-			t->blk_win_n = t->blk_win_binsns = 0;
-		}
+		cblk_window(t);
 	}
 	*pc = t->blk_switch_pc;
 	if (e)
@@ -1589,6 +1630,8 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 			goto out;
 		}
 		t->blk_engine = !why;
+		/* auto's first window is simulated (cblk_window) */
+		t->blk_sim = t->blk_engine && cfg->engine == CITCAT_CAPTURE_ENGINE_AUTO;
 	}
 	if (t->blk_engine) {
 		const struct citcat_target_config *tc = &cfg->target;
@@ -1766,7 +1809,7 @@ int cc_capture_run_bench(const struct citcat_capture_config *ucfg, const struct 
 	res->traced_insns = t->traced_insns;
 	res->cycles = t->bus.cycle;
 	res->blk_blocks = t->blk_blocks;
-	res->blk_free_at_stop = t->blk_engine && t->insns >= t->blk_hold_until && !t->blk_hold;
+	res->blk_free_at_stop = t->blk_engine && t->insns >= t->blk_hold_until && !t->blk_hold && !t->blk_sim;
 	if (t->lvt) {
 		rc = lvt_tm_close(t->lvt, &res->lvt, &res->lvt_bytes, err);
 		t->lvt = NULL;

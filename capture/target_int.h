@@ -196,6 +196,11 @@ struct target {
 	 * the blocks did not pay for the switches (cblk_switch) */
 	uint64_t blk_win_start, blk_win_n, blk_win_binsns, blk_hold_until;
 	unsigned blk_hold_n; /* back-offs so far (cblk_switch) */
+	/* auto: the windows run per instruction that only work out what the
+	 * blocks would have run (BLK_SIM; BLK_SIM_IN: the simulated run is
+	 * in a block now), before engine 0 first opens and after each
+	 * back-off (cblk_sim) */
+	uint8_t blk_sim, blk_sim_in;
 	uint64_t blk_pen_line, blk_pen_acc; /* cycle bounds: one I-line fetch, one access (cblk_qualify) */
 	uint64_t blk_far_insn, blk_far_block; /* the bound of a block of N: at most N x the first + the second */
 
