@@ -1140,6 +1140,9 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
  * as blocks (cblk_switch; measured: TARGET.md "Two engines"). */
 #define CBLK_SWITCH_INSNS 80
 #define CBLK_WINDOW (1u << 15)
+/* A simulated window ends early, from this many instructions on, once its
+ * blocks paid twice over for its changes and one more (cblk_window) */
+#define CBLK_SIM_EARLY 256
 
 /* At the end of each window of CBLK_WINDOW instructions, whether its
  * blocks paid for its changes: a change costs two moves of the CPU state,
@@ -1151,11 +1154,16 @@ static const struct rblk *cblk_qualify(struct target *t, uint32_t a, uint32_t si
  * bounded number of bursts.  Under auto the window after a back-off, and
  * the first of the run, only simulate the blocks (cblk_sim): the run
  * changes engine only after a window whose blocks would have paid, so a
- * run that keeps changing, and a short run, never pay for the changes
- * or for opening engine 0 (TARGET.md "Simulated windows"). */
+ * run that keeps changing never pays for the changes or for opening
+ * engine 0.  A simulated window whose blocks clearly pay ends early
+ * (CBLK_SIM_EARLY), so that a run whose blocks pay from the start runs
+ * per instruction for a few hundred instructions, not a whole window
+ * (TARGET.md "Simulated windows"). */
 static void cblk_window(struct target *t)
 {
-	if (t->insns - t->blk_win_start <= CBLK_WINDOW)
+	uint64_t w = t->insns - t->blk_win_start;
+	if (w <= CBLK_WINDOW &&
+	    (!t->blk_sim || w < CBLK_SIM_EARLY || t->blk_win_binsns < 2 * CBLK_SWITCH_INSNS * (t->blk_win_n + 1)))
 		return;
 	if (t->blk_win_binsns < CBLK_SWITCH_INSNS * t->blk_win_n) {
 		t->blk_hold_until = t->insns + ((uint64_t)1 << (20 + t->blk_hold_n));

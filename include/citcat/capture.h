@@ -64,7 +64,10 @@ struct citcat_capture_config {
 	 * _BLOCK (whole A32 translation blocks without one where nothing can
 	 * be due inside them; a run it does not take is refused with
 	 * CITCAT_ERR_UNSUPPORTED) or _AUTO (block where it takes the run, else
-	 * insn; what citcat_capture_config_default sets).  The outputs are
+	 * insn; what citcat_capture_config_default sets).  _AUTO runs blocks
+	 * only after a window of instructions whose blocks would have paid for
+	 * their changes of engine (TARGET.md "Simulated windows"), so a run
+	 * that keeps changing never opens the block engine.  The outputs are
 	 * byte-identical with every engine. */
 	unsigned engine;
 };
