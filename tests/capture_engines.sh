@@ -9,11 +9,11 @@
 # reason and no output, and --engine auto must then give the insn
 # engine's files.  Auto's choice is checked where it is known: it runs
 # blocks on matmul and crc32 (long, block-friendly) and none on uartline
-# and uartline_thumb (short, a change every few dozen instructions).  Each argument after
-# OUTDIR is an ELF path, optionally followed by ':'-separated extra capture
-# options (e.g. "x.elf:--max-insns:300000"); the option DMA16K stands for
-# a 16 KiB DMA input file, and a firmware given twice gets its second
-# run named NAME_2.
+# and uartline_thumb (short, a change every few dozen instructions).
+# Each argument after OUTDIR is an ELF path, optionally followed by
+# ':'-separated extra capture options (e.g. "x.elf:--max-insns:300000");
+# the option DMA16K stands for a 16 KiB DMA input file, and a firmware
+# given twice gets its second run named NAME_2.
 # Usage: capture_engines.sh CITCAT DATADIR OUTDIR ELF[:OPT...]...
 set -u
 citcat=$1 datadir=$2 out=$3
