@@ -171,9 +171,10 @@ static size_t synth(struct citcat_ref *v, size_t n, int fmt, int wide)
 	while (k < n - 400) {
 		unsigned r = (unsigned)(rnd() % 100);
 		v[k++] = (struct citcat_ref){pc, (r & 1) ? 2 : 4, CITCAT_REF_IFETCH};
-		if (r < 20)
-			v[k++] = (struct citcat_ref){heap + 4 * (k % 64), 4, CITCAT_REF_READ};
-		else if (r < 25)
+		if (r < 20) { /* the slot after K (GCC's order, until clang's -Wunsequenced named it) */
+			uint64_t a = heap + 4 * ((k + 1) % 64);
+			v[k++] = (struct citcat_ref){a, 4, CITCAT_REF_READ};
+		} else if (r < 25)
 			v[k++] = (struct citcat_ref){0x30000000 + 4 * (rnd() % 100000), 1, CITCAT_REF_WRITE};
 		else if (r < 26)
 			for (int i = 0; i < 300; i++) /* longer than an event holds */
